@@ -3,59 +3,22 @@
 // exit-code logic share.
 package scanner
 
-import (
-	"fmt"
-	"strings"
-)
+import "github.com/sunsetscan/sunset/scanner/catalog"
 
-// Severity ranks a finding. The zero value is SeverityNone (nothing to report).
-type Severity int
+// Severity ranks a finding; it is the catalog's type, so severities computed from catalog
+// entries need no conversion.
+type Severity = catalog.Severity
 
-// Severities, lowest first, so they compare with < and >.
+// Severities, re-exported for readers of findings.
 const (
-	SeverityNone Severity = iota
-	SeverityNotice
-	SeverityWarning
-	SeverityError
+	SeverityNone    = catalog.SeverityNone
+	SeverityNotice  = catalog.SeverityNotice
+	SeverityWarning = catalog.SeverityWarning
+	SeverityError   = catalog.SeverityError
 )
-
-// String returns the wire name: none, notice, warning, error.
-func (s Severity) String() string {
-	switch s {
-	case SeverityNotice:
-		return "notice"
-	case SeverityWarning:
-		return "warning"
-	case SeverityError:
-		return "error"
-	}
-	return "none"
-}
 
 // ParseSeverity reads a wire name (case-insensitive); it is the parser of --fail-on too.
-func ParseSeverity(s string) (Severity, error) {
-	switch strings.ToLower(strings.TrimSpace(s)) {
-	case "none":
-		return SeverityNone, nil
-	case "notice":
-		return SeverityNotice, nil
-	case "warning":
-		return SeverityWarning, nil
-	case "error":
-		return SeverityError, nil
-	}
-	return SeverityNone, fmt.Errorf("unknown severity %q (want error, warning, notice or none)", s)
-}
-
-// MarshalText encodes a severity as its wire name.
-func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
-
-// UnmarshalText decodes a wire name.
-func (s *Severity) UnmarshalText(b []byte) error {
-	v, err := ParseSeverity(string(b))
-	*s = v
-	return err
-}
+func ParseSeverity(s string) (Severity, error) { return catalog.ParseSeverity(s) }
 
 // Resource names the object a finding is about.
 type Resource struct {

@@ -5,6 +5,8 @@
 package catalog
 
 import (
+	"fmt"
+	"strings"
 	"time"
 )
 
@@ -18,6 +20,44 @@ const (
 	SeverityWarning
 	SeverityError
 )
+
+// String returns the wire name: none, notice, warning, error.
+func (s Severity) String() string {
+	switch s {
+	case SeverityNotice:
+		return "notice"
+	case SeverityWarning:
+		return "warning"
+	case SeverityError:
+		return "error"
+	}
+	return "none"
+}
+
+// ParseSeverity reads a wire name (case-insensitive); it is the parser of --fail-on too.
+func ParseSeverity(s string) (Severity, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "none":
+		return SeverityNone, nil
+	case "notice":
+		return SeverityNotice, nil
+	case "warning":
+		return SeverityWarning, nil
+	case "error":
+		return SeverityError, nil
+	}
+	return SeverityNone, fmt.Errorf("unknown severity %q (want error, warning, notice or none)", s)
+}
+
+// MarshalText encodes a severity as its wire name.
+func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// UnmarshalText decodes a wire name.
+func (s *Severity) UnmarshalText(b []byte) error {
+	v, err := ParseSeverity(string(b))
+	*s = v
+	return err
+}
 
 // Date is a calendar day (UTC midnight); the zero Date means "not known".
 type Date struct{ time.Time }
