@@ -1,0 +1,105 @@
+// Package cli is the sunset command line: urfave/cli/v2 wiring, flags, exit codes. Commands
+// read and write only through Streams, so tests run them in-process on buffers.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+
+	ucli "github.com/urfave/cli/v2"
+)
+
+// Version is the sunset version, set at build time with -ldflags "-X .../cli.Version=...".
+var Version = "0.1.0-dev"
+
+// Main runs sunset with args (args[0] is the program name) and returns the exit code.
+func Main(args []string, s *Streams) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	return Run(ctx, args, s)
+}
+
+// Run is Main with a caller-owned context (cancelled on Ctrl-C by Main).
+func Run(ctx context.Context, args []string, s *Streams) int {
+	app := newApp(s)
+	err := app.RunContext(ctx, args)
+	code := exitCode(err)
+	if err != nil && err.Error() != "" {
+		fmt.Fprintf(s.Err, "sunset: %s\n", err)
+		if code == ExitUsage {
+			fmt.Fprintf(s.Err, "Run 'sunset --help' for usage.\n")
+		}
+	}
+	return code
+}
+
+func newApp(s *Streams) *ucli.App {
+	app := &ucli.App{
+		Name:    "sunset",
+		Usage:   "find deprecated zone management API usage and plan its migration",
+		Version: Version,
+		Description: strings.TrimSpace(`
+sunset scans live accounts and configuration repositories for deprecated endpoints,
+objects and fields of the zone management API, and writes the plans that migrate them.
+
+Start with 'sunset demo': it runs a scan against a built-in emulator, no account needed.
+
+Exit codes: 0 nothing at or above --fail-on, 1 findings at or above it, 2 usage or
+configuration error, 3 fatal (auth, network, unwritable output), 4 incomplete run.`),
+		Writer:          s.Out,
+		ErrWriter:       s.Err,
+		Reader:          s.In,
+		HideHelpCommand: true,
+		Suggest:         true,
+		ExitErrHandler:  func(*ucli.Context, error) {},
+		OnUsageError: func(_ *ucli.Context, err error, _ bool) error {
+			return usageErrorf("%s", err)
+		},
+		// The root action runs only when no command matched: a bare "sunset" shows help, an
+		// unknown word is a usage error (urfave/cli would otherwise exit 3 on its own).
+		Action: func(c *ucli.Context) error {
+			if c.NArg() > 0 {
+				return usageErrorf("unknown command %q", c.Args().First())
+			}
+			return ucli.ShowAppHelp(c)
+		},
+		Commands: commands(s),
+	}
+	for _, cmd := range app.Commands {
+		cmd.OnUsageError = app.OnUsageError
+	}
+	return app
+}
+
+// commands lists the subcommands. Each lives in its own file with its options struct.
+func commands(s *Streams) []*ucli.Command {
+	return []*ucli.Command{
+		rulesCommand(s),
+		emulatorCommand(s),
+	}
+}
+
+// argsError rejects stray positional arguments for commands that take none.
+func noArgs(c *ucli.Context) error {
+	if c.NArg() > 0 {
+		return usageErrorf("%s takes no arguments (got %q)", c.Command.Name, c.Args().First())
+	}
+	return nil
+}
+
+// writeTo opens a --format destination: "" or "-" is Out, else a file created fresh.
+func (s *Streams) writeTo(path string) (io.Writer, func() error, error) {
+	if path == "" || path == "-" {
+		return s.Out, func() error { return nil }, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, nil, fatalError(fmt.Errorf("cannot write %s: %w", path, errors.Unwrap(err)))
+	}
+	return f, f.Close, nil
+}

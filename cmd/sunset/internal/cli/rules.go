@@ -1,0 +1,139 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/lipgloss/table"
+	"github.com/muesli/termenv"
+	ucli "github.com/urfave/cli/v2"
+
+	"github.com/sunsetscan/sunset/scanner/catalog"
+)
+
+// ruleRow is one catalog entry as `sunset rules` shows it.
+type ruleRow struct {
+	ID           string `json:"id"`
+	Title        string `json:"title"`
+	Status       string `json:"status"`
+	Severity     string `json:"severity"`
+	DeprecatedOn string `json:"deprecated_on,omitempty"`
+	EndOfLife    string `json:"end_of_life,omitempty"`
+	DateSource   string `json:"date_source"`
+	Replacement  string `json:"replacement"`
+	DocURL       string `json:"doc_url"`
+}
+
+func rulesCommand(s *Streams) *ucli.Command {
+	return &ucli.Command{
+		Name:  "rules",
+		Usage: "list the deprecation catalog with each entry's status as of a date",
+		Description: "Prints every catalog entry: id (use it to suppress findings), status as of --as-of\n" +
+			"(retired, deprecated, upcoming or advisory), dates and replacement.",
+		Flags: append([]ucli.Flag{
+			&ucli.StringFlag{Name: flagFormat, Value: "table", Usage: "`table` or json"},
+			asOfFlag(), colorFlag(),
+		}, catalogFlags()...),
+		Action: func(c *ucli.Context) error {
+			if err := noArgs(c); err != nil {
+				return err
+			}
+			format := c.String(flagFormat)
+			if err := oneOf(flagFormat, format, "table", "json"); err != nil {
+				return err
+			}
+			asOf, err := s.asOf(c)
+			if err != nil {
+				return err
+			}
+			cat, err := loadCatalog(c)
+			if err != nil {
+				return err
+			}
+			rows := catalogRows(cat, asOf)
+			if format == "json" {
+				enc := json.NewEncoder(s.Out)
+				enc.SetIndent("", "  ")
+				return enc.Encode(struct {
+					AsOf    string    `json:"as_of"`
+					Entries []ruleRow `json:"entries"`
+				}{asOf.Format(time.DateOnly), rows})
+			}
+			color, err := s.color(c, s.OutTTY)
+			if err != nil {
+				return err
+			}
+			if !s.OutTTY && !color {
+				return writeRulesTSV(s.Out, rows)
+			}
+			return writeRulesTable(s.Out, rows, color, asOf)
+		},
+	}
+}
+
+func catalogRows(cat *catalog.Catalog, asOf time.Time) []ruleRow {
+	var rows []ruleRow
+	for _, e := range cat.Entries() {
+		rows = append(rows, ruleRow{
+			ID: e.ID, Title: e.Title, Status: e.StatusAt(asOf), Severity: e.SeverityAt(asOf).String(),
+			DeprecatedOn: e.DeprecatedOn.String(), EndOfLife: e.EndOfLife.String(), DateSource: e.DateSource,
+			Replacement: e.Replacement, DocURL: e.DocURL,
+		})
+	}
+	return rows
+}
+
+func writeRulesTSV(w io.Writer, rows []ruleRow) error {
+	fmt.Fprintln(w, "id\tstatus\tend_of_life\ttitle")
+	for _, r := range rows {
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", r.ID, r.Status, r.EndOfLife, r.Title)
+	}
+	return nil
+}
+
+func writeRulesTable(w io.Writer, rows []ruleRow, color bool, asOf time.Time) error {
+	re := lipgloss.NewRenderer(w)
+	if color {
+		re.SetColorProfile(termenv.ANSI256)
+	} else {
+		re.SetColorProfile(termenv.Ascii)
+	}
+	statusStyle := map[string]lipgloss.Style{
+		"retired":    re.NewStyle().Foreground(lipgloss.Color("9")).Bold(true),
+		"deprecated": re.NewStyle().Foreground(lipgloss.Color("11")),
+		"upcoming":   re.NewStyle().Foreground(lipgloss.Color("14")),
+		"advisory":   re.NewStyle().Foreground(lipgloss.Color("12")),
+	}
+	t := table.New().
+		Border(lipgloss.NormalBorder()).
+		BorderStyle(re.NewStyle().Foreground(lipgloss.Color("8"))).
+		Headers("ID", "STATUS", "END OF LIFE", "TITLE").
+		StyleFunc(func(row, col int) lipgloss.Style {
+			st := re.NewStyle().Padding(0, 1)
+			if row == table.HeaderRow {
+				return st.Bold(true)
+			}
+			if col == 1 && row >= 0 && row < len(rows) {
+				return statusStyle[rows[row].Status].Padding(0, 1)
+			}
+			return st
+		})
+	counts := map[string]int{}
+	for _, r := range rows {
+		t.Row(r.ID, r.Status, r.EndOfLife, r.Title)
+		counts[r.Status]++
+	}
+	fmt.Fprintln(w, t.Render())
+	var parts []string
+	for _, st := range []string{"retired", "deprecated", "upcoming", "advisory"} {
+		if counts[st] > 0 {
+			parts = append(parts, statusStyle[st].Render(fmt.Sprintf("%d %s", counts[st], st)))
+		}
+	}
+	fmt.Fprintf(w, "%d entries as of %s: %s\n", len(rows), asOf.Format(time.DateOnly), strings.Join(parts, ", "))
+	return nil
+}

@@ -1,0 +1,62 @@
+package cli
+
+import (
+	"io"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/charmbracelet/x/term"
+)
+
+// Streams carries everything a command reads from or writes to the outside world, so that
+// tests run commands on buffers with a fixed clock and environment.
+type Streams struct {
+	In  io.Reader
+	Out io.Writer
+	Err io.Writer
+	// OutTTY and ErrTTY say whether Out and Err are terminals (tables and progress lines).
+	OutTTY, ErrTTY bool
+	// Width is the terminal width of Out, 0 when unknown.
+	Width int
+	// Getenv reads the environment (credentials, NO_COLOR, CI, SUNSET_API_URL).
+	Getenv func(string) string
+	// Now is the wall clock; the as-of date defaults to its UTC day.
+	Now func() time.Time
+}
+
+// SystemStreams returns the process's standard streams, environment and clock.
+func SystemStreams() *Streams {
+	s := &Streams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr, Getenv: os.Getenv, Now: time.Now}
+	if term.IsTerminal(os.Stdout.Fd()) {
+		s.OutTTY = true
+		if w, _, err := term.GetSize(os.Stdout.Fd()); err == nil {
+			s.Width = w
+		}
+	}
+	s.ErrTTY = term.IsTerminal(os.Stderr.Fd())
+	if s.Width == 0 {
+		if n, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil {
+			s.Width = n
+		}
+	}
+	return s
+}
+
+// colorWanted decides whether styled output goes to a stream: --color always/never win;
+// auto means a terminal without NO_COLOR, and CLICOLOR_FORCE forces it on.
+func (s *Streams) colorWanted(mode string, tty bool) bool {
+	switch mode {
+	case "always":
+		return true
+	case "never":
+		return false
+	}
+	if s.Getenv("NO_COLOR") != "" {
+		return false
+	}
+	if v := s.Getenv("CLICOLOR_FORCE"); v != "" && v != "0" {
+		return true
+	}
+	return tty && s.Getenv("TERM") != "dumb"
+}

@@ -1,0 +1,11 @@
+// Command sunset finds deprecated zone management API usage in live accounts and config
+// repositories and writes the plans that migrate it. See README.md.
+package main
+
+import (
+	"os"
+
+	"github.com/sunsetscan/sunset/cmd/sunset/internal/cli"
+)
+
+func main() { os.Exit(cli.Main(os.Args, cli.SystemStreams())) }
