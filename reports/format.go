@@ -1,0 +1,149 @@
+package reports
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Reporter writes a report in one format. Write does not modify the report, and writes the
+// same bytes for the same report and options.
+type Reporter interface {
+	Write(w io.Writer, r *Report) error
+}
+
+// Options are the presentation choices of the human formats; machine formats ignore them.
+type Options struct {
+	// Color turns styling on (severity colours, bold headings). Off, the output has no escape
+	// sequence at all. The caller resolves --color auto|always|never and NO_COLOR.
+	Color bool
+	// Width is the terminal width in columns; 0 means unknown (nothing is truncated).
+	// Below 100 the table stacks its columns.
+	Width int
+	// Plain makes the table format write tab-separated rows instead of a table: what a caller
+	// asks for when stdout is not a terminal, so scripts get rows to parse.
+	Plain bool
+}
+
+// formatDef is one registered format.
+type formatDef struct {
+	doc string
+	new func(Options) Reporter
+}
+
+// registry maps each format name to its reporter; adding a format is one entry here.
+var registry = map[string]formatDef{
+	"json": {
+		doc: "the JSON report (schema_version " + fmt.Sprint(SchemaVersion) + "), for tools and `sunset report`",
+		new: func(Options) Reporter { return JSON{} },
+	},
+	"table": {
+		doc: "a table grouped by zone or file, then a summary line; tab-separated rows when Plain",
+		new: func(o Options) Reporter {
+			if o.Plain {
+				return TSV{}
+			}
+			return Table{Options: o}
+		},
+	},
+	"tsv": {
+		doc: "tab-separated rows: severity, rule_id, zone, resource_kind, resource_id, message",
+		new: func(Options) Reporter { return TSV{} },
+	},
+}
+
+// New returns the reporter of a format (case-insensitive). An unknown format is an error
+// that lists the known ones.
+func New(format string, opts Options) (Reporter, error) {
+	def, ok := registry[strings.ToLower(strings.TrimSpace(format))]
+	if !ok {
+		return nil, unknownFormat(format)
+	}
+	return def.new(opts), nil
+}
+
+// Formats returns the known format names, sorted.
+func Formats() []string {
+	names := make([]string, 0, len(registry))
+	for name := range registry {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// FormatDoc returns a one-line description of a format, for help text ("" if unknown).
+func FormatDoc(format string) string {
+	return registry[strings.ToLower(format)].doc
+}
+
+func unknownFormat(format string) error {
+	return fmt.Errorf("unknown format %q (known formats: %s)", format, strings.Join(Formats(), ", "))
+}
+
+// FormatSpec is one --format value: a format and where to write it.
+type FormatSpec struct {
+	Format string // a registered name, lower case
+	Path   string // "" or "-" for standard output, else a file path
+}
+
+// Stdout reports whether the spec writes to standard output.
+func (s FormatSpec) Stdout() bool { return s.Path == "" || s.Path == "-" }
+
+// String renders the spec back as a flag value.
+func (s FormatSpec) String() string {
+	if s.Path == "" {
+		return s.Format
+	}
+	return s.Format + ":" + s.Path
+}
+
+// ParseFormatFlag reads one FORMAT[:PATH] value: "json", "json:out.json", "table:-".
+// It splits on the first ':' only, so a path may itself contain colons
+// ("json:C:\reports\out.json" writes to C:\reports\out.json). The format must be known; a
+// ':' with nothing after it is an error rather than a silent stdout.
+func ParseFormatFlag(s string) (FormatSpec, error) {
+	name, path, hasPath := strings.Cut(s, ":")
+	name = strings.ToLower(strings.TrimSpace(name))
+	if name == "" {
+		return FormatSpec{}, fmt.Errorf("invalid --format %q: want FORMAT[:PATH] with FORMAT one of %s", s, strings.Join(Formats(), ", "))
+	}
+	if _, ok := registry[name]; !ok {
+		return FormatSpec{}, unknownFormat(name)
+	}
+	if hasPath && path == "" {
+		return FormatSpec{}, fmt.Errorf("invalid --format %q: empty path after ':' (use %s or %s:- for standard output)", s, name, name)
+	}
+	return FormatSpec{Format: name, Path: path}, nil
+}
+
+// ParseFormatFlags reads every --format value of a run, in order. At most one may write to
+// standard output (two would interleave), and no two may write to the same file. No values
+// give no specs: the caller picks its default.
+func ParseFormatFlags(values []string) ([]FormatSpec, error) {
+	specs := make([]FormatSpec, 0, len(values))
+	var stdout string
+	files := map[string]string{}
+	for _, v := range values {
+		spec, err := ParseFormatFlag(v)
+		if err != nil {
+			return nil, err
+		}
+		if spec.Stdout() {
+			if stdout != "" {
+				return nil, fmt.Errorf("--format %s and --format %s both write to standard output; give one of them a file (FORMAT:PATH)", stdout, v)
+			}
+			stdout = v
+		} else {
+			key := filepath.Clean(spec.Path)
+			if prev, ok := files[key]; ok {
+				return nil, fmt.Errorf("--format %s and --format %s write to the same file", prev, v)
+			}
+			files[key] = v
+		}
+		specs = append(specs, spec)
+	}
+	return specs, nil
+}

@@ -1,0 +1,381 @@
+// Package reports renders scan results. A Report is the one document every format reads: the
+// JSON report is its serialisation, and each other format (table, tab-separated rows, and the
+// CI formats) is one small Reporter that writes it to an io.Writer. Reporters never read the
+// clock or the environment and never mutate the report; the same report gives the same bytes.
+package reports
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"sort"
+	"time"
+
+	"github.com/sunsetscan/sunset/scanner"
+	"github.com/sunsetscan/sunset/scanner/catalog"
+)
+
+// SchemaVersion is the version of the JSON report this package writes. It changes only when
+// a field is removed or its meaning changes; added fields keep the version.
+const SchemaVersion = 1
+
+// ToolName is the name written in Tool.Name.
+const ToolName = "sunset"
+
+// Source kinds: where the findings of a report come from.
+const (
+	SourceLive     = "live"     // a live account through the API
+	SourceDemo     = "demo"     // the built-in emulator with demo data
+	SourceSnapshot = "snapshot" // a saved inventory snapshot
+	SourceFiles    = "files"    // configuration repositories
+)
+
+// Report is the JSON report:
+// {schema_version, tool, as_of, source, summary, findings[], errors[], catalog[]}.
+type Report struct {
+	SchemaVersion int     `json:"schema_version"`
+	Tool          Tool    `json:"tool"`
+	AsOf          string  `json:"as_of"` // YYYY-MM-DD, the date severities were computed for
+	Source        Source  `json:"source"`
+	Summary       Summary `json:"summary"`
+	// Findings are in the order the scanner gave them (it sorts); suppressed ones included,
+	// marked "suppressed": true.
+	Findings []scanner.Finding `json:"findings"`
+	Errors   []ReportError     `json:"errors"`
+	// Catalog holds the catalog entries the findings reference, sorted by id, for formats that
+	// describe rules separately (SARIF rules, the HTML timeline).
+	Catalog []RuleInfo `json:"catalog"`
+}
+
+// Tool names the program that wrote a report.
+type Tool struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+// Source says what was scanned. Target never carries credentials (see RedactURL).
+type Source struct {
+	Kind string `json:"kind"` // SourceLive, SourceDemo, SourceSnapshot or SourceFiles
+	// Target is the API base URL (live, demo) or the snapshot file (snapshot).
+	Target string `json:"target,omitempty"`
+	// Paths are the scanned roots of a files scan, in the order given.
+	Paths []string `json:"paths,omitempty"`
+}
+
+// Summary is what a report amounts to; BuildSummary computes it.
+type Summary struct {
+	// FindingsTotal counts findings that are not suppressed.
+	FindingsTotal int `json:"findings_total"`
+	// BySeverity counts findings that are not suppressed, per severity.
+	BySeverity SeverityCounts `json:"by_severity"`
+	// Suppressed counts suppressed findings (listed in Findings, counted nowhere else).
+	Suppressed int `json:"suppressed"`
+	// ZonesScanned counts the zones in scope, failed ones included; ZonesFailed those with at
+	// least one error (their findings may be partial).
+	ZonesScanned int `json:"zones_scanned"`
+	ZonesFailed  int `json:"zones_failed"`
+	Accounts     int `json:"accounts"`
+	// FilesScanned counts the files read by a files scan, FilesFailed those that could not be
+	// read or parsed.
+	FilesScanned int `json:"files_scanned"`
+	FilesFailed  int `json:"files_failed"`
+	// Incomplete is true when anything could not be read: the findings may be missing some.
+	Incomplete bool `json:"incomplete"`
+	// FailOn is the gate threshold (none disables the gate); GateFailed is true when a finding
+	// that is not suppressed is at or above it.
+	FailOn     scanner.Severity `json:"fail_on"`
+	GateFailed bool             `json:"gate_failed"`
+	// ByRule counts findings that are not suppressed per rule: most severe first, then by id.
+	ByRule []RuleCount `json:"by_rule"`
+}
+
+// SeverityCounts counts findings per severity.
+type SeverityCounts struct {
+	Error   int `json:"error"`
+	Warning int `json:"warning"`
+	Notice  int `json:"notice"`
+}
+
+// RuleCount is one line of Summary.ByRule.
+type RuleCount struct {
+	RuleID   string           `json:"rule_id"`
+	Title    string           `json:"title"`
+	Severity scanner.Severity `json:"severity"` // the most severe of the rule's findings
+	Count    int              `json:"count"`
+}
+
+// ReportError is something that could not be read: an account, a zone, one of its object
+// kinds, or a file. Fields that do not apply are empty.
+type ReportError struct {
+	AccountID string `json:"account_id,omitempty"`
+	ZoneID    string `json:"zone_id,omitempty"`
+	ZoneName  string `json:"zone_name,omitempty"`
+	Path      string `json:"path,omitempty"`
+	// What names what was being read, e.g. "firewall rules", "zone list", "parse".
+	What    string `json:"what"`
+	Message string `json:"message"`
+}
+
+// RuleInfo describes one catalog entry referenced by the findings of a report.
+type RuleInfo struct {
+	ID           string `json:"id"`
+	Title        string `json:"title"`
+	Description  string `json:"description,omitempty"`
+	DeprecatedOn string `json:"deprecated_on,omitempty"` // YYYY-MM-DD
+	EndOfLife    string `json:"end_of_life,omitempty"`   // YYYY-MM-DD
+	Replacement  string `json:"replacement,omitempty"`
+	DocURL       string `json:"doc_url,omitempty"`
+	Advisory     bool   `json:"advisory,omitempty"`
+}
+
+// Counts are the scan sizes a Summary reports; the sources know them, findings do not.
+type Counts struct {
+	ZonesScanned int
+	ZonesFailed  int
+	Accounts     int
+	FilesScanned int
+	FilesFailed  int
+}
+
+// RuleLookup finds catalog entries by id; *catalog.Catalog satisfies it.
+type RuleLookup interface {
+	Lookup(id string) (catalog.Entry, bool)
+}
+
+// Input is everything NewReport assembles a report from.
+type Input struct {
+	Version  string    // the tool's version
+	AsOf     time.Time // the date severities were computed for (only the day is kept)
+	Source   Source
+	Findings []scanner.Finding // in the scanner's order
+	Errors   []ReportError
+	Counts   Counts
+	FailOn   scanner.Severity
+	// Rules, when set, adds descriptions (and anything the findings lack) to Catalog.
+	Rules RuleLookup
+}
+
+// NewReport assembles a report: the summary, the catalog entries the findings reference,
+// errors sorted, and the source target stripped of credentials. Findings keep their order.
+func NewReport(in Input) *Report {
+	findings := append([]scanner.Finding{}, in.Findings...)
+	errs := append([]ReportError{}, in.Errors...)
+	SortErrors(errs)
+	src := in.Source
+	if src.Kind != SourceFiles && src.Kind != SourceSnapshot {
+		src.Target = RedactURL(src.Target)
+	}
+	src.Paths = append([]string(nil), src.Paths...)
+	return &Report{
+		SchemaVersion: SchemaVersion,
+		Tool:          Tool{Name: ToolName, Version: in.Version},
+		AsOf:          formatDay(in.AsOf),
+		Source:        src,
+		Summary:       BuildSummary(findings, errs, in.Counts, in.FailOn),
+		Findings:      findings,
+		Errors:        errs,
+		Catalog:       BuildCatalog(findings, in.Rules),
+	}
+}
+
+// BuildSummary computes a summary from findings, errors and scan sizes. Suppressed findings
+// count only in Suppressed. The report is incomplete when there is any error or any failed
+// zone or file.
+func BuildSummary(findings []scanner.Finding, errs []ReportError, counts Counts, failOn scanner.Severity) Summary {
+	s := Summary{
+		ZonesScanned: counts.ZonesScanned,
+		ZonesFailed:  counts.ZonesFailed,
+		Accounts:     counts.Accounts,
+		FilesScanned: counts.FilesScanned,
+		FilesFailed:  counts.FilesFailed,
+		FailOn:       failOn,
+		ByRule:       []RuleCount{},
+	}
+	byRule := map[string]int{} // rule id -> index in s.ByRule
+	for _, f := range findings {
+		if f.Suppressed {
+			s.Suppressed++
+			continue
+		}
+		s.FindingsTotal++
+		switch f.Severity {
+		case scanner.SeverityError:
+			s.BySeverity.Error++
+		case scanner.SeverityWarning:
+			s.BySeverity.Warning++
+		case scanner.SeverityNotice:
+			s.BySeverity.Notice++
+		}
+		if failOn != scanner.SeverityNone && f.Severity >= failOn {
+			s.GateFailed = true
+		}
+		i, ok := byRule[f.RuleID]
+		if !ok {
+			i = len(s.ByRule)
+			byRule[f.RuleID] = i
+			s.ByRule = append(s.ByRule, RuleCount{RuleID: f.RuleID, Title: f.Title, Severity: f.Severity})
+		}
+		rc := &s.ByRule[i]
+		rc.Count++
+		if f.Severity > rc.Severity {
+			rc.Severity = f.Severity
+		}
+		if rc.Title == "" {
+			rc.Title = f.Title
+		}
+	}
+	sort.Slice(s.ByRule, func(i, j int) bool {
+		a, b := s.ByRule[i], s.ByRule[j]
+		if a.Severity != b.Severity {
+			return a.Severity > b.Severity
+		}
+		return a.RuleID < b.RuleID
+	})
+	s.Incomplete = len(errs) > 0 || counts.ZonesFailed > 0 || counts.FilesFailed > 0
+	return s
+}
+
+// BuildCatalog returns one RuleInfo per rule the findings reference (suppressed ones too:
+// their rules are still described), sorted by id. Values come from the findings, which carry
+// the effective dates; rules fills in the description and anything the findings lack.
+func BuildCatalog(findings []scanner.Finding, rules RuleLookup) []RuleInfo {
+	seen := map[string]int{}
+	out := []RuleInfo{}
+	for _, f := range findings {
+		if _, ok := seen[f.RuleID]; ok {
+			continue
+		}
+		seen[f.RuleID] = len(out)
+		info := RuleInfo{
+			ID:           f.RuleID,
+			Title:        f.Title,
+			DeprecatedOn: f.DeprecatedOn,
+			EndOfLife:    f.EndOfLife,
+			Replacement:  f.Replacement,
+			DocURL:       f.DocURL,
+		}
+		if rules != nil {
+			if e, ok := rules.Lookup(f.RuleID); ok {
+				info.Description = e.Description
+				info.Advisory = e.Advisory
+				info.Title = orElse(info.Title, e.Title)
+				info.DeprecatedOn = orElse(info.DeprecatedOn, formatDay(e.DeprecatedOn.Time))
+				info.EndOfLife = orElse(info.EndOfLife, formatDay(e.EndOfLife.Time))
+				info.Replacement = orElse(info.Replacement, e.Replacement)
+				info.DocURL = orElse(info.DocURL, e.DocURL)
+			}
+		}
+		out = append(out, info)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}
+
+// SortErrors sorts errors by account, zone name, zone id, path, what and message, so a
+// report does not depend on the order concurrent workers finished in.
+func SortErrors(errs []ReportError) {
+	sort.SliceStable(errs, func(i, j int) bool {
+		a, b := errs[i], errs[j]
+		for _, p := range [][2]string{
+			{a.AccountID, b.AccountID}, {a.ZoneName, b.ZoneName}, {a.ZoneID, b.ZoneID},
+			{a.Path, b.Path}, {a.What, b.What}, {a.Message, b.Message},
+		} {
+			if p[0] != p[1] {
+				return p[0] < p[1]
+			}
+		}
+		return false
+	})
+}
+
+// RedactURL returns a URL without user information, query or fragment, the places
+// credentials end up in; text that does not parse as an absolute URL is dropped entirely
+// rather than risk echoing a secret.
+func RedactURL(raw string) string {
+	if raw == "" {
+		return ""
+	}
+	u, err := url.Parse(raw)
+	if err != nil || u.Scheme == "" || u.Host == "" {
+		return ""
+	}
+	u.User = nil
+	u.RawQuery = ""
+	u.ForceQuery = false
+	u.Fragment = ""
+	u.RawFragment = ""
+	return u.String()
+}
+
+// ReadReport reads a JSON report written by this or an earlier version. A report of a newer
+// schema is refused with a message saying which versions this build reads; missing lists
+// come back empty, never nil.
+func ReadReport(r io.Reader) (*Report, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("reading report: %w", err)
+	}
+	var head struct {
+		SchemaVersion *int `json:"schema_version"`
+	}
+	if err := json.Unmarshal(data, &head); err != nil {
+		return nil, fmt.Errorf("not a sunset JSON report: %w", err)
+	}
+	if head.SchemaVersion == nil {
+		return nil, errors.New("not a sunset JSON report: no schema_version")
+	}
+	v := *head.SchemaVersion
+	switch {
+	case v > SchemaVersion:
+		return nil, fmt.Errorf("report has schema_version %d, newer than this build of sunset reads (up to %d): upgrade sunset to read it", v, SchemaVersion)
+	case v < 1:
+		return nil, fmt.Errorf("not a sunset JSON report: schema_version %d", v)
+	}
+	// Version 1 is the first; readers of later versions convert older layouts here.
+	dec := json.NewDecoder(bytes.NewReader(data))
+	var rep Report
+	if err := dec.Decode(&rep); err != nil {
+		return nil, fmt.Errorf("reading report: %w", err)
+	}
+	if dec.More() {
+		return nil, errors.New("reading report: unexpected data after the report")
+	}
+	rep.SchemaVersion = SchemaVersion
+	rep.normalize()
+	return &rep, nil
+}
+
+// normalize replaces nil lists by empty ones so every writer prints [] rather than null.
+func (r *Report) normalize() {
+	if r.Findings == nil {
+		r.Findings = []scanner.Finding{}
+	}
+	if r.Errors == nil {
+		r.Errors = []ReportError{}
+	}
+	if r.Catalog == nil {
+		r.Catalog = []RuleInfo{}
+	}
+	if r.Summary.ByRule == nil {
+		r.Summary.ByRule = []RuleCount{}
+	}
+}
+
+// formatDay renders a day as YYYY-MM-DD in t's own location (the caller's day; catalog dates
+// are UTC midnights); the zero time is "".
+func formatDay(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.Format(time.DateOnly)
+}
+
+func orElse(s, alt string) string {
+	if s != "" {
+		return s
+	}
+	return alt
+}
