@@ -1,0 +1,313 @@
+package seed
+
+import (
+	"strconv"
+
+	"github.com/sunsetscan/sunset/scanner/inventory"
+)
+
+// Phases of the ruleset entry points the seed data creates.
+const (
+	PhaseCustom    = "http_request_firewall_custom"
+	PhaseRateLimit = "http_ratelimit"
+	PhaseManaged   = "http_request_firewall_managed"
+)
+
+// CloudflareManagedRulesetID is the id of the new Cloudflare Managed Ruleset (the target of
+// the previous-version WAF's "CloudFlare" package).
+const CloudflareManagedRulesetID = "efb7b8c949ac4650a09736fc376e9aee"
+
+// Default values of the zone settings that the seed data varies.
+const (
+	minifyOff         = `{"css":"off","html":"off","js":"off"}`
+	mobileRedirectOff = `{"mobile_subdomain":null,"status":"off","strip_uri":false}`
+)
+
+var planNames = map[string]string{
+	inventory.PlanFree:       "Free Website",
+	inventory.PlanPro:        "Pro Website",
+	inventory.PlanBusiness:   "Business Website",
+	inventory.PlanEnterprise: "Enterprise Website",
+}
+
+// zoneBuilder assembles one ZoneInventory; keys of its objects are prefixed with the zone
+// name so ids stay unique across zones.
+type zoneBuilder struct {
+	ids  ids
+	name string
+	zi   inventory.ZoneInventory
+}
+
+func newZone(src ids, name, plan string, account inventory.Ref) *zoneBuilder {
+	b := &zoneBuilder{ids: src, name: name}
+	b.zi.Zone = inventory.Zone{
+		ID:      src.id("zone", name),
+		Name:    name,
+		Status:  "active",
+		Type:    "full",
+		Account: account,
+		Plan: inventory.ZonePlan{
+			ID:       ID("plan", plan),
+			Name:     planNames[plan],
+			LegacyID: plan,
+		},
+	}
+	return b
+}
+
+func (b *zoneBuilder) id(kind, key string) string { return b.ids.id(kind, b.name+"/"+key) }
+
+// filter adds a filter to the zone and returns it, for rules to embed.
+func (b *zoneBuilder) filter(key, expression, description string) inventory.Filter {
+	f := inventory.Filter{ID: b.id("filter", key), Expression: expression, Description: description}
+	b.zi.Filters = append(b.zi.Filters, f)
+	return f
+}
+
+// pausedFilter adds a filter whose own paused flag is set (the API ignores it for rules).
+func (b *zoneBuilder) pausedFilter(key, expression, description string) inventory.Filter {
+	f := b.filter(key, expression, description)
+	f.Paused = true
+	b.zi.Filters[len(b.zi.Filters)-1].Paused = true
+	return f
+}
+
+// rule adds a firewall rule that embeds f, as the API returns it.
+func (b *zoneBuilder) rule(key string, f inventory.Filter, r inventory.FirewallRule) {
+	r.ID = b.id("firewall_rule", key)
+	r.Filter = f
+	b.zi.FirewallRules = append(b.zi.FirewallRules, r)
+}
+
+func (b *zoneBuilder) rateLimit(key string, r inventory.RateLimit) {
+	r.ID = b.id("rate_limit", key)
+	b.zi.RateLimits = append(b.zi.RateLimits, r)
+}
+
+// zoneSettings are the setting values that differ between zones; empty fields take the
+// default.
+type zoneSettings struct {
+	CNAMEFlattening   string // flatten_at_root (default) or flatten_all
+	Brotli            string // on or off (default)
+	Minify            string // JSON object
+	MobileRedirect    string // JSON object
+	ServerSideExclude string
+	PrivacyPass       string
+	SSL               string
+	SecurityLevel     string
+	ModifiedOn        string
+}
+
+func or(v, def string) string {
+	if v == "" {
+		return def
+	}
+	return v
+}
+
+// settings writes the zone's settings as GET /zones/:id/settings lists them (sorted by id).
+func (b *zoneBuilder) settings(s zoneSettings) {
+	mod := or(s.ModifiedOn, "2024-01-08T09:30:00.000000Z")
+	str := func(v string) string { return `"` + v + `"` }
+	list := []struct{ id, value string }{
+		{"always_use_https", str("on")},
+		{"automatic_https_rewrites", str("on")},
+		{"brotli", str(or(s.Brotli, "off"))},
+		{"cname_flattening", str(or(s.CNAMEFlattening, "flatten_at_root"))},
+		{"http3", str("on")},
+		{"min_tls_version", str("1.2")},
+		{"minify", or(s.Minify, minifyOff)},
+		{"mobile_redirect", or(s.MobileRedirect, mobileRedirectOff)},
+		{"privacy_pass", str(or(s.PrivacyPass, "off"))},
+		{"security_level", str(or(s.SecurityLevel, "medium"))},
+		{"server_side_exclude", str(or(s.ServerSideExclude, "off"))},
+		{"ssl", str(or(s.SSL, "full"))},
+	}
+	b.zi.Settings = make([]inventory.Setting, len(list))
+	for i, x := range list {
+		b.zi.Settings[i] = inventory.Setting{ID: x.id, Value: raw(x.value), Editable: ptr(true), ModifiedOn: mod}
+	}
+}
+
+// dnsSettings writes the zone's DNS settings; flatten_all_cnames reflects cname_flattening,
+// as the old and new endpoints reflect each other.
+func (b *zoneBuilder) dnsSettings(multiProvider, secondaryOverrides bool) {
+	flat := false
+	if s, ok := b.zi.Setting("cname_flattening"); ok {
+		flat = s.StringValue() == "flatten_all"
+	}
+	b.zi.DNSSettings = &inventory.DNSSettings{
+		FlattenAllCNAMEs:   ptr(flat),
+		FoundationDNS:      ptr(false),
+		MultiProvider:      ptr(multiProvider),
+		SecondaryOverrides: ptr(secondaryOverrides),
+		NSTTL:              ptr(86400),
+		Nameservers:        &inventory.Nameservers{Type: "platform.standard"},
+		ZoneMode:           "standard",
+	}
+}
+
+// record adds a DNS record with the fields the dated changes remove (zone_id, zone_name,
+// locked) still present: the emulator drops them according to its as-of date.
+func (b *zoneBuilder) record(key string, r inventory.DNSRecord) {
+	r.ID = b.id("dns_record", key)
+	r.ZoneID = ptr(b.zi.Zone.ID)
+	r.ZoneName = ptr(b.name)
+	r.Locked = ptr(false)
+	if r.TTL == 0 {
+		r.TTL = 1
+	}
+	b.zi.DNSRecords = append(b.zi.DNSRecords, r)
+}
+
+// srv adds an SRV record named _service._proto.host; with legacy set, data also carries the
+// deprecated service/proto/name fields (copied from the name unless given in legacy).
+func (b *zoneBuilder) srv(key, service, proto, host string, prio, weight, port int, target string, legacy *srvLegacy) {
+	d := &inventory.RecordData{Priority: ptr(prio), Weight: ptr(weight), Port: ptr(port), Target: target}
+	if legacy != nil {
+		d.Service = ptr(or(legacy.Service, service))
+		d.Proto = ptr(or(legacy.Proto, proto))
+		d.Name = ptr(or(legacy.Name, host))
+	}
+	b.record(key, inventory.DNSRecord{
+		Type:     "SRV",
+		Name:     service + "." + proto + "." + host,
+		Content:  itoa(weight) + " " + itoa(port) + " " + target,
+		Priority: ptr(prio),
+		Data:     d,
+	})
+}
+
+// srvLegacy holds the deprecated SRV data fields; an empty field repeats the outer name's part.
+type srvLegacy struct{ Service, Proto, Name string }
+
+// basicRecords adds the records every zone has: apex A and AAAA, www, mail and SPF.
+func (b *zoneBuilder) basicRecords(v4, v6 string) {
+	b.record("a-apex", inventory.DNSRecord{Type: "A", Name: b.name, Content: v4, Proxied: ptr(true)})
+	b.record("aaaa-apex", inventory.DNSRecord{Type: "AAAA", Name: b.name, Content: v6, Proxied: ptr(true)})
+	b.record("cname-www", inventory.DNSRecord{Type: "CNAME", Name: "www." + b.name, Content: b.name, Proxied: ptr(true)})
+	b.record("mx", inventory.DNSRecord{Type: "MX", Name: b.name, Content: "mail." + b.name, Priority: ptr(10), TTL: 3600})
+	b.record("a-mail", inventory.DNSRecord{Type: "A", Name: "mail." + b.name, Content: v4, Proxied: ptr(false), TTL: 3600})
+	b.record("txt-spf", inventory.DNSRecord{Type: "TXT", Name: b.name, Content: `"v=spf1 mx -all"`, TTL: 3600})
+}
+
+// ruleset adds the zone's entry point of a phase.
+func (b *zoneBuilder) ruleset(phase, updated string, rules ...inventory.RulesetRule) {
+	for i := range rules {
+		rules[i].ID = b.id("ruleset_rule", phase+"/"+itoa(i))
+		rules[i].Version = "1"
+	}
+	b.zi.Rulesets = append(b.zi.Rulesets, inventory.Ruleset{
+		ID:          b.id("ruleset", phase),
+		Name:        "default",
+		Description: "",
+		Kind:        "zone",
+		Phase:       phase,
+		Version:     "1",
+		LastUpdated: updated,
+		Rules:       rules,
+	})
+}
+
+// wafSpec says how a zone's previous-version WAF is configured.
+type wafSpec struct {
+	OWASPSensitivity string            // high, medium, low, off
+	OWASPActionMode  string            // simulate, block, challenge
+	OffGroups        map[string]bool   // group keys (of either package) switched off
+	RuleModes        map[string]string // rule keys whose mode differs from the default
+}
+
+type wafRuleDef struct{ key, priority, description string }
+
+type wafGroupDef struct {
+	key, name, description string
+	rules                  []wafRuleDef
+}
+
+// The previous-version WAF's two packages as every zone saw them (a representative subset of
+// their groups and rules).
+var (
+	traditionalGroups = []wafGroupDef{
+		{"cf-specials", "Cloudflare Specials", "Cloudflare Specials Rules", []wafRuleDef{
+			{"cf-specials/null-byte", "5", "Null byte in the URI"},
+			{"cf-specials/ua-missing", "10", "Anomaly:Header:User-Agent - Missing"},
+			{"cf-specials/sqli-union", "15", "SQLi - UNION in the query string"},
+		}},
+		{"cf-wordpress", "Cloudflare WordPress", "Rules that protect WordPress sites", []wafRuleDef{
+			{"cf-wordpress/xmlrpc-pingback", "5", "WordPress - XML-RPC pingback abuse"},
+			{"cf-wordpress/user-enum", "10", "WordPress - user enumeration"},
+		}},
+		{"cf-php", "Cloudflare PHP", "Rules that protect PHP applications", []wafRuleDef{
+			{"cf-php/code-injection", "5", "PHP - code injection"},
+			{"cf-php/wrapper", "10", "PHP - stream wrapper in a parameter"},
+		}},
+		{"cf-drupal", "Cloudflare Drupal", "Rules that protect Drupal sites", []wafRuleDef{
+			{"cf-drupal/drupalgeddon", "5", "Drupal - remote code execution (SA-CORE-2018-002)"},
+		}},
+	}
+	owaspGroups = []wafGroupDef{
+		{"owasp-inbound", "OWASP Inbound Blocking", "Score-based inbound blocking", []wafRuleDef{
+			{"owasp-inbound/threshold", "1", "Inbound anomaly score exceeded"},
+		}},
+		{"owasp-xss", "OWASP Uri XSS Attacks", "Cross-site scripting attacks in the URI", []wafRuleDef{
+			{"owasp-xss/script-tag", "5", "XSS: script tag vector"},
+			{"owasp-xss/event-handler", "10", "XSS: event handler vector"},
+		}},
+		{"owasp-bad-robots", "OWASP Bad Robots", "Known malicious user agents", []wafRuleDef{
+			{"owasp-bad-robots/scanner-ua", "5", "Request indicates a security scanner"},
+		}},
+	}
+)
+
+var (
+	traditionalModes = []string{"default", "disable", "simulate", "block", "challenge"}
+	onOff            = []string{"on", "off"}
+)
+
+// waf adds the two previous-version WAF packages (the traditional "CloudFlare" package and the
+// OWASP anomaly package) with their groups and rules.
+func (b *zoneBuilder) waf(s wafSpec) {
+	zid := b.zi.Zone.ID
+	trad := inventory.WAFPackageInventory{Package: inventory.WAFPackage{
+		ID: b.id("waf_package", "cloudflare"), Name: "CloudFlare", DetectionMode: "traditional",
+		ZoneID: zid, Status: "active",
+	}}
+	owasp := inventory.WAFPackageInventory{Package: inventory.WAFPackage{
+		ID: b.id("waf_package", "owasp"), Name: "OWASP ModSecurity Core Rule Set",
+		Description: "Covers OWASP Top 10 vulnerabilities, and more.", DetectionMode: "anomaly",
+		ZoneID: zid, Status: "active", Sensitivity: s.OWASPSensitivity, ActionMode: s.OWASPActionMode,
+	}}
+	b.wafGroups(&trad, traditionalGroups, s, "default", traditionalModes)
+	b.wafGroups(&owasp, owaspGroups, s, "on", onOff)
+	b.zi.WAFPackages = append(b.zi.WAFPackages, trad, owasp)
+}
+
+func (b *zoneBuilder) wafGroups(p *inventory.WAFPackageInventory, defs []wafGroupDef, s wafSpec, defMode string, allowed []string) {
+	pid := p.Package.ID
+	for _, g := range defs {
+		gid := b.id("waf_group", g.key)
+		mode := "on"
+		if s.OffGroups[g.key] {
+			mode = "off"
+		}
+		modified := 0
+		for _, r := range g.rules {
+			m := or(s.RuleModes[r.key], defMode)
+			if m != defMode {
+				modified++
+			}
+			p.Rules = append(p.Rules, inventory.WAFRule{
+				ID: b.id("waf_rule", r.key), Description: r.description, Priority: r.priority,
+				PackageID: pid, Group: &inventory.Ref{ID: gid, Name: g.name},
+				Mode: m, DefaultMode: defMode, AllowedModes: append([]string(nil), allowed...),
+			})
+		}
+		p.Groups = append(p.Groups, inventory.WAFGroup{
+			ID: gid, Name: g.name, Description: g.description, RulesCount: len(g.rules),
+			ModifiedRulesCount: modified, PackageID: pid, Mode: mode,
+			AllowedModes: []string{"on", "off"},
+		})
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
