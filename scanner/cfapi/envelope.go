@@ -1,0 +1,80 @@
+package cfapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// ResultInfo is the pagination block of a list response. Members the API may leave out are
+// pointers: total_pages is often missing, and some fixtures carry only page and count.
+type ResultInfo struct {
+	Page       int  `json:"page"`
+	PerPage    int  `json:"per_page"`
+	Count      *int `json:"count,omitempty"`
+	TotalCount *int `json:"total_count,omitempty"`
+	TotalPages *int `json:"total_pages,omitempty"`
+}
+
+// envelope is the response wrapper {result, success, errors, messages, result_info}.
+// success is a pointer: one recorded fixture carries only result, which is read as success.
+type envelope struct {
+	Result     json.RawMessage `json:"result"`
+	Success    *bool           `json:"success"`
+	Errors     []ErrorDetail   `json:"errors"`
+	Messages   []ErrorDetail   `json:"messages"`
+	ResultInfo *ResultInfo     `json:"result_info"`
+}
+
+// maxExcerpt bounds the part of a non-JSON body kept in an Error.
+const maxExcerpt = 200
+
+// parseEnvelope decodes body as an envelope; ok is false when it is not a JSON object with
+// at least one envelope member (a plain text 404, an HTML error page).
+func parseEnvelope(body []byte) (env envelope, ok bool) {
+	t := bytes.TrimSpace(body)
+	if len(t) == 0 || t[0] != '{' {
+		return envelope{}, false
+	}
+	var probe map[string]json.RawMessage
+	if json.Unmarshal(t, &probe) != nil {
+		return envelope{}, false
+	}
+	_, r := probe["result"]
+	_, s := probe["success"]
+	_, e := probe["errors"]
+	if !r && !s && !e {
+		return envelope{}, false
+	}
+	if err := json.Unmarshal(t, &env); err != nil {
+		return envelope{}, false
+	}
+	return env, true
+}
+
+// excerpt returns the start of a body as printable text for an error message.
+func excerpt(body []byte) string {
+	s := strings.TrimSpace(string(body))
+	if len(s) > maxExcerpt {
+		cut := maxExcerpt
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "..."
+	}
+	return strings.ToValidUTF8(s, "?")
+}
+
+// decodeResult decodes an envelope's result into out (nil out skips it). A JSON null result
+// leaves out untouched.
+func decodeResult(raw json.RawMessage, out any) error {
+	if out == nil || len(raw) == 0 || string(bytes.TrimSpace(raw)) == "null" {
+		return nil
+	}
+	if err := json.Unmarshal(raw, out); err != nil {
+		return fmt.Errorf("decoding result: %w", err)
+	}
+	return nil
+}

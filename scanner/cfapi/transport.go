@@ -1,0 +1,283 @@
+package cfapi
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// maxRetryAfter bounds how long one Retry-After may hold the client back; the API's own
+// block lasts 5 minutes.
+const maxRetryAfter = 15 * time.Minute
+
+// request is one API call before it is sent.
+type request struct {
+	method string
+	// path is escaped and relative to the base URL, starting with "/".
+	path  string
+	query url.Values
+	// body is encoded as JSON when not nil.
+	body any
+	// deprecated marks routes of a deprecation notice, which widens Error.Retired.
+	deprecated bool
+}
+
+// route joins path segments, escaping each with url.PathEscape. An empty, "." or ".."
+// segment is refused: it would silently address another resource.
+func route(segs ...string) (string, error) {
+	var b strings.Builder
+	for _, s := range segs {
+		if s == "" || s == "." || s == ".." {
+			return "", fmt.Errorf("cfapi: invalid path segment %q in %s", s, patternOf(segs))
+		}
+		b.WriteByte('/')
+		b.WriteString(url.PathEscape(s))
+	}
+	return b.String(), nil
+}
+
+func patternOf(segs []string) string {
+	parts := make([]string, len(segs))
+	for i, s := range segs {
+		if s == "" || s == "." || s == ".." {
+			s = "{?}"
+		}
+		parts[i] = s
+	}
+	return "/" + strings.Join(parts, "/")
+}
+
+// do sends r with pacing and retries and decodes the envelope's result into out (nil out
+// ignores the result). It returns the envelope's result_info (nil when absent).
+//
+// Retry rule: 429, 5xx (except 501) and transport failures (connection reset, EOF,
+// timeouts) are retried up to MaxRetries times with exponential backoff and jitter; a
+// Retry-After (seconds or HTTP date) is honoured as a minimum. A POST is retried only after
+// a 429, which the API sends without acting on the request: a POST that met a 5xx or a
+// broken connection may have been applied, and sending it again could duplicate a rule.
+func (c *Client) do(ctx context.Context, r request, out any) (*ResultInfo, error) {
+	var payload []byte
+	if r.body != nil {
+		b, err := json.Marshal(r.body)
+		if err != nil {
+			return nil, c.fail(r, 0, 0, fmt.Errorf("encoding request body: %w", err))
+		}
+		payload = b
+	}
+	target := c.base + r.path
+	if len(r.query) > 0 {
+		target += "?" + r.query.Encode()
+	}
+	for attempt := 1; ; attempt++ {
+		slot, err := c.pace.wait(ctx)
+		if err != nil {
+			return nil, c.fail(r, 0, attempt-1, err)
+		}
+		if c.onSend != nil {
+			c.onSend(slot)
+		}
+		c.stats.count(r.method, ctx)
+		if attempt > 1 {
+			c.stats.retries.Add(1)
+		}
+		status, header, body, err := c.send(ctx, r.method, target, payload)
+		retriesLeft := attempt <= c.maxRetries
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, c.fail(r, 0, attempt, ctx.Err())
+			}
+			if !retriesLeft || !transient(err) || r.method == http.MethodPost {
+				return nil, c.fail(r, status, attempt, err)
+			}
+			if err := c.sleep(ctx, c.backoff(attempt)); err != nil {
+				return nil, c.fail(r, 0, attempt, err)
+			}
+			continue
+		}
+		if status == http.StatusTooManyRequests {
+			c.stats.limited.Add(1)
+			wait, ok := retryAfter(header, c.now())
+			if !ok {
+				wait = c.backoff(attempt)
+			}
+			// The gate holds back every worker of this client, this one included: its
+			// retry waits for the gate in pace.wait.
+			c.pace.penalize(wait)
+		}
+		if status >= 200 && status <= 299 {
+			return c.success(r, status, body, attempt, out)
+		}
+		e := c.httpError(r, status, body, attempt)
+		if !retriesLeft || !retryableStatus(status) || (r.method == http.MethodPost && status != http.StatusTooManyRequests) {
+			return nil, e
+		}
+		if status != http.StatusTooManyRequests {
+			wait := c.backoff(attempt)
+			if ra, ok := retryAfter(header, c.now()); ok && ra > wait {
+				wait = ra
+			}
+			if err := c.sleep(ctx, wait); err != nil {
+				return nil, c.fail(r, 0, attempt, err)
+			}
+		}
+	}
+}
+
+// send performs one attempt and reads the whole body.
+func (c *Client) send(ctx context.Context, method, target string, payload []byte) (int, http.Header, []byte, error) {
+	var rd io.Reader
+	if payload != nil {
+		rd = bytes.NewReader(payload)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, target, rd)
+	if err != nil {
+		return 0, nil, nil, err
+	}
+	c.creds.apply(req.Header)
+	req.Header.Set("User-Agent", c.userAgent)
+	req.Header.Set("Accept", "application/json")
+	if payload != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		return 0, nil, nil, unwrapURLError(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxBody+1))
+	if err != nil {
+		return resp.StatusCode, resp.Header, nil, fmt.Errorf("reading response: %w", unwrapURLError(err))
+	}
+	if len(body) > maxBody {
+		return resp.StatusCode, resp.Header, nil, fmt.Errorf("response body larger than %d bytes", maxBody)
+	}
+	return resp.StatusCode, resp.Header, body, nil
+}
+
+// success decodes a 2xx answer. An empty body (204) is a success without result; a body
+// that is not an envelope, or an envelope with success false, is an *Error.
+func (c *Client) success(r request, status int, body []byte, attempt int, out any) (*ResultInfo, error) {
+	if len(bytes.TrimSpace(body)) == 0 {
+		return nil, nil
+	}
+	env, ok := parseEnvelope(body)
+	if !ok {
+		e := c.fail(r, status, attempt, errors.New("response is not a JSON envelope"))
+		e.Body = scrub(excerpt(body), c.secrets)
+		return nil, e
+	}
+	if env.Success != nil && !*env.Success {
+		return nil, c.envelopeError(r, status, env, attempt)
+	}
+	if err := decodeResult(env.Result, out); err != nil {
+		return nil, c.fail(r, status, attempt, err)
+	}
+	return env.ResultInfo, nil
+}
+
+// httpError builds the *Error of a non-2xx answer from its envelope or its text.
+func (c *Client) httpError(r request, status int, body []byte, attempt int) *Error {
+	if env, ok := parseEnvelope(body); ok {
+		return c.envelopeError(r, status, env, attempt)
+	}
+	e := c.fail(r, status, attempt, nil)
+	e.Body = scrub(excerpt(body), c.secrets)
+	return e
+}
+
+func (c *Client) envelopeError(r request, status int, env envelope, attempt int) *Error {
+	e := c.fail(r, status, attempt, nil)
+	e.Errors = env.Errors
+	e.Messages = env.Messages
+	scrubDetails(e.Errors, c.secrets)
+	scrubDetails(e.Messages, c.secrets)
+	if len(e.Errors) == 0 && status >= 200 && status <= 299 {
+		e.Err = errors.New("success is false")
+	}
+	return e
+}
+
+func (c *Client) fail(r request, status, attempts int, err error) *Error {
+	if err != nil {
+		// A transport error's text comes from the network stack, never from headers;
+		// scrub it anyway, it is cheap.
+		if s := err.Error(); scrub(s, c.secrets) != s {
+			err = errors.New(scrub(s, c.secrets))
+		}
+	}
+	return &Error{Method: r.method, Path: r.path, Status: status, Attempts: attempts, Deprecated: r.deprecated, Err: err}
+}
+
+// backoff is the wait before retry number attempt (1 = first retry): base*2^(attempt-1),
+// capped at the maximum, with "equal jitter" (half fixed, half random) so workers spread out.
+func (c *Client) backoff(attempt int) time.Duration {
+	d := c.retryBase
+	for i := 1; i < attempt && d < c.retryMax; i++ {
+		d *= 2
+	}
+	d = min(d, c.retryMax)
+	half := d / 2
+	return half + time.Duration(c.rand()*float64(d-half))
+}
+
+// retryAfter reads Retry-After as seconds or as an HTTP date relative to now, bounded by
+// maxRetryAfter.
+func retryAfter(h http.Header, now time.Time) (time.Duration, bool) {
+	v := strings.TrimSpace(h.Get("Retry-After"))
+	if v == "" {
+		return 0, false
+	}
+	var d time.Duration
+	if n, err := strconv.ParseInt(v, 10, 64); err == nil {
+		if n < 0 {
+			return 0, false
+		}
+		if n > int64(maxRetryAfter/time.Second) {
+			return maxRetryAfter, true
+		}
+		d = time.Duration(n) * time.Second
+	} else if t, err := http.ParseTime(v); err == nil {
+		d = max(t.Sub(now), 0)
+	} else {
+		return 0, false
+	}
+	return min(d, maxRetryAfter), true
+}
+
+// retryableStatus: 429 and the 5xx answers that may go away (501 will not).
+func retryableStatus(status int) bool {
+	return status == http.StatusTooManyRequests || (status >= 500 && status <= 599 && status != http.StatusNotImplemented)
+}
+
+// transient reports transport failures worth another attempt: a reset or closed
+// connection, an unexpected EOF, a timeout.
+func transient(err error) bool {
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.ECONNABORTED) ||
+		errors.Is(err, syscall.EPIPE) || errors.Is(err, os.ErrDeadlineExceeded) {
+		return true
+	}
+	var ne net.Error
+	return errors.As(err, &ne) && ne.Timeout()
+}
+
+// unwrapURLError drops *url.Error's repetition of the method and URL (the Error already
+// names them).
+func unwrapURLError(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err
+	}
+	return err
+}

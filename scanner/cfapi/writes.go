@@ -1,0 +1,198 @@
+package cfapi
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+
+	"github.com/sunsetscan/sunset/scanner/inventory"
+)
+
+// write sends a request with a body to the path segments and decodes the result.
+func (c *Client) write(ctx context.Context, method string, body any, out any, deprecated bool, segs ...string) error {
+	p, err := route(segs...)
+	if err != nil {
+		return err
+	}
+	_, err = c.do(ctx, request{method: method, path: p, body: body, deprecated: deprecated}, out)
+	return err
+}
+
+// PutEntrypointRuleset replaces ALL rules of a zone's entry point ruleset of phase (and
+// creates the ruleset when missing): PUT /zones/:id/rulesets/phases/PHASE/entrypoint
+// {"rules": [...]}. The caller must include the rules that already exist.
+func (c *Client) PutEntrypointRuleset(ctx context.Context, zoneID, phase string, rules []inventory.RulesetRule) (*inventory.Ruleset, error) {
+	if rules == nil {
+		rules = []inventory.RulesetRule{}
+	}
+	var rs inventory.Ruleset
+	body := struct {
+		Rules []inventory.RulesetRule `json:"rules"`
+	}{rules}
+	if err := c.write(ctx, http.MethodPut, body, &rs, false, "zones", zoneID, "rulesets", "phases", phase, "entrypoint"); err != nil {
+		return nil, err
+	}
+	return &rs, nil
+}
+
+// RulePosition places a rule added with CreateRulesetRule: before or after a rule id, or at
+// a 1-based index. Set one of the three.
+type RulePosition struct {
+	Before string `json:"before,omitempty"`
+	After  string `json:"after,omitempty"`
+	Index  int    `json:"index,omitempty"`
+}
+
+func (p RulePosition) validate() error {
+	n := 0
+	if p.Before != "" {
+		n++
+	}
+	if p.After != "" {
+		n++
+	}
+	if p.Index != 0 {
+		n++
+		if p.Index < 0 {
+			return errors.New("cfapi: rule position index must be 1 or more")
+		}
+	}
+	if n != 1 {
+		return errors.New("cfapi: a rule position sets exactly one of before, after, index")
+	}
+	return nil
+}
+
+// CreateRulesetRule adds one rule to a ruleset (POST /zones/:id/rulesets/:ruleset_id/rules),
+// at pos when not nil (else at the end), and returns the updated ruleset.
+func (c *Client) CreateRulesetRule(ctx context.Context, zoneID, rulesetID string, rule inventory.RulesetRule, pos *RulePosition) (*inventory.Ruleset, error) {
+	body, err := json.Marshal(rule)
+	if err != nil {
+		return nil, fmt.Errorf("cfapi: encoding rule: %w", err)
+	}
+	if pos != nil {
+		if err := pos.validate(); err != nil {
+			return nil, err
+		}
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal(body, &m); err != nil {
+			return nil, fmt.Errorf("cfapi: encoding rule: %w", err)
+		}
+		pj, _ := json.Marshal(pos)
+		m["position"] = pj
+		if body, err = json.Marshal(m); err != nil {
+			return nil, fmt.Errorf("cfapi: encoding rule: %w", err)
+		}
+	}
+	var rs inventory.Ruleset
+	if err := c.write(ctx, http.MethodPost, json.RawMessage(body), &rs, false, "zones", zoneID, "rulesets", rulesetID, "rules"); err != nil {
+		return nil, err
+	}
+	return &rs, nil
+}
+
+// PatchDNSSettings updates a zone's DNS settings (PATCH /zones/:id/dns_settings); body is
+// encoded as JSON, e.g. {"flatten_all_cnames": true}.
+func (c *Client) PatchDNSSettings(ctx context.Context, zoneID string, body any) (*inventory.DNSSettings, error) {
+	var s inventory.DNSSettings
+	if err := c.write(ctx, http.MethodPatch, body, &s, false, "zones", zoneID, "dns_settings"); err != nil {
+		return nil, err
+	}
+	return &s, nil
+}
+
+// PatchAccountDNSSettings updates an account's DNS settings
+// (PATCH /accounts/:id/dns_settings), e.g. {"zone_defaults": {"nameservers": {...}}}.
+func (c *Client) PatchAccountDNSSettings(ctx context.Context, accountID string, body any) (*inventory.AccountDNSSettings, error) {
+	var s inventory.AccountDNSSettings
+	if err := c.write(ctx, http.MethodPatch, body, &s, false, "accounts", accountID, "dns_settings"); err != nil {
+		return nil, err
+	}
+	return &s, nil
+}
+
+// PatchDNSRecord updates fields of a DNS record (PATCH /zones/:id/dns_records/:record_id).
+func (c *Client) PatchDNSRecord(ctx context.Context, zoneID, recordID string, body any) (*inventory.DNSRecord, error) {
+	var r inventory.DNSRecord
+	if err := c.write(ctx, http.MethodPatch, body, &r, false, "zones", zoneID, "dns_records", recordID); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+// PatchZoneSetting sets a zone setting's value (PATCH /zones/:id/settings/NAME
+// {"value": value}).
+func (c *Client) PatchZoneSetting(ctx context.Context, zoneID, name string, value any) (*inventory.Setting, error) {
+	var s inventory.Setting
+	body := struct {
+		Value any `json:"value"`
+	}{value}
+	if err := c.write(ctx, http.MethodPatch, body, &s, deprecatedZoneSettings[name], "zones", zoneID, "settings", name); err != nil {
+		return nil, err
+	}
+	if s.ID == "" {
+		s.ID = name
+	}
+	return &s, nil
+}
+
+// SetFirewallRulePaused pauses or resumes a firewall rule
+// (PATCH /zones/:id/firewall/rules/:rule_id {"id": ID, "paused": BOOL}). The API answers
+// with the rule or with an array of rules; either is accepted, and the rule with ruleID
+// (or the only one) is returned.
+func (c *Client) SetFirewallRulePaused(ctx context.Context, zoneID, ruleID string, paused bool) (*inventory.FirewallRule, error) {
+	body := struct {
+		ID     string `json:"id"`
+		Paused bool   `json:"paused"`
+	}{ruleID, paused}
+	var raw json.RawMessage
+	if err := c.write(ctx, http.MethodPatch, body, &raw, true, "zones", zoneID, "firewall", "rules", ruleID); err != nil {
+		return nil, err
+	}
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return nil, nil
+	}
+	if raw[0] == '[' {
+		var rules []inventory.FirewallRule
+		if err := json.Unmarshal(raw, &rules); err != nil {
+			return nil, fmt.Errorf("cfapi: decoding firewall rules: %w", err)
+		}
+		for i := range rules {
+			if rules[i].ID == ruleID || len(rules) == 1 {
+				return &rules[i], nil
+			}
+		}
+		return nil, nil
+	}
+	var r inventory.FirewallRule
+	if err := json.Unmarshal(raw, &r); err != nil {
+		return nil, fmt.Errorf("cfapi: decoding firewall rule: %w", err)
+	}
+	return &r, nil
+}
+
+// DeleteFirewallRule deletes a firewall rule (DELETE /zones/:id/firewall/rules/:rule_id).
+func (c *Client) DeleteFirewallRule(ctx context.Context, zoneID, ruleID string) error {
+	return c.write(ctx, http.MethodDelete, nil, nil, true, "zones", zoneID, "firewall", "rules", ruleID)
+}
+
+// DeleteFilter deletes a filter (DELETE /zones/:id/filters/:filter_id); delete the rules
+// that use it first.
+func (c *Client) DeleteFilter(ctx context.Context, zoneID, filterID string) error {
+	return c.write(ctx, http.MethodDelete, nil, nil, true, "zones", zoneID, "filters", filterID)
+}
+
+// DeleteRateLimit deletes a previous-version rate limit (DELETE /zones/:id/rate_limits/:id).
+func (c *Client) DeleteRateLimit(ctx context.Context, zoneID, rateLimitID string) error {
+	return c.write(ctx, http.MethodDelete, nil, nil, true, "zones", zoneID, "rate_limits", rateLimitID)
+}
+
+// DeleteWAFOverride deletes a URL-based WAF override
+// (DELETE /zones/:id/firewall/waf/overrides/:id).
+func (c *Client) DeleteWAFOverride(ctx context.Context, zoneID, overrideID string) error {
+	return c.write(ctx, http.MethodDelete, nil, nil, true, "zones", zoneID, "firewall", "waf", "overrides", overrideID)
+}
