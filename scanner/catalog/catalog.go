@@ -59,7 +59,8 @@ func (s *Severity) UnmarshalText(b []byte) error {
 	return err
 }
 
-// Date is a calendar day (UTC midnight); the zero Date means "not known".
+// Date is a calendar day (UTC midnight); the zero Date means "not known". It is written as
+// "YYYY-MM-DD" in YAML and JSON (see date.go).
 type Date struct{ time.Time }
 
 // Endpoint is one deprecated (or affected) API route: methods and a path pattern in the spec's
@@ -124,6 +125,9 @@ type Entry struct {
 	Match       Match    `yaml:"match" json:"match"`
 	// Override must be true in a user file to replace an embedded entry of the same id.
 	Override bool `yaml:"override,omitempty" json:"-"`
+	// Origin is where the entry was read from ("deprecations.yaml:12", "team.yaml:3"), so
+	// errors about duplicates can name both places. It is never read from a file.
+	Origin string `yaml:"-" json:"-"`
 }
 
 // NoticeDates are the dates of a later public notice.

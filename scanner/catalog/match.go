@@ -1,0 +1,123 @@
+package catalog
+
+import (
+	"slices"
+	"strings"
+)
+
+// RouteMatch is one endpoint of an entry that a concrete request matched. Endpoint.Affected
+// tells whether the route itself is retired or only carries a deprecated part.
+type RouteMatch struct {
+	Entry    Entry
+	Endpoint Endpoint
+}
+
+// route is a compiled endpoint pattern: literal segments, or "" for a parameter.
+type route struct {
+	entry    int // index into Catalog.entries
+	endpoint int // index into the entry's Match.Endpoints
+	segs     []string
+	methods  []string
+}
+
+// compileRoutes precompiles every endpoint pattern, grouped by segment count, so a lookup only
+// compares patterns of the right length.
+func compileRoutes(entries []Entry) map[int][]route {
+	idx := map[int][]route{}
+	for i, e := range entries {
+		for j, ep := range e.Match.Endpoints {
+			segs := splitPath(ep.Path)
+			for k, s := range segs {
+				if strings.HasPrefix(s, ":") || (strings.HasPrefix(s, "{") && strings.HasSuffix(s, "}")) {
+					segs[k] = ""
+				}
+			}
+			idx[len(segs)] = append(idx[len(segs)], route{entry: i, endpoint: j, segs: segs, methods: ep.Methods})
+		}
+	}
+	return idx
+}
+
+// splitPath splits a path into its non-empty segments.
+func splitPath(p string) []string {
+	parts := strings.Split(p, "/")
+	out := parts[:0]
+	for _, s := range parts {
+		if s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// NormalizePath turns what a script or log holds into a path relative to the v4 base: it drops
+// a scheme and host, a query string and fragment, the "/client/v4" prefix, doubled and trailing
+// slashes. "https://api.example/client/v4/zones/1/settings/?a=b" becomes "/zones/1/settings".
+func NormalizePath(p string) string {
+	p = strings.TrimSpace(p)
+	if i := strings.Index(p, "://"); i >= 0 {
+		rest := p[i+3:]
+		if j := strings.IndexByte(rest, '/'); j >= 0 {
+			p = rest[j:]
+		} else {
+			p = "/"
+		}
+	}
+	if i := strings.IndexAny(p, "?#"); i >= 0 {
+		p = p[:i]
+	}
+	segs := splitPath(p)
+	if len(segs) >= 2 && segs[0] == "client" && segs[1] == "v4" {
+		segs = segs[2:]
+	}
+	return "/" + strings.Join(segs, "/")
+}
+
+// MatchRoute returns every endpoint, with its entry, that matches method and a concrete path
+// (see MatchEndpoint for the path forms accepted), sorted by entry id then path pattern.
+func (c *Catalog) MatchRoute(method, path string) []RouteMatch {
+	method = strings.ToUpper(strings.TrimSpace(method))
+	segs := splitPath(NormalizePath(path))
+	var out []RouteMatch
+	for _, r := range c.routes[len(segs)] {
+		if method != "" && !slices.Contains(r.methods, method) {
+			continue
+		}
+		if !segmentsMatch(r.segs, segs) {
+			continue
+		}
+		e := c.entries[r.entry]
+		out = append(out, RouteMatch{Entry: e.clone(), Endpoint: cloneEndpoint(e.Match.Endpoints[r.endpoint])})
+	}
+	slices.SortFunc(out, func(a, b RouteMatch) int {
+		if c := strings.Compare(a.Entry.ID, b.Entry.ID); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Endpoint.Path, b.Endpoint.Path)
+	})
+	return out
+}
+
+// MatchEndpoint returns the entries with an endpoint matching method and a concrete path,
+// sorted by id, each once. The path is relative to the v4 base ("/zones/0123/firewall/rules");
+// a "/client/v4" prefix, a scheme and host, a trailing slash and a query string are ignored.
+// Pattern segments ":x" and "{x}" match any one segment; method "" matches any method.
+func (c *Catalog) MatchEndpoint(method, path string) []Entry {
+	var out []Entry
+	for _, m := range c.MatchRoute(method, path) {
+		if n := len(out); n > 0 && out[n-1].ID == m.Entry.ID {
+			continue
+		}
+		out = append(out, m.Entry)
+	}
+	return out
+}
+
+func segmentsMatch(pattern, segs []string) bool {
+	for i, p := range pattern {
+		if p != "" && p != segs[i] {
+			return false
+		}
+	}
+	return true
+}
