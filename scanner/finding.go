@@ -63,3 +63,28 @@ const (
 	SourceLive = "live"
 	SourceFile = "file"
 )
+
+// Resource kinds: the catalog's object kind vocabulary, re-exported for readers of findings,
+// plus KindZone, which the scanner adds for zone-wide findings (plan quota checks, per-zone
+// summaries of DNS record fields).
+const (
+	KindFirewallRule       = catalog.KindFirewallRule
+	KindFilter             = catalog.KindFilter
+	KindRateLimit          = catalog.KindRateLimit
+	KindWAFPackage         = catalog.KindWAFPackage
+	KindWAFGroup           = catalog.KindWAFGroup
+	KindWAFRule            = catalog.KindWAFRule
+	KindWAFOverride        = catalog.KindWAFOverride
+	KindZoneSetting        = catalog.KindZoneSetting
+	KindDNSRecord          = catalog.KindDNSRecord
+	KindDNSSettings        = catalog.KindDNSSettings
+	KindAccount            = catalog.KindAccount
+	KindAccountDNSSettings = catalog.KindAccountDNSSettings
+	KindHealthCheck        = catalog.KindHealthCheck
+	KindLoadBalancerPool   = catalog.KindLoadBalancerPool
+	KindTunnel             = catalog.KindTunnel
+	KindAccessBookmark     = catalog.KindAccessBookmark
+	KindRuleset            = catalog.KindRuleset
+	KindExpression         = catalog.KindExpression
+	KindZone               = "zone"
+)

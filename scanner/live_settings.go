@@ -1,0 +1,488 @@
+package scanner
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/sunsetscan/sunset/scanner/inventory"
+)
+
+// cnameFlatteningMap maps the old cname_flattening values (wire and notice vocabularies) to
+// flatten_all_cnames.
+var cnameFlatteningMap = map[string]bool{
+	"off": false, "apex": false, "flatten_at_root": false,
+	"on": true, "flatten_all": true,
+}
+
+// cnameFlattening reports the zone's cname_flattening setting with the flatten_all_cnames value
+// it maps to.
+func (s *liveScan) cnameFlattening(z *inventory.ZoneInventory) {
+	r, ok := s.rule(idCNAMEFlattening)
+	if !ok {
+		return
+	}
+	set, ok := z.Setting("cname_flattening")
+	if !ok {
+		return
+	}
+	val := set.StringValue()
+	var b strings.Builder
+	flat, known := cnameFlatteningMap[strings.ToLower(val)]
+	if known {
+		fmt.Fprintf(&b, "Zone setting cname_flattening is %q: it maps to flatten_all_cnames = %t in the zone DNS settings (off, apex, flatten_at_root -> false; on, flatten_all -> true)", val, flat)
+		if d := z.DNSSettings; d != nil && d.FlattenAllCNAMEs != nil {
+			if *d.FlattenAllCNAMEs == flat {
+				fmt.Fprintf(&b, ", which the DNS settings already report")
+			} else {
+				fmt.Fprintf(&b, ", but the DNS settings report flatten_all_cnames = %t: check which one is current", *d.FlattenAllCNAMEs)
+			}
+		}
+	} else {
+		fmt.Fprintf(&b, "Zone setting cname_flattening has value %s, which has no known flatten_all_cnames mapping (off, apex, flatten_at_root -> false; on, flatten_all -> true): set flatten_all_cnames by hand", rawValue(set.Value))
+	}
+	fmt.Fprintf(&b, ". The setting is %s; existing values need no migration (old and new settings reflect each other), but callers of /zones/:zone_id/settings/cname_flattening must use the DNS settings endpoints instead.", r.life(s.asOf))
+	s.add(r, r.sev, zoneScope(z), Resource{Kind: KindZoneSetting, ID: "cname_flattening", Name: "cname_flattening"}, "", b.String())
+}
+
+// rawValue renders a setting value for messages.
+func rawValue(v json.RawMessage) string {
+	if len(v) == 0 {
+		return "(empty)"
+	}
+	return string(v)
+}
+
+// truthy reads an on/off-like setting value: "on", "true", true, 1.
+func truthy(v json.RawMessage) (on, known bool) {
+	var b bool
+	if json.Unmarshal(v, &b) == nil {
+		return b, true
+	}
+	var s string
+	if json.Unmarshal(v, &s) == nil {
+		switch strings.ToLower(s) {
+		case "on", "true", "enabled", "1":
+			return true, true
+		case "off", "false", "disabled", "0", "":
+			return false, true
+		}
+		return false, false
+	}
+	var n float64
+	if json.Unmarshal(v, &n) == nil {
+		return n != 0, true
+	}
+	return false, false
+}
+
+func legacySetting(z *inventory.ZoneInventory, id string) (inventory.Setting, bool) {
+	for _, s := range z.LegacyDNSSettings {
+		if s.ID == id {
+			return s, true
+		}
+	}
+	return inventory.Setting{}, false
+}
+
+// legacyDNSSettings reports zones that use multi-provider DNS or secondary overrides, the
+// features the deprecated dns_settings/use_apex_ns and dns_settings/secondary_overrides
+// endpoints manage. The deprecated thing is the endpoint, and only a zone using the feature
+// has a reason to call it, so a zone where both the legacy value (if read) and the DNS settings
+// field are off gets no finding. Either source being on is enough: the legacy value is read
+// from the old endpoint while it answers, the field from the DNS settings afterwards.
+func (s *liveScan) legacyDNSSettings(z *inventory.ZoneInventory) {
+	type legacy struct {
+		ruleID, endpoint, field string
+		current             func(*inventory.DNSSettings) *bool
+	}
+	for _, l := range []legacy{
+		{idUseApexNS, "use_apex_ns", "multi_provider", func(d *inventory.DNSSettings) *bool { return d.MultiProvider }},
+		{idSecondaryOverrides, "secondary_overrides", "secondary_overrides", func(d *inventory.DNSSettings) *bool { return d.SecondaryOverrides }},
+	} {
+		r, ok := s.rule(l.ruleID)
+		if !ok {
+			continue
+		}
+		var newVal *bool
+		if z.DNSSettings != nil {
+			newVal = l.current(z.DNSSettings)
+		}
+		old, hasOld := legacySetting(z, l.endpoint)
+		oldOn, oldKnown := false, false
+		if hasOld {
+			oldOn, oldKnown = truthy(old.Value)
+		}
+		newOn := newVal != nil && *newVal
+		if !oldOn && !newOn && (!hasOld || oldKnown) {
+			continue
+		}
+		var b strings.Builder
+		switch {
+		case hasOld && !oldKnown:
+			fmt.Fprintf(&b, "The deprecated dns_settings/%s endpoint reports %s for this zone, a value with no known meaning", l.endpoint, rawValue(old.Value))
+		case oldOn:
+			fmt.Fprintf(&b, "The deprecated dns_settings/%s endpoint reports %s for this zone", l.endpoint, rawValue(old.Value))
+		default:
+			fmt.Fprintf(&b, "The zone DNS settings have %s = true, the feature the deprecated dns_settings/%s endpoint manages", l.field, l.endpoint)
+		}
+		switch {
+		case newVal == nil:
+			fmt.Fprintf(&b, "; its replacement is the %s field of the zone DNS settings", l.field)
+		case oldOn || (hasOld && !oldKnown):
+			fmt.Fprintf(&b, "; the zone DNS settings report %s = %t", l.field, *newVal)
+		}
+		fmt.Fprintf(&b, ". The endpoint is %s: read and write %s through the DNS settings endpoints (/zones/:zone_id/dns_settings) instead.", r.life(s.asOf), l.field)
+		s.add(r, r.sev, zoneScope(z), Resource{Kind: KindDNSSettings, ID: l.endpoint, Name: l.field}, "", b.String())
+	}
+}
+
+// recordResponseFields reports, once per zone, DNS records whose responses still carry zone_id
+// and zone_name, or locked. The fields are produced by the API, not set by the user: what has
+// to change is code reading them, so one finding per zone (with a count and examples) says it
+// without flooding a report with one finding per record.
+func (s *liveScan) recordResponseFields(z *inventory.ZoneInventory) {
+	if len(z.DNSRecords) == 0 {
+		return
+	}
+	var zoneFields, locked []string
+	for i := range z.DNSRecords {
+		rec := &z.DNSRecords[i]
+		label := rec.Name + " " + rec.Type
+		if rec.ZoneID != nil || rec.ZoneName != nil {
+			zoneFields = append(zoneFields, label)
+		}
+		if rec.Locked != nil {
+			locked = append(locked, label)
+		}
+	}
+	sc := zoneScope(z)
+	res := Resource{Kind: KindZone, ID: z.Zone.ID, Name: z.Zone.Name}
+	if r, ok := s.rule(idRecordZoneFields); ok && len(zoneFields) > 0 {
+		s.add(r, r.sev, sc, res, "",
+			fmt.Sprintf("%d of %d DNS records of zone %s still carry zone_id/zone_name in API responses (e.g. %s). The API stops producing them (%s): code that reads them must take the zone id and name from GET /zones/:zone_id instead; request bodies need no change (the fields are ignored).",
+				len(zoneFields), len(z.DNSRecords), z.Zone.Name, listN(zoneFields, 3), r.life(s.asOf)))
+	}
+	if r, ok := s.rule(idRecordLocked); ok && len(locked) > 0 {
+		s.add(r, r.sev, sc, res, "",
+			fmt.Sprintf("%d of %d DNS records of zone %s still carry locked in API responses (e.g. %s). The field is always false and is omitted from responses (%s): code that reads it must stop; request bodies need no change (the field is ignored).",
+				len(locked), len(z.DNSRecords), z.Zone.Name, listN(locked, 3), r.life(s.asOf)))
+	}
+}
+
+// normName lowercases a DNS name and drops a trailing dot.
+func normName(n string) string { return strings.ToLower(strings.TrimSuffix(strings.TrimSpace(n), ".")) }
+
+// composeSRV builds _service._proto.name from the deprecated data fields; missing lists the
+// fields that are absent.
+func composeSRV(d *inventory.RecordData, zone string) (name string, missing []string) {
+	part := func(p *string, field string, underscore bool) string {
+		if p == nil || strings.TrimSpace(*p) == "" {
+			missing = append(missing, field)
+			return ""
+		}
+		v := normName(*p)
+		if underscore && !strings.HasPrefix(v, "_") {
+			v = "_" + v
+		}
+		return v
+	}
+	svc := part(d.Service, "data.service", true)
+	proto := part(d.Proto, "data.proto", true)
+	base := part(d.Name, "data.name", false)
+	if len(missing) > 0 {
+		return "", missing
+	}
+	zone = normName(zone)
+	switch {
+	case base == "@":
+		base = zone
+	case zone != "" && base != zone && !strings.HasSuffix(base, "."+zone):
+		base = base + "." + zone // a relative name
+	}
+	return svc + "." + proto + "." + base, nil
+}
+
+// srvRecords reports each SRV record that carries data.service, data.proto or data.name, and
+// whether the name they compose agrees with the record's own name.
+func (s *liveScan) srvRecords(z *inventory.ZoneInventory) {
+	r, ok := s.rule(idSRVDataFields)
+	if !ok {
+		return
+	}
+	sc := zoneScope(z)
+	for i := range z.DNSRecords {
+		rec := &z.DNSRecords[i]
+		if !strings.EqualFold(rec.Type, "SRV") || !rec.Data.HasDeprecatedSRVFields() {
+			continue
+		}
+		var fields []string
+		for _, f := range []struct {
+			name string
+			v    *string
+		}{{"data.service", rec.Data.Service}, {"data.proto", rec.Data.Proto}, {"data.name", rec.Data.Name}} {
+			if f.v != nil {
+				fields = append(fields, fmt.Sprintf("%s %q", f.name, *f.v))
+			}
+		}
+		var b strings.Builder
+		fmt.Fprintf(&b, "SRV record %s (id %s) carries %s", rec.Name, rec.ID, strings.Join(fields, ", "))
+		composed, missing := composeSRV(rec.Data, z.Zone.Name)
+		switch {
+		case len(missing) > 0:
+			fmt.Fprintf(&b, "; they cannot compose a name (%s missing), so the record name %s is the only name", strings.Join(missing, ", "), rec.Name)
+		case composed == normName(rec.Name):
+			fmt.Fprintf(&b, "; they compose %s, which agrees with the record name", composed)
+		default:
+			fmt.Fprintf(&b, "; they compose %s, which CONFLICTS with the record name %s: the record name is what the API keeps, so check which one is intended before the data fields are dropped", composed, rec.Name)
+		}
+		fmt.Fprintf(&b, ". The three data fields are %s: writers must set only the record name and leave them unset (the API returns an error for them after end of life), and readers must use only the record name.", r.life(s.asOf))
+		s.add(r, r.sev, sc, Resource{Kind: KindDNSRecord, ID: rec.ID, Name: rec.Name}, "", b.String())
+	}
+}
+
+// settingCheck describes one deprecated zone setting: active says whether the zone's value
+// makes the deprecation change something for it, and what to do.
+type settingCheck struct {
+	ruleID, setting string
+	judge           func(v json.RawMessage) (active bool, desc, advice string)
+}
+
+func onOff(v json.RawMessage) (on, known bool, desc string) {
+	on, known = truthy(v)
+	var s string
+	if json.Unmarshal(v, &s) == nil {
+		return on, known, fmt.Sprintf("%q", s)
+	}
+	return on, known, rawValue(v)
+}
+
+var zoneSettingChecks = []settingCheck{
+	{idBrotli, "brotli", func(v json.RawMessage) (bool, string, string) {
+		on, known, desc := onOff(v)
+		if known && on {
+			return false, desc, "compression is on by default for all zones after end of life, so traffic does not change; only callers of the endpoint must stop"
+		}
+		return true, desc, "compression is enabled by default for all zones after end of life, so this zone will start serving compressed responses; Enterprise zones can keep it off with a compression rule"
+	}},
+	{idMinify, "minify", func(v json.RawMessage) (bool, string, string) {
+		var m map[string]string
+		if json.Unmarshal(v, &m) != nil {
+			return true, rawValue(v), "Auto Minify goes away: minify assets in your build instead"
+		}
+		var on []string
+		for _, k := range []string{"css", "html", "js"} {
+			if strings.EqualFold(m[k], "on") {
+				on = append(on, k)
+			}
+		}
+		if len(on) == 0 {
+			return false, "off for css, html and js", "nothing changes for traffic; only callers of the endpoint must stop"
+		}
+		return true, "on for " + strings.Join(on, ", "), "Auto Minify goes away, so these assets will be served unminified: minify them in your build instead"
+	}},
+	{idMobileRedirect, "mobile_redirect", func(v json.RawMessage) (bool, string, string) {
+		var m struct {
+			Status          string `json:"status"`
+			MobileSubdomain string `json:"mobile_subdomain"`
+			StripURI        bool   `json:"strip_uri"`
+		}
+		if json.Unmarshal(v, &m) != nil {
+			return true, rawValue(v), "replace it with a single redirect rule"
+		}
+		if !strings.EqualFold(m.Status, "on") {
+			return false, fmt.Sprintf("status %q", m.Status), "nothing changes for traffic; only callers of the endpoint must stop"
+		}
+		return true, fmt.Sprintf("on (to subdomain %q, strip_uri %t)", m.MobileSubdomain, m.StripURI),
+			fmt.Sprintf("replace it with a single redirect rule sending mobile visitors to the %q subdomain%s, then turn it off", m.MobileSubdomain, map[bool]string{true: " without the URI path", false: " with the same URI"}[m.StripURI])
+	}},
+	{idServerSideExclude, "server_side_exclude", func(v json.RawMessage) (bool, string, string) {
+		on, known, desc := onOff(v)
+		if known && !on {
+			return false, desc, "nothing changes for traffic; only callers of the endpoint must stop"
+		}
+		return true, desc, "Server-side Excludes go away, so content inside SSE tags will be served to every visitor: remove sensitive content from those pages"
+	}},
+	{idPrivacyPass, "privacy_pass", func(v json.RawMessage) (bool, string, string) {
+		on, known, desc := onOff(v)
+		if known && !on {
+			return false, desc, "nothing changes for traffic; only callers of the endpoint must stop"
+		}
+		return true, desc, "the legacy anonymous-token setting is removed and nothing replaces it: stop managing it"
+	}},
+}
+
+// deprecatedZoneSettings reports each deprecated zone setting present in the snapshot. The
+// endpoint is deprecated whatever the value, so a finding is always made; its severity is the
+// entry's when the zone's value makes the end of life change something (feature on; for
+// brotli, off, because compression becomes the default), and notice otherwise.
+func (s *liveScan) deprecatedZoneSettings(z *inventory.ZoneInventory) {
+	for _, c := range zoneSettingChecks {
+		r, ok := s.rule(c.ruleID)
+		if !ok {
+			continue
+		}
+		set, ok := z.Setting(c.setting)
+		if !ok {
+			continue
+		}
+		active, desc, advice := c.judge(set.Value)
+		sev := r.sev
+		if !active {
+			sev = min(sev, SeverityNotice)
+		}
+		s.add(r, sev, zoneScope(z), Resource{Kind: KindZoneSetting, ID: c.setting, Name: c.setting}, "",
+			fmt.Sprintf("Zone setting %s is %s. The /zones/:zone_id/settings/%s endpoint is %s: %s.", c.setting, desc, c.setting, r.life(s.asOf), advice))
+	}
+}
+
+// emailList splits a notification_email value into addresses.
+func emailList(v string) []string {
+	var out []string
+	for _, a := range strings.Split(v, ",") {
+		if a = strings.TrimSpace(a); a != "" {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+func notificationMessage(what string, r rule, s *liveScan, email string) string {
+	addrs := emailList(email)
+	return fmt.Sprintf("%s sends health notifications to notification_email %q (%s). The field is %s: create a notification policy (/accounts/:account_id/alerting/v3/policies) for these addresses, then clear the field.",
+		what, email, plural(len(addrs), "address", "addresses"), r.life(s.asOf))
+}
+
+// healthChecks reports zone health checks with notification_email set.
+func (s *liveScan) healthChecks(z *inventory.ZoneInventory) {
+	r, ok := s.rule(idNotificationEmail)
+	if !ok {
+		return
+	}
+	for i := range z.HealthChecks {
+		h := &z.HealthChecks[i]
+		if strings.TrimSpace(h.NotificationEmail) == "" {
+			continue
+		}
+		s.add(r, r.sev, zoneScope(z), Resource{Kind: KindHealthCheck, ID: h.ID, Name: h.Name}, "",
+			notificationMessage("Health check "+named(h.Name, h.ID), r, s, h.NotificationEmail))
+	}
+}
+
+// pools reports account load balancer pools with notification_email set.
+func (s *liveScan) pools(a *inventory.AccountInventory) {
+	r, ok := s.rule(idNotificationEmail)
+	if !ok {
+		return
+	}
+	sc := scope{accountID: a.Account.ID}
+	for i := range a.LoadBalancerPools {
+		p := &a.LoadBalancerPools[i]
+		if strings.TrimSpace(p.NotificationEmail) == "" {
+			continue
+		}
+		s.add(r, r.sev, sc, Resource{Kind: KindLoadBalancerPool, ID: p.ID, Name: p.Name}, "",
+			notificationMessage("Load balancer pool "+named(p.Name, p.ID), r, s, p.NotificationEmail))
+	}
+}
+
+// nameserverTypes are the values default_nameservers and zone_defaults.nameservers.type share;
+// the cloudflare.* and platform.* spellings are the same choice.
+var nameserverTypes = map[string]string{
+	"cloudflare.standard":        "cloudflare.standard",
+	"platform.standard":          "cloudflare.standard",
+	"cloudflare.standard.random": "cloudflare.standard.random",
+	"platform.standard.random":   "cloudflare.standard.random",
+	"custom.account":             "custom.account",
+	"custom.tenant":              "custom.tenant",
+}
+
+// accountNameservers reports accounts whose settings still set default_nameservers or
+// use_account_custom_ns_by_default = true, with the zone_defaults.nameservers.type they map to.
+// use_account_custom_ns_by_default = false alone is the default and says nothing to carry over.
+func (s *liveScan) accountNameservers(a *inventory.AccountInventory) {
+	r, ok := s.rule(idAccountNameservers)
+	st := a.Account.Settings
+	if !ok || st == nil {
+		return
+	}
+	useCustom := st.UseAccountCustomNSByDefault != nil && *st.UseAccountCustomNSByDefault
+	if st.DefaultNameservers == "" && !useCustom {
+		return
+	}
+	var set []string
+	if st.DefaultNameservers != "" {
+		set = append(set, fmt.Sprintf("default_nameservers = %q", st.DefaultNameservers))
+	}
+	if st.UseAccountCustomNSByDefault != nil {
+		set = append(set, fmt.Sprintf("use_account_custom_ns_by_default = %t", *st.UseAccountCustomNSByDefault))
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Account %s settings set %s, deprecated fields (%s)", named(a.Account.Name, a.Account.ID), strings.Join(set, " and "), r.life(s.asOf))
+	var target string
+	known := true
+	switch {
+	case useCustom:
+		target = "custom.account"
+		fmt.Fprintf(&b, ": use_account_custom_ns_by_default = true maps to zone_defaults.nameservers.type = \"custom.account\" (a derived mapping)")
+		if st.DefaultNameservers != "" && nameserverTypes[st.DefaultNameservers] != "custom.account" {
+			fmt.Fprintf(&b, ", which conflicts with default_nameservers %q: the derived mapping lets use_account_custom_ns_by_default win; check which is intended", st.DefaultNameservers)
+		}
+	default:
+		target, known = nameserverTypes[st.DefaultNameservers]
+		if known {
+			fmt.Fprintf(&b, ": default_nameservers carries over unchanged to zone_defaults.nameservers.type = %q", st.DefaultNameservers)
+		} else {
+			fmt.Fprintf(&b, ": default_nameservers %q has no known zone_defaults.nameservers.type (cloudflare.standard, cloudflare.standard.random, custom.account, custom.tenant); set it by hand", st.DefaultNameservers)
+		}
+	}
+	if d := a.DNSSettings; known && d != nil && d.ZoneDefaults.Nameservers != nil && d.ZoneDefaults.Nameservers.Type != "" {
+		cur := d.ZoneDefaults.Nameservers.Type
+		if nameserverTypes[cur] == target {
+			fmt.Fprintf(&b, ", which the account DNS settings already report (%q)", cur)
+		} else {
+			fmt.Fprintf(&b, ", but the account DNS settings report %q: check which one is current", cur)
+		}
+	}
+	b.WriteString(". Existing values need no migration (old and new settings reflect each other); callers must read and write zone_defaults.nameservers.type through /accounts/:account_id/dns_settings instead.")
+	s.add(r, r.sev, scope{accountID: a.Account.ID}, Resource{Kind: KindAccount, ID: a.Account.ID, Name: a.Account.Name}, "", b.String())
+}
+
+// tunnels reports legacy tunnels; tunnels listed with deleted_at are gone and need nothing.
+func (s *liveScan) tunnels(a *inventory.AccountInventory) {
+	r, ok := s.rule(idArgoTunnels)
+	if !ok {
+		return
+	}
+	for i := range a.Tunnels {
+		t := &a.Tunnels[i]
+		if t.DeletedAt != "" {
+			continue
+		}
+		created := ""
+		if t.CreatedAt != "" {
+			created = ", created " + t.CreatedAt
+		}
+		s.add(r, r.sev, scope{accountID: a.Account.ID}, Resource{Kind: KindTunnel, ID: t.ID, Name: t.Name}, "",
+			fmt.Sprintf("Tunnel %q (id %s%s) is listed by the legacy /accounts/:account_id/tunnels API, which is %s: manage it through the Cloudflare Tunnel API (/accounts/:account_id/cfd_tunnel) instead.",
+				t.Name, t.ID, created, r.life(s.asOf)))
+	}
+}
+
+// accessBookmarks reports Access bookmark applications of the legacy bookmarks API.
+func (s *liveScan) accessBookmarks(a *inventory.AccountInventory) {
+	r, ok := s.rule(idAccessBookmarks)
+	if !ok {
+		return
+	}
+	for i := range a.AccessBookmarks {
+		bm := &a.AccessBookmarks[i]
+		domain := ""
+		if bm.Domain != "" {
+			domain = ", domain " + bm.Domain
+		}
+		s.add(r, r.sev, scope{accountID: a.Account.ID}, Resource{Kind: KindAccessBookmark, ID: bm.ID, Name: bm.Name}, "",
+			fmt.Sprintf("Access bookmark %q (id %s%s) is managed through the legacy bookmarks API, which is %s: manage it as an Access application of type bookmark (/accounts/:account_id/access/apps) instead.",
+				bm.Name, bm.ID, domain, r.life(s.asOf)))
+	}
+}

@@ -1,0 +1,267 @@
+package scanner
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/sunsetscan/sunset/scanner/inventory"
+)
+
+// Managed rulesets that replace the previous-version WAF packages.
+const (
+	rulesetCloudflareManaged = "efb7b8c949ac4650a09736fc376e9aee"
+	rulesetOWASPCore         = "4814384a9e5d4991b9815dcfc25d2f1f"
+)
+
+// owaspMapping says how an OWASP package's sensitivity and action mode carry over to the OWASP
+// Core ruleset (paranoia level and score threshold, as documented).
+func owaspMapping(sensitivity, actionMode string) string {
+	var pl string
+	switch strings.ToLower(sensitivity) {
+	case "high":
+		pl = "paranoia level PL2, score threshold 40"
+	case "medium":
+		pl = "paranoia level PL1, score threshold 25"
+	case "low":
+		pl = "paranoia level PL1, score threshold 40"
+	case "off":
+		return "sensitivity off: the package blocks nothing, so deploying the OWASP Core ruleset is a choice, not a migration"
+	default:
+		pl = "paranoia level PL2, score threshold 40 (the default)"
+	}
+	action := actionMode
+	switch strings.ToLower(actionMode) {
+	case "simulate":
+		action = "log"
+	case "":
+		action = "the ruleset's default action"
+	}
+	return pl + ", action " + action
+}
+
+// groupNonDefault says how a group differs from its default, or "".
+func groupNonDefault(g *inventory.WAFGroup) string {
+	var parts []string
+	if strings.EqualFold(g.Mode, "off") {
+		parts = append(parts, "off")
+	}
+	if g.ModifiedRulesCount > 0 {
+		parts = append(parts, plural(g.ModifiedRulesCount, "modified rule", "modified rules"))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("group %q %s", g.Name, strings.Join(parts, ", "))
+}
+
+// ruleNonDefault says how a rule differs from its default mode, or "". Rules with a
+// default_mode (traditional packages) differ when their mode is neither "default" nor the
+// default mode; on/off rules (anomaly packages) default to on.
+func ruleNonDefault(r *inventory.WAFRule) string {
+	label := r.ID
+	if r.Description != "" {
+		label = fmt.Sprintf("%s (%q)", r.ID, r.Description)
+	}
+	mode := strings.ToLower(r.Mode)
+	if r.DefaultMode != "" {
+		if mode == "" || mode == "default" || strings.EqualFold(r.Mode, r.DefaultMode) {
+			return ""
+		}
+		return fmt.Sprintf("rule %s %s instead of %s", label, r.Mode, r.DefaultMode)
+	}
+	if mode == "off" {
+		return fmt.Sprintf("rule %s off", label)
+	}
+	return ""
+}
+
+// wafPackages reports each active previous-version WAF package, summarising its groups and
+// rules that are not at their default mode. Packages whose status says they are not active
+// are skipped: nothing runs through them, so nothing needs to migrate.
+func (s *liveScan) wafPackages(z *inventory.ZoneInventory) {
+	r, ok := s.rule(idWAFv1)
+	if !ok {
+		return
+	}
+	sc := zoneScope(z)
+	for i := range z.WAFPackages {
+		p := &z.WAFPackages[i]
+		if st := strings.ToLower(p.Package.Status); st != "" && st != "active" {
+			continue
+		}
+		var b strings.Builder
+		fmt.Fprintf(&b, "WAF package %s: detection mode %s", named(p.Package.Name, p.Package.ID), orUnknown(p.Package.DetectionMode))
+		anomaly := strings.EqualFold(p.Package.DetectionMode, "anomaly")
+		if anomaly {
+			fmt.Fprintf(&b, ", OWASP sensitivity %s, action mode %s", orUnknown(p.Package.Sensitivity), orUnknown(p.Package.ActionMode))
+		}
+		var changed []string
+		groups, rules := 0, 0
+		for j := range p.Groups {
+			if d := groupNonDefault(&p.Groups[j]); d != "" {
+				changed = append(changed, d)
+				groups++
+			}
+		}
+		for j := range p.Rules {
+			if d := ruleNonDefault(&p.Rules[j]); d != "" {
+				changed = append(changed, d)
+				rules++
+			}
+		}
+		if len(changed) > 0 {
+			fmt.Fprintf(&b, "; %d of %d groups and %d of %d rules read differ from their defaults: %s",
+				groups, len(p.Groups), rules, len(p.Rules), listN(changed, 10))
+		} else if len(p.Groups)+len(p.Rules) > 0 {
+			fmt.Fprintf(&b, "; all %d groups and %d rules read are at their defaults", len(p.Groups), len(p.Rules))
+		}
+		fmt.Fprintf(&b, ". Previous-version managed rules are %s: ", r.life(s.asOf))
+		if anomaly {
+			fmt.Fprintf(&b, "deploy the OWASP Core ruleset (%s) in phase http_request_firewall_managed with %s", rulesetOWASPCore, owaspMapping(p.Package.Sensitivity, p.Package.ActionMode))
+		} else {
+			fmt.Fprintf(&b, "deploy the Cloudflare Managed ruleset (%s) in phase http_request_firewall_managed", rulesetCloudflareManaged)
+		}
+		if len(changed) > 0 {
+			b.WriteString("; old group and rule ids do not map to the new ones, so re-create these changes as ruleset overrides by hand")
+		}
+		b.WriteString(".")
+		s.add(r, r.sev, sc, Resource{Kind: KindWAFPackage, ID: p.Package.ID, Name: p.Package.Name}, "", b.String())
+	}
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "(not set)"
+	}
+	return s
+}
+
+// sortedPairs renders a map as "k: v" pairs in key order.
+func sortedPairs(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	out := make([]string, len(keys))
+	for i, k := range keys {
+		out[i] = k + ": " + m[k]
+	}
+	return out
+}
+
+// wafOverrides reports each URL-based WAF override.
+func (s *liveScan) wafOverrides(z *inventory.ZoneInventory) {
+	r, ok := s.rule(idWAFv1)
+	if !ok {
+		return
+	}
+	sc := zoneScope(z)
+	for i := range z.WAFOverrides {
+		o := &z.WAFOverrides[i]
+		urls := slices.Clone(o.URLs)
+		sort.Strings(urls)
+		state := "active"
+		if o.Paused {
+			state = "paused"
+		}
+		var b strings.Builder
+		fmt.Fprintf(&b, "WAF URL override %s for %s (%s): priority %d, %s",
+			named(o.Description, o.ID), plural(len(urls), "URL", "URLs"), listN(urls, 5), o.Priority, state)
+		if len(o.Groups) > 0 {
+			fmt.Fprintf(&b, "; sets %s (%s)", plural(len(o.Groups), "group", "groups"), listN(sortedPairs(o.Groups), 5))
+		}
+		if len(o.Rules) > 0 {
+			fmt.Fprintf(&b, "; sets %s (%s)", plural(len(o.Rules), "rule", "rules"), listN(sortedPairs(o.Rules), 5))
+		}
+		if len(o.RewriteAction) > 0 {
+			fmt.Fprintf(&b, "; rewrites actions (%s)", listN(sortedPairs(o.RewriteAction), 5))
+		}
+		fmt.Fprintf(&b, ". Previous-version managed rules are %s: replace the override with exceptions (skip rules) or ruleset overrides in phase http_request_firewall_managed, placed before the execute rule; URL overrides also block the service's automatic upgrade until deleted.", r.life(s.asOf))
+		s.add(r, r.sev, sc, Resource{Kind: KindWAFOverride, ID: o.ID, Name: o.Description}, "", b.String())
+	}
+}
+
+// Allowed values of the new rate limiting rules.
+var (
+	allowedPeriods  = []int{10, 60, 120, 300, 600, 3600}
+	allowedTimeouts = []int{0, 10, 60, 120, 300, 600, 3600, 86400}
+)
+
+// rateLimitAction says what an old rate limit mode becomes.
+func rateLimitAction(mode string) string {
+	switch mode {
+	case "ban":
+		return "block"
+	case "simulate":
+		return "log"
+	case "challenge", "js_challenge", "managed_challenge":
+		return mode
+	}
+	return fmt.Sprintf("no known action for mode %q", mode)
+}
+
+// rateLimits reports each previous-version rate limit, and the zone when the new rate limiting
+// rules quota cannot hold them all.
+func (s *liveScan) rateLimits(z *inventory.ZoneInventory) {
+	r, ok := s.rule(idRateLimitingV1)
+	if !ok || len(z.RateLimits) == 0 {
+		return
+	}
+	sc := zoneScope(z)
+	for i := range z.RateLimits {
+		rl := &z.RateLimits[i]
+		state := "enabled"
+		if rl.Disabled {
+			state = "disabled (becomes enabled: false)"
+		}
+		var b strings.Builder
+		fmt.Fprintf(&b, "Rate limit %s: %d requests per %d s", named(rl.Description, rl.ID), rl.Threshold, rl.Period)
+		if rl.Match.Request != nil && rl.Match.Request.URL != "" {
+			fmt.Fprintf(&b, " on %s", rl.Match.Request.URL)
+		}
+		fmt.Fprintf(&b, ", action %s", orUnknown(rl.Action.Mode))
+		if rl.Action.Timeout > 0 {
+			fmt.Fprintf(&b, " for %d s", rl.Action.Timeout)
+		}
+		fmt.Fprintf(&b, ", %s. Previous-version rate limiting is %s: recreate it as a rate limiting rule (phase %s) with requests_per_period %d, period %d s, action %s",
+			state, r.life(s.asOf), phaseRateLimitingRule, rl.Threshold, rl.Period, rateLimitAction(rl.Action.Mode))
+		var notes []string
+		if !slices.Contains(allowedPeriods, rl.Period) {
+			notes = append(notes, fmt.Sprintf("period %d s is not an allowed value (10, 60, 120, 300, 600, 3600) and will be rounded", rl.Period))
+		}
+		if rl.Action.Timeout > 0 && !slices.Contains(allowedTimeouts, rl.Action.Timeout) {
+			notes = append(notes, fmt.Sprintf("timeout %d s is not an allowed mitigation_timeout (0, 10, 60, 120, 300, 600, 3600, 86400) and will be rounded", rl.Action.Timeout))
+		}
+		if rl.Correlate != nil && rl.Correlate.By == "nat" {
+			notes = append(notes, "correlate by nat becomes the cf.unique_visitor_id characteristic (Business and above)")
+		}
+		if len(notes) > 0 {
+			b.WriteString("; " + strings.Join(notes, "; "))
+		}
+		b.WriteString(".")
+		s.add(r, r.sev, sc, Resource{Kind: KindRateLimit, ID: rl.ID, Name: rl.Description}, "", b.String())
+	}
+	rank := planRank(z.Zone.Plan.LegacyID)
+	if rank < 0 {
+		return
+	}
+	plan := strings.ToLower(z.Zone.Plan.LegacyID)
+	existing := 0
+	if rs, ok := z.Ruleset(phaseRateLimitingRule); ok {
+		existing = len(rs.Rules)
+	}
+	quota := rateLimitingRulesQuota[rank]
+	if total := len(z.RateLimits) + existing; total > quota {
+		addOn := ""
+		if rank == 3 {
+			addOn = " (100 with the advanced rate limiting add-on)"
+		}
+		s.add(r, r.sev, sc, Resource{Kind: KindZone, ID: z.Zone.ID, Name: z.Zone.Name}, "quota:rate-limiting-rules",
+			fmt.Sprintf("Zone %s (%s plan) has %s and %s; the %s plan allows %d rate limiting rules%s, so %d will not fit after migration: merge or drop rate limits (or upgrade the plan) before migrating.",
+				z.Zone.Name, plan, plural(len(z.RateLimits), "previous-version rate limit", "previous-version rate limits"),
+				plural(existing, "existing rate limiting rule", "existing rate limiting rules"), plan, quota, addOn, total-quota))
+	}
+}

@@ -1,0 +1,354 @@
+package scanner
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/sunsetscan/sunset/scanner/catalog"
+	"github.com/sunsetscan/sunset/scanner/inventory"
+)
+
+// Catalog ids the live scan produces findings for.
+const (
+	idFirewallRules       = "firewall-rules"
+	idFilters             = "filters"
+	idWAFv1               = "waf-managed-rules-v1"
+	idRateLimitingV1      = "rate-limiting-v1"
+	idCNAMEFlattening     = "cname-flattening-setting"
+	idAccountNameservers  = "account-nameserver-settings"
+	idUseApexNS           = "dns-settings-use-apex-ns"
+	idSecondaryOverrides  = "dns-settings-secondary-overrides"
+	idRecordZoneFields    = "dns-record-zone-fields"
+	idRecordLocked        = "dns-record-locked"
+	idSRVDataFields       = "srv-data-fields"
+	idBrotli              = "zone-setting-brotli"
+	idMinify              = "zone-setting-minify"
+	idMobileRedirect      = "zone-setting-mobile-redirect"
+	idServerSideExclude   = "zone-setting-server-side-exclude"
+	idPrivacyPass         = "zone-setting-privacy-pass"
+	idNotificationEmail   = "notification-email"
+	idArgoTunnels         = "argo-tunnels-api"
+	idAccessBookmarks     = "access-bookmarks-api"
+	idThreatScoreField    = "threat-score-field"
+	idGeoIPFieldNames     = "geoip-field-names"
+	phaseCustomRules      = "http_request_firewall_custom"
+	phaseRateLimitingRule = "http_ratelimit"
+)
+
+// liveDetectable lists the catalog entries a live scan can see in a snapshot. The others
+// describe calls and behaviours that leave no trace in what the API returns: billing profile,
+// images v1 direct upload, analytics dashboard, organizations, the page shield path rename,
+// Transfer-Encoding with Content-Length, ChaCha20 draft ciphers, the DNS error_chain wrapper
+// (a property of error responses to writes) and the bulk zone settings endpoint (the snapshot
+// holds settings, not which endpoint a caller uses); config repository checks cover those.
+var liveDetectable = map[string]bool{
+	idFirewallRules: true, idFilters: true, idWAFv1: true, idRateLimitingV1: true,
+	idCNAMEFlattening: true, idAccountNameservers: true, idUseApexNS: true,
+	idSecondaryOverrides: true, idRecordZoneFields: true, idRecordLocked: true,
+	idSRVDataFields: true, idBrotli: true, idMinify: true, idMobileRedirect: true,
+	idServerSideExclude: true, idPrivacyPass: true, idNotificationEmail: true,
+	idArgoTunnels: true, idAccessBookmarks: true, idThreatScoreField: true,
+	idGeoIPFieldNames: true,
+}
+
+// LiveDetectable reports whether a live scan can produce findings for the catalog id.
+func LiveDetectable(id string) bool { return liveDetectable[id] }
+
+// LiveDetectableIDs returns the catalog ids a live scan can produce findings for, sorted.
+func LiveDetectableIDs() []string {
+	out := make([]string, 0, len(liveDetectable))
+	for id := range liveDetectable {
+		out = append(out, id)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Options tune a live scan.
+type Options struct {
+	// AsOf is the day severities are computed for (the --as-of clock); it is never read from
+	// the system clock here.
+	AsOf time.Time
+	// Inspector judges filter expressions; nil uses FallbackInspector.
+	Inspector ExpressionInspector
+}
+
+// Result is what a live scan found.
+type Result struct {
+	// Findings are sorted with SortFindings.
+	Findings []Finding `json:"findings"`
+	// Errors are the parts of accounts and zones that could not be read.
+	Errors []RunError `json:"errors"`
+	// Retired lists endpoints that answered as past their end of life during collection.
+	Retired []RetiredNote `json:"retired,omitempty"`
+	// Zones and Accounts count what the snapshot holds; ZonesFailed counts zones with at least
+	// one collection error (their findings may be missing objects).
+	Zones       int  `json:"zones"`
+	ZonesFailed int  `json:"zones_failed"`
+	Accounts    int  `json:"accounts"`
+	Incomplete  bool `json:"incomplete"`
+}
+
+// RunError is a part of a scan that could not be done: a zone or account part that could not
+// be collected (live), or a file that could not be read (Path).
+type RunError struct {
+	AccountID string `json:"account_id,omitempty"`
+	ZoneID    string `json:"zone_id,omitempty"`
+	ZoneName  string `json:"zone_name,omitempty"`
+	Path      string `json:"path,omitempty"`
+	What      string `json:"what"`
+	Message   string `json:"message"`
+}
+
+// RetiredNote records an endpoint that answered as retired (404/410/4xx past its end of life)
+// while collecting: evidence that the entry is gone here, not a failure. RuleIDs are the
+// catalog entries whose endpoints match it.
+type RetiredNote struct {
+	AccountID string   `json:"account_id,omitempty"`
+	ZoneID    string   `json:"zone_id,omitempty"`
+	ZoneName  string   `json:"zone_name,omitempty"`
+	Method    string   `json:"method"`
+	Path      string   `json:"path"`
+	Status    int      `json:"status"`
+	RuleIDs   []string `json:"rule_ids,omitempty"`
+}
+
+// ScanSnapshot turns a live snapshot into findings against the catalog. It is pure: no I/O and
+// no clock. A nil catalog means catalog.Default(); a nil snapshot yields an empty Result.
+func ScanSnapshot(snap *inventory.Snapshot, cat *catalog.Catalog, opts Options) Result {
+	res := Result{Findings: []Finding{}, Errors: []RunError{}}
+	if snap == nil {
+		return res
+	}
+	if cat == nil {
+		cat = catalog.Default()
+	}
+	s := &liveScan{cat: cat, asOf: opts.AsOf, insp: opts.Inspector, exprs: map[string]ExprInfo{}}
+	if s.insp == nil {
+		s.insp = FallbackInspector{}
+	}
+	res.Zones, res.Accounts = len(snap.Zones), len(snap.Accounts)
+	for i := range snap.Accounts {
+		a := &snap.Accounts[i]
+		s.account(a)
+		for _, e := range a.Errors {
+			res.Errors = append(res.Errors, RunError{AccountID: a.Account.ID, What: e.What, Message: e.Message})
+		}
+		for _, r := range a.Retired {
+			res.Retired = append(res.Retired, s.retired(r, a.Account.ID, "", ""))
+		}
+	}
+	for i := range snap.Zones {
+		z := &snap.Zones[i]
+		s.zone(z)
+		if len(z.Errors) > 0 {
+			res.ZonesFailed++
+		}
+		for _, e := range z.Errors {
+			res.Errors = append(res.Errors, RunError{AccountID: z.Zone.Account.ID, ZoneID: z.Zone.ID, ZoneName: z.Zone.Name, What: e.What, Message: e.Message})
+		}
+		for _, r := range z.Retired {
+			res.Retired = append(res.Retired, s.retired(r, z.Zone.Account.ID, z.Zone.ID, z.Zone.Name))
+		}
+	}
+	res.Findings = dedupeFingerprints(s.findings)
+	SortFindings(res.Findings)
+	sort.SliceStable(res.Errors, func(i, j int) bool {
+		a, b := &res.Errors[i], &res.Errors[j]
+		return cmpStrings(a.ZoneName, b.ZoneName, a.ZoneID, b.ZoneID, a.AccountID, b.AccountID, a.Path, b.Path, a.What, b.What, a.Message, b.Message) < 0
+	})
+	sort.SliceStable(res.Retired, func(i, j int) bool {
+		a, b := &res.Retired[i], &res.Retired[j]
+		if c := cmpStrings(a.ZoneName, b.ZoneName, a.ZoneID, b.ZoneID, a.AccountID, b.AccountID, a.Path, b.Path, a.Method, b.Method); c != 0 {
+			return c < 0
+		}
+		return a.Status < b.Status
+	})
+	res.Incomplete = snap.Incomplete || len(res.Errors) > 0
+	return res
+}
+
+func (s *liveScan) retired(r inventory.Retired, accountID, zoneID, zoneName string) RetiredNote {
+	n := RetiredNote{AccountID: accountID, ZoneID: zoneID, ZoneName: zoneName, Method: r.Method, Path: r.Path, Status: r.Status}
+	path := r.Path
+	if p, _, _ := strings.Cut(path, "?"); p != "" {
+		path = p
+	}
+	path = strings.TrimPrefix(path, "/client/v4")
+	for _, e := range s.cat.MatchEndpoint(r.Method, path) {
+		n.RuleIDs = append(n.RuleIDs, e.ID)
+	}
+	sort.Strings(n.RuleIDs)
+	return n
+}
+
+// dedupeFingerprints keeps fingerprints unique: findings that collide (the API can return two
+// objects with one id, as a public fixture does for DNS records) get a fingerprint that also
+// covers the resource name and message, and findings identical in every field are kept once.
+func dedupeFingerprints(fs []Finding) []Finding {
+	count := map[string]int{}
+	for i := range fs {
+		count[fs[i].Fingerprint]++
+	}
+	out := make([]Finding, 0, len(fs))
+	seen := map[string]bool{}
+	for _, f := range fs {
+		if count[f.Fingerprint] > 1 {
+			f.Fingerprint = Fingerprint(f.Fingerprint, f.Resource.Name, f.Message)
+		}
+		if seen[f.Fingerprint] {
+			continue
+		}
+		seen[f.Fingerprint] = true
+		out = append(out, f)
+	}
+	return out
+}
+
+// liveScan is the state of one ScanSnapshot call.
+type liveScan struct {
+	cat      *catalog.Catalog
+	asOf     time.Time
+	insp     ExpressionInspector
+	exprs    map[string]ExprInfo
+	findings []Finding
+}
+
+// scope is where a finding lives: an account, or a zone (of an account).
+type scope struct {
+	accountID, zoneID, zoneName string
+}
+
+func zoneScope(z *inventory.ZoneInventory) scope {
+	return scope{accountID: z.Zone.Account.ID, zoneID: z.Zone.ID, zoneName: z.Zone.Name}
+}
+
+// rule is a catalog entry with its severity as of the scan date.
+type rule struct {
+	e   catalog.Entry
+	sev Severity
+}
+
+// rule looks an entry up; ok is false when the catalog lacks it or when, as of the scan date,
+// it is not deprecated yet (SeverityNone): a live scan reports what is deprecated on that day.
+func (s *liveScan) rule(id string) (rule, bool) {
+	e, ok := s.cat.Lookup(id)
+	if !ok {
+		return rule{}, false
+	}
+	sev := e.SeverityAt(s.asOf)
+	if sev == SeverityNone {
+		return rule{}, false
+	}
+	return rule{e: e, sev: sev}, true
+}
+
+// life says where the entry stands on the scan date, for messages.
+func (r rule) life(asOf time.Time) string {
+	eol := r.e.EndOfLife.String()
+	switch r.e.StatusAt(asOf) {
+	case catalog.StatusRetired:
+		return "past its end of life (" + eol + ")"
+	case catalog.StatusAdvisory:
+		return "a behaviour change"
+	}
+	if eol != "" {
+		return "deprecated, end of life " + eol
+	}
+	return "deprecated"
+}
+
+// add records a finding of r at severity sev (normally r.sev). aspect tells apart several
+// findings of one rule on one object (e.g. a plan check next to the object's own finding).
+func (s *liveScan) add(r rule, sev Severity, sc scope, res Resource, aspect, msg string) {
+	var fp string
+	if sc.zoneID != "" {
+		fp = Fingerprint(SourceLive, r.e.ID, "zone", sc.zoneID, res.Kind, res.ID, aspect)
+	} else {
+		fp = Fingerprint(SourceLive, r.e.ID, "account", sc.accountID, res.Kind, res.ID, aspect)
+	}
+	s.findings = append(s.findings, Finding{
+		RuleID:       r.e.ID,
+		Severity:     sev,
+		Title:        r.e.Title,
+		Message:      msg,
+		Source:       SourceLive,
+		AccountID:    sc.accountID,
+		ZoneID:       sc.zoneID,
+		ZoneName:     sc.zoneName,
+		Resource:     res,
+		DeprecatedOn: r.e.DeprecatedOn.String(),
+		EndOfLife:    r.e.EndOfLife.String(),
+		Replacement:  r.e.Replacement,
+		DocURL:       r.e.DocURL,
+		Fingerprint:  fp,
+	})
+}
+
+// inspect judges an expression once per scan. When the inspector cannot parse it and names no
+// fields, the fallback's field scan fills them in, so deprecated fields in a broken expression
+// are still found.
+func (s *liveScan) inspect(expr string) ExprInfo {
+	if info, ok := s.exprs[expr]; ok {
+		return info
+	}
+	info := s.insp.Inspect(expr)
+	if !info.Valid && len(info.Fields) == 0 {
+		fb := FallbackInspector{}.Inspect(expr)
+		info.Fields, info.UsesRegex = fb.Fields, info.UsesRegex || fb.UsesRegex
+	}
+	s.exprs[expr] = info
+	return info
+}
+
+func (s *liveScan) zone(z *inventory.ZoneInventory) {
+	s.firewallRules(z)
+	s.filters(z)
+	s.expressionFields(z)
+	s.wafPackages(z)
+	s.wafOverrides(z)
+	s.rateLimits(z)
+	s.cnameFlattening(z)
+	s.legacyDNSSettings(z)
+	s.recordResponseFields(z)
+	s.srvRecords(z)
+	s.deprecatedZoneSettings(z)
+	s.healthChecks(z)
+}
+
+func (s *liveScan) account(a *inventory.AccountInventory) {
+	s.accountNameservers(a)
+	s.tunnels(a)
+	s.accessBookmarks(a)
+	s.pools(a)
+}
+
+// named renders an object for messages: `"description" (id X)`, or `X` without a description.
+func named(desc, id string) string {
+	switch {
+	case desc != "" && id != "":
+		return fmt.Sprintf("%q (id %s)", desc, id)
+	case desc != "":
+		return fmt.Sprintf("%q", desc)
+	case id != "":
+		return "id " + id
+	}
+	return "(no id)"
+}
+
+// listN joins up to n items and says how many more there are.
+func listN(items []string, n int) string {
+	if len(items) <= n {
+		return strings.Join(items, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(items[:n], ", "), len(items)-n)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
