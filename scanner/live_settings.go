@@ -94,7 +94,7 @@ func legacySetting(z *inventory.ZoneInventory, id string) (inventory.Setting, bo
 func (s *liveScan) legacyDNSSettings(z *inventory.ZoneInventory) {
 	type legacy struct {
 		ruleID, endpoint, field string
-		current             func(*inventory.DNSSettings) *bool
+		current                 func(*inventory.DNSSettings) *bool
 	}
 	for _, l := range []legacy{
 		{idUseApexNS, "use_apex_ns", "multi_provider", func(d *inventory.DNSSettings) *bool { return d.MultiProvider }},
