@@ -157,7 +157,7 @@ func (s *liveScan) filters(z *inventory.ZoneInventory) {
 		switch {
 		case len(rules) == 0:
 			s.add(r, r.sev, sc, res, "orphan",
-				fmt.Sprintf("Filter %s%s is not referenced by any firewall rule; its expression %s. The filters API is %s and custom rules carry their expression inline: this filter is safe to delete after migration (check first that no other feature, such as a zone lockdown or user agent rule, uses it).",
+				fmt.Sprintf("Filter %s%s is not referenced by any firewall rule; its expression %s. The filters API is %s; custom rules carry their expression inline, so this filter is safe to delete after migration (check first that no other feature, such as a zone lockdown or user agent rule, uses it).",
 					named(f.Description, f.ID), paused, parseNote(info), r.life(s.asOf)))
 		case len(rules) > 1:
 			names := make([]string, len(rules))
@@ -166,7 +166,7 @@ func (s *liveScan) filters(z *inventory.ZoneInventory) {
 			}
 			sort.Strings(names)
 			s.add(r, r.sev, sc, res, "shared",
-				fmt.Sprintf("Filter %s%s is shared by %d firewall rules: %s; its expression %s. The filters API is %s and custom rules carry their expression inline: each rule gets its own copy, and later edits must be made in every copy.",
+				fmt.Sprintf("Filter %s%s is shared by %d firewall rules: %s; its expression %s. The filters API is %s; custom rules carry their expression inline, so each rule gets its own copy, and later edits must be made in every copy.",
 					named(f.Description, f.ID), paused, len(rules), listN(names, 10), parseNote(info), r.life(s.asOf)))
 		}
 	}

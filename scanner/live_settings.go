@@ -418,7 +418,7 @@ func (s *liveScan) accountNameservers(a *inventory.AccountInventory) {
 		set = append(set, fmt.Sprintf("use_account_custom_ns_by_default = %t", *st.UseAccountCustomNSByDefault))
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Account %s settings set %s, deprecated fields (%s)", named(a.Account.Name, a.Account.ID), strings.Join(set, " and "), r.life(s.asOf))
+	fmt.Fprintf(&b, "Account %s settings set %s; these fields are %s", named(a.Account.Name, a.Account.ID), strings.Join(set, " and "), r.life(s.asOf))
 	var target string
 	known := true
 	switch {

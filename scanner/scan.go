@@ -172,12 +172,7 @@ func ScanSnapshot(snap *inventory.Snapshot, cat *catalog.Catalog, opts Options) 
 
 func (s *liveScan) retired(r inventory.Retired, accountID, zoneID, zoneName string) RetiredNote {
 	n := RetiredNote{AccountID: accountID, ZoneID: zoneID, ZoneName: zoneName, Method: r.Method, Path: r.Path, Status: r.Status}
-	path := r.Path
-	if p, _, _ := strings.Cut(path, "?"); p != "" {
-		path = p
-	}
-	path = strings.TrimPrefix(path, "/client/v4")
-	for _, e := range s.cat.MatchEndpoint(r.Method, path) {
+	for _, e := range s.cat.MatchEndpoint(r.Method, r.Path) {
 		n.RuleIDs = append(n.RuleIDs, e.ID)
 	}
 	sort.Strings(n.RuleIDs)
