@@ -5,7 +5,6 @@
 package reports
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -335,13 +334,9 @@ func ReadReport(r io.Reader) (*Report, error) {
 		return nil, fmt.Errorf("not a sunset JSON report: schema_version %d", v)
 	}
 	// Version 1 is the first; readers of later versions convert older layouts here.
-	dec := json.NewDecoder(bytes.NewReader(data))
 	var rep Report
-	if err := dec.Decode(&rep); err != nil {
+	if err := json.Unmarshal(data, &rep); err != nil {
 		return nil, fmt.Errorf("reading report: %w", err)
-	}
-	if dec.More() {
-		return nil, errors.New("reading report: unexpected data after the report")
 	}
 	rep.SchemaVersion = SchemaVersion
 	rep.normalize()

@@ -19,8 +19,8 @@ import (
 const (
 	// NarrowWidth is the terminal width below which the table stacks its columns.
 	NarrowWidth = 100
-	// minMessageWidth is what the message column keeps before the resource column shrinks.
-	minMessageWidth = 30
+	// minMessageWidth is the narrowest the message column gets in the wide layout.
+	minMessageWidth = 24
 	// minResourceWidth is how far the resource column shrinks.
 	minResourceWidth = 16
 	// minStackWidth is the narrowest the stacked column gets, however narrow the terminal.
@@ -33,13 +33,13 @@ const (
 
 // Table writes findings that are not suppressed as tables grouped by zone (or by file, or by
 // account for account-level findings), in the order the groups first appear in the report,
-// then any read errors, then a one-line summary such as
+// then any read errors, then a summary line such as
 // "3 zones scanned, 1 error, 2 warnings, 0 notices, 0 zones failed".
 //
 // The styling is bound to the writer, never to the process's stdout: with Color off the output
 // contains no escape sequence. Every piece of user-provided text is sanitised (see Sanitize).
-// With Width set, messages are truncated to fit; below NarrowWidth the columns are stacked
-// into severity and one multi-line finding column.
+// With Width set, messages are truncated to fit; below NarrowWidth (or when the rule ids leave
+// too little room) the columns are stacked into severity and one multi-line finding column.
 type Table struct {
 	Options Options
 }
@@ -105,11 +105,9 @@ func (t Table) Write(w io.Writer, r *Report) error {
 	if len(groups) == 0 {
 		fmt.Fprintln(bw, "No findings.")
 	} else {
-		var render func(tableGroup) string
-		if t.Options.Width > 0 && t.Options.Width < NarrowWidth {
+		render, fits := wideLayout(groups, t.Options.Width, st)
+		if !fits {
 			render = narrowLayout(groups, t.Options.Width, st)
-		} else {
-			render = wideLayout(groups, t.Options.Width, st)
 		}
 		for i, g := range groups {
 			if i > 0 {
@@ -131,7 +129,7 @@ func (t Table) Write(w io.Writer, r *Report) error {
 		}
 	}
 	bw.WriteByte('\n')
-	bw.WriteString(summaryLine(r, st))
+	bw.WriteString(summaryLine(r, st, t.Options.Width))
 	bw.WriteByte('\n')
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("writing table: %w", err)
@@ -185,13 +183,16 @@ func groupOf(f *scanner.Finding) (key, heading string) {
 }
 
 // resourceLabel is "kind name" (the id when there is no name), with the line of a file finding.
+// A Terraform address that already starts with its kind ("cloudflare_filter.x") stands alone.
 func resourceLabel(f *scanner.Finding) string {
 	label := Sanitize(f.Resource.Kind)
 	if id := Sanitize(orElse(f.Resource.Name, f.Resource.ID)); id != "" {
-		if label != "" {
-			label += " "
+		switch {
+		case label == "" || strings.HasPrefix(id, label+"."):
+			label = id
+		default:
+			label += " " + id
 		}
-		label += id
 	}
 	if f.Location != nil && f.Location.StartLine > 0 {
 		label += " (line " + strconv.Itoa(f.Location.StartLine) + ")"
@@ -201,8 +202,9 @@ func resourceLabel(f *scanner.Finding) string {
 
 // wideLayout lays out five columns with widths shared by every group, so the tables line up.
 // With a known width the message column takes what is left, after the resource column has
-// given up what it can.
-func wideLayout(groups []tableGroup, width int, st tableStyles) func(tableGroup) string {
+// given up what it can. It reports false when the width is under NarrowWidth or too narrow for
+// the rule ids and dates plus the narrowest resource and message columns.
+func wideLayout(groups []tableGroup, width int, st tableStyles) (func(tableGroup) string, bool) {
 	headers := []string{"SEVERITY", "RULE", "RESOURCE", "MESSAGE", "END OF LIFE"}
 	widths := make([]int, len(headers))
 	for i, h := range headers {
@@ -217,9 +219,13 @@ func wideLayout(groups []tableGroup, width int, st tableStyles) func(tableGroup)
 	}
 	if width > 0 {
 		budget := width - cellGap*(len(headers)-1) - widths[0] - widths[1] - widths[4]
+		if width < NarrowWidth || budget < minResourceWidth+minMessageWidth {
+			return nil, false
+		}
 		if widths[2]+widths[3] > budget {
-			widths[2] = min(widths[2], max(minResourceWidth, budget-minMessageWidth))
-			widths[3] = max(budget-widths[2], minResourceWidth)
+			// The resource keeps what the message does not need, and at least 2/5 of the room.
+			widths[2] = min(widths[2], max(minResourceWidth, budget*2/5, budget-widths[3]))
+			widths[3] = max(budget-widths[2], minMessageWidth)
 		}
 	}
 	return func(g tableGroup) string {
@@ -232,7 +238,7 @@ func wideLayout(groups []tableGroup, width int, st tableStyles) func(tableGroup)
 			rows[i] = cells
 		}
 		return renderTable(st, headers, rows, widths, g.rows)
-	}
+	}, true
 }
 
 // cells returns the wide layout's cells of a row.
@@ -355,8 +361,9 @@ func errorLine(e ReportError) string {
 	return strings.Join(parts, ": ")
 }
 
-// summaryLine is the closing line: what was scanned, findings per severity, what failed.
-func summaryLine(r *Report, st tableStyles) string {
+// summaryLine is the closing line: what was scanned, findings per severity, what failed;
+// wrapped after a comma on a terminal too narrow for it.
+func summaryLine(r *Report, st tableStyles, width int) string {
 	s := r.Summary
 	files := s.FilesScanned > 0 || s.FilesFailed > 0 || r.Source.Kind == SourceFiles
 	zones := !files || s.ZonesScanned > 0 || s.ZonesFailed > 0
@@ -387,7 +394,29 @@ func summaryLine(r *Report, st tableStyles) string {
 	if s.Suppressed > 0 {
 		parts = append(parts, strconv.Itoa(s.Suppressed)+" suppressed")
 	}
-	return strings.Join(parts, ", ")
+	return joinWrapped(parts, ", ", width)
+}
+
+// joinWrapped joins parts with sep, breaking the line after a separator rather than inside a
+// part when the width is known and the line would not fit.
+func joinWrapped(parts []string, sep string, width int) string {
+	var b strings.Builder
+	lineWidth := 0
+	for i, p := range parts {
+		pw := ansi.StringWidth(p)
+		if i > 0 {
+			if width > 0 && lineWidth+len(sep)+pw > width {
+				b.WriteString(strings.TrimRight(sep, " ") + "\n")
+				lineWidth = 0
+			} else {
+				b.WriteString(sep)
+				lineWidth += len(sep)
+			}
+		}
+		b.WriteString(p)
+		lineWidth += pw
+	}
+	return b.String()
 }
 
 func plural(n int, one, many string) string {
