@@ -1,0 +1,602 @@
+// Package collect turns a live account, read through a Source (the API client), into an
+// *inventory.Snapshot: the accounts, their zones and every object the deprecation catalog
+// and the migration plans read, sorted, with the parts that could not be read recorded
+// instead of failing the whole scan.
+//
+// # Flow
+//
+//  1. Accounts: Options.Accounts are fetched one by one (GET /accounts/:id); without them
+//     every account the credentials can see is listed (GET /accounts, paginated).
+//  2. Zones, per account (bounded by Options.Workers): when Options.Zones holds only zone
+//     names, one name-filtered listing per name (GET /zones?account.id=A&name=N); when it
+//     holds a zone id, or is empty, one full listing of the account's zones. The selection
+//     (names, ids, Options.ZoneFilter glob) is then applied locally in every case, so a
+//     server that ignores the name filter still yields the right zones. A --zone entry that
+//     matches nothing is an *UnmatchedZonesError before any zone is scanned. With a zone
+//     selection, accounts owning none of the selected zones are left out, unless they were
+//     named in Options.Accounts.
+//  3. One conc pool of Options.Workers goroutines runs a task per account (account-scoped
+//     objects) and a task per zone. Inside a zone the requests run in sequence, or with a
+//     fan-out of Options.ZoneFanOut; at most Workers x ZoneFanOut requests are in flight.
+//
+// # Requests per zone
+//
+// A zone costs 19 requests when every list fits in one page and no previous-version WAF
+// package is active:
+//
+//	firewall/rules, filters, rate_limits, firewall/waf/packages,
+//	firewall/waf/overrides                                                   5
+//	settings/{cname_flattening,brotli,minify,mobile_redirect,
+//	          server_side_exclude,privacy_pass} (single GETs)                  6
+//	dns_settings/use_apex_ns, dns_settings/secondary_overrides               2
+//	dns_settings                                                             1
+//	dns_records (one listing of every type)                                  1
+//	healthchecks                                                             1
+//	rulesets/phases/{http_request_firewall_custom,http_ratelimit,
+//	                 http_request_firewall_managed}/entrypoint               3
+//
+// and 2 more per active WAF package (its groups and its rules), so 21 with one. Every
+// further page of a list is one more request. An account costs 4 (dns_settings,
+// load_balancers/pools, tunnels, access/bookmarks) plus its zone listing pages, plus one
+// GET when named in Options.Accounts.
+//
+// DNS records are read with one listing of all types rather than one per type: the SRV
+// records (deprecated data.service/proto/name) and the records still showing zone_id,
+// zone_name or locked come from the same response, and a zone usually fits in one page.
+// Only those records are kept in the snapshot; the others are not needed by any catalog
+// entry or plan, and dropping them keeps memory proportional to the findings.
+//
+// A WAF package is active unless its status is set to something other than "active", or
+// it is the anomaly (OWASP) package with sensitivity "off"; groups and rules of inactive
+// packages have nothing to migrate and are not fetched.
+//
+// # Errors and the result contract
+//
+//   - (snapshot, nil): the collection ran to its end. Parts that failed after the client's
+//     retries are in ZoneInventory.Errors / AccountInventory.Errors and Snapshot.Incomplete
+//     is set; endpoints past their end of life (Options.IsRetired) are in Retired, and are
+//     not failures.
+//   - (snapshot, ctx.Err()): the context was cancelled or timed out. The snapshot holds
+//     everything read so far, is sorted and has Incomplete set; every zone that was not
+//     started has one error {What: "zone", Message: NotScannedInterrupted}, and every part
+//     of a started zone or account that was not read has {What: part, Message:
+//     NotScannedInterrupted}. Callers still write their reports from it.
+//   - (nil, err) otherwise: an error for which Options.IsFatal is true (its chain is kept,
+//     so errors.As finds the client's error), a listing of accounts that failed, invalid
+//     Options, or an *UnmatchedZonesError.
+//
+// The snapshot holds typed objects only, never raw responses.
+package collect
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/sourcegraph/conc/pool"
+
+	"github.com/sunsetscan/sunset/scanner/inventory"
+)
+
+// NotScannedInterrupted is the message of the CollectError recorded for a zone, or a part
+// of one, that was not read because the collection was cancelled.
+const NotScannedInterrupted = "not scanned: interrupted"
+
+// Defaults of Options.
+const (
+	DefaultWorkers    = 8
+	DefaultZoneFanOut = 1
+)
+
+// Source is what collection needs from the API client, and nothing more. List methods
+// return every page. A method returns an error the Options functions classify (fatal,
+// retired, or a failure of that part).
+type Source interface {
+	// ListAccounts lists every account the credentials can see.
+	ListAccounts(ctx context.Context) ([]inventory.Account, error)
+	// GetAccount reads one account.
+	GetAccount(ctx context.Context, accountID string) (inventory.Account, error)
+	// ListZones lists the zones of an account; a non-empty name asks the server for the
+	// zone of that exact name only.
+	ListZones(ctx context.Context, accountID, name string) ([]inventory.Zone, error)
+
+	// ListFirewallRules lists a zone's firewall rules, each with its filter embedded.
+	ListFirewallRules(ctx context.Context, zoneID string) ([]inventory.FirewallRule, error)
+	// ListFilters lists a zone's filters (to find the orphaned and the shared ones).
+	ListFilters(ctx context.Context, zoneID string) ([]inventory.Filter, error)
+	// ListWAFPackages lists a zone's previous-version WAF packages.
+	ListWAFPackages(ctx context.Context, zoneID string) ([]inventory.WAFPackage, error)
+	// ListWAFGroups lists the rule groups of a WAF package.
+	ListWAFGroups(ctx context.Context, zoneID, packageID string) ([]inventory.WAFGroup, error)
+	// ListWAFRules lists the rules of a WAF package.
+	ListWAFRules(ctx context.Context, zoneID, packageID string) ([]inventory.WAFRule, error)
+	// ListWAFOverrides lists a zone's URL-based WAF overrides.
+	ListWAFOverrides(ctx context.Context, zoneID string) ([]inventory.WAFOverride, error)
+	// ListRateLimits lists a zone's previous-version rate limits.
+	ListRateLimits(ctx context.Context, zoneID string) ([]inventory.RateLimit, error)
+	// GetZoneSetting reads one zone setting (GET /zones/:id/settings/NAME).
+	GetZoneSetting(ctx context.Context, zoneID, name string) (inventory.Setting, error)
+	// GetLegacyDNSSetting reads GET /zones/:id/dns_settings/NAME (use_apex_ns,
+	// secondary_overrides).
+	GetLegacyDNSSetting(ctx context.Context, zoneID, name string) (inventory.Setting, error)
+	// GetDNSSettings reads a zone's DNS settings.
+	GetDNSSettings(ctx context.Context, zoneID string) (*inventory.DNSSettings, error)
+	// ListDNSRecords lists a zone's DNS records of one type, or of every type when
+	// recordType is "".
+	ListDNSRecords(ctx context.Context, zoneID, recordType string) ([]inventory.DNSRecord, error)
+	// GetEntrypointRuleset reads a zone's entry point ruleset of a phase; nil, nil when the
+	// phase has none.
+	GetEntrypointRuleset(ctx context.Context, zoneID, phase string) (*inventory.Ruleset, error)
+	// ListHealthChecks lists a zone's standalone health checks.
+	ListHealthChecks(ctx context.Context, zoneID string) ([]inventory.HealthCheck, error)
+
+	// GetAccountDNSSettings reads an account's DNS settings.
+	GetAccountDNSSettings(ctx context.Context, accountID string) (*inventory.AccountDNSSettings, error)
+	// ListLoadBalancerPools lists an account's load balancer pools.
+	ListLoadBalancerPools(ctx context.Context, accountID string) ([]inventory.LoadBalancerPool, error)
+	// ListTunnels lists an account's legacy tunnels (deprecated API).
+	ListTunnels(ctx context.Context, accountID string) ([]inventory.Tunnel, error)
+	// ListAccessBookmarks lists an account's Access bookmarks (deprecated API).
+	ListAccessBookmarks(ctx context.Context, accountID string) ([]inventory.AccessBookmark, error)
+}
+
+// Progress is reported after each zone.
+type Progress struct {
+	// ZonesDone counts the zones whose scan began and ended, failed parts or not.
+	ZonesDone int
+	// ZonesTotal is the number of zones selected.
+	ZonesTotal int
+	// ZonesFailed counts the done zones with at least one error.
+	ZonesFailed int
+	// Requests sums the requests of the done zones.
+	Requests int
+}
+
+// Options steer a collection. The zero value collects every zone of every visible account
+// with DefaultWorkers workers.
+type Options struct {
+	// Accounts are account ids to collect; empty means every account the credentials see.
+	Accounts []string
+	// Zones selects zones by name or id; empty means every zone.
+	Zones []string
+	// ZoneFilter is a path.Match glob on zone names ("*.example.com"); empty means all.
+	ZoneFilter string
+	// Workers bounds the zones (and accounts) collected at once; <= 0 means DefaultWorkers.
+	Workers int
+	// ZoneFanOut bounds the requests in flight inside one zone; <= 0 means
+	// DefaultZoneFanOut (in sequence). Requests in flight are at most Workers x ZoneFanOut.
+	ZoneFanOut int
+	// IsRetired reports whether an error means the endpoint is past its end of life: the
+	// call is recorded in Retired, not in Errors. Nil means never.
+	IsRetired func(error) bool
+	// IsFatal reports whether an error must abort the whole collection (401/403). Nil
+	// means never.
+	IsFatal func(error) bool
+	// StatusOf returns the HTTP status carried by an error (0 when none); it fills
+	// Retired.Status. Nil leaves Status 0.
+	StatusOf func(error) int
+	// RequestsFor wraps a zone's context so the client counts that zone's requests; the
+	// returned function reads the count. Nil counts calls to the Source instead (one per
+	// call, whatever the number of pages).
+	RequestsFor func(ctx context.Context) (context.Context, func() int)
+	// Progress is called after each zone whose scan began, never concurrently; it must be
+	// cheap, as the next report waits for it.
+	Progress func(Progress)
+	// Source is recorded in Snapshot.Source (e.g. the API base URL).
+	Source string
+}
+
+// UnmatchedZonesError is returned when entries of Options.Zones match no zone of the
+// selected accounts (and every zone listing succeeded, so the absence is certain).
+type UnmatchedZonesError struct {
+	// Zones are the entries that matched nothing, in the order given.
+	Zones []string
+}
+
+func (e *UnmatchedZonesError) Error() string {
+	return "collect: no zone matches " + strings.Join(e.Zones, ", ")
+}
+
+// Collect reads the accounts and zones that opts select from src and returns them as a
+// sorted snapshot. See the package documentation for the result contract.
+func Collect(ctx context.Context, src Source, opts Options) (*inventory.Snapshot, error) {
+	if src == nil {
+		return nil, errors.New("collect: no source")
+	}
+	if opts.ZoneFilter != "" {
+		if _, err := path.Match(opts.ZoneFilter, ""); err != nil {
+			return nil, fmt.Errorf("collect: zone filter %q: %w", opts.ZoneFilter, err)
+		}
+	}
+	if opts.Workers <= 0 {
+		opts.Workers = DefaultWorkers
+	}
+	if opts.ZoneFanOut <= 0 {
+		opts.ZoneFanOut = DefaultZoneFanOut
+	}
+	c := &collector{src: src, opts: &opts, sel: newSelection(opts)}
+	// runCtx is cancelled by the caller (interruption) or by the first fatal error.
+	runCtx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	c.cancel = cancel
+
+	accounts, err := c.accounts(runCtx)
+	if err != nil {
+		return nil, err
+	}
+	snap := &inventory.Snapshot{SchemaVersion: inventory.SnapshotSchemaVersion, Source: opts.Source}
+	if accounts == nil { // interrupted while listing accounts
+		snap.Incomplete = true
+		return snap, ctx.Err()
+	}
+
+	listed := c.listZones(runCtx, accounts)
+	if c.fatal != nil {
+		return nil, c.fatal
+	}
+	if ctx.Err() == nil {
+		if missing := c.sel.unmatched(listed); len(missing) > 0 && !anyListingFailed(listed) {
+			return nil, &UnmatchedZonesError{Zones: missing}
+		}
+	}
+
+	var zones []inventory.Zone
+	seen := map[string]bool{}
+	for _, l := range listed {
+		if !l.keep {
+			continue
+		}
+		snap.Accounts = append(snap.Accounts, l.inv)
+		for _, z := range l.zones {
+			if !seen[z.ID] { // a zone is listed once even if a server ignores account.id
+				seen[z.ID] = true
+				zones = append(zones, z)
+			}
+		}
+	}
+	snap.Zones = c.scan(runCtx, snap.Accounts, zones)
+	if c.fatal != nil {
+		return nil, c.fatal
+	}
+
+	interrupted := false
+	for i := range snap.Accounts {
+		a := &snap.Accounts[i]
+		finishErrors(&a.Errors, &a.Retired)
+		if len(a.Errors) > 0 {
+			snap.Incomplete = true
+		}
+		interrupted = interrupted || hasInterrupted(a.Errors)
+	}
+	for i := range snap.Zones {
+		z := &snap.Zones[i]
+		finishErrors(&z.Errors, &z.Retired)
+		if len(z.Errors) > 0 {
+			snap.Incomplete = true
+		}
+		interrupted = interrupted || hasInterrupted(z.Errors)
+	}
+	snap.Sort()
+	if interrupted {
+		snap.Incomplete = true
+		if err := ctx.Err(); err != nil {
+			return snap, err
+		}
+		return snap, context.Canceled
+	}
+	return snap, nil
+}
+
+// collector is the state of one Collect call.
+type collector struct {
+	src    Source
+	opts   *Options
+	sel    selection
+	cancel context.CancelCauseFunc
+
+	fatalOnce sync.Once
+	fatal     error // set once, read after the pools' Wait
+
+	progressMu sync.Mutex
+	progress   Progress
+}
+
+// abort records the first fatal error and cancels everything still running.
+func (c *collector) abort(err error) {
+	c.fatalOnce.Do(func() {
+		c.fatal = err
+		c.cancel(err)
+	})
+}
+
+func (c *collector) isFatal(err error) bool { return c.opts.IsFatal != nil && c.opts.IsFatal(err) }
+func (c *collector) isRetired(err error) bool {
+	return c.opts.IsRetired != nil && c.opts.IsRetired(err)
+}
+
+func (c *collector) statusOf(err error) int {
+	if c.opts.StatusOf == nil {
+		return 0
+	}
+	return c.opts.StatusOf(err)
+}
+
+// accounts resolves the accounts to collect. It returns nil, nil when interrupted.
+func (c *collector) accounts(ctx context.Context) ([]inventory.AccountInventory, error) {
+	if len(c.opts.Accounts) == 0 {
+		list, err := c.src.ListAccounts(ctx)
+		switch {
+		case err == nil:
+		case c.isFatal(err):
+			return nil, fmt.Errorf("collect: listing accounts: %w", err)
+		case ctx.Err() != nil:
+			return nil, nil
+		default:
+			return nil, fmt.Errorf("collect: listing accounts: %w", err)
+		}
+		out := make([]inventory.AccountInventory, 0, len(list))
+		seen := map[string]bool{}
+		for _, a := range list {
+			if !seen[a.ID] {
+				seen[a.ID] = true
+				out = append(out, inventory.AccountInventory{Account: a})
+			}
+		}
+		return out, nil
+	}
+	// Named accounts are read in the zone listing step (their GET is one of its parts).
+	out := []inventory.AccountInventory{}
+	seen := map[string]bool{}
+	for _, id := range c.opts.Accounts {
+		if id != "" && !seen[id] {
+			seen[id] = true
+			out = append(out, inventory.AccountInventory{Account: inventory.Account{ID: id}})
+		}
+	}
+	return out, nil
+}
+
+// listing is one account after its zones were listed.
+type listing struct {
+	inv     inventory.AccountInventory
+	zones   []inventory.Zone // selected zones
+	keep    bool             // the account goes into the snapshot
+	failed  bool             // the zone listing did not complete
+	matched map[string]bool  // Options.Zones entries matched by this account's zones
+}
+
+func anyListingFailed(ls []listing) bool {
+	for _, l := range ls {
+		if l.failed {
+			return true
+		}
+	}
+	return false
+}
+
+// listZones lists and selects the zones of every account, Workers accounts at a time.
+func (c *collector) listZones(ctx context.Context, accounts []inventory.AccountInventory) []listing {
+	out := make([]listing, len(accounts))
+	p := pool.New().WithMaxGoroutines(c.opts.Workers)
+	for i := range accounts {
+		p.Go(func() { out[i] = c.listAccount(ctx, accounts[i]) })
+	}
+	p.Wait()
+	return out
+}
+
+func (c *collector) listAccount(ctx context.Context, a inventory.AccountInventory) listing {
+	l := listing{inv: a}
+	id := a.Account.ID
+	r := &recorder{c: c, scope: "account " + id}
+	if len(c.opts.Accounts) > 0 {
+		l.keep = true // named accounts always appear
+		r.do(ctx, "account", "/accounts/"+id, func(ctx context.Context) error {
+			acc, err := c.src.GetAccount(ctx, id)
+			if err == nil {
+				l.inv.Account = acc
+				if l.inv.Account.ID == "" {
+					l.inv.Account.ID = id
+				}
+			}
+			return err
+		})
+	}
+	var found []inventory.Zone
+	ok := true
+	for _, name := range c.sel.queries() {
+		ok = r.do(ctx, "zones", "/zones", func(ctx context.Context) error {
+			zs, err := c.src.ListZones(ctx, id, name)
+			found = append(found, zs...)
+			return err
+		}) && ok
+		if ctx.Err() != nil {
+			ok = false
+			break
+		}
+	}
+	l.failed = !ok
+	l.zones, l.matched = c.sel.apply(found)
+	if !c.sel.active() || len(l.zones) > 0 || l.failed {
+		l.keep = true
+	}
+	l.inv.Errors = append(l.inv.Errors, r.errors...)
+	l.inv.Retired = append(l.inv.Retired, r.retired...)
+	return l
+}
+
+// result is what one pool task yields.
+type result struct {
+	account int // index into the accounts, or -1
+	zone    int // index into the zones, or -1
+	acc     inventory.AccountInventory
+	inv     inventory.ZoneInventory
+}
+
+// scan runs the account and zone tasks in one bounded pool and returns the zones in the
+// order given, with the ones that were never started marked as interrupted. The account
+// inventories are completed in place.
+func (c *collector) scan(ctx context.Context, accounts []inventory.AccountInventory, zones []inventory.Zone) []inventory.ZoneInventory {
+	c.progress.ZonesTotal = len(zones)
+	p := pool.NewWithResults[result]().WithContext(ctx).WithMaxGoroutines(c.opts.Workers)
+	for i := range accounts {
+		if ctx.Err() != nil {
+			break
+		}
+		a := accounts[i]
+		p.Go(func(ctx context.Context) (result, error) {
+			return result{account: i, zone: -1, acc: c.scanAccount(ctx, a)}, nil
+		})
+	}
+	for i := range zones {
+		if ctx.Err() != nil {
+			break
+		}
+		z := zones[i]
+		p.Go(func(ctx context.Context) (result, error) {
+			if ctx.Err() != nil {
+				return result{account: -1, zone: -1}, nil
+			}
+			return result{account: -1, zone: i, inv: c.scanZone(ctx, z)}, nil
+		})
+	}
+	results, _ := p.Wait() // tasks report fatal errors through abort, never by returning them
+
+	doneAcc := make([]bool, len(accounts))
+	out := make([]inventory.ZoneInventory, len(zones))
+	doneZone := make([]bool, len(zones))
+	for _, r := range results {
+		switch {
+		case r.account >= 0:
+			accounts[r.account] = r.acc
+			doneAcc[r.account] = true
+		case r.zone >= 0:
+			out[r.zone] = r.inv
+			doneZone[r.zone] = true
+		}
+	}
+	for i, done := range doneAcc {
+		if !done {
+			for _, part := range accountParts {
+				accounts[i].Errors = append(accounts[i].Errors, inventory.CollectError{What: part, Message: NotScannedInterrupted})
+			}
+		}
+	}
+	for i, done := range doneZone {
+		if !done {
+			out[i] = inventory.ZoneInventory{
+				Zone:   zones[i],
+				Errors: []inventory.CollectError{{What: "zone", Message: NotScannedInterrupted}},
+			}
+		}
+	}
+	return out
+}
+
+// reportZone updates and reports the progress after a zone; serialised by progressMu.
+func (c *collector) reportZone(z *inventory.ZoneInventory) {
+	c.progressMu.Lock()
+	defer c.progressMu.Unlock()
+	c.progress.ZonesDone++
+	if len(z.Errors) > 0 {
+		c.progress.ZonesFailed++
+	}
+	c.progress.Requests += z.Requests
+	if c.opts.Progress != nil {
+		c.opts.Progress(c.progress)
+	}
+}
+
+// recorder runs the calls of one zone or account and files their failures.
+type recorder struct {
+	c     *collector
+	scope string // for fatal error messages, e.g. "zone example.com"
+
+	mu      sync.Mutex
+	calls   int
+	errors  []inventory.CollectError
+	retired []inventory.Retired
+}
+
+// do runs one call of a part and classifies its error: what names the part in errors
+// (its path relative to the zone or account), path is the request path recorded when the
+// endpoint is retired. It reports whether the call succeeded.
+func (r *recorder) do(ctx context.Context, what, path string, call func(context.Context) error) bool {
+	if ctx.Err() != nil {
+		r.fail(what, NotScannedInterrupted)
+		return false
+	}
+	r.mu.Lock()
+	r.calls++
+	r.mu.Unlock()
+	err := call(ctx)
+	if err == nil {
+		return true
+	}
+	switch {
+	case r.c.isFatal(err):
+		r.c.abort(fmt.Errorf("collect: %s: %s: %w", r.scope, what, err))
+	case ctx.Err() != nil:
+		r.fail(what, NotScannedInterrupted)
+	case r.c.isRetired(err):
+		r.mu.Lock()
+		r.retired = append(r.retired, inventory.Retired{Method: "GET", Path: path, Status: r.c.statusOf(err)})
+		r.mu.Unlock()
+	default:
+		r.fail(what, err.Error())
+	}
+	return false
+}
+
+func (r *recorder) fail(what, msg string) {
+	r.mu.Lock()
+	r.errors = append(r.errors, inventory.CollectError{What: what, Message: msg})
+	r.mu.Unlock()
+}
+
+// finishErrors sorts and de-duplicates errors and retired endpoints, so that their order
+// does not depend on the order in which parts completed.
+func finishErrors(errs *[]inventory.CollectError, retired *[]inventory.Retired) {
+	sort.SliceStable(*errs, func(i, j int) bool {
+		a, b := (*errs)[i], (*errs)[j]
+		if a.What != b.What {
+			return a.What < b.What
+		}
+		return a.Message < b.Message
+	})
+	*errs = compact(*errs)
+	sort.SliceStable(*retired, func(i, j int) bool {
+		a, b := (*retired)[i], (*retired)[j]
+		if a.Path != b.Path {
+			return a.Path < b.Path
+		}
+		return a.Method < b.Method
+	})
+	*retired = compact(*retired)
+}
+
+func compact[T comparable](xs []T) []T {
+	if len(xs) < 2 {
+		return xs
+	}
+	out := xs[:1]
+	for _, x := range xs[1:] {
+		if x != out[len(out)-1] {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func hasInterrupted(errs []inventory.CollectError) bool {
+	for _, e := range errs {
+		if e.Message == NotScannedInterrupted {
+			return true
+		}
+	}
+	return false
+}

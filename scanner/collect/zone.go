@@ -1,0 +1,304 @@
+package collect
+
+import (
+	"context"
+	"sync"
+
+	"github.com/sourcegraph/conc/pool"
+
+	"github.com/sunsetscan/sunset/scanner/inventory"
+)
+
+// Zone settings read one by one: the CNAME flattening setting (replaced by DNS settings)
+// and the deprecated single settings. The bulk GET /zones/:id/settings is itself
+// deprecated, so it is not used even though it would save requests.
+var zoneSettings = []string{"cname_flattening", "brotli", "minify", "mobile_redirect", "server_side_exclude", "privacy_pass"}
+
+// legacyDNSSettings are the deprecated dns_settings/NAME endpoints.
+var legacyDNSSettings = []string{"use_apex_ns", "secondary_overrides"}
+
+// Phases whose entry points are read: custom rules, rate limiting rules and managed rules,
+// which the migration plans merge into.
+var entrypointPhases = []string{"http_request_firewall_custom", "http_ratelimit", "http_request_firewall_managed"}
+
+// RequestsPerZone is the number of requests a zone costs when every list fits in one
+// page and no WAF package is active; each active WAF package adds RequestsPerActiveWAFPackage.
+const (
+	RequestsPerZone             = 5 + 6 + 2 + 1 + 1 + 1 + 3
+	RequestsPerActiveWAFPackage = 2
+)
+
+// zonePart is one independent unit of a zone's collection; parts may run concurrently
+// (ZoneFanOut), so each stores its result under zoneScan.mu.
+type zonePart func(ctx context.Context, s *zoneScan)
+
+// zoneScan is the collection of one zone.
+type zoneScan struct {
+	src  Source
+	rec  *recorder
+	base string // "/zones/ID"
+
+	mu  sync.Mutex
+	inv inventory.ZoneInventory
+}
+
+// call runs one request of the zone (what is the path relative to the zone).
+func (s *zoneScan) call(ctx context.Context, what string, fn func(context.Context) error) bool {
+	return s.rec.do(ctx, what, s.base+"/"+what, fn)
+}
+
+func (s *zoneScan) store(f func(inv *inventory.ZoneInventory)) {
+	s.mu.Lock()
+	f(&s.inv)
+	s.mu.Unlock()
+}
+
+// zoneParts lists the parts of a zone in the order they run in sequence.
+func zoneParts() []zonePart {
+	parts := []zonePart{
+		partFirewallRules, partFilters, partRateLimits, partWAF, partWAFOverrides,
+	}
+	for _, name := range zoneSettings {
+		parts = append(parts, partSetting(name))
+	}
+	for _, name := range legacyDNSSettings {
+		parts = append(parts, partLegacyDNSSetting(name))
+	}
+	parts = append(parts, partDNSSettings, partDNSRecords, partHealthChecks)
+	for _, phase := range entrypointPhases {
+		parts = append(parts, partEntrypoint(phase))
+	}
+	return parts
+}
+
+// scanZone collects one zone. It never fails: failures are recorded in the inventory.
+func (c *collector) scanZone(ctx context.Context, z inventory.Zone) inventory.ZoneInventory {
+	count := func() int { return 0 }
+	if c.opts.RequestsFor != nil {
+		ctx, count = c.opts.RequestsFor(ctx)
+	}
+	s := &zoneScan{
+		src:  c.src,
+		rec:  &recorder{c: c, scope: "zone " + z.Name},
+		base: "/zones/" + z.ID,
+		inv:  inventory.ZoneInventory{Zone: z},
+	}
+	parts := zoneParts()
+	if c.opts.ZoneFanOut <= 1 {
+		for _, part := range parts {
+			part(ctx, s)
+		}
+	} else {
+		p := pool.New().WithMaxGoroutines(c.opts.ZoneFanOut)
+		for _, part := range parts {
+			p.Go(func() { part(ctx, s) })
+		}
+		p.Wait()
+	}
+	inv := s.inv
+	inv.Errors = s.rec.errors
+	inv.Retired = s.rec.retired
+	if c.opts.RequestsFor != nil {
+		inv.Requests = count()
+	} else {
+		inv.Requests = s.rec.calls
+	}
+	finishErrors(&inv.Errors, &inv.Retired)
+	c.reportZone(&inv)
+	return inv
+}
+
+func partFirewallRules(ctx context.Context, s *zoneScan) {
+	s.call(ctx, "firewall/rules", func(ctx context.Context) error {
+		v, err := s.src.ListFirewallRules(ctx, s.inv.Zone.ID)
+		s.store(func(inv *inventory.ZoneInventory) { inv.FirewallRules = v })
+		return err
+	})
+}
+
+func partFilters(ctx context.Context, s *zoneScan) {
+	s.call(ctx, "filters", func(ctx context.Context) error {
+		v, err := s.src.ListFilters(ctx, s.inv.Zone.ID)
+		s.store(func(inv *inventory.ZoneInventory) { inv.Filters = v })
+		return err
+	})
+}
+
+func partRateLimits(ctx context.Context, s *zoneScan) {
+	s.call(ctx, "rate_limits", func(ctx context.Context) error {
+		v, err := s.src.ListRateLimits(ctx, s.inv.Zone.ID)
+		s.store(func(inv *inventory.ZoneInventory) { inv.RateLimits = v })
+		return err
+	})
+}
+
+// wafPackageActive reports whether a previous-version WAF package is in use, so its groups
+// and rules matter: a package is active unless its status says otherwise (the API sends
+// "active"), and the anomaly (OWASP) package is off when its sensitivity is "off".
+func wafPackageActive(p inventory.WAFPackage) bool {
+	if p.Status != "" && p.Status != "active" {
+		return false
+	}
+	return !(p.DetectionMode == "anomaly" && p.Sensitivity == "off")
+}
+
+// partWAF reads the WAF packages, then the groups and rules of the active ones, in
+// sequence: they depend on the package list.
+func partWAF(ctx context.Context, s *zoneScan) {
+	zoneID := s.inv.Zone.ID
+	var pkgs []inventory.WAFPackage
+	if !s.call(ctx, "firewall/waf/packages", func(ctx context.Context) error {
+		var err error
+		pkgs, err = s.src.ListWAFPackages(ctx, zoneID)
+		return err
+	}) {
+		return
+	}
+	out := make([]inventory.WAFPackageInventory, len(pkgs))
+	for i, p := range pkgs {
+		out[i].Package = p
+		if !wafPackageActive(p) {
+			continue
+		}
+		base := "firewall/waf/packages/" + p.ID
+		s.call(ctx, base+"/groups", func(ctx context.Context) error {
+			var err error
+			out[i].Groups, err = s.src.ListWAFGroups(ctx, zoneID, p.ID)
+			return err
+		})
+		s.call(ctx, base+"/rules", func(ctx context.Context) error {
+			var err error
+			out[i].Rules, err = s.src.ListWAFRules(ctx, zoneID, p.ID)
+			return err
+		})
+	}
+	s.store(func(inv *inventory.ZoneInventory) { inv.WAFPackages = out })
+}
+
+func partWAFOverrides(ctx context.Context, s *zoneScan) {
+	s.call(ctx, "firewall/waf/overrides", func(ctx context.Context) error {
+		v, err := s.src.ListWAFOverrides(ctx, s.inv.Zone.ID)
+		s.store(func(inv *inventory.ZoneInventory) { inv.WAFOverrides = v })
+		return err
+	})
+}
+
+func partSetting(name string) zonePart {
+	return func(ctx context.Context, s *zoneScan) {
+		s.call(ctx, "settings/"+name, func(ctx context.Context) error {
+			v, err := s.src.GetZoneSetting(ctx, s.inv.Zone.ID, name)
+			if err != nil {
+				return err
+			}
+			if v.ID == "" {
+				v.ID = name
+			}
+			s.store(func(inv *inventory.ZoneInventory) { inv.Settings = append(inv.Settings, v) })
+			return nil
+		})
+	}
+}
+
+func partLegacyDNSSetting(name string) zonePart {
+	return func(ctx context.Context, s *zoneScan) {
+		s.call(ctx, "dns_settings/"+name, func(ctx context.Context) error {
+			v, err := s.src.GetLegacyDNSSetting(ctx, s.inv.Zone.ID, name)
+			if err != nil {
+				return err
+			}
+			if v.ID == "" {
+				v.ID = name
+			}
+			s.store(func(inv *inventory.ZoneInventory) { inv.LegacyDNSSettings = append(inv.LegacyDNSSettings, v) })
+			return nil
+		})
+	}
+}
+
+func partDNSSettings(ctx context.Context, s *zoneScan) {
+	s.call(ctx, "dns_settings", func(ctx context.Context) error {
+		v, err := s.src.GetDNSSettings(ctx, s.inv.Zone.ID)
+		s.store(func(inv *inventory.ZoneInventory) { inv.DNSSettings = v })
+		return err
+	})
+}
+
+// keepRecord reports whether a DNS record matters to the catalog: SRV records (and any
+// record with the deprecated SRV data fields), and records that still carry zone_id,
+// zone_name or locked.
+func keepRecord(r inventory.DNSRecord) bool {
+	return r.Type == "SRV" || r.Data.HasDeprecatedSRVFields() ||
+		r.ZoneID != nil || r.ZoneName != nil || r.Locked != nil
+}
+
+func partDNSRecords(ctx context.Context, s *zoneScan) {
+	s.call(ctx, "dns_records", func(ctx context.Context) error {
+		all, err := s.src.ListDNSRecords(ctx, s.inv.Zone.ID, "")
+		var kept []inventory.DNSRecord
+		for _, r := range all {
+			if keepRecord(r) {
+				kept = append(kept, r)
+			}
+		}
+		s.store(func(inv *inventory.ZoneInventory) { inv.DNSRecords = kept })
+		return err
+	})
+}
+
+func partHealthChecks(ctx context.Context, s *zoneScan) {
+	s.call(ctx, "healthchecks", func(ctx context.Context) error {
+		v, err := s.src.ListHealthChecks(ctx, s.inv.Zone.ID)
+		s.store(func(inv *inventory.ZoneInventory) { inv.HealthChecks = v })
+		return err
+	})
+}
+
+func partEntrypoint(phase string) zonePart {
+	return func(ctx context.Context, s *zoneScan) {
+		s.call(ctx, "rulesets/phases/"+phase+"/entrypoint", func(ctx context.Context) error {
+			rs, err := s.src.GetEntrypointRuleset(ctx, s.inv.Zone.ID, phase)
+			if err != nil || rs == nil {
+				return err
+			}
+			v := *rs
+			if v.Phase == "" {
+				v.Phase = phase
+			}
+			s.store(func(inv *inventory.ZoneInventory) { inv.Rulesets = append(inv.Rulesets, v) })
+			return nil
+		})
+	}
+}
+
+// accountParts names the parts of an account's own collection, as recorded in errors.
+var accountParts = []string{"dns_settings", "load_balancers/pools", "tunnels", "access/bookmarks"}
+
+// scanAccount collects an account's own objects; failures are recorded in the inventory.
+func (c *collector) scanAccount(ctx context.Context, a inventory.AccountInventory) inventory.AccountInventory {
+	id := a.Account.ID
+	r := &recorder{c: c, scope: "account " + id}
+	base := "/accounts/" + id + "/"
+	r.do(ctx, accountParts[0], base+accountParts[0], func(ctx context.Context) error {
+		var err error
+		a.DNSSettings, err = c.src.GetAccountDNSSettings(ctx, id)
+		return err
+	})
+	r.do(ctx, accountParts[1], base+accountParts[1], func(ctx context.Context) error {
+		var err error
+		a.LoadBalancerPools, err = c.src.ListLoadBalancerPools(ctx, id)
+		return err
+	})
+	r.do(ctx, accountParts[2], base+accountParts[2], func(ctx context.Context) error {
+		var err error
+		a.Tunnels, err = c.src.ListTunnels(ctx, id)
+		return err
+	})
+	r.do(ctx, accountParts[3], base+accountParts[3], func(ctx context.Context) error {
+		var err error
+		a.AccessBookmarks, err = c.src.ListAccessBookmarks(ctx, id)
+		return err
+	})
+	a.Errors = append(a.Errors, r.errors...)
+	a.Retired = append(a.Retired, r.retired...)
+	return a
+}
