@@ -123,7 +123,7 @@ func ParseFields(data []byte, name string) (*FieldCatalog, error) {
 			}
 			return nil, errors.New(strings.Join(msgs, "\n"))
 		}
-		return nil, fmt.Errorf("%s: %s", name, yamlSyntaxMessage(err))
+		return nil, yamlSyntaxError(name, err)
 	}
 	fc := &FieldCatalog{fields: f.Fields, functions: f.Functions, operators: f.Operators}
 	if err := fc.index(); err != nil {

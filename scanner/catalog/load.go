@@ -180,7 +180,7 @@ func Parse(data []byte, name string) ([]Entry, error) {
 	}
 	var root yaml.Node
 	if err := yaml.Unmarshal(data, &root); err != nil {
-		return nil, fmt.Errorf("%s: %s", name, yamlSyntaxMessage(err))
+		return nil, yamlSyntaxError(name, err)
 	}
 	doc := root
 	if doc.Kind == yaml.DocumentNode && len(doc.Content) > 0 {
@@ -220,7 +220,7 @@ func Parse(data []byte, name string) ([]Entry, error) {
 	if err := dec.Decode(&extra); err == nil {
 		return nil, fmt.Errorf("%s:%d: only one YAML document is allowed (remove the \"---\" and what follows, or merge the documents)", name, extra.Line)
 	} else if !errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("%s: %s", name, yamlSyntaxMessage(err))
+		return nil, yamlSyntaxError(name, err)
 	}
 	if len(entries) != len(items) {
 		// Cannot happen with a successful decode; guard so locations stay right.
@@ -363,13 +363,18 @@ var knownKeys = func() map[string][]string {
 	return out
 }()
 
-// yamlSyntaxMessage rewrites "yaml: line 3: did not find expected key" as "3: ...".
-func yamlSyntaxMessage(err error) string {
+// yamlSyntaxError rewrites "yaml: line 3: did not find expected key" as
+// "NAME:3: invalid YAML: did not find expected key (hint)".
+func yamlSyntaxError(name string, err error) error {
 	m := strings.TrimPrefix(err.Error(), "yaml: ")
-	if sub := lineRef.FindStringSubmatch(m); sub != nil {
-		return fmt.Sprintf("line %s: invalid YAML: %s (check indentation, quoting and the \"- \" of list items)", sub[1], sub[2])
+	hint := " (check indentation, quoting and the \"- \" of list items)"
+	if strings.Contains(m, "mapping values are not allowed") {
+		hint = " (a value containing \": \" must be quoted)"
 	}
-	return "invalid YAML: " + m
+	if sub := lineRef.FindStringSubmatch(m); sub != nil {
+		return fmt.Errorf("%s:%s: invalid YAML: %s%s", name, sub[1], sub[2], hint)
+	}
+	return fmt.Errorf("%s: invalid YAML: %s%s", name, m, hint)
 }
 
 // mappingValue returns the value node of key in a mapping node, or nil.
