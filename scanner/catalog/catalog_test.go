@@ -161,7 +161,7 @@ func TestEntryContents(t *testing.T) {
 	}
 
 	wantFields := map[string][]FieldRef{
-		"srv-data-fields": {{"dns_record", "data.service", "type=SRV"}, {"dns_record", "data.proto", "type=SRV"}, {"dns_record", "data.name", "type=SRV"}},
+		"srv-data-fields":             {{"dns_record", "data.service", "type=SRV"}, {"dns_record", "data.proto", "type=SRV"}, {"dns_record", "data.name", "type=SRV"}},
 		"dns-record-zone-fields":      {{"dns_record", "zone_id", ""}, {"dns_record", "zone_name", ""}},
 		"dns-record-locked":           {{"dns_record", "locked", ""}},
 		"account-nameserver-settings": {{"account", "settings.default_nameservers", ""}, {"account", "settings.use_account_custom_ns_by_default", ""}},
@@ -317,4 +317,3 @@ func TestWithDatesNotice(t *testing.T) {
 		t.Errorf("WithDates(\"rumour\") error = %v, want one naming the allowed values", err)
 	}
 }
-

@@ -219,14 +219,14 @@ func TestMatchEndpointNegativesAndDetails(t *testing.T) {
 func TestNormalizePath(t *testing.T) {
 	for in, want := range map[string]string{
 		"https://api.cloudflare.com/client/v4/zones/1/settings/?a=b": "/zones/1/settings",
-		"/client/v4/zones":   "/zones",
-		"zones/1/":           "/zones/1",
-		"http://localhost":   "/",
-		"  /user#x ":         "/user",
-		"/client/v4x/zones":  "/client/v4x/zones",
-		"/client/v4/":        "/",
-		"":                   "/",
-		"/a//b///c":          "/a/b/c",
+		"/client/v4/zones":  "/zones",
+		"zones/1/":          "/zones/1",
+		"http://localhost":  "/",
+		"  /user#x ":        "/user",
+		"/client/v4x/zones": "/client/v4x/zones",
+		"/client/v4/":       "/",
+		"":                  "/",
+		"/a//b///c":         "/a/b/c",
 	} {
 		if got := NormalizePath(in); got != want {
 			t.Errorf("NormalizePath(%q) = %q, want %q", in, got, want)
