@@ -119,7 +119,7 @@ var liveCases = []struct {
 			Match:  inventory.RateLimitMatch{Request: &inventory.RateLimitRequest{URL: "*.example.com/login*"}},
 			Action: inventory.RateLimitAction{Mode: "ban", Timeout: 86400}}}
 	}), []wantFinding{{kind: KindRateLimit, id: "rl1", before: SeverityWarning, after: SeverityError,
-		contains: []string{`"login" (id rl1)`, "60 requests per 900 s", "on *.example.com/login*", "action ban for 86400 s", "enabled", "action block", "period 900 s is not an allowed value"},
+		contains:       []string{`"login" (id rl1)`, "60 requests per 900 s", "on *.example.com/login*", "action ban for 86400 s", "enabled", "action block", "period 900 s is not an allowed value"},
 		notWithMessage: []string{"timeout 86400"}}}},
 	{"cname-flattening-setting", withZone("free", func(z *inventory.ZoneInventory) {
 		z.Settings = []inventory.Setting{setting("cname_flattening", `"flatten_at_root"`)}
