@@ -99,7 +99,7 @@ type Source interface {
 	// ListAccounts lists every account the credentials can see.
 	ListAccounts(ctx context.Context) ([]inventory.Account, error)
 	// GetAccount reads one account.
-	GetAccount(ctx context.Context, accountID string) (inventory.Account, error)
+	GetAccount(ctx context.Context, accountID string) (*inventory.Account, error)
 	// ListZones lists the zones of an account; a non-empty name asks the server for the
 	// zone of that exact name only.
 	ListZones(ctx context.Context, accountID, name string) ([]inventory.Zone, error)
@@ -119,10 +119,10 @@ type Source interface {
 	// ListRateLimits lists a zone's previous-version rate limits.
 	ListRateLimits(ctx context.Context, zoneID string) ([]inventory.RateLimit, error)
 	// GetZoneSetting reads one zone setting (GET /zones/:id/settings/NAME).
-	GetZoneSetting(ctx context.Context, zoneID, name string) (inventory.Setting, error)
+	GetZoneSetting(ctx context.Context, zoneID, name string) (*inventory.Setting, error)
 	// GetLegacyDNSSetting reads GET /zones/:id/dns_settings/NAME (use_apex_ns,
 	// secondary_overrides).
-	GetLegacyDNSSetting(ctx context.Context, zoneID, name string) (inventory.Setting, error)
+	GetLegacyDNSSetting(ctx context.Context, zoneID, name string) (*inventory.Setting, error)
 	// GetDNSSettings reads a zone's DNS settings.
 	GetDNSSettings(ctx context.Context, zoneID string) (*inventory.DNSSettings, error)
 	// ListDNSRecords lists a zone's DNS records of one type, or of every type when
@@ -395,10 +395,10 @@ func (c *collector) listAccount(ctx context.Context, a inventory.AccountInventor
 	r := &recorder{c: c, scope: "account " + id}
 	if len(c.opts.Accounts) > 0 {
 		l.keep = true // named accounts always appear
-		r.do(ctx, "account", "/accounts/"+id, func(ctx context.Context) error {
+		r.doPlain(ctx, "account", func(ctx context.Context) error {
 			acc, err := c.src.GetAccount(ctx, id)
-			if err == nil {
-				l.inv.Account = acc
+			if err == nil && acc != nil {
+				l.inv.Account = *acc
 				if l.inv.Account.ID == "" {
 					l.inv.Account.ID = id
 				}
@@ -409,7 +409,7 @@ func (c *collector) listAccount(ctx context.Context, a inventory.AccountInventor
 	var found []inventory.Zone
 	ok := true
 	for _, name := range c.sel.queries() {
-		ok = r.do(ctx, "zones", "/zones", func(ctx context.Context) error {
+		ok = r.doPlain(ctx, "zones", func(ctx context.Context) error {
 			zs, err := c.src.ListZones(ctx, id, name)
 			found = append(found, zs...)
 			return err
@@ -526,6 +526,16 @@ type recorder struct {
 // (its path relative to the zone or account), path is the request path recorded when the
 // endpoint is retired. It reports whether the call succeeded.
 func (r *recorder) do(ctx context.Context, what, path string, call func(context.Context) error) bool {
+	return r.run(ctx, what, path, true, call)
+}
+
+// doPlain is do for a call whose endpoint is not under a deprecation notice (an account, a
+// zone listing), so that a 404 there is a failure, never "retired".
+func (r *recorder) doPlain(ctx context.Context, what string, call func(context.Context) error) bool {
+	return r.run(ctx, what, "", false, call)
+}
+
+func (r *recorder) run(ctx context.Context, what, path string, retirable bool, call func(context.Context) error) bool {
 	if ctx.Err() != nil {
 		r.fail(what, NotScannedInterrupted)
 		return false
@@ -542,7 +552,7 @@ func (r *recorder) do(ctx context.Context, what, path string, call func(context.
 		r.c.abort(fmt.Errorf("collect: %s: %s: %w", r.scope, what, err))
 	case ctx.Err() != nil:
 		r.fail(what, NotScannedInterrupted)
-	case r.c.isRetired(err):
+	case retirable && r.c.isRetired(err):
 		r.mu.Lock()
 		r.retired = append(r.retired, inventory.Retired{Method: "GET", Path: path, Status: r.c.statusOf(err)})
 		r.mu.Unlock()

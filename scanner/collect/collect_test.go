@@ -544,15 +544,16 @@ func TestZoneSelection(t *testing.T) {
 		if len(snap.Accounts) != 2 || len(snap.Zones) != 1 {
 			t.Fatalf("accounts %d zones %d", len(snap.Accounts), len(snap.Zones))
 		}
-		// GET /accounts/:id answering 404 is recorded as retired by the test's IsRetired;
-		// the account is kept with its id.
+		// GET /accounts/:id answering 404 is a failure (never "retired": the endpoint is
+		// not deprecated); the account is kept with its id.
 		var got inventory.AccountInventory
 		for _, a := range snap.Accounts {
 			if a.Account.ID == missing {
 				got = a
 			}
 		}
-		if len(got.Retired) != 1 || got.Retired[0].Path != "/accounts/"+missing {
+		want := []inventory.CollectError{{What: "account", Message: "HTTP 404: account not found"}}
+		if !reflect.DeepEqual(got.Errors, want) || len(got.Retired) != 0 || !snap.Incomplete {
 			t.Errorf("missing account: %+v", got)
 		}
 	})

@@ -144,17 +144,17 @@ func (f *fake) ListAccounts(ctx context.Context) ([]inventory.Account, error) {
 	return out, nil
 }
 
-func (f *fake) GetAccount(ctx context.Context, id string) (inventory.Account, error) {
+func (f *fake) GetAccount(ctx context.Context, id string) (*inventory.Account, error) {
 	done, err := f.enter(ctx, id+" account")
 	defer done()
 	if err != nil {
-		return inventory.Account{}, err
+		return nil, err
 	}
 	a, ok := f.account(id)
 	if !ok {
-		return inventory.Account{}, &statusErr{404, "account not found"}
+		return nil, &statusErr{404, "account not found"}
 	}
-	return a.Account, nil
+	return ptr(clone(a.Account)), nil
 }
 
 func (f *fake) ListZones(ctx context.Context, accountID, name string) ([]inventory.Zone, error) {
@@ -261,29 +261,29 @@ func (f *fake) ListDNSRecords(ctx context.Context, zoneID, recordType string) ([
 	})
 }
 
-func findSetting(ss []inventory.Setting, name string) (inventory.Setting, error) {
+func findSetting(ss []inventory.Setting, name string) (*inventory.Setting, error) {
 	for _, s := range ss {
 		if s.ID == name {
-			return clone(s), nil
+			return ptr(clone(s)), nil
 		}
 	}
-	return inventory.Setting{}, &statusErr{404, "no route for " + name}
+	return nil, &statusErr{404, "no route for " + name}
 }
 
-func (f *fake) GetZoneSetting(ctx context.Context, zoneID, name string) (inventory.Setting, error) {
+func (f *fake) GetZoneSetting(ctx context.Context, zoneID, name string) (*inventory.Setting, error) {
 	done, err := f.enter(ctx, zoneID+" settings/"+name)
 	defer done()
 	if err != nil {
-		return inventory.Setting{}, err
+		return nil, err
 	}
 	return findSetting(f.zone(zoneID).Settings, name)
 }
 
-func (f *fake) GetLegacyDNSSetting(ctx context.Context, zoneID, name string) (inventory.Setting, error) {
+func (f *fake) GetLegacyDNSSetting(ctx context.Context, zoneID, name string) (*inventory.Setting, error) {
 	done, err := f.enter(ctx, zoneID+" dns_settings/"+name)
 	defer done()
 	if err != nil {
-		return inventory.Setting{}, err
+		return nil, err
 	}
 	return findSetting(f.zone(zoneID).LegacyDNSSettings, name)
 }

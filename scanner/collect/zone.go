@@ -186,10 +186,11 @@ func partWAFOverrides(ctx context.Context, s *zoneScan) {
 func partSetting(name string) zonePart {
 	return func(ctx context.Context, s *zoneScan) {
 		s.call(ctx, "settings/"+name, func(ctx context.Context) error {
-			v, err := s.src.GetZoneSetting(ctx, s.inv.Zone.ID, name)
-			if err != nil {
+			p, err := s.src.GetZoneSetting(ctx, s.inv.Zone.ID, name)
+			if err != nil || p == nil {
 				return err
 			}
+			v := *p
 			if v.ID == "" {
 				v.ID = name
 			}
@@ -202,10 +203,11 @@ func partSetting(name string) zonePart {
 func partLegacyDNSSetting(name string) zonePart {
 	return func(ctx context.Context, s *zoneScan) {
 		s.call(ctx, "dns_settings/"+name, func(ctx context.Context) error {
-			v, err := s.src.GetLegacyDNSSetting(ctx, s.inv.Zone.ID, name)
-			if err != nil {
+			p, err := s.src.GetLegacyDNSSetting(ctx, s.inv.Zone.ID, name)
+			if err != nil || p == nil {
 				return err
 			}
+			v := *p
 			if v.ID == "" {
 				v.ID = name
 			}
