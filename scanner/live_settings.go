@@ -3,6 +3,7 @@ package scanner
 import (
 	"encoding/json"
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/sunsetscan/sunset/scanner/inventory"
@@ -156,6 +157,9 @@ func (s *liveScan) recordResponseFields(z *inventory.ZoneInventory) {
 			locked = append(locked, label)
 		}
 	}
+	// Examples in name order, so the message does not depend on the order records were listed in.
+	sort.Strings(zoneFields)
+	sort.Strings(locked)
 	sc := zoneScope(z)
 	res := Resource{Kind: KindZone, ID: z.Zone.ID, Name: z.Zone.Name}
 	if r, ok := s.rule(idRecordZoneFields); ok && len(zoneFields) > 0 {

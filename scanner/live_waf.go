@@ -111,6 +111,9 @@ func (s *liveScan) wafPackages(z *inventory.ZoneInventory) {
 				rules++
 			}
 		}
+		// Groups first, then rules, each sorted as rendered, whatever the order they were listed in.
+		sort.Strings(changed[:groups])
+		sort.Strings(changed[groups:])
 		if len(changed) > 0 {
 			fmt.Fprintf(&b, "; %d of %d groups and %d of %d rules read differ from their defaults: %s",
 				groups, len(p.Groups), rules, len(p.Rules), listN(changed, 10))

@@ -147,9 +147,9 @@ var liveCases = []struct {
 	}), []wantFinding{{kind: KindZone, id: "z1", before: SeverityWarning, after: SeverityError,
 		contains: []string{"2 of 3 DNS records", "www.example.com A", "GET /zones/:zone_id"}}}},
 	{"dns-record-locked", withZone("free", func(z *inventory.ZoneInventory) {
-		z.DNSRecords = []inventory.DNSRecord{{ID: "d1", Type: "A", Name: "www.example.com", Locked: ptr(false)}, {ID: "d2", Type: "A", Name: "b.example.com", Locked: ptr(false)}}
+		z.DNSRecords = []inventory.DNSRecord{{ID: "l1", Type: "A", Name: "www.example.com", Locked: ptr(false)}, {ID: "l2", Type: "A", Name: "b.example.com", Locked: ptr(false)}}
 	}), []wantFinding{{kind: KindZone, id: "z1", before: SeverityWarning, after: SeverityError,
-		contains: []string{"2 of 2 DNS records", "locked", "always false"}}}},
+		contains: []string{"2 of 2 DNS records", "(e.g. b.example.com A, www.example.com A)", "locked", "always false"}}}},
 	{"srv-data-fields", withZone("free", func(z *inventory.ZoneInventory) {
 		z.DNSRecords = []inventory.DNSRecord{{ID: "s1", Type: "SRV", Name: "_sip._tcp.example.com",
 			Data: &inventory.RecordData{Service: ptr("_sip"), Proto: ptr("_tcp"), Name: ptr("example.com"), Port: ptr(5060), Target: "sip.example.com"}}}
@@ -194,10 +194,10 @@ var liveCases = []struct {
 	}), []wantFinding{{kind: KindAccessBookmark, id: "b1", before: SeverityWarning, after: SeverityError, accountScoped: true,
 		contains: []string{`"Wiki" (id b1, domain wiki.example.com)`, "type bookmark"}}}},
 	{"threat-score-field", withZone("pro", func(z *inventory.ZoneInventory) {
-		z.FirewallRules = []inventory.FirewallRule{{ID: "r1", Description: "bad ips", Action: "block",
-			Filter: inventory.Filter{ID: "f1", Expression: "cf.threat_score gt 10"}}}
-	}), []wantFinding{{kind: KindExpression, id: "f1", before: SeverityNotice, after: SeverityNotice,
-		contains: []string{`Filter id f1 (used by firewall rule "bad ips" (id r1))`, `"cf.threat_score gt 10" is always false (never matches)`}}}},
+		z.FirewallRules = []inventory.FirewallRule{{ID: "r2", Description: "bad ips", Action: "block",
+			Filter: inventory.Filter{ID: "f2", Expression: "cf.threat_score gt 10"}}}
+	}), []wantFinding{{kind: KindExpression, id: "f2", before: SeverityNotice, after: SeverityNotice,
+		contains: []string{`Filter id f2 (used by firewall rule "bad ips" (id r2))`, `"cf.threat_score gt 10" is always false (never matches)`}}}},
 	{"geoip-field-names", withZone("pro", func(z *inventory.ZoneInventory) {
 		z.Rulesets = []inventory.Ruleset{{ID: "rs1", Name: "default", Phase: "http_request_firewall_custom",
 			Rules: []inventory.RulesetRule{{ID: "cr1", Description: "geo", Action: "block", Expression: `ip.geoip.country eq "T1"`}}}}
