@@ -30,7 +30,8 @@ const maxPages = 100000
 // It stops when:
 //   - result_info is missing (the endpoint is not paginated: one page);
 //   - the page came back empty;
-//   - result_info.page differs from the page asked for (the server ignores paging);
+//   - result_info.page of a later page differs from the page asked for (the server ignores
+//     paging; that page is dropped, it repeats an earlier one);
 //   - total_pages is present and reached;
 //   - otherwise, with total_pages missing: count (or the number of items) is below per_page
 //     (the server's per_page if it reports one, else the one asked for), or page*per_page
@@ -41,6 +42,10 @@ func listAll[T any](ctx context.Context, c *Client, r request, perPage int) ([]T
 		items, info, err := listPage[T](ctx, c, r, page, perPage)
 		if err != nil {
 			return nil, err
+		}
+		if page > 1 && info != nil && info.Page != 0 && info.Page != page {
+			// The server ignored the page parameter and sent an earlier page again.
+			return all, nil
 		}
 		all = append(all, items...)
 		if !morePages(page, perPage, len(items), info) {
@@ -77,9 +82,6 @@ func listPage[T any](ctx context.Context, c *Client, r request, page, perPage in
 // morePages decides whether to ask for page+1 (rules on listAll).
 func morePages(page, askedPerPage, got int, info *ResultInfo) bool {
 	if info == nil || got == 0 {
-		return false
-	}
-	if info.Page != 0 && info.Page != page {
 		return false
 	}
 	if info.TotalPages != nil {
