@@ -21,10 +21,13 @@ var legacyDNSSettings = []string{"use_apex_ns", "secondary_overrides"}
 // which the migration plans merge into.
 var entrypointPhases = []string{"http_request_firewall_custom", "http_ratelimit", "http_request_firewall_managed"}
 
-// RequestsPerZone is the number of requests a zone costs when every list fits in one
-// page and no WAF package is active; each active WAF package adds RequestsPerActiveWAFPackage.
 const (
-	RequestsPerZone             = 5 + 6 + 2 + 1 + 1 + 1 + 3
+	// RequestsPerZone is the number of requests a zone costs when every list fits in one
+	// page and no WAF package is active: 5 lists of firewall and rate limiting objects,
+	// 6 zone settings, 2 legacy DNS settings, DNS settings, DNS records, health checks and
+	// 3 entry point rulesets.
+	RequestsPerZone = 5 + 6 + 2 + 1 + 1 + 1 + 3
+	// RequestsPerActiveWAFPackage is what each active WAF package adds (groups, rules).
 	RequestsPerActiveWAFPackage = 2
 )
 
@@ -77,9 +80,13 @@ func (c *collector) scanZone(ctx context.Context, z inventory.Zone) inventory.Zo
 	if c.opts.RequestsFor != nil {
 		ctx, count = c.opts.RequestsFor(ctx)
 	}
+	name := z.Name
+	if name == "" {
+		name = z.ID
+	}
 	s := &zoneScan{
 		src:  c.src,
-		rec:  &recorder{c: c, scope: "zone " + z.Name},
+		rec:  &recorder{c: c, scope: "zone " + name},
 		base: "/zones/" + z.ID,
 		inv:  inventory.ZoneInventory{Zone: z},
 	}
