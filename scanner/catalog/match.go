@@ -73,28 +73,40 @@ func NormalizePath(p string) string {
 	return "/" + strings.Join(segs, "/")
 }
 
-// MatchRoute returns every endpoint, with its entry, that matches method and a concrete path
-// (see MatchEndpoint for the path forms accepted), sorted by entry id then path pattern.
-func (c *Catalog) MatchRoute(method, path string) []RouteMatch {
+// match returns the routes matching method and path, ordered by entry (the entries are sorted
+// by id) and then by path pattern.
+func (c *Catalog) match(method, path string) []*route {
 	method = strings.ToUpper(strings.TrimSpace(method))
 	segs := splitPath(NormalizePath(path))
-	var out []RouteMatch
-	for _, r := range c.routes[len(segs)] {
+	var out []*route
+	candidates := c.routes[len(segs)]
+	for i := range candidates {
+		r := &candidates[i]
 		if method != "" && !slices.Contains(r.methods, method) {
 			continue
 		}
-		if !segmentsMatch(r.segs, segs) {
-			continue
+		if segmentsMatch(r.segs, segs) {
+			out = append(out, r)
 		}
-		e := c.entries[r.entry]
-		out = append(out, RouteMatch{Entry: e.clone(), Endpoint: cloneEndpoint(e.Match.Endpoints[r.endpoint])})
 	}
-	slices.SortFunc(out, func(a, b RouteMatch) int {
-		if c := strings.Compare(a.Entry.ID, b.Entry.ID); c != 0 {
-			return c
+	slices.SortFunc(out, func(a, b *route) int {
+		if a.entry != b.entry {
+			return a.entry - b.entry
 		}
-		return strings.Compare(a.Endpoint.Path, b.Endpoint.Path)
+		return strings.Compare(c.entries[a.entry].Match.Endpoints[a.endpoint].Path, c.entries[b.entry].Match.Endpoints[b.endpoint].Path)
 	})
+	return out
+}
+
+// MatchRoute returns every endpoint, with its entry, that matches method and a concrete path
+// (see MatchEndpoint for the path forms accepted), sorted by entry id then path pattern.
+func (c *Catalog) MatchRoute(method, path string) []RouteMatch {
+	rs := c.match(method, path)
+	out := make([]RouteMatch, len(rs))
+	for i, r := range rs {
+		e := c.entries[r.entry]
+		out[i] = RouteMatch{Entry: e.clone(), Endpoint: cloneEndpoint(e.Match.Endpoints[r.endpoint])}
+	}
 	return out
 }
 
@@ -104,11 +116,13 @@ func (c *Catalog) MatchRoute(method, path string) []RouteMatch {
 // Pattern segments ":x" and "{x}" match any one segment; method "" matches any method.
 func (c *Catalog) MatchEndpoint(method, path string) []Entry {
 	var out []Entry
-	for _, m := range c.MatchRoute(method, path) {
-		if n := len(out); n > 0 && out[n-1].ID == m.Entry.ID {
+	last := -1
+	for _, r := range c.match(method, path) {
+		if r.entry == last {
 			continue
 		}
-		out = append(out, m.Entry)
+		last = r.entry
+		out = append(out, c.entries[r.entry].clone())
 	}
 	return out
 }
