@@ -97,7 +97,6 @@ func (c Config) Format(f fmt.State, verb rune) { fmt.Fprint(f, c.String()) }
 type Client struct {
 	base       string // without trailing slash
 	creds      Credentials
-	secrets    []string
 	userAgent  string
 	hc         *http.Client
 	pace       *pacer
@@ -124,7 +123,6 @@ func New(cfg Config) (*Client, error) {
 	c := &Client{
 		base:       base,
 		creds:      cfg.Credentials,
-		secrets:    cfg.Credentials.secrets(),
 		userAgent:  cfg.UserAgent,
 		maxRetries: cfg.MaxRetries,
 		retryBase:  cfg.RetryBaseDelay,

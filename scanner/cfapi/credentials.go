@@ -22,21 +22,48 @@ var ErrNoCredentials = errors.New("cfapi: no credentials: set " + EnvAPIToken + 
 // e-mail and global API key (X-Auth-Email, X-Auth-Key). The secret is unexported and every
 // way of printing a Credentials (String, GoString, Format, so %v, %+v, %#v, %s, %q) shows
 // only Describe, never the secret. The zero value sends no authentication headers.
+//
+// The values sit behind a pointer so that even a raw print of a struct holding a
+// Credentials in an unexported field (which fmt cannot call Format on) shows an address,
+// not the secret.
 type Credentials struct {
-	token  string
-	email  string
-	key    string
+	s      *credSecret
 	origin string // where the credentials came from, for Describe
+}
+
+type credSecret struct {
+	token, email, key string
+}
+
+func (c Credentials) token() string {
+	if c.s == nil {
+		return ""
+	}
+	return c.s.token
+}
+
+func (c Credentials) email() string {
+	if c.s == nil {
+		return ""
+	}
+	return c.s.email
+}
+
+func (c Credentials) key() string {
+	if c.s == nil {
+		return ""
+	}
+	return c.s.key
 }
 
 // TokenCredentials returns credentials that send an API token as a bearer token.
 func TokenCredentials(token string) Credentials {
-	return Credentials{token: strings.TrimSpace(token)}
+	return Credentials{s: &credSecret{token: strings.TrimSpace(token)}}
 }
 
 // KeyCredentials returns credentials that send an account e-mail and its global API key.
 func KeyCredentials(email, key string) Credentials {
-	return Credentials{email: strings.TrimSpace(email), key: strings.TrimSpace(key)}
+	return Credentials{s: &credSecret{email: strings.TrimSpace(email), key: strings.TrimSpace(key)}}
 }
 
 // CredentialsFromEnv reads CLOUDFLARE_API_TOKEN, or else CLOUDFLARE_EMAIL together with
@@ -65,14 +92,14 @@ func CredentialsFromEnv(getenv func(string) string) (Credentials, error) {
 }
 
 // IsZero reports whether no credentials are set.
-func (c Credentials) IsZero() bool { return c.token == "" && c.email == "" && c.key == "" }
+func (c Credentials) IsZero() bool { return c.token() == "" && c.email() == "" && c.key() == "" }
 
 // Kind is "token", "key" or "none".
 func (c Credentials) Kind() string {
 	switch {
-	case c.token != "":
+	case c.token() != "":
 		return "token"
-	case c.email != "" || c.key != "":
+	case c.email() != "" || c.key() != "":
 		return "key"
 	}
 	return "none"
@@ -88,7 +115,7 @@ func (c Credentials) Describe() string {
 		}
 		return "API token"
 	case "key":
-		d := "e-mail + API key for " + maskEmail(c.email)
+		d := "e-mail + API key for " + maskEmail(c.email())
 		if c.origin != "" {
 			d += " (from " + c.origin + ")"
 		}
@@ -135,17 +162,17 @@ func (c Credentials) validate() error {
 		}
 		return nil
 	}
-	if c.token != "" {
-		return check("API token", c.token)
+	if c.token() != "" {
+		return check("API token", c.token())
 	}
-	if c.email != "" || c.key != "" {
-		if c.email == "" || c.key == "" {
+	if c.email() != "" || c.key() != "" {
+		if c.email() == "" || c.key() == "" {
 			return errors.New("cfapi: e-mail + API key credentials need both the e-mail and the key")
 		}
-		if err := check("account e-mail", c.email); err != nil {
+		if err := check("account e-mail", c.email()); err != nil {
 			return err
 		}
-		return check("API key", c.key)
+		return check("API key", c.key())
 	}
 	return nil
 }
@@ -154,17 +181,17 @@ func (c Credentials) validate() error {
 func (c Credentials) apply(h http.Header) {
 	switch c.Kind() {
 	case "token":
-		h.Set("Authorization", "Bearer "+c.token)
+		h.Set("Authorization", "Bearer "+c.token())
 	case "key":
-		h.Set("X-Auth-Email", c.email)
-		h.Set("X-Auth-Key", c.key)
+		h.Set("X-Auth-Email", c.email())
+		h.Set("X-Auth-Key", c.key())
 	}
 }
 
 // secrets returns the values that must never appear in output.
 func (c Credentials) secrets() []string {
 	var s []string
-	for _, v := range []string{c.token, c.key} {
+	for _, v := range []string{c.token(), c.key()} {
 		if v != "" {
 			s = append(s, v)
 		}

@@ -174,7 +174,7 @@ func (c *Client) success(r request, status int, body []byte, attempt int, out an
 	env, ok := parseEnvelope(body)
 	if !ok {
 		e := c.fail(r, status, attempt, errors.New("response is not a JSON envelope"))
-		e.Body = scrub(excerpt(body), c.secrets)
+		e.Body = scrub(excerpt(body), c.creds.secrets())
 		return nil, e
 	}
 	if env.Success != nil && !*env.Success {
@@ -192,7 +192,7 @@ func (c *Client) httpError(r request, status int, body []byte, attempt int) *Err
 		return c.envelopeError(r, status, env, attempt)
 	}
 	e := c.fail(r, status, attempt, nil)
-	e.Body = scrub(excerpt(body), c.secrets)
+	e.Body = scrub(excerpt(body), c.creds.secrets())
 	return e
 }
 
@@ -200,8 +200,8 @@ func (c *Client) envelopeError(r request, status int, env envelope, attempt int)
 	e := c.fail(r, status, attempt, nil)
 	e.Errors = env.Errors
 	e.Messages = env.Messages
-	scrubDetails(e.Errors, c.secrets)
-	scrubDetails(e.Messages, c.secrets)
+	scrubDetails(e.Errors, c.creds.secrets())
+	scrubDetails(e.Messages, c.creds.secrets())
 	if len(e.Errors) == 0 && status >= 200 && status <= 299 {
 		e.Err = errors.New("success is false")
 	}
@@ -212,8 +212,8 @@ func (c *Client) fail(r request, status, attempts int, err error) *Error {
 	if err != nil {
 		// A transport error's text comes from the network stack, never from headers;
 		// scrub it anyway, it is cheap.
-		if s := err.Error(); scrub(s, c.secrets) != s {
-			err = errors.New(scrub(s, c.secrets))
+		if s := err.Error(); scrub(s, c.creds.secrets()) != s {
+			err = errors.New(scrub(s, c.creds.secrets()))
 		}
 	}
 	return &Error{Method: r.method, Path: r.path, Status: status, Attempts: attempts, Deprecated: r.deprecated, Err: err}

@@ -1,0 +1,382 @@
+package cfapi
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"golang.org/x/time/rate"
+)
+
+// slotRecorder collects the pacer slot of every attempt the client sends.
+type slotRecorder struct {
+	mu    sync.Mutex
+	slots []time.Time
+}
+
+func (s *slotRecorder) record(t time.Time) {
+	s.mu.Lock()
+	s.slots = append(s.slots, t)
+	s.mu.Unlock()
+}
+
+func (s *slotRecorder) sorted() []time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := append([]time.Time(nil), s.slots...)
+	sort.Slice(out, func(i, j int) bool { return out[i].Before(out[j]) })
+	return out
+}
+
+func (s *slotRecorder) reset() {
+	s.mu.Lock()
+	s.slots = nil
+	s.mu.Unlock()
+}
+
+// maxInWindow is the largest number of slots inside any half-open window of length w.
+func maxInWindow(slots []time.Time, w time.Duration) int {
+	best := 0
+	for i := range slots {
+		n := 0
+		for j := i; j < len(slots) && slots[j].Before(slots[i].Add(w)); j++ {
+			n++
+		}
+		best = max(best, n)
+	}
+	return best
+}
+
+func zoneServer(t *testing.T, served *atomic.Int64) *http.ServeMux {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		served.Add(1)
+		okEnvelope(w, map[string]any{"id": "z1", "name": "a.example"}, nil)
+	})
+	return mux
+}
+
+// TestLimiterUnderConcurrency runs 50 goroutines through one client on a frozen clock: the
+// slots the shared limiter hands out are the schedule the server would see, and no window
+// holds more than burst + rate*window of them.
+func TestLimiterUnderConcurrency(t *testing.T) {
+	for _, tc := range []struct {
+		rps   float64
+		burst int
+	}{{4, 4}, {DefaultRPS, 0}, {10, 1}} {
+		var served atomic.Int64
+		srv := server(t, zoneServer(t, &served).ServeHTTP)
+		c, _ := testClient(t, srv.URL, func(c *Config) { c.RPS = tc.rps; c.Burst = tc.burst })
+		burst := c.pace.baseBurst
+		var rec slotRecorder
+		c.onSend = rec.record
+		var wg sync.WaitGroup
+		for range 50 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if _, err := c.GetZone(context.Background(), "z1"); err != nil {
+					t.Error(err)
+				}
+			}()
+		}
+		wg.Wait()
+		slots := rec.sorted()
+		if served.Load() != 50 || len(slots) != 50 {
+			t.Fatalf("server saw %d requests, %d slots; want 50", served.Load(), len(slots))
+		}
+		for _, w := range []time.Duration{time.Second, 5 * time.Second, 5 * time.Minute} {
+			limit := burst + int(tc.rps*w.Seconds())
+			if got := maxInWindow(slots, w); got > limit {
+				t.Errorf("rps %g burst %d: %d requests within %v, limit %d", tc.rps, burst, got, w, limit)
+			}
+		}
+		// The limiter's own arithmetic: the first burst go at once, then one every 1/rps.
+		want := t0.Add(time.Duration(float64(50-burst) / tc.rps * float64(time.Second)))
+		if last := slots[len(slots)-1]; last.Sub(want).Abs() > time.Millisecond {
+			t.Errorf("rps %g: last slot at %v, want %v", tc.rps, last.Sub(t0), want.Sub(t0))
+		}
+	}
+}
+
+func TestUnlimitedRPS(t *testing.T) {
+	var served atomic.Int64
+	srv := server(t, zoneServer(t, &served).ServeHTTP)
+	c, clk := testClient(t, srv.URL, func(c *Config) { c.RPS = 0 })
+	var rec slotRecorder
+	c.onSend = rec.record
+	for range 20 {
+		if _, err := c.GetZone(context.Background(), "z1"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, s := range rec.sorted() {
+		if !s.Equal(t0) {
+			t.Fatalf("unlimited client delayed a request to %v", s.Sub(t0))
+		}
+	}
+	if len(clk.Sleeps()) != 0 {
+		t.Errorf("unlimited client slept %v", clk.Sleeps())
+	}
+}
+
+// TestRateLimitedWorkerSlowsOthers: one worker's 429 (Retry-After 30) holds every other
+// worker behind the gate, and the lowered rate spaces them out afterwards.
+func TestRateLimitedWorkerSlowsOthers(t *testing.T) {
+	var n atomic.Int64
+	srv := server(t, func(w http.ResponseWriter, r *http.Request) {
+		if n.Add(1) == 1 {
+			w.Header().Set("Retry-After", "30")
+			writeJSON(w, 429, `{"success":false,"errors":[{"code":971,"message":"Please wait and consider throttling your request speed"}],"result":null}`)
+			return
+		}
+		okEnvelope(w, map[string]any{"id": "z1", "name": "a.example"}, nil)
+	})
+	c, _ := testClient(t, srv.URL, func(c *Config) { c.RPS = 4; c.Burst = 4 })
+	var rec slotRecorder
+	c.onSend = rec.record
+	if _, err := c.GetZone(context.Background(), "z1"); err != nil {
+		t.Fatal(err)
+	}
+	gate := t0.Add(30 * time.Second)
+	if s := rec.sorted(); len(s) != 2 || !s[0].Equal(t0) || !s[1].Equal(gate) {
+		t.Fatalf("first worker's slots %v, want t0 and t0+30s", s)
+	}
+	g, limit, level := c.pace.snapshot()
+	if !g.Equal(gate) || limit != 2 || level != 1 {
+		t.Fatalf("pacer after 429: gate %v limit %v level %d", g.Sub(t0), limit, level)
+	}
+	rec.reset()
+	var wg sync.WaitGroup
+	for range 10 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, err := c.GetZone(context.Background(), "z1"); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	slots := rec.sorted()
+	if len(slots) != 10 {
+		t.Fatalf("%d slots", len(slots))
+	}
+	for i, s := range slots {
+		if s.Before(gate) {
+			t.Errorf("worker slot %v is before the gate", s.Sub(t0))
+		}
+		if i > 0 && s.Sub(slots[i-1]) < 500*time.Millisecond {
+			t.Errorf("slots %v and %v closer than the halved rate allows", slots[i-1].Sub(t0), s.Sub(t0))
+		}
+	}
+	if st := c.Stats(); st.RateLimited != 1 || st.Requests != 12 {
+		t.Errorf("stats %+v", st)
+	}
+}
+
+// TestGateMovesBookedSlots: a worker already waiting for a slot booked before another
+// worker's 429 books again behind the gate instead of sending into the 429s.
+func TestGateMovesBookedSlots(t *testing.T) {
+	var p *pacer
+	calls := 0
+	sleep := func(ctx context.Context, d time.Duration) error {
+		calls++
+		if calls == 1 {
+			p.penalize(10 * time.Second) // another worker's 429 while this one sleeps
+		}
+		return nil
+	}
+	p = newPacer(4, 1, func() time.Time { return t0 }, sleep)
+	if s, err := p.wait(context.Background()); err != nil || !s.Equal(t0) {
+		t.Fatalf("first slot %v %v", s, err)
+	}
+	s, err := p.wait(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s.Equal(t0.Add(10 * time.Second)) {
+		t.Fatalf("slot %v, want the gate t0+10s", s.Sub(t0))
+	}
+}
+
+// TestPenaltyRecovers: the lowered rate lasts penaltyWindow after the gate, then the base
+// rate and burst come back; repeated 429s halve it further, down to base/16.
+func TestPenaltyRecovers(t *testing.T) {
+	now := t0
+	p := newPacer(8, 8, func() time.Time { return now }, func(context.Context, time.Duration) error { return nil })
+	for range 6 {
+		p.penalize(2 * time.Second)
+	}
+	if _, limit, level := p.snapshot(); level != maxPenaltyLevel || limit != rate.Limit(8.0/16) {
+		t.Fatalf("after 6 429s: limit %v level %d", limit, level)
+	}
+	now = t0.Add(2*time.Second + penaltyWindow - time.Millisecond)
+	p.reserve()
+	if _, _, level := p.snapshot(); level == 0 {
+		t.Fatal("penalty lifted too early")
+	}
+	now = t0.Add(2*time.Second + penaltyWindow + time.Second)
+	p.reserve()
+	if _, limit, level := p.snapshot(); level != 0 || limit != 8 || p.lim.Burst() != 8 {
+		t.Fatalf("after the window: limit %v level %d burst %d", limit, level, p.lim.Burst())
+	}
+}
+
+// blockingSleep is the real sleep that reports when it starts waiting.
+func blockingSleep(entered chan<- time.Duration) func(context.Context, time.Duration) error {
+	return func(ctx context.Context, d time.Duration) error {
+		entered <- d
+		return sleepCtx(ctx, d)
+	}
+}
+
+// TestCancellationWhileWaiting: a context cancelled while the client waits on the limiter,
+// on a backoff or on an answer ends the call with context.Canceled. The waits are ~17
+// minutes of real time, so a call that returns at all returned because of the cancel.
+func TestCancellationWhileWaiting(t *testing.T) {
+	tests := []struct {
+		name    string
+		rps     float64
+		handler http.HandlerFunc
+		sent    int64 // requests the server must see during the cancelled call
+		inSleep bool  // the cancel happens during an injected sleep (else in flight)
+	}{
+		{name: "waiting on the limiter", rps: 0.001, sent: 0, inSleep: true,
+			handler: func(w http.ResponseWriter, r *http.Request) {
+				okEnvelope(w, map[string]any{"id": "z1", "name": "a"}, nil)
+			}},
+		{name: "waiting on a backoff", sent: 1, inSleep: true,
+			handler: func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Retry-After", "1000")
+				writeJSON(w, 503, `{"success":false,"errors":[{"code":503,"message":"busy"}],"result":null}`)
+			}},
+		{name: "waiting on a 429 gate", sent: 1, inSleep: true,
+			handler: func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Retry-After", "1000")
+				writeJSON(w, 429, `{"success":false,"errors":[],"result":null}`)
+			}},
+		{name: "waiting on the answer", sent: 1,
+			handler: func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() }},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var served atomic.Int64
+			arrived := make(chan struct{}, 4)
+			srv := server(t, func(w http.ResponseWriter, r *http.Request) {
+				served.Add(1)
+				arrived <- struct{}{}
+				tc.handler(w, r)
+			})
+			entered := make(chan time.Duration, 4)
+			c, err := New(Config{BaseURL: srv.URL, Credentials: TokenCredentials(testToken), RPS: tc.rps, Burst: 1, Sleep: blockingSleep(entered)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			if tc.rps > 0 { // spend the only token, so the next call waits ~1000s for one
+				if _, err := c.GetZone(ctx, "z1"); err != nil {
+					t.Fatal(err)
+				}
+				<-arrived
+				served.Store(0)
+			}
+			done := make(chan error, 1)
+			go func() { _, err := c.GetZone(ctx, "z1"); done <- err }()
+			if tc.inSleep {
+				if d := <-entered; d < time.Minute {
+					t.Fatalf("client sleeps only %v", d)
+				}
+			} else {
+				<-arrived
+			}
+			cancel()
+			select {
+			case err := <-done:
+				if !errors.Is(err, context.Canceled) {
+					t.Fatalf("error %v, want context.Canceled", err)
+				}
+				var e *Error
+				if !errors.As(err, &e) || e.Path != "/zones/z1" {
+					t.Errorf("cancel error lacks the request: %v", err)
+				}
+			case <-time.After(time.Minute):
+				t.Fatal("the call did not return after cancel")
+			}
+			if got := served.Load(); got != tc.sent {
+				t.Errorf("server saw %d requests during the call", got)
+			}
+		})
+	}
+}
+
+func TestCancelledContextSendsNothing(t *testing.T) {
+	var served atomic.Int64
+	srv := server(t, zoneServer(t, &served).ServeHTTP)
+	c, _ := testClient(t, srv.URL)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := c.ListZones(ctx, ZoneFilter{}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("error %v", err)
+	}
+	if served.Load() != 0 || c.Stats().Requests != 0 {
+		t.Errorf("a cancelled context sent %d requests", served.Load())
+	}
+}
+
+// TestRequestAccounting: Stats counts attempts by method, and WithRequestCounter counts the
+// attempts made under one context (one zone's collection), retries included.
+func TestRequestAccounting(t *testing.T) {
+	var n atomic.Int64
+	srv := server(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/zones/flaky" && n.Add(1) == 1 {
+			writeJSON(w, 502, "bad gateway")
+			return
+		}
+		if r.URL.Path == "/zones/a/filters" {
+			okEnvelope(w, []any{}, nil)
+			return
+		}
+		okEnvelope(w, map[string]any{"id": "x"}, nil)
+	})
+	c, _ := testClient(t, srv.URL)
+	var zoneA, zoneB atomic.Int64
+	ctxA := WithRequestCounter(context.Background(), &zoneA)
+	ctxB := WithRequestCounter(context.Background(), &zoneB)
+	mustOK := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err := c.GetZone(ctxA, "flaky") // 2 attempts
+	mustOK(err)
+	_, err = c.ListFilters(ctxA, "a")
+	mustOK(err)
+	_, err = c.PatchDNSSettings(ctxA, "a", map[string]any{})
+	mustOK(err)
+	mustOK(c.DeleteFilter(ctxB, "b", "f"))
+	_, err = c.PutEntrypointRuleset(ctxB, "b", PhaseCustom, nil)
+	mustOK(err)
+	_, err = c.CreateRulesetRule(context.Background(), "c", "rs", ruleForTest(), nil)
+	mustOK(err)
+	if zoneA.Load() != 4 || zoneB.Load() != 2 {
+		t.Errorf("per-context counts %d %d, want 4 2", zoneA.Load(), zoneB.Load())
+	}
+	st := c.Stats()
+	want := map[string]int64{"GET": 3, "PATCH": 1, "DELETE": 1, "PUT": 1, "POST": 1}
+	if st.Requests != 7 || st.Retries != 1 || len(st.ByMethod) != len(want) {
+		t.Errorf("stats %+v", st)
+	}
+	for m, v := range want {
+		if st.ByMethod[m] != v {
+			t.Errorf("%s: %d, want %d", m, st.ByMethod[m], v)
+		}
+	}
+}
