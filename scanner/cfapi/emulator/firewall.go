@@ -1,0 +1,819 @@
+package emulator
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/sunsetscan/sunset/scanner/inventory"
+)
+
+// Firewall rule vocabulary (domain-facts "Firewall rule and filter objects").
+var (
+	firewallActions  = []string{"allow", "block", "bypass", "challenge", "js_challenge", "log", "managed_challenge"}
+	firewallProducts = []string{"bic", "hot", "rateLimit", "securityLevel", "uaBlock", "waf", "zoneLockdown"}
+)
+
+// firewallRuleQuota is the number of firewall rules a zone may hold, per plan.
+func firewallRuleQuota(plan string) int {
+	switch plan {
+	case inventory.PlanPro:
+		return 20
+	case inventory.PlanBusiness:
+		return 100
+	case inventory.PlanEnterprise:
+		return 1000
+	}
+	return 5
+}
+
+// filterInput is a filter as a request sends it; pointers tell absent from zero.
+type filterInput struct {
+	ID          *string `json:"id"`
+	Expression  *string `json:"expression"`
+	Paused      *bool   `json:"paused"`
+	Description *string `json:"description"`
+	Ref         *string `json:"ref"`
+}
+
+// ruleInput is a firewall rule as a request sends it. Priority and Products are raw so that
+// an explicit null is told apart from an absent member.
+type ruleInput struct {
+	ID          *string         `json:"id"`
+	Filter      *filterInput    `json:"filter"`
+	Action      *string         `json:"action"`
+	Priority    json.RawMessage `json:"priority"`
+	Paused      *bool           `json:"paused"`
+	Description *string         `json:"description"`
+	Ref         *string         `json:"ref"`
+	Products    json.RawMessage `json:"products"`
+}
+
+func contains(list []string, v string) bool {
+	for _, x := range list {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// decodeList reads a JSON array body; a single object is refused like the real API does for
+// these collection endpoints.
+func decodeList[T any](c *call) ([]T, *reply) {
+	body := bytes.TrimSpace(c.body)
+	if len(body) > 0 && body[0] != '[' {
+		return nil, fail(http.StatusBadRequest, CodeMalformedJSON, "Malformed JSON in request body: this endpoint expects a JSON array")
+	}
+	var out []T
+	if rep := c.decode(&out); rep != nil {
+		return nil, rep
+	}
+	if len(out) == 0 {
+		return nil, invalid("the request holds no items")
+	}
+	return out, nil
+}
+
+// idsFromRequest reads the ids of a bulk DELETE: repeated ?id= parameters, or a JSON body
+// [{"id": ...}] or {"ids": [...]}.
+func idsFromRequest(c *call) ([]string, *reply) {
+	ids := append([]string(nil), c.query["id"]...)
+	body := bytes.TrimSpace(c.body)
+	if len(body) > 0 {
+		if body[0] == '[' {
+			var items []struct {
+				ID string `json:"id"`
+			}
+			if err := json.Unmarshal(body, &items); err != nil {
+				return nil, fail(http.StatusBadRequest, CodeMalformedJSON, "Malformed JSON in request body: %v", err)
+			}
+			for _, it := range items {
+				ids = append(ids, it.ID)
+			}
+		} else {
+			var obj struct {
+				IDs []string `json:"ids"`
+			}
+			if err := json.Unmarshal(body, &obj); err != nil {
+				return nil, fail(http.StatusBadRequest, CodeMalformedJSON, "Malformed JSON in request body: %v", err)
+			}
+			ids = append(ids, obj.IDs...)
+		}
+	}
+	if len(ids) == 0 {
+		return nil, invalid("no ids given: pass ?id=ID (repeatable) or a body [{\"id\": ID}]")
+	}
+	for _, id := range ids {
+		if id == "" {
+			return nil, invalid("an empty id was given")
+		}
+	}
+	return ids, nil
+}
+
+// checkFilterExpression validates a filter expression: blank is code 20125, a parse error
+// is CodeInvalidExpression with the validator's message.
+func (c *call) checkFilterExpression(expr string) *APIError {
+	if strings.TrimSpace(expr) == "" {
+		return &APIError{Code: CodeBlankExpression, Message: "filter expression must not be blank"}
+	}
+	if err := c.s.validate(expr); err != nil {
+		return &APIError{Code: CodeInvalidExpression, Message: err.Error()}
+	}
+	return nil
+}
+
+// duplicateFilter finds another filter of the zone with the same expression.
+func (z *zoneState) duplicateFilter(expr, exceptID string) *filterState {
+	for _, f := range z.filters {
+		if f.f.ID != exceptID && f.f.Expression == expr {
+			return f
+		}
+	}
+	return nil
+}
+
+// checkFilterText checks description and ref lengths.
+func checkFilterText(f *inventory.Filter) *APIError {
+	if len(f.Description) > 500 {
+		return &APIError{Code: CodeInvalid, Message: "filter description is longer than 500 characters"}
+	}
+	if len(f.Ref) > 50 {
+		return &APIError{Code: CodeInvalid, Message: "filter ref is longer than 50 characters"}
+	}
+	return nil
+}
+
+// applyRuleInput merges the members present in in over r (the filter is handled by the caller).
+func applyRuleInput(r *inventory.FirewallRule, in ruleInput) *APIError {
+	if in.Action != nil {
+		r.Action = *in.Action
+	}
+	if in.Paused != nil {
+		r.Paused = *in.Paused
+	}
+	if in.Description != nil {
+		r.Description = *in.Description
+	}
+	if in.Ref != nil {
+		r.Ref = *in.Ref
+	}
+	if len(in.Priority) > 0 {
+		if string(in.Priority) == "null" {
+			r.Priority = nil
+		} else {
+			var p int64
+			if err := json.Unmarshal(in.Priority, &p); err != nil {
+				return &APIError{Code: CodeInvalid, Message: "priority must be an integer or null"}
+			}
+			if p < 0 || p > 2147483647 {
+				return &APIError{Code: CodeInvalid, Message: "priority must be between 0 and 2147483647"}
+			}
+			r.Priority = intPtr(int(p))
+		}
+	}
+	if len(in.Products) > 0 {
+		if string(in.Products) == "null" {
+			r.Products = nil
+		} else {
+			var ps []string
+			if err := json.Unmarshal(in.Products, &ps); err != nil {
+				return &APIError{Code: CodeInvalid, Message: "products must be an array of strings"}
+			}
+			r.Products = ps
+		}
+	}
+	return nil
+}
+
+// validateRule checks a complete rule: the action, products only with bypass (and required
+// there), and text lengths.
+func validateRule(r *inventory.FirewallRule) *APIError {
+	if r.Action == "" {
+		return &APIError{Code: CodeInvalid, Message: "firewall rule action is required"}
+	}
+	if !contains(firewallActions, r.Action) {
+		return &APIError{Code: CodeInvalid, Message: fmt.Sprintf("unknown firewall rule action %q; want one of %s", r.Action, strings.Join(firewallActions, ", "))}
+	}
+	if r.Action == "bypass" {
+		if len(r.Products) == 0 {
+			return &APIError{Code: CodeInvalid, Message: "a bypass rule needs products (one or more of " + strings.Join(firewallProducts, ", ") + ")"}
+		}
+		for _, p := range r.Products {
+			if !contains(firewallProducts, p) {
+				return &APIError{Code: CodeInvalid, Message: fmt.Sprintf("unknown product %q; want one of %s", p, strings.Join(firewallProducts, ", "))}
+			}
+		}
+	} else if len(r.Products) > 0 {
+		return &APIError{Code: CodeInvalid, Message: fmt.Sprintf("products are only allowed with the bypass action, not %q", r.Action)}
+	}
+	if len(r.Description) > 500 {
+		return &APIError{Code: CodeInvalid, Message: "firewall rule description is longer than 500 characters"}
+	}
+	if len(r.Ref) > 50 {
+		return &APIError{Code: CodeInvalid, Message: "firewall rule ref is longer than 50 characters"}
+	}
+	return nil
+}
+
+// featureError says why a rule cannot be created on the zone's plan, or nil: the log action
+// needs Enterprise, the regex operator (matches, ~) Business or Enterprise.
+func (z *zoneState) featureError(action, expr string) *APIError {
+	plan := z.plan()
+	if action == "log" && planRank(plan) < planRank(inventory.PlanEnterprise) {
+		return &APIError{Code: CodeFeatureUnavailable, Message: fmt.Sprintf("the log action is not available on the %s plan (Enterprise only)", plan)}
+	}
+	if usesRegex(expr) && planRank(plan) < planRank(inventory.PlanBusiness) {
+		return &APIError{Code: CodeFeatureUnavailable, Message: fmt.Sprintf("the regular expression operator (matches, ~) is not available on the %s plan (Business and Enterprise only)", plan)}
+	}
+	return nil
+}
+
+// indexed prefixes an error with the position of the item it concerns in a bulk request.
+func indexed(i, n int, e APIError) APIError {
+	if n > 1 {
+		e.Message = fmt.Sprintf("item %d: %s", i, e.Message)
+	}
+	return e
+}
+
+// createFirewallRules is POST /zones/:zone_id/firewall/rules: each item carries a filter
+// either inline ({"expression": ...}, the combined call) or by reference ({"id": ...}, the
+// two-call sequence). The spec's rules: (1) an inline filter is created first, then the rule;
+// (2) when a filter or a rule is invalid, nothing is created; (3) when the rule quota would be
+// exceeded, or (errors table) a rule asks for a feature the plan lacks, the inline filters stay
+// and no rule is created, and the error says so; (4) inline-created filters are protected from
+// PUT and DELETE on the filters endpoints.
+func (c *call) createFirewallRules() *reply {
+	items, rep := decodeList[ruleInput](c)
+	if rep != nil {
+		return rep
+	}
+	z := c.zone
+	n := len(items)
+	rules := make([]inventory.FirewallRule, n)
+	inline := make([]*inventory.Filter, n)
+	var errs []APIError
+	seen := map[string]int{}
+	for i, in := range items {
+		r := inventory.FirewallRule{}
+		if e := applyRuleInput(&r, in); e != nil {
+			errs = append(errs, indexed(i, n, *e))
+			continue
+		}
+		if e := validateRule(&r); e != nil {
+			errs = append(errs, indexed(i, n, *e))
+		}
+		switch {
+		case in.Filter == nil:
+			errs = append(errs, indexed(i, n, APIError{Code: CodeInvalid, Message: "filter is required: an object with an expression, or with the id of an existing filter"}))
+		case in.Filter.ID != nil && *in.Filter.ID != "":
+			if z.filter(*in.Filter.ID) == nil {
+				errs = append(errs, indexed(i, n, APIError{Code: CodeNotFound, Message: fmt.Sprintf("filter %q not found", *in.Filter.ID)}))
+			}
+			r.Filter = inventory.Filter{ID: *in.Filter.ID}
+		default:
+			f := inventory.Filter{}
+			if in.Filter.Expression != nil {
+				f.Expression = *in.Filter.Expression
+			}
+			if in.Filter.Paused != nil {
+				f.Paused = *in.Filter.Paused
+			}
+			if in.Filter.Description != nil {
+				f.Description = *in.Filter.Description
+			}
+			if in.Filter.Ref != nil {
+				f.Ref = *in.Filter.Ref
+			}
+			if e := c.checkFilterExpression(f.Expression); e != nil {
+				errs = append(errs, indexed(i, n, *e))
+			} else if d := z.duplicateFilter(f.Expression, ""); d != nil {
+				errs = append(errs, indexed(i, n, APIError{Code: CodeDuplicateFilter, Message: fmt.Sprintf("a filter with this expression already exists (id %s)", d.f.ID)}))
+			} else if j, dup := seen[f.Expression]; dup {
+				errs = append(errs, indexed(i, n, APIError{Code: CodeDuplicateFilter, Message: fmt.Sprintf("the filter expression repeats item %d", j)}))
+			}
+			seen[f.Expression] = i
+			if e := checkFilterText(&f); e != nil {
+				errs = append(errs, indexed(i, n, *e))
+			}
+			inline[i] = &f
+		}
+		rules[i] = r
+	}
+	if len(errs) > 0 {
+		return failErrors(http.StatusBadRequest, errs...)
+	}
+
+	// Rule 1: the filters first.
+	var created []string
+	for i, f := range inline {
+		if f == nil {
+			continue
+		}
+		f.ID = c.st.newID("filter")
+		z.filters = append(z.filters, &filterState{f: *f, combined: true})
+		rules[i].Filter = inventory.Filter{ID: f.ID}
+		created = append(created, f.ID)
+	}
+
+	// Rule 3 and the unavailable feature: the filters stay, no rule is created.
+	status := http.StatusBadRequest
+	for i := range rules {
+		if e := z.featureError(rules[i].Action, z.filter(rules[i].Filter.ID).f.Expression); e != nil {
+			errs = append(errs, indexed(i, n, *e))
+			status = http.StatusForbidden
+		}
+	}
+	if quota := firewallRuleQuota(z.plan()); len(z.rules)+n > quota {
+		errs = append(errs, APIError{Code: CodeQuotaExceeded, Message: fmt.Sprintf(
+			"firewall rule quota exceeded: the %s plan allows %d firewall rules, the zone has %d and the request adds %d", z.plan(), quota, len(z.rules), n)})
+	}
+	if len(errs) > 0 {
+		rep := failErrors(status, errs...)
+		if len(created) > 0 {
+			rep.messages = []Message{{Message: fmt.Sprintf("no firewall rule was created, but these filters were: %s; create the rules with \"filter\": {\"id\": ...} once the quota or the plan allows",
+				strings.Join(created, ", "))}}
+			for i := range errs {
+				rep.errors[i].Message += " (filters created: " + strings.Join(created, ", ") + ")"
+			}
+		}
+		return rep
+	}
+
+	out := make([]inventory.FirewallRule, 0, n)
+	for i := range rules {
+		r := rules[i]
+		r.ID = c.st.newID("firewall_rule")
+		z.rules = append(z.rules, &r)
+		out = append(out, z.renderRule(&r))
+	}
+	return ok(out)
+}
+
+// findRule returns the index of a firewall rule.
+func (z *zoneState) findRule(id string) int {
+	for i, r := range z.rules {
+		if r.ID == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// updateRules applies PATCH (partial) or PUT (complete) items to existing rules, all or none.
+func (c *call) updateRules(items []ruleInput, complete bool) ([]inventory.FirewallRule, *reply) {
+	z := c.zone
+	n := len(items)
+	next := make([]inventory.FirewallRule, n)
+	idx := make([]int, n)
+	var errs []APIError
+	featureFailed := false
+	for i, in := range items {
+		if in.ID == nil || *in.ID == "" {
+			errs = append(errs, indexed(i, n, APIError{Code: CodeInvalid, Message: "id is required"}))
+			continue
+		}
+		k := z.findRule(*in.ID)
+		if k < 0 {
+			errs = append(errs, indexed(i, n, APIError{Code: CodeNotFound, Message: fmt.Sprintf("firewall rule %q not found", *in.ID)}))
+			continue
+		}
+		var r inventory.FirewallRule
+		if complete {
+			if in.Action == nil {
+				errs = append(errs, indexed(i, n, APIError{Code: CodeInvalid, Message: "action is required"}))
+				continue
+			}
+			if in.Filter == nil || in.Filter.ID == nil {
+				errs = append(errs, indexed(i, n, APIError{Code: CodeInvalid, Message: "filter.id is required: refer to an existing filter"}))
+				continue
+			}
+			r = inventory.FirewallRule{ID: *in.ID, Extra: z.rules[k].Extra}
+		} else {
+			r = deepCopy(*z.rules[k])
+		}
+		if e := applyRuleInput(&r, in); e != nil {
+			errs = append(errs, indexed(i, n, *e))
+			continue
+		}
+		if in.Filter != nil {
+			if in.Filter.ID == nil || *in.Filter.ID == "" {
+				errs = append(errs, indexed(i, n, APIError{Code: CodeInvalid, Message: "a rule refers to its filter by id; change an expression through the filters endpoints"}))
+				continue
+			}
+			if z.filter(*in.Filter.ID) == nil {
+				errs = append(errs, indexed(i, n, APIError{Code: CodeNotFound, Message: fmt.Sprintf("filter %q not found", *in.Filter.ID)}))
+				continue
+			}
+			r.Filter = inventory.Filter{ID: *in.Filter.ID}
+		}
+		if e := validateRule(&r); e != nil {
+			errs = append(errs, indexed(i, n, *e))
+			continue
+		}
+		if e := z.featureError(r.Action, z.filter(r.Filter.ID).f.Expression); e != nil {
+			errs = append(errs, indexed(i, n, *e))
+			featureFailed = true
+			continue
+		}
+		next[i], idx[i] = r, k
+	}
+	if len(errs) > 0 {
+		status := http.StatusBadRequest
+		if featureFailed {
+			status = http.StatusForbidden
+		}
+		return nil, failErrors(status, errs...)
+	}
+	out := make([]inventory.FirewallRule, 0, n)
+	for i := range next {
+		r := next[i]
+		*z.rules[idx[i]] = r
+		out = append(out, z.renderRule(z.rules[idx[i]]))
+	}
+	return out, nil
+}
+
+// deleteRules removes rules (all or none); with delete_filter_if_unused=true their filters go
+// too when no other rule refers to them; this is the way to delete a filter created by the
+// combined call (rule first, then filter).
+func (c *call) deleteRules(ids []string) ([]map[string]string, *reply) {
+	z := c.zone
+	for _, id := range ids {
+		if z.findRule(id) < 0 {
+			return nil, notFound("firewall rule", id)
+		}
+	}
+	dropFilters := c.query.Get("delete_filter_if_unused") == "true"
+	out := make([]map[string]string, 0, len(ids))
+	for _, id := range ids {
+		k := z.findRule(id)
+		filterID := z.rules[k].Filter.ID
+		z.rules = append(z.rules[:k], z.rules[k+1:]...)
+		if dropFilters && !z.filterReferenced(filterID) {
+			z.removeFilter(filterID)
+		}
+		out = append(out, map[string]string{"id": id})
+	}
+	return out, nil
+}
+
+// filterReferenced reports whether a firewall rule refers to the filter.
+func (z *zoneState) filterReferenced(id string) bool {
+	for _, r := range z.rules {
+		if r.Filter.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+func (z *zoneState) removeFilter(id string) {
+	for i, f := range z.filters {
+		if f.f.ID == id {
+			z.filters = append(z.filters[:i], z.filters[i+1:]...)
+			return
+		}
+	}
+}
+
+// listFirewallRules is GET /zones/:zone_id/firewall/rules with the id, action, paused,
+// description and ref filters.
+func (c *call) listFirewallRules() *reply {
+	var out []inventory.FirewallRule
+	q := c.query
+	for _, r := range c.zone.rules {
+		if v := q.Get("id"); v != "" && r.ID != v {
+			continue
+		}
+		if v := q.Get("action"); v != "" && r.Action != v {
+			continue
+		}
+		if v := q.Get("paused"); v != "" && strconv.FormatBool(r.Paused) != v {
+			continue
+		}
+		if v := q.Get("description"); v != "" && !strings.Contains(strings.ToLower(r.Description), strings.ToLower(v)) {
+			continue
+		}
+		if v := q.Get("ref"); v != "" && r.Ref != v {
+			continue
+		}
+		out = append(out, c.zone.renderRule(r))
+	}
+	return listReply(c, out, pageFirewall)
+}
+
+// firewallRoutes registers the firewall rules and filters endpoints.
+func (s *Server) firewallRoutes() {
+	s.handle("GET", "/zones/:zone_id/firewall/rules", (*call).listFirewallRules)
+	s.handle("POST", "/zones/:zone_id/firewall/rules", (*call).createFirewallRules)
+	bulk := func(complete bool) func(*call) *reply {
+		return func(c *call) *reply {
+			items, rep := decodeList[ruleInput](c)
+			if rep != nil {
+				return rep
+			}
+			out, rep := c.updateRules(items, complete)
+			if rep != nil {
+				return rep
+			}
+			return ok(out)
+		}
+	}
+	s.handle("PATCH", "/zones/:zone_id/firewall/rules", bulk(false))
+	s.handle("PUT", "/zones/:zone_id/firewall/rules", bulk(true))
+	s.handle("DELETE", "/zones/:zone_id/firewall/rules", func(c *call) *reply {
+		ids, rep := idsFromRequest(c)
+		if rep != nil {
+			return rep
+		}
+		out, rep := c.deleteRules(ids)
+		if rep != nil {
+			return rep
+		}
+		return ok(out)
+	})
+	s.handle("GET", "/zones/:zone_id/firewall/rules/:rule_id", func(c *call) *reply {
+		k := c.zone.findRule(c.params["rule_id"])
+		if k < 0 {
+			return notFound("firewall rule", c.params["rule_id"])
+		}
+		return ok(c.zone.renderRule(c.zone.rules[k]))
+	})
+	item := func(complete bool) func(*call) *reply {
+		return func(c *call) *reply {
+			var in ruleInput
+			if rep := c.decode(&in); rep != nil {
+				return rep
+			}
+			id := c.params["rule_id"]
+			if in.ID != nil && *in.ID != "" && *in.ID != id {
+				return invalid("the id in the body (%s) differs from the id in the path (%s)", *in.ID, id)
+			}
+			in.ID = &id
+			if c.zone.findRule(id) < 0 {
+				return notFound("firewall rule", id)
+			}
+			out, rep := c.updateRules([]ruleInput{in}, complete)
+			if rep != nil {
+				return rep
+			}
+			return ok(out[0])
+		}
+	}
+	s.handle("PATCH", "/zones/:zone_id/firewall/rules/:rule_id", item(false))
+	s.handle("PUT", "/zones/:zone_id/firewall/rules/:rule_id", item(true))
+	s.handle("DELETE", "/zones/:zone_id/firewall/rules/:rule_id", func(c *call) *reply {
+		out, rep := c.deleteRules([]string{c.params["rule_id"]})
+		if rep != nil {
+			return rep
+		}
+		return ok(out[0])
+	})
+
+	s.handle("GET", "/zones/:zone_id/filters", (*call).listFilters)
+	s.handle("POST", "/zones/:zone_id/filters", (*call).createFilters)
+	s.handle("PUT", "/zones/:zone_id/filters", func(c *call) *reply {
+		items, rep := decodeList[filterInput](c)
+		if rep != nil {
+			return rep
+		}
+		out, rep := c.updateFilters(items)
+		if rep != nil {
+			return rep
+		}
+		return ok(out)
+	})
+	s.handle("DELETE", "/zones/:zone_id/filters", func(c *call) *reply {
+		ids, rep := idsFromRequest(c)
+		if rep != nil {
+			return rep
+		}
+		out, rep := c.deleteFilters(ids)
+		if rep != nil {
+			return rep
+		}
+		return ok(out)
+	})
+	s.handle("GET", "/zones/:zone_id/filters/:filter_id", func(c *call) *reply {
+		f := c.zone.filter(c.params["filter_id"])
+		if f == nil {
+			return notFound("filter", c.params["filter_id"])
+		}
+		return ok(f.f)
+	})
+	s.handle("PUT", "/zones/:zone_id/filters/:filter_id", func(c *call) *reply {
+		var in filterInput
+		if rep := c.decode(&in); rep != nil {
+			return rep
+		}
+		id := c.params["filter_id"]
+		if in.ID != nil && *in.ID != "" && *in.ID != id {
+			return invalid("the id in the body (%s) differs from the id in the path (%s)", *in.ID, id)
+		}
+		in.ID = &id
+		out, rep := c.updateFilters([]filterInput{in})
+		if rep != nil {
+			return rep
+		}
+		return ok(out[0])
+	})
+	s.handle("DELETE", "/zones/:zone_id/filters/:filter_id", func(c *call) *reply {
+		out, rep := c.deleteFilters([]string{c.params["filter_id"]})
+		if rep != nil {
+			return rep
+		}
+		return ok(out[0])
+	})
+	s.handle("POST", "/zones/:zone_id/filters/validate-expr", func(c *call) *reply {
+		var in struct {
+			Expression string `json:"expression"`
+		}
+		if rep := c.decode(&in); rep != nil {
+			return rep
+		}
+		if e := c.checkFilterExpression(in.Expression); e != nil {
+			return failErrors(http.StatusBadRequest, *e)
+		}
+		return ok(nil)
+	})
+}
+
+// listFilters is GET /zones/:zone_id/filters with the id, paused, expression, description
+// and ref filters.
+func (c *call) listFilters() *reply {
+	var out []inventory.Filter
+	q := c.query
+	for _, f := range c.zone.filters {
+		if v := q.Get("id"); v != "" && f.f.ID != v {
+			continue
+		}
+		if v := q.Get("paused"); v != "" && strconv.FormatBool(f.f.Paused) != v {
+			continue
+		}
+		if v := q.Get("expression"); v != "" && !strings.Contains(f.f.Expression, v) {
+			continue
+		}
+		if v := q.Get("description"); v != "" && !strings.Contains(strings.ToLower(f.f.Description), strings.ToLower(v)) {
+			continue
+		}
+		if v := q.Get("ref"); v != "" && f.f.Ref != v {
+			continue
+		}
+		out = append(out, deepCopy(f.f))
+	}
+	return listReply(c, out, pageFilters)
+}
+
+// createFilters is POST /zones/:zone_id/filters (the first call of the two-call sequence).
+func (c *call) createFilters() *reply {
+	items, rep := decodeList[filterInput](c)
+	if rep != nil {
+		return rep
+	}
+	z := c.zone
+	n := len(items)
+	var errs []APIError
+	fs := make([]inventory.Filter, n)
+	seen := map[string]int{}
+	for i, in := range items {
+		f := inventory.Filter{}
+		if in.Expression != nil {
+			f.Expression = *in.Expression
+		}
+		if in.Paused != nil {
+			f.Paused = *in.Paused
+		}
+		if in.Description != nil {
+			f.Description = *in.Description
+		}
+		if in.Ref != nil {
+			f.Ref = *in.Ref
+		}
+		if e := c.checkFilterExpression(f.Expression); e != nil {
+			errs = append(errs, indexed(i, n, *e))
+		} else if d := z.duplicateFilter(f.Expression, ""); d != nil {
+			errs = append(errs, indexed(i, n, APIError{Code: CodeDuplicateFilter, Message: fmt.Sprintf("a filter with this expression already exists (id %s)", d.f.ID)}))
+		} else if j, dup := seen[f.Expression]; dup {
+			errs = append(errs, indexed(i, n, APIError{Code: CodeDuplicateFilter, Message: fmt.Sprintf("the filter expression repeats item %d", j)}))
+		}
+		seen[f.Expression] = i
+		if e := checkFilterText(&f); e != nil {
+			errs = append(errs, indexed(i, n, *e))
+		}
+		fs[i] = f
+	}
+	if len(errs) > 0 {
+		return failErrors(http.StatusBadRequest, errs...)
+	}
+	for i := range fs {
+		fs[i].ID = c.st.newID("filter")
+		z.filters = append(z.filters, &filterState{f: fs[i]})
+	}
+	return ok(fs)
+}
+
+// protectedFilter is the error for PUT or DELETE of a filter the combined call created.
+func protectedFilter(id string) APIError {
+	return APIError{Code: CodeFilterProtected, Message: fmt.Sprintf(
+		"filter %s was created together with a firewall rule and cannot be modified with PUT or deleted with DELETE here; delete its rule with ?delete_filter_if_unused=true", id)}
+}
+
+// updateFilters is PUT of filters (all or none).
+func (c *call) updateFilters(items []filterInput) ([]inventory.Filter, *reply) {
+	z := c.zone
+	n := len(items)
+	var errs []APIError
+	next := make([]inventory.Filter, n)
+	targets := make([]*filterState, n)
+	for i, in := range items {
+		if in.ID == nil || *in.ID == "" {
+			errs = append(errs, indexed(i, n, APIError{Code: CodeInvalid, Message: "id is required"}))
+			continue
+		}
+		fs := z.filter(*in.ID)
+		if fs == nil {
+			errs = append(errs, indexed(i, n, APIError{Code: CodeNotFound, Message: fmt.Sprintf("filter %q not found", *in.ID)}))
+			continue
+		}
+		if fs.combined {
+			errs = append(errs, indexed(i, n, protectedFilter(fs.f.ID)))
+			continue
+		}
+		f := deepCopy(fs.f)
+		if in.Expression == nil {
+			errs = append(errs, indexed(i, n, APIError{Code: CodeInvalid, Message: "expression is required"}))
+			continue
+		}
+		f.Expression = *in.Expression
+		if in.Paused != nil {
+			f.Paused = *in.Paused
+		}
+		if in.Description != nil {
+			f.Description = *in.Description
+		}
+		if in.Ref != nil {
+			f.Ref = *in.Ref
+		}
+		if e := c.checkFilterExpression(f.Expression); e != nil {
+			errs = append(errs, indexed(i, n, *e))
+			continue
+		}
+		if d := z.duplicateFilter(f.Expression, f.ID); d != nil {
+			errs = append(errs, indexed(i, n, APIError{Code: CodeDuplicateFilter, Message: fmt.Sprintf("a filter with this expression already exists (id %s)", d.f.ID)}))
+			continue
+		}
+		if e := checkFilterText(&f); e != nil {
+			errs = append(errs, indexed(i, n, *e))
+			continue
+		}
+		next[i], targets[i] = f, fs
+	}
+	if len(errs) > 0 {
+		return nil, failErrors(http.StatusBadRequest, errs...)
+	}
+	for i := range next {
+		targets[i].f = next[i]
+	}
+	return next, nil
+}
+
+// deleteFilters removes filters (all or none): protected ones and ones a rule refers to are refused.
+func (c *call) deleteFilters(ids []string) ([]map[string]string, *reply) {
+	z := c.zone
+	var errs []APIError
+	for _, id := range ids {
+		fs := z.filter(id)
+		switch {
+		case fs == nil:
+			return nil, notFound("filter", id)
+		case fs.combined:
+			errs = append(errs, protectedFilter(id))
+		case z.filterReferenced(id):
+			var users []string
+			for _, r := range z.rules {
+				if r.Filter.ID == id {
+					users = append(users, r.ID)
+				}
+			}
+			sort.Strings(users)
+			errs = append(errs, APIError{Code: CodeFilterInUse, Message: fmt.Sprintf(
+				"filter %s is referenced by firewall rule(s) %s; delete the rules first", id, strings.Join(users, ", "))})
+		}
+	}
+	if len(errs) > 0 {
+		return nil, failErrors(http.StatusBadRequest, errs...)
+	}
+	out := make([]map[string]string, 0, len(ids))
+	for _, id := range ids {
+		z.removeFilter(id)
+		out = append(out, map[string]string{"id": id})
+	}
+	return out, nil
+}

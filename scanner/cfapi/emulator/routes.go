@@ -1,0 +1,14 @@
+package emulator
+
+// buildRoutes registers every endpoint the emulator serves.
+func (s *Server) buildRoutes() []*route {
+	s.routes = nil
+	s.zoneRoutes()
+	s.firewallRoutes()
+	s.wafRoutes()
+	s.settingsRoutes()
+	s.dnsRoutes()
+	s.rulesetRoutes()
+	s.otherRoutes()
+	return s.routes
+}
