@@ -95,7 +95,7 @@ type Match struct {
 	Fields           []FieldRef `yaml:"fields,omitempty" json:"fields,omitempty"`
 	Settings         []string   `yaml:"settings,omitempty" json:"settings,omitempty"`
 	ExpressionFields []string   `yaml:"expression_fields,omitempty" json:"expression_fields,omitempty"`
-	Terraform        Terraform  `yaml:"terraform,omitempty" json:"terraform,omitempty"`
+	Terraform        Terraform  `yaml:"terraform,omitempty" json:"terraform,omitzero"`
 	// Text holds regular expressions for behaviours only visible in scripts (e.g. a request
 	// setting both Transfer-Encoding and Content-Length).
 	Text []string `yaml:"text,omitempty" json:"text,omitempty"`

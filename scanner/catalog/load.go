@@ -187,6 +187,7 @@ func Parse(data []byte, name string) ([]Entry, error) {
 		doc = *doc.Content[0]
 	}
 	var items []*yaml.Node
+	end := 0 // first line after the list of entries, 0 when the list runs to the end
 	switch {
 	case doc.Kind == yaml.SequenceNode:
 		items = doc.Content
@@ -196,11 +197,16 @@ func Parse(data []byte, name string) ([]Entry, error) {
 				return nil, fmt.Errorf("%s:%d: `entries` must be a list of entries (each starting with \"- id: ...\")", name, v.Line)
 			}
 			items = v.Content
+			for i := 0; i+1 < len(doc.Content); i += 2 {
+				if k := doc.Content[i]; k.Line > v.Line && (end == 0 || k.Line < end) {
+					end = k.Line
+				}
+			}
 		}
 	default:
 		return nil, fmt.Errorf("%s:%d: expected a list of entries, or a mapping with `entries:`", name, doc.Line)
 	}
-	loc := locator{name: name, items: items}
+	loc := locator{name: name, items: items, end: end}
 
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
@@ -259,10 +265,15 @@ func Parse(data []byte, name string) ([]Entry, error) {
 type locator struct {
 	name  string
 	items []*yaml.Node
+	end   int // first line after the list (a later top-level key), 0 if none
 }
 
-// entryAt returns the id of the list item holding line ("" when none or no id yet).
+// entryAt returns the id of the list item holding line ("" when it has no id), and false
+// when the line is outside every entry.
 func (l locator) entryAt(line int) (string, bool) {
+	if l.end > 0 && line >= l.end {
+		return "", false
+	}
 	i := sort.Search(len(l.items), func(i int) bool { return l.items[i].Line > line }) - 1
 	if i < 0 {
 		return "", false

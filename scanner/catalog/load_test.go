@@ -79,6 +79,7 @@ func TestParseErrors(t *testing.T) {
 		{"not a list", "id: x\n", []string{"user.yaml:1:", `unknown key "id"`}},
 		{"scalar", "hello\n", []string{"user.yaml:1:", "expected a list of entries"}},
 		{"entries not a list", "entries: {id: x}\n", []string{"user.yaml:1:", "must be a list"}},
+		{"unknown top-level key after the list", validUser + "version: 2\n", []string{"user.yaml:13:", `unknown key "version"`, "entries"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Parse([]byte(tc.yaml), "user.yaml")
