@@ -23,6 +23,14 @@ const (
 	mobileRedirectOff = `{"mobile_subdomain":null,"status":"off","strip_uri":false}`
 )
 
+// planIDs are the plan ids, the same for every zone on a plan.
+var planIDs = map[string]string{
+	inventory.PlanFree:       ID("plan", inventory.PlanFree),
+	inventory.PlanPro:        ID("plan", inventory.PlanPro),
+	inventory.PlanBusiness:   ID("plan", inventory.PlanBusiness),
+	inventory.PlanEnterprise: ID("plan", inventory.PlanEnterprise),
+}
+
 var planNames = map[string]string{
 	inventory.PlanFree:       "Free Website",
 	inventory.PlanPro:        "Pro Website",
@@ -33,21 +41,24 @@ var planNames = map[string]string{
 // zoneBuilder assembles one ZoneInventory; keys of its objects are prefixed with the zone
 // name so ids stay unique across zones.
 type zoneBuilder struct {
-	ids  ids
-	name string
-	zi   inventory.ZoneInventory
+	ids   ids
+	name  string
+	zi    inventory.ZoneInventory
+	bools *slab[bool]
+	ints  *slab[int]
+	strs  *slab[string]
 }
 
 func newZone(src ids, name, plan string, account inventory.Ref) *zoneBuilder {
-	b := &zoneBuilder{ids: src, name: name}
+	b := &zoneBuilder{ids: src, name: name, bools: &slab[bool]{}, ints: &slab[int]{}, strs: &slab[string]{}}
 	b.zi.Zone = inventory.Zone{
-		ID:      src.id("zone", name),
+		ID:      src.id("zone", "", name),
 		Name:    name,
 		Status:  "active",
 		Type:    "full",
 		Account: account,
 		Plan: inventory.ZonePlan{
-			ID:       ID("plan", plan),
+			ID:       planIDs[plan],
 			Name:     planNames[plan],
 			LegacyID: plan,
 		},
@@ -55,7 +66,11 @@ func newZone(src ids, name, plan string, account inventory.Ref) *zoneBuilder {
 	return b
 }
 
-func (b *zoneBuilder) id(kind, key string) string { return b.ids.id(kind, b.name+"/"+key) }
+func (b *zoneBuilder) id(kind, key string) string { return b.ids.id(kind, b.name, key) }
+
+func (b *zoneBuilder) bool(v bool) *bool    { return b.bools.ptr(v) }
+func (b *zoneBuilder) int(v int) *int       { return b.ints.ptr(v) }
+func (b *zoneBuilder) str(v string) *string { return b.strs.ptr(v) }
 
 // filter adds a filter to the zone and returns it, for rules to embed.
 func (b *zoneBuilder) filter(key, expression, description string) inventory.Filter {
@@ -106,26 +121,40 @@ func or(v, def string) string {
 }
 
 // settings writes the zone's settings as GET /zones/:id/settings lists them (sorted by id).
+// The values share one buffer, each capped so an append cannot run into its neighbour.
 func (b *zoneBuilder) settings(s zoneSettings) {
 	mod := or(s.ModifiedOn, "2024-01-08T09:30:00.000000Z")
-	str := func(v string) string { return `"` + v + `"` }
-	list := []struct{ id, value string }{
-		{"always_use_https", str("on")},
-		{"automatic_https_rewrites", str("on")},
-		{"brotli", str(or(s.Brotli, "off"))},
-		{"cname_flattening", str(or(s.CNAMEFlattening, "flatten_at_root"))},
-		{"http3", str("on")},
-		{"min_tls_version", str("1.2")},
-		{"minify", or(s.Minify, minifyOff)},
-		{"mobile_redirect", or(s.MobileRedirect, mobileRedirectOff)},
-		{"privacy_pass", str(or(s.PrivacyPass, "off"))},
-		{"security_level", str(or(s.SecurityLevel, "medium"))},
-		{"server_side_exclude", str(or(s.ServerSideExclude, "off"))},
-		{"ssl", str(or(s.SSL, "full"))},
+	list := [...]struct {
+		id, value string
+		quote     bool
+	}{
+		{"always_use_https", "on", true},
+		{"automatic_https_rewrites", "on", true},
+		{"brotli", or(s.Brotli, "off"), true},
+		{"cname_flattening", or(s.CNAMEFlattening, "flatten_at_root"), true},
+		{"http3", "on", true},
+		{"min_tls_version", "1.2", true},
+		{"minify", or(s.Minify, minifyOff), false},
+		{"mobile_redirect", or(s.MobileRedirect, mobileRedirectOff), false},
+		{"privacy_pass", or(s.PrivacyPass, "off"), true},
+		{"security_level", or(s.SecurityLevel, "medium"), true},
+		{"server_side_exclude", or(s.ServerSideExclude, "off"), true},
+		{"ssl", or(s.SSL, "full"), true},
 	}
+	size := 0
+	for _, x := range list {
+		size += len(x.value) + 2
+	}
+	buf := make([]byte, 0, size)
 	b.zi.Settings = make([]inventory.Setting, len(list))
 	for i, x := range list {
-		b.zi.Settings[i] = inventory.Setting{ID: x.id, Value: raw(x.value), Editable: ptr(true), ModifiedOn: mod}
+		start := len(buf)
+		if x.quote {
+			buf = append(append(append(buf, '"'), x.value...), '"')
+		} else {
+			buf = append(buf, x.value...)
+		}
+		b.zi.Settings[i] = inventory.Setting{ID: x.id, Value: buf[start:len(buf):len(buf)], Editable: b.bool(true), ModifiedOn: mod}
 	}
 }
 
@@ -137,11 +166,11 @@ func (b *zoneBuilder) dnsSettings(multiProvider, secondaryOverrides bool) {
 		flat = s.StringValue() == "flatten_all"
 	}
 	b.zi.DNSSettings = &inventory.DNSSettings{
-		FlattenAllCNAMEs:   ptr(flat),
-		FoundationDNS:      ptr(false),
-		MultiProvider:      ptr(multiProvider),
-		SecondaryOverrides: ptr(secondaryOverrides),
-		NSTTL:              ptr(86400),
+		FlattenAllCNAMEs:   b.bool(flat),
+		FoundationDNS:      b.bool(false),
+		MultiProvider:      b.bool(multiProvider),
+		SecondaryOverrides: b.bool(secondaryOverrides),
+		NSTTL:              b.int(86400),
 		Nameservers:        &inventory.Nameservers{Type: "platform.standard"},
 		ZoneMode:           "standard",
 	}
@@ -151,9 +180,9 @@ func (b *zoneBuilder) dnsSettings(multiProvider, secondaryOverrides bool) {
 // locked) still present: the emulator drops them according to its as-of date.
 func (b *zoneBuilder) record(key string, r inventory.DNSRecord) {
 	r.ID = b.id("dns_record", key)
-	r.ZoneID = ptr(b.zi.Zone.ID)
-	r.ZoneName = ptr(b.name)
-	r.Locked = ptr(false)
+	r.ZoneID = b.str(b.zi.Zone.ID)
+	r.ZoneName = b.str(b.name)
+	r.Locked = b.bool(false)
 	if r.TTL == 0 {
 		r.TTL = 1
 	}
@@ -163,17 +192,17 @@ func (b *zoneBuilder) record(key string, r inventory.DNSRecord) {
 // srv adds an SRV record named _service._proto.host; with legacy set, data also carries the
 // deprecated service/proto/name fields (copied from the name unless given in legacy).
 func (b *zoneBuilder) srv(key, service, proto, host string, prio, weight, port int, target string, legacy *srvLegacy) {
-	d := &inventory.RecordData{Priority: ptr(prio), Weight: ptr(weight), Port: ptr(port), Target: target}
+	d := &inventory.RecordData{Priority: b.int(prio), Weight: b.int(weight), Port: b.int(port), Target: target}
 	if legacy != nil {
-		d.Service = ptr(or(legacy.Service, service))
-		d.Proto = ptr(or(legacy.Proto, proto))
-		d.Name = ptr(or(legacy.Name, host))
+		d.Service = b.str(or(legacy.Service, service))
+		d.Proto = b.str(or(legacy.Proto, proto))
+		d.Name = b.str(or(legacy.Name, host))
 	}
 	b.record(key, inventory.DNSRecord{
 		Type:     "SRV",
 		Name:     service + "." + proto + "." + host,
 		Content:  itoa(weight) + " " + itoa(port) + " " + target,
-		Priority: ptr(prio),
+		Priority: b.int(prio),
 		Data:     d,
 	})
 }
@@ -183,11 +212,11 @@ type srvLegacy struct{ Service, Proto, Name string }
 
 // basicRecords adds the records every zone has: apex A and AAAA, www, mail and SPF.
 func (b *zoneBuilder) basicRecords(v4, v6 string) {
-	b.record("a-apex", inventory.DNSRecord{Type: "A", Name: b.name, Content: v4, Proxied: ptr(true)})
-	b.record("aaaa-apex", inventory.DNSRecord{Type: "AAAA", Name: b.name, Content: v6, Proxied: ptr(true)})
-	b.record("cname-www", inventory.DNSRecord{Type: "CNAME", Name: "www." + b.name, Content: b.name, Proxied: ptr(true)})
-	b.record("mx", inventory.DNSRecord{Type: "MX", Name: b.name, Content: "mail." + b.name, Priority: ptr(10), TTL: 3600})
-	b.record("a-mail", inventory.DNSRecord{Type: "A", Name: "mail." + b.name, Content: v4, Proxied: ptr(false), TTL: 3600})
+	b.record("a-apex", inventory.DNSRecord{Type: "A", Name: b.name, Content: v4, Proxied: b.bool(true)})
+	b.record("aaaa-apex", inventory.DNSRecord{Type: "AAAA", Name: b.name, Content: v6, Proxied: b.bool(true)})
+	b.record("cname-www", inventory.DNSRecord{Type: "CNAME", Name: "www." + b.name, Content: b.name, Proxied: b.bool(true)})
+	b.record("mx", inventory.DNSRecord{Type: "MX", Name: b.name, Content: "mail." + b.name, Priority: b.int(10), TTL: 3600})
+	b.record("a-mail", inventory.DNSRecord{Type: "A", Name: "mail." + b.name, Content: v4, Proxied: b.bool(false), TTL: 3600})
 	b.record("txt-spf", inventory.DNSRecord{Type: "TXT", Name: b.name, Content: `"v=spf1 mx -all"`, TTL: 3600})
 }
 

@@ -94,7 +94,7 @@ func ref(a inventory.AccountInventory) inventory.Ref {
 func account(src ids, name, defaultNS string, useCustomNS *bool, nsType string) inventory.AccountInventory {
 	return inventory.AccountInventory{
 		Account: inventory.Account{
-			ID:   src.id("account", name),
+			ID:   src.id("account", "", name),
 			Name: name,
 			Settings: &inventory.AccountSettings{
 				EnforceTwoFactor:            ptr(true),
