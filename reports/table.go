@@ -69,13 +69,14 @@ type tableStyles struct {
 }
 
 func newTableStyles(w io.Writer, color bool) tableStyles {
-	r := lipgloss.NewRenderer(w)
+	// Only the 16 basic colours are used, so ANSI is enough and reads on any background.
+	profile := termenv.Ascii
 	if color {
-		// Only the 16 basic colours are used, so ANSI is enough and reads on any background.
-		r.SetColorProfile(termenv.ANSI)
-	} else {
-		r.SetColorProfile(termenv.Ascii)
+		profile = termenv.ANSI
 	}
+	// The profile is forced both ways: nothing about the writer or the environment is probed.
+	r := lipgloss.NewRenderer(w, termenv.WithProfile(profile))
+	r.SetColorProfile(profile)
 	return tableStyles{
 		r:       r,
 		heading: r.NewStyle().Bold(true),
@@ -223,9 +224,11 @@ func wideLayout(groups []tableGroup, width int, st tableStyles) (func(tableGroup
 			return nil, false
 		}
 		if widths[2]+widths[3] > budget {
-			// The resource keeps what the message does not need, and at least 2/5 of the room.
-			widths[2] = min(widths[2], max(minResourceWidth, budget*2/5, budget-widths[3]))
-			widths[3] = max(budget-widths[2], minMessageWidth)
+			// The resource keeps what the message does not need, and at least 2/5 of the room,
+			// but leaves the message minMessageWidth (or all it needs, when that is less).
+			res := min(widths[2], max(minResourceWidth, budget*2/5, budget-widths[3]))
+			widths[2] = min(res, budget-min(widths[3], minMessageWidth))
+			widths[3] = budget - widths[2]
 		}
 	}
 	return func(g tableGroup) string {
@@ -402,8 +405,12 @@ func summaryLine(r *Report, st tableStyles, width int) string {
 func joinWrapped(parts []string, sep string, width int) string {
 	var b strings.Builder
 	lineWidth := 0
+	tail := len(strings.TrimRight(sep, " ")) // what ends a line broken after a part
 	for i, p := range parts {
 		pw := ansi.StringWidth(p)
+		if i < len(parts)-1 {
+			pw += tail // room for the separator that may end the line after this part
+		}
 		if i > 0 {
 			if width > 0 && lineWidth+len(sep)+pw > width {
 				b.WriteString(strings.TrimRight(sep, " ") + "\n")
@@ -414,7 +421,7 @@ func joinWrapped(parts []string, sep string, width int) string {
 			}
 		}
 		b.WriteString(p)
-		lineWidth += pw
+		lineWidth += ansi.StringWidth(p)
 	}
 	return b.String()
 }

@@ -206,8 +206,6 @@ func TestHostileTextTSV(t *testing.T) {
 			t.Errorf("line has %d tabs, want 5: %q", n, line)
 		}
 	}
-	want := "error\tfirewall-rules\tevil.example\tfirewall_rule\tid x\tokRED INJECTED row\u0097gnp.exe2Jend"
-	_ = want
 	fields := strings.Split(lines[1], "\t")
 	if fields[2] != "evil.example" || fields[4] != "id x" || fields[5] != "okRED INJECTED rowgnp.exe2Jend" {
 		t.Errorf("sanitised fields = %q", fields)
@@ -295,4 +293,66 @@ func BenchmarkTSV(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+func TestConcurrentWrites(t *testing.T) {
+	r := sampleReport()
+	for _, name := range Formats() {
+		for _, opts := range []Options{{Width: 120, Color: true}, {Width: 60}} {
+			want := render(t, name, opts, r)
+			rep, _ := New(name, opts)
+			done := make(chan string)
+			for range 4 {
+				go func() {
+					var b strings.Builder
+					if err := rep.Write(&b, r); err != nil {
+						b.WriteString(err.Error())
+					}
+					done <- b.String()
+				}()
+			}
+			for range 4 {
+				if got := <-done; got != want {
+					t.Errorf("%s %+v: concurrent write differs", name, opts)
+				}
+			}
+		}
+	}
+}
+
+// FuzzTableText feeds arbitrary text into every user-provided field: the table and TSV must
+// stay free of controls other than their own newlines (and tabs for TSV), keep one line per
+// TSV row, and the table must fit its width.
+func FuzzTableText(f *testing.F) {
+	f.Add("\x1b[31mred", "evil\r\n.example", "name\tx", 60)
+	f.Add("\x1b]8;;http://x\x1b\\link", "z\u202e", "\u009b2J", 120)
+	f.Add(strings.Repeat("長い", 40), "例え.jp", strings.Repeat("x", 90), 100)
+	f.Fuzz(func(t *testing.T, message, zone, name string, width int) {
+		width = 40 + int(uint(width)%160)
+		fs := []scanner.Finding{{
+			RuleID: "firewall-rules", Severity: scanner.SeverityWarning, Message: message,
+			Source: scanner.SourceLive, ZoneID: "z1", ZoneName: zone,
+			Resource: scanner.Resource{Kind: "firewall_rule", ID: name, Name: name}, EndOfLife: "2026-01-01",
+		}}
+		r := NewReport(Input{Findings: fs, Errors: []ReportError{{ZoneName: zone, What: name, Message: message}}})
+		table := render(t, "table", Options{Width: width}, r)
+		for _, line := range strings.Split(table, "\n") {
+			if w := ansi.StringWidth(line); w > width {
+				t.Fatalf("width %d: line is %d wide: %q", width, w, line)
+			}
+			for _, c := range line {
+				if c < 0x20 || c == 0x7f || (c >= 0x80 && c <= 0x9f) || isBidiControl(c) {
+					t.Fatalf("table keeps %U: %q", c, line)
+				}
+			}
+		}
+		tsv := render(t, "tsv", Options{}, r)
+		lines := strings.Split(strings.TrimSuffix(tsv, "\n"), "\n")
+		if len(lines) != 2 || strings.Count(lines[1], "\t") != 5 {
+			t.Fatalf("TSV broke its shape: %q", tsv)
+		}
+		for _, field := range strings.Split(lines[1], "\t") {
+			checkSafe(t, "field", field)
+		}
+	})
 }
