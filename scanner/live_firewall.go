@@ -76,9 +76,22 @@ func (s *liveScan) firewallRules(z *inventory.ZoneInventory) {
 	sc := zoneScope(z)
 	rank := planRank(z.Zone.Plan.LegacyID)
 	plan := strings.ToLower(z.Zone.Plan.LegacyID)
+	filterExpr := map[string]string{}
+	for _, f := range z.Filters {
+		filterExpr[f.ID] = f.Expression
+	}
 	for i := range z.FirewallRules {
 		fr := &z.FirewallRules[i]
-		info := s.inspect(fr.Filter.Expression)
+		// A rule listed with only its filter's id takes the expression from the filters list.
+		expr := fr.Filter.Expression
+		if expr == "" && fr.Filter.ID != "" {
+			expr = filterExpr[fr.Filter.ID]
+		}
+		var info ExprInfo
+		known := expr != ""
+		if known {
+			info = s.inspect(expr)
+		}
 		prio := "no priority (runs after all prioritised rules)"
 		if fr.Priority != nil {
 			prio = fmt.Sprintf("priority %d", *fr.Priority)
@@ -95,9 +108,13 @@ func (s *liveScan) firewallRules(z *inventory.ZoneInventory) {
 		if fr.Filter.ID != "" {
 			filter += " " + fr.Filter.ID
 		}
+		parse := "(expression not in the snapshot)"
+		if known {
+			parse = parseNote(info)
+		}
 		msg := fmt.Sprintf("Firewall rule %s: action %s, %s, %s; %s %s. The firewall rules API is %s: recreate the rule as a custom rule (phase %s) with action %s.",
-			ruleLabel(fr), action, prio, state, filter, parseNote(info), r.life(s.asOf), phaseCustomRules, customRuleAction(fr))
-		if !info.Valid && !info.Templated {
+			ruleLabel(fr), action, prio, state, filter, parse, r.life(s.asOf), phaseCustomRules, customRuleAction(fr))
+		if known && !info.Valid && !info.Templated {
 			msg += " Fix the expression first: the service rejects it in a custom rule."
 		}
 		s.add(r, r.sev, sc, Resource{Kind: KindFirewallRule, ID: fr.ID, Name: fr.Description}, "", msg)

@@ -117,6 +117,32 @@ type RetiredNote struct {
 
 // ScanSnapshot turns a live snapshot into findings against the catalog. It is pure: no I/O and
 // no clock. A nil catalog means catalog.Default(); a nil snapshot yields an empty Result.
+//
+// Severity is the entry's SeverityAt(opts.AsOf); an entry not yet deprecated on that day
+// (SeverityNone) produces nothing. Decisions where the catalog alone does not say:
+//   - firewall-rules: one finding per rule, plus plan checks as separate findings (custom rules
+//     quota per zone, counting existing custom rules; matches/~ below Business; log below
+//     Enterprise). An unknown plan gets no plan check.
+//   - filters: only orphans and filters shared by several rules; a filter used by one rule is
+//     named in that rule's finding.
+//   - waf-managed-rules-v1: one finding per active package (non-default groups and rules
+//     summarised in it) and per URL override; packages whose status is not active are skipped.
+//   - rate-limiting-v1: one per rate limit, plus a zone finding when old rate limits and
+//     existing rate limiting rules exceed the new quota.
+//   - dns-record-zone-fields, dns-record-locked: at most one finding per zone (the fields are
+//     produced by the API; what changes is code reading them).
+//   - dns-settings-use-apex-ns, dns-settings-secondary-overrides: only zones using the feature
+//     (legacy endpoint value on, or the DNS settings field true).
+//   - zone-setting-*: always a finding when the setting was read; notice when the zone's value
+//     means the end of life changes nothing for its traffic (feature off; brotli on).
+//   - threat-score-field, geoip-field-names: one finding per expression (a filter, whatever the
+//     number of rules using it, or a ruleset rule), resource kind "expression".
+//   - argo-tunnels-api: tunnels listed with deleted_at are skipped.
+//
+// Fingerprints are Fingerprint("live", rule id, "zone", zone id | "account", account id,
+// resource kind, resource id, aspect), where aspect tells a plan check from the object's own
+// finding; colliding fingerprints (duplicate object ids) are made unique, and findings
+// identical in every field are kept once.
 func ScanSnapshot(snap *inventory.Snapshot, cat *catalog.Catalog, opts Options) Result {
 	res := Result{Findings: []Finding{}, Errors: []RunError{}}
 	if snap == nil {

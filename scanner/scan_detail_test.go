@@ -53,12 +53,17 @@ func TestFirewallRuleDetails(t *testing.T) {
 			{ID: "a", Action: "allow", Paused: true, Filter: inventory.Filter{ID: "fa", Expression: "broken ("}},
 			{ID: "b", Description: "bypass waf", Action: "bypass", Products: []string{"waf", "uaBlock"}, Priority: ptr(5), Filter: inventory.Filter{ID: "fb", Expression: "ssl"}},
 			{ID: "c", Action: "log", Filter: inventory.Filter{ID: "fc", Expression: "ssl"}},
+			{ID: "d", Action: "block", Filter: inventory.Filter{ID: "fd"}},
+			{ID: "e", Action: "block", Filter: inventory.Filter{ID: "fe"}},
 		}
+		z.Filters = []inventory.Filter{{ID: "fd", Expression: "broken ("}}
 	})
 	fs := only(scan(t, snap, asOf2024, insp).Findings, "firewall-rules")
-	if len(fs) != 3 {
+	if len(fs) != 5 {
 		t.Fatalf("got %d findings:\n%s", len(fs), dump(fs))
 	}
+	mustContain(t, fs[3].Message, "its filter fd does not parse (1:8")
+	mustContain(t, fs[4].Message, "its filter fe (expression not in the snapshot)")
 	mustContain(t, fs[0].Message, "Firewall rule id a", "action allow", "no priority", "paused (becomes enabled: false)",
 		`its filter fa does not parse (1:8: unclosed "(")`, `skip with action_parameters {"ruleset": "current"}`, "Fix the expression first")
 	mustContain(t, fs[1].Message, `"bypass waf" (id b)`, "action bypass (products waf, uaBlock)", "priority 5", "active",
