@@ -23,11 +23,11 @@ var ErrNoCredentials = errors.New("cfapi: no credentials: set " + EnvAPIToken + 
 // way of printing a Credentials (String, GoString, Format, so %v, %+v, %#v, %s, %q) shows
 // only Describe, never the secret. The zero value sends no authentication headers.
 //
-// The values sit behind a pointer so that even a raw print of a struct holding a
-// Credentials in an unexported field (which fmt cannot call Format on) shows an address,
-// not the secret.
+// The values sit behind a function so that even a raw print of a struct holding a
+// Credentials in an unexported field (which fmt cannot call Format on, and whose pointers
+// it would follow) shows an address, not the secret.
 type Credentials struct {
-	s      *credSecret
+	s      func() credSecret
 	origin string // where the credentials came from, for Describe
 }
 
@@ -35,35 +35,27 @@ type credSecret struct {
 	token, email, key string
 }
 
-func (c Credentials) token() string {
+func (c Credentials) secret() credSecret {
 	if c.s == nil {
-		return ""
+		return credSecret{}
 	}
-	return c.s.token
+	return c.s()
 }
 
-func (c Credentials) email() string {
-	if c.s == nil {
-		return ""
-	}
-	return c.s.email
-}
+func (c Credentials) token() string { return c.secret().token }
+func (c Credentials) email() string { return c.secret().email }
+func (c Credentials) key() string   { return c.secret().key }
 
-func (c Credentials) key() string {
-	if c.s == nil {
-		return ""
-	}
-	return c.s.key
-}
+func sealed(v credSecret) func() credSecret { return func() credSecret { return v } }
 
 // TokenCredentials returns credentials that send an API token as a bearer token.
 func TokenCredentials(token string) Credentials {
-	return Credentials{s: &credSecret{token: strings.TrimSpace(token)}}
+	return Credentials{s: sealed(credSecret{token: strings.TrimSpace(token)})}
 }
 
 // KeyCredentials returns credentials that send an account e-mail and its global API key.
 func KeyCredentials(email, key string) Credentials {
-	return Credentials{s: &credSecret{email: strings.TrimSpace(email), key: strings.TrimSpace(key)}}
+	return Credentials{s: sealed(credSecret{email: strings.TrimSpace(email), key: strings.TrimSpace(key)})}
 }
 
 // CredentialsFromEnv reads CLOUDFLARE_API_TOKEN, or else CLOUDFLARE_EMAIL together with

@@ -111,7 +111,9 @@ func TestWrites(t *testing.T) {
 		{
 			name: "patch zone setting", method: "PATCH", path: "/zones/z1/settings/cname_flattening",
 			wantBody: `{"value":"flatten_at_root"}`, result: `{"id":"cname_flattening","value":"flatten_at_root","editable":true}`,
-			call: func(c *Client) (any, error) { return c.PatchZoneSetting(ctx, "z1", "cname_flattening", "flatten_at_root") },
+			call: func(c *Client) (any, error) {
+				return c.PatchZoneSetting(ctx, "z1", "cname_flattening", "flatten_at_root")
+			},
 			check: func(t *testing.T, got any) {
 				if s := got.(*inventory.Setting); s.StringValue() != "flatten_at_root" {
 					t.Errorf("setting %+v", s)
