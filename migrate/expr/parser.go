@@ -109,6 +109,16 @@ func (p *parser) bail() {
 	p.tok = token{kind: tEOF, pos: Pos(len(p.src)), end: Pos(len(p.src))}
 }
 
+// unexpected reports the current token: the lexer's own message for a
+// token it rejected, else the formatted one.
+func (p *parser) unexpected(format string, args ...any) {
+	if p.tok.kind == tIllegal {
+		p.illegal()
+		return
+	}
+	p.errorf(p.tok.pos, format, args...)
+}
+
 // illegal reports a token the lexer rejected.
 func (p *parser) illegal() {
 	p.errorf(p.tok.errPos, "%s", p.tok.msg)
@@ -267,7 +277,7 @@ func (p *parser) parseComparison() Node {
 		p.next()
 		x := p.parseExpr()
 		if p.tok.kind != tRParen {
-			p.errorf(p.tok.pos, "expected \")\" to close the \"(\" at %s, found %s", p.posString(lp.pos), describe(p.tok))
+			p.unexpected("expected \")\" to close the \"(\" at %s, found %s", p.posString(lp.pos), describe(p.tok))
 			return x
 		}
 		p.next()
@@ -310,7 +320,7 @@ func (p *parser) parseRHS(x Node, op Op) Node {
 	if op == OpStrictWildcard {
 		p.next()
 		if !p.isWord("wildcard") {
-			p.errorf(p.tok.pos, "expected \"wildcard\" after \"strict\", found %s", describe(p.tok))
+			p.unexpected("expected \"wildcard\" after \"strict\", found %s", describe(p.tok))
 			return &Comparison{X: x, Op: op, OpPos: opTok.pos, OpText: opText, Y: &BadNode{From: p.tok.pos, To: p.tok.pos}}
 		}
 		opText = p.src[opTok.pos:p.tok.end]
@@ -639,7 +649,7 @@ func (p *parser) parseCall(name token) Node {
 			p.next()
 			return call
 		}
-		p.errorf(p.tok.pos, "expected \",\" or \")\" in the arguments of %s(...), found %s", name.text, describe(p.tok))
+		p.unexpected("expected \",\" or \")\" in the arguments of %s(...), found %s", name.text, describe(p.tok))
 		call.Rparen = p.tok.pos
 		if p.tok.kind != tEOF {
 			call.Rparen = p.tok.end - 1
@@ -686,7 +696,7 @@ func (p *parser) parseSuffixes(x Node) Node {
 			n = &IndexExpr{X: x, Lbrack: lb.pos, Index: &BadNode{From: t.pos, To: t.end}}
 		}
 		if p.tok.kind != tRBrack {
-			p.errorf(p.tok.pos, "expected \"]\", found %s", describe(p.tok))
+			p.unexpected("expected \"]\", found %s", describe(p.tok))
 			setRbrack(n, p.tok.pos)
 			return n
 		}

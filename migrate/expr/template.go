@@ -62,7 +62,7 @@ func indexedVerb(s string) bool {
 		return false
 	}
 	i++
-	for i < len(s) && (isDigit(s[i]) || strings.IndexByte("+-# .", s[i]) >= 0) {
+	for i < len(s) && (isDigit(s[i]) || strings.IndexByte("+-# .*", s[i]) >= 0) {
 		i++
 	}
 	return i < len(s) && (s[i] >= 'a' && s[i] <= 'z' || s[i] >= 'A' && s[i] <= 'Z')
