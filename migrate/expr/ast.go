@@ -110,8 +110,8 @@ type NotExpr struct {
 	X    Node
 }
 
-// Comparison is X op Y, or for a field that is a boolean on its own, just
-// the field (then it is not a Comparison but a Field, Call or Index node).
+// Comparison is X op Y. A boolean used on its own (ssl, any(...)) is not a
+// Comparison: it appears as the bare *Field, *Call or *IndexExpr.
 type Comparison struct {
 	X     Node
 	Op    Op
@@ -233,43 +233,106 @@ type BadNode struct {
 	From, To Pos
 }
 
+// Pos is the offset of the first character of the BinaryExpr.
 func (n *BinaryExpr) Pos() Pos { return n.X.Pos() }
+
+// End is the offset just past the BinaryExpr.
 func (n *BinaryExpr) End() Pos { return n.Y.End() }
-func (n *NotExpr) Pos() Pos    { return n.NotPos }
-func (n *NotExpr) End() Pos    { return n.X.End() }
+
+// Pos is the offset of the first character of the NotExpr.
+func (n *NotExpr) Pos() Pos { return n.NotPos }
+
+// End is the offset just past the NotExpr.
+func (n *NotExpr) End() Pos { return n.X.End() }
+
+// Pos is the offset of the first character of the Comparison.
 func (n *Comparison) Pos() Pos { return n.X.Pos() }
+
+// End is the offset just past the Comparison.
 func (n *Comparison) End() Pos { return n.Y.End() }
-func (n *Field) Pos() Pos      { return n.NamePos }
-func (n *Field) End() Pos      { return n.NamePos + Pos(len(n.Name)) }
-func (n *Call) Pos() Pos       { return n.NamePos }
-func (n *Call) End() Pos       { return n.Rparen + 1 }
-func (n *IndexExpr) Pos() Pos  { return n.X.Pos() }
-func (n *IndexExpr) End() Pos  { return n.Rbrack + 1 }
+
+// Pos is the offset of the first character of the Field.
+func (n *Field) Pos() Pos { return n.NamePos }
+
+// End is the offset just past the Field.
+func (n *Field) End() Pos { return n.NamePos + Pos(len(n.Name)) }
+
+// Pos is the offset of the first character of the Call.
+func (n *Call) Pos() Pos { return n.NamePos }
+
+// End is the offset just past the Call.
+func (n *Call) End() Pos { return n.Rparen + 1 }
+
+// Pos is the offset of the first character of the IndexExpr.
+func (n *IndexExpr) Pos() Pos { return n.X.Pos() }
+
+// End is the offset just past the IndexExpr.
+func (n *IndexExpr) End() Pos { return n.Rbrack + 1 }
+
+// Pos is the offset of the first character of the UnpackExpr.
 func (n *UnpackExpr) Pos() Pos { return n.X.Pos() }
+
+// End is the offset just past the UnpackExpr.
 func (n *UnpackExpr) End() Pos { return n.Rbrack + 1 }
-func (n *StringLit) Pos() Pos  { return n.ValuePos }
-func (n *StringLit) End() Pos  { return n.EndPos }
-func (n *IntLit) Pos() Pos     { return n.ValuePos }
-func (n *IntLit) End() Pos     { return n.EndPos }
-func (n *IPLit) Pos() Pos      { return n.ValuePos }
-func (n *IPLit) End() Pos      { return n.EndPos }
-func (n *BytesLit) Pos() Pos   { return n.ValuePos }
-func (n *BytesLit) End() Pos   { return n.EndPos }
-func (n *BoolLit) Pos() Pos    { return n.ValuePos }
+
+// Pos is the offset of the first character of the StringLit.
+func (n *StringLit) Pos() Pos { return n.ValuePos }
+
+// End is the offset just past the StringLit.
+func (n *StringLit) End() Pos { return n.EndPos }
+
+// Pos is the offset of the first character of the IntLit.
+func (n *IntLit) Pos() Pos { return n.ValuePos }
+
+// End is the offset just past the IntLit.
+func (n *IntLit) End() Pos { return n.EndPos }
+
+// Pos is the offset of the first character of the IPLit.
+func (n *IPLit) Pos() Pos { return n.ValuePos }
+
+// End is the offset just past the IPLit.
+func (n *IPLit) End() Pos { return n.EndPos }
+
+// Pos is the offset of the first character of the BytesLit.
+func (n *BytesLit) Pos() Pos { return n.ValuePos }
+
+// End is the offset just past the BytesLit.
+func (n *BytesLit) End() Pos { return n.EndPos }
+
+// Pos is the offset of the first character of the BoolLit.
+func (n *BoolLit) Pos() Pos { return n.ValuePos }
+
+// End is the offset just past the BoolLit.
 func (n *BoolLit) End() Pos {
 	if n.Value {
 		return n.ValuePos + 4
 	}
 	return n.ValuePos + 5
 }
+
+// Pos is the offset of the first character of the RangeLit.
 func (n *RangeLit) Pos() Pos { return n.Lo.Pos() }
+
+// End is the offset just past the RangeLit.
 func (n *RangeLit) End() Pos { return n.Hi.End() }
-func (n *SetLit) Pos() Pos   { return n.Lbrace }
-func (n *SetLit) End() Pos   { return n.Rbrace + 1 }
-func (n *ListRef) Pos() Pos  { return n.DollarPos }
-func (n *ListRef) End() Pos  { return n.DollarPos + 1 + Pos(len(n.Name)) }
-func (n *BadNode) Pos() Pos  { return n.From }
-func (n *BadNode) End() Pos  { return n.To }
+
+// Pos is the offset of the first character of the SetLit.
+func (n *SetLit) Pos() Pos { return n.Lbrace }
+
+// End is the offset just past the SetLit.
+func (n *SetLit) End() Pos { return n.Rbrace + 1 }
+
+// Pos is the offset of the first character of the ListRef.
+func (n *ListRef) Pos() Pos { return n.DollarPos }
+
+// End is the offset just past the ListRef.
+func (n *ListRef) End() Pos { return n.DollarPos + 1 + Pos(len(n.Name)) }
+
+// Pos is the offset of the first character of the BadNode.
+func (n *BadNode) Pos() Pos { return n.From }
+
+// End is the offset just past the BadNode.
+func (n *BadNode) End() Pos { return n.To }
 
 func (*Expr) node()       {}
 func (*BinaryExpr) node() {}

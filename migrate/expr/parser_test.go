@@ -122,6 +122,7 @@ var validCases = []struct{ src, want string }{
 	{`cidr(ip.src, 24) eq 10.0.0.0`, `cidr(ip.src, 24) eq 10.0.0.0`},
 	{`f(fe80::1, de:ad)`, `f(fe80::1, DE:AD)`},
 	{`f(true, x or y)`, `f(true, x or y)`},
+	{`f(aa:bb-cc-dd-ee-ff-00-11)`, `f(AA:BB-CC-DD-EE-FF-00-11)`},
 	{`is_timed_hmac_valid_v0("secret", http.request.uri, 10800, http.request.timestamp.sec, 8)`, `is_timed_hmac_valid_v0("secret", http.request.uri, 10800, http.request.timestamp.sec, 8)`},
 	{`map["😍"]`, `map["😍"]`},
 	{`is_TCP`, `is_TCP`},

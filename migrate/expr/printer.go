@@ -149,18 +149,19 @@ func ipText(n *IPLit) string {
 	return s
 }
 
-// bytesText writes hh:hh:...; eight bytes use "-" because eight
-// colon-separated pairs would read back as an IPv6 address.
+// bytesText writes hh:hh:...; eight bytes are written hh:hh-hh-... because
+// eight colon-separated pairs would read back as an IPv6 address, while the
+// first colon keeps a leading letter from reading as a field name.
 func bytesText(v []byte) string {
 	const digits = "0123456789ABCDEF"
-	sep := byte(':')
-	if len(v) == 8 {
-		sep = '-'
-	}
 	out := make([]byte, 0, len(v)*3)
 	for i, c := range v {
-		if i > 0 {
-			out = append(out, sep)
+		switch {
+		case i == 0:
+		case i > 1 && len(v) == 8:
+			out = append(out, '-')
+		default:
+			out = append(out, ':')
 		}
 		out = append(out, digits[c>>4], digits[c&15])
 	}

@@ -168,7 +168,7 @@ func TestPrintEdges(t *testing.T) {
 		n    Node
 		want string
 	}{
-		{&BytesLit{Value: []byte{1, 2, 3, 4, 5, 6, 7, 8}}, "01-02-03-04-05-06-07-08"},
+		{&BytesLit{Value: []byte{1, 2, 3, 4, 5, 6, 7, 8}}, "01:02-03-04-05-06-07-08"},
 		{&Comparison{X: &Field{Name: "x"}, Op: OpMatches, Y: &StringLit{Value: `a\`}}, `x matches r"a\"`},
 		{&Comparison{X: &Field{Name: "x"}, Op: OpMatches, Y: &StringLit{Value: `a"#b\"`}}, `x matches r##"a"#b\""##`},
 		{&BadNode{}, "<bad>"},
@@ -188,6 +188,15 @@ func TestPrintEdges(t *testing.T) {
 	}
 	if _, ok := e.Root.(*Comparison).Y.(*BytesLit); !ok {
 		t.Errorf("eight bytes reparsed as %T", e.Root.(*Comparison).Y)
+	}
+	// The same in a function argument, where a leading letter would read as
+	// a field name without the colon.
+	e, err = Parse(`f(` + Print(&BytesLit{Value: []byte{0xaa, 2, 3, 4, 5, 6, 7, 8}}) + `)`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := e.Root.(*Call).Args[0].(*BytesLit); !ok {
+		t.Errorf("eight bytes in an argument reparsed as %T", e.Root.(*Call).Args[0])
 	}
 	if Quote("a\x00\"\\\u00e9\xff") != `"a\x00\"\\é\xFF"` {
 		t.Errorf("Quote = %s", Quote("a\x00\"\\\u00e9\xff"))
