@@ -47,10 +47,11 @@ type zoneBuilder struct {
 	bools *slab[bool]
 	ints  *slab[int]
 	strs  *slab[string]
+	arena *arena
 }
 
 func newZone(src ids, name, plan string, account inventory.Ref) *zoneBuilder {
-	b := &zoneBuilder{ids: src, name: name, bools: &slab[bool]{}, ints: &slab[int]{}, strs: &slab[string]{}}
+	b := &zoneBuilder{ids: src, name: name, bools: &slab[bool]{}, ints: &slab[int]{}, strs: &slab[string]{}, arena: &arena{}}
 	b.zi.Zone = inventory.Zone{
 		ID:      src.id("zone", "", name),
 		Name:    name,
@@ -71,6 +72,9 @@ func (b *zoneBuilder) id(kind, key string) string { return b.ids.id(kind, b.name
 func (b *zoneBuilder) bool(v bool) *bool    { return b.bools.ptr(v) }
 func (b *zoneBuilder) int(v int) *int       { return b.ints.ptr(v) }
 func (b *zoneBuilder) str(v string) *string { return b.strs.ptr(v) }
+
+// cat concatenates into the builder's arena (fewer allocations for millions of names).
+func (b *zoneBuilder) cat(parts ...string) string { return b.arena.cat(parts...) }
 
 // filter adds a filter to the zone and returns it, for rules to embed.
 func (b *zoneBuilder) filter(key, expression, description string) inventory.Filter {
@@ -200,8 +204,8 @@ func (b *zoneBuilder) srv(key, service, proto, host string, prio, weight, port i
 	}
 	b.record(key, inventory.DNSRecord{
 		Type:     "SRV",
-		Name:     service + "." + proto + "." + host,
-		Content:  itoa(weight) + " " + itoa(port) + " " + target,
+		Name:     b.cat(service, ".", proto, ".", host),
+		Content:  b.cat(itoa(weight), " ", itoa(port), " ", target),
 		Priority: b.int(prio),
 		Data:     d,
 	})
@@ -214,9 +218,9 @@ type srvLegacy struct{ Service, Proto, Name string }
 func (b *zoneBuilder) basicRecords(v4, v6 string) {
 	b.record("a-apex", inventory.DNSRecord{Type: "A", Name: b.name, Content: v4, Proxied: b.bool(true)})
 	b.record("aaaa-apex", inventory.DNSRecord{Type: "AAAA", Name: b.name, Content: v6, Proxied: b.bool(true)})
-	b.record("cname-www", inventory.DNSRecord{Type: "CNAME", Name: "www." + b.name, Content: b.name, Proxied: b.bool(true)})
-	b.record("mx", inventory.DNSRecord{Type: "MX", Name: b.name, Content: "mail." + b.name, Priority: b.int(10), TTL: 3600})
-	b.record("a-mail", inventory.DNSRecord{Type: "A", Name: "mail." + b.name, Content: v4, Proxied: b.bool(false), TTL: 3600})
+	b.record("cname-www", inventory.DNSRecord{Type: "CNAME", Name: b.cat("www.", b.name), Content: b.name, Proxied: b.bool(true)})
+	b.record("mx", inventory.DNSRecord{Type: "MX", Name: b.name, Content: b.cat("mail.", b.name), Priority: b.int(10), TTL: 3600})
+	b.record("a-mail", inventory.DNSRecord{Type: "A", Name: b.cat("mail.", b.name), Content: v4, Proxied: b.bool(false), TTL: 3600})
 	b.record("txt-spf", inventory.DNSRecord{Type: "TXT", Name: b.name, Content: `"v=spf1 mx -all"`, TTL: 3600})
 }
 

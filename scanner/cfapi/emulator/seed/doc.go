@@ -96,7 +96,9 @@
 //
 // Generate(n, seed) spreads n zones over accounts of about 100 zones, on plans drawn as 60%
 // Free, 25% Pro, 10% Business and 5% Enterprise, each with 0 to plan-quota firewall rules
-// (skewed towards few), their filters (a few shared, a few orphans), previous-version rate
+// (skewed towards few; the log action only on Enterprise, regex only on Business and
+// Enterprise), their filters (a few shared, a few orphans, rarely one that does not parse),
+// null, ascending and tied priorities, previous-version rate
 // limits, WAF packages on some paid zones, the full settings list with deprecated values on
 // some zones, DNS settings, and 10 to 50 DNS records including SRV records with data fields.
 // The same (n, seed) always yields the same snapshot.

@@ -3,6 +3,7 @@ package seed
 import (
 	"math/rand/v2"
 	"slices"
+	"strings"
 
 	"github.com/sunsetscan/sunset/scanner/inventory"
 )
@@ -69,6 +70,11 @@ var exprTemplates = []exprTemplate{
 	{`http.cookie contains "session=" and http.request.uri.path eq "/account/delete"`, "Confirm account deletion"},
 }
 
+// isRegex reports whether a template uses the regex operator.
+func isRegex(expr string) bool {
+	return strings.Contains(expr, " matches ") || strings.Contains(expr, " ~ ")
+}
+
 // invalidExpr is the occasional filter a generated zone holds that does not parse.
 const invalidExpr = `(http.request.uri.path contains "/admin" and not ip.src in {192.0.2.0/24}`
 
@@ -98,6 +104,16 @@ func (g *generator) chance(p int) bool { return g.r.IntN(100) < p }
 
 func (g *generator) pick(xs []string) string { return xs[g.r.IntN(len(xs))] }
 
+// expr draws a filter expression; without regexOK (Free and Pro) a regex one is replaced by
+// the first template, since those plans cannot use regex.
+func (g *generator) expr(regexOK bool) string {
+	e := exprTemplates[g.r.IntN(len(exprTemplates))].expr
+	if !regexOK && isRegex(e) {
+		return exprTemplates[0].expr
+	}
+	return e
+}
+
 // Generate returns a deterministic synthetic account of n zones for tests and benchmarks:
 // accounts of ZonesPerAccount zones, plans drawn 60/25/10/5 (Free/Pro/Business/Enterprise),
 // each zone with firewall rules (0 to its plan's quota), filters, rate limits, WAF packages on
@@ -109,7 +125,7 @@ func Generate(zones int, seed int64) *inventory.Snapshot {
 	zones = max(zones, 0)
 	g := &generator{
 		r:   rand.New(rand.NewPCG(uint64(seed), 0x73756e736574)),
-		ids: &counterIDs{salt: mix64(uint64(seed) ^ 0x5eed)},
+		ids: &counterIDs{salt: mix64(uint64(seed) ^ 0x5eed), arena: arena{chunk: largeChunk}},
 	}
 	s := &inventory.Snapshot{
 		SchemaVersion: inventory.SnapshotSchemaVersion,
@@ -193,7 +209,7 @@ func (g *generator) plan() string {
 func (g *generator) zone(i int, name string, acct inventory.Ref) inventory.ZoneInventory {
 	plan := g.plan()
 	b := newZone(g.ids, name, plan, acct)
-	b.bools, b.ints, b.strs = &g.bools, &g.ints, &g.strs
+	b.bools, b.ints, b.strs, b.arena = &g.bools, &g.ints, &g.strs, &g.ids.arena
 	paid := plan != inventory.PlanFree
 	g.firewall(b, plan)
 	g.rateLimits(b, plan)
@@ -220,6 +236,7 @@ func (g *generator) zone(i int, name string, acct inventory.Ref) inventory.ZoneI
 // an orphan filter or one that does not parse.
 func (g *generator) firewall(b *zoneBuilder, plan string) {
 	q := firewallQuota[plan]
+	regexPlan := plan == inventory.PlanBusiness || plan == inventory.PlanEnterprise
 	u := g.r.Float64()
 	f := u
 	for range ruleSkew[plan] - 1 {
@@ -238,8 +255,7 @@ func (g *generator) firewall(b *zoneBuilder, plan string) {
 		if k > 0 && g.chance(5) {
 			flt = last // shared with the previous rule
 		} else {
-			t := exprTemplates[g.r.IntN(len(exprTemplates))]
-			expr := t.expr
+			expr := g.expr(regexPlan)
 			if g.chance(1) {
 				expr = invalidExpr
 			}
@@ -264,7 +280,7 @@ func (g *generator) firewall(b *zoneBuilder, plan string) {
 		b.rule("", flt, r)
 	}
 	if g.chance(8) {
-		b.filter("", exprTemplates[g.r.IntN(len(exprTemplates))].expr, "left by a refused rule")
+		b.filter("", g.expr(regexPlan), "left by a refused rule")
 	}
 }
 
@@ -276,7 +292,7 @@ func (g *generator) rateLimits(b *zoneBuilder, plan string) {
 			Disabled:    g.chance(10),
 			Description: "rate limit " + itoa(k+1),
 			Match: inventory.RateLimitMatch{Request: &inventory.RateLimitRequest{
-				Methods: []string{"GET", "POST"}, Schemes: []string{"HTTP", "HTTPS"}, URL: b.name + "/" + g.pick(genPrefixes) + "*"}},
+				Methods: []string{"GET", "POST"}, Schemes: []string{"HTTP", "HTTPS"}, URL: b.cat(b.name, "/", g.pick(genPrefixes), "*")}},
 			Threshold: 10 * (1 + g.r.IntN(100)),
 			Period:    genPeriods[g.r.IntN(len(genPeriods))],
 			Action:    inventory.RateLimitAction{Mode: mode},
@@ -334,10 +350,10 @@ func (g *generator) waf(b *zoneBuilder) {
 
 func (g *generator) rulesets(b *zoneBuilder, paid bool) {
 	if g.chance(10) {
+		regexPlan := b.zi.Zone.Plan.LegacyID == inventory.PlanBusiness || b.zi.Zone.Plan.LegacyID == inventory.PlanEnterprise
 		rules := make([]inventory.RulesetRule, 1+g.r.IntN(3))
 		for k := range rules {
-			t := exprTemplates[g.r.IntN(len(exprTemplates))]
-			rules[k] = inventory.RulesetRule{Action: "block", Expression: t.expr, Description: t.desc, Enabled: b.bool(true)}
+			rules[k] = inventory.RulesetRule{Action: "block", Expression: g.expr(regexPlan), Description: "custom rule " + itoa(k+1), Enabled: b.bool(true)}
 		}
 		b.ruleset(PhaseCustom, "2024-06-01T00:00:00.000000Z", rules...)
 	}
@@ -377,8 +393,8 @@ func (g *generator) settings(b *zoneBuilder, paid bool) {
 func (g *generator) records(b *zoneBuilder, i int) {
 	n := 10 + g.r.IntN(41)
 	b.zi.DNSRecords = make([]inventory.DNSRecord, 0, n)
-	v4 := "192.0.2." + itoa(1+i%254)
-	b.basicRecords(v4, "2001:db8::"+itoa(1+i%9999))
+	v4 := b.cat("192.0.2.", itoa(1+i%254))
+	b.basicRecords(v4, b.cat("2001:db8::", itoa(1+i%9999)))
 	srv := g.r.IntN(4)
 	for k := range srv {
 		var legacy *srvLegacy
@@ -392,14 +408,14 @@ func (g *generator) records(b *zoneBuilder, i int) {
 		b.srv("", service, "_tcp", b.name, 10, 5, 5000+k, "srv."+b.name, legacy)
 	}
 	for k := len(b.zi.DNSRecords); k < n; k++ {
-		label := "host" + itoa(k)
+		label := b.cat("host", itoa(k))
 		switch k % 3 {
 		case 0:
-			b.record("", inventory.DNSRecord{Type: "A", Name: label + "." + b.name, Content: v4, Proxied: b.bool(g.chance(70))})
+			b.record("", inventory.DNSRecord{Type: "A", Name: b.cat(label, ".", b.name), Content: v4, Proxied: b.bool(g.chance(70))})
 		case 1:
-			b.record("", inventory.DNSRecord{Type: "CNAME", Name: label + "." + b.name, Content: b.name, Proxied: b.bool(true)})
+			b.record("", inventory.DNSRecord{Type: "CNAME", Name: b.cat(label, ".", b.name), Content: b.name, Proxied: b.bool(true)})
 		default:
-			b.record("", inventory.DNSRecord{Type: "TXT", Name: label + "." + b.name, Content: `"v=verification ` + label + `"`, TTL: 3600})
+			b.record("", inventory.DNSRecord{Type: "TXT", Name: b.cat(label, ".", b.name), Content: b.cat(`"v=verification `, label, `"`), TTL: 3600})
 		}
 	}
 }

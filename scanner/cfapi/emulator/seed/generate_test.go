@@ -80,6 +80,20 @@ func TestGenerateShape(t *testing.T) {
 		if q := firewallQuota[z.Zone.Plan.LegacyID]; len(z.FirewallRules) > q {
 			t.Errorf("%s: %d firewall rules over the %s quota %d", z.Zone.Name, len(z.FirewallRules), z.Zone.Plan.LegacyID, q)
 		}
+		if p := z.Zone.Plan.LegacyID; p == inventory.PlanFree || p == inventory.PlanPro {
+			for _, f := range z.Filters {
+				if isRegex(f.Expression) {
+					t.Errorf("%s: regex filter on a %s zone: %s", z.Zone.Name, p, f.Expression)
+				}
+			}
+			for _, rs := range z.Rulesets {
+				for _, r := range rs.Rules {
+					if isRegex(r.Expression) {
+						t.Errorf("%s: regex custom rule on a %s zone: %s", z.Zone.Name, p, r.Expression)
+					}
+				}
+			}
+		}
 		if r := len(z.DNSRecords); r < 10 || r > 50 {
 			t.Errorf("%s: %d DNS records, want 10..50", z.Zone.Name, r)
 		}

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"strings"
 )
 
 // ID returns the id the demo data gives an object: the first 32 hex digits of the SHA-256 of
@@ -38,6 +39,7 @@ type counterIDs struct {
 	salt   uint64
 	prefix uint64
 	n      uint64
+	arena  arena
 }
 
 // enter starts scope number k (a zone or an account): the ids that follow share its prefix.
@@ -50,7 +52,7 @@ func (c *counterIDs) id(string, string, string) string {
 	putUint64(raw[8:], c.n<<32|mix64(c.n)&0xffffffff)
 	var out [32]byte
 	hex.Encode(out[:], raw[:])
-	return string(out[:])
+	return c.arena.bytes(out[:])
 }
 
 // mix64 is the SplitMix64 finalizer, a bijection on uint64 that scatters nearby inputs.
@@ -71,6 +73,52 @@ func putUint64(b []byte, v uint64) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// arena packs many small strings into shared buffers. strings.Builder hands out its bytes
+// without copying and never changes bytes once written (it copies when it grows), so every
+// string it returned stays valid; a new Builder starts when one is full.
+type arena struct {
+	b     strings.Builder
+	start int
+	// chunk is the size of a new buffer; 0 means smallChunk.
+	chunk int
+}
+
+// Arena buffer sizes: small for the demo's few names, large for generated accounts.
+const (
+	smallChunk = 1 << 10
+	largeChunk = 32 << 10
+)
+
+// begin starts a string of about n bytes.
+func (a *arena) begin(n int) {
+	if a.b.Cap()-a.b.Len() < n {
+		a.b = strings.Builder{}
+		a.b.Grow(max(n, a.chunk, smallChunk))
+	}
+	a.start = a.b.Len()
+}
+
+func (a *arena) end() string { return a.b.String()[a.start:] }
+
+// cat returns the concatenation of parts.
+func (a *arena) cat(parts ...string) string {
+	n := 0
+	for _, p := range parts {
+		n += len(p)
+	}
+	a.begin(n)
+	for _, p := range parts {
+		a.b.WriteString(p)
+	}
+	return a.end()
+}
+
+func (a *arena) bytes(p []byte) string {
+	a.begin(len(p))
+	a.b.Write(p)
+	return a.end()
+}
 
 // slab hands out pointers carved from chunks: generated data needs millions of small
 // pointers, and each still points at its own element (safe to write through, unlike a shared
