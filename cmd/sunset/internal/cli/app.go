@@ -79,6 +79,8 @@ configuration error, 3 fatal (auth, network, unwritable output), 4 incomplete ru
 // commands lists the subcommands. Each lives in its own file with its options struct.
 func commands(s *Streams) []*ucli.Command {
 	return []*ucli.Command{
+		demoCommand(s),
+		scanCommand(s),
 		rulesCommand(s),
 		emulatorCommand(s),
 	}

@@ -1,0 +1,289 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	ucli "github.com/urfave/cli/v2"
+
+	"github.com/sunsetscan/sunset/reports"
+	"github.com/sunsetscan/sunset/scanner"
+	"github.com/sunsetscan/sunset/scanner/catalog"
+	"github.com/sunsetscan/sunset/scanner/cfapi"
+	"github.com/sunsetscan/sunset/scanner/collect"
+	"github.com/sunsetscan/sunset/scanner/inventory"
+)
+
+// scanOptions is everything `sunset scan` (and `sunset demo`) needs, resolved from flags.
+type scanOptions struct {
+	formats     []reports.FormatSpec
+	failOn      scanner.Severity
+	asOf        time.Time
+	color       bool
+	catalog     *catalog.Catalog
+	snapshotIn  string
+	snapshotOut string
+	baseURL     string
+	creds       cfapi.Credentials
+	rps         float64
+	collect     collect.Options
+	sourceKind  string
+}
+
+func scanFlags() []ucli.Flag {
+	return append([]ucli.Flag{
+		&ucli.StringSliceFlag{Name: "account", Usage: "scan only account `ID` (repeatable)"},
+		&ucli.StringSliceFlag{Name: "zone", Usage: "scan only zone `NAME|ID` (repeatable)"},
+		&ucli.StringFlag{Name: "zone-filter", Usage: "scan only zones whose name matches `GLOB` (e.g. '*.example.com')"},
+		&ucli.IntFlag{Name: "workers", Value: collect.DefaultWorkers, Usage: "zones scanned at once (`N`)"},
+		&ucli.Float64Flag{Name: "rps", Value: cfapi.DefaultRPS, Usage: "requests per second shared by all workers (`RATE`; the API allows 1,200 per 5 minutes; 0 = unpaced)"},
+		&ucli.StringFlag{Name: "api-url", EnvVars: []string{"SUNSET_API_URL"}, Value: cfapi.DefaultBaseURL, Usage: "API base `URL` (http:// only to loopback)"},
+		&ucli.StringFlag{Name: "snapshot-out", Usage: "save everything fetched to `FILE` (JSON) to re-scan or plan offline"},
+		&ucli.StringFlag{Name: "snapshot", Usage: "scan a saved snapshot `FILE` instead of the API (no network)"},
+	}, reportFlags()...)
+}
+
+// reportFlags are the output and gate flags of every command that produces findings.
+func reportFlags() []ucli.Flag {
+	return append([]ucli.Flag{
+		&ucli.StringSliceFlag{Name: flagFormat, Usage: "output `FORMAT[:PATH]`, repeatable: " + strings.Join(reports.Formats(), ", ") + " (default table to stdout)"},
+		failOnFlag(), asOfFlag(), colorFlag(),
+	}, catalogFlags()...)
+}
+
+func scanCommand(s *Streams) *ucli.Command {
+	return &ucli.Command{
+		Name:  "scan",
+		Usage: "scan live accounts for deprecated API usage",
+		Description: "Lists accounts and zones, reads every deprecated object in each zone with a bounded pool of\n" +
+			"workers (read-only: only GET requests), and reports findings. Credentials come from\n" +
+			"CLOUDFLARE_API_TOKEN, or CLOUDFLARE_EMAIL + CLOUDFLARE_API_KEY.",
+		Flags: scanFlags(),
+		Action: func(c *ucli.Context) error {
+			if err := noArgs(c); err != nil {
+				return err
+			}
+			opts, err := resolveScanOptions(c, s)
+			if err != nil {
+				return err
+			}
+			if opts.snapshotIn == "" {
+				creds, err := cfapi.CredentialsFromEnv(s.Getenv)
+				if err != nil {
+					return usageErrorf("credentials: %v (set %s, or %s and %s)", err, cfapi.EnvAPIToken, cfapi.EnvEmail, cfapi.EnvAPIKey)
+				}
+				opts.creds = creds
+			}
+			return runScan(c.Context, s, opts)
+		},
+	}
+}
+
+// resolveScanOptions validates the flags shared by scan and demo.
+func resolveScanOptions(c *ucli.Context, s *Streams) (*scanOptions, error) {
+	var err error
+	o := &scanOptions{sourceKind: reports.SourceLive}
+	if o.formats, err = formatSpecs(c); err != nil {
+		return nil, err
+	}
+	if o.failOn, err = scanner.ParseSeverity(c.String(flagFailOn)); err != nil {
+		return nil, usageErrorf("--fail-on: %v", err)
+	}
+	if o.asOf, err = s.asOf(c); err != nil {
+		return nil, err
+	}
+	if o.color, err = s.color(c, s.OutTTY); err != nil {
+		return nil, err
+	}
+	if o.catalog, err = loadCatalog(c); err != nil {
+		return nil, err
+	}
+	if c.Int("workers") < 1 {
+		return nil, usageErrorf("--workers %d: want at least 1", c.Int("workers"))
+	}
+	if c.Float64("rps") < 0 {
+		return nil, usageErrorf("--rps %g: want 0 (unpaced) or more", c.Float64("rps"))
+	}
+	o.snapshotIn, o.snapshotOut = c.String("snapshot"), c.String("snapshot-out")
+	o.baseURL, o.rps = c.String("api-url"), c.Float64("rps")
+	o.collect = collect.Options{
+		Accounts:   c.StringSlice("account"),
+		Zones:      c.StringSlice("zone"),
+		ZoneFilter: c.String("zone-filter"),
+		Workers:    c.Int("workers"),
+		IsRetired:  cfapi.IsRetired,
+		IsFatal:    cfapi.IsAuth,
+		StatusOf:   cfapi.StatusOf,
+		RequestsFor: func(ctx context.Context) (context.Context, func() int) {
+			n := new(atomic.Int64)
+			return cfapi.WithRequestCounter(ctx, n), func() int { return int(n.Load()) }
+		},
+	}
+	return o, nil
+}
+
+// formatSpecs parses --format values, defaulting to the table on stdout.
+func formatSpecs(c *ucli.Context) ([]reports.FormatSpec, error) {
+	values := c.StringSlice(flagFormat)
+	if len(values) == 0 {
+		values = []string{"table"}
+	}
+	specs, err := reports.ParseFormatFlags(values)
+	if err != nil {
+		return nil, usageErrorf("--format: %v", err)
+	}
+	return specs, nil
+}
+
+// runScan collects (or loads) a snapshot, scans it, writes every report and returns the
+// exit status: 1 when the gate fails, else 4 when anything could not be read.
+func runScan(ctx context.Context, s *Streams, o *scanOptions) error {
+	snap, target, collectErr := acquireSnapshot(ctx, s, o)
+	if snap == nil {
+		return collectErr
+	}
+	if o.snapshotOut != "" {
+		if err := writeSnapshot(o.snapshotOut, snap); err != nil {
+			return err
+		}
+	}
+	res := scanner.ScanSnapshot(snap, o.catalog, scanner.Options{AsOf: o.asOf, Inspector: exprInspector{}})
+	rep := reports.NewReport(reports.Input{
+		Version:  Version,
+		AsOf:     o.asOf,
+		Source:   reports.Source{Kind: o.sourceKind, Target: target},
+		Findings: res.Findings,
+		Errors:   reportErrors(res),
+		Counts:   reports.Counts{ZonesScanned: res.Zones, ZonesFailed: res.ZonesFailed, Accounts: res.Accounts},
+		FailOn:   o.failOn,
+		Rules:    o.catalog,
+	})
+	if err := writeReports(s, o.formats, rep, o.color); err != nil {
+		return err
+	}
+	if collectErr != nil {
+		fmt.Fprintf(s.Err, "sunset: scan interrupted (%v); the reports cover what was read\n", collectErr)
+	}
+	code := outcomeCode(rep.Summary.GateFailed, rep.Summary.Incomplete || res.Incomplete || collectErr != nil)
+	if code != ExitOK {
+		return &exitError{code: code}
+	}
+	return nil
+}
+
+// acquireSnapshot loads --snapshot or collects from the API. A non-nil snapshot with a
+// non-nil error means the collection was interrupted: report what was read.
+func acquireSnapshot(ctx context.Context, s *Streams, o *scanOptions) (*inventory.Snapshot, string, error) {
+	if o.snapshotIn != "" {
+		f, err := os.Open(o.snapshotIn)
+		if err != nil {
+			return nil, "", usageErrorf("--snapshot: %v", err)
+		}
+		defer f.Close()
+		snap, err := inventory.ReadSnapshot(f)
+		if err != nil {
+			return nil, "", usageErrorf("--snapshot %s: %v", o.snapshotIn, err)
+		}
+		if o.sourceKind == reports.SourceLive {
+			o.sourceKind = reports.SourceSnapshot
+		}
+		return snap, o.snapshotIn, nil
+	}
+	client, err := cfapi.New(cfapi.Config{
+		BaseURL: o.baseURL, Credentials: o.creds, UserAgent: cfapi.UserAgent(Version), RPS: o.rps,
+	})
+	if err != nil {
+		return nil, "", usageErrorf("%v", err)
+	}
+	target := reports.RedactURL(client.BaseURL())
+	copts := o.collect
+	copts.Source = target
+	prog := newProgress(s, o.rps, copts.Workers)
+	copts.Progress = prog.update
+	snap, err := collect.Collect(ctx, zoneLister{client}, copts)
+	prog.done()
+	switch {
+	case err == nil:
+		return snap, target, nil
+	case snap != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)):
+		return snap, target, err
+	case cfapi.IsAuth(err):
+		return nil, "", fatalError(fmt.Errorf("the API refused %s: %v", o.creds.Describe(), err))
+	}
+	var unmatched *collect.UnmatchedZonesError
+	if errors.As(err, &unmatched) {
+		return nil, "", usageErrorf("%v", err)
+	}
+	return nil, "", fatalError(err)
+}
+
+// zoneLister adapts the client's filtered zone listing to what collect asks for.
+type zoneLister struct{ *cfapi.Client }
+
+// ListZones lists an account's zones, optionally only the one with an exact name.
+func (z zoneLister) ListZones(ctx context.Context, accountID, name string) ([]inventory.Zone, error) {
+	return z.Client.ListZones(ctx, cfapi.ZoneFilter{AccountID: accountID, Name: name})
+}
+
+func writeSnapshot(path string, snap *inventory.Snapshot) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fatalError(fmt.Errorf("cannot write snapshot: %w", err))
+	}
+	if err := snap.Write(f); err != nil {
+		f.Close()
+		return fatalError(fmt.Errorf("cannot write snapshot %s: %w", path, err))
+	}
+	if err := f.Close(); err != nil {
+		return fatalError(fmt.Errorf("cannot write snapshot %s: %w", path, err))
+	}
+	return nil
+}
+
+func reportErrors(res scanner.Result) []reports.ReportError {
+	var out []reports.ReportError
+	for _, e := range res.Errors {
+		out = append(out, reports.ReportError{
+			AccountID: e.AccountID, ZoneID: e.ZoneID, ZoneName: e.ZoneName, Path: e.Path,
+			What: e.What, Message: e.Message,
+		})
+	}
+	reports.SortErrors(out)
+	return out
+}
+
+// writeReports renders the report once per --format destination. A destination that
+// cannot be written is fatal (exit 3), after the others were tried.
+func writeReports(s *Streams, specs []reports.FormatSpec, rep *reports.Report, color bool) error {
+	var firstErr error
+	for _, spec := range specs {
+		opts := reports.Options{}
+		if spec.Stdout() {
+			opts = reports.Options{Color: color, Width: s.Width, Plain: !s.OutTTY && !color}
+		}
+		r, err := reports.New(spec.Format, opts)
+		if err != nil {
+			return usageErrorf("--format: %v", err)
+		}
+		w, closeFn, err := s.writeTo(spec.Path)
+		if err == nil {
+			err = r.Write(w, rep)
+			if cerr := closeFn(); err == nil && cerr != nil {
+				err = fatalError(fmt.Errorf("cannot write %s: %w", spec.Path, cerr))
+			}
+		}
+		if err != nil && firstErr == nil {
+			if exitCode(err) == ExitFatal {
+				firstErr = err
+			} else {
+				firstErr = fatalError(fmt.Errorf("writing %s: %w", spec, err))
+			}
+		}
+	}
+	return firstErr
+}
