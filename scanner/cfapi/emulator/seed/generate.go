@@ -104,14 +104,14 @@ func (g *generator) chance(p int) bool { return g.r.IntN(100) < p }
 
 func (g *generator) pick(xs []string) string { return xs[g.r.IntN(len(xs))] }
 
-// expr draws a filter expression; without regexOK (Free and Pro) a regex one is replaced by
-// the first template, since those plans cannot use regex.
-func (g *generator) expr(regexOK bool) string {
-	e := exprTemplates[g.r.IntN(len(exprTemplates))].expr
-	if !regexOK && isRegex(e) {
-		return exprTemplates[0].expr
+// expr draws an expression template; without regexOK (Free and Pro) a regex one is replaced
+// by the first template, since those plans cannot use regex.
+func (g *generator) expr(regexOK bool) exprTemplate {
+	t := exprTemplates[g.r.IntN(len(exprTemplates))]
+	if !regexOK && isRegex(t.expr) {
+		return exprTemplates[0]
 	}
-	return e
+	return t
 }
 
 // Generate returns a deterministic synthetic account of n zones for tests and benchmarks:
@@ -250,20 +250,21 @@ func (g *generator) firewall(b *zoneBuilder, plan string) {
 	b.zi.FirewallRules = make([]inventory.FirewallRule, 0, n)
 	prio := 0
 	var last inventory.Filter
+	desc := ""
 	for k := range n {
 		var flt inventory.Filter
 		if k > 0 && g.chance(5) {
 			flt = last // shared with the previous rule
 		} else {
-			expr := g.expr(regexPlan)
+			t := g.expr(regexPlan)
 			if g.chance(1) {
-				expr = invalidExpr
+				t = exprTemplate{invalidExpr, "Admin lockdown"}
 			}
-			flt = b.filter("", expr, "")
+			flt = b.filter("", t.expr, "")
+			desc = t.desc
 		}
 		last = flt
-		t := exprTemplates[g.r.IntN(len(exprTemplates))]
-		r := inventory.FirewallRule{Action: g.pick(genActions), Description: t.desc, Paused: g.chance(8)}
+		r := inventory.FirewallRule{Action: g.pick(genActions), Description: desc, Paused: g.chance(8)}
 		if r.Action == "log" && plan != inventory.PlanEnterprise {
 			r.Action = "block"
 		}
@@ -280,7 +281,7 @@ func (g *generator) firewall(b *zoneBuilder, plan string) {
 		b.rule("", flt, r)
 	}
 	if g.chance(8) {
-		b.filter("", g.expr(regexPlan), "left by a refused rule")
+		b.filter("", g.expr(regexPlan).expr, "left by a refused rule")
 	}
 }
 
@@ -353,7 +354,8 @@ func (g *generator) rulesets(b *zoneBuilder, paid bool) {
 		regexPlan := b.zi.Zone.Plan.LegacyID == inventory.PlanBusiness || b.zi.Zone.Plan.LegacyID == inventory.PlanEnterprise
 		rules := make([]inventory.RulesetRule, 1+g.r.IntN(3))
 		for k := range rules {
-			rules[k] = inventory.RulesetRule{Action: "block", Expression: g.expr(regexPlan), Description: "custom rule " + itoa(k+1), Enabled: b.bool(true)}
+			t := g.expr(regexPlan)
+			rules[k] = inventory.RulesetRule{Action: "block", Expression: t.expr, Description: t.desc, Enabled: b.bool(true)}
 		}
 		b.ruleset(PhaseCustom, "2024-06-01T00:00:00.000000Z", rules...)
 	}
