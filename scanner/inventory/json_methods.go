@@ -2,6 +2,18 @@ package inventory
 
 // JSON methods that keep unknown members (see keep.go). One pair per type with an Extra field.
 
+type refPlain Ref
+
+// UnmarshalJSON decodes a Ref and keeps the members it does not model.
+func (v *Ref) UnmarshalJSON(b []byte) error {
+	x, err := decodeKeeping(b, (*refPlain)(v))
+	v.Extra = x
+	return err
+}
+
+// MarshalJSON encodes a Ref with the members it did not model.
+func (v Ref) MarshalJSON() ([]byte, error) { return encodeKeeping(refPlain(v), v.Extra) }
+
 type zonePlanPlain ZonePlan
 
 // UnmarshalJSON decodes a ZonePlan and keeps the members it does not model.

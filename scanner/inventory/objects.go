@@ -13,10 +13,12 @@ const (
 	PlanEnterprise = "enterprise"
 )
 
-// Ref is the {id, name} pair the API uses to point at an account or a group.
+// Ref is the {id, name} pair the API uses to point at an account or a group; other members
+// (a zone's account may carry more) are kept in Extra.
 type Ref struct {
-	ID   string `json:"id"`
-	Name string `json:"name,omitempty"`
+	ID    string `json:"id"`
+	Name  string `json:"name,omitempty"`
+	Extra Extra  `json:"-"`
 }
 
 // ZonePlan is the zone's subscription plan; LegacyID drives plan-gated checks and quotas.
