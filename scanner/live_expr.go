@@ -24,6 +24,8 @@ func expressionUnits(z *inventory.ZoneInventory) []exprUnit {
 	type filterUse struct {
 		f     inventory.Filter
 		rules []string
+		// ruleName names the unit when the filter has no description of its own.
+		ruleName string
 	}
 	byID := map[string]*filterUse{}
 	var order []string
@@ -47,6 +49,9 @@ func expressionUnits(z *inventory.ZoneInventory) []exprUnit {
 		}
 		u := addFilter(key, fr.Filter)
 		u.rules = append(u.rules, ruleLabel(fr))
+		if u.ruleName == "" || fr.Description < u.ruleName {
+			u.ruleName = fr.Description
+		}
 	}
 	var out []exprUnit
 	for _, key := range order {
@@ -66,7 +71,7 @@ func expressionUnits(z *inventory.ZoneInventory) []exprUnit {
 		case 1:
 			where += " (used by firewall rule " + u.rules[0] + ")"
 			if name == "" {
-				name = strings.Trim(u.rules[0], `"`)
+				name = u.ruleName
 			}
 		default:
 			where += " (used by firewall rules " + listN(u.rules, 5) + ")"

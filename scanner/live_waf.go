@@ -120,7 +120,7 @@ func (s *liveScan) wafPackages(z *inventory.ZoneInventory) {
 		} else if len(p.Groups)+len(p.Rules) > 0 {
 			fmt.Fprintf(&b, "; all %d groups and %d rules read are at their defaults", len(p.Groups), len(p.Rules))
 		}
-		fmt.Fprintf(&b, ". Previous-version managed rules are %s: ", r.life(s.asOf))
+		fmt.Fprintf(&b, ". The previous version of managed rules is %s: ", r.life(s.asOf))
 		if anomaly {
 			fmt.Fprintf(&b, "deploy the OWASP Core ruleset (%s) in phase http_request_firewall_managed with %s", rulesetOWASPCore, owaspMapping(p.Package.Sensitivity, p.Package.ActionMode))
 		} else {
@@ -182,7 +182,7 @@ func (s *liveScan) wafOverrides(z *inventory.ZoneInventory) {
 		if len(o.RewriteAction) > 0 {
 			fmt.Fprintf(&b, "; rewrites actions (%s)", listN(sortedPairs(o.RewriteAction), 5))
 		}
-		fmt.Fprintf(&b, ". Previous-version managed rules are %s: replace the override with exceptions (skip rules) or ruleset overrides in phase http_request_firewall_managed, placed before the execute rule; URL overrides also block the service's automatic upgrade until deleted.", r.life(s.asOf))
+		fmt.Fprintf(&b, ". The previous version of managed rules is %s: replace the override with exceptions (skip rules) or ruleset overrides in phase http_request_firewall_managed, placed before the execute rule; URL overrides also block the service's automatic upgrade until deleted.", r.life(s.asOf))
 		s.add(r, r.sev, sc, Resource{Kind: KindWAFOverride, ID: o.ID, Name: o.Description}, "", b.String())
 	}
 }
