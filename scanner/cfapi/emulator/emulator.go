@@ -184,6 +184,9 @@ func New(opts Options) (*Server, error) {
 	if opts.RateLimit.Requests < 0 || opts.RateLimit.Window < 0 {
 		return nil, fmt.Errorf("rate limit %d/%s: both parts must be positive", opts.RateLimit.Requests, opts.RateLimit.Window)
 	}
+	if opts.Retire && opts.Catalog == nil {
+		opts.Catalog = catalog.Default()
+	}
 	st, err := newState(opts.Seed, opts.Rand)
 	if err != nil {
 		return nil, err

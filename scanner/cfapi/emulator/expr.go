@@ -52,7 +52,8 @@ var (
 // parentheses, brackets or braces, unterminated strings, characters outside the language,
 // uppercase English operators, starts_with/ends_with used as operators, `in` not followed by a
 // set or a $list, `[*]` outside a function call, commas outside function arguments (sets
-// separate elements with spaces), empty sets, and operators with a missing operand.
+// separate elements with spaces), empty sets, a string literal standing as a condition, and
+// operators with a missing operand.
 // Options.ValidateExpression replaces it with a real parser.
 func CheckExpression(expr string) error {
 	fail := func(line, col int, reason string) error {
@@ -115,6 +116,13 @@ func CheckExpression(expr string) error {
 				return fail(t.line, t.col, fmt.Sprintf("unmatched %q", t.text))
 			}
 			stack = stack[:len(stack)-1]
+		case tokString:
+			logicalBefore := prev == nil || connectives[prev.text] || prev.text == "not" || prev.text == "!" ||
+				(prev.kind == tokOpen && prev.text == "(" && len(stack) > 0 && !stack[len(stack)-1].function)
+			logicalAfter := next == nil || connectives[next.text] || (next.kind == tokClose && next.text == ")")
+			if logicalBefore && logicalAfter {
+				return fail(t.line, t.col, "a string literal is not a condition")
+			}
 		case tokComma:
 			if len(stack) == 0 || !stack[len(stack)-1].function {
 				if len(stack) > 0 && stack[len(stack)-1].open.text == "{" {

@@ -115,6 +115,14 @@ func (s *Server) otherRoutes() {
 	s.handle("POST", "/accounts/:account_id/tunnels", tunnels.create)
 	s.handle("GET", "/accounts/:account_id/tunnels/:tunnel_id", tunnels.get)
 	s.handle("DELETE", "/accounts/:account_id/tunnels/:tunnel_id", tunnels.remove)
+	s.handle("DELETE", "/accounts/:account_id/tunnels/:tunnel_id/connections", func(c *call) *reply {
+		_, t := tunnels.find(c, c.params["tunnel_id"])
+		if t == nil {
+			return notFound("tunnel", c.params["tunnel_id"])
+		}
+		// Legacy tunnels hold no live connections here: cleaning them up is a no-op.
+		return ok(object{})
+	})
 
 	bookmarks := resource[inventory.AccessBookmark]{
 		kind: "access bookmark", param: "bookmark_id", lim: pageOther,
@@ -169,7 +177,44 @@ func (s *Server) otherRoutes() {
 	})
 	s.handle("GET", "/zones/:zone_id/analytics/colos", func(c *call) *reply { return ok([]object{}) })
 
+	s.pageShieldRoutes()
 	s.orgRoutes()
+}
+
+// pageShieldRoutes serves page shield under its old path segment (script_monitor) and its
+// new one (page_shield): one setting per zone, and empty script and connection lists.
+func (s *Server) pageShieldRoutes() {
+	for _, seg := range []string{"script_monitor", "page_shield"} {
+		base := "/zones/:zone_id/" + seg
+		s.handle("GET", base, func(c *call) *reply { return ok(c.zone.pageShield) })
+		s.handle("PUT", base, func(c *call) *reply {
+			var in struct {
+				Enabled                        *bool `json:"enabled"`
+				UseCloudflareReportingEndpoint *bool `json:"use_cloudflare_reporting_endpoint"`
+				UseConnectionURLPath           *bool `json:"use_connection_url_path"`
+			}
+			if rep := c.decode(&in); rep != nil {
+				return rep
+			}
+			ps := &c.zone.pageShield
+			if in.Enabled != nil {
+				ps.Enabled = *in.Enabled
+			}
+			if in.UseCloudflareReportingEndpoint != nil {
+				ps.UseCloudflareReportingEndpoint = *in.UseCloudflareReportingEndpoint
+			}
+			if in.UseConnectionURLPath != nil {
+				ps.UseConnectionURLPath = *in.UseConnectionURLPath
+			}
+			ps.UpdatedAt = c.stamp()
+			return ok(*ps)
+		})
+		for _, list := range []string{"scripts", "connections"} {
+			kind := strings.TrimSuffix(list, "s")
+			s.handle("GET", base+"/"+list, func(c *call) *reply { return listReply(c, []object{}, pageOther) })
+			s.handle("GET", base+"/"+list+"/:item_id", func(c *call) *reply { return notFound(kind, c.params["item_id"]) })
+		}
+	}
 }
 
 // orgRoutes registers the organizations API, answered from the accounts that replaced it.

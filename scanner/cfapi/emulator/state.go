@@ -51,6 +51,17 @@ type zoneState struct {
 	records  []*inventory.DNSRecord
 	health   []*inventory.HealthCheck
 	rulesets []*inventory.Ruleset
+	// pageShield is the page shield setting, served under both its old (script_monitor) and
+	// new (page_shield) path.
+	pageShield pageShieldSettings
+}
+
+// pageShieldSettings are a zone's page shield settings.
+type pageShieldSettings struct {
+	Enabled                        bool   `json:"enabled"`
+	UpdatedAt                      string `json:"updated_at,omitempty"`
+	UseCloudflareReportingEndpoint bool   `json:"use_cloudflare_reporting_endpoint"`
+	UseConnectionURLPath           bool   `json:"use_connection_url_path"`
 }
 
 // filterState is a filter and whether it was created by the combined firewall rule call,
@@ -223,7 +234,8 @@ func (st *state) loadZone(zi inventory.ZoneInventory) (*zoneState, error) {
 	if st.zoneByID[zi.Zone.ID] != nil {
 		return nil, fmt.Errorf("seed: zone id %s appears twice", zi.Zone.ID)
 	}
-	z := &zoneState{zone: zi.Zone, settings: map[string]*inventory.Setting{}, modified: map[string]string{}}
+	z := &zoneState{zone: zi.Zone, settings: map[string]*inventory.Setting{}, modified: map[string]string{},
+		pageShield: pageShieldSettings{UseCloudflareReportingEndpoint: true}}
 	if z.zone.Status == "" {
 		z.zone.Status = "active"
 	}
