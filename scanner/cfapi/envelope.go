@@ -31,27 +31,47 @@ type envelope struct {
 // maxExcerpt bounds the part of a non-JSON body kept in an Error.
 const maxExcerpt = 200
 
-// parseEnvelope decodes body as an envelope; ok is false when it is not a JSON object with
-// at least one envelope member (a plain text 404, an HTML error page).
+// wireEnvelope tells a member sent as null (RawMessage "null") from an absent one (nil).
+type wireEnvelope struct {
+	Result     json.RawMessage `json:"result"`
+	Success    *bool           `json:"success"`
+	Errors     json.RawMessage `json:"errors"`
+	Messages   json.RawMessage `json:"messages"`
+	ResultInfo *ResultInfo     `json:"result_info"`
+}
+
+// parseEnvelope decodes body as an envelope in one pass over the body; ok is false when it
+// is not a JSON object with at least one of result, success, errors (a plain text 404, an
+// HTML error page, some other JSON).
 func parseEnvelope(body []byte) (env envelope, ok bool) {
 	t := bytes.TrimSpace(body)
 	if len(t) == 0 || t[0] != '{' {
 		return envelope{}, false
 	}
-	var probe map[string]json.RawMessage
-	if json.Unmarshal(t, &probe) != nil {
+	var w wireEnvelope
+	if json.Unmarshal(t, &w) != nil {
 		return envelope{}, false
 	}
-	_, r := probe["result"]
-	_, s := probe["success"]
-	_, e := probe["errors"]
-	if !r && !s && !e {
+	if w.Result == nil && w.Success == nil && w.Errors == nil {
 		return envelope{}, false
 	}
-	if err := json.Unmarshal(t, &env); err != nil {
-		return envelope{}, false
-	}
+	env = envelope{Result: w.Result, Success: w.Success, ResultInfo: w.ResultInfo}
+	// errors and messages are small; a malformed one must not hide the result or status.
+	_ = decodeDetails(w.Errors, &env.Errors)
+	_ = decodeDetails(w.Messages, &env.Messages)
 	return env, true
+}
+
+// decodeDetails decodes an errors or messages array; null, absent or malformed gives nil.
+func decodeDetails(raw json.RawMessage, out *[]ErrorDetail) error {
+	if len(raw) == 0 {
+		return nil
+	}
+	if err := json.Unmarshal(raw, out); err != nil {
+		*out = nil
+		return err
+	}
+	return nil
 }
 
 // excerpt returns the start of a body as printable text for an error message.

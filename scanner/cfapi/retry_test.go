@@ -170,3 +170,29 @@ func TestRetryAfterParsing(t *testing.T) {
 		}
 	}
 }
+
+// TestRetryAfterTimeout: an attempt that times out (the HTTP client's own timeout, while
+// the caller's context is still live) is retried.
+func TestRetryAfterTimeout(t *testing.T) {
+	var n atomic.Int64
+	release := make(chan struct{})
+	srv := server(t, func(w http.ResponseWriter, r *http.Request) {
+		if n.Add(1) == 1 {
+			select { // never answer the first attempt
+			case <-r.Context().Done():
+			case <-release:
+			}
+			return
+		}
+		okEnvelope(w, map[string]any{"id": "z1", "name": "a.example"}, nil)
+	})
+	t.Cleanup(func() { close(release) }) // runs before the server's Close, which waits for handlers
+	c, clk := testClient(t, srv.URL, func(c *Config) { c.HTTPClient = &http.Client{Timeout: 100 * time.Millisecond} })
+	z, err := c.GetZone(context.Background(), "z1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if z.ID != "z1" || n.Load() != 2 || len(clk.Sleeps()) != 1 {
+		t.Errorf("zone %q after %d attempts, sleeps %v", z.ID, n.Load(), clk.Sleeps())
+	}
+}
