@@ -158,7 +158,7 @@ func New(cfg Config) (*Client, error) {
 	if c.rand == nil {
 		c.rand = rand.Float64
 	}
-	hc := &http.Client{Timeout: DefaultTimeout}
+	hc := &http.Client{Timeout: DefaultTimeout, Transport: defaultTransport()}
 	if cfg.HTTPClient != nil {
 		cp := *cfg.HTTPClient
 		hc = &cp
@@ -171,6 +171,18 @@ func New(cfg Config) (*Client, error) {
 	}
 	c.pace = newPacer(cfg.RPS, burst, c.now, c.sleep)
 	return c, nil
+}
+
+// defaultTransport is http.DefaultTransport with room for the idle connections of a pool
+// of workers (the default keeps 2 per host and would reconnect for every other request).
+func defaultTransport() http.RoundTripper {
+	t, ok := http.DefaultTransport.(*http.Transport)
+	if !ok {
+		return http.DefaultTransport
+	}
+	t = t.Clone()
+	t.MaxIdleConnsPerHost = 64
+	return t
 }
 
 // checkBaseURL returns the base without a trailing slash, or a clear refusal.
@@ -236,8 +248,8 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 // BaseURL returns the base address the client talks to.
 func (c *Client) BaseURL() string { return c.base }
 
-// Credentials describes the credentials in use (never the secret).
-func (c *Client) Credentials() string { return c.creds.Describe() }
+// DescribeCredentials names the kind of credentials in use (never the secret).
+func (c *Client) DescribeCredentials() string { return c.creds.Describe() }
 
 // String describes the client without secrets.
 func (c *Client) String() string {

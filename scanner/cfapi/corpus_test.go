@@ -56,9 +56,9 @@ func corpusCallFor(name string) (cc corpusCall, reason string) {
 	case key == "firewall_rules.update", key == "firewall_rules.update_single":
 		return corpusCall{method: http.MethodPatch, path: "/zones/z1/firewall/rules/x1",
 			call: func(ctx context.Context, c *Client) (any, error) {
-				return c.SetFirewallRulePaused(ctx, "z1", "x1", true)
+				return c.PatchFirewallRulePaused(ctx, "z1", "x1", true)
 			},
-			note: "update answer read through SetFirewallRulePaused (PATCH)"}, ""
+			note: "update answer read through PatchFirewallRulePaused (PATCH)"}, ""
 	case key == "firewall_rules.delete_single":
 		return corpusCall{method: http.MethodDelete, path: "/zones/z1/firewall/rules/x1",
 			call: func(ctx context.Context, c *Client) (any, error) { return nil, c.DeleteFirewallRule(ctx, "z1", "x1") }}, ""

@@ -139,11 +139,11 @@ func (c *Client) PatchZoneSetting(ctx context.Context, zoneID, name string, valu
 	return &s, nil
 }
 
-// SetFirewallRulePaused pauses or resumes a firewall rule
+// PatchFirewallRulePaused pauses or resumes a firewall rule
 // (PATCH /zones/:id/firewall/rules/:rule_id {"id": ID, "paused": BOOL}). The API answers
 // with the rule or with an array of rules; either is accepted, and the rule with ruleID
 // (or the only one) is returned.
-func (c *Client) SetFirewallRulePaused(ctx context.Context, zoneID, ruleID string, paused bool) (*inventory.FirewallRule, error) {
+func (c *Client) PatchFirewallRulePaused(ctx context.Context, zoneID, ruleID string, paused bool) (*inventory.FirewallRule, error) {
 	body := struct {
 		ID     string `json:"id"`
 		Paused bool   `json:"paused"`

@@ -124,7 +124,7 @@ func TestWrites(t *testing.T) {
 			name: "pause firewall rule (object answer)", method: "PATCH", path: "/zones/z1/firewall/rules/fr1",
 			wantBody: `{"id":"fr1","paused":true}`,
 			result:   `{"id":"fr1","paused":true,"action":"block","priority":null,"filter":{"id":"f1","expression":"ssl","paused":false}}`,
-			call:     func(c *Client) (any, error) { return c.SetFirewallRulePaused(ctx, "z1", "fr1", true) },
+			call:     func(c *Client) (any, error) { return c.PatchFirewallRulePaused(ctx, "z1", "fr1", true) },
 			check: func(t *testing.T, got any) {
 				if r := got.(*inventory.FirewallRule); r == nil || r.ID != "fr1" || !r.Paused {
 					t.Errorf("rule %+v", r)
@@ -135,7 +135,7 @@ func TestWrites(t *testing.T) {
 			name: "resume firewall rule (array answer)", method: "PATCH", path: "/zones/z1/firewall/rules/fr2",
 			wantBody: `{"id":"fr2","paused":false}`,
 			result:   `[{"id":"fr1","paused":true,"action":"block","filter":{"expression":"ssl"}},{"id":"fr2","paused":false,"action":"log","filter":{"expression":"ssl"}}]`,
-			call:     func(c *Client) (any, error) { return c.SetFirewallRulePaused(ctx, "z1", "fr2", false) },
+			call:     func(c *Client) (any, error) { return c.PatchFirewallRulePaused(ctx, "z1", "fr2", false) },
 			check: func(t *testing.T, got any) {
 				if r := got.(*inventory.FirewallRule); r == nil || r.ID != "fr2" || r.Action != "log" {
 					t.Errorf("rule %+v", r)
