@@ -167,3 +167,42 @@ func BenchmarkCollect(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkCollectScheduling runs the same collection as BenchmarkCollect against the
+// in-memory fake with a 20 ms sleep per call: no HTTP and no JSON, so the ratio to the
+// lower bound measures the pool's scheduling alone, whatever the machine's load.
+func BenchmarkCollectScheduling(b *testing.B) {
+	const latency = 20 * time.Millisecond
+	data := seed.Generate(2000, 1)
+	for _, workers := range []int{8, 32} {
+		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				f := newFake(data)
+				f.share = true
+				f.delay = func(string) time.Duration { return latency }
+				opts := testOptions()
+				opts.Workers = workers
+				start := time.Now()
+				snap, err := Collect(context.Background(), f, opts)
+				wall := time.Since(start)
+				if err != nil {
+					b.Fatal(err)
+				}
+				total := 0
+				for _, n := range f.calls {
+					total += n
+				}
+				zoneReqs := 0
+				for _, z := range snap.Zones {
+					zoneReqs += z.Requests
+				}
+				lower := time.Duration(total) * latency / time.Duration(workers)
+				b.ReportMetric(float64(zoneReqs)/float64(len(snap.Zones)), "req/zone")
+				b.ReportMetric(float64(total), "requests")
+				b.ReportMetric(wall.Seconds(), "wall-s")
+				b.ReportMetric(lower.Seconds(), "bound-s")
+				b.ReportMetric(float64(wall)/float64(lower), "ratio")
+			}
+		})
+	}
+}

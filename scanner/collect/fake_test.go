@@ -58,6 +58,8 @@ type fake struct {
 	pages map[string]int
 	// delay is the latency of a call; nil means none.
 	delay func(key string) time.Duration
+	// share serves the fake's own objects instead of copies.
+	share bool
 
 	mu          sync.Mutex
 	calls       map[string]int
@@ -154,7 +156,7 @@ func (f *fake) GetAccount(ctx context.Context, id string) (*inventory.Account, e
 	if !ok {
 		return nil, &statusErr{404, "account not found"}
 	}
-	return ptr(clone(a.Account)), nil
+	return ptr(cp(f, a.Account)), nil
 }
 
 func (f *fake) ListZones(ctx context.Context, accountID, name string) ([]inventory.Zone, error) {
@@ -182,7 +184,7 @@ func list[T any](f *fake, ctx context.Context, zoneID, part string, get func(*in
 	if err != nil {
 		return nil, err
 	}
-	return clone(get(f.zone(zoneID))), nil
+	return cp(f, get(f.zone(zoneID))), nil
 }
 
 // clone deep-copies through JSON, so collected objects never alias the fake's data.
@@ -196,6 +198,15 @@ func clone[T any](v T) T {
 		panic(err)
 	}
 	return out
+}
+
+// cp returns v as served: a deep copy, or v itself when the fake shares its data (for
+// benchmarks, where copying would cost more than collecting).
+func cp[T any](f *fake, v T) T {
+	if f.share {
+		return v
+	}
+	return clone(v)
 }
 
 func (f *fake) ListFirewallRules(ctx context.Context, zoneID string) ([]inventory.FirewallRule, error) {
@@ -261,10 +272,10 @@ func (f *fake) ListDNSRecords(ctx context.Context, zoneID, recordType string) ([
 	})
 }
 
-func findSetting(ss []inventory.Setting, name string) (*inventory.Setting, error) {
+func findSetting(f *fake, ss []inventory.Setting, name string) (*inventory.Setting, error) {
 	for _, s := range ss {
 		if s.ID == name {
-			return ptr(clone(s)), nil
+			return ptr(cp(f, s)), nil
 		}
 	}
 	return nil, &statusErr{404, "no route for " + name}
@@ -276,7 +287,7 @@ func (f *fake) GetZoneSetting(ctx context.Context, zoneID, name string) (*invent
 	if err != nil {
 		return nil, err
 	}
-	return findSetting(f.zone(zoneID).Settings, name)
+	return findSetting(f, f.zone(zoneID).Settings, name)
 }
 
 func (f *fake) GetLegacyDNSSetting(ctx context.Context, zoneID, name string) (*inventory.Setting, error) {
@@ -285,7 +296,7 @@ func (f *fake) GetLegacyDNSSetting(ctx context.Context, zoneID, name string) (*i
 	if err != nil {
 		return nil, err
 	}
-	return findSetting(f.zone(zoneID).LegacyDNSSettings, name)
+	return findSetting(f, f.zone(zoneID).LegacyDNSSettings, name)
 }
 
 func (f *fake) GetDNSSettings(ctx context.Context, zoneID string) (*inventory.DNSSettings, error) {
@@ -294,7 +305,7 @@ func (f *fake) GetDNSSettings(ctx context.Context, zoneID string) (*inventory.DN
 	if err != nil {
 		return nil, err
 	}
-	return clone(f.zone(zoneID).DNSSettings), nil
+	return cp(f, f.zone(zoneID).DNSSettings), nil
 }
 
 func (f *fake) GetEntrypointRuleset(ctx context.Context, zoneID, phase string) (*inventory.Ruleset, error) {
@@ -307,7 +318,7 @@ func (f *fake) GetEntrypointRuleset(ctx context.Context, zoneID, phase string) (
 	if !ok {
 		return nil, nil
 	}
-	rs = clone(rs)
+	rs = cp(f, rs)
 	return &rs, nil
 }
 
@@ -318,7 +329,7 @@ func (f *fake) GetAccountDNSSettings(ctx context.Context, accountID string) (*in
 		return nil, err
 	}
 	a, _ := f.account(accountID)
-	return clone(a.DNSSettings), nil
+	return cp(f, a.DNSSettings), nil
 }
 
 func accountList[T any](f *fake, ctx context.Context, accountID, part string, get func(*inventory.AccountInventory) []T) ([]T, error) {
@@ -328,7 +339,7 @@ func accountList[T any](f *fake, ctx context.Context, accountID, part string, ge
 		return nil, err
 	}
 	a, _ := f.account(accountID)
-	return clone(get(a)), nil
+	return cp(f, get(a)), nil
 }
 
 func (f *fake) ListLoadBalancerPools(ctx context.Context, accountID string) ([]inventory.LoadBalancerPool, error) {
