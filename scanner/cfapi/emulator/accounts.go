@@ -12,7 +12,7 @@ import (
 func (s *Server) zoneRoutes() {
 	s.handle("GET", "/zones", func(c *call) *reply {
 		q := c.query
-		out := []inventory.Zone{}
+		var out []*zoneState
 		for _, z := range c.st.zones {
 			if v := q.Get("name"); v != "" && !strings.EqualFold(z.zone.Name, v) {
 				continue
@@ -26,9 +26,10 @@ func (s *Server) zoneRoutes() {
 			if v := q.Get("status"); v != "" && z.zone.Status != v {
 				continue
 			}
-			out = append(out, deepCopy(z.zone))
+			out = append(out, z)
 		}
-		return listReply(c, out, pageZones)
+		// Results are encoded before the state lock is released, so a shallow copy is enough.
+		return renderPage(c, out, pageZones, func(z *zoneState) inventory.Zone { return z.zone })
 	})
 	s.handle("GET", "/zones/:zone_id", func(c *call) *reply { return ok(deepCopy(c.zone.zone)) })
 	s.handle("GET", "/zones/:zone_id/dns_settings", func(c *call) *reply { return ok(deepCopy(c.zone.dnsSettings)) })

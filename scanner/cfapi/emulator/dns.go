@@ -30,9 +30,10 @@ var dnsTypes = map[string]bool{
 
 // renderRecord is a DNS record as the API returns it on the emulator's date: zone_id and
 // zone_name before 2024-11-30, locked (always false) before 2024-07-14, and the SRV fields
-// data.service/proto/name only before their end of life, 2024-05-31.
+// data.service/proto/name only before their end of life, 2024-05-31. The copy is shallow
+// (it shares slices and Extra with the stored record); callers outside the lock deep-copy it.
 func (z *zoneState) renderRecord(r *inventory.DNSRecord, asOf time.Time) inventory.DNSRecord {
-	out := deepCopy(*r)
+	out := *r
 	if asOf.Before(zoneFieldsRemovedOn) {
 		out.ZoneID, out.ZoneName = strPtr(z.zone.ID), strPtr(z.zone.Name)
 	}
@@ -40,7 +41,9 @@ func (z *zoneState) renderRecord(r *inventory.DNSRecord, asOf time.Time) invento
 		out.Locked = boolPtr(false)
 	}
 	if out.Data != nil && !asOf.Before(srvFieldsEndOfLife) {
-		out.Data.Service, out.Data.Proto, out.Data.Name = nil, nil, nil
+		d := *out.Data
+		d.Service, d.Proto, d.Name = nil, nil, nil
+		out.Data = &d
 	}
 	return out
 }
@@ -198,7 +201,7 @@ func (z *zoneState) findRecord(id string) int {
 func (s *Server) dnsRoutes() {
 	s.handle("GET", "/zones/:zone_id/dns_records", func(c *call) *reply {
 		q := c.query
-		out := []inventory.DNSRecord{}
+		var out []*inventory.DNSRecord
 		for _, r := range c.zone.records {
 			if v := q.Get("type"); v != "" && !strings.EqualFold(r.Type, v) {
 				continue
@@ -212,9 +215,9 @@ func (s *Server) dnsRoutes() {
 			if v := q.Get("proxied"); v != "" && (r.Proxied == nil || fmt.Sprint(*r.Proxied) != v) {
 				continue
 			}
-			out = append(out, c.zone.renderRecord(r, c.asOf))
+			out = append(out, r)
 		}
-		return listReply(c, out, pageDNSRecords)
+		return renderPage(c, out, pageDNSRecords, func(r *inventory.DNSRecord) inventory.DNSRecord { return c.zone.renderRecord(r, c.asOf) })
 	})
 	s.handle("POST", "/zones/:zone_id/dns_records", func(c *call) *reply {
 		var r inventory.DNSRecord

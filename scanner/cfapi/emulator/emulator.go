@@ -238,11 +238,6 @@ type call struct {
 	account *accountState
 }
 
-// before reports whether the emulator's date is before the given day.
-func (c *call) before(y int, m time.Month, d int) bool {
-	return c.asOf.Before(time.Date(y, m, d, 0, 0, 0, 0, time.UTC))
-}
-
 // stamp is a modification timestamp from the wall clock.
 func (c *call) stamp() string { return c.now.UTC().Format("2006-01-02T15:04:05.000000Z") }
 
@@ -335,7 +330,6 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	asOf := s.asOf()
 	if rep := s.retired(r.Method, rel, asOf); rep != nil {
-		entry.Fault = ""
 		s.meta.Lock()
 		s.stats.Retired++
 		s.meta.Unlock()

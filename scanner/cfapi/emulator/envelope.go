@@ -244,6 +244,20 @@ func paginate[T any](c *call, items []T, lim pageLimits) ([]T, *ResultInfo, *rep
 	return out, &ResultInfo{Page: p.page, PerPage: p.perPage, Count: len(out), TotalCount: total, TotalPages: pages}, nil
 }
 
+// renderPage paginates items first and renders only the page, so a long list costs one
+// render per returned item, not per stored one.
+func renderPage[P, T any](c *call, items []P, lim pageLimits, render func(P) T) *reply {
+	page, info, bad := paginate(c, items, lim)
+	if bad != nil {
+		return bad
+	}
+	out := make([]T, len(page))
+	for i, x := range page {
+		out[i] = render(x)
+	}
+	return okList(out, info)
+}
+
 // listReply paginates items and wraps them in a list envelope.
 func listReply[T any](c *call, items []T, lim pageLimits) *reply {
 	page, info, bad := paginate(c, items, lim)

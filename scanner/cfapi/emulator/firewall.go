@@ -486,7 +486,7 @@ func (z *zoneState) removeFilter(id string) {
 // listFirewallRules is GET /zones/:zone_id/firewall/rules with the id, action, paused,
 // description and ref filters.
 func (c *call) listFirewallRules() *reply {
-	var out []inventory.FirewallRule
+	var out []*inventory.FirewallRule
 	q := c.query
 	for _, r := range c.zone.rules {
 		if v := q.Get("id"); v != "" && r.ID != v {
@@ -504,9 +504,9 @@ func (c *call) listFirewallRules() *reply {
 		if v := q.Get("ref"); v != "" && r.Ref != v {
 			continue
 		}
-		out = append(out, c.zone.renderRule(r))
+		out = append(out, r)
 	}
-	return listReply(c, out, pageFirewall)
+	return renderPage(c, out, pageFirewall, c.zone.renderRule)
 }
 
 // firewallRoutes registers the firewall rules and filters endpoints.
@@ -648,7 +648,7 @@ func (s *Server) firewallRoutes() {
 // listFilters is GET /zones/:zone_id/filters with the id, paused, expression, description
 // and ref filters.
 func (c *call) listFilters() *reply {
-	var out []inventory.Filter
+	var out []*filterState
 	q := c.query
 	for _, f := range c.zone.filters {
 		if v := q.Get("id"); v != "" && f.f.ID != v {
@@ -666,9 +666,9 @@ func (c *call) listFilters() *reply {
 		if v := q.Get("ref"); v != "" && f.f.Ref != v {
 			continue
 		}
-		out = append(out, deepCopy(f.f))
+		out = append(out, f)
 	}
-	return listReply(c, out, pageFilters)
+	return renderPage(c, out, pageFilters, func(f *filterState) inventory.Filter { return f.f })
 }
 
 // createFilters is POST /zones/:zone_id/filters (the first call of the two-call sequence).

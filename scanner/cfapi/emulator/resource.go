@@ -35,14 +35,14 @@ func (res resource[T]) find(c *call, id string) (int, *T) {
 }
 
 func (res resource[T]) list(c *call) *reply {
-	out := []T{}
+	var out []*T
 	for _, x := range *res.items(c) {
 		if res.match != nil && !res.match(c, x) {
 			continue
 		}
-		out = append(out, deepCopy(*x))
+		out = append(out, x)
 	}
-	return listReply(c, out, res.lim)
+	return renderPage(c, out, res.lim, func(x *T) T { return *x })
 }
 
 func (res resource[T]) get(c *call) *reply {

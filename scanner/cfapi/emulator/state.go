@@ -454,11 +454,12 @@ func (z *zoneState) filter(id string) *filterState {
 	return nil
 }
 
-// renderRule returns a firewall rule with its current filter embedded.
+// renderRule returns a firewall rule with its current filter embedded; the copy is shallow
+// (callers outside the lock deep-copy it).
 func (z *zoneState) renderRule(r *inventory.FirewallRule) inventory.FirewallRule {
-	out := deepCopy(*r)
+	out := *r
 	if f := z.filter(r.Filter.ID); f != nil {
-		out.Filter = deepCopy(f.f)
+		out.Filter = f.f
 	}
 	return out
 }
@@ -497,7 +498,7 @@ func (st *state) snapshot(asOf time.Time) *inventory.Snapshot {
 	for _, z := range st.zones {
 		zi := inventory.ZoneInventory{Zone: deepCopy(z.zone)}
 		for _, r := range z.rules {
-			zi.FirewallRules = append(zi.FirewallRules, z.renderRule(r))
+			zi.FirewallRules = append(zi.FirewallRules, deepCopy(z.renderRule(r)))
 		}
 		for _, f := range z.filters {
 			zi.Filters = append(zi.Filters, deepCopy(f.f))
@@ -513,7 +514,7 @@ func (st *state) snapshot(asOf time.Time) *inventory.Snapshot {
 		ds := deepCopy(z.dnsSettings)
 		zi.DNSSettings = &ds
 		for _, r := range z.records {
-			zi.DNSRecords = append(zi.DNSRecords, z.renderRecord(r, asOf))
+			zi.DNSRecords = append(zi.DNSRecords, deepCopy(z.renderRecord(r, asOf)))
 		}
 		zi.HealthChecks = derefAll(z.health)
 		zi.Rulesets = derefAll(z.rulesets)
