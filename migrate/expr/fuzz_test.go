@@ -11,7 +11,7 @@ func syntaxErrors(err error) ErrorList {
 	var out ErrorList
 	if list, ok := err.(ErrorList); ok {
 		for _, e := range list {
-			if !strings.HasPrefix(e.Msg, "expression is ") {
+			if !strings.Contains(e.Msg, " characters long; the limit is ") {
 				out = append(out, e)
 			}
 		}

@@ -128,7 +128,7 @@ func (p *parser) illegal() {
 func (p *parser) enter() bool {
 	p.depth++
 	if p.depth > MaxDepth {
-		p.errorf(p.tok.pos, "expression is nested more than %d levels deep", MaxDepth)
+		p.errorf(p.tok.pos, "too deeply nested: more than %d levels of parentheses, not or function calls", MaxDepth)
 		p.bail()
 		return false
 	}

@@ -459,7 +459,7 @@ func TestMaxDepth(t *testing.T) {
 	} {
 		_, err := Parse(src)
 		list, ok := err.(ErrorList)
-		if !ok || len(list) == 0 || !strings.Contains(list[0].Msg, "nested more than 128 levels") {
+		if !ok || len(list) == 0 || !strings.Contains(list[0].Msg, "too deeply nested: more than 128 levels") {
 			t.Errorf("Parse(%.20q...): %v", src, err)
 		}
 	}
