@@ -43,6 +43,13 @@ func FuzzParse(f *testing.F) {
 				t.Fatalf("parse(%q) returned no tree", src)
 			}
 			_ = Print(e) // must not panic on partial trees
+			// Partial trees too keep every span inside the source.
+			Inspect(e, func(n Node) bool {
+				if n != nil && (n.Pos() < 0 || n.End() < n.Pos() || int(n.End()) > len(src)) {
+					t.Fatalf("parse(%q): node %T spans %d..%d", src, n, n.Pos(), n.End())
+				}
+				return true
+			})
 			if err != nil {
 				for _, x := range err.(ErrorList) {
 					if x.Line < 1 || x.Col < 1 || x.Pos < 0 || int(x.Pos) > len(src) {
@@ -54,12 +61,6 @@ func FuzzParse(f *testing.F) {
 			if len(syntaxErrors(err)) > 0 {
 				continue
 			}
-			Inspect(e, func(n Node) bool {
-				if n != nil && (n.Pos() < 0 || n.End() < n.Pos() || int(n.End()) > len(src)) {
-					t.Fatalf("parse(%q): node %T spans %d..%d", src, n, n.Pos(), n.End())
-				}
-				return true
-			})
 			printed := Print(e)
 			again, err := parse(printed, value)
 			if errs := syntaxErrors(err); len(errs) > 0 {

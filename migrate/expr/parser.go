@@ -137,6 +137,15 @@ func (p *parser) enter() bool {
 
 func (p *parser) leave() { p.depth-- }
 
+// missingClose is where a node whose closing bracket is missing ends: just
+// before the current token, so that End stays inside the source.
+func (p *parser) missingClose(open Pos) Pos {
+	if c := p.tok.pos - 1; c > open {
+		return c
+	}
+	return open
+}
+
 // syncLogical skips to the next logical operator or the end.
 func (p *parser) syncLogical() {
 	for p.tok.kind != tEOF {
@@ -462,7 +471,7 @@ func (p *parser) parseSet() Node {
 			return set
 		case tEOF:
 			p.errorf(p.tok.pos, "expected \"}\" to close the set opened at %s, found end of expression", p.posString(set.Lbrace))
-			set.Rbrace = p.tok.pos
+			set.Rbrace = p.missingClose(set.Lbrace)
 			return set
 		case tComma:
 			p.errorf(p.tok.pos, "expected a set element, found \",\": set elements are separated by spaces, not commas")
@@ -486,7 +495,7 @@ func (p *parser) parseSet() Node {
 		default:
 			if _, ok := logicalOp(p.tok); ok || p.tok.kind == tRParen {
 				p.errorf(p.tok.pos, "expected \"}\" to close the set opened at %s, found %s", p.posString(set.Lbrace), describe(p.tok))
-				set.Rbrace = p.tok.pos
+				set.Rbrace = p.missingClose(set.Lbrace)
 				return set
 			}
 			p.errorf(p.tok.pos, "expected a set element, found %s", describe(p.tok))
@@ -650,10 +659,7 @@ func (p *parser) parseCall(name token) Node {
 			return call
 		}
 		p.unexpected("expected \",\" or \")\" in the arguments of %s(...), found %s", name.text, describe(p.tok))
-		call.Rparen = p.tok.pos
-		if p.tok.kind != tEOF {
-			call.Rparen = p.tok.end - 1
-		}
+		call.Rparen = p.missingClose(call.Lparen)
 		return call
 	}
 }
@@ -697,7 +703,7 @@ func (p *parser) parseSuffixes(x Node) Node {
 		}
 		if p.tok.kind != tRBrack {
 			p.unexpected("expected \"]\", found %s", describe(p.tok))
-			setRbrack(n, p.tok.pos)
+			setRbrack(n, p.missingClose(lb.pos))
 			return n
 		}
 		setRbrack(n, p.tok.pos)
@@ -783,7 +789,7 @@ func hintAfterOperand(t token) string {
 	case "starts_with", "ends_with":
 		return fmt.Sprintf(" (%s is a function, not an operator: write %s(field, \"value\"))", t.text, t.text)
 	}
-	if lower := strings.ToLower(t.text); lower != t.text && (keywords[lower] || lower == "bitwise_and") {
+	if lower := strings.ToLower(t.text); lower != t.text && keywords[lower] {
 		return fmt.Sprintf(" (operators are lowercase: write %s)", lower)
 	}
 	return ""

@@ -381,7 +381,13 @@ var errorCases = []struct {
 
 func TestParseErrors(t *testing.T) {
 	for _, c := range errorCases {
-		_, err := Parse(c.src)
+		e, err := Parse(c.src)
+		Inspect(e, func(n Node) bool {
+			if n != nil && (n.Pos() < 0 || n.End() < n.Pos() || int(n.End()) > len(c.src)) {
+				t.Errorf("Parse(%q): partial tree node %T spans %d..%d", c.src, n, n.Pos(), n.End())
+			}
+			return true
+		})
 		if err == nil {
 			t.Errorf("Parse(%q): no error, want %q", c.src, c.want)
 			continue
