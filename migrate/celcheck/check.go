@@ -247,6 +247,9 @@ func (l *lowerer) explain(id int64, msg string, checked *ast.AST) (Diagnostic, b
 		return Diagnostic{}, false
 	}
 	m := l.metas[id]
+	if l.unpackFailed && m.role != roleField {
+		return Diagnostic{}, false
+	}
 	typeOf := func(id int64) *types.Type { return checked.GetType(id) }
 	at := func(code string, n expr.Node, format string, args ...any) (Diagnostic, bool) {
 		return newDiag(l.src, SeverityError, code, n.Pos(), n.End(), fmt.Sprintf(format, args...)), true

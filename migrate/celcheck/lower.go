@@ -81,6 +81,9 @@ type lowerer struct {
 	iters int
 	// reported holds CEL ids whose errors lowering already explained.
 	reported map[int64]bool
+	// unpackFailed is set when a [*] escaped its function argument: the type
+	// errors that follow from it are consequences, not news.
+	unpackFailed bool
 }
 
 func newLowerer(fc *catalog.FieldCatalog, src string) *lowerer {
@@ -112,6 +115,7 @@ func (l *lowerer) lowerRoot(root expr.Node) ast.Expr {
 	v := l.lower(root)
 	if v.it != nil {
 		l.errorf(CodeUnpack, root, "the expression is an array of conditions, one per element of %s[*]; reduce it with any(...) or all(...)", l.text(v.it.node.X))
+		l.unpackFailed = true
 	}
 	return v.e
 }
@@ -238,6 +242,8 @@ func (l *lowerer) want(e ast.Expr, ctx string) {
 func (l *lowerer) scalar(v val, n expr.Node, op string) ast.Expr {
 	if v.it != nil {
 		l.errorf(CodeUnpack, n, "%s is an array of conditions (it unpacks %s[*]); reduce it with any(...) or all(...) before %s", l.text(n), l.text(v.it.node.X), op)
+		l.unpackFailed = true
+		return l.fac.NewLiteral(l.id(n, roleOther), types.False)
 	}
 	return v.e
 }
@@ -251,6 +257,7 @@ func (l *lowerer) materialize(v val, n expr.Node) val {
 	it := v.it
 	if it.outer != nil {
 		l.errorf(CodeUnpack, n, "an array built from nested [*] cannot be used as a whole; reduce it with any(...) or all(...)")
+		l.unpackFailed = true
 		return val{e: v.e, it: it.outer}
 	}
 	accu := fmt.Sprintf("@a%d", l.iters)
@@ -460,6 +467,7 @@ func (l *lowerer) lowerCall(c *expr.Call) val {
 		if v.it != nil {
 			if it != nil && it != v.it {
 				l.errorf(CodeUnpack, a, "the arguments of %s() unpack different arrays with [*]", c.Name)
+				l.unpackFailed = true
 			}
 			it = v.it
 		}
