@@ -1,12 +1,16 @@
 package main
 
 import (
+	"net/http/httptest"
 	"os"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/sunsetscan/sunset/cmd/sunset/internal/cli"
+	"github.com/sunsetscan/sunset/scanner/cfapi/emulator"
+	"github.com/sunsetscan/sunset/scanner/cfapi/emulator/seed"
 )
 
 // TestMain lets testscript scripts exec "sunset" as a real process built from this package.
@@ -24,6 +28,24 @@ func TestScripts(t *testing.T) {
 			// A stable environment: no colour, no CI-specific behaviour leaking in from the host.
 			env.Setenv("NO_COLOR", "1")
 			env.Setenv("SUNSET_AS_OF", "")
+			// Each script gets its own emulators (fresh state): a clean one as $API_URL and
+			// one whose zone docs.example.test always fails as $FAULTY_API_URL.
+			for name, faults := range map[string]emulator.FaultSpec{
+				"API_URL":        {},
+				"FAULTY_API_URL": {Zones: []string{"docs.example.test"}},
+			} {
+				srv, err := emulator.New(emulator.Options{
+					AsOf: time.Date(2025, 2, 1, 0, 0, 0, 0, time.UTC), Seed: seed.Demo(), Faults: faults,
+					Token: seed.DemoToken, Email: seed.DemoEmail, Key: seed.DemoKey,
+				})
+				if err != nil {
+					return err
+				}
+				ts := httptest.NewServer(srv)
+				env.Defer(ts.Close)
+				env.Setenv(name, ts.URL+"/client/v4")
+			}
+			env.Setenv("DEMO_TOKEN", seed.DemoToken)
 			return nil
 		},
 	})

@@ -21,8 +21,8 @@
 //
 // # Requests per zone
 //
-// A zone costs 19 requests when every list fits in one page and no previous-version WAF
-// package is active:
+// A zone costs 17 requests (RequestsPerZone) when every list fits in one page, no
+// previous-version WAF package is active and no entry point ruleset exists:
 //
 //	firewall/rules, filters, rate_limits, firewall/waf/packages,
 //	firewall/waf/overrides                                                   5
@@ -32,13 +32,19 @@
 //	dns_settings                                                             1
 //	dns_records (one listing of every type)                                  1
 //	healthchecks                                                             1
-//	rulesets/phases/{http_request_firewall_custom,http_ratelimit,
-//	                 http_request_firewall_managed}/entrypoint               3
+//	rulesets (the list, without rules)                                       1
 //
-// and 2 more per active WAF package (its groups and its rules), so 21 with one. Every
-// further page of a list is one more request. An account costs 4 (dns_settings,
-// load_balancers/pools, tunnels, access/bookmarks) plus its zone listing pages, plus one
-// GET when named in Options.Accounts.
+// plus 1 per entry point that exists among the phases http_request_firewall_custom,
+// http_ratelimit and http_request_firewall_managed (read to merge into later), plus 2 per
+// active WAF package (its groups and its rules): a zone with one active package and a
+// custom rules entry point costs 20. Every further page of a list is one more request. An
+// account costs 4 (dns_settings, load_balancers/pools, tunnels, access/bookmarks) plus
+// its zone listing pages, plus one GET when named in Options.Accounts.
+//
+// The three entry points are found through the ruleset list rather than three GETs: zones
+// still on the old APIs mostly have none, so one request replaces three 404s, and the
+// list costs one request more only for a zone that has all three. The bulk zone settings
+// endpoint would replace the six single GETs but is itself deprecated, so it is not used.
 //
 // DNS records are read with one listing of all types rather than one per type: the SRV
 // records (deprecated data.service/proto/name) and the records still showing zone_id,
@@ -128,6 +134,9 @@ type Source interface {
 	// ListDNSRecords lists a zone's DNS records of one type, or of every type when
 	// recordType is "".
 	ListDNSRecords(ctx context.Context, zoneID, recordType string) ([]inventory.DNSRecord, error)
+	// ListRulesets lists a zone's rulesets without their rules (to see which phases have an
+	// entry point).
+	ListRulesets(ctx context.Context, zoneID string) ([]inventory.Ruleset, error)
 	// GetEntrypointRuleset reads a zone's entry point ruleset of a phase; nil, nil when the
 	// phase has none.
 	GetEntrypointRuleset(ctx context.Context, zoneID, phase string) (*inventory.Ruleset, error)
@@ -188,6 +197,21 @@ type Options struct {
 	Progress func(Progress)
 	// Source is recorded in Snapshot.Source (e.g. the API base URL).
 	Source string
+	// FailureLimit is how many calls of one zone or account may fail in a row (after the
+	// client's retries) before the rest of it is skipped and recorded as not scanned; 0
+	// means DefaultFailureLimit, a negative value never skips.
+	FailureLimit int
+}
+
+// DefaultFailureLimit is Options.FailureLimit's default: two parts failing in a row says
+// the zone itself is failing, and every further part would only burn retries.
+const DefaultFailureLimit = 2
+
+func (o Options) breakerLimit() int {
+	if o.FailureLimit == 0 {
+		return DefaultFailureLimit
+	}
+	return o.FailureLimit
 }
 
 // UnmatchedZonesError is returned when entries of Options.Zones match no zone of the
@@ -520,7 +544,16 @@ type recorder struct {
 	calls   int
 	errors  []inventory.CollectError
 	retired []inventory.Retired
+	// failedInARow counts calls that failed (after the client's retries) since the last
+	// success; at the breaker limit the rest of the scope is skipped, so a zone whose every
+	// request fails costs a few retry cycles, not one per part.
+	failedInARow int
+	lastFailure  string
 }
+
+// SkippedAfterFailures prefixes the error recorded for a part that was not requested
+// because the parts before it kept failing.
+const SkippedAfterFailures = "not scanned: skipped after repeated failures"
 
 // do runs one call of a part and classifies its error: what names the part in errors
 // (its path relative to the zone or account), path is the request path recorded when the
@@ -541,10 +574,19 @@ func (r *recorder) run(ctx context.Context, what, path string, retirable bool, c
 		return false
 	}
 	r.mu.Lock()
+	if limit := r.c.opts.breakerLimit(); limit > 0 && r.failedInARow >= limit {
+		last := r.lastFailure
+		r.mu.Unlock()
+		r.fail(what, SkippedAfterFailures+" (last: "+last+")")
+		return false
+	}
 	r.calls++
 	r.mu.Unlock()
 	err := call(ctx)
 	if err == nil {
+		r.mu.Lock()
+		r.failedInARow = 0
+		r.mu.Unlock()
 		return true
 	}
 	switch {
@@ -558,6 +600,10 @@ func (r *recorder) run(ctx context.Context, what, path string, retirable bool, c
 		r.mu.Unlock()
 	default:
 		r.fail(what, err.Error())
+		r.mu.Lock()
+		r.failedInARow++
+		r.lastFailure = err.Error()
+		r.mu.Unlock()
 	}
 	return false
 }

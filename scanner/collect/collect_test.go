@@ -75,6 +75,16 @@ func TestCollectsEveryPart(t *testing.T) {
 			t.Errorf("%s of the inactive package requested %d times", part, n)
 		}
 	}
+	// Only the existing entry point is read; the managed ruleset in the list is not one.
+	for _, phase := range []string{"http_request_firewall_custom", "http_ratelimit", "http_request_firewall_managed"} {
+		want := 0
+		if phase == "http_request_firewall_custom" {
+			want = 1
+		}
+		if n := f.callCount(data.Zones[0].Zone.ID + " rulesets/phases/" + phase + "/entrypoint"); n != want {
+			t.Errorf("entry point %s read %d times, want %d", phase, n, want)
+		}
+	}
 	// One listing of all DNS record types per zone.
 	if n := f.callCount(data.Zones[0].Zone.ID + " dns_records"); n != 1 {
 		t.Errorf("dns_records requested %d times, want 1", n)
@@ -100,10 +110,11 @@ func TestWAFPackageActive(t *testing.T) {
 }
 
 func TestRequestsPerZone(t *testing.T) {
-	if RequestsPerZone != 19 || RequestsPerActiveWAFPackage != 2 {
-		t.Fatalf("documented counts changed: %d + %d per active package", RequestsPerZone, RequestsPerActiveWAFPackage)
+	if RequestsPerZone != 17 || RequestsPerEntrypoint != 1 || RequestsPerActiveWAFPackage != 2 {
+		t.Fatalf("documented counts changed: %d + %d per entry point + %d per active package", RequestsPerZone, RequestsPerEntrypoint, RequestsPerActiveWAFPackage)
 	}
-	f, data := newFixture(2) // zone 0 has an active package, zone 1 none
+	// Both zones have a custom rules entry point; zone 0 has an active WAF package.
+	f, data := newFixture(2)
 	zid := data.Zones[0].Zone.ID
 	f.pages[zid+" firewall/rules"] = 3 // two more pages
 
@@ -118,7 +129,7 @@ func TestRequestsPerZone(t *testing.T) {
 		for _, z := range snap.Zones {
 			got[z.Zone.Name] = z.Requests
 		}
-		want := map[string]int{"z000.example.com": 19 + 2 + 2, "z001.example.com": 19}
+		want := map[string]int{"z000.example.com": 17 + 1 + 2 + 2, "z001.example.com": 17 + 1}
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("requests per zone = %v, want %v", got, want)
 		}
@@ -128,8 +139,8 @@ func TestRequestsPerZone(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if a, b := snap.Zones[0].Requests, snap.Zones[1].Requests; a != 21 || b != 19 {
-			t.Errorf("requests = %d, %d; want 21 (active WAF package), 19", a, b)
+		if a, b := snap.Zones[0].Requests, snap.Zones[1].Requests; a != 20 || b != 18 {
+			t.Errorf("requests = %d, %d; want 20 (active WAF package), 18", a, b)
 		}
 	})
 	t.Run("fake agrees", func(t *testing.T) {
@@ -137,7 +148,7 @@ func TestRequestsPerZone(t *testing.T) {
 		if _, err := Collect(context.Background(), f2, testOptions()); err != nil {
 			t.Fatal(err)
 		}
-		for i, want := range []int{21, 19} {
+		for i, want := range []int{20, 18} {
 			n := 0
 			for k, c := range f2.calls {
 				if strings.HasPrefix(k, d2.Zones[i].Zone.ID+" ") {
@@ -156,7 +167,7 @@ func TestPartialFailure(t *testing.T) {
 	bad := data.Zones[1].Zone
 	f.fail[bad.ID+" filters"] = &statusErr{500, "internal error"}
 	f.fail[bad.ID+" settings/brotli"] = &statusErr{502, "bad gateway"}
-	f.fail[bad.ID+" rulesets/phases/http_ratelimit/entrypoint"] = errors.New("connection reset")
+	f.fail[bad.ID+" rulesets/phases/http_request_firewall_custom/entrypoint"] = errors.New("connection reset")
 	var last Progress
 	opts := testOptions()
 	opts.Progress = func(p Progress) { last = p }
@@ -170,10 +181,11 @@ func TestPartialFailure(t *testing.T) {
 	want := expected(data, "fake")
 	wz := &want.Zones[1]
 	wz.Filters = nil
+	wz.Rulesets = nil
 	wz.Settings = slices.DeleteFunc(wz.Settings, func(s inventory.Setting) bool { return s.ID == "brotli" })
 	wz.Errors = []inventory.CollectError{
 		{What: "filters", Message: "HTTP 500: internal error"},
-		{What: "rulesets/phases/http_ratelimit/entrypoint", Message: "connection reset"},
+		{What: "rulesets/phases/http_request_firewall_custom/entrypoint", Message: "connection reset"},
 		{What: "settings/brotli", Message: "HTTP 502: bad gateway"},
 	}
 	want.Incomplete = true
@@ -280,7 +292,7 @@ func TestRetired(t *testing.T) {
 	if !reflect.DeepEqual(z.Retired, wantZ) || len(z.Errors) != 0 || z.WAFPackages != nil {
 		t.Errorf("zone retired = %v, errors = %v", z.Retired, z.Errors)
 	}
-	if z.Requests != RequestsPerZone {
+	if z.Requests != RequestsPerZone+RequestsPerEntrypoint {
 		t.Errorf("requests = %d: groups and rules must not be read without packages", z.Requests)
 	}
 
@@ -668,4 +680,68 @@ func TestNilSource(t *testing.T) {
 	if _, err := Collect(context.Background(), nil, Options{}); err == nil {
 		t.Fatal("no error for a nil source")
 	}
+}
+
+func TestFailingZoneIsSkippedAfterRepeatedFailures(t *testing.T) {
+	f, data := newFixture(3)
+	bad := data.Zones[1].Zone
+	parts := []string{"firewall/rules", "filters", "rate_limits", "firewall/waf/packages", "firewall/waf/overrides", "dns_settings", "dns_records", "healthchecks"}
+	for _, name := range zoneSettings {
+		parts = append(parts, "settings/"+name)
+	}
+	for _, name := range legacyDNSSettings {
+		parts = append(parts, "dns_settings/"+name)
+	}
+	for _, phase := range entrypointPhases {
+		parts = append(parts, "rulesets/phases/"+phase+"/entrypoint")
+	}
+	for _, part := range parts {
+		f.fail[bad.ID+" "+part] = &statusErr{500, "zone down"}
+	}
+	// A single failure followed by a success does not open the breaker.
+	ok := data.Zones[2].Zone
+	f.fail[ok.ID+" filters"] = &statusErr{500, "blip"}
+	f.fail[ok.ID+" settings/brotli"] = &statusErr{500, "blip"}
+
+	snap, err := Collect(context.Background(), f, testOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, z := range snap.Zones {
+		skipped := 0
+		for _, e := range z.Errors {
+			if strings.HasPrefix(e.Message, SkippedAfterFailures) {
+				skipped++
+			}
+		}
+		switch z.Zone.ID {
+		case bad.ID:
+			if z.Requests != DefaultFailureLimit {
+				t.Errorf("failing zone sent %d requests, want %d before the breaker opened", z.Requests, DefaultFailureLimit)
+			}
+			if want := RequestsPerZone - DefaultFailureLimit; skipped != want || len(z.Errors) != RequestsPerZone {
+				t.Errorf("%d parts skipped and %d errors, want %d and %d: %+v", skipped, len(z.Errors), want, RequestsPerZone, z.Errors)
+			}
+		case ok.ID:
+			if skipped != 0 || len(z.Errors) != 2 {
+				t.Errorf("isolated failures opened the breaker: %+v", z.Errors)
+			}
+		}
+	}
+
+	t.Run("a negative limit never skips", func(t *testing.T) {
+		opts := testOptions()
+		opts.FailureLimit = -1
+		snap, err := Collect(context.Background(), f, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, z := range snap.Zones {
+			for _, e := range z.Errors {
+				if strings.HasPrefix(e.Message, SkippedAfterFailures) {
+					t.Fatalf("skipped with the breaker off: %+v", e)
+				}
+			}
+		}
+	})
 }

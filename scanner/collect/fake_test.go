@@ -308,6 +308,17 @@ func (f *fake) GetDNSSettings(ctx context.Context, zoneID string) (*inventory.DN
 	return cp(f, f.zone(zoneID).DNSSettings), nil
 }
 
+func (f *fake) ListRulesets(ctx context.Context, zoneID string) ([]inventory.Ruleset, error) {
+	return list(f, ctx, zoneID, "rulesets", func(z *inventory.ZoneInventory) []inventory.Ruleset {
+		out := []inventory.Ruleset{{ID: "efb7b8c949ac4650a09736fc376e9aee", Name: "Cloudflare Managed Ruleset", Kind: "managed", Phase: "http_request_firewall_managed"}}
+		for _, rs := range z.Rulesets {
+			rs.Rules = nil // the list carries no rules
+			out = append(out, rs)
+		}
+		return out
+	})
+}
+
 func (f *fake) GetEntrypointRuleset(ctx context.Context, zoneID, phase string) (*inventory.Ruleset, error) {
 	done, err := f.enter(ctx, zoneID+" rulesets/phases/"+phase+"/entrypoint")
 	defer done()
@@ -447,7 +458,7 @@ func expected(data *inventory.Snapshot, source string) *inventory.Snapshot {
 			}
 		}
 		z.Retired = []inventory.Retired{{Method: "GET", Path: "/zones/" + z.Zone.ID + "/settings/privacy_pass", Status: 404}}
-		z.Requests = RequestsPerZone + active*RequestsPerActiveWAFPackage
+		z.Requests = RequestsPerZone + len(z.Rulesets)*RequestsPerEntrypoint + active*RequestsPerActiveWAFPackage
 	}
 	want.Sort()
 	return want

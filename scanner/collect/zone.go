@@ -2,6 +2,7 @@ package collect
 
 import (
 	"context"
+	"slices"
 	"sync"
 
 	"github.com/sourcegraph/conc/pool"
@@ -23,10 +24,12 @@ var entrypointPhases = []string{"http_request_firewall_custom", "http_ratelimit"
 
 const (
 	// RequestsPerZone is the number of requests a zone costs when every list fits in one
-	// page and no WAF package is active: 5 lists of firewall and rate limiting objects,
-	// 6 zone settings, 2 legacy DNS settings, DNS settings, DNS records, health checks and
-	// 3 entry point rulesets.
-	RequestsPerZone = 5 + 6 + 2 + 1 + 1 + 1 + 3
+	// page, no WAF package is active and no entry point exists: 5 lists of firewall and
+	// rate limiting objects, 6 zone settings, 2 legacy DNS settings, DNS settings, DNS
+	// records, health checks and the list of rulesets.
+	RequestsPerZone = 5 + 6 + 2 + 1 + 1 + 1 + 1
+	// RequestsPerEntrypoint is what each existing entry point of the three phases adds.
+	RequestsPerEntrypoint = 1
 	// RequestsPerActiveWAFPackage is what each active WAF package adds (groups, rules).
 	RequestsPerActiveWAFPackage = 2
 )
@@ -67,11 +70,7 @@ func zoneParts() []zonePart {
 	for _, name := range legacyDNSSettings {
 		parts = append(parts, partLegacyDNSSetting(name))
 	}
-	parts = append(parts, partDNSSettings, partDNSRecords, partHealthChecks)
-	for _, phase := range entrypointPhases {
-		parts = append(parts, partEntrypoint(phase))
-	}
-	return parts
+	return append(parts, partDNSSettings, partDNSRecords, partHealthChecks, partRulesets)
 }
 
 // scanZone collects one zone. It never fails: failures are recorded in the inventory.
@@ -262,10 +261,30 @@ func partHealthChecks(ctx context.Context, s *zoneScan) {
 	})
 }
 
-func partEntrypoint(phase string) zonePart {
-	return func(ctx context.Context, s *zoneScan) {
+// isEntrypoint reports whether a listed ruleset is the zone's entry point of phase.
+func isEntrypoint(rs inventory.Ruleset, phase string) bool {
+	return rs.Phase == phase && (rs.Kind == "" || rs.Kind == "zone")
+}
+
+// partRulesets lists the zone's rulesets (without their rules), then reads the entry
+// points of the three phases that exist: most zones still on the old APIs have none, so
+// one listing is cheaper than three GETs answering 404.
+func partRulesets(ctx context.Context, s *zoneScan) {
+	zoneID := s.inv.Zone.ID
+	var listed []inventory.Ruleset
+	if !s.call(ctx, "rulesets", func(ctx context.Context) error {
+		var err error
+		listed, err = s.src.ListRulesets(ctx, zoneID)
+		return err
+	}) {
+		return
+	}
+	for _, phase := range entrypointPhases {
+		if !slices.ContainsFunc(listed, func(rs inventory.Ruleset) bool { return isEntrypoint(rs, phase) }) {
+			continue
+		}
 		s.call(ctx, "rulesets/phases/"+phase+"/entrypoint", func(ctx context.Context) error {
-			rs, err := s.src.GetEntrypointRuleset(ctx, s.inv.Zone.ID, phase)
+			rs, err := s.src.GetEntrypointRuleset(ctx, zoneID, phase)
 			if err != nil || rs == nil {
 				return err
 			}

@@ -19,6 +19,8 @@ func demoCommand(s *Streams) *ucli.Command {
 	flags := []ucli.Flag{
 		&ucli.StringFlag{Name: "report", Value: demoReportDefault, Usage: "write the JSON report to `FILE` (\"\" for none)"},
 		&ucli.IntFlag{Name: "workers", Value: 8, Usage: "zones scanned at once (`N`)"},
+		&ucli.IntFlag{Name: "retries", Value: 0, Hidden: true},
+		&ucli.Float64Flag{Name: "rps", Value: 0, Hidden: true},
 		&ucli.StringFlag{Name: "snapshot-out", Usage: "save the demo account's snapshot to `FILE`"},
 	}
 	for _, f := range reportFlags() {

@@ -31,6 +31,7 @@ type scanOptions struct {
 	baseURL     string
 	creds       cfapi.Credentials
 	rps         float64
+	retries     int
 	collect     collect.Options
 	sourceKind  string
 }
@@ -42,6 +43,7 @@ func scanFlags() []ucli.Flag {
 		&ucli.StringFlag{Name: "zone-filter", Usage: "scan only zones whose name matches `GLOB` (e.g. '*.example.com')"},
 		&ucli.IntFlag{Name: "workers", Value: collect.DefaultWorkers, Usage: "zones scanned at once (`N`)"},
 		&ucli.Float64Flag{Name: "rps", Value: cfapi.DefaultRPS, Usage: "requests per second shared by all workers (`RATE`; the API allows 1,200 per 5 minutes; 0 = unpaced)"},
+		&ucli.IntFlag{Name: "retries", Value: cfapi.DefaultMaxRetries, Usage: "retry a failed request (429, 5xx, network) up to `N` times with backoff; 0 = never"},
 		&ucli.StringFlag{Name: "api-url", EnvVars: []string{"SUNSET_API_URL"}, Value: cfapi.DefaultBaseURL, Usage: "API base `URL` (http:// only to loopback)"},
 		&ucli.StringFlag{Name: "snapshot-out", Usage: "save everything fetched to `FILE` (JSON) to re-scan or plan offline"},
 		&ucli.StringFlag{Name: "snapshot", Usage: "scan a saved snapshot `FILE` instead of the API (no network)"},
@@ -111,6 +113,9 @@ func resolveScanOptions(c *ucli.Context, s *Streams) (*scanOptions, error) {
 	}
 	o.snapshotIn, o.snapshotOut = c.String("snapshot"), c.String("snapshot-out")
 	o.baseURL, o.rps = c.String("api-url"), c.Float64("rps")
+	if o.retries = c.Int("retries"); o.retries < 0 {
+		return nil, usageErrorf("--retries %d: want 0 or more", o.retries)
+	}
 	o.collect = collect.Options{
 		Accounts:   c.StringSlice("account"),
 		Zones:      c.StringSlice("zone"),
@@ -146,6 +151,9 @@ func runScan(ctx context.Context, s *Streams, o *scanOptions) error {
 	snap, target, collectErr := acquireSnapshot(ctx, s, o)
 	if snap == nil {
 		return collectErr
+	}
+	if o.sourceKind == reports.SourceDemo {
+		target = "" // the demo's loopback port changes every run; the kind says it all
 	}
 	if o.snapshotOut != "" {
 		if err := writeSnapshot(o.snapshotOut, snap); err != nil {
@@ -196,6 +204,7 @@ func acquireSnapshot(ctx context.Context, s *Streams, o *scanOptions) (*inventor
 	}
 	client, err := cfapi.New(cfapi.Config{
 		BaseURL: o.baseURL, Credentials: o.creds, UserAgent: cfapi.UserAgent(Version), RPS: o.rps,
+		MaxRetries: maxRetries(o.retries),
 	})
 	if err != nil {
 		return nil, "", usageErrorf("%v", err)
@@ -220,6 +229,14 @@ func acquireSnapshot(ctx context.Context, s *Streams, o *scanOptions) (*inventor
 		return nil, "", usageErrorf("%v", err)
 	}
 	return nil, "", fatalError(err)
+}
+
+// maxRetries maps --retries (0 = never) to the client's convention (0 = default, <0 = never).
+func maxRetries(n int) int {
+	if n == 0 {
+		return -1
+	}
+	return n
 }
 
 // zoneLister adapts the client's filtered zone listing to what collect asks for.
@@ -264,7 +281,11 @@ func writeReports(s *Streams, specs []reports.FormatSpec, rep *reports.Report, c
 	for _, spec := range specs {
 		opts := reports.Options{}
 		if spec.Stdout() {
-			opts = reports.Options{Color: color, Width: s.Width, Plain: !s.OutTTY && !color}
+			width := s.Width
+			if s.OutTTY && width <= 0 {
+				width = 80 // a terminal that does not say its size: assume the classic width
+			}
+			opts = reports.Options{Color: color, Width: width, Plain: !s.OutTTY && !color}
 		}
 		r, err := reports.New(spec.Format, opts)
 		if err != nil {
