@@ -1,8 +1,10 @@
 package main
 
 import (
+	"net"
 	"net/http/httptest"
 	"os"
+	"strconv"
 	"testing"
 	"time"
 
@@ -46,7 +48,13 @@ func TestScripts(t *testing.T) {
 				env.Setenv(name, ts.URL+"/client/v4")
 			}
 			env.Setenv("DEMO_TOKEN", seed.DemoToken)
-			return nil
+			// A free loopback port for scripts that start `sunset emulator` themselves.
+			ln, err := net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				return err
+			}
+			env.Setenv("FREE_PORT", strconv.Itoa(ln.Addr().(*net.TCPAddr).Port))
+			return ln.Close()
 		},
 	})
 }
