@@ -61,7 +61,8 @@
 //   - (snapshot, nil): the collection ran to its end. Parts that failed after the client's
 //     retries are in ZoneInventory.Errors / AccountInventory.Errors and Snapshot.Incomplete
 //     is set; endpoints past their end of life (Options.IsRetired) are in Retired, and are
-//     not failures.
+//     not failures. A zone or account whose first Options.FailureLimit calls all failed has
+//     the rest of its parts recorded as SkippedAfterFailures instead of requested.
 //   - (snapshot, ctx.Err()): the context was cancelled or timed out. The snapshot holds
 //     everything read so far, is sorted and has Incomplete set; every zone that was not
 //     started has one error {What: "zone", Message: NotScannedInterrupted}, and every part
@@ -197,14 +198,18 @@ type Options struct {
 	Progress func(Progress)
 	// Source is recorded in Snapshot.Source (e.g. the API base URL).
 	Source string
-	// FailureLimit is how many calls of one zone or account may fail in a row (after the
-	// client's retries) before the rest of it is skipped and recorded as not scanned; 0
-	// means DefaultFailureLimit, a negative value never skips.
+	// FailureLimit is how many calls of one zone or account may fail (after the client's
+	// retries) before any call of it got an answer; at the limit the rest of it is skipped
+	// and recorded as SkippedAfterFailures. 0 means DefaultFailureLimit, a negative value
+	// never skips.
 	FailureLimit int
 }
 
-// DefaultFailureLimit is Options.FailureLimit's default: two parts failing in a row says
-// the zone itself is failing, and every further part would only burn retries.
+// DefaultFailureLimit is Options.FailureLimit's default: when the first two calls of a
+// zone (to different services: DNS settings, then firewall rules) both fail, the zone
+// itself is failing, and every further part would only burn retries. A zone that answered
+// once is never skipped, so unrelated failures cannot cost its other parts, and the
+// outcome does not depend on the order in which parts complete.
 const DefaultFailureLimit = 2
 
 func (o Options) breakerLimit() int {
@@ -544,15 +549,17 @@ type recorder struct {
 	calls   int
 	errors  []inventory.CollectError
 	retired []inventory.Retired
-	// failedInARow counts calls that failed (after the client's retries) since the last
-	// success; at the breaker limit the rest of the scope is skipped, so a zone whose every
+	// failed counts calls that failed (after the client's retries) and answered counts
+	// calls that got an answer (a success or a retired endpoint); when failed reaches the
+	// limit while answered is 0, the rest of the scope is skipped, so a zone whose every
 	// request fails costs a few retry cycles, not one per part.
-	failedInARow int
-	lastFailure  string
+	failed      int
+	answered    int
+	lastFailure string
 }
 
 // SkippedAfterFailures prefixes the error recorded for a part that was not requested
-// because the parts before it kept failing.
+// because every call of its zone or account before it failed (see Options.FailureLimit).
 const SkippedAfterFailures = "not scanned: skipped after repeated failures"
 
 // do runs one call of a part and classifies its error: what names the part in errors
@@ -574,7 +581,7 @@ func (r *recorder) run(ctx context.Context, what, path string, retirable bool, c
 		return false
 	}
 	r.mu.Lock()
-	if limit := r.c.opts.breakerLimit(); limit > 0 && r.failedInARow >= limit {
+	if limit := r.c.opts.breakerLimit(); limit > 0 && r.answered == 0 && r.failed >= limit {
 		last := r.lastFailure
 		r.mu.Unlock()
 		r.fail(what, SkippedAfterFailures+" (last: "+last+")")
@@ -585,7 +592,7 @@ func (r *recorder) run(ctx context.Context, what, path string, retirable bool, c
 	err := call(ctx)
 	if err == nil {
 		r.mu.Lock()
-		r.failedInARow = 0
+		r.answered++
 		r.mu.Unlock()
 		return true
 	}
@@ -596,12 +603,13 @@ func (r *recorder) run(ctx context.Context, what, path string, retirable bool, c
 		r.fail(what, NotScannedInterrupted)
 	case retirable && r.c.isRetired(err):
 		r.mu.Lock()
+		r.answered++
 		r.retired = append(r.retired, inventory.Retired{Method: "GET", Path: path, Status: r.c.statusOf(err)})
 		r.mu.Unlock()
 	default:
 		r.fail(what, err.Error())
 		r.mu.Lock()
-		r.failedInARow++
+		r.failed++
 		r.lastFailure = err.Error()
 		r.mu.Unlock()
 	}

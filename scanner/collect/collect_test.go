@@ -685,7 +685,7 @@ func TestNilSource(t *testing.T) {
 func TestFailingZoneIsSkippedAfterRepeatedFailures(t *testing.T) {
 	f, data := newFixture(3)
 	bad := data.Zones[1].Zone
-	parts := []string{"firewall/rules", "filters", "rate_limits", "firewall/waf/packages", "firewall/waf/overrides", "dns_settings", "dns_records", "healthchecks"}
+	parts := []string{"firewall/rules", "filters", "rate_limits", "firewall/waf/packages", "firewall/waf/overrides", "dns_settings", "dns_records", "healthchecks", "rulesets"}
 	for _, name := range zoneSettings {
 		parts = append(parts, "settings/"+name)
 	}
@@ -698,10 +698,11 @@ func TestFailingZoneIsSkippedAfterRepeatedFailures(t *testing.T) {
 	for _, part := range parts {
 		f.fail[bad.ID+" "+part] = &statusErr{500, "zone down"}
 	}
-	// A single failure followed by a success does not open the breaker.
+	// Failures after the zone answered once never open the breaker, even in a row.
 	ok := data.Zones[2].Zone
+	f.fail[ok.ID+" firewall/rules"] = &statusErr{500, "blip"}
 	f.fail[ok.ID+" filters"] = &statusErr{500, "blip"}
-	f.fail[ok.ID+" settings/brotli"] = &statusErr{500, "blip"}
+	f.fail[ok.ID+" rate_limits"] = &statusErr{500, "blip"}
 
 	snap, err := Collect(context.Background(), f, testOptions())
 	if err != nil {
@@ -723,7 +724,7 @@ func TestFailingZoneIsSkippedAfterRepeatedFailures(t *testing.T) {
 				t.Errorf("%d parts skipped and %d errors, want %d and %d: %+v", skipped, len(z.Errors), want, RequestsPerZone, z.Errors)
 			}
 		case ok.ID:
-			if skipped != 0 || len(z.Errors) != 2 {
+			if skipped != 0 || len(z.Errors) != 3 {
 				t.Errorf("isolated failures opened the breaker: %+v", z.Errors)
 			}
 		}

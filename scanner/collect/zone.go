@@ -59,10 +59,12 @@ func (s *zoneScan) store(f func(inv *inventory.ZoneInventory)) {
 	s.mu.Unlock()
 }
 
-// zoneParts lists the parts of a zone in the order they run in sequence.
+// zoneParts lists the parts of a zone in the order they run in sequence. The first two
+// reach different services (DNS, then the firewall), so that the failure breaker (see
+// Options.FailureLimit) only skips a zone when more than one service fails for it.
 func zoneParts() []zonePart {
 	parts := []zonePart{
-		partFirewallRules, partFilters, partRateLimits, partWAF, partWAFOverrides,
+		partDNSSettings, partFirewallRules, partFilters, partRateLimits, partWAF, partWAFOverrides,
 	}
 	for _, name := range zoneSettings {
 		parts = append(parts, partSetting(name))
@@ -70,7 +72,7 @@ func zoneParts() []zonePart {
 	for _, name := range legacyDNSSettings {
 		parts = append(parts, partLegacyDNSSetting(name))
 	}
-	return append(parts, partDNSSettings, partDNSRecords, partHealthChecks, partRulesets)
+	return append(parts, partDNSRecords, partHealthChecks, partRulesets)
 }
 
 // scanZone collects one zone. It never fails: failures are recorded in the inventory.
