@@ -168,7 +168,7 @@ func checkAST(e *expr.Expr, src string, opts Options) *Checked {
 	if err != nil {
 		return &Checked{Diagnostics: []Diagnostic{newDiag(src, SeverityError, CodeInternal, 0, 0, err.Error())}}
 	}
-	l := newLowerer(env.fields, src)
+	l := newLowerer(env, src)
 	root := l.lowerRoot(e.Root)
 	checked, errs := checker.Check(ast.NewAST(root, ast.NewSourceInfo(nil)), nil, env.checker)
 	diags := l.diags
@@ -184,7 +184,7 @@ func checkAST(e *expr.Expr, src string, opts Options) *Checked {
 				fmt.Sprintf("the expression is %s, not a condition (Bool)%s", rulesTypeName(t), boolHint(e.Root))))
 		}
 	}
-	diags = append(diags, policy(e, src, env.fields, opts)...)
+	diags = append(diags, policy(e, src, env, opts)...)
 	c := &Checked{Diagnostics: sortDiags(diags), Valid: true}
 	for _, d := range c.Diagnostics {
 		if d.Severity == SeverityError {
@@ -257,7 +257,7 @@ func (l *lowerer) explain(id int64, msg string, checked *ast.AST) (Diagnostic, b
 	switch {
 	case strings.HasPrefix(msg, "undeclared reference"):
 		if f, ok := m.node.(*expr.Field); ok && m.role == roleField {
-			return at(CodeUnknownField, f, "unknown field %s%s", f.Name, suggestField(l.fc, f.Name))
+			return at(CodeUnknownField, f, "unknown field %s%s", f.Name, suggestField(l.env, f.Name))
 		}
 	case strings.HasPrefix(msg, "found no matching overload"):
 		for _, a := range m.args {
@@ -313,7 +313,7 @@ func (l *lowerer) explainComparison(m meta, typeOf func(int64) *types.Type) (Dia
 	lt := typeOf(m.args[0])
 	lname := rulesTypeName(lt)
 	op := c.Op.String()
-	def, _ := l.fc.Operator(op)
+	def := l.env.opDefs[op]
 	applies := slices.ContainsFunc(def.Types, func(t string) bool {
 		return t == lname || (t == "Bytes" && lname == "String")
 	})
@@ -341,7 +341,7 @@ func (l *lowerer) explainComparison(m meta, typeOf func(int64) *types.Type) (Dia
 // explainCall finds the first argument whose type the function does not take.
 func (l *lowerer) explainCall(m meta, typeOf func(int64) *types.Type) (Diagnostic, bool) {
 	c := m.node.(*expr.Call)
-	def, _ := l.fc.Function(c.Name)
+	def := l.env.funcDefs[c.Name]
 	var got []string
 	for i, a := range m.args {
 		t := typeOf(a)
@@ -405,7 +405,7 @@ var managedLists = map[string]bool{
 // rejects the rule); it is only checked when Options say the plan or phase.
 // Renamed fields and cf.threat_score are warnings (the rule still works,
 // but means something else or will stop working), with the replacement.
-func policy(e *expr.Expr, src string, fc *catalog.FieldCatalog, opts Options) []Diagnostic {
+func policy(e *expr.Expr, src string, env *environment, opts Options) []Diagnostic {
 	var out []Diagnostic
 	add := func(sev, code string, pos, end expr.Pos, format string, args ...any) {
 		out = append(out, newDiag(src, sev, code, pos, end, fmt.Sprintf(format, args...)))
@@ -413,7 +413,7 @@ func policy(e *expr.Expr, src string, fc *catalog.FieldCatalog, opts Options) []
 	expr.Inspect(e, func(n expr.Node) bool {
 		switch n := n.(type) {
 		case *expr.Field:
-			f, ok := fc.Field(n.Name)
+			f, ok := env.fieldDefs[n.Name]
 			if !ok {
 				return true
 			}
@@ -432,14 +432,14 @@ func policy(e *expr.Expr, src string, fc *catalog.FieldCatalog, opts Options) []
 				add(SeverityError, CodePhase, n.Pos(), n.End(), "%s is not available in phase %s (only in %s)", n.Name, opts.Phase, strings.Join(f.Phases, ", "))
 			}
 		case *expr.Comparison:
-			if o, ok := fc.Operator(n.Op.String()); ok && opts.Plan != "" && !catalog.PlanAtLeast(opts.Plan, o.Plan) {
+			if o, ok := env.opDefs[n.Op.String()]; ok && opts.Plan != "" && !catalog.PlanAtLeast(opts.Plan, o.Plan) {
 				add(SeverityError, CodePlan, n.OpPos, n.OpPos+expr.Pos(len(n.OpText)), "operator %s (regular expressions) needs the %s plan or above; the zone is on %s", n.OpText, o.Plan, opts.Plan)
 			}
 			if lr, ok := n.Y.(*expr.ListRef); ok && opts.Lists != nil && !managedLists[lr.Name] && !slices.Contains(opts.Lists, lr.Name) {
 				add(SeverityWarning, CodeUnknownList, lr.Pos(), lr.End(), "list $%s is not among the account's lists", lr.Name)
 			}
 		case *expr.Call:
-			f, ok := fc.Function(n.Name)
+			f, ok := env.funcDefs[n.Name]
 			if !ok {
 				return true
 			}
@@ -463,14 +463,14 @@ func noteSuffix(note string) string {
 }
 
 // suggestField proposes the closest catalogue field for an unknown name.
-func suggestField(fc *catalog.FieldCatalog, name string) string {
+func suggestField(env *environment, name string) string {
 	if alias, ok := fieldAliases[name]; ok {
 		return fmt.Sprintf("; did you mean %s?", alias)
 	}
 	best, bestD := "", 4
-	for _, f := range fc.All() {
-		if d := editDistance(name, f.Name, bestD); d < bestD {
-			best, bestD = f.Name, d
+	for _, f := range env.fieldNames {
+		if d := editDistance(name, f, bestD); d < bestD {
+			best, bestD = f, d
 		}
 	}
 	if best == "" {
@@ -491,11 +491,11 @@ var fieldAliases = map[string]string{
 	"http.useragent": "http.user_agent",
 }
 
-func suggestFunction(fc *catalog.FieldCatalog, name string) string {
+func suggestFunction(env *environment, name string) string {
 	best, bestD := "", 3
-	for _, f := range fc.Functions() {
-		if d := editDistance(name, f.Name, bestD); d < bestD {
-			best, bestD = f.Name, d
+	for _, f := range env.funcNames {
+		if d := editDistance(name, f, bestD); d < bestD {
+			best, bestD = f, d
 		}
 	}
 	if best == "" {

@@ -75,7 +75,7 @@ type val struct {
 type lowerer struct {
 	fac   ast.ExprFactory
 	metas []meta // indexed by CEL id; id 0 is unused
-	fc    *catalog.FieldCatalog
+	env   *environment
 	diags []Diagnostic
 	src   string
 	iters int
@@ -86,8 +86,10 @@ type lowerer struct {
 	unpackFailed bool
 }
 
-func newLowerer(fc *catalog.FieldCatalog, src string) *lowerer {
-	return &lowerer{fac: ast.NewExprFactory(), metas: make([]meta, 1, 64), fc: fc, src: src}
+func newLowerer(env *environment, src string) *lowerer {
+	// Sets lower to one node, so long expressions have few nodes per byte;
+	// append grows the rest.
+	return &lowerer{fac: ast.NewExprFactory(), metas: make([]meta, 1, 8+len(src)/24), env: env, src: src}
 }
 
 func (l *lowerer) id(n expr.Node, r role) int64 {
@@ -438,9 +440,9 @@ func (l *lowerer) lowerIn(c *expr.Comparison, x ast.Expr) ast.Expr {
 }
 
 func (l *lowerer) lowerCall(c *expr.Call) val {
-	def, known := l.fc.Function(c.Name)
+	def, known := l.env.funcDefs[c.Name]
 	if !known {
-		l.errorf(CodeUnknownFunction, c, "unknown function %s()%s", c.Name, suggestFunction(l.fc, c.Name))
+		l.errorf(CodeUnknownFunction, c, "unknown function %s()%s", c.Name, suggestFunction(l.env, c.Name))
 	} else if n := len(c.Args); n < def.MinArgs() || (def.MaxArgs() >= 0 && n > def.MaxArgs()) {
 		l.errorf(CodeArity, c, "%s() takes %s, found %d", c.Name, arityText(def), n)
 		known = false
