@@ -1,0 +1,383 @@
+package customrules
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/sunsetscan/sunset/migrate/celcheck"
+	"github.com/sunsetscan/sunset/migrate/expr"
+	"github.com/sunsetscan/sunset/scanner/catalog"
+)
+
+// threatField is the field whose value is always 0 now.
+const threatField = "cf.threat_score"
+
+// TranslateExpression translates one expression (renames, checks) without a
+// rule around it: parse, rename deprecated fields, print canonically, check
+// with CEL for the zone's plan in phase http_request_firewall_custom, and
+// explain what a cf.threat_score condition does now.
+func TranslateExpression(src string, opts Options) ExpressionResult {
+	res := ExpressionResult{Input: src, Changes: []string{}, Diagnostics: []Diagnostic{}}
+	templated := expr.IsTemplated(src)
+	e, err := expr.Parse(src)
+	if err != nil {
+		if templated {
+			res.Diagnostics = append(res.Diagnostics, Diagnostic{Severity: SeverityWarning, Code: CodeTemplated,
+				Message: "the expression holds template placeholders (such as %s, ${...} or %{...}) and cannot be checked as it is; render the template, then translate the result"})
+			return res
+		}
+		var list expr.ErrorList
+		if errors.As(err, &list) {
+			for _, pe := range list {
+				res.Diagnostics = append(res.Diagnostics, Diagnostic{Severity: SeverityError, Code: CodeParse, Message: pe.Msg, Line: pe.Line, Column: pe.Col})
+			}
+		} else {
+			res.Diagnostics = append(res.Diagnostics, Diagnostic{Severity: SeverityError, Code: CodeParse, Message: err.Error()})
+		}
+		return res
+	}
+	if templated {
+		res.Diagnostics = append(res.Diagnostics, Diagnostic{Severity: SeverityWarning, Code: CodeTemplated,
+			Message: "the expression holds template placeholders inside its text; they were checked as literal text, so check the rendered expression too"})
+	}
+
+	// Rename deprecated field names in place; the nodes keep their original
+	// positions, so the checker's diagnostics point into src.
+	fields := catalog.Fields()
+	var renames []rename
+	usesThreat := false
+	expr.Inspect(e, func(n expr.Node) bool {
+		f, ok := n.(*expr.Field)
+		if !ok {
+			return true
+		}
+		if f.Name == threatField {
+			usesThreat = true
+		}
+		if def, ok := fields.Field(f.Name); ok && def.RenamedTo != "" {
+			renames = append(renames, rename{pos: int(f.NamePos), old: f.Name, new: def.RenamedTo})
+			f.Name = def.RenamedTo
+		}
+		return true
+	})
+	res.Expression = expr.Print(e)
+	res.Changes = append(res.Changes, renameChanges(renames)...)
+	for _, r := range renames {
+		line, col := lineCol(src, r.pos)
+		res.Diagnostics = append(res.Diagnostics, Diagnostic{Severity: SeverityInfo, Code: CodeRenamedField,
+			Message: fmt.Sprintf("%s is the deprecated name of %s: renamed", r.old, r.new), Line: line, Column: col})
+	}
+	if res.Expression != applyRenames(src, renames) {
+		res.Changes = append(res.Changes, "rewritten in canonical form (English operators, single spaces, only the parentheses needed)")
+	}
+	if n := utf8.RuneCountInString(res.Expression); n > expr.MaxLength {
+		res.Diagnostics = append(res.Diagnostics, Diagnostic{Severity: SeverityError, Code: CodeLength,
+			Message: fmt.Sprintf("the translated expression is %d characters long; a rule expression is at most %d", n, expr.MaxLength)})
+	}
+
+	checked := celcheck.CheckAST(e, src, celcheck.Options{Plan: opts.Plan, Phase: Phase})
+	for _, d := range checked.Diagnostics {
+		code := d.Code
+		switch code {
+		case celcheck.CodeThreatScore:
+			continue // explained below, with what the condition does now
+		case celcheck.CodeSyntax:
+			code = CodeParse
+		case celcheck.CodePlan:
+			code = planCode(src, d)
+		}
+		res.Diagnostics = append(res.Diagnostics, Diagnostic{Severity: d.Severity, Code: code, Message: d.Message, Line: d.Line, Column: d.Column})
+	}
+	if usesThreat {
+		res.Diagnostics = append(res.Diagnostics, threatDiagnostics(e, src)...)
+	}
+	sortDiagnostics(res.Diagnostics)
+	res.Valid = !hasSeverity(res.Diagnostics, SeverityError)
+	return res
+}
+
+// rename is one field renamed at a byte offset of the source.
+type rename struct {
+	pos      int
+	old, new string
+}
+
+// renameChanges says each distinct rename once, in source order.
+func renameChanges(renames []rename) []string {
+	var out []string
+	for _, r := range renames {
+		c := fmt.Sprintf("renamed %s to %s", r.old, r.new)
+		if !slices.Contains(out, c) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// applyRenames is src with the renames done in place, to tell a rename
+// from a canonical rewrite.
+func applyRenames(src string, renames []rename) string {
+	if len(renames) == 0 {
+		return src
+	}
+	var b strings.Builder
+	last := 0
+	for _, r := range renames {
+		b.WriteString(src[last:r.pos])
+		b.WriteString(r.new)
+		last = r.pos + len(r.old)
+	}
+	b.WriteString(src[last:])
+	return b.String()
+}
+
+// planCode splits the checker's "plan" code by what needs the higher plan.
+func planCode(src string, d celcheck.Diagnostic) string {
+	if d.Offset >= 0 && d.End <= len(src) && d.Offset < d.End {
+		switch tok := src[d.Offset:d.End]; {
+		case tok == "matches" || tok == "~":
+			return CodePlanRegex
+		case strings.HasPrefix(strings.TrimLeft(src[d.End:], " \t\r\n"), "("):
+			return CodePlanFunction
+		}
+	}
+	return CodePlanField
+}
+
+// threatDiagnostics explains every cf.threat_score condition with the score
+// at 0, then what the whole expression does now.
+func threatDiagnostics(e *expr.Expr, src string) []Diagnostic {
+	var out []Diagnostic
+	expr.Inspect(e, func(n expr.Node) bool {
+		c, ok := n.(*expr.Comparison)
+		if !ok {
+			return true
+		}
+		if f, ok := c.X.(*expr.Field); ok && f.Name == threatField {
+			line, col := lineCol(src, int(c.Pos()))
+			msg := fmt.Sprintf("cf.threat_score is always 0 now, so `%s` is always %t", expr.Print(c), zeroIsTrue(c))
+			if _, known := compareZero(c); !known {
+				msg = fmt.Sprintf("cf.threat_score is always 0 now, so `%s` compares 0", expr.Print(c))
+			}
+			out = append(out, Diagnostic{Severity: SeverityError, Code: CodeThreatScore, Message: msg, Line: line, Column: col})
+		}
+		return true
+	})
+	folded, t := foldThreat(e.Root)
+	var effect string
+	switch {
+	case t == isFalse:
+		effect = "the expression never matches"
+	case t == isTrue:
+		effect = "the expression matches every request"
+	case usesField(folded, threatField):
+		effect = "the expression still depends on cf.threat_score, which is always 0"
+	default:
+		effect = "the expression matches as if written: " + expr.Print(folded)
+	}
+	out = append(out, Diagnostic{Severity: SeverityError, Code: CodeThreatScore, Message: "with cf.threat_score at 0 " + effect +
+		"; it no longer means what it did: replace the condition (for example with cf.waf.score, cf.bot_management.score or a managed_challenge rule) or remove it"})
+	return out
+}
+
+// tri is a truth value that may be unknown.
+type tri int8
+
+const (
+	unknown tri = iota
+	isTrue
+	isFalse
+)
+
+func triOf(b bool) tri {
+	if b {
+		return isTrue
+	}
+	return isFalse
+}
+
+func (t tri) not() tri {
+	switch t {
+	case isTrue:
+		return isFalse
+	case isFalse:
+		return isTrue
+	}
+	return unknown
+}
+
+// compareZero evaluates a comparison of cf.threat_score with 0 as its value.
+func compareZero(c *expr.Comparison) (bool, bool) {
+	switch y := c.Y.(type) {
+	case *expr.IntLit:
+		v := y.Value
+		switch c.Op {
+		case expr.OpEq:
+			return v == 0, true
+		case expr.OpNe:
+			return v != 0, true
+		case expr.OpLt:
+			return 0 < v, true
+		case expr.OpLe:
+			return 0 <= v, true
+		case expr.OpGt:
+			return 0 > v, true
+		case expr.OpGe:
+			return 0 >= v, true
+		case expr.OpBitwiseAnd:
+			return false, true // 0 & v is 0
+		}
+	case *expr.SetLit:
+		if c.Op != expr.OpIn {
+			return false, false
+		}
+		for _, el := range y.Elems {
+			switch el := el.(type) {
+			case *expr.IntLit:
+				if el.Value == 0 {
+					return true, true
+				}
+			case *expr.RangeLit:
+				lo, ok1 := el.Lo.(*expr.IntLit)
+				hi, ok2 := el.Hi.(*expr.IntLit)
+				if !ok1 || !ok2 {
+					return false, false
+				}
+				if lo.Value <= 0 && 0 <= hi.Value {
+					return true, true
+				}
+			default:
+				return false, false
+			}
+		}
+		return false, true
+	}
+	return false, false
+}
+
+func zeroIsTrue(c *expr.Comparison) bool {
+	v, _ := compareZero(c)
+	return v
+}
+
+// foldThreat simplifies a tree with cf.threat_score comparisons replaced by
+// their value at 0. It builds new nodes where something changed and never
+// modifies the input.
+func foldThreat(n expr.Node) (expr.Node, tri) {
+	switch n := n.(type) {
+	case *expr.Comparison:
+		if f, ok := n.X.(*expr.Field); ok && f.Name == threatField {
+			if v, known := compareZero(n); known {
+				return n, triOf(v)
+			}
+		}
+	case *expr.BoolLit:
+		return n, triOf(n.Value)
+	case *expr.NotExpr:
+		x, t := foldThreat(n.X)
+		if t != unknown {
+			return n, t.not()
+		}
+		if x != n.X {
+			return &expr.NotExpr{NotPos: n.NotPos, Bang: n.Bang, X: x}, unknown
+		}
+	case *expr.BinaryExpr:
+		x, tx := foldThreat(n.X)
+		y, ty := foldThreat(n.Y)
+		if tx != unknown && ty != unknown {
+			switch n.Op {
+			case expr.OpAnd:
+				return n, triOf(tx == isTrue && ty == isTrue)
+			case expr.OpOr:
+				return n, triOf(tx == isTrue || ty == isTrue)
+			default:
+				return n, triOf(tx != ty)
+			}
+		}
+		// One side is known: and/or absorb or drop it, xor keeps the other
+		// side or its negation.
+		known, kt, other := tx, tx, y
+		if tx == unknown {
+			known, kt, other = ty, ty, x
+		}
+		if known != unknown {
+			switch n.Op {
+			case expr.OpAnd:
+				if kt == isFalse {
+					return n, isFalse
+				}
+				return other, unknown
+			case expr.OpOr:
+				if kt == isTrue {
+					return n, isTrue
+				}
+				return other, unknown
+			default:
+				if kt == isFalse {
+					return other, unknown
+				}
+				return &expr.NotExpr{NotPos: other.Pos(), X: other}, unknown
+			}
+		}
+		if x != n.X || y != n.Y {
+			return &expr.BinaryExpr{X: x, Op: n.Op, OpPos: n.OpPos, OpText: n.OpText, Y: y}, unknown
+		}
+	}
+	return n, unknown
+}
+
+// usesField reports whether the tree uses the field.
+func usesField(n expr.Node, name string) bool {
+	found := false
+	expr.Inspect(n, func(n expr.Node) bool {
+		if f, ok := n.(*expr.Field); ok && f.Name == name {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// lineCol converts a byte offset into a 1-based line and rune column.
+func lineCol(src string, pos int) (line, col int) {
+	pos = max(0, min(pos, len(src)))
+	before := src[:pos]
+	line = 1 + strings.Count(before, "\n")
+	start := strings.LastIndexByte(before, '\n') + 1
+	return line, 1 + utf8.RuneCountInString(before[start:])
+}
+
+// sortDiagnostics orders diagnostics by position (set-level ones, without a
+// position, last), errors first at one place, then by code and message.
+func sortDiagnostics(ds []Diagnostic) {
+	rank := map[string]int{SeverityError: 0, SeverityWarning: 1, SeverityInfo: 2}
+	slices.SortStableFunc(ds, func(a, b Diagnostic) int {
+		al, bl := a.Line, b.Line
+		if al == 0 {
+			al = int(^uint(0) >> 1)
+		}
+		if bl == 0 {
+			bl = int(^uint(0) >> 1)
+		}
+		if al != bl {
+			return al - bl
+		}
+		if a.Column != b.Column {
+			return a.Column - b.Column
+		}
+		if rank[a.Severity] != rank[b.Severity] {
+			return rank[a.Severity] - rank[b.Severity]
+		}
+		if a.Code != b.Code {
+			return strings.Compare(a.Code, b.Code)
+		}
+		return strings.Compare(a.Message, b.Message)
+	})
+}
+
+func hasSeverity(ds []Diagnostic, sev string) bool {
+	return slices.ContainsFunc(ds, func(d Diagnostic) bool { return d.Severity == sev })
+}
