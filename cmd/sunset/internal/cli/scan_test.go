@@ -1,0 +1,592 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sunsetscan/sunset/reports"
+	"github.com/sunsetscan/sunset/scanner"
+	"github.com/sunsetscan/sunset/scanner/catalog"
+	"github.com/sunsetscan/sunset/scanner/cfapi/emulator"
+	"github.com/sunsetscan/sunset/scanner/cfapi/emulator/seed"
+	"github.com/sunsetscan/sunset/scanner/collect"
+)
+
+// producedUntilEndOfLife are the entries whose deprecated fields the API stops producing on
+// their end-of-life day (spec, Versioning: zone_id/zone_name and locked on DNS records, the
+// SRV data fields). A live scan on or after that day cannot see them; a snapshot taken the
+// day before still holds them and is an error when scanned on the day.
+var producedUntilEndOfLife = map[string]bool{
+	"dns-record-zone-fields": true,
+	"dns-record-locked":      true,
+	"srv-data-fields":        true,
+}
+
+// advisoryDates are the --as-of days of advisory entries that have no end of life: they are
+// notices whatever the day, so any two days do.
+var advisoryDates = [2]string{"2024-06-01", "2025-06-01"}
+
+// demoScans runs and memoises scans of the demo account for TestLiveDetectableEntries: one
+// emulator per scan with its clock at the scan's --as-of day, so the API's dated behaviour
+// matches the day. Reports and snapshots live in the parent test's directory.
+type demoScans struct {
+	t    *testing.T
+	dir  string
+	runs map[string]*reports.Report
+}
+
+// live scans the demo at asOf, limited to one zone (and its account), and saves the
+// snapshot; it returns the report and the snapshot's path.
+func (d *demoScans) live(t *testing.T, asOf, zone string) (*reports.Report, string) {
+	t.Helper()
+	key := "live " + asOf + " " + zone
+	snap := filepath.Join(d.dir, strings.ReplaceAll(key, " ", "_")+".snapshot.json")
+	if rep, ok := d.runs[key]; ok {
+		return rep, snap
+	}
+	_, base := startEmulator(d.t, emulator.Options{AsOf: day(t, asOf)})
+	r, rep := scanReport(t, base, asOf, "--zone", zone, "--snapshot-out", snap)
+	if r.code != ExitOK || rep.Summary.Incomplete {
+		t.Fatalf("scan of %s as of %s: exit %d, incomplete %v; stderr:\n%s", zone, asOf, r.code, rep.Summary.Incomplete, r.stderr)
+	}
+	d.runs[key] = rep
+	return rep, snap
+}
+
+// offline re-scans a saved snapshot at asOf.
+func (d *demoScans) offline(t *testing.T, snap, asOf string) *reports.Report {
+	t.Helper()
+	key := "snapshot " + snap + " " + asOf
+	if rep, ok := d.runs[key]; ok {
+		return rep
+	}
+	r, rep := scanReport(t, "http://127.0.0.1:9/client/v4", asOf, "--snapshot", snap)
+	if r.code != ExitOK {
+		t.Fatalf("scan of snapshot %s as of %s: exit %d; stderr:\n%s", snap, asOf, r.code, r.stderr)
+	}
+	d.runs[key] = rep
+	return rep
+}
+
+// ofRule returns the findings of one catalog id.
+func ofRule(rep *reports.Report, id string) []scanner.Finding {
+	var out []scanner.Finding
+	for _, f := range rep.Findings {
+		if f.RuleID == id {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// checkSeverity asserts that the findings of entry e are at want: every one of them, or, for
+// zone settings, at want or notice (a setting that is off loses nothing at end of life), with
+// at least one at want. Dates in the findings must be the catalog's.
+func checkSeverity(t *testing.T, e catalog.Entry, fs []scanner.Finding, asOf string, want scanner.Severity) {
+	t.Helper()
+	if len(fs) == 0 {
+		t.Errorf("as of %s: no %s finding, want %s", asOf, e.ID, want)
+		return
+	}
+	top := scanner.SeverityNone
+	for _, f := range fs {
+		top = max(top, f.Severity)
+		settingOff := len(e.Match.Settings) > 0 && f.Severity == scanner.SeverityNotice
+		if f.Severity != want && !settingOff {
+			t.Errorf("as of %s: %s finding on %s %s is %s, want %s", asOf, e.ID, f.Resource.Kind, f.Resource.ID, f.Severity, want)
+		}
+		if f.EndOfLife != dateString(e.EndOfLife) {
+			t.Errorf("as of %s: %s finding says end of life %q, the catalog %q", asOf, e.ID, f.EndOfLife, dateString(e.EndOfLife))
+		}
+	}
+	if top != want {
+		t.Errorf("as of %s: the most severe %s finding is %s, want %s", asOf, e.ID, top, want)
+	}
+}
+
+func dateString(d catalog.Date) string {
+	if d.IsZero() {
+		return ""
+	}
+	return d.Format(time.DateOnly)
+}
+
+// TestLiveDetectableEntries checks every catalog entry a live scan can detect: the demo
+// account holds it, and a scan of the demo reports it as a warning the day before its end
+// of life and as an error on the day (advisory entries: a notice on both days).
+func TestLiveDetectableEntries(t *testing.T) {
+	cat := catalog.Default()
+	demo := seed.Demo()
+	scans := &demoScans{t: t, dir: t.TempDir(), runs: map[string]*reports.Report{}}
+
+	// One full scan on a day when every entry is deprecated and every dated field is still
+	// produced finds where each entry shows up; the dated scans then read one zone each.
+	_, base := startEmulator(t, emulator.Options{AsOf: day(t, "2024-01-01")})
+	_, full := scanReport(t, base, "2024-01-01")
+	// Each entry is checked in the zone of its most severe finding (a zone setting that is
+	// off is only a notice).
+	zoneFor, sevFor := map[string]string{}, map[string]scanner.Severity{}
+	for _, f := range full.Findings {
+		if _, ok := zoneFor[f.RuleID]; ok && f.Severity <= sevFor[f.RuleID] {
+			continue
+		}
+		sevFor[f.RuleID] = f.Severity
+		zone := f.ZoneName
+		if zone == "" { // an account finding: scan a zone of that account, which brings it along
+			for _, z := range demo.Zones {
+				if z.Zone.Account.ID == f.AccountID {
+					zone = z.Zone.Name
+					break
+				}
+			}
+		}
+		zoneFor[f.RuleID] = zone
+	}
+
+	ids := scanner.LiveDetectableIDs()
+	if len(ids) == 0 {
+		t.Fatal("no live-detectable catalog entry")
+	}
+	for _, id := range ids {
+		t.Run(id, func(t *testing.T) {
+			e, ok := cat.Lookup(id)
+			if !ok {
+				t.Fatalf("live-detectable id %s is not in the catalog", id)
+			}
+			zone, ok := zoneFor[id]
+			if !ok || zone == "" {
+				t.Fatalf("the demo account holds nothing for %s (a full scan as of 2024-01-01 found no such finding)", id)
+			}
+			before, on := advisoryDates[0], advisoryDates[1]
+			wantBefore, wantOn := scanner.SeverityNotice, scanner.SeverityNotice
+			if !e.Advisory {
+				if e.EndOfLife.IsZero() {
+					t.Fatalf("%s is neither advisory nor dated", id)
+				}
+				before, on = e.EndOfLife.AddDate(0, 0, -1).Format(time.DateOnly), e.EndOfLife.Format(time.DateOnly)
+				wantBefore, wantOn = scanner.SeverityWarning, scanner.SeverityError
+			} else if !e.EndOfLife.IsZero() {
+				before, on = e.EndOfLife.AddDate(0, 0, -1).Format(time.DateOnly), e.EndOfLife.Format(time.DateOnly)
+			}
+
+			repBefore, snapBefore := scans.live(t, before, zone)
+			checkSeverity(t, e, ofRule(repBefore, id), before, wantBefore)
+
+			repOn, _ := scans.live(t, on, zone)
+			if producedUntilEndOfLife[id] {
+				if fs := ofRule(repOn, id); len(fs) > 0 {
+					t.Errorf("as of %s the API no longer produces the fields of %s, yet a live scan reports %d findings", on, id, len(fs))
+				}
+			} else {
+				checkSeverity(t, e, ofRule(repOn, id), on, wantOn)
+			}
+			// The state of the day before, judged on the day: the severity follows --as-of alone.
+			checkSeverity(t, e, ofRule(scans.offline(t, snapBefore, on), id), on+" (snapshot of "+before+")", wantOn)
+		})
+	}
+}
+
+// TestScanIsReadOnly checks that a full scan sends only GET requests and leaves the
+// emulator's state as it found it.
+func TestScanIsReadOnly(t *testing.T) {
+	srv, base := startEmulator(t, emulator.Options{AsOf: day(t, "2025-02-01")})
+	before, err := json.Marshal(srv.Snapshot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, rep := scanReport(t, base, "2025-02-01")
+	if r.code != ExitOK || rep.Summary.ZonesScanned != 6 || len(rep.Findings) == 0 {
+		t.Fatalf("scan: exit %d, %d zones, %d findings; stderr:\n%s", r.code, rep.Summary.ZonesScanned, len(rep.Findings), r.stderr)
+	}
+	st := srv.Stats()
+	if st.Writes != 0 {
+		t.Errorf("the scan sent %d writes", st.Writes)
+	}
+	for method, n := range st.ByMethod {
+		if method != "GET" {
+			t.Errorf("the scan sent %d %s requests; only GET is allowed", n, method)
+		}
+	}
+	if st.ByMethod["GET"] == 0 || st.ByMethod["GET"] != st.Total {
+		t.Errorf("stats %d GET of %d requests", st.ByMethod["GET"], st.Total)
+	}
+	for _, req := range srv.Requests() {
+		if req.Method != "GET" {
+			t.Errorf("request %s %s", req.Method, req.Path)
+		}
+	}
+	after, err := json.Marshal(srv.Snapshot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(before, after) {
+		t.Error("the emulator's state changed during the scan")
+	}
+}
+
+// TestScanRetriesTransientFaults scans an emulator that answers a share of requests with
+// 5xx and 429: the client retries them (waiting at least the Retry-After after a 429), and
+// the findings and exit code are those of a clean run.
+func TestScanRetriesTransientFaults(t *testing.T) {
+	_, cleanBase := startEmulator(t, emulator.Options{AsOf: day(t, "2025-02-01")})
+	cleanRun, clean := scanReport(t, cleanBase, "2025-02-01")
+	if cleanRun.code != ExitOK {
+		t.Fatalf("clean scan: exit %d; stderr:\n%s", cleanRun.code, cleanRun.stderr)
+	}
+
+	cases := []struct {
+		name   string
+		faults emulator.FaultSpec
+		slow   bool
+	}{
+		// Every 429 holds the whole client back for its Retry-After (1s, the shortest the
+		// header can say), so a few of them cost seconds; 5xx are retried after a backoff.
+		{name: "5xx-and-some-429", faults: emulator.FaultSpec{ServerError: 0.2, TooMany: 0.02, RetryAfter: time.Second}},
+		// A fifth of requests answered 429: about 40 one-second holds, so about 30s.
+		{name: "5xx-and-429-a-fifth-each", faults: emulator.FaultSpec{ServerError: 0.2, TooMany: 0.2, RetryAfter: time.Second}, slow: true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if c.slow && testing.Short() {
+				t.Skip("about 30s of Retry-After waits; skipped with -short")
+			}
+			srv, base := startEmulator(t, emulator.Options{AsOf: day(t, "2025-02-01"), Faults: c.faults, Rand: 1})
+			r, rep := scanReport(t, base, "2025-02-01", "--retries", "10")
+			if r.code != cleanRun.code {
+				t.Errorf("exit %d with faults, %d without; stderr:\n%s", r.code, cleanRun.code, r.stderr)
+			}
+			if rep.Summary.Incomplete || len(rep.Errors) > 0 {
+				t.Errorf("incomplete %v, errors %v: every fault should have been retried", rep.Summary.Incomplete, rep.Errors)
+			}
+			if got, want := fingerprints(rep.Findings), fingerprints(clean.Findings); !slices.Equal(got, want) {
+				t.Errorf("findings differ from a clean run: %d vs %d fingerprints", len(got), len(want))
+			}
+			st := srv.Stats()
+			if st.FaultsInjected == 0 || (c.faults.TooMany > 0 && st.TooManyRequests == 0) {
+				t.Fatalf("no fault injected (%d faults, %d 429s): the test tests nothing", st.FaultsInjected, st.TooManyRequests)
+			}
+			checkRetries(t, srv.Requests(), c.faults.RetryAfter)
+		})
+	}
+}
+
+// checkRetries asserts from the emulator's log that every faulted request was sent again
+// until it succeeded, and that a retry after a 429 came no sooner than its Retry-After.
+func checkRetries(t *testing.T, log []emulator.LoggedRequest, retryAfter time.Duration) {
+	t.Helper()
+	key := func(r emulator.LoggedRequest) string { return r.Method + " " + r.Path + "?" + r.Query }
+	for i, req := range log {
+		if req.Fault == "" {
+			continue
+		}
+		next := -1
+		for j := i + 1; j < len(log); j++ {
+			if key(log[j]) == key(req) {
+				next = j
+				break
+			}
+		}
+		if next < 0 {
+			t.Errorf("%s (fault %s) was never retried", key(req), req.Fault)
+			continue
+		}
+		if gap := log[next].Time.Sub(req.Time); req.Fault == "429" && gap < retryAfter {
+			t.Errorf("%s was retried %v after a 429 with Retry-After %v", key(req), gap, retryAfter)
+		}
+	}
+	done := map[string]bool{}
+	for _, req := range log {
+		if req.Status == 200 {
+			done[key(req)] = true
+		}
+	}
+	for _, req := range log {
+		if req.Fault != "" && !done[key(req)] {
+			t.Errorf("%s (fault %s) never succeeded", key(req), req.Fault)
+		}
+	}
+}
+
+// TestScanFailingZone scans an emulator where every request about one zone fails: the run
+// is incomplete (exit 4), the zone is listed in errors, and every other finding is intact.
+func TestScanFailingZone(t *testing.T) {
+	const failing = "shop.example"
+	_, cleanBase := startEmulator(t, emulator.Options{AsOf: day(t, "2025-02-01")})
+	_, clean := scanReport(t, cleanBase, "2025-02-01")
+
+	srv, base := startEmulator(t, emulator.Options{AsOf: day(t, "2025-02-01"), Faults: emulator.FaultSpec{Zones: []string{failing}}})
+	r, rep := scanReport(t, base, "2025-02-01", "--retries", "1")
+	if r.code != ExitIncomplete {
+		t.Errorf("exit %d, want %d (incomplete); stderr:\n%s", r.code, ExitIncomplete, r.stderr)
+	}
+	if !rep.Summary.Incomplete || rep.Summary.ZonesFailed != 1 || rep.Summary.ZonesScanned != 6 {
+		t.Errorf("summary incomplete %v, %d zones failed of %d, want true, 1 of 6", rep.Summary.Incomplete, rep.Summary.ZonesFailed, rep.Summary.ZonesScanned)
+	}
+	if len(rep.Errors) == 0 {
+		t.Fatal("no error listed")
+	}
+	for _, e := range rep.Errors {
+		if e.ZoneName != failing {
+			t.Errorf("error about %q (%s: %s), want only %s", e.ZoneName, e.What, e.Message, failing)
+		}
+	}
+	var want []scanner.Finding
+	for _, f := range clean.Findings {
+		if f.ZoneName != failing {
+			want = append(want, f)
+		}
+	}
+	if got, w := fingerprints(rep.Findings), fingerprints(want); !slices.Equal(got, w) {
+		t.Errorf("findings outside %s differ from a clean run: %d vs %d", failing, len(got), len(w))
+	}
+	if srv.Stats().FaultsInjected == 0 {
+		t.Error("the emulator injected no fault")
+	}
+
+	// With the gate failing too, 1 wins over 4.
+	if r := runSunset(t, demoEnv(), "scan", "--api-url", base, "--rps", "0", "--retries", "0", "--as-of", "2025-02-01", "--format", "json:"+filepath.Join(t.TempDir(), "r.json")); r.code != ExitFindings {
+		t.Errorf("with --fail-on warning: exit %d, want %d", r.code, ExitFindings)
+	}
+}
+
+// TestScanWrongCredentials checks that refused credentials are fatal (exit 3) and that the
+// message names the kind of credential tried, never its value.
+func TestScanWrongCredentials(t *testing.T) {
+	_, base := startEmulator(t, emulator.Options{AsOf: day(t, "2025-02-01")})
+	cases := []struct {
+		name    string
+		env     map[string]string
+		kind    string
+		secrets []string
+	}{
+		{name: "token", env: map[string]string{"CLOUDFLARE_API_TOKEN": "wrong-token-0123456789abcdef"},
+			kind: "API token", secrets: []string{"wrong-token-0123456789abcdef"}},
+		{name: "email-and-key", env: map[string]string{"CLOUDFLARE_EMAIL": "ops@example.org", "CLOUDFLARE_API_KEY": "feedfacecafebeef0123456789abcdef00"},
+			kind: "API key", secrets: []string{"feedfacecafebeef0123456789abcdef00"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			report := filepath.Join(t.TempDir(), "r.json")
+			r := runSunset(t, c.env, "scan", "--api-url", base, "--rps", "0", "--retries", "0", "--format", "json:"+report, "--format", "table")
+			if r.code != ExitFatal {
+				t.Errorf("exit %d, want %d; stderr:\n%s", r.code, ExitFatal, r.stderr)
+			}
+			if !strings.Contains(r.stderr, c.kind) {
+				t.Errorf("stderr does not say which credential was tried (%q):\n%s", c.kind, r.stderr)
+			}
+			for _, s := range c.secrets {
+				if strings.Contains(r.stderr, s) || strings.Contains(r.stdout, s) {
+					t.Errorf("the secret %q appears in the output:\nstdout:\n%s\nstderr:\n%s", s, r.stdout, r.stderr)
+				}
+			}
+			if _, err := os.Stat(report); err == nil {
+				t.Error("a report was written for a run that could not authenticate")
+			}
+		})
+	}
+}
+
+// TestScanInterrupted cancels a slow scan of a large account: Run returns promptly with
+// exit 4 and writes a report of what was read, marked incomplete, listing the zones that
+// were not scanned.
+func TestScanInterrupted(t *testing.T) {
+	_, base := startEmulator(t, emulator.Options{
+		AsOf: day(t, "2025-02-01"), Seed: seed.Generate(200, 1),
+		Latency: emulator.LatencySpec{Min: 50 * time.Millisecond, Max: 50 * time.Millisecond},
+	})
+	path := filepath.Join(t.TempDir(), "report.json")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		time.Sleep(300 * time.Millisecond)
+		cancel()
+	}()
+	start := time.Now()
+	r := (&testRun{env: demoEnv()}).exec(ctx, "scan", "--api-url", base, "--rps", "0", "--as-of", "2025-02-01",
+		"--fail-on", "none", "--format", "json:"+path)
+	// A liveness bound (the scan would take far longer uncancelled), not a performance claim.
+	if elapsed := time.Since(start); elapsed > 5*time.Second {
+		t.Errorf("Run returned %v after the start, more than 5s", elapsed)
+	}
+	if r.code != ExitIncomplete {
+		t.Errorf("exit %d, want %d; stderr:\n%s", r.code, ExitIncomplete, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "interrupted") {
+		t.Errorf("stderr does not say the scan was interrupted:\n%s", r.stderr)
+	}
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("no report written: %v", err)
+	}
+	if !bytes.Contains(raw, []byte(`"incomplete": true`)) {
+		t.Error(`the report does not say "incomplete": true`)
+	}
+	rep := readReportFile(t, path)
+	if len(rep.Findings) == 0 {
+		t.Error("no finding in the interrupted report: what was read before Ctrl-C is lost")
+	}
+	notScanned := 0
+	for _, e := range rep.Errors {
+		if e.What == "zone" && e.Message == collect.NotScannedInterrupted {
+			notScanned++
+		}
+	}
+	if notScanned == 0 || notScanned >= rep.Summary.ZonesScanned {
+		t.Errorf("%d zones listed %q of %d: want some, not all", notScanned, collect.NotScannedInterrupted, rep.Summary.ZonesScanned)
+	}
+	if rep.Summary.ZonesScanned != 200 {
+		t.Errorf("zones_scanned %d, want the 200 zones in scope", rep.Summary.ZonesScanned)
+	}
+}
+
+// TestScanSnapshotRoundTrip saves the snapshot of a live scan and scans it offline: the
+// findings are byte for byte those of the live scan.
+func TestScanSnapshotRoundTrip(t *testing.T) {
+	_, base := startEmulator(t, emulator.Options{AsOf: day(t, "2025-02-01")})
+	dir := t.TempDir()
+	snap, live, offline := filepath.Join(dir, "snap.json"), filepath.Join(dir, "live.json"), filepath.Join(dir, "offline.json")
+	env := demoEnv()
+	if r := runSunset(t, env, "scan", "--api-url", base, "--rps", "0", "--as-of", "2025-02-01", "--fail-on", "none",
+		"--snapshot-out", snap, "--format", "json:"+live); r.code != ExitOK {
+		t.Fatalf("live scan: exit %d; stderr:\n%s", r.code, r.stderr)
+	}
+	// The offline scan must not touch the network: point it at a closed port.
+	if r := runSunset(t, env, "scan", "--api-url", "http://127.0.0.1:9/client/v4", "--as-of", "2025-02-01", "--fail-on", "none",
+		"--snapshot", snap, "--format", "json:"+offline); r.code != ExitOK {
+		t.Fatalf("offline scan: exit %d; stderr:\n%s", r.code, r.stderr)
+	}
+	a, b := findingsMember(t, live), findingsMember(t, offline)
+	if len(a) < 10 {
+		t.Fatalf("live findings member is %q", a)
+	}
+	if !bytes.Equal(a, b) {
+		t.Errorf("findings differ between the live scan and its snapshot:\n%s", firstDiff(string(a), string(b)))
+	}
+	if rep := readReportFile(t, offline); rep.Source.Kind != reports.SourceSnapshot || rep.Source.Target != snap {
+		t.Errorf("offline report source %+v, want kind snapshot, target %s", rep.Source, snap)
+	}
+}
+
+// findingsMember returns the raw bytes of a JSON report's findings array.
+func findingsMember(t *testing.T, path string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]json.RawMessage
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return doc["findings"]
+}
+
+// TestScanProgressLine checks the live progress line: drawn on a terminal's stderr and
+// cleared at the end, never drawn when stderr is not a terminal or CI is set.
+func TestScanProgressLine(t *testing.T) {
+	_, base := startEmulator(t, emulator.Options{AsOf: day(t, "2025-02-01")})
+	cases := []struct {
+		name     string
+		errTTY   bool
+		ci       string
+		progress bool
+	}{
+		{name: "terminal", errTTY: true, progress: true},
+		{name: "terminal-in-ci", errTTY: true, ci: "true"},
+		{name: "not-a-terminal", errTTY: false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			env := demoEnv()
+			if c.ci != "" {
+				env["CI"] = c.ci
+			}
+			r := (&testRun{env: env, errTTY: c.errTTY}).exec(context.Background(), "scan", "--api-url", base, "--rps", "0",
+				"--as-of", "2025-02-01", "--fail-on", "none", "--format", "json:"+filepath.Join(t.TempDir(), "r.json"))
+			if r.code != ExitOK {
+				t.Fatalf("exit %d; stderr:\n%q", r.code, r.stderr)
+			}
+			if !c.progress {
+				if r.stderr != "" {
+					t.Errorf("stderr %q, want nothing: a clean run has no error to print", r.stderr)
+				}
+				return
+			}
+			if !strings.Contains(r.stderr, "scanning zones") {
+				t.Errorf("no progress line on stderr: %q", r.stderr)
+			}
+			if !strings.Contains(r.stderr, "scanning zones 6/6") {
+				t.Errorf("the progress line never showed the end (6/6): %q", r.stderr)
+			}
+			if !strings.HasSuffix(r.stderr, "\r\x1b[K") {
+				t.Errorf("stderr does not end by clearing the line: %q", r.stderr)
+			}
+			if strings.Contains(r.stderr, "\n") {
+				t.Errorf("the progress line scrolls (newline on stderr): %q", r.stderr)
+			}
+		})
+	}
+}
+
+// TestScanSelection checks how --account, --zone and --zone-filter select zones.
+func TestScanSelection(t *testing.T) {
+	_, base := startEmulator(t, emulator.Options{AsOf: day(t, "2025-02-01")})
+	demo := seed.Demo()
+	accountOf := map[string]string{} // account name -> id
+	zoneID := map[string]string{}    // zone name -> id
+	for _, a := range demo.Accounts {
+		accountOf[a.Account.Name] = a.Account.ID
+	}
+	for _, z := range demo.Zones {
+		zoneID[z.Zone.Name] = z.Zone.ID
+	}
+	if len(accountOf) != 3 || len(zoneID) != 6 {
+		t.Fatalf("the demo has %d accounts and %d zones, want 3 and 6", len(accountOf), len(zoneID))
+	}
+	cases := []struct {
+		name     string
+		args     []string
+		zones    []string
+		accounts int
+	}{
+		{name: "all", zones: []string{"api.example.com", "blog.example.org", "docs.example.test", "media.example.net", "news.example.com", "shop.example"}, accounts: 3},
+		{name: "zone-name", args: []string{"--zone", "shop.example"}, zones: []string{"shop.example"}, accounts: 1},
+		{name: "zone-name-and-id", args: []string{"--zone", "shop.example", "--zone", zoneID["api.example.com"]},
+			zones: []string{"api.example.com", "shop.example"}, accounts: 2},
+		{name: "zone-filter", args: []string{"--zone-filter", "*.example.com"}, zones: []string{"api.example.com", "news.example.com"}, accounts: 2},
+		{name: "account", args: []string{"--account", accountOf["Acme Retail"]}, zones: []string{"blog.example.org", "shop.example"}, accounts: 1},
+		{name: "two-accounts", args: []string{"--account", accountOf["Acme Retail"], "--account", accountOf["Initech Platform"]},
+			zones: []string{"api.example.com", "blog.example.org", "docs.example.test", "shop.example"}, accounts: 2},
+		{name: "account-and-zone-filter", args: []string{"--account", accountOf["Globex Media"], "--zone-filter", "*.example.com"},
+			zones: []string{"news.example.com"}, accounts: 1},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r, rep := scanReport(t, base, "2025-02-01", c.args...)
+			if r.code != ExitOK {
+				t.Fatalf("exit %d; stderr:\n%s", r.code, r.stderr)
+			}
+			if rep.Summary.ZonesScanned != len(c.zones) || rep.Summary.Accounts != c.accounts {
+				t.Errorf("zones_scanned %d, accounts %d; want %d, %d", rep.Summary.ZonesScanned, rep.Summary.Accounts, len(c.zones), c.accounts)
+			}
+			// Every zone in scope of the demo has findings, so the findings name exactly the zones scanned.
+			if got := zonesOf(rep.Findings); !slices.Equal(got, c.zones) {
+				t.Errorf("findings about zones %v, want %v", got, c.zones)
+			}
+		})
+	}
+
+	t.Run("unknown-zone", func(t *testing.T) {
+		r := runSunset(t, demoEnv(), "scan", "--api-url", base, "--rps", "0", "--zone", "no-such-zone.example")
+		if r.code != ExitUsage || !strings.Contains(r.stderr, "no-such-zone.example") {
+			t.Errorf("exit %d, want %d naming the zone; stderr:\n%s", r.code, ExitUsage, r.stderr)
+		}
+	})
+}
