@@ -44,12 +44,17 @@ const emulatorToken = "collect-test-token"
 
 func startEmulator(tb testing.TB, data *inventory.Snapshot, latency time.Duration) *httptest.Server {
 	tb.Helper()
-	srv, err := emulator.New(emulator.Options{
-		Token:   emulatorToken,
+	return startEmulatorWith(tb, emulator.Options{
 		Seed:    data,
 		AsOf:    time.Date(2024, 6, 1, 0, 0, 0, 0, time.UTC),
 		Latency: emulator.LatencySpec{Min: latency, Max: latency},
 	})
+}
+
+func startEmulatorWith(tb testing.TB, opts emulator.Options) *httptest.Server {
+	tb.Helper()
+	opts.Token = emulatorToken
+	srv, err := emulator.New(opts)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -130,6 +135,40 @@ func TestCollectFromEmulator(t *testing.T) {
 		total += z.Requests
 	}
 	t.Logf("%d zones, %d zone requests, client total %d", len(snap.Zones), total, client.Stats().Requests)
+}
+
+// TestCollectRetiredFromEmulator collects the demo account after the end of life of the
+// old APIs, with the emulator answering their routes 404: they are recorded as retired,
+// not as failures, and nothing else is lost.
+func TestCollectRetiredFromEmulator(t *testing.T) {
+	ts := startEmulatorWith(t, emulator.Options{Seed: seed.Demo(), AsOf: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), Retire: true})
+	snap, err := Collect(context.Background(), clientSource{newClient(t, ts.URL+emulator.BasePath, 8)}, clientOptions(4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if snap.Incomplete {
+		t.Error("retired endpoints made the snapshot incomplete")
+	}
+	for _, z := range snap.Zones {
+		if len(z.Errors) > 0 {
+			t.Errorf("zone %s: errors %v", z.Zone.Name, z.Errors)
+		}
+		retired := map[string]bool{}
+		for _, r := range z.Retired {
+			if r.Method != "GET" || r.Status != 404 {
+				t.Errorf("zone %s: retired %+v", z.Zone.Name, r)
+			}
+			retired[r.Path] = true
+		}
+		for _, part := range []string{"firewall/rules", "filters", "rate_limits", "firewall/waf/packages", "firewall/waf/overrides"} {
+			if !retired["/zones/"+z.Zone.ID+"/"+part] {
+				t.Errorf("zone %s: %s not recorded as retired: %v", z.Zone.Name, part, z.Retired)
+			}
+		}
+		if len(z.FirewallRules)+len(z.Filters)+len(z.RateLimits)+len(z.WAFPackages) != 0 || z.DNSSettings == nil {
+			t.Errorf("zone %s: objects of retired endpoints present, or DNS settings missing", z.Zone.Name)
+		}
+	}
 }
 
 // BenchmarkCollect collects 2,000 generated zones from the emulator at 20 ms latency per
