@@ -25,6 +25,9 @@ type Options struct {
 	// Plain makes the table format write tab-separated rows instead of a table: what a caller
 	// asks for when stdout is not a terminal, so scripts get rows to parse.
 	Plain bool
+	// StepSummary is the path of GitHub's job summary file ($GITHUB_STEP_SUMMARY, passed in by
+	// the caller): the github format appends the Markdown report to it. "" writes none.
+	StepSummary string
 }
 
 // formatDef is one registered format.
@@ -52,6 +55,12 @@ var registry = map[string]formatDef{
 		doc: "tab-separated rows: severity, rule_id, zone, resource_kind, resource_id, message",
 		new: func(Options) Reporter { return TSV{} },
 	},
+	"sarif":    {doc: "SARIF " + SARIFVersion + " for GitHub code scanning and other SARIF readers", new: func(Options) Reporter { return SARIF{} }},
+	"junit":    {doc: "JUnit XML: a test suite per rule, a failing test case per finding", new: func(Options) Reporter { return JUnit{} }},
+	"github":   {doc: "GitHub Actions annotations (::error file=...), plus the job summary when $GITHUB_STEP_SUMMARY is set", new: func(o Options) Reporter { return GitHub{StepSummary: o.StepSummary} }},
+	"gitlab":   {doc: "GitLab Code Quality JSON (artifacts:reports:codequality)", new: func(Options) Reporter { return GitLab{} }},
+	"csv":      {doc: "comma-separated values (RFC 4180) with a header row, for spreadsheets", new: func(Options) Reporter { return CSV{} }},
+	"markdown": {doc: "GitHub-flavoured Markdown for a pull-request comment or the job summary", new: func(Options) Reporter { return Markdown{} }},
 }
 
 // New returns the reporter of a format (case-insensitive). An unknown format is an error

@@ -1,0 +1,257 @@
+package reports
+
+import (
+	"bytes"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/sunsetscan/sunset/scanner"
+)
+
+// JUnitErrorSuite is the name of the test suite that lists what could not be read.
+const JUnitErrorSuite = "sunset: incomplete scan"
+
+// JUnit writes JUnit XML for CI systems that show test reports (GitLab, Jenkins, Azure
+// Pipelines, CircleCI): one <testsuite> per rule of Report.Catalog that has findings, one
+// <testcase> per finding named after its place (file and line, else zone or account) and
+// resource, with a <failure> (message, type = severity, details in the body) when the finding
+// is active and <skipped> when it is suppressed. Rules without findings have no suite. Report
+// errors form one more suite, JUnitErrorSuite, with an <error> per part that could not be read.
+// tests, failures, errors and skipped are counted on every suite and on <testsuites>.
+//
+// The only time written is the as-of day (timestamp "YYYY-MM-DDT00:00:00", time "0"), so the
+// same report gives the same bytes. User text is sanitised (see Sanitize) and stripped of
+// the characters XML 1.0 cannot hold, so hostile descriptions still give well-formed XML.
+type JUnit struct{}
+
+// The JUnit XML model; attribute order is output order.
+type (
+	junitSuites struct {
+		XMLName  xml.Name     `xml:"testsuites"`
+		Name     string       `xml:"name,attr"`
+		Tests    int          `xml:"tests,attr"`
+		Failures int          `xml:"failures,attr"`
+		Errors   int          `xml:"errors,attr"`
+		Skipped  int          `xml:"skipped,attr"`
+		Time     string       `xml:"time,attr"`
+		Suites   []junitSuite `xml:"testsuite"`
+	}
+	junitSuite struct {
+		Name       string          `xml:"name,attr"`
+		Tests      int             `xml:"tests,attr"`
+		Failures   int             `xml:"failures,attr"`
+		Errors     int             `xml:"errors,attr"`
+		Skipped    int             `xml:"skipped,attr"`
+		Time       string          `xml:"time,attr"`
+		Timestamp  string          `xml:"timestamp,attr,omitempty"`
+		Properties []junitProperty `xml:"properties>property,omitempty"`
+		Cases      []junitCase     `xml:"testcase"`
+	}
+	junitProperty struct {
+		Name  string `xml:"name,attr"`
+		Value string `xml:"value,attr"`
+	}
+	junitCase struct {
+		Name      string        `xml:"name,attr"`
+		ClassName string        `xml:"classname,attr"`
+		Time      string        `xml:"time,attr"`
+		File      string        `xml:"file,attr,omitempty"`
+		Line      int           `xml:"line,attr,omitempty"`
+		Failure   *junitProblem `xml:"failure"`
+		Error     *junitProblem `xml:"error"`
+		Skipped   *junitSkipped `xml:"skipped"`
+	}
+	junitProblem struct {
+		Message string `xml:"message,attr"`
+		Type    string `xml:"type,attr"`
+		Body    string `xml:",chardata"`
+	}
+	junitSkipped struct {
+		Message string `xml:"message,attr,omitempty"`
+	}
+)
+
+// Write implements Reporter.
+func (JUnit) Write(w io.Writer, r *Report) error {
+	stamp := ""
+	if r.AsOf != "" {
+		stamp = xmlText(r.AsOf) + "T00:00:00"
+	}
+	byRule := map[string][]*scanner.Finding{}
+	var order []string // rule ids: the catalog's order, then any the catalog lacks
+	for i := range r.Findings {
+		f := &r.Findings[i]
+		if _, ok := byRule[f.RuleID]; !ok {
+			order = append(order, f.RuleID)
+		}
+		byRule[f.RuleID] = append(byRule[f.RuleID], f)
+	}
+	info := map[string]RuleInfo{}
+	var ids []string
+	for _, c := range r.Catalog {
+		if _, ok := byRule[c.ID]; ok && info[c.ID].ID == "" {
+			ids = append(ids, c.ID)
+		}
+		info[c.ID] = c
+	}
+	for _, id := range order {
+		if _, ok := info[id]; !ok {
+			ids = append(ids, id)
+		}
+	}
+
+	doc := junitSuites{Name: ToolName, Time: "0"}
+	for _, id := range ids {
+		suite := junitSuite{Name: xmlText(id), Time: "0", Timestamp: stamp, Properties: junitRuleProperties(info[id])}
+		for _, f := range byRule[id] {
+			c := junitCaseOf(f)
+			switch {
+			case c.Skipped != nil:
+				suite.Skipped++
+			default:
+				suite.Failures++
+			}
+			suite.Cases = append(suite.Cases, c)
+		}
+		suite.Tests = len(suite.Cases)
+		doc.add(suite)
+	}
+	if len(r.Errors) > 0 {
+		suite := junitSuite{Name: JUnitErrorSuite, Time: "0", Timestamp: stamp}
+		for _, e := range r.Errors {
+			line := xmlText(errorLine(e))
+			suite.Cases = append(suite.Cases, junitCase{
+				Name:      orElse(xmlText(orElse(e.Path, orElse(e.ZoneName, orElse(e.ZoneID, e.AccountID)))), "scan"),
+				ClassName: ToolName + ".read",
+				Time:      "0",
+				File:      xmlText(slashPath(e.Path)),
+				Error:     &junitProblem{Message: orElse(line, "read error"), Type: "read-error", Body: orElse(line, "read error")},
+			})
+		}
+		suite.Tests, suite.Errors = len(suite.Cases), len(suite.Cases)
+		doc.add(suite)
+	}
+
+	var buf bytes.Buffer
+	buf.WriteString(xml.Header)
+	enc := xml.NewEncoder(&buf)
+	enc.Indent("", "  ")
+	if err := enc.Encode(doc); err != nil {
+		return fmt.Errorf("encoding JUnit XML: %w", err)
+	}
+	buf.WriteByte('\n')
+	if _, err := w.Write(buf.Bytes()); err != nil {
+		return fmt.Errorf("writing JUnit XML: %w", err)
+	}
+	return nil
+}
+
+// add appends a suite and adds its counts to the totals.
+func (d *junitSuites) add(s junitSuite) {
+	d.Suites = append(d.Suites, s)
+	d.Tests += s.Tests
+	d.Failures += s.Failures
+	d.Errors += s.Errors
+	d.Skipped += s.Skipped
+}
+
+// junitRuleProperties describes a rule in a suite's <properties>.
+func junitRuleProperties(c RuleInfo) []junitProperty {
+	var props []junitProperty
+	for _, p := range [][2]string{
+		{"title", c.Title}, {"deprecated_on", c.DeprecatedOn}, {"end_of_life", c.EndOfLife},
+		{"replacement", c.Replacement}, {"doc_url", c.DocURL},
+	} {
+		if v := xmlText(p[1]); v != "" {
+			props = append(props, junitProperty{Name: p[0], Value: v})
+		}
+	}
+	return props
+}
+
+// junitCaseOf is the test case of one finding.
+func junitCaseOf(f *scanner.Finding) junitCase {
+	place := xmlText(where(f))
+	resource := xmlText(resourceLabel(f))
+	name := strings.TrimSpace(place + " " + resource)
+	if place != "" && resource != "" {
+		name = place + ": " + resource
+	}
+	c := junitCase{
+		Name:      orElse(name, xmlText(f.RuleID)),
+		ClassName: ToolName + "." + xmlText(f.RuleID),
+		Time:      "0",
+	}
+	if f.Location != nil && f.Location.Path != "" {
+		c.File = xmlText(slashPath(f.Location.Path))
+		c.Line = max(f.Location.StartLine, 0)
+	}
+	if f.Suppressed {
+		msg := "suppressed"
+		if by := xmlText(f.SuppressedBy); by != "" {
+			msg += " by " + by
+		}
+		c.Skipped = &junitSkipped{Message: msg}
+		return c
+	}
+	msg := orElse(xmlText(f.Message), orElse(xmlText(f.Title), xmlText(f.RuleID)))
+	c.Failure = &junitProblem{Message: msg, Type: f.Severity.String(), Body: junitDetails(f, msg)}
+	return c
+}
+
+// junitDetails is the body of a failure: the message, then one "Key: value" line per fact.
+func junitDetails(f *scanner.Finding, msg string) string {
+	lines := []string{msg, ""}
+	for _, p := range [][2]string{
+		{"Rule", strings.TrimSpace(xmlText(f.RuleID) + " " + parenthesized(xmlText(f.Title)))},
+		{"Severity", f.Severity.String()},
+		{"Zone", strings.TrimSpace(xmlText(f.ZoneName) + " " + parenthesized(xmlText(f.ZoneID)))},
+		{"Account", xmlText(f.AccountID)},
+		{"Resource", xmlText(resourceLabel(f))},
+		{"Deprecated on", xmlText(f.DeprecatedOn)},
+		{"End of life", xmlText(f.EndOfLife)},
+		{"Replacement", xmlText(f.Replacement)},
+		{"Documentation", xmlText(f.DocURL)},
+		{"Fingerprint", xmlText(f.Fingerprint)},
+	} {
+		if p[1] != "" {
+			lines = append(lines, p[0]+": "+p[1])
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+func parenthesized(s string) string {
+	if s == "" {
+		return ""
+	}
+	return "(" + s + ")"
+}
+
+// xmlText sanitises user text and drops what XML 1.0 cannot hold at all (even escaped):
+// controls other than tab and line ends, U+FFFE and U+FFFF.
+func xmlText(s string) string {
+	s = Sanitize(s)
+	if !strings.ContainsFunc(s, notXMLChar) {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		if notXMLChar(r) {
+			return -1
+		}
+		return r
+	}, s)
+}
+
+// notXMLChar reports a rune outside XML 1.0's Char production.
+func notXMLChar(r rune) bool {
+	switch {
+	case r == 0x09 || r == 0x0a || r == 0x0d:
+		return false
+	case r < 0x20, r >= 0xd800 && r <= 0xdfff, r == 0xfffe, r == 0xffff, r > 0x10ffff:
+		return true
+	}
+	return false
+}
