@@ -1,0 +1,281 @@
+package repo
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/sourcegraph/conc/pool"
+
+	"github.com/sunsetscan/sunset/scanner"
+	"github.com/sunsetscan/sunset/scanner/catalog"
+)
+
+// DefaultMaxFileSize is the size above which a file is reported and not read.
+const DefaultMaxFileSize = 5 << 20
+
+// skipDirs are never descended into: version control, tool caches and vendored code.
+var skipDirs = map[string]bool{".git": true, ".terraform": true, "node_modules": true, "vendor": true}
+
+// Options tune a repository check.
+type Options struct {
+	// Paths are files or directories; a directory is walked, a file is always checked (ignore
+	// rules and globs do not apply to a file named explicitly).
+	Paths []string
+	// Catalog is the deprecation catalog; nil means catalog.Default().
+	Catalog *catalog.Catalog
+	// AsOf is the day severities are computed for and suppressions expire against.
+	AsOf time.Time
+	// Include, when not empty, limits walked files to those matching one glob; Exclude skips
+	// files and directories matching one. Globs use gitignore syntax, relative to each path.
+	Include, Exclude []string
+	// MaxFileSize: larger files are reported as errors and not read (0 = DefaultMaxFileSize).
+	MaxFileSize int64
+	// Workers bounds the files checked at once (0 = the number of CPUs).
+	Workers int
+	// NoGitignore turns .gitignore handling off.
+	NoGitignore bool
+}
+
+// Result is what a check found.
+type Result struct {
+	// Findings are sorted with scanner.SortFindings; inline suppressions are applied.
+	Findings []scanner.Finding
+	// Errors are files and directories that could not be read (too large, permission, I/O).
+	Errors []scanner.RunError
+	// FilesScanned counts files read and checked; FilesFailed those in Errors; FilesSkipped
+	// binary files and symbolic links.
+	FilesScanned, FilesFailed, FilesSkipped int
+	// Bytes is the total size of the files checked.
+	Bytes int64
+}
+
+// Incomplete reports whether anything could not be read.
+func (r *Result) Incomplete() bool { return len(r.Errors) > 0 }
+
+// Check walks the paths and checks every file on a bounded pool of workers. It returns an
+// error only when a path does not exist or the context ends; unreadable files are Errors.
+func Check(ctx context.Context, opts Options) (*Result, error) {
+	c := NewChecker(opts.Catalog, opts.AsOf)
+	return c.Check(ctx, opts)
+}
+
+// Check is the package-level Check with a checker compiled once (benchmarks, several runs).
+func (c *Checker) Check(ctx context.Context, opts Options) (*Result, error) {
+	if len(opts.Paths) == 0 {
+		opts.Paths = []string{"."}
+	}
+	for _, p := range opts.Paths {
+		if _, err := os.Stat(p); err != nil {
+			return nil, fmt.Errorf("path %s: %w", p, unwrapPathError(err))
+		}
+	}
+	workers := opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	maxSize := opts.MaxFileSize
+	if maxSize <= 0 {
+		maxSize = DefaultMaxFileSize
+	}
+	res := &Result{}
+	var mu sync.Mutex
+	p := pool.New().WithMaxGoroutines(workers)
+	w := &walker{
+		ctx: ctx, include: newGlobSet(opts.Include), exclude: newGlobSet(opts.Exclude),
+		gitignore: !opts.NoGitignore,
+		fail: func(path, what, msg string) {
+			mu.Lock()
+			res.Errors = append(res.Errors, scanner.RunError{Path: path, What: what, Message: msg})
+			res.FilesFailed++
+			mu.Unlock()
+		},
+		skip: func() { mu.Lock(); res.FilesSkipped++; mu.Unlock() },
+	}
+	w.file = func(f walkFile) {
+		if f.size > maxSize {
+			w.fail(f.display, "size", fmt.Sprintf("%d bytes is over the %d-byte limit (--max-file-size); not read", f.size, maxSize))
+			return
+		}
+		p.Go(func() {
+			data, err := os.ReadFile(f.abs)
+			if err != nil {
+				w.fail(f.display, "read", unwrapPathError(err).Error())
+				return
+			}
+			if isBinary(data) {
+				w.skip()
+				return
+			}
+			fr := c.CheckFile(f.display, KindOf(f.display), data)
+			mu.Lock()
+			res.Findings = append(res.Findings, fr.Findings...)
+			res.FilesScanned++
+			res.Bytes += int64(len(data))
+			mu.Unlock()
+		})
+	}
+	for _, root := range opts.Paths {
+		w.root(root)
+	}
+	p.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	scanner.SortFindings(res.Findings)
+	sort.Slice(res.Errors, func(i, j int) bool {
+		a, b := res.Errors[i], res.Errors[j]
+		if a.Path != b.Path {
+			return a.Path < b.Path
+		}
+		return a.What < b.What
+	})
+	return res, nil
+}
+
+// CheckReader checks one file read from r (standard input): kind says how to read it and name
+// is the path its findings carry. Files over maxSize (0 = DefaultMaxFileSize) are an error.
+func (c *Checker) CheckReader(r io.Reader, name string, kind Kind, maxSize int64) (*Result, error) {
+	if maxSize <= 0 {
+		maxSize = DefaultMaxFileSize
+	}
+	data, err := io.ReadAll(io.LimitReader(r, maxSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", name, err)
+	}
+	res := &Result{}
+	if int64(len(data)) > maxSize {
+		res.Errors = append(res.Errors, scanner.RunError{Path: name, What: "size", Message: fmt.Sprintf("over the %d-byte limit (--max-file-size); not read", maxSize)})
+		res.FilesFailed = 1
+		return res, nil
+	}
+	res.Findings = c.CheckFile(name, kind, data).Findings
+	res.FilesScanned, res.Bytes = 1, int64(len(data))
+	return res, nil
+}
+
+// isBinary uses git's rule: a NUL byte in the first 8,000 bytes.
+func isBinary(data []byte) bool {
+	return bytes.IndexByte(data[:min(len(data), 8000)], 0) >= 0
+}
+
+// unwrapPathError drops the operation and path of an *fs.PathError (the caller names the path).
+func unwrapPathError(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// walkFile is a file to check.
+type walkFile struct {
+	abs     string // path to open
+	display string // path findings carry
+	size    int64
+}
+
+// walker walks roots sequentially (directory reads are cheap) and hands files to the pool.
+// Symbolic links are not followed (as git stores them as links), so link cycles cannot loop.
+type walker struct {
+	ctx       context.Context
+	include   globSet
+	exclude   globSet
+	gitignore bool
+	file      func(walkFile)
+	fail      func(path, what, msg string)
+	skip      func()
+}
+
+func (w *walker) root(root string) {
+	info, err := os.Stat(root)
+	if err != nil {
+		w.fail(displayJoin(root, ""), "read", unwrapPathError(err).Error())
+		return
+	}
+	if !info.IsDir() {
+		w.file(walkFile{abs: root, display: displayJoin(root, ""), size: info.Size()})
+		return
+	}
+	var ign ignoreSet
+	if w.gitignore {
+		if data, err := os.ReadFile(filepath.Join(root, ".git", "info", "exclude")); err == nil {
+			ign = ign.with(data, "")
+		}
+	}
+	w.dir(root, "", ign)
+}
+
+// dir walks the directory at root/rel with the ignore patterns of its parents.
+func (w *walker) dir(root, rel string, ign ignoreSet) {
+	if w.ctx.Err() != nil {
+		return
+	}
+	abs := filepath.Join(root, filepath.FromSlash(rel))
+	entries, err := os.ReadDir(abs)
+	if err != nil {
+		w.fail(displayJoin(root, rel), "read", unwrapPathError(err).Error())
+		return
+	}
+	if w.gitignore {
+		if data, err := os.ReadFile(filepath.Join(abs, ".gitignore")); err == nil {
+			ign = ign.with(data, rel)
+		}
+	}
+	for _, e := range entries { // os.ReadDir sorts by name
+		name := e.Name()
+		childRel := name
+		if rel != "" {
+			childRel = rel + "/" + name
+		}
+		t := e.Type()
+		switch {
+		case t&fs.ModeSymlink != 0:
+			w.skip()
+			continue
+		case e.IsDir():
+			if skipDirs[name] || ign.ignored(childRel, true) || w.exclude.match(childRel, true) {
+				continue
+			}
+			w.dir(root, childRel, ign)
+			continue
+		case !t.IsRegular():
+			continue // sockets, devices, pipes
+		}
+		if ign.ignored(childRel, false) || w.exclude.match(childRel, false) {
+			continue
+		}
+		if len(w.include) > 0 && !w.include.match(childRel, false) {
+			continue
+		}
+		info, err := e.Info()
+		if err != nil {
+			w.fail(displayJoin(root, childRel), "read", unwrapPathError(err).Error())
+			continue
+		}
+		w.file(walkFile{abs: filepath.Join(abs, name), display: displayJoin(root, childRel), size: info.Size()})
+	}
+}
+
+// displayJoin is the slash-separated path a finding carries: the root as given, cleaned,
+// joined with the path below it ("." disappears: "./infra/main.tf" becomes "infra/main.tf").
+func displayJoin(root, rel string) string {
+	p := filepath.ToSlash(filepath.Clean(root))
+	switch {
+	case rel == "":
+		return p
+	case p == ".":
+		return rel
+	}
+	return strings.TrimSuffix(p, "/") + "/" + rel
+}

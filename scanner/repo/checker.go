@@ -1,0 +1,285 @@
+package repo
+
+import (
+	"bytes"
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/sunsetscan/sunset/scanner"
+	"github.com/sunsetscan/sunset/scanner/catalog"
+)
+
+// Rule ids of the checks that belong to sunset itself rather than to the catalog. They take
+// part in suppressions, severity overrides and baselines like catalog ids.
+const (
+	// RuleSuppression reports a problem with an inline suppression: no reason given, expired
+	// (until= is past the as-of date), or naming no known rule. Severity notice.
+	RuleSuppression = "sunset-suppression"
+	// RuleExpression reports a filter or rule expression that does not parse or type-check
+	// (warning: the migration cannot carry it as it is), or that holds template
+	// interpolation and so cannot be checked (notice).
+	RuleExpression = "sunset-expression"
+	// RuleParse reports a Terraform, JSON or YAML file that does not parse: its structured
+	// checks were skipped (text checks still ran). Severity notice.
+	RuleParse = "sunset-parse"
+)
+
+// toolRules describes the tool's own rules for findings and reports.
+var toolRules = map[string]struct{ title, doc string }{
+	RuleSuppression: {"Inline suppression problem", "A sunset:ignore comment without a reason, past its until= date, or naming an unknown rule."},
+	RuleExpression:  {"Expression not checkable or invalid", "A Rules language expression that does not parse or type-check, or holds template interpolation."},
+	RuleParse:       {"File does not parse", "A Terraform, JSON or YAML file that could not be parsed; only text checks ran on it."},
+}
+
+// ToolRuleIDs returns the ids of sunset's own rules, sorted.
+func ToolRuleIDs() []string {
+	ids := make([]string, 0, len(toolRules))
+	for id := range toolRules {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	return ids
+}
+
+// Kind is how a file is read.
+type Kind string
+
+// File kinds.
+const (
+	KindTerraform     Kind = "terraform"      // .tf, .tfvars: HCL native syntax
+	KindTerraformJSON Kind = "terraform-json" // .tf.json, .tfvars.json
+	KindJSON          Kind = "json"
+	KindYAML          Kind = "yaml"
+	KindText          Kind = "text"
+)
+
+// KindOf returns the kind of a file from its name.
+func KindOf(name string) Kind {
+	base := strings.ToLower(path.Base(strings.ReplaceAll(name, "\\", "/")))
+	switch {
+	case strings.HasSuffix(base, ".tf.json"), strings.HasSuffix(base, ".tfvars.json"):
+		return KindTerraformJSON
+	case strings.HasSuffix(base, ".tf"), strings.HasSuffix(base, ".tfvars"):
+		return KindTerraform
+	case strings.HasSuffix(base, ".json"):
+		return KindJSON
+	case strings.HasSuffix(base, ".yaml"), strings.HasSuffix(base, ".yml"):
+		return KindYAML
+	}
+	return KindText
+}
+
+// ParseKind reads a --stdin-type value: terraform, json, yaml or text.
+func ParseKind(s string) (Kind, error) {
+	switch k := Kind(strings.ToLower(strings.TrimSpace(s))); k {
+	case KindTerraform, KindJSON, KindYAML, KindText, KindTerraformJSON:
+		return k, nil
+	}
+	return "", fmt.Errorf("unknown file type %q (want terraform, json, yaml or text)", s)
+}
+
+// hit is a detection before it becomes a Finding.
+type hit struct {
+	rule    string
+	sev     scanner.Severity // tool rules only; catalog rules take the entry's severity
+	kind    string           // resource kind
+	id      string
+	name    string
+	address string // line-independent address of the thing within the file
+	msg     string
+	loc     scanner.Location // lines and columns; Path is filled in later
+}
+
+// span is a block or object of a file: a suppression on the line before its first line
+// covers every finding that starts inside it.
+type span struct{ start, end int }
+
+// Checker checks single files against a catalog. It is safe for concurrent use.
+type Checker struct {
+	cat    *catalog.Catalog
+	asOf   time.Time
+	text   *textMatcher
+	tf     *tfRules
+	shapes *shapeRules
+	// entries caches catalog lookups with their severity as of asOf.
+	entries map[string]entrySev
+}
+
+type entrySev struct {
+	e   catalog.Entry
+	sev scanner.Severity
+}
+
+// NewChecker compiles the matchers of a catalog (nil means catalog.Default()) for the day
+// asOf, which sets severities and decides whether suppressions have expired.
+func NewChecker(cat *catalog.Catalog, asOf time.Time) *Checker {
+	if cat == nil {
+		cat = catalog.Default()
+	}
+	c := &Checker{cat: cat, asOf: asOf, entries: map[string]entrySev{}}
+	for _, e := range cat.Entries() {
+		c.entries[e.ID] = entrySev{e: e, sev: e.SeverityAt(asOf)}
+	}
+	c.text = newTextMatcher(cat)
+	c.tf = newTFRules(cat)
+	c.shapes = newShapeRules(cat)
+	return c
+}
+
+// knownRule reports whether id is a catalog or tool rule.
+func (c *Checker) knownRule(id string) bool {
+	if _, ok := c.entries[id]; ok {
+		return true
+	}
+	_, ok := toolRules[id]
+	return ok
+}
+
+// FileResult is what one file produced.
+type FileResult struct {
+	// Findings are sorted; inline suppressions are applied (suppressed ones are marked).
+	Findings []scanner.Finding
+}
+
+// bufPool recycles the lowercase copies the text prefilters search.
+var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 64<<10); return &b }}
+
+// CheckFile checks the contents of one file. displayPath is the path findings carry (slash
+// separated, relative to where the check runs); it is also part of each fingerprint.
+func (c *Checker) CheckFile(displayPath string, kind Kind, data []byte) FileResult {
+	li := newLineIndex(data)
+	var hits []hit
+	var spans []span
+	add := func(h hit) { hits = append(hits, h) }
+
+	bp := bufPool.Get().(*[]byte)
+	lower := toLower((*bp)[:0], data)
+	defer func() { *bp = lower[:0]; bufPool.Put(bp) }()
+
+	switch kind {
+	case KindTerraform, KindTerraformJSON:
+		spans = c.tf.check(c, displayPath, kind, data, add)
+	case KindJSON, KindYAML:
+		spans = c.shapes.check(c, kind, data, lower, add)
+	}
+	c.text.match(data, lower, li, add)
+
+	sups := findSuppressions(data, li)
+	findings := c.findings(displayPath, hits)
+	findings = append(findings, c.applySuppressions(displayPath, findings, sups, spans)...)
+	scanner.SortFindings(findings)
+	return FileResult{Findings: findings}
+}
+
+// toLower appends data lowercased (ASCII only, which is what the prefilters need) to dst.
+func toLower(dst, data []byte) []byte {
+	dst = append(dst, data...)
+	for i, c := range dst {
+		if c >= 'A' && c <= 'Z' {
+			dst[i] = c + 32
+		}
+	}
+	return dst
+}
+
+// findings turns hits into findings: catalog severity as of the check date (entries not yet
+// deprecated then produce nothing), fingerprints from rule, path and address, made unique by
+// an occurrence number when one address repeats; hits identical in rule and position are kept
+// once (a route and a text pattern of one entry can both match one call).
+func (c *Checker) findings(displayPath string, hits []hit) []scanner.Finding {
+	sort.SliceStable(hits, func(i, j int) bool {
+		a, b := hits[i].loc, hits[j].loc
+		if a.StartLine != b.StartLine {
+			return a.StartLine < b.StartLine
+		}
+		return a.StartColumn < b.StartColumn
+	})
+	out := make([]scanner.Finding, 0, len(hits))
+	seenAt := map[string]bool{}
+	occurrences := map[string]int{}
+	for _, h := range hits {
+		f, ok := c.finding(h)
+		if !ok {
+			continue
+		}
+		at := fmt.Sprintf("%s\x00%d", h.rule, h.loc.StartLine)
+		if h.kind == "text" || h.kind == "endpoint" {
+			if seenAt[at] {
+				continue
+			}
+			seenAt[at] = true
+		}
+		key := h.rule + "\x00" + h.address
+		occurrences[key]++
+		addr := h.address
+		if n := occurrences[key]; n > 1 {
+			addr = fmt.Sprintf("%s#%d", h.address, n)
+		}
+		loc := h.loc
+		loc.Path = displayPath
+		f.Location = &loc
+		f.Fingerprint = scanner.Fingerprint(scanner.SourceFile, h.rule, displayPath, addr)
+		out = append(out, f)
+	}
+	return out
+}
+
+// finding builds the finding of a hit, false when its rule is unknown or not deprecated yet.
+func (c *Checker) finding(h hit) (scanner.Finding, bool) {
+	f := scanner.Finding{
+		RuleID:   h.rule,
+		Message:  h.msg,
+		Source:   scanner.SourceFile,
+		Resource: scanner.Resource{Kind: h.kind, ID: h.id, Name: h.name},
+	}
+	if tr, ok := toolRules[h.rule]; ok {
+		f.Severity, f.Title = h.sev, tr.title
+		return f, f.Severity > scanner.SeverityNone
+	}
+	es, ok := c.entries[h.rule]
+	if !ok || es.sev == scanner.SeverityNone {
+		return f, false
+	}
+	e := es.e
+	f.Severity = es.sev
+	if h.sev > scanner.SeverityNone && h.sev < f.Severity {
+		f.Severity = h.sev // a detector may know a use is harmless (e.g. a setting turned off)
+	}
+	f.Title = e.Title
+	f.DeprecatedOn, f.EndOfLife = e.DeprecatedOn.String(), e.EndOfLife.String()
+	f.Replacement, f.DocURL = e.Replacement, e.DocURL
+	if f.Message == "" {
+		f.Message = e.Title
+	}
+	f.Message = strings.TrimSpace(f.Message) + "; " + life(e, c.asOf)
+	return f, true
+}
+
+// life says where an entry stands on the check date, for messages.
+func life(e catalog.Entry, asOf time.Time) string {
+	eol := e.EndOfLife.String()
+	switch e.StatusAt(asOf) {
+	case catalog.StatusRetired:
+		return "past its end of life (" + eol + ")"
+	case catalog.StatusAdvisory:
+		return "a behaviour change"
+	}
+	if eol != "" {
+		return "deprecated, end of life " + eol
+	}
+	return "deprecated"
+}
+
+// containsAny reports whether data holds one of the literals.
+func containsAny(data []byte, lits [][]byte) bool {
+	for _, l := range lits {
+		if bytes.Contains(data, l) {
+			return true
+		}
+	}
+	return false
+}

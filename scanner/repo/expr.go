@@ -1,0 +1,89 @@
+package repo
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/sunsetscan/sunset/migrate/celcheck"
+	"github.com/sunsetscan/sunset/migrate/expr"
+	"github.com/sunsetscan/sunset/scanner"
+	"github.com/sunsetscan/sunset/scanner/catalog"
+)
+
+// exprRules checks Rules language expressions found in files: deprecated fields (catalog
+// match.expression_fields) and validity (parse and type check with celcheck).
+type exprRules struct {
+	fields map[string]string // field name -> rule id
+}
+
+func newExprRules(cat *catalog.Catalog) *exprRules {
+	r := &exprRules{fields: map[string]string{}}
+	for _, e := range cat.Entries() {
+		for _, f := range e.Match.ExpressionFields {
+			r.fields[f] = e.ID
+		}
+	}
+	return r
+}
+
+// exprSite is where an expression sits: the finding fields it shares.
+type exprSite struct {
+	address, kind, id, name string
+	loc                     scanner.Location
+	phase                   string
+}
+
+// check reports one expression:
+//   - templated (Terraform ${...} or %{...}, Go fmt verbs such as %[1]s): a notice that it
+//     was not checked, never a syntax error; deprecated fields are still looked for with the
+//     scanner's conservative field scan;
+//   - literal: parsed and type-checked; the first error (and the number of others) becomes a
+//     warning; every deprecated field used is a finding of its catalog rule.
+func (r *exprRules) check(c *Checker, x exprSite, src string, templated bool, add func(hit)) {
+	if strings.TrimSpace(src) == "" && !templated {
+		return
+	}
+	var fields []string
+	if templated || expr.IsTemplated(src) {
+		add(hit{
+			rule: RuleExpression, sev: scanner.SeverityNotice, kind: x.kind, id: x.id, name: x.name,
+			address: x.address + " templated",
+			msg:     "expression of " + x.address + " holds template interpolation; it was not parsed or type-checked",
+			loc:     x.loc,
+		})
+		fields = scanner.FallbackInspector{}.Inspect(src).Fields
+	} else {
+		ch := celcheck.Check(src, celcheck.Options{Phase: x.phase})
+		if errs := ch.Errors(); len(errs) > 0 {
+			msg := fmt.Sprintf("expression of %s is invalid: %s", x.address, errs[0].String())
+			if len(errs) > 1 {
+				msg += fmt.Sprintf(" (and %d more)", len(errs)-1)
+			}
+			add(hit{
+				rule: RuleExpression, sev: scanner.SeverityWarning, kind: x.kind, id: x.id, name: x.name,
+				address: x.address + " invalid", msg: msg, loc: x.loc,
+			})
+		}
+		e, _ := expr.Parse(src) // a partial tree still names its fields
+		if e != nil {
+			for _, f := range expr.Fields(e) {
+				fields = append(fields, f.Name)
+			}
+		}
+	}
+	seen := map[string]bool{}
+	sort.Strings(fields)
+	for _, f := range fields {
+		rule, ok := r.fields[f]
+		if !ok || seen[f] {
+			continue
+		}
+		seen[f] = true
+		add(hit{
+			rule: rule, kind: scanner.KindExpression, id: x.id, name: f,
+			address: x.address + " field " + f,
+			msg:     "expression of " + x.address + " uses " + f, loc: x.loc,
+		})
+	}
+}

@@ -1,0 +1,252 @@
+package repo
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/sunsetscan/sunset/scanner"
+	"github.com/sunsetscan/sunset/scanner/catalog"
+)
+
+// shapeRules recognise API objects in JSON and YAML by their shape, anywhere in a document
+// (so response envelopes, lists, request bodies and exports are all covered):
+//
+//   - firewall rule: an "action" string and a "filter" object holding "expression" or "id";
+//     or, flat as exports write it, "expression" and "action" where the action is one only
+//     firewall rules have (allow, bypass) or the object has "paused" or "products";
+//   - filter: an "expression" string with "paused" or "ref" and no "action" (a filter inside
+//     a firewall rule is part of that rule's finding);
+//   - rate limit (previous version): "threshold", "period" and a "match" object;
+//   - WAF package: "detection_mode" with "sensitivity", "action_mode" or "zone_id"; WAF
+//     group: "package_id" with "rules_count" or "modified_rules_count"; WAF rule: "package_id"
+//     with "allowed_modes", or "mode" and "group"; WAF override: a "urls" list with "rules",
+//     "groups", "rewrite_action" or "priority";
+//   - DNS record: "type" SRV with a "data" object holding service, proto or name;
+//   - zone setting: {"id": SETTING, "value": ...} for every setting the catalog deprecates
+//     (cname_flattening, brotli, minify, mobile_redirect, server_side_exclude, privacy_pass);
+//   - account: a "settings" object holding default_nameservers or
+//     use_account_custom_ns_by_default;
+//   - load balancer pool ("origins") or health check ("check_regions", "consecutive_fails")
+//     with a non-empty "notification_email".
+//
+// Expressions of firewall rules, filters and ruleset rules ("expression" and "action" with
+// "ref", "enabled" or "id") are checked like Terraform's.
+type shapeRules struct {
+	settings  map[string]string // zone setting id -> rule id
+	exprs     *exprRules
+	prefilter [][]byte // lowercase literals; a file holding none is not parsed
+}
+
+const (
+	ruleFirewall    = "firewall-rules"
+	ruleFilters     = "filters"
+	ruleRateLimit   = "rate-limiting-v1"
+	ruleWAF         = "waf-managed-rules-v1"
+	ruleSRV         = "srv-data-fields"
+	ruleAccountNS   = "account-nameserver-settings"
+	ruleNotifyEmail = "notification-email"
+)
+
+func newShapeRules(cat *catalog.Catalog) *shapeRules {
+	r := &shapeRules{settings: map[string]string{}, exprs: newExprRules(cat)}
+	lits := []string{"expression", "threshold", "detection_mode", "package_id", "urls", "srv",
+		"default_nameservers", "use_account_custom_ns_by_default", "notification_email"}
+	for _, e := range cat.Entries() {
+		for _, s := range e.Match.Settings {
+			r.settings[s] = e.ID
+			lits = append(lits, strings.ToLower(s))
+		}
+	}
+	sort.Strings(lits)
+	for _, l := range lits {
+		r.prefilter = append(r.prefilter, []byte(l))
+	}
+	return r
+}
+
+// check parses a JSON or YAML file and reports the objects it recognises; it returns the
+// spans of every object, for suppressions.
+func (r *shapeRules) check(c *Checker, kind Kind, data, lower []byte, add func(hit)) []span {
+	if !containsAny(lower, r.prefilter) {
+		return nil
+	}
+	var docs []*node
+	var err error
+	if kind == KindJSON {
+		var root *node
+		if root, err = parseJSON(data); root != nil {
+			docs = []*node{root}
+		}
+	} else {
+		docs, err = parseYAML(data)
+	}
+	if err != nil {
+		pe, ok := err.(*parseError)
+		if !ok {
+			pe = &parseError{Line: 1, Col: 1, Msg: err.Error()}
+		}
+		add(hit{
+			rule: RuleParse, sev: scanner.SeverityNotice, kind: "file", address: "parse",
+			msg: "does not parse as " + string(kind) + " (" + pe.Msg + "); only text checks ran",
+			loc: scanner.Location{StartLine: pe.Line, StartColumn: pe.Col, EndLine: pe.Line, EndColumn: pe.Col},
+		})
+	}
+	var spans []span
+	for i, d := range docs {
+		prefix := ""
+		if len(docs) > 1 {
+			prefix = "doc" + strconv.Itoa(i)
+		}
+		r.walk(c, d, prefix, "", add, &spans)
+	}
+	return spans
+}
+
+// walk visits every node; pointer is the JSON pointer of n, parentKey the member name n is
+// the value of ("" for array elements and the root).
+func (r *shapeRules) walk(c *Checker, n *node, pointer, parentKey string, add func(hit), spans *[]span) {
+	switch n.kind {
+	case nodeObject:
+		*spans = append(*spans, span{start: n.line, end: n.endLine})
+		r.object(c, n, pointer, parentKey, add)
+		for i, k := range n.keys {
+			r.walk(c, n.vals[i], pointer+"/"+escapePointer(k), k, add, spans)
+		}
+	case nodeArray:
+		for i, v := range n.vals {
+			r.walk(c, v, pointer+"/"+strconv.Itoa(i), "", add, spans)
+		}
+	}
+}
+
+func escapePointer(k string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(k, "~", "~0"), "/", "~1")
+}
+
+// object applies every shape to one object.
+func (r *shapeRules) object(c *Checker, o *node, pointer, parentKey string, add func(hit)) {
+	if pointer == "" {
+		pointer = "/"
+	}
+	id := o.text("id")
+	name := firstNonEmpty(o.text("description"), o.text("name"))
+	label := pointer
+	if id != "" {
+		label = pointer + " (id " + id + ")"
+	}
+	emit := func(rule, kind, aspect, msg string) {
+		add(hit{rule: rule, kind: kind, id: id, name: name, address: pointer + " " + aspect, msg: msg, loc: nodeLoc(o)})
+	}
+	action, hasAction := o.stringMember("action")
+	exprText, hasExpr := o.stringMember("expression")
+	filter := o.get("filter")
+	switch {
+	case hasAction && filter != nil && filter.kind == nodeObject && (filter.has("expression") || filter.has("id")):
+		emit(ruleFirewall, scanner.KindFirewallRule, "firewall_rule", "firewall rule "+label+" (action "+action+")")
+		if fx, ok := filter.stringMember("expression"); ok {
+			r.expression(c, o, filter, pointer+"/filter/expression", fx, add)
+		}
+	case hasAction && hasExpr && (action == "allow" || action == "bypass" || o.has("paused") || o.has("products")):
+		emit(ruleFirewall, scanner.KindFirewallRule, "firewall_rule", "firewall rule "+label+" (action "+action+")")
+		r.expression(c, o, o, pointer+"/expression", exprText, add)
+	case hasExpr && !hasAction && (o.has("paused") || o.has("ref")):
+		if parentKey != "filter" {
+			emit(ruleFilters, scanner.KindFilter, "filter", "filter "+label)
+			r.expression(c, o, o, pointer+"/expression", exprText, add)
+		}
+	case hasExpr && hasAction && (o.has("ref") || o.has("enabled") || o.has("id")):
+		r.expression(c, o, o, pointer+"/expression", exprText, add)
+	}
+	if o.has("threshold") && o.has("period") && o.get("match") != nil && o.get("match").kind == nodeObject {
+		emit(ruleRateLimit, scanner.KindRateLimit, "rate_limit", "rate limit "+label)
+	}
+	r.waf(o, label, emit)
+	if strings.EqualFold(o.text("type"), "SRV") {
+		if d := o.get("data"); d != nil && d.kind == nodeObject {
+			var set []string
+			for _, f := range []string{"service", "proto", "name"} {
+				if d.has(f) {
+					set = append(set, "data."+f)
+				}
+			}
+			if len(set) > 0 {
+				emit(ruleSRV, scanner.KindDNSRecord, "srv", "SRV record "+label+" sets "+strings.Join(set, ", "))
+			}
+		}
+	}
+	if rule, ok := r.settings[id]; ok && o.has("value") {
+		v := o.get("value")
+		val := v.str
+		if v.kind != nodeScalar {
+			val = "{…}"
+		}
+		add(hit{rule: rule, kind: scanner.KindZoneSetting, id: id, name: id, address: pointer + " setting",
+			msg: "zone setting " + id + " = " + clip(val, 60) + " at " + pointer, loc: nodeLoc(o)})
+	}
+	if s := o.get("settings"); s != nil && s.kind == nodeObject {
+		var set []string
+		for _, f := range []string{"default_nameservers", "use_account_custom_ns_by_default"} {
+			if s.has(f) {
+				set = append(set, "settings."+f)
+			}
+		}
+		if len(set) > 0 {
+			emit(ruleAccountNS, scanner.KindAccount, "account_ns", "account "+label+" sets "+strings.Join(set, ", "))
+		}
+	}
+	if email := o.text("notification_email"); email != "" {
+		switch {
+		case o.has("origins"):
+			emit(ruleNotifyEmail, scanner.KindLoadBalancerPool, "notification_email", "load balancer pool "+label+" sets notification_email")
+		case o.has("check_regions") || o.has("consecutive_fails"):
+			emit(ruleNotifyEmail, scanner.KindHealthCheck, "notification_email", "health check "+label+" sets notification_email")
+		}
+	}
+}
+
+func (r *shapeRules) waf(o *node, label string, emit func(rule, kind, aspect, msg string)) {
+	switch {
+	case o.has("detection_mode") && (o.has("sensitivity") || o.has("action_mode") || o.has("zone_id")):
+		emit(ruleWAF, scanner.KindWAFPackage, "waf_package", "WAF package "+label)
+	case o.has("package_id") && (o.has("rules_count") || o.has("modified_rules_count")):
+		emit(ruleWAF, scanner.KindWAFGroup, "waf_group", "WAF rule group "+label)
+	case o.has("package_id") && (o.has("allowed_modes") || (o.has("mode") && o.has("group"))):
+		emit(ruleWAF, scanner.KindWAFRule, "waf_rule", "WAF rule "+label)
+	}
+	if u := o.get("urls"); u != nil && u.kind == nodeArray && (o.has("rules") || o.has("groups") || o.has("rewrite_action") || o.has("priority")) {
+		emit(ruleWAF, scanner.KindWAFOverride, "waf_override", "WAF override "+label)
+	}
+}
+
+// expression checks one expression found in object owner; at is where the expression string
+// itself sits (the finding points at the owner object, whose start a suppression can name).
+func (r *shapeRules) expression(c *Checker, owner, at *node, address, src string, add func(hit)) {
+	id := owner.text("id")
+	x := exprSite{address: address, kind: scanner.KindExpression, id: id, name: firstNonEmpty(owner.text("description"), id), loc: nodeLoc(owner)}
+	if v := at.get("expression"); v != nil {
+		x.loc = nodeLoc(v)
+	}
+	r.exprs.check(c, x, src, false, add)
+}
+
+func firstNonEmpty(ss ...string) string {
+	for _, s := range ss {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// String describes a node briefly (tests and debugging).
+func (n *node) String() string {
+	switch n.kind {
+	case nodeObject:
+		return fmt.Sprintf("object(%d members)@%d:%d", len(n.keys), n.line, n.col)
+	case nodeArray:
+		return fmt.Sprintf("array(%d)@%d:%d", len(n.vals), n.line, n.col)
+	}
+	return fmt.Sprintf("%q@%d:%d", n.str, n.line, n.col)
+}

@@ -1,0 +1,590 @@
+package repo
+
+import (
+	"bytes"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+
+	"github.com/sunsetscan/sunset/scanner"
+	"github.com/sunsetscan/sunset/scanner/catalog"
+)
+
+// tfRules is what the catalog says about Terraform: deprecated resource types, deprecated
+// attributes (a dotted path into the resource body, optionally only when another attribute
+// has a value), the zone settings a per-setting resource can name, and where filter
+// expressions live.
+type tfRules struct {
+	resources map[string]string     // resource type -> rule id
+	attrs     map[string][]attrRule // resource type -> deprecated attributes
+	settings  map[string]string     // zone setting id -> rule id
+	exprs     *exprRules
+	prefilter [][]byte
+}
+
+type attrRule struct {
+	rule      string
+	path      []string
+	whenKey   string
+	whenValue string
+}
+
+// settingResources name one zone setting per resource (provider v5): setting_id says which.
+var settingResources = map[string]string{"cloudflare_zone_setting": "setting_id"}
+
+// exprResources says where Rules language expressions sit, and which attribute gives the
+// ruleset phase ("" for filters, which have no phase).
+var exprResources = map[string]struct {
+	path      []string
+	phaseAttr string
+}{
+	"cloudflare_filter":  {path: []string{"expression"}},
+	"cloudflare_ruleset": {path: []string{"rules", "expression"}, phaseAttr: "phase"},
+}
+
+func newTFRules(cat *catalog.Catalog) *tfRules {
+	r := &tfRules{resources: map[string]string{}, attrs: map[string][]attrRule{}, settings: map[string]string{}, exprs: newExprRules(cat)}
+	for _, e := range cat.Entries() {
+		for _, t := range e.Match.Terraform.Resources {
+			r.resources[t] = e.ID
+		}
+		for _, a := range e.Match.Terraform.Attributes {
+			ar := attrRule{rule: e.ID, path: strings.Split(a.Field, ".")}
+			if k, v, ok := strings.Cut(a.When, "="); ok {
+				ar.whenKey, ar.whenValue = strings.TrimSpace(k), strings.TrimSpace(v)
+			}
+			r.attrs[a.Kind] = append(r.attrs[a.Kind], ar)
+		}
+		for _, s := range e.Match.Settings {
+			r.settings[s] = e.ID
+		}
+	}
+	// Everything detectable sits in a resource of the provider; files that never name one are
+	// not parsed.
+	r.prefilter = [][]byte{[]byte("cloudflare_")}
+	return r
+}
+
+// tfBody is a resource body read from native HCL or Terraform JSON.
+type tfBody struct {
+	attrs  []*tfAttr
+	blocks []*tfBlock
+}
+
+// tfAttr is one attribute with what can be known statically.
+type tfAttr struct {
+	name      string
+	loc       scanner.Location
+	lit       string // the value, when it is a literal of a primitive type
+	isLit     bool
+	templated bool    // a template with interpolations or directives
+	obj       *tfBody // the value, when it is an object constructor
+	tuple     []*tfBody
+}
+
+// tfBlock is one block (a dynamic block stands for the blocks it generates).
+type tfBlock struct {
+	typ    string
+	labels []string
+	body   *tfBody
+	loc    scanner.Location
+}
+
+func (b *tfBody) attr(name string) *tfAttr {
+	if b == nil {
+		return nil
+	}
+	for _, a := range b.attrs {
+		if a.name == name {
+			return a
+		}
+	}
+	return nil
+}
+
+// nested returns the bodies named name: blocks of that type, an object-valued attribute,
+// and the objects of a list-of-objects attribute (provider v5 writes rules = [{...}]).
+func (b *tfBody) nested(name string) []*tfBody {
+	if b == nil {
+		return nil
+	}
+	var out []*tfBody
+	for _, bl := range b.blocks {
+		if bl.typ == name {
+			out = append(out, bl.body)
+		}
+	}
+	if a := b.attr(name); a != nil {
+		if a.obj != nil {
+			out = append(out, a.obj)
+		}
+		out = append(out, a.tuple...)
+	}
+	return out
+}
+
+// member is what a dotted path leads to: an attribute or a block, with its location.
+type member struct {
+	loc   scanner.Location
+	attr  *tfAttr
+	index int // position among bodies of the same name along the path (for addresses)
+}
+
+// lookup resolves a dotted path in b.
+func (b *tfBody) lookup(path []string) []member {
+	if b == nil || len(path) == 0 {
+		return nil
+	}
+	if len(path) == 1 {
+		var out []member
+		if a := b.attr(path[0]); a != nil {
+			out = append(out, member{loc: a.loc, attr: a})
+		}
+		for _, bl := range b.blocks {
+			if bl.typ == path[0] {
+				out = append(out, member{loc: bl.loc})
+			}
+		}
+		return out
+	}
+	var out []member
+	for i, nb := range b.nested(path[0]) {
+		for _, m := range nb.lookup(path[1:]) {
+			m.index = i
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// tfResource is one resource block of a file.
+type tfResource struct {
+	typ, name string
+	body      *tfBody
+	loc       scanner.Location
+}
+
+// check parses a Terraform file and reports deprecated resources, attributes and
+// expressions. It returns the spans of every block, for suppressions.
+func (r *tfRules) check(c *Checker, displayPath string, kind Kind, data []byte, add func(hit)) []span {
+	if !containsAny(data, r.prefilter) {
+		return nil
+	}
+	var resources []tfResource
+	var spans []span
+	var perr *parseError
+	if kind == KindTerraformJSON {
+		resources, spans, perr = readTFJSON(data)
+	} else {
+		resources, spans, perr = readHCL(data, displayPath)
+	}
+	if perr != nil {
+		add(hit{
+			rule: RuleParse, sev: scanner.SeverityNotice, kind: "file", address: "parse",
+			msg: "does not parse as " + string(kind) + " (" + perr.Msg + "); only text checks ran",
+			loc: scanner.Location{StartLine: perr.Line, StartColumn: perr.Col, EndLine: perr.Line, EndColumn: perr.Col},
+		})
+	}
+	for _, res := range resources {
+		r.resource(c, res, add)
+	}
+	return spans
+}
+
+func (r *tfRules) resource(c *Checker, res tfResource, add func(hit)) {
+	addr := res.typ + "." + res.name
+	kind := tfKind(res.typ)
+	if rule, ok := r.resources[res.typ]; ok {
+		add(hit{
+			rule: rule, kind: kind, id: addr, name: res.name, address: addr,
+			msg: "resource " + addr + " (" + res.typ + ") is deprecated",
+			loc: res.loc,
+		})
+	}
+	for _, ar := range r.attrs[res.typ] {
+		if ar.whenKey != "" && !whenHolds(res.body.attr(ar.whenKey), ar.whenValue) {
+			continue
+		}
+		for _, m := range res.body.lookup(ar.path) {
+			field := strings.Join(ar.path, ".")
+			a := addr + "." + field
+			if m.index > 0 {
+				a = fmt.Sprintf("%s.%s[%d]", addr, field, m.index)
+			}
+			msg := addr + " sets " + field
+			if ar.whenKey != "" {
+				msg += " (" + ar.whenKey + " = " + ar.whenValue + ")"
+			}
+			add(hit{rule: ar.rule, kind: kind, id: addr, name: res.name, address: a, msg: msg, loc: m.loc})
+		}
+	}
+	if idAttr, ok := settingResources[res.typ]; ok {
+		if a := res.body.attr(idAttr); a != nil && a.isLit {
+			if rule, ok := r.settings[a.lit]; ok {
+				add(hit{
+					rule: rule, kind: scanner.KindZoneSetting, id: addr, name: a.lit, address: addr + "." + idAttr,
+					msg: addr + " manages the zone setting " + a.lit, loc: a.loc,
+				})
+			}
+		}
+	}
+	if er, ok := exprResources[res.typ]; ok {
+		phase := ""
+		if er.phaseAttr != "" {
+			if a := res.body.attr(er.phaseAttr); a != nil && a.isLit {
+				phase = a.lit
+			}
+		}
+		for _, m := range res.body.lookup(er.path) {
+			if m.attr == nil {
+				continue
+			}
+			a := addr + "." + strings.Join(er.path, ".")
+			if len(er.path) > 1 {
+				a = fmt.Sprintf("%s.%s[%d].%s", addr, er.path[0], m.index, strings.Join(er.path[1:], "."))
+			}
+			x := exprSite{address: a, kind: kind, id: addr, name: res.name, loc: m.loc, phase: phase}
+			switch {
+			case m.attr.isLit:
+				r.exprs.check(c, x, m.attr.lit, false, add)
+			case m.attr.templated:
+				r.exprs.check(c, x, m.attr.lit, true, add)
+			}
+		}
+	}
+}
+
+// whenHolds reports whether a condition attribute (type = "SRV") holds. An attribute that is
+// not a literal (a variable) may hold: the use is reported rather than missed.
+func whenHolds(a *tfAttr, want string) bool {
+	if a == nil {
+		return false
+	}
+	if !a.isLit {
+		return true
+	}
+	return strings.EqualFold(a.lit, want)
+}
+
+// tfKind maps a provider resource type to the finding's resource kind.
+func tfKind(typ string) string {
+	switch typ {
+	case "cloudflare_firewall_rule":
+		return scanner.KindFirewallRule
+	case "cloudflare_filter":
+		return scanner.KindFilter
+	case "cloudflare_rate_limit":
+		return scanner.KindRateLimit
+	case "cloudflare_waf_package":
+		return scanner.KindWAFPackage
+	case "cloudflare_waf_group":
+		return scanner.KindWAFGroup
+	case "cloudflare_waf_rule":
+		return scanner.KindWAFRule
+	case "cloudflare_waf_override":
+		return scanner.KindWAFOverride
+	case "cloudflare_argo_tunnel":
+		return scanner.KindTunnel
+	case "cloudflare_access_bookmark":
+		return scanner.KindAccessBookmark
+	case "cloudflare_record":
+		return scanner.KindDNSRecord
+	case "cloudflare_zone_settings_override", "cloudflare_zone_setting":
+		return scanner.KindZoneSetting
+	case "cloudflare_load_balancer_pool":
+		return scanner.KindLoadBalancerPool
+	case "cloudflare_healthcheck":
+		return scanner.KindHealthCheck
+	case "cloudflare_ruleset":
+		return scanner.KindRuleset
+	}
+	return "terraform_resource"
+}
+
+func hclLoc(r hcl.Range) scanner.Location {
+	return scanner.Location{StartLine: r.Start.Line, StartColumn: r.Start.Column, EndLine: r.End.Line, EndColumn: r.End.Column}
+}
+
+// readHCL parses native syntax. A file with syntax errors still yields the resources of the
+// partial tree hclsyntax recovers, and the first error.
+func readHCL(data []byte, name string) ([]tfResource, []span, *parseError) {
+	f, diags := hclsyntax.ParseConfig(data, name, hcl.InitialPos)
+	var perr *parseError
+	for _, d := range diags {
+		if d.Severity == hcl.DiagError {
+			p := &parseError{Line: 1, Col: 1, Msg: d.Summary}
+			if d.Detail != "" {
+				p.Msg += ": " + d.Detail
+			}
+			if d.Subject != nil {
+				p.Line, p.Col = d.Subject.Start.Line, d.Subject.Start.Column
+			}
+			perr = p
+			break
+		}
+	}
+	if f == nil {
+		return nil, nil, perr
+	}
+	body, ok := f.Body.(*hclsyntax.Body)
+	if !ok {
+		return nil, nil, perr
+	}
+	var res []tfResource
+	var spans []span
+	var collect func(b *hclsyntax.Body)
+	collect = func(b *hclsyntax.Body) {
+		for _, bl := range b.Blocks {
+			rg := bl.Range()
+			spans = append(spans, span{start: rg.Start.Line, end: rg.End.Line})
+			collect(bl.Body)
+		}
+	}
+	collect(body)
+	for _, bl := range body.Blocks {
+		if bl.Type != "resource" || len(bl.Labels) != 2 {
+			continue
+		}
+		res = append(res, tfResource{typ: bl.Labels[0], name: bl.Labels[1], body: hclBody(bl.Body, 0), loc: hclLoc(bl.Range())})
+	}
+	return res, spans, perr
+}
+
+// maxTFDepth bounds the nesting read from one resource.
+const maxTFDepth = 64
+
+func hclBody(b *hclsyntax.Body, depth int) *tfBody {
+	out := &tfBody{}
+	if b == nil || depth > maxTFDepth {
+		return out
+	}
+	names := make([]string, 0, len(b.Attributes))
+	for n := range b.Attributes {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		a := b.Attributes[n]
+		ta := hclAttr(n, a.Expr, depth)
+		ta.loc = hclLoc(a.SrcRange)
+		out.attrs = append(out.attrs, ta)
+	}
+	for _, bl := range b.Blocks {
+		if bl.Type == "dynamic" && len(bl.Labels) == 1 {
+			// dynamic "settings" { for_each = ...; content { ... } } generates settings blocks.
+			for _, inner := range bl.Body.Blocks {
+				if inner.Type == "content" {
+					out.blocks = append(out.blocks, &tfBlock{typ: bl.Labels[0], body: hclBody(inner.Body, depth+1), loc: hclLoc(bl.Range())})
+				}
+			}
+			continue
+		}
+		out.blocks = append(out.blocks, &tfBlock{typ: bl.Type, labels: bl.Labels, body: hclBody(bl.Body, depth+1), loc: hclLoc(bl.Range())})
+	}
+	return out
+}
+
+// hclAttr reads what an attribute's expression is statically.
+func hclAttr(name string, e hclsyntax.Expression, depth int) *tfAttr {
+	a := &tfAttr{name: name}
+	switch x := e.(type) {
+	case *hclsyntax.ObjectConsExpr:
+		a.obj = hclObject(x, depth+1)
+		return a
+	case *hclsyntax.TupleConsExpr:
+		for _, el := range x.Exprs {
+			if o, ok := el.(*hclsyntax.ObjectConsExpr); ok {
+				a.tuple = append(a.tuple, hclObject(o, depth+1))
+			}
+		}
+		return a
+	}
+	if len(e.Variables()) == 0 && !hasCall(e) {
+		if v, diags := e.Value(nil); !diags.HasErrors() {
+			a.lit, a.isLit = ctyString(v)
+		}
+	}
+	if !a.isLit {
+		if t, ok := e.(*hclsyntax.TemplateExpr); ok {
+			a.templated = true
+			a.lit = templateSource(t)
+		}
+	}
+	return a
+}
+
+// templateSource renders a template with its interpolations written as ${...}, so that the
+// fields used around them can still be found.
+func templateSource(t *hclsyntax.TemplateExpr) string {
+	var b strings.Builder
+	for _, p := range t.Parts {
+		if lit, ok := p.(*hclsyntax.LiteralValueExpr); ok {
+			if s, ok := ctyString(lit.Val); ok {
+				b.WriteString(s)
+				continue
+			}
+		}
+		b.WriteString("${…}")
+	}
+	return b.String()
+}
+
+func hclObject(o *hclsyntax.ObjectConsExpr, depth int) *tfBody {
+	out := &tfBody{}
+	if depth > maxTFDepth {
+		return out
+	}
+	for _, it := range o.Items {
+		key := hcl.ExprAsKeyword(it.KeyExpr)
+		if key == "" {
+			if v, diags := it.KeyExpr.Value(nil); !diags.HasErrors() {
+				key, _ = ctyString(v)
+			}
+		}
+		if key == "" {
+			continue
+		}
+		ta := hclAttr(key, it.ValueExpr, depth)
+		rg := hcl.RangeBetween(it.KeyExpr.Range(), it.ValueExpr.Range())
+		ta.loc = hclLoc(rg)
+		out.attrs = append(out.attrs, ta)
+	}
+	return out
+}
+
+// hasCall reports whether an expression calls a function (Value(nil) would fail on it anyway;
+// checking first avoids building diagnostics).
+func hasCall(e hclsyntax.Expression) bool {
+	found := false
+	_ = hclsyntax.VisitAll(e, func(n hclsyntax.Node) hcl.Diagnostics {
+		if _, ok := n.(*hclsyntax.FunctionCallExpr); ok {
+			found = true
+		}
+		return nil
+	})
+	return found
+}
+
+// ctyString converts a known primitive value to its string form.
+func ctyString(v cty.Value) (string, bool) {
+	if v.IsNull() || !v.IsWhollyKnown() || !v.Type().IsPrimitiveType() {
+		return "", false
+	}
+	s, err := convert.Convert(v, cty.String)
+	if err != nil {
+		return "", false
+	}
+	return s.AsString(), true
+}
+
+// readTFJSON reads Terraform's JSON syntax: {"resource": {TYPE: {NAME: BODY}}} (each level
+// may also be a list of such objects). A nested object is both a block and an object
+// attribute; a list of objects is a list of blocks. Strings holding ${...} are templates.
+func readTFJSON(data []byte) ([]tfResource, []span, *parseError) {
+	root, err := parseJSON(data)
+	if err != nil {
+		pe, _ := err.(*parseError)
+		return nil, nil, pe
+	}
+	var spans []span
+	var walkSpans func(n *node)
+	walkSpans = func(n *node) {
+		if n.kind == nodeObject {
+			spans = append(spans, span{start: n.line, end: n.endLine})
+		}
+		for _, v := range n.vals {
+			walkSpans(v)
+		}
+	}
+	walkSpans(root)
+	var res []tfResource
+	for _, top := range objects(root) {
+		for _, rs := range objects(top.get("resource")) {
+			for i, typ := range rs.keys {
+				for _, byName := range objects(rs.vals[i]) {
+					for j, name := range byName.keys {
+						for _, b := range objects(byName.vals[j]) {
+							res = append(res, tfResource{typ: typ, name: name, body: jsonBody(b, 0), loc: nodeLoc(b)})
+						}
+					}
+				}
+			}
+		}
+	}
+	return res, spans, nil
+}
+
+// objects returns n when it is an object, or the objects of n when it is an array.
+func objects(n *node) []*node {
+	if n == nil {
+		return nil
+	}
+	switch n.kind {
+	case nodeObject:
+		return []*node{n}
+	case nodeArray:
+		var out []*node
+		for _, v := range n.vals {
+			if v.kind == nodeObject {
+				out = append(out, v)
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+func nodeLoc(n *node) scanner.Location {
+	return scanner.Location{StartLine: n.line, StartColumn: n.col, EndLine: n.endLine, EndColumn: n.endCol}
+}
+
+func jsonBody(n *node, depth int) *tfBody {
+	out := &tfBody{}
+	if depth > maxTFDepth {
+		return out
+	}
+	for i, k := range n.keys {
+		v := n.vals[i]
+		if k == "//" {
+			continue // a comment in Terraform JSON
+		}
+		if k == "dynamic" {
+			for _, d := range objects(v) {
+				for j, typ := range d.keys {
+					for _, spec := range objects(d.vals[j]) {
+						for _, content := range objects(spec.get("content")) {
+							out.blocks = append(out.blocks, &tfBlock{typ: typ, body: jsonBody(content, depth+1), loc: nodeLoc(spec)})
+						}
+					}
+				}
+			}
+			continue
+		}
+		a := &tfAttr{name: k, loc: nodeLoc(v)}
+		switch v.kind {
+		case nodeObject:
+			a.obj = jsonBody(v, depth+1) // a block and an object attribute look the same in JSON
+		case nodeArray:
+			for _, o := range objects(v) {
+				b := jsonBody(o, depth+1)
+				a.tuple = append(a.tuple, b)
+			}
+		default:
+			if !v.isNull {
+				a.lit = v.str
+				if v.isString && bytes.Contains([]byte(v.str), []byte("${")) {
+					a.templated = true
+				} else {
+					a.isLit = true
+				}
+			}
+		}
+		out.attrs = append(out.attrs, a)
+	}
+	return out
+}
