@@ -1,0 +1,171 @@
+package migrate
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/sunsetscan/sunset/scanner/inventory"
+)
+
+// nameserverTypes normalises default_nameservers / zone_defaults.nameservers.type values:
+// the cloudflare.* and platform.* spellings are the same choice.
+var nameserverTypes = map[string]string{
+	"cloudflare.standard":        "cloudflare.standard",
+	"platform.standard":          "cloudflare.standard",
+	"cloudflare.standard.random": "cloudflare.standard.random",
+	"platform.standard.random":   "cloudflare.standard.random",
+	"custom.account":             "custom.account",
+	"custom.tenant":              "custom.tenant",
+}
+
+// account plans the account-scoped objects: nameserver defaults, load balancer pools with
+// notification_email, legacy tunnels, Access bookmarks.
+func (b *builder) account(a *inventory.AccountInventory) {
+	b.accountNameservers(a)
+	b.pools(a)
+	b.tunnels(a)
+	b.bookmarks(a)
+}
+
+// accountNameservers plans settings.default_nameservers / use_account_custom_ns_by_default ->
+// PATCH /accounts/:id/dns_settings {"zone_defaults": {"nameservers": {"type": T}}}.
+// default_nameservers carries over unchanged; use_account_custom_ns_by_default true means
+// custom.account (derived) and wins. Old and new reflect each other, so the PATCH is planned
+// only when the account DNS settings do not already report the type.
+func (b *builder) accountNameservers(a *inventory.AccountInventory) {
+	fps := b.findings(idAccountNameservers, kindAccount, a.Account.ID)
+	st := a.Account.Settings
+	if len(fps) == 0 || st == nil {
+		return
+	}
+	aid := a.Account.ID
+	useCustom := st.UseAccountCustomNSByDefault != nil && *st.UseAccountCustomNSByDefault
+	target, derived := "", false
+	switch {
+	case useCustom:
+		target, derived = "custom.account", true
+	default:
+		target = nameserverTypes[st.DefaultNameservers]
+	}
+	stop := Step{
+		ID: "account-settings.stop-old-fields", Kind: "account-settings.stop-old-fields", Manual: true,
+		Resolves: fps, Risk: RiskLow, Derived: derived,
+		Title:  "Stop using settings.default_nameservers and use_account_custom_ns_by_default; use zone_defaults.nameservers.type of /accounts/:account_id/dns_settings",
+		Reason: "The account settings fields are deprecated; old and new reflect each other, so what must move is the callers.",
+	}
+	if target == "" {
+		stop.Title = fmt.Sprintf("Set zone_defaults.nameservers.type by hand: default_nameservers %q has no known mapping", st.DefaultNameservers)
+		stop.Risk = RiskMedium
+		b.add(phaseManual, stop)
+		return
+	}
+	b.accountDNS = &Settings{NameserversType: target}
+	var cur string
+	if a.DNSSettings != nil && a.DNSSettings.ZoneDefaults.Nameservers != nil {
+		cur = a.DNSSettings.ZoneDefaults.Nameservers.Type
+	}
+	why := fmt.Sprintf("default_nameservers %q carries over unchanged", st.DefaultNameservers)
+	if useCustom {
+		why = "use_account_custom_ns_by_default = true means custom.account (derived)"
+		if st.DefaultNameservers != "" && nameserverTypes[st.DefaultNameservers] != "custom.account" {
+			why += fmt.Sprintf("; it wins over default_nameservers %q", st.DefaultNameservers)
+		}
+	}
+	switch {
+	case cur != "" && nameserverTypes[cur] == target:
+		stop.Title = fmt.Sprintf("No change: zone_defaults.nameservers.type is already %q; stop using the account settings fields", cur)
+		stop.Note = why + "."
+	case cur != "":
+		b.accountDNS = &Settings{NameserversType: cur}
+		stop.Title = fmt.Sprintf("Decide zone_defaults.nameservers.type: the account settings say %q, the DNS settings %q", target, cur)
+		stop.Reason = why + fmt.Sprintf(", but the account DNS settings report %q; they should reflect each other, so one read is stale. Check which is current.", cur)
+		stop.Method, stop.Path = "PATCH", "/accounts/"+aid+"/dns_settings"
+		stop.Body = mustJSON(map[string]any{"zone_defaults": map[string]any{"nameservers": map[string]string{"type": target}}})
+		stop.Risk = RiskHigh
+	default:
+		b.add(phaseCreate, Step{
+			ID: "account-dns-settings.patch", Kind: "account-dns-settings.patch", Change: ChangeUpdate,
+			Method: "PATCH", Path: "/accounts/" + aid + "/dns_settings",
+			Body:     mustJSON(map[string]any{"zone_defaults": map[string]any{"nameservers": map[string]string{"type": target}}}),
+			Resolves: fps, Risk: RiskLow, Derived: derived,
+			Title:    fmt.Sprintf("Set zone_defaults.nameservers.type = %q in the account DNS settings", target),
+			Reason:   "The account DNS settings were not read: " + why + ".",
+		})
+		stop.DependsOn = []string{"account-dns-settings.patch"}
+	}
+	b.add(phaseManual, stop)
+}
+
+// pools plans notification_email on load balancer pools -> notification policies.
+func (b *builder) pools(a *inventory.AccountInventory) {
+	for _, p := range a.LoadBalancerPools {
+		fps := b.findings(idNotificationEmail, kindLoadBalancerPool, p.ID)
+		if len(fps) == 0 {
+			continue
+		}
+		emails := emailList(p.NotificationEmail)
+		create := "notification-policy.create:" + p.ID
+		b.add(phaseManual, Step{
+			ID: create, Kind: "notification-policy.create", Change: ChangeCreate, Manual: true, Derived: true,
+			Method: "POST", Path: "/accounts/" + a.Account.ID + "/alerting/v3/policies",
+			Body:     notificationPolicy("Load balancer pool "+p.Name, "load_balancing_health_alert", emails, map[string][]string{"pool_id": {p.ID}}),
+			Resolves: fps, Risk: RiskLow,
+			Title:    "Create a notification policy for load balancer pool " + named(p.Name, p.ID),
+			Reason:   "notification_email is deprecated in favour of the centralised notification service.",
+			Note:     "Derived: alert type load_balancing_health_alert filtered on the pool, an email mechanism per address (" + strings.Join(emails, ", ") + ").",
+		})
+		b.add(phaseManual, Step{
+			ID: "load-balancer-pool.clear-email:" + p.ID, Kind: "load-balancer-pool.clear-email", Change: ChangeUpdate, Manual: true,
+			Method: "PATCH", Path: "/accounts/" + a.Account.ID + "/load_balancers/pools/" + p.ID,
+			Body:      mustJSON(map[string]string{"notification_email": ""}),
+			DependsOn: []string{create}, Resolves: fps, Risk: RiskLow,
+			Title:  "Clear notification_email of load balancer pool " + named(p.Name, p.ID),
+			Reason: "Once the policy sends the notifications, the deprecated field would send them twice.",
+		})
+	}
+}
+
+// tunnels plans legacy tunnels: guidance only (the tunnel API manages the same tunnels).
+func (b *builder) tunnels(a *inventory.AccountInventory) {
+	for _, t := range a.Tunnels {
+		fps := b.findings(idArgoTunnels, kindTunnel, t.ID)
+		if len(fps) == 0 {
+			continue
+		}
+		b.add(phaseManual, Step{
+			ID: "tunnel.move:" + t.ID, Kind: "tunnel.move", Manual: true,
+			Method: "GET", Path: "/accounts/" + a.Account.ID + "/cfd_tunnel/" + t.ID,
+			Resolves: fps, Risk: RiskLow,
+			Title:  fmt.Sprintf("Manage tunnel %q through the tunnel API", t.Name),
+			Reason: "The legacy /accounts/:account_id/tunnels API is deprecated; its replacement is /accounts/:account_id/cfd_tunnel.",
+			Note:   "No data moves: point scripts and tools at /cfd_tunnel (the GET shown reads the same tunnel there).",
+		})
+	}
+}
+
+// bookmarks plans Access bookmarks -> Access applications of type bookmark: create the app,
+// then delete the old bookmark. Manual: the new app needs its Access policies decided.
+func (b *builder) bookmarks(a *inventory.AccountInventory) {
+	for _, bm := range a.AccessBookmarks {
+		fps := b.findings(idAccessBookmarks, kindAccessBookmark, bm.ID)
+		if len(fps) == 0 {
+			continue
+		}
+		create := "access-app.create:" + bm.ID
+		b.add(phaseManual, Step{
+			ID: create, Kind: "access-app.create", Change: ChangeCreate, Manual: true,
+			Method: "POST", Path: "/accounts/" + a.Account.ID + "/access/apps",
+			Body:     mustJSON(map[string]any{"type": "bookmark", "name": bm.Name, "domain": bm.Domain, "app_launcher_visible": true}),
+			Resolves: fps, Risk: RiskLow,
+			Title:    fmt.Sprintf("Create an Access application of type bookmark for %q", bm.Name),
+			Reason:   "The bookmarks API is deprecated; bookmarks are Access applications of type bookmark.",
+		})
+		b.add(phaseManual, Step{
+			ID: "access-bookmark.delete:" + bm.ID, Kind: "access-bookmark.delete", Change: ChangeDelete, Manual: true,
+			Method: "DELETE", Path: "/accounts/" + a.Account.ID + "/access/bookmarks/" + bm.ID,
+			DependsOn: []string{create}, Resolves: fps, Risk: RiskLow,
+			Title:  fmt.Sprintf("Delete the old bookmark %q", bm.Name),
+			Reason: "The application replaces it; two launcher tiles would otherwise show.",
+		})
+	}
+}

@@ -1,0 +1,288 @@
+package migrate
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/sunsetscan/sunset/scanner/inventory"
+)
+
+// cnameFlattening maps the old cname_flattening values (wire and notice vocabularies) to
+// flatten_all_cnames: off, apex, flatten_at_root -> false; on, flatten_all -> true.
+var cnameFlattening = map[string]bool{
+	"off": false, "apex": false, "flatten_at_root": false,
+	"on": true, "flatten_all": true,
+}
+
+// truthy reads an on/off-like legacy value: "on", "true", true, 1.
+func truthy(v json.RawMessage) (on, known bool) {
+	var b bool
+	if json.Unmarshal(v, &b) == nil {
+		return b, true
+	}
+	var s string
+	if json.Unmarshal(v, &s) == nil {
+		switch strings.ToLower(s) {
+		case "on", "true", "enabled", "1":
+			return true, true
+		case "off", "false", "disabled", "0", "":
+			return false, true
+		}
+		return false, false
+	}
+	var n float64
+	if json.Unmarshal(v, &n) == nil {
+		return n != 0, true
+	}
+	return false, false
+}
+
+// dnsField is one zone DNS settings field with its deprecated source.
+type dnsField struct {
+	ruleID   string
+	field    string // flatten_all_cnames, multi_provider, secondary_overrides
+	endpoint string // the old endpoint, relative to the zone
+	findKind string
+	findID   string
+	current  func(*inventory.DNSSettings) *bool
+	set      func(*Settings, bool)
+}
+
+var dnsFields = []dnsField{
+	{idCNAMEFlattening, "flatten_all_cnames", "settings/cname_flattening", kindZoneSetting, "cname_flattening",
+		func(d *inventory.DNSSettings) *bool { return d.FlattenAllCNAMEs }, func(s *Settings, v bool) { s.FlattenAllCNAMEs = boolPtr(v) }},
+	{idUseApexNS, "multi_provider", "dns_settings/use_apex_ns", kindDNSSettings, "use_apex_ns",
+		func(d *inventory.DNSSettings) *bool { return d.MultiProvider }, func(s *Settings, v bool) { s.MultiProvider = boolPtr(v) }},
+	{idSecondaryOverrides, "secondary_overrides", "dns_settings/secondary_overrides", kindDNSSettings, "secondary_overrides",
+		func(d *inventory.DNSSettings) *bool { return d.SecondaryOverrides }, func(s *Settings, v bool) { s.SecondaryOverrides = boolPtr(v) }},
+}
+
+// oldValue reads the deprecated source of a field: (value, read, known).
+func (b *builder) oldValue(f dnsField) (bool, bool, bool, string) {
+	z := b.z
+	if f.field == "flatten_all_cnames" {
+		s, ok := z.Setting("cname_flattening")
+		if !ok {
+			return false, false, false, ""
+		}
+		v, known := cnameFlattening[strings.ToLower(s.StringValue())]
+		return v, true, known, string(s.Value)
+	}
+	for _, s := range z.LegacyDNSSettings {
+		if s.ID == f.findID {
+			v, known := truthy(s.Value)
+			return v, true, known, string(s.Value)
+		}
+	}
+	return false, false, false, ""
+}
+
+// dnsSettings plans the zone DNS settings fields whose old endpoints are deprecated. Old and
+// new settings reflect each other, so usually nothing needs writing: the step is then "no
+// change, stop using the old endpoint". A PATCH of /zones/:id/dns_settings is planned only
+// when the DNS settings were not read or do not yet show the old value; a disagreement
+// between both is a manual step (which one is current cannot be told from a snapshot).
+func (b *builder) dnsSettings() {
+	z := b.z
+	zid := z.Zone.ID
+	target := Settings{}
+	patch := map[string]any{}
+	var patchResolves []string
+	var diffs []Diff
+	for _, f := range dnsFields {
+		fps := b.findings(f.ruleID, f.findKind, f.findID)
+		if len(fps) == 0 {
+			continue
+		}
+		old, read, known, raw := b.oldValue(f)
+		var cur *bool
+		if z.DNSSettings != nil {
+			cur = f.current(z.DNSSettings)
+		}
+		stop := Step{
+			ID: "dns-settings.stop-old-endpoint:" + f.findID, Kind: "dns-settings.stop-old-endpoint", Manual: true,
+			Resolves: fps, Risk: RiskLow,
+			Title:  fmt.Sprintf("Stop using /zones/:zone_id/%s; use %s of /zones/:zone_id/dns_settings", f.endpoint, f.field),
+			Reason: "The old endpoint is deprecated; old and new settings reflect each other, so what must move is the callers (scripts, Terraform, tools).",
+		}
+		switch {
+		case read && !known:
+			stop.Title = fmt.Sprintf("Set %s by hand: the old value %s has no known mapping", f.field, raw)
+			stop.Reason = fmt.Sprintf("The deprecated %s value has no known %s mapping (off, apex, flatten_at_root -> false; on, flatten_all -> true).", f.endpoint, f.field)
+			stop.Risk = RiskMedium
+			stop.Method, stop.Path = "PATCH", zonePath(zid, "dns_settings")
+		case cur != nil && (!read || *cur == old):
+			v := *cur
+			f.set(&target, v)
+			stop.Title = fmt.Sprintf("No change: %s is already %t; stop using /zones/:zone_id/%s", f.field, v, f.endpoint)
+		case cur != nil && read && *cur != old:
+			f.set(&target, *cur)
+			stop.Title = fmt.Sprintf("Decide %s: the old endpoint says %t, the DNS settings say %t", f.field, old, *cur)
+			stop.Reason = fmt.Sprintf("The deprecated %s reports %s (-> %s = %t) but the DNS settings report %s = %t; they should reflect each other, so one read is stale. Check which one is current, then PATCH /zones/:zone_id/dns_settings if the DNS settings are wrong.", f.endpoint, raw, f.field, old, f.field, *cur)
+			stop.Risk = RiskHigh
+			stop.Method, stop.Path = "PATCH", zonePath(zid, "dns_settings")
+			stop.Body = mustJSON(map[string]bool{f.field: old})
+		case read:
+			f.set(&target, old)
+			patch[f.field] = old
+			patchResolves = append(patchResolves, fps...)
+			diffs = append(diffs, Diff{Label: f.field, Old: fmt.Sprintf("%s = %s", f.endpoint, raw), New: fmt.Sprintf("dns_settings.%s = %t", f.field, old)})
+			stop.DependsOn = []string{"dns-settings.patch"}
+		default:
+			stop.Title = fmt.Sprintf("Stop using /zones/:zone_id/%s; set %s through /zones/:zone_id/dns_settings", f.endpoint, f.field)
+		}
+		if f.field == "flatten_all_cnames" && read && known {
+			stop.Note = fmt.Sprintf("cname_flattening %s maps to flatten_all_cnames = %t (off, apex, flatten_at_root -> false; on, flatten_all -> true).", raw, old)
+		}
+		b.add(phaseManual, stop)
+	}
+	if len(patch) > 0 {
+		keys := make([]string, 0, len(patch))
+		for k := range patch {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		b.add(phaseCreate, Step{
+			ID: "dns-settings.patch", Kind: "dns-settings.patch", Change: ChangeUpdate,
+			Method: "PATCH", Path: zonePath(zid, "dns_settings"), Body: mustJSON(patch),
+			Resolves: patchResolves, Risk: RiskLow,
+			Title:  "Set " + strings.Join(keys, ", ") + " in the zone DNS settings",
+			Reason: "The DNS settings were not read or do not show the values the deprecated endpoints report; writing them through the new endpoint makes the new field the source of truth.",
+			Diffs:  diffs,
+		})
+	}
+	if !target.IsZero() {
+		b.zoneDNS = &target
+	}
+}
+
+// normName lowercases a DNS name and drops a trailing dot.
+func normName(n string) string { return strings.ToLower(strings.TrimSuffix(strings.TrimSpace(n), ".")) }
+
+// composeSRV builds _service._proto.name from the deprecated data fields.
+func composeSRV(d *inventory.RecordData, zone string) (string, []string) {
+	var missing []string
+	part := func(p *string, field string, underscore bool) string {
+		if p == nil || strings.TrimSpace(*p) == "" {
+			missing = append(missing, field)
+			return ""
+		}
+		v := normName(*p)
+		if underscore && !strings.HasPrefix(v, "_") {
+			v = "_" + v
+		}
+		return v
+	}
+	svc := part(d.Service, "data.service", true)
+	proto := part(d.Proto, "data.proto", true)
+	base := part(d.Name, "data.name", false)
+	if len(missing) > 0 {
+		return "", missing
+	}
+	zone = normName(zone)
+	switch {
+	case base == "@":
+		base = zone
+	case zone != "" && base != zone && !strings.HasSuffix(base, "."+zone):
+		base += "." + zone
+	}
+	return svc + "." + proto + "." + base, nil
+}
+
+// srvRecords plans SRV records carrying data.service/proto/name: a PATCH with the outer
+// name composed from them and the three fields removed. When the composed name conflicts
+// with the record's name, which one is intended is a person's call: a manual step.
+func (b *builder) srvRecords() {
+	z := b.z
+	zid := z.Zone.ID
+	for _, rec := range z.DNSRecords {
+		if !strings.EqualFold(rec.Type, "SRV") || !rec.Data.HasDeprecatedSRVFields() {
+			continue
+		}
+		fps := b.findings(idSRVDataFields, kindDNSRecord, rec.ID)
+		if len(fps) == 0 {
+			continue
+		}
+		data := *rec.Data
+		data.Service, data.Proto, data.Name = nil, nil, nil
+		composed, missing := composeSRV(rec.Data, z.Zone.Name)
+		label := rec.Name + " SRV (" + rec.ID + ")"
+		switch {
+		case len(missing) == 0 && composed != normName(rec.Name):
+			b.add(phaseManual, Step{
+				ID: "dns-record.review:" + rec.ID, Kind: "dns-record.review", Manual: true,
+				Method: "PATCH", Path: zonePath(zid, "dns_records", rec.ID),
+				Body:     mustJSON(map[string]any{"name": rec.Name, "data": data}),
+				Resolves: fps, Risk: RiskHigh,
+				Title:    "Resolve the SRV name conflict of " + label,
+				Reason:   fmt.Sprintf("data.service/proto/name compose %s, which conflicts with the record name %s; the record name is what the API keeps once the data fields go.", composed, rec.Name),
+				Note:     fmt.Sprintf("The body keeps the record name %s and drops the three fields; if %s is the intended name, send it as \"name\" instead.", rec.Name, composed),
+				Diffs:    []Diff{{Label: label, Old: srvText(rec.Name, rec.Data), New: srvText(rec.Name, &data) + "   or   " + srvText(composed, &data)}},
+			})
+		default:
+			name := rec.Name
+			note := fmt.Sprintf("The fields compose %s, which agrees with the record name.", composed)
+			if len(missing) > 0 {
+				note = fmt.Sprintf("The fields cannot compose a name (%s missing): the record name stays.", strings.Join(missing, ", "))
+			} else {
+				name = composed
+			}
+			b.add(phaseCreate, Step{
+				ID: "dns-record.patch:" + rec.ID, Kind: "dns-record.patch", Change: ChangeUpdate,
+				Method: "PATCH", Path: zonePath(zid, "dns_records", rec.ID),
+				Body:     mustJSON(map[string]any{"name": name, "data": data}),
+				Resolves: fps, Risk: RiskLow,
+				Title:    "Drop data.service/proto/name from " + label,
+				Reason:   "Writers must set only the outer name and leave the three data fields unset; after the end of life the API refuses them.",
+				Note:     note,
+				Diffs:    []Diff{{Label: label, Old: srvText(rec.Name, rec.Data), New: srvText(name, &data)}},
+			})
+		}
+	}
+}
+
+func srvText(name string, d *inventory.RecordData) string {
+	s := name
+	str := func(p *string) string {
+		if p == nil {
+			return "-"
+		}
+		return *p
+	}
+	num := func(p *int) string {
+		if p == nil {
+			return "-"
+		}
+		return fmt.Sprint(*p)
+	}
+	if d != nil {
+		if d.HasDeprecatedSRVFields() {
+			s += fmt.Sprintf(" service=%s proto=%s name=%s", str(d.Service), str(d.Proto), str(d.Name))
+		}
+		s += fmt.Sprintf(" priority=%s weight=%s port=%s target=%s", num(d.Priority), num(d.Weight), num(d.Port), d.Target)
+	}
+	return s
+}
+
+// recordFields plans the zone-wide findings about DNS record response fields (zone_id,
+// zone_name, locked): the API produces them, so what must change is code reading them.
+func (b *builder) recordFields() {
+	zid := b.z.Zone.ID
+	for _, c := range []struct{ ruleID, fields, instead string }{
+		{idRecordZoneFields, "zone_id and zone_name", "take the zone id and name from GET /zones/:zone_id"},
+		{idRecordLocked, "locked", "drop it (it is always false)"},
+	} {
+		fps := b.findings(c.ruleID, kindZone, zid)
+		if len(fps) == 0 {
+			continue
+		}
+		b.add(phaseManual, Step{
+			ID: "dns-record.stop-reading:" + c.ruleID, Kind: "dns-record.stop-reading", Manual: true,
+			Resolves: fps, Risk: RiskLow,
+			Title:  "Stop reading " + c.fields + " from DNS record responses",
+			Reason: "The API stops producing these fields; no call changes them. Code that reads them must " + c.instead + "; request bodies need no change (the fields are ignored).",
+		})
+	}
+}

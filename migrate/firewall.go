@@ -1,0 +1,425 @@
+package migrate
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/sunsetscan/sunset/migrate/customrules"
+	"github.com/sunsetscan/sunset/scanner/inventory"
+)
+
+// Catalog ids the plan acts on.
+const (
+	idFirewallRules      = "firewall-rules"
+	idFilters            = "filters"
+	idThreatScore        = "threat-score-field"
+	idGeoIPFieldNames    = "geoip-field-names"
+	idWAFv1              = "waf-managed-rules-v1"
+	idRateLimitingV1     = "rate-limiting-v1"
+	idCNAMEFlattening    = "cname-flattening-setting"
+	idAccountNameservers = "account-nameserver-settings"
+	idUseApexNS          = "dns-settings-use-apex-ns"
+	idSecondaryOverrides = "dns-settings-secondary-overrides"
+	idRecordZoneFields   = "dns-record-zone-fields"
+	idRecordLocked       = "dns-record-locked"
+	idSRVDataFields      = "srv-data-fields"
+	idNotificationEmail  = "notification-email"
+	idArgoTunnels        = "argo-tunnels-api"
+	idAccessBookmarks    = "access-bookmarks-api"
+)
+
+// Finding resource kinds (the catalog's vocabulary, plus the scanner's zone kind).
+const (
+	kindFirewallRule     = "firewall_rule"
+	kindFilter           = "filter"
+	kindExpression       = "expression"
+	kindZone             = "zone"
+	kindRateLimit        = "rate_limit"
+	kindWAFPackage       = "waf_package"
+	kindWAFOverride      = "waf_override"
+	kindZoneSetting      = "zone_setting"
+	kindDNSSettings      = "dns_settings"
+	kindDNSRecord        = "dns_record"
+	kindAccount          = "account"
+	kindHealthCheck      = "health_check"
+	kindLoadBalancerPool = "load_balancer_pool"
+	kindTunnel           = "tunnel"
+	kindAccessBookmark   = "access_bookmark"
+)
+
+// firewall plans firewall rules and filters -> custom rules with the translator: create the
+// custom rules (merged with the existing entry point), verify them, pause the old rules,
+// delete them, then delete the filters no remaining rule uses. Rules the translator leaves
+// out (an expression the API would reject, a feature above the plan, the quota) stay as
+// firewall rules, each with a manual step that says why and what to do.
+func (b *builder) firewall() {
+	z := b.z
+	if !b.has(idFirewallRules) || len(z.FirewallRules) == 0 {
+		b.orphanFilters(nil)
+		return
+	}
+	zid := z.Zone.ID
+	filterByID := map[string]inventory.Filter{}
+	for _, f := range z.Filters {
+		filterByID[f.ID] = f
+	}
+	rules := make([]inventory.FirewallRule, len(z.FirewallRules))
+	byID := map[string]*inventory.FirewallRule{}
+	for i, r := range z.FirewallRules {
+		// A rule listed with only its filter's id takes the expression from the filters list.
+		if r.Filter.Expression == "" && r.Filter.ID != "" {
+			if f, ok := filterByID[r.Filter.ID]; ok {
+				r.Filter = f
+			}
+		}
+		rules[i] = r
+		byID[r.ID] = &rules[i]
+	}
+	var existing []inventory.RulesetRule
+	entry, hasEntry := z.Ruleset(PhaseCustomRules)
+	if hasEntry {
+		existing = entry.Rules
+	}
+	res := customrules.Translate(rules, customrules.Options{Plan: strings.ToLower(z.Zone.Plan.LegacyID), Existing: existing})
+
+	var migrated, kept []customrules.RuleTranslation
+	for _, t := range res.Rules {
+		if t.Index >= 0 {
+			migrated = append(migrated, t)
+		} else {
+			kept = append(kept, t)
+		}
+	}
+	newRules := res.Ruleset[len(existing):]
+
+	// Set-level remarks (order that cannot be kept, quota) go to the zone notes; the ones
+	// that are not just information are declared differences of behaviour.
+	var setNotes []string
+	for _, d := range res.Diagnostics {
+		setNotes = append(setNotes, fmt.Sprintf("custom rules (%s, %s): %s", d.Severity, d.Code, d.Message))
+	}
+	b.notes = append(b.notes, setNotes...)
+
+	// The create step resolves what the creation itself settles: renamed fields in the
+	// filters of the migrated rules (the old names are gone from the new expressions).
+	var createResolves []string
+	var diffs []Diff
+	for _, t := range migrated {
+		if t.Index < len(existing) {
+			continue // migrated by an earlier run: nothing to create
+		}
+		if t.FilterID != "" {
+			createResolves = append(createResolves, b.findings(idGeoIPFieldNames, kindExpression, t.FilterID)...)
+		}
+		d := Diff{Label: "firewall rule " + strings.Join(t.FirewallRuleIDs, " + "), Old: t.OldExpression, New: t.NewExpression}
+		if src := byID[t.FirewallRuleIDs[0]]; src != nil {
+			d.Label += " " + quoteOr(src.Description, "")
+			d.Old = fmt.Sprintf("%s: %s", oldActionLabel(byID, t.FirewallRuleIDs), t.OldExpression)
+		}
+		if t.Rule != nil {
+			d.New = fmt.Sprintf("%s: %s", newActionLabel(*t.Rule), t.NewExpression)
+		}
+		d.Changes = append(d.Changes, t.Changes...)
+		for _, dg := range t.Diagnostics {
+			d.Changes = append(d.Changes, fmt.Sprintf("%s: %s", dg.Severity, dg.Message))
+		}
+		diffs = append(diffs, d)
+	}
+	risk := RiskMedium
+	var differences []string
+	if len(kept) > 0 {
+		risk = RiskHigh
+		differences = append(differences, fmt.Sprintf("%s stay as firewall rules while the others become custom rules; until they are migrated, custom rules and firewall rules are evaluated separately, so an allow or a block among the kept rules no longer orders with the migrated ones", plural(len(kept), "rule", "rules")))
+	}
+	for _, t := range migrated {
+		for _, dg := range t.Diagnostics {
+			if dg.Code == customrules.CodeThreatScore {
+				differences = append(differences, fmt.Sprintf("firewall rule %s uses cf.threat_score (always 0 now): its custom rule is created disabled", strings.Join(t.FirewallRuleIDs, " + ")))
+			}
+		}
+	}
+	for _, d := range res.Diagnostics {
+		if d.Code == customrules.CodeOrder && d.Severity != customrules.SeverityInfo {
+			differences = append(differences, "order: "+d.Message)
+		}
+	}
+	for _, d := range differences {
+		b.notes = append(b.notes, "declared difference: "+d)
+	}
+
+	verify := b.plan(rulesetChange{
+		prefix: "custom-rules", phase: PhaseCustomRules, existing: entryOrNil(entry, hasEntry),
+		back: newRules, what: "custom rule", whats: "custom rules",
+		resolves: createResolves, risk: risk,
+		reason: fmt.Sprintf("Firewall rules and filters are deprecated; each migrated firewall rule becomes a custom rule in phase %s, in the order that keeps the old outcome (priority, then action precedence).", PhaseCustomRules),
+		note:   strings.Join(setNotes, "\n"),
+		diffs:  diffs,
+	})
+	if verify == "" && len(migrated) > 0 {
+		// Everything was migrated by an earlier run: the old rules still need to go, after a check.
+		verify = "custom-rules.verify"
+		b.add(phaseVerify, Step{
+			ID: verify, Kind: "custom-rules.verify", Change: ChangeVerify, Method: "GET",
+			Path: entrypointPath(zid, PhaseCustomRules), Risk: RiskNone,
+			Title:  "Check the custom rules that an earlier run created",
+			Reason: "The firewall rules below already have their custom rules (matched by ref); confirm them before the old rules go.",
+			Checks: []string{"every firewall rule deleted below has a custom rule whose ref is its id or ref"},
+		})
+	}
+
+	// Pause, then delete, each migrated firewall rule.
+	deleteOf := map[string]string{}
+	for _, t := range migrated {
+		for _, id := range t.FirewallRuleIDs {
+			fr := byID[id]
+			if fr == nil {
+				continue
+			}
+			label := named(fr.Description, fr.ID)
+			dep := verify
+			if !fr.Paused {
+				pause := "firewall-rule.pause:" + id
+				b.add(phasePause, Step{
+					ID: pause, Kind: "firewall-rule.pause", Change: ChangeUpdate,
+					Method: "PATCH", Path: zonePath(zid, "firewall", "rules", id),
+					Body:      mustJSON(map[string]any{"id": id, "paused": true}),
+					DependsOn: []string{verify}, Risk: RiskMedium,
+					Title:  "Pause firewall rule " + label,
+					Reason: "Its custom rule is in place; pausing first leaves a way back (un-pause) while traffic is watched, before the rule is deleted.",
+				})
+				dep = pause
+			}
+			del := "firewall-rule.delete:" + id
+			deleteOf[id] = del
+			b.add(phaseDelete, Step{
+				ID: del, Kind: "firewall-rule.delete", Change: ChangeDelete,
+				Method: "DELETE", Path: zonePath(zid, "firewall", "rules", id),
+				DependsOn: []string{dep}, Risk: RiskMedium,
+				Resolves: b.findings(idFirewallRules, kindFirewallRule, id),
+				Title:    "Delete firewall rule " + label,
+				Reason:   "The rule is replaced by a custom rule; the rule side goes first, then its filter (the spec's deletion order).",
+			})
+			b.retired = append(b.retired, Retired{Type: "cloudflare_firewall_rule", ID: id})
+		}
+	}
+
+	// Kept rules: a manual step each, with the reason and the options.
+	keptFilter := map[string]bool{}
+	for _, t := range kept {
+		b.keptRule(t, byID, entry.ID, len(existing), res.Quota)
+		for _, id := range t.FirewallRuleIDs {
+			if fr := byID[id]; fr != nil && fr.Filter.ID != "" {
+				keptFilter[fr.Filter.ID] = true
+			}
+		}
+	}
+
+	// Filters: deleted only when every rule using them is deleted by this plan.
+	users := map[string][]string{}
+	for _, fr := range rules {
+		if fr.Filter.ID != "" {
+			users[fr.Filter.ID] = append(users[fr.Filter.ID], fr.ID)
+		}
+	}
+	var filterIDs []string
+	for id := range users {
+		filterIDs = append(filterIDs, id)
+	}
+	sort.Strings(filterIDs)
+	for _, fid := range filterIDs {
+		if keptFilter[fid] {
+			continue
+		}
+		var deps []string
+		all := true
+		for _, rid := range users[fid] {
+			if d, ok := deleteOf[rid]; ok {
+				deps = append(deps, d)
+			} else {
+				all = false
+			}
+		}
+		if !all {
+			continue
+		}
+		f := filterByID[fid]
+		resolves := b.findings(idFilters, kindFilter, fid)
+		resolves = append(resolves, b.findings(idGeoIPFieldNames, kindExpression, fid)...)
+		b.add(phaseFilters, Step{
+			ID: "filter.delete:" + fid, Kind: "filter.delete", Change: ChangeDelete,
+			Method: "DELETE", Path: zonePath(zid, "filters", fid),
+			DependsOn: deps, Resolves: resolves, Risk: RiskLow,
+			Title:  "Delete filter " + named(f.Description, fid),
+			Reason: fmt.Sprintf("No firewall rule uses it once %s deleted; custom rules carry their expression inline.", plural(len(deps), "rule is", "rules are")),
+			Note:   "The API refuses to delete a filter that another feature still uses (or one created by the combined rule+filter call): if it does, keep the filter; it is never forced.",
+		})
+		b.retired = append(b.retired, Retired{Type: "cloudflare_filter", ID: fid})
+	}
+	b.orphanFilters(users)
+	b.expressionReviews(verify)
+}
+
+func entryOrNil(rs inventory.Ruleset, ok bool) *inventory.Ruleset {
+	if !ok {
+		return nil
+	}
+	return &rs
+}
+
+// oldActionLabel renders the action(s) of the source firewall rules.
+func oldActionLabel(byID map[string]*inventory.FirewallRule, ids []string) string {
+	var parts []string
+	for _, id := range ids {
+		fr := byID[id]
+		if fr == nil {
+			continue
+		}
+		a := fr.Action
+		if len(fr.Products) > 0 {
+			a += " [" + strings.Join(fr.Products, " ") + "]"
+		}
+		if fr.Priority != nil {
+			a += fmt.Sprintf(" @%d", *fr.Priority)
+		}
+		if fr.Paused {
+			a += " (paused)"
+		}
+		parts = append(parts, a)
+	}
+	return strings.Join(parts, " + ")
+}
+
+// newActionLabel renders a custom rule's action with its parameters.
+func newActionLabel(r inventory.RulesetRule) string {
+	a := r.Action
+	if len(r.ActionParameters) > 0 {
+		a += " " + string(r.ActionParameters)
+	}
+	if r.Enabled != nil && !*r.Enabled {
+		a += " (disabled)"
+	}
+	return a
+}
+
+// keptRule plans a firewall rule the translator left out: it stays, and an operator decides.
+func (b *builder) keptRule(t customrules.RuleTranslation, byID map[string]*inventory.FirewallRule, rulesetID string, existing, quota int) {
+	zid := b.z.Zone.ID
+	var why []string
+	quotaHit := false
+	for _, d := range t.Diagnostics {
+		if d.Severity == customrules.SeverityError {
+			why = append(why, d.String())
+			if d.Code == customrules.CodeQuota {
+				quotaHit = true
+			}
+		}
+	}
+	if t.Rule == nil && len(why) == 0 {
+		why = append(why, "no custom rule can be made from it")
+	}
+	var options []string
+	switch {
+	case quotaHit:
+		options = append(options,
+			fmt.Sprintf("merge expressions: custom rules with the same action can be combined into one rule with \"or\" (the plan allows %d custom rules and the entry point already holds %d)", quota, existing),
+			"upgrade the zone's plan for a larger custom rule quota",
+			"drop rules that are no longer needed (paused ones first)")
+	case t.Rule == nil:
+		options = append(options, "fix the expression (it does not parse or uses an unknown action) in the firewall rule, then build the plan again")
+	default:
+		options = append(options, "rewrite the expression so the zone's plan allows it (e.g. wildcard, contains, starts_with instead of matches), or upgrade the plan, then build the plan again")
+	}
+	var resolves []string
+	var labels []string
+	for _, id := range t.FirewallRuleIDs {
+		resolves = append(resolves, b.findings(idFirewallRules, kindFirewallRule, id)...)
+		if fr := byID[id]; fr != nil {
+			labels = append(labels, named(fr.Description, id))
+		}
+	}
+	if quotaHit {
+		resolves = append(resolves, b.findings(idFirewallRules, kindZone, zid)...)
+	}
+	st := Step{
+		ID: "firewall-rule.keep:" + strings.Join(t.FirewallRuleIDs, "+"), Kind: "firewall-rule.keep",
+		Manual: true, Risk: RiskHigh, Resolves: resolves,
+		Title:  "Keep firewall rule " + strings.Join(labels, " + ") + " until it can be migrated",
+		Reason: "The translator left it out of the custom rules: " + strings.Join(why, "; ") + ".",
+		Note:   "Options: " + strings.Join(options, "; ") + ". The rule and its filter stay as they are meanwhile.",
+		Diffs:  []Diff{{Label: "firewall rule " + strings.Join(t.FirewallRuleIDs, " + "), Old: t.OldExpression, New: t.NewExpression, Changes: t.Changes}},
+	}
+	if t.Rule != nil {
+		// The custom rule as it would be added once the blocker is gone.
+		rsID := rulesetID
+		if rsID == "" {
+			rsID = ":ruleset_id"
+		}
+		st.Method, st.Path, st.Body = "POST", zonePath(zid, "rulesets", rsID, "rules"), mustJSON(t.Rule)
+		st.Note += " The body is the custom rule to add then (or to include in the PUT of the entry point, with the rules it holds)."
+	}
+	b.add(phaseManual, st)
+}
+
+// orphanFilters plans filters no firewall rule refers to: a manual delete, because the
+// snapshot cannot show whether another feature uses them.
+func (b *builder) orphanFilters(users map[string][]string) {
+	zid := b.z.Zone.ID
+	for _, f := range b.z.Filters {
+		if len(users[f.ID]) > 0 {
+			continue
+		}
+		resolves := b.findings(idFilters, kindFilter, f.ID)
+		resolves = append(resolves, b.findings(idGeoIPFieldNames, kindExpression, f.ID)...)
+		resolves = append(resolves, b.findings(idThreatScore, kindExpression, f.ID)...)
+		if len(resolves) == 0 {
+			continue
+		}
+		b.add(phaseManual, Step{
+			ID: "filter.review:" + f.ID, Kind: "filter.review", Manual: true,
+			Method: "DELETE", Path: zonePath(zid, "filters", f.ID),
+			Resolves: resolves, Risk: RiskLow,
+			Title:  "Delete orphan filter " + named(f.Description, f.ID) + " if nothing else uses it",
+			Reason: "No firewall rule refers to it, but filters can be shared with other features, which the scan does not see; filters shared with other features are never deleted by the plan.",
+			Note:   "Check that no other feature (zone lockdown, user agent rules) uses it, then delete it; if the API refuses, another feature uses it: keep it.",
+		})
+	}
+}
+
+// expressionReviews plans the expression findings still open: cf.threat_score in migrated
+// filters (the custom rule is created disabled), and deprecated fields in rules of existing
+// rulesets. No call can fix them without a person's judgement.
+func (b *builder) expressionReviews(verify string) {
+	type item struct{ id, label string }
+	var items []item
+	for _, f := range b.ix.byScope[b.scope] {
+		if b.ix.used[f.Fingerprint] || f.Resource.Kind != kindExpression {
+			continue
+		}
+		if f.RuleID != idThreatScore && f.RuleID != idGeoIPFieldNames {
+			continue
+		}
+		items = append(items, item{f.Resource.ID, f.Resource.Name})
+	}
+	sort.Slice(items, func(i, j int) bool { return items[i].id < items[j].id })
+	seen := map[string]bool{}
+	for _, it := range items {
+		if seen[it.id] {
+			continue
+		}
+		seen[it.id] = true
+		resolves := b.findings(idThreatScore, kindExpression, it.id)
+		resolves = append(resolves, b.findings(idGeoIPFieldNames, kindExpression, it.id)...)
+		st := Step{
+			ID: "expression.review:" + it.id, Kind: "expression.review", Manual: true,
+			Resolves: resolves, Risk: RiskMedium,
+			Title:  "Review the expression of " + named(it.label, it.id),
+			Reason: "It uses cf.threat_score, which is always 0 now (rules using it silently change meaning), or a renamed field in a rule the plan does not rewrite.",
+			Note:   "Replace cf.threat_score with a bot or WAF attack score condition (cf.bot_management.score, cf.waf.score, plan permitting) and ip.geoip.* with ip.src.*; a migrated rule using cf.threat_score is created disabled until then.",
+		}
+		if verify != "" {
+			st.DependsOn = []string{verify}
+		}
+		b.add(phaseManual, st)
+	}
+}
