@@ -88,8 +88,8 @@ func (b *builder) accountNameservers(a *inventory.AccountInventory) {
 			Method: "PATCH", Path: "/accounts/" + aid + "/dns_settings",
 			Body:     mustJSON(map[string]any{"zone_defaults": map[string]any{"nameservers": map[string]string{"type": target}}}),
 			Resolves: fps, Risk: RiskLow, Derived: derived,
-			Title:    fmt.Sprintf("Set zone_defaults.nameservers.type = %q in the account DNS settings", target),
-			Reason:   "The account DNS settings were not read: " + why + ".",
+			Title:  fmt.Sprintf("Set zone_defaults.nameservers.type = %q in the account DNS settings", target),
+			Reason: "The account DNS settings were not read: " + why + ".",
 		})
 		stop.DependsOn = []string{"account-dns-settings.patch"}
 	}
@@ -110,9 +110,9 @@ func (b *builder) pools(a *inventory.AccountInventory) {
 			Method: "POST", Path: "/accounts/" + a.Account.ID + "/alerting/v3/policies",
 			Body:     notificationPolicy("Load balancer pool "+p.Name, "load_balancing_health_alert", emails, map[string][]string{"pool_id": {p.ID}}),
 			Resolves: fps, Risk: RiskLow,
-			Title:    "Create a notification policy for load balancer pool " + named(p.Name, p.ID),
-			Reason:   "notification_email is deprecated in favour of the centralised notification service.",
-			Note:     "Derived: alert type load_balancing_health_alert filtered on the pool, an email mechanism per address (" + strings.Join(emails, ", ") + ").",
+			Title:  "Create a notification policy for load balancer pool " + named(p.Name, p.ID),
+			Reason: "notification_email is deprecated in favour of the centralised notification service.",
+			Note:   "Derived: alert type load_balancing_health_alert filtered on the pool, an email mechanism per address (" + strings.Join(emails, ", ") + ").",
 		})
 		b.add(phaseManual, Step{
 			ID: "load-balancer-pool.clear-email:" + p.ID, Kind: "load-balancer-pool.clear-email", Change: ChangeUpdate, Manual: true,
@@ -157,8 +157,8 @@ func (b *builder) bookmarks(a *inventory.AccountInventory) {
 			Method: "POST", Path: "/accounts/" + a.Account.ID + "/access/apps",
 			Body:     mustJSON(map[string]any{"type": "bookmark", "name": bm.Name, "domain": bm.Domain, "app_launcher_visible": true}),
 			Resolves: fps, Risk: RiskLow,
-			Title:    fmt.Sprintf("Create an Access application of type bookmark for %q", bm.Name),
-			Reason:   "The bookmarks API is deprecated; bookmarks are Access applications of type bookmark.",
+			Title:  fmt.Sprintf("Create an Access application of type bookmark for %q", bm.Name),
+			Reason: "The bookmarks API is deprecated; bookmarks are Access applications of type bookmark.",
 		})
 		b.add(phaseManual, Step{
 			ID: "access-bookmark.delete:" + bm.ID, Kind: "access-bookmark.delete", Change: ChangeDelete, Manual: true,

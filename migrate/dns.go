@@ -216,10 +216,10 @@ func (b *builder) srvRecords() {
 				Method: "PATCH", Path: zonePath(zid, "dns_records", rec.ID),
 				Body:     mustJSON(map[string]any{"name": rec.Name, "data": data}),
 				Resolves: fps, Risk: RiskHigh,
-				Title:    "Resolve the SRV name conflict of " + label,
-				Reason:   fmt.Sprintf("data.service/proto/name compose %s, which conflicts with the record name %s; the record name is what the API keeps once the data fields go.", composed, rec.Name),
-				Note:     fmt.Sprintf("The body keeps the record name %s and drops the three fields; if %s is the intended name, send it as \"name\" instead.", rec.Name, composed),
-				Diffs:    []Diff{{Label: label, Old: srvText(rec.Name, rec.Data), New: srvText(rec.Name, &data) + "   or   " + srvText(composed, &data)}},
+				Title:  "Resolve the SRV name conflict of " + label,
+				Reason: fmt.Sprintf("data.service/proto/name compose %s, which conflicts with the record name %s; the record name is what the API keeps once the data fields go.", composed, rec.Name),
+				Note:   fmt.Sprintf("The body keeps the record name %s and drops the three fields; if %s is the intended name, send it as \"name\" instead.", rec.Name, composed),
+				Diffs:  []Diff{{Label: label, Old: srvText(rec.Name, rec.Data), New: srvText(rec.Name, &data) + "   or   " + srvText(composed, &data)}},
 			})
 		default:
 			name := rec.Name
@@ -234,10 +234,10 @@ func (b *builder) srvRecords() {
 				Method: "PATCH", Path: zonePath(zid, "dns_records", rec.ID),
 				Body:     mustJSON(map[string]any{"name": name, "data": data}),
 				Resolves: fps, Risk: RiskLow,
-				Title:    "Drop data.service/proto/name from " + label,
-				Reason:   "Writers must set only the outer name and leave the three data fields unset; after the end of life the API refuses them.",
-				Note:     note,
-				Diffs:    []Diff{{Label: label, Old: srvText(rec.Name, rec.Data), New: srvText(name, &data)}},
+				Title:  "Drop data.service/proto/name from " + label,
+				Reason: "Writers must set only the outer name and leave the three data fields unset; after the end of life the API refuses them.",
+				Note:   note,
+				Diffs:  []Diff{{Label: label, Old: srvText(rec.Name, rec.Data), New: srvText(name, &data)}},
 			})
 		}
 	}

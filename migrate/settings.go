@@ -191,9 +191,9 @@ func (b *builder) healthChecks() {
 			Method: "POST", Path: "/accounts/" + z.Zone.Account.ID + "/alerting/v3/policies",
 			Body:     notificationPolicy("Health check "+h.Name+" ("+z.Zone.Name+")", "health_check_status_notification", emails, map[string][]string{"health_check_id": {h.ID}}),
 			Resolves: fps, Risk: RiskLow,
-			Title:    "Create a notification policy for health check " + named(h.Name, h.ID),
-			Reason:   "notification_email is deprecated in favour of the centralised notification service.",
-			Note:     "Derived: alert type health_check_status_notification with an email mechanism per address (" + strings.Join(emails, ", ") + ").",
+			Title:  "Create a notification policy for health check " + named(h.Name, h.ID),
+			Reason: "notification_email is deprecated in favour of the centralised notification service.",
+			Note:   "Derived: alert type health_check_status_notification with an email mechanism per address (" + strings.Join(emails, ", ") + ").",
 		})
 		b.add(phaseManual, Step{
 			ID: "health-check.clear-email:" + h.ID, Kind: "health-check.clear-email", Change: ChangeUpdate, Manual: true,

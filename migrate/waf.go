@@ -193,7 +193,7 @@ func (b *builder) waf() {
 		}
 		execs = append(execs, inventory.RulesetRule{
 			Action: "execute", Expression: "true", Enabled: boolPtr(true),
-			Description: "Execute " + rulesetNames[rs] + " (migrated from WAF package " + pkg.Name + ")",
+			Description:      "Execute " + rulesetNames[rs] + " (migrated from WAF package " + pkg.Name + ")",
 			ActionParameters: mustJSON(ap),
 		})
 	}
@@ -264,8 +264,8 @@ func (b *builder) waf() {
 					})
 				}
 				diffs = append(diffs, Diff{Label: "WAF override " + named(o.Description, o.ID),
-					Old: fmt.Sprintf("urls %s; groups %s; rules %s", strings.Join(o.URLs, " "), strings.Join(sortedPairs(o.Groups), ", "), strings.Join(sortedPairs(o.Rules), ", ")),
-					New: "skip " + strings.Join(skip, ", ") + " when " + anyOf(conds),
+					Old:     fmt.Sprintf("urls %s; groups %s; rules %s", strings.Join(o.URLs, " "), strings.Join(sortedPairs(o.Groups), ", "), strings.Join(sortedPairs(o.Rules), ", ")),
+					New:     "skip " + strings.Join(skip, ", ") + " when " + anyOf(conds),
 					Changes: []string{"the exception skips the whole ruleset(s) for these URLs, which is broader than switching off single groups or rules (derived: old ids do not map to new ones); narrow it with action_parameters.rules if needed"}})
 			}
 		}
