@@ -71,7 +71,6 @@ func firstDiff(want, got string) string {
 	return "(same lines, different bytes)"
 }
 
-
 // Every demo zone's translation, with its plan and existing custom rules.
 func TestGoldenDemoZones(t *testing.T) {
 	n := 0
