@@ -83,6 +83,7 @@ func commands(s *Streams) []*ucli.Command {
 		scanCommand(s),
 		rulesCommand(s),
 		emulatorCommand(s),
+		reportCommand(s),
 	}
 }
 

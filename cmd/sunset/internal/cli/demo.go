@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"path/filepath"
 
 	ucli "github.com/urfave/cli/v2"
 
@@ -15,9 +16,25 @@ import (
 
 const demoReportDefault = "sunset-demo-report.json"
 
+// demoHTMLDefault is the name of the demo's HTML report, written next to the JSON one.
+const demoHTMLDefault = "sunset-demo-report.html"
+
+// demoHTMLPath is where the demo writes its HTML report: --html when given ("" for none),
+// else next to the JSON report (none when there is no JSON report either).
+func demoHTMLPath(c *ucli.Context) string {
+	if c.IsSet("html") {
+		return c.String("html")
+	}
+	if report := c.String("report"); report != "" {
+		return filepath.Join(filepath.Dir(report), demoHTMLDefault)
+	}
+	return ""
+}
+
 func demoCommand(s *Streams) *ucli.Command {
 	flags := []ucli.Flag{
 		&ucli.StringFlag{Name: "report", Value: demoReportDefault, Usage: "write the JSON report to `FILE` (\"\" for none)"},
+		&ucli.StringFlag{Name: "html", Value: demoHTMLDefault, Usage: "write the HTML report to `FILE` (\"\" for none; default: next to the --report file)"},
 		&ucli.IntFlag{Name: "workers", Value: 8, Usage: "zones scanned at once (`N`)"},
 		&ucli.IntFlag{Name: "retries", Value: 0, Hidden: true},
 		&ucli.Float64Flag{Name: "rps", Value: 0, Hidden: true},
@@ -47,6 +64,10 @@ func demoCommand(s *Streams) *ucli.Command {
 			if path := c.String("report"); path != "" {
 				opts.formats = append(opts.formats, reports.FormatSpec{Format: "json", Path: path})
 			}
+			htmlPath := demoHTMLPath(c)
+			if htmlPath != "" {
+				opts.formats = append(opts.formats, reports.FormatSpec{Format: "html", Path: htmlPath})
+			}
 			base, stop, err := startDemoEmulator(c.Context, opts)
 			if err != nil {
 				return err
@@ -59,6 +80,9 @@ func demoCommand(s *Streams) *ucli.Command {
 			err = runScan(c.Context, s, opts)
 			if path := c.String("report"); path != "" && exitCode(err) != ExitFatal && exitCode(err) != ExitUsage {
 				fmt.Fprintf(s.Err, "report written to %s\n", path)
+			}
+			if htmlPath != "" && exitCode(err) != ExitFatal && exitCode(err) != ExitUsage {
+				fmt.Fprintf(s.Err, "HTML report written to %s (open it in a browser; it works offline)\n", htmlPath)
 			}
 			return err
 		},
