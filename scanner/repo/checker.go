@@ -130,8 +130,8 @@ func NewChecker(cat *catalog.Catalog, asOf time.Time) *Checker {
 	return c
 }
 
-// knownRule reports whether id is a catalog or tool rule.
-func (c *Checker) knownRule(id string) bool {
+// KnownRule reports whether id is a catalog rule or one of the tool's own rules.
+func (c *Checker) KnownRule(id string) bool {
 	if _, ok := c.entries[id]; ok {
 		return true
 	}

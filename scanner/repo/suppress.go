@@ -180,7 +180,7 @@ func (c *Checker) applySuppressions(displayPath string, findings []scanner.Findi
 		}
 		var bad []string
 		for _, r := range s.rules {
-			if r != "all" && !c.knownRule(r) {
+			if r != "all" && !c.KnownRule(r) {
 				bad = append(bad, r)
 			}
 		}

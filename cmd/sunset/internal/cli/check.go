@@ -1,0 +1,307 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	ucli "github.com/urfave/cli/v2"
+
+	"github.com/sunsetscan/sunset/reports"
+	"github.com/sunsetscan/sunset/scanner"
+	"github.com/sunsetscan/sunset/scanner/catalog"
+	"github.com/sunsetscan/sunset/scanner/repo"
+)
+
+// checkOptions is everything `sunset check` needs, resolved from flags and .sunset.yaml.
+type checkOptions struct {
+	cfg            repo.Config // effective configuration (file merged with flags)
+	formats        []reports.FormatSpec
+	failOn         scanner.Severity
+	asOf           time.Time
+	color          bool
+	catalog        *catalog.Catalog
+	maxFileSize    int64
+	workers        int
+	noGitignore    bool
+	writeBaseline  string
+	showSuppressed bool
+	printConfig    bool
+	stdinKind      repo.Kind
+	stdinName      string
+}
+
+func checkFlags() []ucli.Flag {
+	return append([]ucli.Flag{
+		&ucli.StringFlag{Name: "config", Usage: "read settings from `FILE` (default: " + repo.ConfigFileName + " in the first path, if present)"},
+		&ucli.BoolFlag{Name: "print-config", Usage: "print the effective configuration (file and flags merged) and exit"},
+		&ucli.StringSliceFlag{Name: "include", Usage: "check only files matching `GLOB` (gitignore syntax, repeatable; replaces the config's)"},
+		&ucli.StringSliceFlag{Name: "exclude", Usage: "skip files and directories matching `GLOB` (gitignore syntax, repeatable; replaces the config's)"},
+		&ucli.StringFlag{Name: "max-file-size", Usage: "report and skip files larger than `SIZE` (e.g. 5MiB, 500KB; default 5MiB)"},
+		&ucli.IntFlag{Name: "workers", Usage: "files checked at once (`N`; default the number of CPUs)"},
+		&ucli.BoolFlag{Name: "no-gitignore", Usage: "check files that .gitignore ignores too"},
+		&ucli.StringFlag{Name: "baseline", Usage: "report only findings not recorded in `FILE` (recorded ones are suppressed, suppressed_by \"baseline\")"},
+		&ucli.StringFlag{Name: "write-baseline", Usage: "record the current findings in `FILE`, then check against it"},
+		&ucli.BoolFlag{Name: "show-suppressed", Usage: "include suppressed findings in the outputs, marked, with the reason"},
+		&ucli.StringFlag{Name: "stdin-type", Value: "text", Usage: "with path -: read standard input as `TYPE` terraform, json, yaml or text"},
+		&ucli.StringFlag{Name: "stdin-name", Value: "<stdin>", Usage: "with path -: the `NAME` findings carry"},
+	}, reportFlags()...)
+}
+
+func checkCommand(s *Streams) *ucli.Command {
+	return &ucli.Command{
+		Name:      "check",
+		Usage:     "check configuration repositories (Terraform, JSON/YAML, scripts) for deprecated API usage",
+		ArgsUsage: "[PATH...|-]",
+		Description: "Walks the paths (default: the config's paths, else .) concurrently, skipping .git, .terraform,\n" +
+			"node_modules, vendor and what .gitignore ignores, and reports deprecated resources and attributes\n" +
+			"(Terraform), API objects (JSON/YAML) and endpoint calls (any text) at their file and line.\n\n" +
+			"Suppress one finding with a comment on the line before it (or at the end of its line):\n" +
+			"  # sunset:ignore RULE_ID [until=YYYY-MM-DD] reason\n" +
+			"A suppression without a reason is reported (" + repo.RuleSuppression + ", notice); an expired one stops\n" +
+			"suppressing. Exit codes: 0 clean, 1 findings at or above --fail-on, 2 usage or configuration\n" +
+			"error, 3 fatal, 4 some files could not be read (1 wins over 4).",
+		Flags: checkFlags(),
+		Action: func(c *ucli.Context) error {
+			o, err := resolveCheckOptions(c, s)
+			if err != nil {
+				return err
+			}
+			if o.printConfig {
+				return printCheckConfig(s, o)
+			}
+			return runCheck(c, s, o)
+		},
+	}
+}
+
+// resolveCheckOptions reads .sunset.yaml (given or discovered) and merges the flags over it.
+func resolveCheckOptions(c *ucli.Context, s *Streams) (*checkOptions, error) {
+	o := &checkOptions{}
+	args := c.Args().Slice()
+	for _, a := range args {
+		if strings.HasPrefix(a, "-") && a != "-" {
+			return nil, usageErrorf("flags go before the paths (%q follows a path)", a)
+		}
+	}
+	cfgPath := c.String("config")
+	if cfgPath == "" {
+		first := "."
+		if len(args) > 0 {
+			first = args[0]
+		}
+		if info, err := os.Stat(first); err == nil && info.IsDir() {
+			if p := filepath.Join(first, repo.ConfigFileName); fileExists(p) {
+				cfgPath = p
+			}
+		}
+	}
+	if cfgPath != "" {
+		cfg, err := repo.LoadConfig(cfgPath)
+		if err != nil {
+			return nil, usageErrorf("%v", err)
+		}
+		o.cfg = *cfg
+	}
+	if len(args) > 0 {
+		o.cfg.Paths = args
+	} else if len(o.cfg.Paths) == 0 {
+		o.cfg.Paths = []string{"."}
+	}
+	if c.IsSet("include") {
+		o.cfg.Include = c.StringSlice("include")
+	}
+	if c.IsSet("exclude") {
+		o.cfg.Exclude = c.StringSlice("exclude")
+	}
+	if c.IsSet(flagFailOn) || o.cfg.FailOn == "" {
+		o.cfg.FailOn = c.String(flagFailOn)
+	}
+	if c.IsSet("max-file-size") {
+		o.cfg.MaxFileSize = c.String("max-file-size")
+	}
+	if c.IsSet("baseline") {
+		o.cfg.Baseline = c.String("baseline")
+	}
+	var err error
+	if o.catalog, err = loadCatalog(c); err != nil {
+		return nil, err
+	}
+	known := repo.NewChecker(o.catalog, time.Time{}).KnownRule
+	if err := o.cfg.Validate(known); err != nil {
+		return nil, usageErrorf("configuration%s: %v", sourceSuffix(o.cfg.Source), err)
+	}
+	if o.failOn, err = scanner.ParseSeverity(o.cfg.FailOn); err != nil {
+		return nil, usageErrorf("--fail-on: %v", err)
+	}
+	o.maxFileSize = repo.DefaultMaxFileSize
+	if o.cfg.MaxFileSize != "" {
+		if o.maxFileSize, err = repo.ParseSize(o.cfg.MaxFileSize); err != nil {
+			return nil, usageErrorf("--max-file-size: %v", err)
+		}
+	}
+	o.printConfig = c.Bool("print-config")
+	if o.formats, err = formatSpecs(c); err != nil {
+		return nil, err
+	}
+	if o.asOf, err = s.asOf(c); err != nil {
+		return nil, err
+	}
+	if o.color, err = s.color(c, s.OutTTY); err != nil {
+		return nil, err
+	}
+	if o.workers = c.Int("workers"); o.workers < 0 {
+		return nil, usageErrorf("--workers %d: want 1 or more (0 = the number of CPUs)", o.workers)
+	}
+	o.noGitignore = c.Bool("no-gitignore")
+	o.writeBaseline = c.String("write-baseline")
+	o.showSuppressed = c.Bool("show-suppressed")
+	if o.stdinKind, err = repo.ParseKind(c.String("stdin-type")); err != nil {
+		return nil, usageErrorf("--stdin-type: %v", err)
+	}
+	o.stdinName = c.String("stdin-name")
+	for _, p := range o.cfg.Paths {
+		if p == "-" && len(o.cfg.Paths) > 1 {
+			return nil, usageErrorf("- (standard input) must be the only path")
+		}
+	}
+	return o, nil
+}
+
+func sourceSuffix(src string) string {
+	if src == "" {
+		return ""
+	}
+	return " (" + src + ")"
+}
+
+func fileExists(p string) bool {
+	info, err := os.Stat(p)
+	return err == nil && !info.IsDir()
+}
+
+// printCheckConfig writes the effective configuration as YAML.
+func printCheckConfig(s *Streams, o *checkOptions) error {
+	src := "no configuration file; defaults and flags"
+	if o.cfg.Source != "" {
+		src = "from " + filepath.ToSlash(o.cfg.Source) + " and flags"
+	}
+	cfg := o.cfg
+	if cfg.MaxFileSize == "" {
+		cfg.MaxFileSize = fmt.Sprint(o.maxFileSize)
+	}
+	fmt.Fprintf(s.Out, "# effective sunset check configuration (%s)\n", src)
+	_, err := s.Out.Write(cfg.YAML())
+	return err
+}
+
+// runCheck checks the paths, applies the policy (severity overrides, disabled rules,
+// baseline), writes every report and returns the exit status.
+func runCheck(c *ucli.Context, s *Streams, o *checkOptions) error {
+	checker := repo.NewChecker(o.catalog, o.asOf)
+	var res *repo.Result
+	var err error
+	if len(o.cfg.Paths) == 1 && o.cfg.Paths[0] == "-" {
+		res, err = checker.CheckReader(s.In, o.stdinName, o.stdinKind, o.maxFileSize)
+	} else {
+		res, err = checker.Check(c.Context, repo.Options{
+			Paths: o.cfg.Paths, Include: o.cfg.Include, Exclude: o.cfg.Exclude,
+			MaxFileSize: o.maxFileSize, Workers: o.workers, NoGitignore: o.noGitignore,
+		})
+	}
+	if err != nil {
+		if errors.Is(err, c.Context.Err()) && c.Context.Err() != nil {
+			return fatalError(fmt.Errorf("check interrupted: %w", err))
+		}
+		return usageErrorf("%v", err)
+	}
+	policy := repo.Policy{Disabled: o.cfg.Rules.Disable, Severity: map[string]scanner.Severity{}}
+	for id, v := range o.cfg.Rules.Severity {
+		policy.Severity[id], _ = scanner.ParseSeverity(v) // validated when resolving options
+	}
+	findings, _ := policy.Apply(res.Findings)
+	if o.writeBaseline != "" {
+		if err := writeBaselineFile(o.writeBaseline, repo.NewBaseline(findings)); err != nil {
+			return err
+		}
+		fmt.Fprintf(s.Err, "sunset: wrote %s\n", o.writeBaseline)
+		o.cfg.Baseline = o.writeBaseline
+	}
+	if o.cfg.Baseline != "" {
+		b, err := readBaselineFile(o.cfg.Baseline)
+		if err != nil {
+			return err
+		}
+		policy.Baseline = b
+		var stale []repo.BaselineEntry
+		findings, stale = policy.Apply(res.Findings)
+		for _, e := range stale {
+			fmt.Fprintf(s.Err, "sunset: baseline %s: stale entry %s %s %s (no longer found; refresh with --write-baseline)\n",
+				o.cfg.Baseline, e.RuleID, e.Path, e.Resource)
+		}
+	}
+	shown := findings
+	if !o.showSuppressed {
+		shown = make([]scanner.Finding, 0, len(findings))
+		for _, f := range findings {
+			if !f.Suppressed {
+				shown = append(shown, f)
+			}
+		}
+		if n := len(findings) - len(shown); n > 0 {
+			fmt.Fprintf(s.Err, "sunset: %d suppressed finding(s) not shown (--show-suppressed lists them)\n", n)
+		}
+	}
+	var errs []reports.ReportError
+	for _, e := range res.Errors {
+		errs = append(errs, reports.ReportError{Path: e.Path, What: e.What, Message: e.Message})
+	}
+	rep := reports.NewReport(reports.Input{
+		Version:  Version,
+		AsOf:     o.asOf,
+		Source:   reports.Source{Kind: reports.SourceFiles, Paths: o.cfg.Paths},
+		Findings: shown,
+		Errors:   errs,
+		Counts:   reports.Counts{FilesScanned: res.FilesScanned, FilesFailed: res.FilesFailed},
+		FailOn:   o.failOn,
+		Rules:    o.catalog,
+	})
+	if err := writeReports(s, o.formats, rep, o.color); err != nil {
+		return err
+	}
+	if code := outcomeCode(scanner.GateFails(findings, o.failOn), res.Incomplete()); code != ExitOK {
+		return &exitError{code: code}
+	}
+	return nil
+}
+
+func writeBaselineFile(path string, b *repo.Baseline) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fatalError(fmt.Errorf("cannot write baseline: %w", err))
+	}
+	if err := b.Write(f); err != nil {
+		f.Close()
+		return fatalError(fmt.Errorf("cannot write baseline %s: %w", path, err))
+	}
+	if err := f.Close(); err != nil {
+		return fatalError(fmt.Errorf("cannot write baseline %s: %w", path, err))
+	}
+	return nil
+}
+
+func readBaselineFile(path string) (*repo.Baseline, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, usageErrorf("--baseline: %v", err)
+	}
+	defer f.Close()
+	b, err := repo.ReadBaseline(f)
+	if err != nil {
+		return nil, usageErrorf("--baseline %s: %v", path, strings.TrimSpace(err.Error()))
+	}
+	return b, nil
+}

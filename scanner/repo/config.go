@@ -1,0 +1,176 @@
+package repo
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/sunsetscan/sunset/scanner"
+)
+
+// ConfigFileName is the configuration file looked for in the first path of a check.
+const ConfigFileName = ".sunset.yaml"
+
+// Config is a .sunset.yaml file:
+//
+//	paths: [infra, scripts]          # checked when the command line names no path
+//	include: ["**/*.tf", "*.sh"]     # only files matching one (gitignore-style globs)
+//	exclude: ["legacy/**"]           # skip files and directories matching one
+//	fail_on: warning                 # error | warning | notice | none
+//	max_file_size: 5MiB              # larger files are reported and not read
+//	baseline: .sunset-baseline.json  # report only findings not in it
+//	rules:
+//	  disable: [dns-error-chain]     # findings of these rules are suppressed ("config")
+//	  severity:                      # per-rule severity overrides
+//	    zone-setting-brotli: notice
+//
+// Relative paths (paths, baseline) are relative to the file's directory. Unknown keys are
+// errors. Command-line flags win over the file.
+type Config struct {
+	Paths       []string    `yaml:"paths,omitempty" json:"paths,omitempty"`
+	Include     []string    `yaml:"include,omitempty" json:"include,omitempty"`
+	Exclude     []string    `yaml:"exclude,omitempty" json:"exclude,omitempty"`
+	FailOn      string      `yaml:"fail_on,omitempty" json:"fail_on,omitempty"`
+	MaxFileSize string      `yaml:"max_file_size,omitempty" json:"max_file_size,omitempty"`
+	Baseline    string      `yaml:"baseline,omitempty" json:"baseline,omitempty"`
+	Rules       RulesConfig `yaml:"rules,omitempty" json:"rules,omitzero"`
+	// Source is the file the configuration was read from ("" when none); never read from YAML.
+	Source string `yaml:"-" json:"-"`
+}
+
+// RulesConfig holds per-rule settings.
+type RulesConfig struct {
+	Disable  []string          `yaml:"disable,omitempty" json:"disable,omitempty"`
+	Severity map[string]string `yaml:"severity,omitempty" json:"severity,omitempty"`
+}
+
+// LoadConfig reads and validates a configuration file; relative paths in it are resolved
+// against its directory.
+func LoadConfig(path string) (*Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("config %s: %w", path, unwrapPathError(err))
+	}
+	cfg, err := ParseConfig(data, path)
+	if err != nil {
+		return nil, err
+	}
+	dir := filepath.Dir(path)
+	for i, p := range cfg.Paths {
+		cfg.Paths[i] = resolveRel(dir, p)
+	}
+	if cfg.Baseline != "" {
+		cfg.Baseline = resolveRel(dir, cfg.Baseline)
+	}
+	cfg.Source = path
+	return cfg, nil
+}
+
+func resolveRel(dir, p string) string {
+	if filepath.IsAbs(p) || dir == "." || dir == "" {
+		return filepath.Clean(p)
+	}
+	return filepath.Join(dir, p)
+}
+
+// ParseConfig reads a configuration from YAML; name is used in errors. Rule ids are checked
+// against a catalog later, by Validate with a lookup.
+func ParseConfig(data []byte, name string) (*Config, error) {
+	cfg := &Config{}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return cfg, nil
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(cfg); err != nil && !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("config %s: %s", name, strings.TrimPrefix(err.Error(), "yaml: "))
+	}
+	if err := cfg.Validate(nil); err != nil {
+		return nil, fmt.Errorf("config %s: %w", name, err)
+	}
+	return cfg, nil
+}
+
+// Validate checks values; known, when not nil, says whether a rule id exists.
+func (c *Config) Validate(known func(string) bool) error {
+	var errs []error
+	if c.FailOn != "" {
+		if _, err := scanner.ParseSeverity(c.FailOn); err != nil {
+			errs = append(errs, fmt.Errorf("fail_on: %w", err))
+		}
+	}
+	if c.MaxFileSize != "" {
+		if _, err := ParseSize(c.MaxFileSize); err != nil {
+			errs = append(errs, fmt.Errorf("max_file_size: %w", err))
+		}
+	}
+	ids := append([]string{}, c.Rules.Disable...)
+	for id, sev := range c.Rules.Severity {
+		ids = append(ids, id)
+		if _, err := scanner.ParseSeverity(sev); err != nil {
+			errs = append(errs, fmt.Errorf("rules.severity.%s: %w", id, err))
+		}
+	}
+	sort.Strings(ids)
+	if known != nil {
+		for _, id := range ids {
+			if !known(id) {
+				errs = append(errs, fmt.Errorf("rules: unknown rule id %q (see `sunset rules`)", id))
+			}
+		}
+	}
+	for _, g := range append(append([]string{}, c.Include...), c.Exclude...) {
+		if _, err := filepath.Match(strings.ReplaceAll(g, "**", "*"), ""); err != nil {
+			errs = append(errs, fmt.Errorf("glob %q: %w", g, err))
+		}
+	}
+	sort.Slice(errs, func(i, j int) bool { return errs[i].Error() < errs[j].Error() })
+	return errors.Join(errs...)
+}
+
+// YAML renders the configuration (the effective one, for --print-config).
+func (c *Config) YAML() []byte {
+	var buf bytes.Buffer
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2)
+	_ = enc.Encode(c) // a Config always encodes
+	_ = enc.Close()
+	return buf.Bytes()
+}
+
+// MarshalJSON is the default JSON form (tests compare configurations through it).
+func (c *Config) MarshalJSON() ([]byte, error) {
+	type plain Config
+	return json.Marshal((*plain)(c))
+}
+
+// ParseSize reads a size: bytes, or a number with a unit KB, MB, GB (powers of 1000) or KiB,
+// MiB, GiB (powers of 1024), e.g. "5MiB", "500KB", "1048576".
+func ParseSize(s string) (int64, error) {
+	t := strings.TrimSpace(s)
+	units := []struct {
+		suffix string
+		mult   int64
+	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"KB", 1000}, {"MB", 1000 * 1000}, {"GB", 1000 * 1000 * 1000}, {"B", 1}}
+	mult := int64(1)
+	for _, u := range units {
+		if strings.HasSuffix(strings.ToLower(t), strings.ToLower(u.suffix)) {
+			t, mult = strings.TrimSpace(t[:len(t)-len(u.suffix)]), u.mult
+			break
+		}
+	}
+	n, err := strconv.ParseInt(t, 10, 64)
+	if err != nil || n <= 0 || n > (1<<62)/mult {
+		return 0, fmt.Errorf("invalid size %q (want e.g. 5MiB, 500KB or a number of bytes)", s)
+	}
+	return n * mult, nil
+}
