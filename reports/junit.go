@@ -46,8 +46,11 @@ type (
 		Skipped    int             `xml:"skipped,attr"`
 		Time       string          `xml:"time,attr"`
 		Timestamp  string          `xml:"timestamp,attr,omitempty"`
-		Properties []junitProperty `xml:"properties>property,omitempty"`
-		Cases      []junitCase     `xml:"testcase"`
+		Properties *junitProperties `xml:"properties"`
+		Cases      []junitCase      `xml:"testcase"`
+	}
+	junitProperties struct {
+		Items []junitProperty `xml:"property"`
 	}
 	junitProperty struct {
 		Name  string `xml:"name,attr"`
@@ -66,7 +69,7 @@ type (
 	junitProblem struct {
 		Message string `xml:"message,attr"`
 		Type    string `xml:"type,attr"`
-		Body    string `xml:",chardata"`
+		Body    string `xml:",cdata"` // CDATA keeps the body's line breaks readable
 	}
 	junitSkipped struct {
 		Message string `xml:"message,attr,omitempty"`
@@ -157,8 +160,8 @@ func (d *junitSuites) add(s junitSuite) {
 	d.Skipped += s.Skipped
 }
 
-// junitRuleProperties describes a rule in a suite's <properties>.
-func junitRuleProperties(c RuleInfo) []junitProperty {
+// junitRuleProperties describes a rule in a suite's <properties>; nil when there is nothing.
+func junitRuleProperties(c RuleInfo) *junitProperties {
 	var props []junitProperty
 	for _, p := range [][2]string{
 		{"title", c.Title}, {"deprecated_on", c.DeprecatedOn}, {"end_of_life", c.EndOfLife},
@@ -168,13 +171,19 @@ func junitRuleProperties(c RuleInfo) []junitProperty {
 			props = append(props, junitProperty{Name: p[0], Value: v})
 		}
 	}
-	return props
+	if len(props) == 0 {
+		return nil
+	}
+	return &junitProperties{Items: props}
 }
 
 // junitCaseOf is the test case of one finding.
 func junitCaseOf(f *scanner.Finding) junitCase {
 	place := xmlText(where(f))
-	resource := xmlText(resourceLabel(f))
+	if l := f.Location; l != nil && l.Path != "" {
+		place = xmlText(slashPath(place))
+	}
+	resource := xmlText(resourceName(f))
 	name := strings.TrimSpace(place + " " + resource)
 	if place != "" && resource != "" {
 		name = place + ": " + resource
@@ -209,7 +218,8 @@ func junitDetails(f *scanner.Finding, msg string) string {
 		{"Severity", f.Severity.String()},
 		{"Zone", strings.TrimSpace(xmlText(f.ZoneName) + " " + parenthesized(xmlText(f.ZoneID)))},
 		{"Account", xmlText(f.AccountID)},
-		{"Resource", xmlText(resourceLabel(f))},
+		{"File", xmlText(fileLine(f))},
+		{"Resource", xmlText(resourceName(f))},
 		{"Deprecated on", xmlText(f.DeprecatedOn)},
 		{"End of life", xmlText(f.EndOfLife)},
 		{"Replacement", xmlText(f.Replacement)},
@@ -221,6 +231,21 @@ func junitDetails(f *scanner.Finding, msg string) string {
 		}
 	}
 	return strings.Join(lines, "\n")
+}
+
+// resourceName is resourceLabel without the line of a file finding.
+func resourceName(f *scanner.Finding) string {
+	g := *f
+	g.Location = nil
+	return resourceLabel(&g)
+}
+
+// fileLine is "PATH:LINE" (or PATH) of a file finding, with forward slashes; "" for a live one.
+func fileLine(f *scanner.Finding) string {
+	if f.Location == nil || f.Location.Path == "" {
+		return ""
+	}
+	return slashPath(where(f))
 }
 
 func parenthesized(s string) string {
