@@ -310,7 +310,7 @@ func suppressedNote(n int) string {
 	if n == 0 {
 		return ""
 	}
-	return "+ " + strconv.Itoa(n) + " suppressed"
+	return "plus " + strconv.Itoa(n) + " suppressed"
 }
 
 // groupLabel names the zone, file or account a finding belongs to, as one short string (the

@@ -1,0 +1,449 @@
+package reports
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/base64"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/sunsetscan/sunset/scanner"
+	"github.com/sunsetscan/sunset/scanner/catalog"
+)
+
+// reportGoldenDir holds the report fixtures and golden pages at the repository root:
+// demo-report.json is `sunset demo --as-of 2025-02-01 --format json` (the cli package's
+// TestReportFixture keeps it in step with the demo and rewrites it under -update).
+var reportGoldenDir = filepath.Join("..", "testdata", "golden", "report")
+
+// readFixtureReport reads a JSON report fixture of reportGoldenDir.
+func readFixtureReport(t testing.TB, name string) *Report {
+	t.Helper()
+	f, err := os.Open(filepath.Join(reportGoldenDir, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r, err := ReadReport(f)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return r
+}
+
+// renderHTML writes r with h.
+func renderHTML(t testing.TB, h HTML, r *Report) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := h.Write(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// checkReportGolden compares got with reportGoldenDir/name, or rewrites it under -update.
+func checkReportGolden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join(reportGoldenDir, name)
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -run %s -update to create it)", err, t.Name())
+	}
+	if got != string(want) {
+		gl, wl := strings.Split(got, "\n"), strings.Split(string(want), "\n")
+		for i := 0; i < len(gl) || i < len(wl); i++ {
+			var g, w string
+			if i < len(gl) {
+				g = gl[i]
+			}
+			if i < len(wl) {
+				w = wl[i]
+			}
+			if g != w {
+				t.Fatalf("output differs from %s at line %d (run go test -update after checking the change):\n  want: %.300s\n  got:  %.300s", path, i+1, w, g)
+			}
+		}
+	}
+}
+
+// TestHTMLGoldenDemo renders the demo account's report (as of 2025-02-01) and compares the
+// page with the golden file, then checks what the page must show whatever it is regenerated
+// to: the summary numbers, every dated catalog entry on the timeline, the hit rules
+// highlighted, one table row per finding.
+func TestHTMLGoldenDemo(t *testing.T) {
+	rep := readFixtureReport(t, "demo-report.json")
+	page := renderHTML(t, HTML{}, rep)
+	checkReportGolden(t, "demo.html", page)
+
+	s := rep.Summary
+	for key, value := range map[string]int{
+		"zones": s.ZonesScanned, "findings": s.FindingsTotal, "error": s.BySeverity.Error,
+		"warning": s.BySeverity.Warning, "notice": s.BySeverity.Notice, "incomplete": s.ZonesFailed,
+	} {
+		want := fmt.Sprintf(`data-card="%s"><span class="value">%d</span>`, key, value)
+		if !strings.Contains(page, want) {
+			t.Errorf("summary card %s: want %q in the page", key, want)
+		}
+	}
+	if !strings.Contains(page, `data-card="as-of"><span class="value">2025-02-01</span>`) {
+		t.Error("the as-of card is missing")
+	}
+	if got := strings.Count(page, `<tr data-severity=`); got != len(rep.Findings) {
+		t.Errorf("%d finding rows, want %d", got, len(rep.Findings))
+	}
+	dated := 0
+	for _, e := range catalog.Default().Entries() {
+		if e.EndOfLife.IsZero() && e.DeprecatedOn.IsZero() {
+			if !strings.Contains(page, "<code class=\"hit\">"+e.ID+"</code>") && !strings.Contains(page, "<code>"+e.ID+"</code>") {
+				t.Errorf("undated entry %s is not listed under the timeline", e.ID)
+			}
+			continue
+		}
+		dated++
+	}
+	if got := strings.Count(page, `<g class="tl-row`); got != dated {
+		t.Errorf("timeline has %d rows, the catalog %d dated entries", got, dated)
+	}
+	for _, rc := range s.ByRule {
+		if !strings.Contains(page, `<g class="tl-row hit sev-`+rc.Severity.String()+`" data-rule="`+rc.RuleID+`">`) &&
+			!strings.Contains(page, "<code class=\"hit\">"+rc.RuleID+"</code>") {
+			t.Errorf("hit rule %s (%s) is not highlighted on the timeline", rc.RuleID, rc.Severity)
+		}
+		if !strings.Contains(page, `id="rule-`+rc.RuleID+`"`) {
+			t.Errorf("rule %s has no section", rc.RuleID)
+		}
+	}
+	if !strings.Contains(page, `>as of 2025-02-01</text>`) {
+		t.Error("the timeline does not mark the as-of date")
+	}
+}
+
+// TestHTMLEscapesUserText puts markup in every field that comes from the account, a
+// repository or a user catalog, and checks that none of it becomes markup: the only script
+// element is the page's own, no tag carries an event handler, and the text reads back as
+// written.
+func TestHTMLEscapesUserText(t *testing.T) {
+	const (
+		script = `<script>document.body.setAttribute("data-pwned","1")</script>`
+		img    = `<img src=x onerror=alert(1)>`
+		breakA = `"><svg onload=alert(1)>`
+		closeT = `</title></textarea></style><script>alert(1)</script>`
+	)
+	f := sampleFindings()
+	f[0].Message = "message " + script
+	f[0].ZoneName = "zone" + breakA
+	f[0].Resource.Name = img
+	f[0].RuleID = "rule" + breakA
+	f[1].Title = closeT
+	f[1].EndOfLife = "2026-01-01" + img
+	f[3].Location = &scanner.Location{Path: "infra/" + closeT + ".tf", StartLine: 3}
+	f[4].SuppressedBy = script
+	rep := NewReport(Input{Version: "1.0" + img, AsOf: asOf, Source: Source{Kind: SourceFiles, Paths: []string{"repo" + breakA}}, Findings: f})
+	rep.Errors = []ReportError{{Path: "x" + script, What: img, Message: closeT}}
+	rep.Catalog = append(rep.Catalog, RuleInfo{
+		ID: "user-rule", Title: "User " + closeT, Description: "A rule whose description holds " + script,
+		Replacement: img, DocURL: "javascript:alert(1)", EndOfLife: "2025-01-01",
+	}, RuleInfo{ID: "rule-with-link", DocURL: `https://example.invalid/a"onmouseover="alert(1)`})
+
+	page := renderHTML(t, HTML{}, rep)
+
+	if n := strings.Count(strings.ToLower(page), "<script"); n != 1 {
+		t.Errorf("%d <script elements, want only the page's own", n)
+	}
+	// html/template quotes every attribute value and escapes quotes inside it, so what is
+	// left of a tag without its quoted values is its real name and attributes.
+	tag := regexp.MustCompile(`<[a-zA-Z][^>]*>`)
+	quoted := regexp.MustCompile(`"[^"]*"`)
+	handler := regexp.MustCompile(`(?i)\son[a-z]+\s*=`)
+	for _, m := range tag.FindAllString(page, -1) {
+		if handler.MatchString(quoted.ReplaceAllString(m, `""`)) {
+			t.Errorf("a tag carries an event handler: %s", m)
+		}
+		if strings.HasPrefix(strings.ToLower(m), "<img") || strings.HasPrefix(strings.ToLower(m), "<svg onload") {
+			t.Errorf("user text became an element: %s", m)
+		}
+	}
+	if strings.Contains(page, `href="javascript:`) || !strings.Contains(page, `<a href="#ZgotmplZ"`) {
+		t.Error("a javascript: URL made it into a link")
+	}
+	if !strings.Contains(page, `<a href="https://example.invalid/a%22onmouseover=%22alert%281%29" rel="noopener noreferrer">`) {
+		t.Error("a quote in a documentation URL is not escaped")
+	}
+	for _, want := range []string{
+		"A rule whose description holds &lt;script&gt;document.body.setAttribute(&#34;data-pwned&#34;,&#34;1&#34;)&lt;/script&gt;",
+		"message &lt;script&gt;",
+		"&lt;img src=x onerror=alert(1)&gt;",
+		"zone&#34;&gt;&lt;svg onload=alert(1)&gt;",
+		"User &lt;/title&gt;&lt;/textarea&gt;&lt;/style&gt;&lt;script&gt;alert(1)&lt;/script&gt;",
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("escaped text %q missing from the page", want)
+		}
+	}
+	// The page's own script is the one the policy admits: a stray edit of the script that
+	// forgets the hash would leave the table inert in a browser.
+	checkCSPMatches(t, page)
+}
+
+// checkCSPMatches checks that the CSP admits exactly the page's inline style and script.
+func checkCSPMatches(t *testing.T, page string) {
+	t.Helper()
+	csp := regexp.MustCompile(`<meta http-equiv="Content-Security-Policy" content="([^"]*)">`).FindStringSubmatch(page)
+	if csp == nil {
+		t.Fatal("no Content-Security-Policy meta element")
+	}
+	policy := strings.ReplaceAll(csp[1], "&#39;", "'")
+	for _, el := range []string{"style", "script"} {
+		m := regexp.MustCompile(`(?s)<` + el + `>(.*?)</` + el + `>`).FindStringSubmatch(page)
+		if m == nil {
+			t.Fatalf("no inline %s", el)
+		}
+		sum := sha256.Sum256([]byte(m[1]))
+		want := el + "-src 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
+		if !strings.Contains(policy, want) {
+			t.Errorf("policy %q does not admit the inline %s (want %q)", policy, el, want)
+		}
+	}
+	for _, want := range []string{"default-src 'none'", "connect-src 'none'", "img-src 'none'", "font-src 'none'", "base-uri 'none'", "form-action 'none'"} {
+		if !strings.Contains(policy, want) {
+			t.Errorf("policy %q lacks %q", policy, want)
+		}
+	}
+	if strings.Contains(policy, "unsafe-inline") || strings.Contains(policy, "http") {
+		t.Errorf("policy %q admits more than the page's own inline code", policy)
+	}
+}
+
+// TestHTMLSelfContained checks the page references nothing outside itself: no src
+// attribute, no link element, no url() or @import in its style, and no http(s) URL anywhere
+// but in the href of a plain link a reader may click (documentation).
+func TestHTMLSelfContained(t *testing.T) {
+	page := renderHTML(t, HTML{}, readFixtureReport(t, "demo-report.json"))
+	if msg := externalReference(page); msg != "" {
+		t.Error(msg)
+	}
+	if !strings.Contains(page, `<a href="https://developers.cloudflare.com/`) {
+		t.Error("documentation links are missing (the test would pass vacuously)")
+	}
+}
+
+// externalReference returns what in page could make a browser fetch something, or "": an
+// element that loads (img, link, iframe, ...), a loading attribute (src, srcset, ...), a style
+// attribute, url() or @import in the style sheet, or an http(s) URL anywhere but as the
+// href of a plain link (documentation), which loads nothing until clicked.
+func externalReference(page string) string {
+	tag := regexp.MustCompile(`<([a-zA-Z][a-zA-Z0-9:-]*)[^>]*>`)
+	loading := regexp.MustCompile(`(?i)\s(src|srcset|xlink:href|background|poster|data|style|action|formaction|ping)\s*=`)
+	for _, m := range tag.FindAllStringSubmatch(page, -1) {
+		switch strings.ToLower(m[1]) {
+		case "img", "image", "link", "iframe", "frame", "object", "embed", "base", "use", "audio", "video", "source", "track", "picture", "portal":
+			return "the page has a loading element: " + m[0]
+		}
+		if loading.MatchString(m[0]) {
+			return "the page has a loading attribute: " + m[0]
+		}
+	}
+	style := regexp.MustCompile(`(?s)<style>(.*?)</style>`).FindStringSubmatch(page)
+	if style == nil {
+		return "no inline style sheet"
+	}
+	for _, bad := range []string{"url(", "@import", "image-set(", "@font-face"} {
+		if strings.Contains(strings.ToLower(style[1]), bad) {
+			return "the style sheet uses " + bad
+		}
+	}
+	rest := regexp.MustCompile(`<a href="https?://[^"]*" rel="noopener noreferrer">https?://[^<]*</a>`).ReplaceAllString(page, "")
+	if m := regexp.MustCompile(`(?i)https?://`).FindStringIndex(rest); m != nil {
+		return "an http(s) URL outside a documentation link: " + rest[max(0, m[0]-60):min(len(rest), m[1]+60)]
+	}
+	return ""
+}
+
+// TestExternalReference checks the check: each of these pages would fetch something.
+func TestExternalReference(t *testing.T) {
+	for _, page := range []string{
+		`<style>a{}</style><img alt="">`,
+		`<style>a{}</style><p style="color:red">`,
+		`<style>a{}</style><svg><use href="#x"/></svg>`,
+		`<style>a{background:url(x.png)}</style>`,
+		`<style>@import "x.css";</style>`,
+		`<style></style><script src="x.js"></script>`,
+		`<style></style><a href="https://example.invalid/">click</a>`,
+		`<style></style><p>see https://example.invalid/</p>`,
+	} {
+		if externalReference(page) == "" {
+			t.Errorf("not caught: %s", page)
+		}
+	}
+	if msg := externalReference(`<style>a{}</style><a href="https://example.invalid/x" rel="noopener noreferrer">https://example.invalid/x</a>`); msg != "" {
+		t.Errorf("a documentation link is flagged: %s", msg)
+	}
+}
+
+// TestHTMLDeterministic renders the same report twice and checks the bytes match and the
+// report is not modified.
+func TestHTMLDeterministic(t *testing.T) {
+	rep := sampleReport()
+	before := render(t, "json", Options{}, rep)
+	a := render(t, "html", Options{}, rep)
+	b := render(t, "html", Options{Color: true, Width: 40}, rep)
+	if a != b {
+		t.Error("two renderings differ")
+	}
+	if after := render(t, "json", Options{}, rep); after != before {
+		t.Error("rendering modified the report")
+	}
+}
+
+// TestHTMLSampleReport checks the parts the demo does not exercise: an incomplete scan,
+// a failed gate, a suppressed finding, a file finding and read errors.
+func TestHTMLSampleReport(t *testing.T) {
+	rep := sampleReport()
+	page := renderHTML(t, HTML{}, rep)
+	for _, want := range []string{
+		`<p class="banner incomplete" role="status"><strong>Incomplete scan.</strong> 1 zone could not be read completely.`,
+		`<p class="banner gate" role="status">Gate failed: findings at or above error.</p>`,
+		`<div class="card bad" data-card="incomplete"><span class="value">1</span><span class="label">zones incomplete</span><span class="note">1 read error</span>`,
+		`<span class="note">plus 1 suppressed</span>`,
+		`<tr data-severity="error" data-group="example.org" data-suppressed="true" class="suppressed">`,
+		`<span class="tag">suppressed: baseline</span>`,
+		`<td>infra/waf.tf</td>`,
+		`<td>cloudflare_firewall_rule.block (line 12)</td>`,
+		`<h2 id="errors-h">Could not read (1)</h2>`,
+		`<tr><td>broken.example</td><td>firewall rules</td><td>HTTP 500 after 3 attempts</td></tr>`,
+		`<option value="account a1">account a1</option>`,
+		`<input type="checkbox" id="filter-suppressed">`,
+		`Live account at https://api.example.invalid/client/v4`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+	// The suppressed finding is listed but not counted in the charts.
+	if strings.Contains(page, `data-label="example.org" data-count="2"`) || !strings.Contains(page, `data-label="example.org" data-count="1"`) {
+		t.Error("the zone chart counts the suppressed finding")
+	}
+}
+
+// TestHTMLEmptyAndFiles renders a files scan without findings: no charts, no table, the
+// files card, and the timeline with nothing hit.
+func TestHTMLEmptyAndFiles(t *testing.T) {
+	rep := NewReport(Input{Version: "1", AsOf: asOf, Source: Source{Kind: SourceFiles, Paths: []string{"infra", "scripts"}}, Counts: Counts{FilesScanned: 12}})
+	page := renderHTML(t, HTML{}, rep)
+	for _, want := range []string{
+		`data-card="files"><span class="value">12</span><span class="label">files scanned</span>`,
+		`Configuration files in infra, scripts`,
+		`<h2 id="findings-h">Findings (0)</h2>`,
+		`<h2 id="charts-h">Findings by rule and by file</h2>`,
+		`<p>No rule is hit.</p>`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+	for _, unwanted := range []string{`<table class="findings"`, `<figure class="chart" id="chart-rules"`, ` hit sev-`, `class="banner`} {
+		if strings.Contains(page, unwanted) {
+			t.Errorf("page has %q", unwanted)
+		}
+	}
+}
+
+// TestHTMLTimelineUserCatalog checks the timeline takes its context from the given catalog,
+// adds rules only the report knows, and draws the report's (effective) dates for hit rules.
+func TestHTMLTimelineUserCatalog(t *testing.T) {
+	cat, err := catalog.New([]catalog.Entry{{
+		ID: "firewall-rules", Title: "Firewall rules", Description: "d", DateSource: "spec",
+		EndOfLife: catalog.NewDate(2025, 1, 15), Replacement: "custom rules", DocURL: "https://example.invalid",
+		Match: catalog.Match{Objects: []string{catalog.KindFirewallRule}},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := sampleReport() // its firewall-rules findings carry the notice date 2025-06-15
+	rep.Catalog = append(rep.Catalog, RuleInfo{ID: "team-rule", Title: "Team rule", EndOfLife: "2027-03-01"})
+	page := renderHTML(t, HTML{Catalog: cat}, rep)
+	if got := strings.Count(page, `<g class="tl-row`); got != 4 {
+		t.Errorf("%d timeline rows, want 4 (the catalog's entry and the report's other dated rules)", got)
+	}
+	for _, want := range []string{
+		`data-rule="firewall-rules">`, `>end of life 2025-06-15</text>`,
+		`data-rule="team-rule">`, `>end of life 2027-03-01</text>`, `>2028</text>`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("timeline lacks %q", want)
+		}
+	}
+	if strings.Contains(page, "2025-01-15") {
+		t.Error("the catalog's date replaced the report's effective date")
+	}
+}
+
+// TestHTMLBarChartCap checks a chart of many zones keeps barMaxRows bars, the last summing
+// the rest, while the table lists every finding.
+func TestHTMLBarChartCap(t *testing.T) {
+	var findings []scanner.Finding
+	for i := 0; i < 40; i++ {
+		for j := 0; j <= i%3; j++ {
+			findings = append(findings, scanner.Finding{
+				RuleID: "firewall-rules", Severity: scanner.SeverityError, Source: scanner.SourceLive,
+				ZoneName: fmt.Sprintf("zone-%02d.example", i), Resource: scanner.Resource{Kind: "firewall_rule", ID: fmt.Sprint(i, j)},
+			})
+		}
+	}
+	rep := NewReport(Input{AsOf: asOf, Source: Source{Kind: SourceLive}, Findings: findings, Counts: Counts{ZonesScanned: 40}})
+	page := renderHTML(t, HTML{}, rep)
+	chart := page[strings.Index(page, `id="chart-groups"`):]
+	chart = chart[:strings.Index(chart, "</figure>")]
+	if got := strings.Count(chart, `<g class="bar-row"`); got != barMaxRows {
+		t.Errorf("%d bars, want %d", got, barMaxRows)
+	}
+	// 40 zones: 13 with 3 findings, 13 with 2, 14 with 1. The 24 largest are 13 of 3 and 11
+	// of 2; the last bar sums the other 16 zones: 2 of 2 and 14 of 1, 18 findings.
+	if !strings.Contains(chart, `data-label="16 more zones" data-count="18"`) {
+		t.Errorf("the last bar does not sum the rest:\n%s", chart[strings.LastIndex(chart, "<g "):])
+	}
+	if got := strings.Count(page, `<tr data-severity=`); got != len(findings) {
+		t.Errorf("%d rows, want %d", got, len(findings))
+	}
+}
+
+func TestShorten(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"short", 10, "short"},
+		{"abcdefghij", 10, "abcdefghij"},
+		{"abcdefghijk", 10, "abcd…ghijk"},
+		{"ééééééééééé", 5, "éé…éé"},
+	} {
+		if got := shorten(c.in, c.n); got != c.want {
+			t.Errorf("shorten(%q, %d) = %q, want %q", c.in, c.n, got, c.want)
+		}
+	}
+}
+
+// BenchmarkHTML renders the demo report.
+func BenchmarkHTML(b *testing.B) {
+	rep := readFixtureReport(b, "demo-report.json")
+	h := HTML{Catalog: catalog.Default()}
+	var buf bytes.Buffer
+	b.ReportAllocs()
+	for b.Loop() {
+		buf.Reset()
+		if err := h.Write(&buf, rep); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
