@@ -68,7 +68,8 @@ func findSuppressions(data []byte, li *lineIndex) []suppression {
 			}
 		}
 		s := parseSuppression(rest)
-		s.line, s.col = line, col-len([]rune(marker))
+		s.line = line
+		s.col = col - len([]rune(string(data[ls:at]))) + len([]rune(strings.TrimSuffix(before, marker)))
 		_, s.endCol = li.pos(le)
 		s.trailing = code != "" && !isCommentOnly(code)
 		s.target = line
