@@ -259,6 +259,11 @@ func (l *lexer) scanList(start int) token {
 }
 
 func (l *lexer) scanQuoted(start int) token {
+	// Fast path: no escapes, the value is a slice of the source.
+	if k := strings.IndexAny(l.src[start+1:], "\"\\"); k >= 0 && l.src[start+1+k] == '"' {
+		l.off = start + 1 + k + 1
+		return token{kind: tString, pos: Pos(start), end: Pos(l.off), text: l.src[start:l.off], val: l.src[start+1 : start+1+k]}
+	}
 	var b strings.Builder
 	i := start + 1
 	for i < len(l.src) {
@@ -342,6 +347,10 @@ func (l *lexer) scanRegex(start int) token {
 // decodeRegexLiteral decodes from i (just past the opening quote) and
 // returns the pattern and the offset just past the closing quote.
 func decodeRegexLiteral(src string, i int) (string, int, bool) {
+	// Fast path: no escape and no character class before the closing quote.
+	if k := strings.IndexAny(src[i:], "\"\\["); k >= 0 && src[i+k] == '"' {
+		return src[i : i+k], i + k + 1, true
+	}
 	var b strings.Builder
 	inClass := false
 	for i < len(src) {

@@ -190,16 +190,7 @@ func (p *parser) parseExpr() Node { return p.parseBinary(OpOr) }
 
 // parseBinary parses a left-associative chain of op; or > xor > and.
 func (p *parser) parseBinary(op Op) Node {
-	var sub func() Node
-	switch op {
-	case OpOr:
-		sub = func() Node { return p.parseBinary(OpXor) }
-	case OpXor:
-		sub = func() Node { return p.parseBinary(OpAnd) }
-	default:
-		sub = p.parseNot
-	}
-	x := sub()
+	x := p.parseTighter(op)
 	for {
 		o, ok := logicalOp(p.tok)
 		if !ok || o != op {
@@ -207,9 +198,20 @@ func (p *parser) parseBinary(op Op) Node {
 		}
 		t := p.tok
 		p.next()
-		y := sub()
+		y := p.parseTighter(op)
 		x = &BinaryExpr{X: x, Op: op, OpPos: t.pos, OpText: t.text, Y: y}
 	}
+}
+
+// parseTighter parses an operand of op: the next tighter level.
+func (p *parser) parseTighter(op Op) Node {
+	switch op {
+	case OpOr:
+		return p.parseBinary(OpXor)
+	case OpXor:
+		return p.parseBinary(OpAnd)
+	}
+	return p.parseNot()
 }
 
 func (p *parser) parseNot() Node {
