@@ -52,7 +52,7 @@ func Build(snap *inventory.Snapshot, res scanner.Result, opts Options) *Plan {
 		if steps := ab.steps(); len(steps) > 0 {
 			p.Accounts = append(p.Accounts, AccountPlan{
 				AccountID: a.Account.ID, AccountName: a.Account.Name, Steps: steps,
-				DNSSettings: ab.accountDNS, Notes: ab.notes,
+				DNSSettings: ab.accountDNS, Notes: uniqueStable(ab.notes),
 			})
 		}
 	}
@@ -77,7 +77,7 @@ func Build(snap *inventory.Snapshot, res scanner.Result, opts Options) *Plan {
 		p.Zones = append(p.Zones, ZonePlan{
 			ZoneID: z.Zone.ID, ZoneName: z.Zone.Name, AccountID: z.Zone.Account.ID,
 			PlanLevel: strings.ToLower(z.Zone.Plan.LegacyID), Steps: steps,
-			Targets: zb.targets, DNSSettings: zb.zoneDNS, Retired: zb.retired, Notes: zb.notes,
+			Targets: zb.targets, DNSSettings: zb.zoneDNS, Retired: zb.retired, Notes: uniqueStable(zb.notes),
 		})
 	}
 	// Findings of zones or accounts the snapshot does not hold, and file findings, have no
@@ -229,6 +229,19 @@ func orDash(s string) string {
 		return "-"
 	}
 	return s
+}
+
+// uniqueStable drops repeated strings, keeping the first of each in place.
+func uniqueStable(xs []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, x := range xs {
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	return out
 }
 
 func uniqueSorted(xs []string) []string {

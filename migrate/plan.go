@@ -101,6 +101,8 @@ type Target struct {
 	Phase string `json:"phase"`
 	// RulesetID is the existing entry point's id; "" when the plan creates it.
 	RulesetID string `json:"ruleset_id,omitempty"`
+	// Name is the entry point's name (the existing one's, else "default").
+	Name string `json:"name"`
 	// Rules are every rule of the entry point after the migration, existing ones included.
 	Rules []json.RawMessage `json:"rules"`
 }

@@ -76,7 +76,10 @@ func (b *builder) plan(c rulesetChange) string {
 	final = append(final, existing...)
 	final = append(final, c.back...)
 
-	t := Target{Phase: c.phase}
+	t := Target{Phase: c.phase, Name: "default"}
+	if c.existing != nil && c.existing.Name != "" {
+		t.Name = c.existing.Name
+	}
 	for _, r := range final {
 		t.Rules = append(t.Rules, targetRule(r))
 	}

@@ -81,6 +81,7 @@ func commands(s *Streams) []*ucli.Command {
 	return []*ucli.Command{
 		demoCommand(s),
 		scanCommand(s),
+		planCommand(s),
 		checkCommand(s),
 		rulesCommand(s),
 		emulatorCommand(s),

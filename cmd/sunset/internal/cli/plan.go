@@ -1,0 +1,148 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	ucli "github.com/urfave/cli/v2"
+
+	"github.com/sunsetscan/sunset/migrate"
+	"github.com/sunsetscan/sunset/migrate/terraform"
+	"github.com/sunsetscan/sunset/scanner"
+	"github.com/sunsetscan/sunset/scanner/catalog"
+	"github.com/sunsetscan/sunset/scanner/cfapi"
+	"github.com/sunsetscan/sunset/scanner/inventory"
+)
+
+// planOutDirDefault is where `sunset plan` writes when --out-dir is not given.
+const planOutDirDefault = "sunset-plan"
+
+// planFlags are scan's source flags (live or --snapshot) plus --out-dir; the report flags
+// that make no sense for a plan (--format, --fail-on, --color) are kept hidden so that the
+// shared option resolver sees its defaults.
+func planFlags() []ucli.Flag {
+	var out []ucli.Flag
+	for _, f := range scanFlags() {
+		switch f.Names()[0] {
+		case flagFormat:
+			out = append(out, &ucli.StringSliceFlag{Name: flagFormat, Hidden: true})
+		case flagFailOn:
+			out = append(out, &ucli.StringFlag{Name: flagFailOn, Value: "none", Hidden: true})
+		case flagColor:
+			out = append(out, &ucli.StringFlag{Name: flagColor, Value: "never", Hidden: true})
+		default:
+			out = append(out, f)
+		}
+	}
+	return append(out, &ucli.StringFlag{Name: "out-dir", Value: planOutDirDefault, Usage: "write plan.json, plan.md and terraform/ to `DIR` (created)"})
+}
+
+func planCommand(s *Streams) *ucli.Command {
+	return &ucli.Command{
+		Name:  "plan",
+		Usage: "turn a scan (live, or a saved snapshot) into a per-zone migration plan",
+		Description: "Scans (the API, or --snapshot FILE offline) and writes the migration plan to --out-dir:\n" +
+			"plan.json (machine form), plan.md (human form) and terraform/ (HCL for provider v5). Every\n" +
+			"deprecated object gets a step: replacements first, then checks, then the old objects are\n" +
+			"paused and deleted. Nothing is changed in the account. Exit 0 (plans are not gates), 2 on\n" +
+			"a usage error, 3 when the output cannot be written.",
+		Flags: planFlags(),
+		Action: func(c *ucli.Context) error {
+			if err := noArgs(c); err != nil {
+				return err
+			}
+			opts, err := resolveScanOptions(c, s)
+			if err != nil {
+				return err
+			}
+			dir := c.String("out-dir")
+			if dir == "" {
+				return usageErrorf("--out-dir: want a directory")
+			}
+			if opts.snapshotIn == "" {
+				creds, err := cfapi.CredentialsFromEnv(s.Getenv)
+				if err != nil {
+					return usageErrorf("credentials: %v (set %s, or %s and %s)", err, cfapi.EnvAPIToken, cfapi.EnvEmail, cfapi.EnvAPIKey)
+				}
+				opts.creds = creds
+			}
+			snap, _, collectErr := acquireSnapshot(c.Context, s, opts)
+			if snap == nil {
+				return collectErr
+			}
+			if opts.snapshotOut != "" {
+				if err := writeSnapshot(opts.snapshotOut, snap); err != nil {
+					return err
+				}
+			}
+			res := scanner.ScanSnapshot(snap, opts.catalog, scanner.Options{AsOf: opts.asOf, Inspector: exprInspector{}})
+			if err := writePlanDir(s, dir, snap, res, opts.asOf, opts.catalog); err != nil {
+				return err
+			}
+			if collectErr != nil {
+				fmt.Fprintf(s.Err, "sunset: scan interrupted (%v); the plan covers what was read\n", collectErr)
+			} else if res.Incomplete {
+				fmt.Fprintf(s.Err, "sunset: some zones or parts could not be read (%d errors); the plan covers what was read\n", len(res.Errors))
+			}
+			return nil
+		},
+	}
+}
+
+// writePlanDir builds the plan of a scanned snapshot and writes it to dir: plan.json,
+// plan.md and terraform/. It prints one summary line per account and zone with steps, and a
+// total. It is what `sunset plan` and `sunset scan --plan DIR` call; an unwritable dir is a
+// fatal error (exit 3).
+func writePlanDir(s *Streams, dir string, snap *inventory.Snapshot, res scanner.Result, asOf time.Time, cat *catalog.Catalog) error {
+	p := migrate.Build(snap, res, migrate.Options{AsOf: asOf, Catalog: cat})
+	unwritable := func(err error) error {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = fmt.Errorf("%s: %w", pe.Path, pe.Err)
+		}
+		return fatalError(fmt.Errorf("cannot write the plan: %w", err))
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return unwritable(err)
+	}
+	for _, out := range []struct {
+		name  string
+		write func(f *os.File) error
+	}{
+		{"plan.json", func(f *os.File) error { return p.WriteJSON(f) }},
+		{"plan.md", func(f *os.File) error { return p.WriteMarkdown(f) }},
+	} {
+		f, err := os.Create(filepath.Join(dir, out.name))
+		if err != nil {
+			return unwritable(err)
+		}
+		werr := out.write(f)
+		if cerr := f.Close(); werr == nil {
+			werr = cerr
+		}
+		if werr != nil {
+			return unwritable(werr)
+		}
+	}
+	if err := terraform.Write(filepath.Join(dir, "terraform"), p); err != nil {
+		return unwritable(err)
+	}
+	for _, a := range p.Accounts {
+		name := a.AccountName
+		if name == "" {
+			name = a.AccountID
+		}
+		fmt.Fprintf(s.Out, "account %s: %s\n", name, a.Summary.Line())
+	}
+	for _, z := range p.Zones {
+		fmt.Fprintf(s.Out, "zone %s: %s\n", z.ZoneName, z.Summary.Line())
+	}
+	if len(p.Accounts)+len(p.Zones) == 0 {
+		fmt.Fprintf(s.Out, "No changes: nothing deprecated needs migrating.\n")
+	}
+	fmt.Fprintf(s.Out, "Plan: %s. Written to %s (plan.json, plan.md, terraform/).\n", p.Summary.Line(), dir)
+	return nil
+}

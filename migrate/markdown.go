@@ -1,0 +1,209 @@
+package migrate
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// changeSymbol marks a step like Terraform's plan does.
+func changeSymbol(st Step) string {
+	if st.Manual {
+		return "!"
+	}
+	switch st.Change {
+	case ChangeCreate:
+		return "+"
+	case ChangeUpdate:
+		return "~"
+	case ChangeDelete:
+		return "-"
+	case ChangeVerify:
+		return "?"
+	}
+	return " "
+}
+
+// mdEscaper escapes text from the account (descriptions, names, messages) for Markdown
+// prose and table cells: Markdown punctuation gets a backslash, HTML's <, > and & become
+// entities (so `<script>` shows as text and never runs), line breaks become spaces.
+var mdEscaper = strings.NewReplacer(
+	`\`, `\\`, "`", "\\`", "*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`, "|", `\|`,
+	"#", `\#`, "~", `\~`, "!", `\!`,
+	"<", "&lt;", ">", "&gt;", "&", "&amp;",
+	"\r\n", " ", "\n", " ", "\r", " ",
+)
+
+// EscapeMarkdown makes user text safe in Markdown prose and table cells.
+func EscapeMarkdown(s string) string { return mdEscaper.Replace(s) }
+
+// code renders s as inline code whatever backticks it holds (a fence longer than any run
+// inside, padded with spaces when s starts or ends with a backtick); line breaks become spaces.
+func code(s string) string {
+	s = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(s)
+	fence := strings.Repeat("`", longestRun(s, '`')+1)
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") || s == "" {
+		s = " " + s + " "
+	}
+	return fence + s + fence
+}
+
+// fenced renders a block of text in a fence no line inside can close.
+func fenced(w io.Writer, lang, body string) {
+	fence := strings.Repeat("`", max(3, longestRun(body, '`')+1))
+	fmt.Fprintf(w, "%s%s\n%s\n%s\n", fence, lang, strings.TrimRight(body, "\n"), fence)
+}
+
+func longestRun(s string, c byte) int {
+	best, n := 0, 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == c {
+			n++
+			best = max(best, n)
+		} else {
+			n = 0
+		}
+	}
+	return best
+}
+
+// WriteMarkdown writes the plan in its human form (plan.md), Terraform-plan-like: per
+// account and zone, the numbered steps with their call, why, what they resolve and the old
+// -> new diffs, and a summary line. Text from the account is escaped.
+func (p *Plan) WriteMarkdown(w io.Writer) error {
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "# Migration plan\n\n")
+	var meta []string
+	if p.AsOf != "" {
+		meta = append(meta, "as of "+p.AsOf)
+	}
+	if p.Source != "" {
+		meta = append(meta, "source "+code(p.Source))
+	}
+	meta = append(meta, fmt.Sprintf("plan schema %d", p.SchemaVersion))
+	fmt.Fprintf(bw, "%s.\n\n", strings.Join(meta, ", "))
+	fmt.Fprintf(bw, "Symbols: `+` create, `~` change, `-` delete, `?` verify (a read), `!` manual (an operator acts). Steps run in order; a step runs only after the steps it depends on.\n\n")
+	fmt.Fprintf(bw, "**Plan: %s** (%s, %s).\n\n", p.Summary.Line(), plural(len(p.Accounts), "account", "accounts"), plural(len(p.Zones), "zone", "zones"))
+	if len(p.Accounts)+len(p.Zones) == 0 {
+		fmt.Fprintf(bw, "No changes. Nothing deprecated needs migrating.\n")
+	}
+	for _, a := range p.Accounts {
+		title := "Account " + EscapeMarkdown(a.AccountName) + " (" + code(a.AccountID) + ")"
+		writeScope(bw, title, "", a.Steps, a.Notes, a.Summary)
+	}
+	for _, z := range p.Zones {
+		level := ""
+		if z.PlanLevel != "" {
+			level = ", " + EscapeMarkdown(z.PlanLevel) + " plan"
+		}
+		title := "Zone " + EscapeMarkdown(z.ZoneName) + " (" + code(z.ZoneID) + level + ")"
+		writeScope(bw, title, z.ZoneName, z.Steps, z.Notes, z.Summary)
+	}
+	if len(p.Unplanned) > 0 {
+		fmt.Fprintf(bw, "## Findings without a step\n\n")
+		for _, f := range p.Unplanned {
+			fmt.Fprintf(bw, "- %s\n", code(f))
+		}
+		fmt.Fprintln(bw)
+	}
+	return bw.Flush()
+}
+
+func writeScope(w io.Writer, title, _ string, steps []Step, notes []string, sum Summary) {
+	fmt.Fprintf(w, "## %s\n\n", title)
+	fmt.Fprintf(w, "%s.\n\n", sum.Line())
+	if len(notes) > 0 {
+		fmt.Fprintf(w, "Notes:\n\n")
+		for _, n := range notes {
+			fmt.Fprintf(w, "- %s\n", EscapeMarkdown(n))
+		}
+		fmt.Fprintln(w)
+	}
+	num := map[string]int{}
+	for i, st := range steps {
+		num[st.ID] = i + 1
+	}
+	for i, st := range steps {
+		writeStep(w, i+1, st, num)
+	}
+	fmt.Fprintf(w, "**%s.**\n\n", sum.Line())
+}
+
+func writeStep(w io.Writer, n int, st Step, num map[string]int) {
+	fmt.Fprintf(w, "### %d. `%s` %s\n\n", n, changeSymbol(st), EscapeMarkdown(st.Title))
+	var facts []string
+	if st.Method != "" {
+		facts = append(facts, code(st.Method+" "+st.Path))
+	}
+	facts = append(facts, "id "+code(st.ID), "risk "+string(st.Risk))
+	if st.Derived {
+		facts = append(facts, "**derived**")
+	}
+	if st.Manual {
+		facts = append(facts, "**manual**")
+	}
+	if len(st.DependsOn) > 0 {
+		var deps []string
+		for _, d := range st.DependsOn {
+			if k, ok := num[d]; ok {
+				deps = append(deps, fmt.Sprintf("%d", k))
+			} else {
+				deps = append(deps, code(d))
+			}
+		}
+		facts = append(facts, "after "+strings.Join(deps, ", "))
+	}
+	fmt.Fprintf(w, "%s\n\n", strings.Join(facts, " · "))
+	fmt.Fprintf(w, "Why: %s\n\n", EscapeMarkdown(st.Reason))
+	if st.Note != "" {
+		fmt.Fprintf(w, "Note: %s\n\n", EscapeMarkdown(st.Note))
+	}
+	if len(st.Resolves) > 0 {
+		var fps []string
+		for _, f := range st.Resolves {
+			fps = append(fps, code(f))
+		}
+		fmt.Fprintf(w, "Resolves %s: %s\n\n", plural(len(st.Resolves), "finding", "findings"), strings.Join(fps, ", "))
+	}
+	if len(st.Checks) > 0 {
+		fmt.Fprintf(w, "Check:\n\n")
+		for _, c := range st.Checks {
+			fmt.Fprintf(w, "- %s\n", EscapeMarkdown(c))
+		}
+		fmt.Fprintln(w)
+	}
+	if len(st.Diffs) > 0 {
+		var b strings.Builder
+		for i, d := range st.Diffs {
+			if i > 0 {
+				b.WriteString("\n")
+			}
+			fmt.Fprintf(&b, "# %s\n", oneLine(d.Label))
+			fmt.Fprintf(&b, "- %s\n", oneLine(d.Old))
+			fmt.Fprintf(&b, "+ %s\n", oneLine(d.New))
+			for _, c := range d.Changes {
+				fmt.Fprintf(&b, "#   %s\n", oneLine(c))
+			}
+		}
+		fenced(w, "diff", b.String())
+		fmt.Fprintln(w)
+	}
+	if len(st.Body) > 0 {
+		var pretty bytes.Buffer
+		if json.Indent(&pretty, st.Body, "", "  ") != nil {
+			pretty.Reset()
+			pretty.Write(st.Body)
+		}
+		fmt.Fprintf(w, "<details><summary>Request body</summary>\n\n")
+		fenced(w, "json", pretty.String())
+		fmt.Fprintf(w, "\n</details>\n\n")
+	}
+}
+
+// oneLine keeps a diff entry on one line so that +/- prefixes stay meaningful.
+func oneLine(s string) string {
+	return strings.NewReplacer("\r\n", `\n`, "\n", `\n`, "\r", `\r`).Replace(s)
+}
