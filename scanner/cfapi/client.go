@@ -26,8 +26,10 @@ import (
 const (
 	// DefaultBaseURL is the public v4 base address.
 	DefaultBaseURL = "https://api.cloudflare.com/client/v4"
-	// DefaultRPS is the API's global budget, 1,200 requests per 5 minutes.
-	DefaultRPS = 1200.0 / 300.0
+	// DefaultRPS stays one request under the API's global budget of 1,200 requests per
+	// 5 minutes: with a burst of 1, no 5-minute window, however it is aligned, can then
+	// hold more than 1,200 requests (burst + rate x window <= 1,200).
+	DefaultRPS = 1199.0 / 300.0
 	// DefaultMaxRetries is used when Config.MaxRetries is 0.
 	DefaultMaxRetries = 5
 	// DefaultRetryBaseDelay is the first backoff step.

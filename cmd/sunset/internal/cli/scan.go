@@ -42,7 +42,7 @@ func scanFlags() []ucli.Flag {
 		&ucli.StringSliceFlag{Name: "zone", Usage: "scan only zone `NAME|ID` (repeatable)"},
 		&ucli.StringFlag{Name: "zone-filter", Usage: "scan only zones whose name matches `GLOB` (e.g. '*.example.com')"},
 		&ucli.IntFlag{Name: "workers", Value: collect.DefaultWorkers, Usage: "zones scanned at once (`N`)"},
-		&ucli.Float64Flag{Name: "rps", Value: cfapi.DefaultRPS, Usage: "requests per second shared by all workers (`RATE`; the API allows 1,200 per 5 minutes; 0 = unpaced)"},
+		&ucli.Float64Flag{Name: "rps", Value: cfapi.DefaultRPS, Usage: "requests per second shared by all workers (`RATE`; default one under the API's 1,200 per 5 minutes; 0 = unpaced)"},
 		&ucli.IntFlag{Name: "retries", Value: cfapi.DefaultMaxRetries, Usage: "retry a failed request (429, 5xx, network) up to `N` times with backoff; 0 = never"},
 		&ucli.StringFlag{Name: "api-url", EnvVars: []string{"SUNSET_API_URL"}, Value: cfapi.DefaultBaseURL, Usage: "API base `URL` (http:// only to loopback)"},
 		&ucli.StringFlag{Name: "snapshot-out", Usage: "save everything fetched to `FILE` (JSON) to re-scan or plan offline"},
@@ -205,6 +205,8 @@ func acquireSnapshot(ctx context.Context, s *Streams, o *scanOptions) (*inventor
 	client, err := cfapi.New(cfapi.Config{
 		BaseURL: o.baseURL, Credentials: o.creds, UserAgent: cfapi.UserAgent(Version), RPS: o.rps,
 		MaxRetries: maxRetries(o.retries),
+		// A burst of 1 keeps every window of the API's limit at or under its budget.
+		Burst: 1,
 	})
 	if err != nil {
 		return nil, "", usageErrorf("%v", err)
