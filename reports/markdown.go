@@ -64,6 +64,9 @@ func (m Markdown) Write(w io.Writer, r *Report) error {
 	out.WriteString(head)
 	out.WriteString("\n### Findings\n\n")
 	out.Write(body.Bytes())
+	if tail != "" && !bytes.HasSuffix(body.Bytes(), []byte("\n\n")) {
+		out.WriteByte('\n') // a blank line before the next heading
+	}
 	out.WriteString(tail)
 	if _, err := w.Write(out.Bytes()); err != nil {
 		return fmt.Errorf("writing Markdown: %w", err)
@@ -177,7 +180,7 @@ func markdownErrors(r *Report) string {
 		return ""
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "\n### Incomplete\n\n%s of the scan could not be read; findings there may be missing.\n\n| Where | What | Error |\n| --- | --- | --- |\n",
+	fmt.Fprintf(&b, "### Incomplete\n\n%s of the scan could not be read; findings there may be missing.\n\n| Where | What | Error |\n| --- | --- | --- |\n",
 		plural(len(r.Errors), "part", "parts"))
 	for i, e := range r.Errors {
 		if i == markdownMaxErrors {
@@ -199,27 +202,45 @@ func markdownErrors(r *Report) string {
 	return b.String()
 }
 
-// cell is escapeMarkdown for a table cell, with "-" for nothing so no cell reads as missing.
+// cell escapes user text for a table cell, with "-" for nothing so no cell reads as missing.
+// A cell never starts a line, so a leading '-' or '+' needs no escape there.
 func cell(s string) string {
-	if s = escapeMarkdown(s); s == "" {
+	if s = escapeInline(s, false); s == "" {
 		return "-"
 	}
 	return s
 }
 
-// escapeMarkdown makes user text render as itself in GFM inline text and table cells. It is
-// sanitised first (one line, no controls); then the characters that start emphasis, links,
-// code, math, strikethrough or HTML are backslash-escaped or written as entities, a pipe
-// cannot end a table cell, and an '@' is followed by a word joiner so "@team" does not
-// mention anyone.
-func escapeMarkdown(s string) string {
+// escapeMarkdown makes user text render as itself in GFM, in a paragraph of its own or inline.
+// It is sanitised first (one line, no controls); then the characters that start emphasis,
+// links, code, math, strikethrough or HTML are backslash-escaped or written as entities, a
+// pipe cannot end a table cell, a leading '-', '+' or '=' cannot start a list or underline a
+// heading, and an '@' is followed by a word joiner so "@team" does not mention anyone.
+func escapeMarkdown(s string) string { return escapeInline(s, true) }
+
+// escapeInline is escapeMarkdown; lineStart says whether the text may begin a line.
+func escapeInline(s string, lineStart bool) string {
 	s = Sanitize(s)
 	if s == "" {
 		return ""
 	}
+	// "1. " or "1) " at the start of a line would begin an ordered list.
+	listMark := -1
+	if lineStart {
+		d := 0
+		for d < len(s) && d < 9 && s[d] >= '0' && s[d] <= '9' {
+			d++
+		}
+		if d > 0 && d < len(s) && (s[d] == '.' || s[d] == ')') {
+			listMark = d
+		}
+	}
 	var b strings.Builder
 	b.Grow(len(s) + 8)
 	for i, r := range s {
+		if i == listMark {
+			b.WriteByte('\\')
+		}
 		switch r {
 		case '\\', '`', '*', '_', '[', ']', '|', '~', '$', '#', '!', '{', '}':
 			b.WriteByte('\\')
@@ -233,7 +254,7 @@ func escapeMarkdown(s string) string {
 		case '@':
 			b.WriteString("@\u2060")
 		case '-', '+', '=':
-			if i == 0 { // a list item or a setext underline at the start of a line
+			if i == 0 && lineStart { // a list item or a setext underline
 				b.WriteByte('\\')
 			}
 			b.WriteRune(r)
