@@ -1,0 +1,121 @@
+package cli
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// checkRepo writes files into a temporary directory and returns it.
+func checkRepo(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, body := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func TestCheckTestRepository(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "r.json")
+	r := runSunset(t, nil, "check", "--as-of", "2025-07-01", "--format", "json:"+out, "../../../../testdata/repo")
+	if r.code != ExitFindings {
+		t.Fatalf("exit %d, stderr %s", r.code, r.stderr)
+	}
+	rep := readReportFile(t, out)
+	if rep.Source.Kind != "files" || rep.Summary.FilesScanned < 15 || rep.Summary.FindingsTotal < 60 {
+		t.Errorf("summary %+v source %+v", rep.Summary, rep.Source)
+	}
+	for _, f := range rep.Findings {
+		if f.Suppressed || f.Location == nil || f.Location.StartLine == 0 {
+			t.Errorf("finding %+v: suppressed ones are hidden by default and every one has a line", f)
+		}
+	}
+	if !strings.Contains(r.stderr, "suppressed finding(s) not shown") {
+		t.Errorf("stderr %q", r.stderr)
+	}
+}
+
+func TestCheckExitCodesAndConfig(t *testing.T) {
+	dir := checkRepo(t, map[string]string{
+		"a.sh":         "curl \"$API/zones/$Z/filters\"\n",
+		"b.sh":         "curl \"$API/zones/$Z/settings\"\n", // zone-settings-bulk: a warning in 2025
+		".sunset.yaml": "rules:\n  severity:\n    filters: notice\n",
+	})
+	if r := runSunset(t, nil, "check", "--as-of", "2025-07-01", "--fail-on", "error", dir); r.code != ExitOK {
+		t.Errorf("severity override from the discovered config: exit %d (%s)", r.code, r.stderr)
+	}
+	if r := runSunset(t, nil, "check", "--as-of", "2025-07-01", dir); r.code != ExitFindings {
+		t.Errorf("default gate warning: exit %d", r.code)
+	}
+	if r := runSunset(t, nil, "check", "--as-of", "2025-07-01", "--fail-on", "none", "--max-file-size", "10", dir); r.code != ExitIncomplete {
+		t.Errorf("unreadable files: exit %d", r.code)
+	}
+	if r := runSunset(t, nil, "check", "--as-of", "2025-07-01", "--max-file-size", "32", dir); r.code != ExitFindings {
+		t.Errorf("1 wins over 4: exit %d", r.code)
+	}
+	r := runSunset(t, nil, "check", "--print-config", "--exclude", "b.sh", dir)
+	if r.code != ExitOK || !strings.Contains(r.stdout, "filters: notice") || !strings.Contains(r.stdout, "- b.sh") || !strings.Contains(r.stdout, ".sunset.yaml and flags") {
+		t.Errorf("print-config: %d %s %s", r.code, r.stdout, r.stderr)
+	}
+	bad := checkRepo(t, map[string]string{".sunset.yaml": "rules:\n  disable: [no-such-rule]\n"})
+	if r := runSunset(t, nil, "check", bad); r.code != ExitUsage || !strings.Contains(r.stderr, "no-such-rule") {
+		t.Errorf("bad config: %d %s", r.code, r.stderr)
+	}
+	for _, args := range [][]string{{"check", "/no/such/dir"}, {"check", dir, "--format", "json"}, {"check", "--stdin-type", "cobol", "-"}, {"check", "--baseline", "/no/such/file", dir}} {
+		if r := runSunset(t, nil, args...); r.code != ExitUsage {
+			t.Errorf("%v: exit %d, want 2 (%s)", args, r.code, r.stderr)
+		}
+	}
+}
+
+func TestCheckBaselineRoundTrip(t *testing.T) {
+	dir := checkRepo(t, map[string]string{"a.sh": "curl \"$API/zones/$Z/filters\"\ncurl \"$API/zones/$Z/rate_limits\"\n"})
+	base := filepath.Join(t.TempDir(), "baseline.json")
+	if r := runSunset(t, nil, "check", "--as-of", "2025-07-01", "--write-baseline", base, dir); r.code != ExitOK {
+		t.Fatalf("write-baseline: exit %d (%s)", r.code, r.stderr)
+	}
+	// Lines move, one call is fixed, one is added: only the new one counts; the fixed one is stale.
+	os.WriteFile(filepath.Join(dir, "a.sh"), []byte("\n\ncurl \"$API/zones/$Z/filters\"\ncurl \"$API/organizations/$O/roles\"\n"), 0o644)
+	out := filepath.Join(t.TempDir(), "r.json")
+	r := runSunset(t, nil, "check", "--as-of", "2025-07-01", "--baseline", base, "--show-suppressed", "--format", "json:"+out, dir)
+	if r.code != ExitFindings || !strings.Contains(r.stderr, "stale entry rate-limiting-v1") {
+		t.Fatalf("exit %d stderr %s", r.code, r.stderr)
+	}
+	rep := readReportFile(t, out)
+	if len(rep.Findings) != 2 || rep.Summary.FindingsTotal != 1 || rep.Summary.Suppressed != 1 {
+		t.Fatalf("%+v", rep.Summary)
+	}
+	for _, f := range rep.Findings {
+		if (f.RuleID == "filters") != (f.Suppressed && f.SuppressedBy == "baseline") {
+			t.Errorf("%s suppressed=%v by %q", f.RuleID, f.Suppressed, f.SuppressedBy)
+		}
+	}
+}
+
+func TestCheckStdin(t *testing.T) {
+	run := func(in string, args ...string) *testRun {
+		r := &testRun{}
+		var out, errOut syncBuffer
+		s := r.streams(&out, &errOut)
+		s.In = strings.NewReader(in)
+		r.code = Run(context.Background(), append([]string{"sunset", "check", "--as-of", "2025-07-01", "--format", "tsv"}, args...), s)
+		r.stdout, r.stderr = out.String(), errOut.String()
+		return r
+	}
+	r := run(`resource "cloudflare_rate_limit" "x" {}`, "--stdin-type", "terraform", "--stdin-name", "infra/main.tf", "-")
+	if r.code != ExitFindings || !strings.Contains(r.stdout, "rate-limiting-v1") || !strings.Contains(r.stdout, "infra/main.tf") {
+		t.Errorf("%d %q %q", r.code, r.stdout, r.stderr)
+	}
+	if r := run("echo nothing here\n", "-"); r.code != ExitOK {
+		t.Errorf("clean stdin: exit %d %s", r.code, r.stderr)
+	}
+}

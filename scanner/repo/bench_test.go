@@ -1,0 +1,190 @@
+package repo
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/sunsetscan/sunset/scanner/catalog"
+)
+
+// genRepo writes a synthetic configuration repository: files spread over directories of 100,
+// 40% Terraform, 30% JSON, 30% shell, each about size bytes; one in 32 holds a deprecated
+// usage (about 3%). It returns the number of bytes written.
+func genRepo(tb testing.TB, dir string, files, size int) int64 {
+	tb.Helper()
+	var total int64
+	for i := 0; i < files; i++ {
+		sub := filepath.Join(dir, fmt.Sprintf("d%03d", i/100))
+		if i%100 == 0 {
+			if err := os.MkdirAll(sub, 0o755); err != nil {
+				tb.Fatal(err)
+			}
+		}
+		bad := i%32 == 7
+		var b strings.Builder
+		var name string
+		switch i % 10 {
+		case 0, 1, 2, 3:
+			name = fmt.Sprintf("f%05d.tf", i)
+			if bad {
+				b.WriteString("resource \"cloudflare_filter\" \"old\" {\n  zone_id = var.zone_id\n  expression = \"ip.geoip.country eq \\\"XX\\\"\"\n}\n")
+			}
+			for n := 0; b.Len() < size; n++ {
+				fmt.Fprintf(&b, "resource \"cloudflare_record\" \"r%d\" {\n  zone_id = var.zone_id\n  name    = \"host%d\"\n  type    = \"A\"\n  content = \"192.0.2.%d\"\n  proxied = true\n  tags    = [\"team:web\", \"env:prod\"]\n}\n\n", n, n, n%250)
+				fmt.Fprintf(&b, "resource \"cloudflare_ruleset\" \"rs%d\" {\n  zone_id = var.zone_id\n  phase   = \"http_request_firewall_custom\"\n  rules {\n    action     = \"block\"\n    expression = \"(http.request.uri.path eq \\\"/admin%d\\\" and ip.src.country ne \\\"GB\\\")\"\n  }\n}\n\n", n, n)
+			}
+		case 4, 5, 6:
+			name = fmt.Sprintf("f%05d.json", i)
+			b.WriteString("{\"result\": [\n")
+			if bad {
+				b.WriteString("{\"id\": \"1\", \"action\": \"block\", \"paused\": false, \"filter\": {\"id\": \"2\", \"expression\": \"ip.src eq 192.0.2.1\"}},\n")
+			}
+			for n := 0; b.Len() < size; n++ {
+				fmt.Fprintf(&b, "{\"id\": \"%032d\", \"type\": \"A\", \"name\": \"host%d.example.com\", \"content\": \"192.0.2.%d\", \"proxied\": true, \"ttl\": 1, \"tags\": [], \"meta\": {\"source\": \"primary\"}},\n", n, n, n%250)
+			}
+			b.WriteString("{\"id\": \"last\"}\n], \"success\": true, \"errors\": [], \"messages\": []}\n")
+		default:
+			name = fmt.Sprintf("f%05d.sh", i)
+			b.WriteString("#!/bin/sh\nAPI=https://api.example.com/client/v4\n")
+			if bad {
+				b.WriteString("curl -s -X GET \"$API/zones/$ZONE_ID/firewall/rules\"\n")
+			}
+			for n := 0; b.Len() < size; n++ {
+				fmt.Fprintf(&b, "curl -s -X GET \"$API/zones/$ZONE_ID/dns_records?page=%d&per_page=100\" -H \"Authorization: Bearer $TOKEN\" | jq '.result[] | .name'\n", n)
+			}
+		}
+		if err := os.WriteFile(filepath.Join(sub, name), []byte(b.String()), 0o644); err != nil {
+			tb.Fatal(err)
+		}
+		total += int64(b.Len())
+	}
+	return total
+}
+
+// grepPattern is the catalog's endpoint paths as one extended regular expression, parameters
+// matching any one segment: what `grep -rE` needs to find the same calls.
+func grepPattern() string {
+	var alts []string
+	seen := map[string]bool{}
+	for _, e := range catalog.Default().Entries() {
+		for _, ep := range e.Match.Endpoints {
+			if ep.Affected {
+				continue
+			}
+			segs := strings.Split(strings.Trim(ep.Path, "/"), "/")
+			for i, s := range segs {
+				if isPatternParam(s) {
+					segs[i] = `[^/"[:space:]]+`
+				}
+			}
+			p := strings.Join(segs, "/")
+			if !seen[p] {
+				seen[p] = true
+				alts = append(alts, p)
+			}
+		}
+	}
+	return "(" + strings.Join(alts, "|") + ")"
+}
+
+// peakHeap samples the heap in use until stop is closed and returns the maximum.
+func peakHeap(stop <-chan struct{}) func() uint64 {
+	var peak atomic.Uint64
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		var ms runtime.MemStats
+		t := time.NewTicker(5 * time.Millisecond)
+		defer t.Stop()
+		for {
+			runtime.ReadMemStats(&ms)
+			if ms.HeapInuse > peak.Load() {
+				peak.Store(ms.HeapInuse)
+			}
+			select {
+			case <-stop:
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	return func() uint64 { wg.Wait(); return peak.Load() }
+}
+
+// BenchmarkCheckRepo checks a generated repository (SUNSET_BENCH_FILES files, default 20,000,
+// of about 10 KB: 200 MB) and, in the same run, times `grep -rE` with the catalog's endpoint
+// patterns over the same tree. Metrics: files/s, MB/s, grep_x (our time / grep's), and the
+// peak heap in use. Run it with
+//
+//	go test ./scanner/repo -run '^$' -bench CheckRepo -benchtime 1x
+func BenchmarkCheckRepo(b *testing.B) {
+	files := 20000
+	if v := os.Getenv("SUNSET_BENCH_FILES"); v != "" {
+		fmt.Sscan(v, &files)
+	}
+	for _, n := range []int{files / 4, files} {
+		b.Run(fmt.Sprintf("files=%d", n), func(b *testing.B) {
+			dir := b.TempDir()
+			total := genRepo(b, dir, n, 10<<10)
+			c := NewChecker(nil, asOf)
+			runtime.GC()
+			b.SetBytes(total)
+			b.ResetTimer()
+			stop := make(chan struct{})
+			peak := peakHeap(stop)
+			start := time.Now()
+			var res *Result
+			for i := 0; i < b.N; i++ {
+				var err error
+				if res, err = c.Check(context.Background(), Options{Paths: []string{dir}}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			ours := time.Since(start) / time.Duration(b.N)
+			close(stop)
+			b.StopTimer()
+			if want := (n + 31) / 32; len(res.Findings) < want {
+				b.Fatalf("%d findings, want at least %d", len(res.Findings), want)
+			}
+			b.ReportMetric(float64(n)/ours.Seconds(), "files/s")
+			b.ReportMetric(float64(peak())/(1<<20), "peak_heap_MB")
+			if grep, err := exec.LookPath("grep"); err == nil {
+				gs := time.Now()
+				cmd := exec.Command(grep, "-rEc", grepPattern(), dir)
+				_ = cmd.Run() // exit 1 means no match, fine
+				gt := time.Since(gs)
+				b.ReportMetric(ours.Seconds()/gt.Seconds(), "grep_x")
+				b.ReportMetric(gt.Seconds()*1000, "grep_ms")
+			}
+		})
+	}
+}
+
+// BenchmarkCheckFile measures one file of each kind, without I/O.
+func BenchmarkCheckFile(b *testing.B) {
+	dir := b.TempDir()
+	genRepo(b, dir, 10, 10<<10)
+	c := NewChecker(nil, asOf)
+	for _, name := range []string{"f00000.tf", "f00004.json", "f00007.sh"} {
+		data, err := os.ReadFile(filepath.Join(dir, "d000", name))
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(filepath.Ext(name), func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			for i := 0; i < b.N; i++ {
+				c.CheckFile(name, KindOf(name), data)
+			}
+		})
+	}
+}
