@@ -262,7 +262,7 @@ func markMigrated(u *unit, k int, existing inventory.RulesetRule) {
 	rule := existing
 	u.migrated = true
 	u.t = RuleTranslation{
-		FirewallRuleIDs: ids(u.srcs), FilterID: first.rule.Filter.ID,
+		FirewallRuleIDs: ids(u.srcs), FirewallActions: actions(u.srcs), FilterID: first.rule.Filter.ID,
 		OldExpression: first.rule.Filter.Expression, NewExpression: first.expr.Expression,
 		Rule: &rule, Index: k, Diagnostics: []Diagnostic{},
 		Changes: []string{fmt.Sprintf("already migrated: custom rule %s with ref %q is in the entry point; not added again", orNone(existing.ID), existing.Ref)},
@@ -273,6 +273,14 @@ func ids(srcs []*source) []string {
 	out := make([]string, len(srcs))
 	for i, s := range srcs {
 		out[i] = s.rule.ID
+	}
+	return out
+}
+
+func actions(srcs []*source) []string {
+	out := make([]string, len(srcs))
+	for i, s := range srcs {
+		out[i] = s.rule.Action
 	}
 	return out
 }
@@ -290,7 +298,7 @@ func build(u *unit, opts Options) {
 	first := u.srcs[0]
 	er := first.expr
 	u.t = RuleTranslation{
-		FirewallRuleIDs: ids(u.srcs), FilterID: first.rule.Filter.ID,
+		FirewallRuleIDs: ids(u.srcs), FirewallActions: actions(u.srcs), FilterID: first.rule.Filter.ID,
 		OldExpression: first.rule.Filter.Expression, NewExpression: er.Expression,
 		Index: -1, Changes: slices.Clone(er.Changes), Diagnostics: slices.Clone(er.Diagnostics),
 	}

@@ -102,6 +102,8 @@ type RuleTranslation struct {
 	// FirewallRuleIDs are the source rules, in list order (bypass then allow
 	// for a merged pair).
 	FirewallRuleIDs []string `json:"firewall_rule_ids"`
+	// FirewallActions are the source rules' actions, in the same order.
+	FirewallActions []string `json:"firewall_actions"`
 	// FilterID is the filter of the first source rule.
 	FilterID      string `json:"filter_id,omitempty"`
 	OldExpression string `json:"old_expression"`
@@ -156,11 +158,11 @@ func (r *Result) Counts() (errors, warnings int) {
 // ExpressionResult is one expression's translation.
 type ExpressionResult struct {
 	Input string `json:"input"`
+	// Valid is true when there is an Expression and no error diagnostic.
+	Valid bool `json:"valid"`
 	// Expression is the translated expression in canonical form; "" when the
 	// input does not parse.
-	Expression string `json:"expression"`
-	// Valid is true when there is an Expression and no error diagnostic.
-	Valid       bool         `json:"valid"`
+	Expression  string       `json:"expression"`
 	Changes     []string     `json:"changes"`
 	Diagnostics []Diagnostic `json:"diagnostics"`
 }
