@@ -411,7 +411,7 @@ func (b *builder) expressionReviews(verify string) {
 		resolves := b.findings(idThreatScore, kindExpression, it.id)
 		resolves = append(resolves, b.findings(idGeoIPFieldNames, kindExpression, it.id)...)
 		st := Step{
-			ID: "expression.review:" + it.id, Kind: "expression.review", Manual: true,
+			ID: "expression.review:" + b.expressionKey(it.id), Kind: "expression.review", Manual: true,
 			Resolves: resolves, Risk: RiskMedium,
 			Title:  "Review the expression of " + named(it.label, it.id),
 			Reason: "It uses cf.threat_score, which is always 0 now (rules using it silently change meaning), or a renamed field in a rule the plan does not rewrite.",
@@ -422,4 +422,31 @@ func (b *builder) expressionReviews(verify string) {
 		}
 		b.add(phaseManual, st)
 	}
+}
+
+// expressionKey names an expression so that its review step keeps its id across the
+// migration: a custom rule is known by its ref (the firewall rule's ref or id), and a
+// filter by the ref its custom rule will carry (that of the first rule using it, by id).
+func (b *builder) expressionKey(id string) string {
+	for _, rs := range b.z.Rulesets {
+		for _, r := range rs.Rules {
+			if r.ID == id && r.Ref != "" {
+				return r.Ref
+			}
+		}
+	}
+	var users []inventory.FirewallRule
+	for _, fr := range b.z.FirewallRules {
+		if fr.Filter.ID == id {
+			users = append(users, fr)
+		}
+	}
+	sort.Slice(users, func(i, j int) bool { return users[i].ID < users[j].ID })
+	if len(users) > 0 {
+		if users[0].Ref != "" {
+			return users[0].Ref
+		}
+		return users[0].ID
+	}
+	return id
 }
