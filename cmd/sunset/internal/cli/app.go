@@ -86,6 +86,7 @@ func commands(s *Streams) []*ucli.Command {
 		rulesCommand(s),
 		emulatorCommand(s),
 		reportCommand(s),
+		translateCommand(s),
 	}
 }
 

@@ -1,0 +1,273 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/lipgloss/table"
+	"github.com/muesli/termenv"
+	ucli "github.com/urfave/cli/v2"
+
+	"github.com/sunsetscan/sunset/migrate/customrules"
+)
+
+// translateOptions are the inputs of `sunset translate`.
+type translateOptions struct {
+	// Expr is the expression to translate ("-" reads it from stdin); "" with Rules.
+	Expr string
+	// Rules is a file of firewall rules ("-" for stdin); "" with Expr.
+	Rules string
+	// Existing is a custom rules entry point file to keep ahead of the translated rules.
+	Existing string
+	// Plan is the zone plan for plan checks; "" checks none.
+	Plan string
+	// Format is text (a table for --rules) or json.
+	Format string
+}
+
+func translateCommand(s *Streams) *ucli.Command {
+	return &ucli.Command{
+		Name:      "translate",
+		Usage:     "translate a filter expression, or a file of firewall rules, to custom rules",
+		ArgsUsage: "[EXPR|-]",
+		Description: strings.TrimSpace(`
+With EXPR (or - to read it from stdin): renames deprecated fields, prints the expression in
+canonical form on stdout, and the changes and diagnostics (with a caret under the position)
+on stderr. Exit 0 when the translation is valid, 1 when it has errors.
+
+With --rules FILE (firewall rules as the API returns them, an envelope or a bare list; - for
+stdin): prints the custom rules entry point body {"rules": [...]} on stdout, ready for
+PUT /zones/:id/rulesets/phases/http_request_firewall_custom/entrypoint, and a table of the
+translations with their diagnostics on stderr. --existing adds the rules of the current entry
+point first (they stay, and count in the quota). Exit 1 when any translation has errors.
+
+--format json prints one JSON document on stdout instead: {input, valid, expression, changes,
+diagnostics} for an expression, {rules, translations, diagnostics, quota} for --rules.
+Flags go before EXPR.`),
+		Flags: []ucli.Flag{
+			&ucli.StringFlag{Name: "rules", Usage: "translate the firewall rules in `FILE` (- for stdin)"},
+			&ucli.StringFlag{Name: "existing", Usage: "custom rules entry point `FILE` to keep first (with --rules)"},
+			&ucli.StringFlag{Name: "plan", Usage: "zone `PLAN` for plan checks and the quota: free, pro, business or enterprise"},
+			&ucli.StringFlag{Name: flagFormat, Value: "text", Usage: "`text` (a table for --rules) or json"},
+		},
+		Action: func(c *ucli.Context) error {
+			opts, err := translateOptionsFrom(c)
+			if err != nil {
+				return err
+			}
+			return runTranslate(s, opts)
+		},
+	}
+}
+
+// translateOptionsFrom validates the command line.
+func translateOptionsFrom(c *ucli.Context) (translateOptions, error) {
+	opts := translateOptions{Rules: c.String("rules"), Existing: c.String("existing"), Plan: c.String("plan"), Format: c.String(flagFormat)}
+	if opts.Format == "table" {
+		opts.Format = "text"
+	}
+	if err := oneOf(flagFormat, opts.Format, "text", "json"); err != nil {
+		return opts, err
+	}
+	if opts.Plan != "" {
+		if err := oneOf("plan", opts.Plan, "free", "pro", "business", "enterprise"); err != nil {
+			return opts, err
+		}
+	}
+	args := c.Args().Slice()
+	if len(args) > 1 {
+		if strings.HasPrefix(args[1], "-") && args[1] != "-" {
+			return opts, usageErrorf("translate: flags go before the expression (got %q after it)", args[1])
+		}
+		return opts, usageErrorf("translate takes one expression (got %d arguments); quote it", len(args))
+	}
+	switch {
+	case opts.Rules != "" && len(args) == 1:
+		return opts, usageErrorf("translate: give an expression or --rules FILE, not both")
+	case opts.Rules == "" && len(args) == 0:
+		return opts, usageErrorf("translate: give an expression (or - to read it from stdin) or --rules FILE")
+	case opts.Rules == "" && opts.Existing != "":
+		return opts, usageErrorf("translate: --existing goes with --rules")
+	case opts.Rules == "-" && opts.Existing == "-":
+		return opts, usageErrorf("translate: --rules and --existing cannot both read stdin")
+	}
+	if len(args) == 1 {
+		opts.Expr = args[0]
+	}
+	return opts, nil
+}
+
+// runTranslate is the command's body.
+func runTranslate(s *Streams, opts translateOptions) error {
+	if opts.Rules != "" {
+		return translateRules(s, opts)
+	}
+	src := opts.Expr
+	if src == "-" {
+		data, err := io.ReadAll(s.In)
+		if err != nil {
+			return usageErrorf("translate: reading stdin: %v", err)
+		}
+		src = strings.TrimRight(string(data), "\r\n")
+	}
+	res := customrules.TranslateExpression(src, customrules.Options{Plan: opts.Plan})
+	if opts.Format == "json" {
+		if err := writeJSON(s.Out, res); err != nil {
+			return err
+		}
+	} else {
+		if res.Expression != "" {
+			fmt.Fprintln(s.Out, res.Expression)
+		}
+		for _, ch := range res.Changes {
+			fmt.Fprintf(s.Err, "changed: %s\n", ch)
+		}
+		for _, d := range res.Diagnostics {
+			fmt.Fprintln(s.Err, d.Render(src))
+		}
+	}
+	if !res.Valid {
+		return &exitError{code: ExitFindings}
+	}
+	return nil
+}
+
+// translateRules translates a file of firewall rules.
+func translateRules(s *Streams, opts translateOptions) error {
+	data, err := s.readInput(opts.Rules)
+	if err != nil {
+		return usageErrorf("--rules: %v", err)
+	}
+	rules, err := customrules.DecodeFirewallRules(data)
+	if err != nil {
+		return usageErrorf("--rules %s: %v", opts.Rules, err)
+	}
+	copts := customrules.Options{Plan: opts.Plan}
+	if opts.Existing != "" {
+		data, err := s.readInput(opts.Existing)
+		if err != nil {
+			return usageErrorf("--existing: %v", err)
+		}
+		if copts.Existing, err = customrules.DecodeRuleset(data); err != nil {
+			return usageErrorf("--existing %s: %v", opts.Existing, err)
+		}
+	}
+	res := customrules.Translate(rules, copts)
+	errs, warns := res.Counts()
+	if opts.Format == "json" {
+		if err := writeJSON(s.Out, res); err != nil {
+			return err
+		}
+	} else {
+		if err := writeJSON(s.Out, struct {
+			Rules any `json:"rules"`
+		}{res.Ruleset}); err != nil {
+			return err
+		}
+		writeTranslationTable(s, res, len(copts.Existing))
+		added := 0
+		for _, t := range res.Rules {
+			if t.Index >= len(copts.Existing) {
+				added++
+			}
+		}
+		fmt.Fprintf(s.Err, "%d firewall rules -> %d custom rules added (%d existing kept); %d errors, %d warnings\n",
+			len(rules), added, len(copts.Existing), errs, warns)
+	}
+	if errs > 0 {
+		return &exitError{code: ExitFindings}
+	}
+	return nil
+}
+
+// readInput reads a file, or stdin for "-".
+func (s *Streams) readInput(path string) ([]byte, error) {
+	if path == "-" {
+		return io.ReadAll(s.In)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		// The path is the user's own; the OS error names it already.
+		return nil, err
+	}
+	return data, nil
+}
+
+// writeJSON writes v as indented JSON, HTML characters as they are.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return fatalError(fmt.Errorf("writing output: %w", err))
+	}
+	return nil
+}
+
+// translationStatus says in a word what became of a translation.
+func translationStatus(t customrules.RuleTranslation, existing int) string {
+	switch {
+	case t.Rule == nil:
+		return "not translated"
+	case t.Index >= 0 && t.Index < existing:
+		return "already migrated"
+	case t.Index < 0:
+		return "left out"
+	case t.Rule.Enabled != nil && !*t.Rule.Enabled:
+		return "added, disabled"
+	}
+	return "added"
+}
+
+// writeTranslationTable writes one row per translation on stderr (a table on a terminal,
+// tab-separated otherwise), then each rule's diagnostics with carets, then the set-level ones.
+func writeTranslationTable(s *Streams, res *customrules.Result, existing int) {
+	type row struct{ pos, ids, from, to, status string }
+	var rows []row
+	for _, t := range res.Rules {
+		to := "-"
+		if t.Rule != nil {
+			to = t.Rule.Action
+		}
+		pos := "-"
+		if t.Index >= 0 {
+			pos = fmt.Sprint(t.Index)
+		}
+		rows = append(rows, row{pos, strings.Join(t.FirewallRuleIDs, "+"), strings.Join(t.FirewallActions, "+"), to, translationStatus(t, existing)})
+	}
+	w := s.Err
+	if s.ErrTTY {
+		re := lipgloss.NewRenderer(w)
+		re.SetColorProfile(termenv.Ascii)
+		tb := table.New().Border(lipgloss.NormalBorder()).
+			Headers("#", "FIREWALL RULE", "ACTION", "CUSTOM RULE", "STATUS").
+			StyleFunc(func(r, _ int) lipgloss.Style {
+				st := re.NewStyle().Padding(0, 1)
+				if r == table.HeaderRow {
+					return st.Bold(true)
+				}
+				return st
+			})
+		for _, r := range rows {
+			tb.Row(r.pos, r.ids, r.from, r.to, r.status)
+		}
+		fmt.Fprintln(w, tb.Render())
+	} else {
+		fmt.Fprintln(w, "index\tfirewall_rule\taction\tcustom_rule\tstatus")
+		for _, r := range rows {
+			fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", r.pos, r.ids, r.from, r.to, r.status)
+		}
+	}
+	for _, t := range res.Rules {
+		for _, d := range t.Diagnostics {
+			fmt.Fprintf(w, "%s: %s\n", strings.Join(t.FirewallRuleIDs, "+"), d.Render(t.OldExpression))
+		}
+	}
+	for _, d := range res.Diagnostics {
+		fmt.Fprintln(w, d.String())
+	}
+}
