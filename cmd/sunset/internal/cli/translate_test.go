@@ -193,3 +193,22 @@ func TestTranslateRulesBadInput(t *testing.T) {
 		t.Errorf("wrong phase: exit %d, %s", code, errOut)
 	}
 }
+
+// On a terminal the translations are a bordered table.
+func TestTranslateRulesTableOnTTY(t *testing.T) {
+	var out, errOut bytes.Buffer
+	s := &Streams{In: strings.NewReader(""), Out: &out, Err: &errOut, ErrTTY: true, Getenv: func(string) string { return "" },
+		Now: func() time.Time { return time.Date(2025, 2, 1, 0, 0, 0, 0, time.UTC) }}
+	code := Run(context.Background(), []string{"sunset", "translate", "--rules", writeTemp(t, "r.json", translateRulesFixture)}, s)
+	if code != 1 {
+		t.Errorf("exit %d", code)
+	}
+	for _, want := range []string{"FIREWALL RULE", "CUSTOM RULE", "│ b1+a1", "not translated", "┌"} {
+		if !strings.Contains(errOut.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut.String())
+		}
+	}
+	if strings.Contains(errOut.String(), "\x1b[") {
+		t.Error("escape codes in the table")
+	}
+}
