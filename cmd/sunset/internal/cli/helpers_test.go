@@ -88,12 +88,15 @@ func demoEnv() map[string]string {
 	return map[string]string{"CLOUDFLARE_API_TOKEN": seed.DemoToken}
 }
 
-// startEmulator serves an emulator over httptest and returns it with its API base URL. The
-// seed defaults to the demo account and the credentials to the demo's.
-func startEmulator(t *testing.T, opts emulator.Options) (*emulator.Server, string) {
+// demoSeed is the demo account, built once: an emulator copies its seed, so they share it.
+var demoSeed = sync.OnceValue(seed.Demo)
+
+// newEmulator builds an emulator; the seed defaults to the demo account and the credentials
+// to the demo's.
+func newEmulator(t *testing.T, opts emulator.Options) *emulator.Server {
 	t.Helper()
 	if opts.Seed == nil {
-		opts.Seed = seed.Demo()
+		opts.Seed = demoSeed()
 	}
 	if opts.Token == "" && opts.Email == "" {
 		opts.Token, opts.Email, opts.Key = seed.DemoToken, seed.DemoEmail, seed.DemoKey
@@ -102,9 +105,68 @@ func startEmulator(t *testing.T, opts emulator.Options) (*emulator.Server, strin
 	if err != nil {
 		t.Fatalf("emulator.New: %v", err)
 	}
+	return srv
+}
+
+// startEmulator serves a new emulator (see newEmulator) over httptest for the duration of
+// the test and returns it with its API base URL.
+func startEmulator(t *testing.T, opts emulator.Options) (*emulator.Server, string) {
+	t.Helper()
+	srv := newEmulator(t, opts)
 	hs := httptest.NewServer(srv)
 	t.Cleanup(hs.Close)
 	return srv, hs.URL + emulator.BasePath
+}
+
+// shared is the clean demo emulator (as of 2025-02-01) of the tests that only read from it.
+// Building an emulator deep-copies its seed, which is slow under -race, so they share one;
+// the tests of this package do not run in parallel (see TestMain).
+var shared struct {
+	mu    sync.Mutex
+	srv   *emulator.Server
+	hs    *httptest.Server
+	clean *reports.Report // a full scan as of 2025-02-01, once made
+	code  int
+}
+
+// sharedEmulator returns the shared clean demo emulator and its API base URL.
+func sharedEmulator(t *testing.T) (*emulator.Server, string) {
+	t.Helper()
+	shared.mu.Lock()
+	defer shared.mu.Unlock()
+	if shared.srv == nil {
+		shared.srv = newEmulator(t, emulator.Options{AsOf: time.Date(2025, 2, 1, 0, 0, 0, 0, time.UTC)})
+		shared.hs = httptest.NewServer(shared.srv)
+	}
+	return shared.srv, shared.hs.URL + emulator.BasePath
+}
+
+// cleanDemo returns the exit code and report of a full scan of the shared emulator as of
+// 2025-02-01 with --fail-on none, made once.
+func cleanDemo(t *testing.T) (int, *reports.Report) {
+	t.Helper()
+	_, base := sharedEmulator(t)
+	shared.mu.Lock()
+	defer shared.mu.Unlock()
+	if shared.clean == nil {
+		r, rep := scanReport(t, base, "2025-02-01")
+		if r.code != ExitOK || rep.Summary.Incomplete {
+			t.Fatalf("clean scan: exit %d, incomplete %v; stderr:\n%s", r.code, rep.Summary.Incomplete, r.stderr)
+		}
+		shared.clean, shared.code = rep, r.code
+	}
+	return shared.code, shared.clean
+}
+
+// TestMain runs the tests and closes the shared emulator. No test calls t.Parallel: Run is
+// not safe for concurrent use within one process, because urfave/cli/v2 sets fields of its
+// global HelpFlag when it parses flags (a data race under -race); the binary runs it once.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if shared.hs != nil {
+		shared.hs.Close()
+	}
+	os.Exit(code)
 }
 
 // day parses a YYYY-MM-DD date or fails the test.
