@@ -11,6 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+
 	"github.com/sunsetscan/sunset/migrate"
 	"github.com/sunsetscan/sunset/migrate/customrules"
 	"github.com/sunsetscan/sunset/migrate/terraform"
@@ -277,6 +280,42 @@ func TestGoldenRealworld(t *testing.T) {
 				t.Errorf("unplanned findings: %v", p.Unplanned)
 			}
 			checkGolden(t, filepath.Join(goldenDir, "realworld", name), renderAll(t, p))
+		})
+	}
+}
+
+// parseHCL fails the test when a generated Terraform file does not parse with hcl/v2.
+func parseHCL(t *testing.T, name string, src []byte) {
+	t.Helper()
+	if _, diags := hclsyntax.ParseConfig(src, name, hcl.InitialPos); diags.HasErrors() {
+		t.Fatalf("%s does not parse: %s", name, diags.Error())
+	}
+}
+
+// TestExportsPlan: the published rule exports, wrapped as the firewall rules of a test
+// zone, plan without error in every form, and their Terraform parses.
+func TestExportsPlan(t *testing.T) {
+	dir := corpus(t)
+	snaps := exportSnapshots(t, dir)
+	names := make([]string, 0, len(snaps))
+	for n := range snaps {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		t.Run(name, func(t *testing.T) {
+			p, res := planOf(snaps[name], goldenAsOf)
+			if len(res.Findings) == 0 || len(p.Zones) != 1 {
+				t.Fatalf("%d findings, %d zone plans", len(res.Findings), len(p.Zones))
+			}
+			if len(p.Unplanned) > 0 {
+				t.Fatalf("unplanned findings: %v", p.Unplanned)
+			}
+			for n, b := range renderAll(t, p) {
+				if strings.HasSuffix(n, ".tf") {
+					parseHCL(t, n, b)
+				}
+			}
 		})
 	}
 }
