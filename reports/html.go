@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"embed"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"html/template"
 	"io"
@@ -12,7 +13,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
+	"github.com/sunsetscan/sunset/migrate"
 	"github.com/sunsetscan/sunset/scanner"
 	"github.com/sunsetscan/sunset/scanner/catalog"
 )
@@ -77,6 +80,32 @@ type HTML struct {
 	// the report hits; nil means the embedded catalog. Dates of the rules the report hits
 	// come from the report itself (they are the dates its severities were computed with).
 	Catalog *catalog.Catalog
+	// Plan, when set, adds the migration plan: per account and zone, its ordered steps with
+	// their API calls, the old -> new expressions, quota and behaviour warnings, and the
+	// manual steps. Steps link to the findings they resolve.
+	Plan *migrate.Plan
+}
+
+// WithPlan implements PlanAware.
+func (h HTML) WithPlan(p *migrate.Plan) Reporter {
+	h.Plan = p
+	return h
+}
+
+// PlanAware is a Reporter whose format can include a migration plan (the plan.json of
+// `sunset plan`) after the findings.
+type PlanAware interface {
+	Reporter
+	WithPlan(p *migrate.Plan) Reporter
+}
+
+// WithPlan returns r set to render plan p too when its format has plan sections, and r
+// unchanged otherwise (or when p is nil).
+func WithPlan(r Reporter, p *migrate.Plan) Reporter {
+	if pa, ok := r.(PlanAware); ok && p != nil {
+		return pa.WithPlan(p)
+	}
+	return r
 }
 
 func init() {
@@ -93,6 +122,7 @@ func (h HTML) Write(w io.Writer, r *Report) error {
 		cat = catalog.Default()
 	}
 	page := buildHTMLPage(r, cat)
+	page.Plan = buildHTMLPlan(h.Plan, r)
 	var buf bytes.Buffer
 	if err := htmlAssets.tmpl.Execute(&buf, page); err != nil {
 		return fmt.Errorf("rendering HTML report: %w", err)
@@ -124,6 +154,7 @@ type htmlPage struct {
 	HasSuppressed                 bool
 	Errors                        []htmlError
 	Rules                         []htmlRule
+	Plan                          *htmlPlan
 }
 
 type htmlGate struct{ Class, Text string }
@@ -134,7 +165,9 @@ type htmlCard struct {
 
 type htmlFinding struct {
 	Severity, SevClass, SevRank string
-	RuleID, Group, Resource     string
+	Anchor                      string
+	RuleID, RuleAnchor          string
+	Group, Resource             string
 	Message, EOL, SuppressedBy  string
 	Suppressed                  bool
 }
@@ -142,11 +175,11 @@ type htmlFinding struct {
 type htmlError struct{ Where, What, Message string }
 
 type htmlRule struct {
-	ID, Title, Description, Class        string
-	DeprecatedOn, EndOfLife, Replacement string
-	DocURL                               string
-	Count                                int
-	Advisory                             bool
+	ID, Anchor, Title, Description, Class string
+	DeprecatedOn, EndOfLife, Replacement  string
+	DocURL                                string
+	Count                                 int
+	Advisory                              bool
 }
 
 func buildHTMLPage(r *Report, cat *catalog.Catalog) *htmlPage {
@@ -195,7 +228,9 @@ func buildHTMLPage(r *Report, cat *catalog.Catalog) *htmlPage {
 			Severity:     f.Severity.String(),
 			SevClass:     "sev-" + f.Severity.String(),
 			SevRank:      strconv.Itoa(int(f.Severity)),
+			Anchor:       findingAnchor(f),
 			RuleID:       Sanitize(f.RuleID),
+			RuleAnchor:   "rule-" + anchorID(f.RuleID),
 			Group:        groupLabel(f),
 			Resource:     resourceLabel(f),
 			Message:      Sanitize(f.Message),
@@ -218,7 +253,7 @@ func buildHTMLPage(r *Report, cat *catalog.Catalog) *htmlPage {
 	for _, info := range r.Catalog {
 		st := stats[info.ID]
 		p.Rules = append(p.Rules, htmlRule{
-			ID: Sanitize(info.ID), Title: Sanitize(orElse(info.Title, info.ID)), Description: Sanitize(info.Description),
+			ID: Sanitize(info.ID), Anchor: "rule-" + anchorID(info.ID), Title: Sanitize(orElse(info.Title, info.ID)), Description: Sanitize(info.Description),
 			Class:        "sev-" + st.worst.String(),
 			DeprecatedOn: Sanitize(info.DeprecatedOn), EndOfLife: Sanitize(info.EndOfLife),
 			Replacement: Sanitize(info.Replacement), DocURL: info.DocURL,
@@ -728,4 +763,306 @@ func shorten(s string, n int) string {
 	head := (n - 1) / 2
 	tail := n - 1 - head
 	return string(r[:head]) + "…" + string(r[len(r)-tail:])
+}
+
+// findingAnchor is the id of a finding's table row, which plan steps link to ("" without a
+// fingerprint).
+func findingAnchor(f *scanner.Finding) string {
+	if f.Fingerprint == "" {
+		return ""
+	}
+	return "f-" + anchorID(f.Fingerprint)
+}
+
+// anchorID makes text safe and unique as an element id and URL fragment: letters, digits
+// and '-' stay, every other byte becomes '_' and two hex digits. (A ':' in a fragment would
+// make html/template read the link as an unknown URL scheme and drop it.)
+func anchorID(s string) string {
+	const hex = "0123456789abcdef"
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '-':
+			b.WriteByte(c)
+		default:
+			b.WriteByte('_')
+			b.WriteByte(hex[c>>4])
+			b.WriteByte(hex[c&15])
+		}
+	}
+	return b.String()
+}
+
+// ---- migration plan ----
+
+type htmlPlan struct {
+	Summary   string
+	Notes     []string
+	Sections  []htmlPlanSection
+	Unplanned []htmlRef
+}
+
+// htmlPlanSection is the plan of one account or zone.
+type htmlPlanSection struct {
+	Anchor, Title, Summary string
+	Warnings               []string
+	Steps                  []htmlStep
+	Diffs                  []htmlDiff
+	Manual                 []htmlStep
+}
+
+type htmlStep struct {
+	N                        int
+	Anchor, ID, Kind, Change string
+	Title, Reason, Note      string
+	Method, Path, Body       string
+	Risk                     string
+	Manual, Derived          bool
+	Checks                   []string
+	Resolves, DependsOn      []htmlRef
+}
+
+type htmlDiff struct {
+	Title, Step, StepHref string
+	Old, New              []diffSpan
+	Changes               []string
+}
+
+// diffSpan is a run of text of one side of a diff; Changed marks text the other side lacks.
+type diffSpan struct {
+	Text    string
+	Changed bool
+}
+
+// htmlRef is a link inside the page (Href "" for plain text).
+type htmlRef struct{ Href, Text string }
+
+// buildHTMLPlan lays out a plan for the page: accounts, then zones, in the plan's order.
+// Steps link to the findings of the report they resolve; a fingerprint the report does not
+// hold (a plan from another run) is shown as it is.
+func buildHTMLPlan(p *migrate.Plan, r *Report) *htmlPlan {
+	if p == nil {
+		return nil
+	}
+	findings := map[string]*scanner.Finding{}
+	for i := range r.Findings {
+		if fp := r.Findings[i].Fingerprint; fp != "" {
+			findings[fp] = &r.Findings[i]
+		}
+	}
+	ref := func(fp string) htmlRef {
+		if f, ok := findings[fp]; ok {
+			return htmlRef{Href: "#" + findingAnchor(f), Text: Sanitize(f.RuleID) + ": " + resourceLabel(f)}
+		}
+		return htmlRef{Text: "finding " + Sanitize(fp)}
+	}
+	out := &htmlPlan{Summary: planSummaryLine(p.Summary)}
+	if p.AsOf != "" && r.AsOf != "" && p.AsOf != r.AsOf {
+		out.Notes = append(out.Notes, fmt.Sprintf("The plan was made as of %s and the findings as of %s: steps may not match the findings above.", Sanitize(p.AsOf), Sanitize(r.AsOf)))
+	}
+	for _, fp := range p.Unplanned {
+		out.Unplanned = append(out.Unplanned, ref(fp))
+	}
+	for _, a := range p.Accounts {
+		key := "account-" + anchorID(a.AccountID)
+		title := "Account " + Sanitize(orElse(a.AccountName, a.AccountID))
+		if a.AccountName != "" {
+			title += " (" + Sanitize(a.AccountID) + ")"
+		}
+		out.Sections = append(out.Sections, planSection(key, title, "", a.Summary, a.Notes, a.Steps, ref))
+	}
+	for _, z := range p.Zones {
+		key := "zone-" + anchorID(orElse(z.ZoneID, z.ZoneName))
+		title := "Zone " + Sanitize(orElse(z.ZoneName, z.ZoneID))
+		var sub []string
+		if z.ZoneName != "" && z.ZoneID != "" {
+			sub = append(sub, Sanitize(z.ZoneID))
+		}
+		if z.PlanLevel != "" {
+			sub = append(sub, Sanitize(z.PlanLevel)+" plan")
+		}
+		out.Sections = append(out.Sections, planSection(key, title, strings.Join(sub, ", "), z.Summary, z.Notes, z.Steps, ref))
+	}
+	return out
+}
+
+func planSection(key, title, sub string, sum migrate.Summary, notes []string, steps []migrate.Step, ref func(string) htmlRef) htmlPlanSection {
+	sec := htmlPlanSection{Anchor: "plan-" + key, Title: title, Summary: planSummaryLine(sum)}
+	if sub != "" {
+		sec.Summary = sub + " · " + sec.Summary
+	}
+	for _, n := range notes {
+		sec.Warnings = append(sec.Warnings, Sanitize(n))
+	}
+	stepAnchor := func(id string) string { return "step-" + key + "-" + anchorID(id) }
+	for i, st := range steps {
+		hs := htmlStep{
+			N: i + 1, Anchor: stepAnchor(st.ID), ID: Sanitize(st.ID), Kind: Sanitize(st.Kind), Change: Sanitize(string(st.Change)),
+			Title: Sanitize(st.Title), Reason: Sanitize(st.Reason), Note: Sanitize(st.Note),
+			Method: Sanitize(st.Method), Path: Sanitize(st.Path), Body: prettyBody(st.Body),
+			Risk: Sanitize(string(st.Risk)), Manual: st.Manual, Derived: st.Derived,
+		}
+		for _, c := range st.Checks {
+			hs.Checks = append(hs.Checks, Sanitize(c))
+		}
+		for _, fp := range st.Resolves {
+			hs.Resolves = append(hs.Resolves, ref(fp))
+		}
+		for _, d := range st.DependsOn {
+			hs.DependsOn = append(hs.DependsOn, htmlRef{Href: "#" + stepAnchor(d), Text: Sanitize(d)})
+		}
+		sec.Steps = append(sec.Steps, hs)
+		if st.Manual {
+			sec.Manual = append(sec.Manual, hs)
+		}
+		for _, d := range st.Diffs {
+			hd := htmlDiff{Title: Sanitize(d.Label), Step: hs.ID, StepHref: "#" + hs.Anchor}
+			hd.Old, hd.New = diffTokens(cleanBlock(d.Old), cleanBlock(d.New))
+			for _, c := range d.Changes {
+				hd.Changes = append(hd.Changes, Sanitize(c))
+			}
+			sec.Diffs = append(sec.Diffs, hd)
+		}
+	}
+	return sec
+}
+
+// planSummaryLine is the plan's summary line, with the checks it also makes.
+func planSummaryLine(s migrate.Summary) string {
+	line := s.Line()
+	if s.Verify > 0 {
+		line += ", " + plural(s.Verify, "check", "checks")
+	}
+	return line
+}
+
+// prettyBody indents a request body for reading; a body that is not JSON is shown as it is.
+func prettyBody(raw []byte) string {
+	if len(raw) == 0 {
+		return ""
+	}
+	var b bytes.Buffer
+	if err := json.Indent(&b, raw, "", "  "); err != nil {
+		return cleanBlock(string(raw))
+	}
+	return cleanBlock(b.String())
+}
+
+// cleanBlock prepares multi-line user text (expressions, request bodies) for a <pre>: lines
+// and indentation stay, control characters other than tab and newline and the bidirectional
+// controls that reorder what is shown are dropped, invalid UTF-8 becomes U+FFFD. Markup is
+// left to html/template to escape.
+func cleanBlock(s string) string {
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r == '\n' || r == '\t':
+			return r
+		case r == '\r':
+			return '\n'
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) || isBidiControl(r):
+			return -1
+		}
+		return r
+	}, strings.ToValidUTF8(s, "\uFFFD"))
+}
+
+// diffMaxCells bounds the token diff's table (old tokens x new tokens); past it both sides
+// are shown whole, marked changed, rather than spend quadratic time on a huge expression.
+const diffMaxCells = 400_000
+
+// diffTokens marks what differs between two texts, token by token (names, numbers and
+// dotted fields are one token; so is a run of spaces; any other character is one), by the
+// longest common subsequence.
+func diffTokens(old, new string) (o, n []diffSpan) {
+	a, b := tokenize(old), tokenize(new)
+	if len(a)*len(b) > diffMaxCells {
+		return spansOf(old, true), spansOf(new, true)
+	}
+	// lcs[i][j] is the length of the longest common subsequence of a[i:] and b[j:].
+	lcs := make([][]int32, len(a)+1)
+	for i := range lcs {
+		lcs[i] = make([]int32, len(b)+1)
+	}
+	for i := len(a) - 1; i >= 0; i-- {
+		for j := len(b) - 1; j >= 0; j-- {
+			if a[i] == b[j] {
+				lcs[i][j] = lcs[i+1][j+1] + 1
+			} else {
+				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
+			}
+		}
+	}
+	i, j := 0, 0
+	for i < len(a) || j < len(b) {
+		switch {
+		case i < len(a) && j < len(b) && a[i] == b[j]:
+			o, n = appendSpan(o, a[i], false), appendSpan(n, b[j], false)
+			i, j = i+1, j+1
+		case j < len(b) && (i == len(a) || lcs[i][j+1] >= lcs[i+1][j]):
+			n = appendSpan(n, b[j], true)
+			j++
+		default:
+			o = appendSpan(o, a[i], true)
+			i++
+		}
+	}
+	return o, n
+}
+
+func spansOf(s string, changed bool) []diffSpan {
+	if s == "" {
+		return nil
+	}
+	return []diffSpan{{Text: s, Changed: changed}}
+}
+
+// appendSpan adds a token, merging it into the last span when both are alike. Spaces
+// between two changed tokens join the change, so a replaced phrase reads as one.
+func appendSpan(spans []diffSpan, tok string, changed bool) []diffSpan {
+	if k := len(spans) - 1; k >= 0 {
+		last := &spans[k]
+		if last.Changed == changed {
+			last.Text += tok
+			return spans
+		}
+		if changed && k >= 1 && spans[k-1].Changed && strings.TrimSpace(last.Text) == "" {
+			spans[k-1].Text += last.Text + tok
+			return spans[:k]
+		}
+	}
+	return append(spans, diffSpan{Text: tok, Changed: changed})
+}
+
+// tokenize splits text into words (letters, digits, '_', '.', '$'), runs of white space,
+// and single other characters.
+func tokenize(s string) []string {
+	var out []string
+	isWord := func(r rune) bool {
+		return r == '_' || r == '.' || r == '$' || unicode.IsLetter(r) || unicode.IsDigit(r)
+	}
+	start := 0
+	kind := func(r rune) int {
+		switch {
+		case isWord(r):
+			return 1
+		case unicode.IsSpace(r):
+			return 2
+		}
+		return 3
+	}
+	prev := 0
+	for i, r := range s {
+		k := kind(r)
+		if i > start && (k != prev || k == 3) {
+			out = append(out, s[start:i])
+			start = i
+		}
+		prev = k
+	}
+	if start < len(s) {
+		out = append(out, s[start:])
+	}
+	return out
 }

@@ -5,12 +5,14 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"fmt"
+	"html"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/sunsetscan/sunset/migrate"
 	"github.com/sunsetscan/sunset/scanner"
 	"github.com/sunsetscan/sunset/scanner/catalog"
 )
@@ -76,13 +78,28 @@ func checkReportGolden(t *testing.T, name, got string) {
 	}
 }
 
-// TestHTMLGoldenDemo renders the demo account's report (as of 2025-02-01) and compares the
-// page with the golden file, then checks what the page must show whatever it is regenerated
-// to: the summary numbers, every dated catalog entry on the timeline, the hit rules
-// highlighted, one table row per finding.
+// readFixturePlan reads a plan.json fixture of reportGoldenDir.
+func readFixturePlan(t testing.TB, name string) *migrate.Plan {
+	t.Helper()
+	f, err := os.Open(filepath.Join(reportGoldenDir, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	p, err := migrate.ReadPlan(f)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return p
+}
+
+// TestHTMLGoldenDemo renders the demo account's report and plan (as of 2025-02-01) and
+// compares the page with the golden file, then checks what the page must show whatever it
+// is regenerated to: the summary numbers, every dated catalog entry on the timeline, the hit
+// rules highlighted, one table row per finding.
 func TestHTMLGoldenDemo(t *testing.T) {
 	rep := readFixtureReport(t, "demo-report.json")
-	page := renderHTML(t, HTML{}, rep)
+	page := renderHTML(t, HTML{Plan: readFixturePlan(t, "demo-plan.json")}, rep)
 	checkReportGolden(t, "demo.html", page)
 
 	s := rep.Summary
@@ -98,7 +115,7 @@ func TestHTMLGoldenDemo(t *testing.T) {
 	if !strings.Contains(page, `data-card="as-of"><span class="value">2025-02-01</span>`) {
 		t.Error("the as-of card is missing")
 	}
-	if got := strings.Count(page, `<tr data-severity=`); got != len(rep.Findings) {
+	if got := findingRows(page); got != len(rep.Findings) {
 		t.Errorf("%d finding rows, want %d", got, len(rep.Findings))
 	}
 	dated := 0
@@ -126,6 +143,11 @@ func TestHTMLGoldenDemo(t *testing.T) {
 	if !strings.Contains(page, `>as of 2025-02-01</text>`) {
 		t.Error("the timeline does not mark the as-of date")
 	}
+}
+
+// findingRows counts the rows of the findings table.
+func findingRows(page string) int {
+	return len(regexp.MustCompile(`<tr[^>]* data-severity="`).FindAllStringIndex(page, -1))
 }
 
 // TestHTMLEscapesUserText puts markup in every field that comes from the account, a
@@ -202,7 +224,7 @@ func checkCSPMatches(t *testing.T, page string) {
 	if csp == nil {
 		t.Fatal("no Content-Security-Policy meta element")
 	}
-	policy := strings.ReplaceAll(csp[1], "&#39;", "'")
+	policy := html.UnescapeString(csp[1])
 	for _, el := range []string{"style", "script"} {
 		m := regexp.MustCompile(`(?s)<` + el + `>(.*?)</` + el + `>`).FindStringSubmatch(page)
 		if m == nil {
@@ -239,18 +261,30 @@ func TestHTMLSelfContained(t *testing.T) {
 
 // externalReference returns what in page could make a browser fetch something, or "": an
 // element that loads (img, link, iframe, ...), a loading attribute (src, srcset, ...), a style
-// attribute, url() or @import in the style sheet, or an http(s) URL anywhere but as the
-// href of a plain link (documentation), which loads nothing until clicked.
+// attribute, url() or @import in the style sheet, or an http(s) URL in any attribute but the
+// href of a plain link (documentation), which loads nothing until clicked. (URLs in text,
+// such as a redirect target a step describes, load nothing either.)
 func externalReference(page string) string {
-	tag := regexp.MustCompile(`<([a-zA-Z][a-zA-Z0-9:-]*)[^>]*>`)
-	loading := regexp.MustCompile(`(?i)\s(src|srcset|xlink:href|background|poster|data|style|action|formaction|ping)\s*=`)
+	tag := regexp.MustCompile(`<([a-zA-Z][a-zA-Z0-9:-]*)([^>]*)>`)
+	attr := regexp.MustCompile(`([a-zA-Z][a-zA-Z0-9:_.-]*)(?:\s*=\s*"([^"]*)")?`)
 	for _, m := range tag.FindAllStringSubmatch(page, -1) {
-		switch strings.ToLower(m[1]) {
-		case "img", "image", "link", "iframe", "frame", "object", "embed", "base", "use", "audio", "video", "source", "track", "picture", "portal":
+		name := strings.ToLower(m[1])
+		switch name {
+		case "img", "image", "link", "iframe", "frame", "object", "embed", "base", "use", "audio", "video", "source", "track", "picture", "portal", "input type=\"image\"":
 			return "the page has a loading element: " + m[0]
 		}
-		if loading.MatchString(m[0]) {
-			return "the page has a loading attribute: " + m[0]
+		for _, a := range attr.FindAllStringSubmatch(m[2], -1) {
+			an, value := strings.ToLower(a[1]), strings.ToLower(html.UnescapeString(a[2]))
+			switch an {
+			case "src", "srcset", "xlink:href", "background", "poster", "data", "style", "action", "formaction", "ping", "manifest":
+				return "the page has a loading attribute: " + m[0]
+			}
+			if strings.Contains(value, "http://") || strings.Contains(value, "https://") || strings.Contains(value, "//") && strings.HasPrefix(value, "//") {
+				if name == "a" && an == "href" {
+					continue
+				}
+				return "an attribute names a URL: " + m[0]
+			}
 		}
 	}
 	style := regexp.MustCompile(`(?s)<style>(.*?)</style>`).FindStringSubmatch(page)
@@ -261,10 +295,6 @@ func externalReference(page string) string {
 		if strings.Contains(strings.ToLower(style[1]), bad) {
 			return "the style sheet uses " + bad
 		}
-	}
-	rest := regexp.MustCompile(`<a href="https?://[^"]*" rel="noopener noreferrer">https?://[^<]*</a>`).ReplaceAllString(page, "")
-	if m := regexp.MustCompile(`(?i)https?://`).FindStringIndex(rest); m != nil {
-		return "an http(s) URL outside a documentation link: " + rest[max(0, m[0]-60):min(len(rest), m[1]+60)]
 	}
 	return ""
 }
@@ -278,14 +308,15 @@ func TestExternalReference(t *testing.T) {
 		`<style>a{background:url(x.png)}</style>`,
 		`<style>@import "x.css";</style>`,
 		`<style></style><script src="x.js"></script>`,
-		`<style></style><a href="https://example.invalid/">click</a>`,
-		`<style></style><p>see https://example.invalid/</p>`,
+		`<style></style><form action="https://example.invalid/"></form>`,
+		`<style></style><meta http-equiv="refresh" content="0; url=https://example.invalid/">`,
+		`<style></style><a ping="https://example.invalid/" href="#x">x</a>`,
 	} {
 		if externalReference(page) == "" {
 			t.Errorf("not caught: %s", page)
 		}
 	}
-	if msg := externalReference(`<style>a{}</style><a href="https://example.invalid/x" rel="noopener noreferrer">https://example.invalid/x</a>`); msg != "" {
+	if msg := externalReference(`<style>a{}</style><a href="https://example.invalid/x" rel="noopener noreferrer">https://example.invalid/x</a> <p>see https://example.invalid/</p>`); msg != "" {
 		t.Errorf("a documentation link is flagged: %s", msg)
 	}
 }
@@ -315,7 +346,7 @@ func TestHTMLSampleReport(t *testing.T) {
 		`<p class="banner gate" role="status">Gate failed: findings at or above error.</p>`,
 		`<div class="card bad" data-card="incomplete"><span class="value">1</span><span class="label">zones incomplete</span><span class="note">1 read error</span>`,
 		`<span class="note">plus 1 suppressed</span>`,
-		`<tr data-severity="error" data-group="example.org" data-suppressed="true" class="suppressed">`,
+		`<tr id="f-fp3" data-severity="error" data-group="example.org" data-suppressed="true" class="suppressed">`,
 		`<span class="tag">suppressed: baseline</span>`,
 		`<td>infra/waf.tf</td>`,
 		`<td>cloudflare_firewall_rule.block (line 12)</td>`,
@@ -412,7 +443,7 @@ func TestHTMLBarChartCap(t *testing.T) {
 	if !strings.Contains(chart, `data-label="16 more zones" data-count="18"`) {
 		t.Errorf("the last bar does not sum the rest:\n%s", chart[strings.LastIndex(chart, "<g "):])
 	}
-	if got := strings.Count(page, `<tr data-severity=`); got != len(findings) {
+	if got := findingRows(page); got != len(findings) {
 		t.Errorf("%d rows, want %d", got, len(findings))
 	}
 }
@@ -445,5 +476,185 @@ func BenchmarkHTML(b *testing.B) {
 		if err := h.Write(&buf, rep); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestHTMLPlan checks the plan sections of the demo: one per account and zone with steps,
+// one row per step, warnings, old -> new diffs with the changed tokens marked, the manual
+// steps, and links that land: every step's findings and prerequisites are anchors of the page.
+func TestHTMLPlan(t *testing.T) {
+	rep := readFixtureReport(t, "demo-report.json")
+	plan := readFixturePlan(t, "demo-plan.json")
+	page := renderHTML(t, HTML{Plan: plan}, rep)
+
+	if !strings.Contains(page, "<p><strong>Plan:</strong> "+plan.Summary.Line()) {
+		t.Errorf("the plan's summary line %q is missing", plan.Summary.Line())
+	}
+	steps, manual, diffs, notes := 0, 0, 0, 0
+	for _, a := range plan.Accounts {
+		if !strings.Contains(page, `<div class="zone-plan" id="plan-account-`+a.AccountID+`">`) {
+			t.Errorf("account %s has no plan section", a.AccountID)
+		}
+		steps += len(a.Steps)
+	}
+	for _, z := range plan.Zones {
+		if !strings.Contains(page, `<div class="zone-plan" id="plan-zone-`+z.ZoneID+`">`) || !strings.Contains(page, "<h3>Zone "+z.ZoneName+"</h3>") {
+			t.Errorf("zone %s has no plan section", z.ZoneName)
+		}
+		steps += len(z.Steps)
+		notes += len(z.Notes)
+	}
+	for _, st := range plan.Steps() {
+		if st.Manual {
+			manual++
+		}
+		diffs += len(st.Diffs)
+	}
+	if notes == 0 || manual == 0 || diffs == 0 {
+		t.Fatalf("the demo plan lacks notes (%d), manual steps (%d) or diffs (%d): the test would pass vacuously", notes, manual, diffs)
+	}
+	for name, c := range map[string]struct{ got, want int }{
+		"step rows":     {strings.Count(page, `<td class="step">`), steps},
+		"diffs":         {strings.Count(page, `<div class="diff-block">`), diffs},
+		"warning items": {strings.Count(page, `<ul class="warnings">`), countSectionsWithNotes(plan)},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s: %d, want %d", name, c.got, c.want)
+		}
+	}
+	manualList := 0
+	for _, part := range strings.Split(page, `<ul class="manual">`)[1:] {
+		manualList += strings.Count(part[:strings.Index(part, "</ul>")], "<li>")
+	}
+	if manualList != manual {
+		t.Errorf("%d manual steps listed, want %d", manualList, manual)
+	}
+	if !strings.Contains(page, "<del>ip.geoip.country</del>") || !strings.Contains(page, "<ins>ip.src.country</ins>") {
+		t.Error("the renamed geoip field is not marked in its diff")
+	}
+	// Every in-page link lands on an element of the page.
+	ids := map[string]bool{}
+	for _, m := range regexp.MustCompile(` id="([^"]+)"`).FindAllStringSubmatch(page, -1) {
+		ids[m[1]] = true
+	}
+	links := regexp.MustCompile(`href="#([^"]+)"`).FindAllStringSubmatch(page, -1)
+	if len(links) < steps {
+		t.Errorf("only %d in-page links for %d steps", len(links), steps)
+	}
+	for _, m := range links {
+		if !ids[m[1]] {
+			t.Errorf("link #%s lands nowhere", m[1])
+		}
+	}
+	checkCSPMatches(t, page)
+	if msg := externalReference(page); msg != "" {
+		t.Error(msg)
+	}
+}
+
+func countSectionsWithNotes(p *migrate.Plan) int {
+	n := 0
+	for _, a := range p.Accounts {
+		if len(a.Notes) > 0 {
+			n++
+		}
+	}
+	for _, z := range p.Zones {
+		if len(z.Notes) > 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// TestHTMLPlanEscapes puts markup in every plan field a zone's data flows into.
+func TestHTMLPlanEscapes(t *testing.T) {
+	const evil = `</pre></td><script>alert(1)</script><img src=x onerror=alert(2)>`
+	plan := &migrate.Plan{
+		SchemaVersion: migrate.SchemaVersion, AsOf: "2025-01-01",
+		Zones: []migrate.ZonePlan{{
+			ZoneID: "z" + evil, ZoneName: "n" + evil, PlanLevel: evil, Notes: []string{evil},
+			Steps: []migrate.Step{{
+				ID: "s" + evil, Kind: evil, Change: migrate.ChangeCreate, Method: "POST", Path: "/p" + evil,
+				Body:      []byte(`{"description": "` + strings.ReplaceAll(evil, `"`, `\"`) + `"}`),
+				DependsOn: []string{evil}, Resolves: []string{"fp1", evil}, Risk: migrate.Risk(evil),
+				Manual: true, Title: evil, Reason: evil, Note: evil, Checks: []string{evil},
+				Diffs: []migrate.Diff{{Label: evil, Old: "a " + evil, New: evil + " b", Changes: []string{evil}}},
+			}},
+		}},
+		Unplanned: []string{evil},
+	}
+	page := renderHTML(t, HTML{Plan: plan}, sampleReport())
+	if n := strings.Count(strings.ToLower(page), "<script"); n != 1 {
+		t.Errorf("%d <script elements, want only the page's own", n)
+	}
+	if strings.Contains(page, "<img") || strings.Contains(page, "</pre></td><script") {
+		t.Error("plan text became markup")
+	}
+	if !strings.Contains(page, "The plan was made as of 2025-01-01 and the findings as of 2025-07-01") {
+		t.Error("a plan of another day is not flagged")
+	}
+	if !strings.Contains(page, `<a href="#f-fp1">firewall-rules: firewall_rule block bots</a>`) {
+		t.Error("a resolved finding does not link to its row")
+	}
+	checkCSPMatches(t, page)
+}
+
+// TestWithPlan checks that only formats with plan sections take a plan.
+func TestWithPlan(t *testing.T) {
+	plan := &migrate.Plan{SchemaVersion: 1}
+	if got := WithPlan(JSON{}, plan); got != (JSON{}) {
+		t.Errorf("WithPlan(JSON) = %#v, want it unchanged", got)
+	}
+	if got := WithPlan(HTML{}, plan); got.(HTML).Plan != plan {
+		t.Error("WithPlan(HTML) dropped the plan")
+	}
+	if got := WithPlan(HTML{}, nil); got.(HTML).Plan != nil {
+		t.Error("WithPlan(HTML, nil) set a plan")
+	}
+}
+
+func TestDiffTokens(t *testing.T) {
+	render := func(spans []diffSpan, mark string) string {
+		var b strings.Builder
+		for _, s := range spans {
+			if s.Changed {
+				b.WriteString(mark + "(" + s.Text + ")")
+			} else {
+				b.WriteString(s.Text)
+			}
+		}
+		return b.String()
+	}
+	for _, c := range []struct{ old, new, wantOld, wantNew string }{
+		{"a eq 1", "a eq 1", "a eq 1", "a eq 1"},
+		{`ip.geoip.country in {"KP"}`, `ip.src.country in {"KP"}`, `-(ip.geoip.country) in {"KP"}`, `+(ip.src.country) in {"KP"}`},
+		{"block @1: x", "block: x", "block-( @1): x", "block: x"},
+		{"a and b", "a or c", "a -(and b)", "a +(or c)"},
+		{"", "new", "", "+(new)"},
+		{"old", "", "-(old)", ""},
+		{"línea\n  dos", "línea\n  tres", "línea\n  -(dos)", "línea\n  +(tres)"},
+	} {
+		o, n := diffTokens(c.old, c.new)
+		if got := render(o, "-"); got != c.wantOld {
+			t.Errorf("diff(%q, %q) old side %q, want %q", c.old, c.new, got, c.wantOld)
+		}
+		if got := render(n, "+"); got != c.wantNew {
+			t.Errorf("diff(%q, %q) new side %q, want %q", c.old, c.new, got, c.wantNew)
+		}
+	}
+	// A huge pair is shown whole rather than diffed in quadratic time.
+	big := strings.Repeat("a ", 1000)
+	o, n := diffTokens(big, big+"b")
+	if len(o) != 1 || !o[0].Changed || len(n) != 1 || !n[0].Changed {
+		t.Errorf("huge diff not shown whole: %d and %d spans", len(o), len(n))
+	}
+}
+
+func TestCleanBlock(t *testing.T) {
+	in := "line 1\r\n\tline 2\x1b[31m red\u202e evil\xff"
+	want := "line 1\n\tline 2[31m red evil\uFFFD"
+	if got := cleanBlock(in); got != want {
+		t.Errorf("cleanBlock(%q) = %q, want %q", in, got, want)
 	}
 }

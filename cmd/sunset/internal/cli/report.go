@@ -1,18 +1,21 @@
 package cli
 
 import (
+	"fmt"
 	"io"
 	"os"
 	"strings"
 
 	ucli "github.com/urfave/cli/v2"
 
+	"github.com/sunsetscan/sunset/migrate"
 	"github.com/sunsetscan/sunset/reports"
 )
 
 // reportOptions is everything `sunset report` needs, resolved from flags.
 type reportOptions struct {
 	in      string // the saved JSON report; "-" is standard input
+	plan    string // the saved plan.json, "" for none
 	formats []reports.FormatSpec
 	color   bool
 }
@@ -21,15 +24,18 @@ func reportCommand(s *Streams) *ucli.Command {
 	return &ucli.Command{
 		Name:      "report",
 		Usage:     "re-render a saved JSON report (html, markdown, sarif, ...) without touching the API",
-		UsageText: "sunset report --in REPORT.json [--format FORMAT[:PATH]]...",
+		UsageText: "sunset report --in REPORT.json [--plan plan.json] [--format FORMAT[:PATH]]...",
 		Description: "Reads a JSON report written by 'sunset scan', 'check', 'plan' or 'demo' (--format json:FILE)\n" +
 			"and writes it again in any format, as many as asked for in one run, e.g.\n" +
-			"  sunset report --in report.json --format html:report.html --format markdown:report.md\n" +
+			"  sunset report --in report.json --plan plan.json --format html:report.html --format markdown:report.md\n" +
+			"--plan adds the migration plan written by 'sunset plan --out-dir' (plan.json) to the formats\n" +
+			"that show one (html, markdown); the others ignore it.\n" +
 			"Reports of an earlier schema version are read; a newer one is refused (upgrade sunset).\n" +
 			"The exit code says whether rendering worked (0, 2 bad input, 3 unwritable output), not\n" +
 			"what the report found: the gate was decided when the report was made.",
 		Flags: []ucli.Flag{
 			&ucli.StringFlag{Name: "in", Usage: "the JSON report `FILE` to render (- for standard input)", Required: true},
+			&ucli.StringFlag{Name: "plan", Usage: "add the migration plan `FILE` (plan.json of 'sunset plan') to html and markdown"},
 			&ucli.StringSliceFlag{Name: flagFormat, Usage: "output `FORMAT[:PATH]`, repeatable: " + joinFormats() + " (default table to stdout)"},
 			colorFlag(),
 		},
@@ -47,9 +53,12 @@ func reportCommand(s *Streams) *ucli.Command {
 }
 
 func resolveReportOptions(c *ucli.Context, s *Streams) (*reportOptions, error) {
-	o := &reportOptions{in: c.String("in")}
+	o := &reportOptions{in: c.String("in"), plan: c.String("plan")}
 	if o.in == "" {
 		return nil, usageErrorf("--in: give the JSON report to render")
+	}
+	if o.plan == "-" && o.in == "-" {
+		return nil, usageErrorf("--in - and --plan - cannot both read standard input")
 	}
 	var err error
 	if o.formats, err = formatSpecs(c); err != nil {
@@ -61,13 +70,74 @@ func resolveReportOptions(c *ucli.Context, s *Streams) (*reportOptions, error) {
 	return o, nil
 }
 
-// runReport reads the saved report and writes every --format destination.
+// runReport reads the saved report (and plan) and writes every --format destination.
 func runReport(s *Streams, o *reportOptions) error {
 	rep, err := readReportInput(s, o.in)
 	if err != nil {
 		return err
 	}
-	return writeReports(s, o.formats, rep, o.color)
+	var plan *migrate.Plan
+	if o.plan != "" {
+		if plan, err = readPlanInput(s, o.plan); err != nil {
+			return err
+		}
+	}
+	return renderReports(s, o.formats, rep, plan, o.color)
+}
+
+// renderReports is writeReports with a plan for the formats that show one: every --format
+// destination is tried, and the first failure is returned (exit 3 for output that cannot be
+// written).
+func renderReports(s *Streams, specs []reports.FormatSpec, rep *reports.Report, plan *migrate.Plan, color bool) error {
+	var firstErr error
+	for _, spec := range specs {
+		opts := reports.Options{}
+		if spec.Stdout() {
+			width := s.Width
+			if s.OutTTY && width <= 0 {
+				width = 80
+			}
+			opts = reports.Options{Color: color, Width: width, Plain: !s.OutTTY && !color}
+		}
+		r, err := reports.New(spec.Format, opts)
+		if err != nil {
+			return usageErrorf("--format: %v", err)
+		}
+		r = reports.WithPlan(r, plan)
+		w, closeFn, err := s.writeTo(spec.Path)
+		if err == nil {
+			err = r.Write(w, rep)
+			if cerr := closeFn(); err == nil && cerr != nil {
+				err = fatalError(fmt.Errorf("cannot write %s: %w", spec.Path, cerr))
+			}
+		}
+		if err != nil && firstErr == nil {
+			if exitCode(err) == ExitFatal {
+				firstErr = err
+			} else {
+				firstErr = fatalError(fmt.Errorf("writing %s: %w", spec, err))
+			}
+		}
+	}
+	return firstErr
+}
+
+// readPlanInput reads a plan.json; like the report, anything wrong with it is exit 2.
+func readPlanInput(s *Streams, path string) (*migrate.Plan, error) {
+	var r io.Reader = s.In
+	if path != "-" {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, usageErrorf("--plan: %v", err)
+		}
+		defer f.Close()
+		r = f
+	}
+	p, err := migrate.ReadPlan(r)
+	if err != nil {
+		return nil, usageErrorf("--plan %s: %v", path, err)
+	}
+	return p, nil
 }
 
 // readReportInput reads a JSON report from a file or standard input. Anything wrong with it
