@@ -1,0 +1,270 @@
+package migrate
+
+import (
+	"bytes"
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sunsetscan/sunset/migrate/expr"
+	"github.com/sunsetscan/sunset/scanner"
+	"github.com/sunsetscan/sunset/scanner/cfapi/emulator/seed"
+	"github.com/sunsetscan/sunset/scanner/inventory"
+)
+
+func TestNearest(t *testing.T) {
+	for _, c := range []struct{ v, want int }{
+		{900, 600}, {3000, 3600}, {60, 60}, {1, 10}, {90, 120}, {86400, 3600}, {35, 60},
+	} {
+		if got := nearest(c.v, allowedPeriods); got != c.want {
+			t.Errorf("nearest(%d) = %d, want %d", c.v, got, c.want)
+		}
+	}
+	if got := nearest(3000, allowedTimeouts); got != 3600 {
+		t.Errorf("timeout 3000 -> %d", got)
+	}
+	if got := nearest(50000, allowedTimeouts); got != 86400 {
+		t.Errorf("timeout 50000 -> %d", got)
+	}
+}
+
+func TestURLCondition(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"*", ""},
+		{"*.example.org/path*", `http.host wildcard "*.example.org" and http.request.uri.path wildcard "/path*"`},
+		{"Example.COM", `http.host eq "example.com"`},
+		{"api.example.com/oauth/token", `http.host eq "api.example.com" and http.request.uri.path eq "/oauth/token"`},
+		{"https://example.com/a?b=1", `http.host eq "example.com" and http.request.uri.path eq "/a"`},
+		{"example.com/*", `http.host eq "example.com"`},
+		{`example.com/a"b`, `http.host eq "example.com" and http.request.uri.path eq "/a\"b"`},
+	} {
+		got, _ := urlCondition(c.in)
+		if got != c.want {
+			t.Errorf("urlCondition(%q) = %s, want %s", c.in, got, c.want)
+		}
+		if got != "" {
+			if _, err := expr.Parse(got); err != nil {
+				t.Errorf("urlCondition(%q) does not parse: %v", c.in, err)
+			}
+		}
+	}
+}
+
+func TestTranslateRateLimit(t *testing.T) {
+	rl := inventory.RateLimit{
+		ID: "r1", Description: "login",
+		Match: inventory.RateLimitMatch{
+			Request:  &inventory.RateLimitRequest{Methods: []string{"POST", "GET"}, Schemes: []string{"HTTPS"}, URL: "*.example.org/login*"},
+			Response: &inventory.RateLimitResponse{Status: []int{403, 401}, OriginTraffic: boolPtr(true)},
+			Headers:  []inventory.HeaderMatch{{Name: "Cf-Cache-Status", Op: "ne", Value: "HIT"}},
+		},
+		Bypass:    []inventory.RateLimitBypass{{Name: "url", Value: "a.example.org/login/ok"}},
+		Threshold: 60, Period: 900,
+		Action:    inventory.RateLimitAction{Mode: "ban", Timeout: 3000, Response: &inventory.RateLimitResponseBody{ContentType: "text/xml", Body: "<error/>"}},
+		Correlate: &inventory.RateLimitCorrelate{By: "nat"},
+	}
+	tr := translateRateLimit(rl, "business")
+	if len(tr.blocked) > 0 {
+		t.Fatalf("blocked: %v", tr.blocked)
+	}
+	r := tr.rule
+	wantExpr := `http.host wildcard "*.example.org" and http.request.uri.path wildcard "/login*" and http.request.method in {"GET" "POST"} and ssl and not (http.host eq "a.example.org" and http.request.uri.path eq "/login/ok")`
+	if r.Expression != wantExpr || r.Action != "block" || !*r.Enabled || r.Ref != "rate_limit:r1" {
+		t.Fatalf("rule %+v", r)
+	}
+	var p struct {
+		Characteristics   []string `json:"characteristics"`
+		Period            int      `json:"period"`
+		RequestsPerPeriod int      `json:"requests_per_period"`
+		MitigationTimeout int      `json:"mitigation_timeout"`
+		CountingExpr      string   `json:"counting_expression"`
+		ToOrigin          bool     `json:"requests_to_origin"`
+	}
+	json.Unmarshal(r.RateLimit, &p)
+	if p.Period != 600 || p.MitigationTimeout != 3600 || p.RequestsPerPeriod != 60 || !p.ToOrigin ||
+		strings.Join(p.Characteristics, ",") != "cf.colo.id,cf.unique_visitor_id" {
+		t.Fatalf("ratelimit %+v", p)
+	}
+	if !strings.Contains(p.CountingExpr, `http.response.code in {401 403}`) || !strings.Contains(p.CountingExpr, `not any(http.response.headers["cf-cache-status"][*] eq "HIT")`) {
+		t.Fatalf("counting %s", p.CountingExpr)
+	}
+	if _, err := expr.Parse(p.CountingExpr); err != nil {
+		t.Fatalf("counting expression does not parse: %v", err)
+	}
+	if !strings.Contains(string(r.ActionParameters), `"status_code":429`) || !strings.Contains(string(r.ActionParameters), `"content":"\u003cerror/\u003e"`) {
+		t.Fatalf("response %s", r.ActionParameters)
+	}
+
+	// Below Business: no counting expression, no nat characteristic; simulate is Enterprise only.
+	pro := translateRateLimit(rl, "pro")
+	if strings.Contains(string(pro.rule.RateLimit), "counting_expression") || strings.Contains(string(pro.rule.RateLimit), "unique_visitor") {
+		t.Fatalf("pro rule %s", pro.rule.RateLimit)
+	}
+	rl.Action.Mode = "simulate"
+	if sim := translateRateLimit(rl, "pro"); len(sim.blocked) == 0 || sim.rule.Action != "log" {
+		t.Fatalf("simulate on pro: %+v", sim)
+	}
+	if sim := translateRateLimit(rl, "enterprise"); len(sim.blocked) != 0 || len(sim.rule.ActionParameters) != 0 {
+		t.Fatalf("simulate on enterprise: %+v", sim)
+	}
+}
+
+func TestOWASPSettings(t *testing.T) {
+	for _, c := range []struct {
+		sens, mode string
+		pl, th     int
+		action     string
+	}{
+		{"high", "block", 2, 40, "block"}, {"medium", "simulate", 1, 25, "log"},
+		{"low", "challenge", 1, 40, "challenge"}, {"", "", 2, 40, "block"},
+	} {
+		pl, th, a := owaspSettings(c.sens, c.mode)
+		if pl != c.pl || th != c.th || a != c.action {
+			t.Errorf("%s/%s -> PL%d %d %s", c.sens, c.mode, pl, th, a)
+		}
+	}
+}
+
+func TestCategoryOf(t *testing.T) {
+	for name, want := range map[string]string{"Cloudflare Drupal": "drupal", "Cloudflare WordPress": "wordpress", "OWASP Bad Robots": "", "Cloudflare Specials": ""} {
+		if got := categoryOf(name); got != want {
+			t.Errorf("categoryOf(%q) = %q, want %q", name, got, want)
+		}
+	}
+}
+
+func TestEscapeMarkdown(t *testing.T) {
+	in := "Block <script>alert(1)</script> | `SEC-42` *x*\nnext"
+	got := EscapeMarkdown(in)
+	for _, bad := range []string{"<script>", " | ", " `SEC", " *x*", "\n"} {
+		if strings.Contains(got, bad) {
+			t.Errorf("EscapeMarkdown left %q in %q", bad, got)
+		}
+	}
+	if c := code("a `b` c"); c != "``a `b` c``" {
+		t.Errorf("code = %s", c)
+	}
+	if c := code("`x"); c != "`` `x ``" {
+		t.Errorf("code = %s", c)
+	}
+}
+
+// TestMarkdownEscapesUserText: descriptions with pipes, backticks and <script> render as
+// text in plan.md.
+func TestMarkdownEscapesUserText(t *testing.T) {
+	p := &Plan{SchemaVersion: SchemaVersion, Zones: []ZonePlan{{ZoneID: "z", ZoneName: "x.example", Steps: []Step{{
+		ID: "s", Kind: "k", Change: ChangeDelete, Method: "DELETE", Path: "/zones/z/x", Risk: RiskLow,
+		Title: "Delete \"<script>alert(1)</script> | `x`\"", Reason: "r",
+		Diffs: []Diff{{Label: "l", Old: "a ``` b\nc", New: "d"}},
+	}}}}}
+	p.finish()
+	var b strings.Builder
+	if err := p.WriteMarkdown(&b); err != nil {
+		t.Fatal(err)
+	}
+	md := b.String()
+	if strings.Contains(md, "<script>") || strings.Contains(md, "| `x`") {
+		t.Fatalf("unescaped user text:\n%s", md)
+	}
+	if !strings.Contains(md, "````diff") {
+		t.Fatalf("a diff holding ``` needs a longer fence:\n%s", md)
+	}
+	if !strings.Contains(md, "0 to create, 0 to change, 1 to delete, 0 manual") {
+		t.Fatalf("no summary line:\n%s", md)
+	}
+}
+
+// TestBuildNil: no snapshot, an empty plan that still renders.
+func TestBuildNil(t *testing.T) {
+	p := Build(nil, scannerResult(), Options{})
+	if len(p.Zones)+len(p.Accounts) != 0 || p.SchemaVersion != SchemaVersion {
+		t.Fatalf("%+v", p)
+	}
+	var b strings.Builder
+	if err := p.WriteMarkdown(&b); err != nil || !strings.Contains(b.String(), "No changes") {
+		t.Fatalf("%v %s", err, b.String())
+	}
+}
+
+func scannerResult() scanner.Result { return scanner.Result{} }
+
+// TestDeterministic: the same scan yields the same plan.json bytes, whatever the order the
+// snapshot lists zones and accounts in; ReadPlan reads it back.
+func TestDeterministic(t *testing.T) {
+	asOf := time.Date(2024, 5, 1, 0, 0, 0, 0, time.UTC)
+	render := func(reverse bool) []byte {
+		snap := seed.Demo()
+		if reverse {
+			slices.Reverse(snap.Zones)
+			slices.Reverse(snap.Accounts)
+		}
+		res := scanner.ScanSnapshot(snap, nil, scanner.Options{AsOf: asOf})
+		var b bytes.Buffer
+		if err := Build(snap, res, Options{AsOf: asOf}).WriteJSON(&b); err != nil {
+			t.Fatal(err)
+		}
+		return b.Bytes()
+	}
+	a, b := render(false), render(true)
+	if !bytes.Equal(a, b) {
+		t.Fatal("plan.json depends on the snapshot's order")
+	}
+	p, err := ReadPlan(bytes.NewReader(a))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var again bytes.Buffer
+	p.WriteJSON(&again)
+	if !bytes.Equal(a, again.Bytes()) {
+		t.Fatal("plan.json does not round-trip through ReadPlan")
+	}
+	if _, err := ReadPlan(strings.NewReader(`{"schema_version": 99}`)); err == nil {
+		t.Fatal("a newer schema was accepted")
+	}
+}
+
+// TestEveryStepIsWellFormed: ids unique per scope, dependencies point backwards, API steps
+// have a method and a path, every live finding is resolved by some step.
+func TestEveryStepIsWellFormed(t *testing.T) {
+	asOf := time.Date(2024, 5, 1, 0, 0, 0, 0, time.UTC)
+	snap := seed.Demo()
+	res := scanner.ScanSnapshot(snap, nil, scanner.Options{AsOf: asOf})
+	p := Build(snap, res, Options{AsOf: asOf})
+	resolved := map[string]bool{}
+	check := func(scope string, steps []Step) {
+		seen := map[string]bool{}
+		for _, st := range steps {
+			if seen[st.ID] {
+				t.Errorf("%s: duplicate step id %s", scope, st.ID)
+			}
+			for _, d := range st.DependsOn {
+				if !seen[d] {
+					t.Errorf("%s: step %s depends on %s, which is not before it", scope, st.ID, d)
+				}
+			}
+			seen[st.ID] = true
+			if !st.Manual && (st.Method == "" || st.Path == "") {
+				t.Errorf("%s: automatic step %s has no call", scope, st.ID)
+			}
+			if st.Reason == "" || st.Risk == "" || st.Title == "" {
+				t.Errorf("%s: step %s lacks a reason, risk or title", scope, st.ID)
+			}
+			for _, f := range st.Resolves {
+				resolved[f] = true
+			}
+		}
+	}
+	for _, a := range p.Accounts {
+		check(a.AccountID, a.Steps)
+	}
+	for _, z := range p.Zones {
+		check(z.ZoneName, z.Steps)
+	}
+	for _, f := range res.Findings {
+		if !resolved[f.Fingerprint] {
+			t.Errorf("finding %s %s %s resolved by no step", f.RuleID, f.ZoneName, f.Resource.ID)
+		}
+	}
+}
