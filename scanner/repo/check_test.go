@@ -210,3 +210,18 @@ func TestKindOf(t *testing.T) {
 		}
 	}
 }
+
+// TestLongLines checks positions on a minified file: thousands of paths on one line (the
+// benchmark, not this test, measures that the work stays linear).
+func TestLongLines(t *testing.T) {
+	var b strings.Builder
+	for b.Len() < 2<<20 {
+		b.WriteString(`{"url":"/client/v4/zones/abc/dns_records","m":"GET"},`)
+	}
+	b.WriteString(`{"url":"/client/v4/zones/abc/filters"}`)
+	c := NewChecker(nil, asOf)
+	fs := c.CheckFile("min.js", KindText, []byte(b.String())).Findings
+	if len(fs) != 1 || fs[0].RuleID != "filters" || fs[0].Location.StartLine != 1 || fs[0].Location.StartColumn != b.Len()-len(`/client/v4/zones/abc/filters"}`)+1+len("/client/v4/") {
+		t.Fatalf("%+v", fs)
+	}
+}

@@ -28,7 +28,7 @@ import (
 // longest literal it requires (case-folded when the pattern is), found with bytes.Index in a
 // lowercase copy of the file; the expression runs only on files holding the literal.
 type textMatcher struct {
-	cat     *catalog.Catalog
+	routes  map[int][]textRoute
 	anchors [][]byte
 	regexes []textRegex
 }
@@ -41,7 +41,7 @@ type textRegex struct {
 }
 
 func newTextMatcher(cat *catalog.Catalog) *textMatcher {
-	m := &textMatcher{cat: cat}
+	m := &textMatcher{routes: compileTextRoutes(cat)}
 	seen := map[string]bool{}
 	for _, e := range cat.Entries() {
 		for _, ep := range e.Match.Endpoints {
@@ -116,9 +116,11 @@ func longestLiteral(re *syntax.Regexp) string {
 type lineIndex struct {
 	data   []byte
 	starts []int
+	// the last position answered, to resume counting columns from
+	lastLine, lastOff, lastCol int
 }
 
-func newLineIndex(data []byte) *lineIndex { return &lineIndex{data: data} }
+func newLineIndex(data []byte) *lineIndex { return &lineIndex{data: data, lastLine: -1} }
 
 func (li *lineIndex) build() {
 	if li.starts != nil {
@@ -135,11 +137,19 @@ func (li *lineIndex) build() {
 	}
 }
 
-// pos returns the line and column (columns count characters) of offset off.
+// pos returns the line and column (columns count characters) of offset off. Counting
+// resumes from the previous answer on the same line, so many hits on one long line (a
+// minified file) stay linear.
 func (li *lineIndex) pos(off int) (line, col int) {
 	li.build()
 	i := sort.SearchInts(li.starts, off+1) - 1
-	return i + 1, utf8.RuneCount(li.data[li.starts[i]:off]) + 1
+	from, col := li.starts[i], 1
+	if li.lastLine == i && li.lastOff <= off && li.lastOff >= from {
+		from, col = li.lastOff, li.lastCol
+	}
+	col += utf8.RuneCount(li.data[from:off])
+	li.lastLine, li.lastOff, li.lastCol = i, off, col
+	return i + 1, col
 }
 
 // lineBounds returns the byte range of 1-based line n, without its newline.
@@ -185,8 +195,39 @@ func (m *textMatcher) match(data, lower []byte, li *lineIndex, add func(hit)) {
 	}
 }
 
+// textRoute is one deprecated (not merely affected) endpoint, precompiled: literal segments,
+// "" for a parameter.
+type textRoute struct {
+	rule    string
+	pattern string
+	methods []string
+	segs    []string
+}
+
+// compileTextRoutes groups the routes by segment count, so a path is compared only with
+// routes of its length, without allocating.
+func compileTextRoutes(cat *catalog.Catalog) map[int][]textRoute {
+	out := map[int][]textRoute{}
+	for _, e := range cat.Entries() {
+		for _, ep := range e.Match.Endpoints {
+			if ep.Affected {
+				continue
+			}
+			segs := strings.Split(strings.Trim(ep.Path, "/"), "/")
+			for i, sg := range segs {
+				if isPatternParam(sg) {
+					segs[i] = ""
+				}
+			}
+			out[len(segs)] = append(out[len(segs)], textRoute{rule: e.ID, pattern: ep.Path, methods: ep.Methods, segs: segs})
+		}
+	}
+	return out
+}
+
 // endpoints finds paths that match deprecated routes.
 func (m *textMatcher) endpoints(data []byte, li *lineIndex, add func(hit)) {
+	var segs [][2]int
 	for _, a := range m.anchors {
 		for off := 0; off < len(data); {
 			i := bytes.Index(data[off:], a)
@@ -198,42 +239,57 @@ func (m *textMatcher) endpoints(data []byte, li *lineIndex, add func(hit)) {
 			if start > 0 && isWordByte(data[start-1]) {
 				continue // "dns_zones/", "myzones/": not a path segment
 			}
-			end, segs := readPath(data, start)
+			var end int
+			end, segs = readPath(data, start, segs[:0])
 			if len(segs) < 2 {
 				continue
 			}
-			m.endpointHit(data, li, start, end, segs, add)
 			off = max(off, end)
+			var matched []*textRoute
+			for k := range m.routes[len(segs)] {
+				r := &m.routes[len(segs)][k]
+				if routeMatches(r.segs, data, segs) {
+					matched = append(matched, r)
+				}
+			}
+			if len(matched) > 0 {
+				m.endpointHit(data, li, start, end, matched, add)
+			}
 		}
 	}
 }
 
-func (m *textMatcher) endpointHit(data []byte, li *lineIndex, start, end int, segs []string, add func(hit)) {
-	path := "/" + strings.Join(segs, "/")
+func routeMatches(pattern []string, data []byte, segs [][2]int) bool {
+	for i, p := range pattern {
+		if p != "" && string(data[segs[i][0]:segs[i][1]]) != p {
+			return false
+		}
+	}
+	return true
+}
+
+func (m *textMatcher) endpointHit(data []byte, li *lineIndex, start, end int, routes []*textRoute, add func(hit)) {
 	line, col := li.pos(start)
 	method := methodNear(data, li, line, start)
-	rms := m.cat.MatchRoute(method, path)
-	if len(rms) == 0 && method != "" {
-		return
-	}
+	path := "/" + string(data[start:end])
 	reported := map[string]bool{}
-	for _, rm := range rms {
-		if rm.Endpoint.Affected || reported[rm.Entry.ID] {
+	for _, r := range routes {
+		if reported[r.rule] || (method != "" && !slices.Contains(r.methods, method)) {
 			continue
 		}
-		reported[rm.Entry.ID] = true
+		reported[r.rule] = true
 		shown := method
 		if shown == "" {
-			shown = strings.Join(rm.Endpoint.Methods, "|")
+			shown = strings.Join(r.methods, "|")
 		}
 		_, ecol := li.pos(end)
 		add(hit{
-			rule:    rm.Entry.ID,
+			rule:    r.rule,
 			kind:    "endpoint",
-			id:      shown + " " + rm.Endpoint.Path,
+			id:      shown + " " + r.pattern,
 			name:    path,
-			address: "endpoint " + method + " " + rm.Endpoint.Path + " " + path,
-			msg:     "calls " + shown + " " + rm.Endpoint.Path + " (" + clip(string(data[start:end]), 120) + ")",
+			address: "endpoint " + method + " " + r.pattern + " " + path,
+			msg:     "calls " + shown + " " + r.pattern + " (" + clip(string(data[start:end]), 120) + ")",
 			loc:     scanner.Location{StartLine: line, StartColumn: col, EndLine: line, EndColumn: ecol},
 		})
 	}
@@ -243,18 +299,17 @@ func isWordByte(c byte) bool {
 	return c == '_' || c == '-' || c == '.' || (c >= '0' && c <= '9') || (c|0x20 >= 'a' && c|0x20 <= 'z')
 }
 
-// readPath reads a path starting at data[start] and returns its end offset and segments.
-// It stops at the first character that cannot be part of a path (space, quote, '?', '#',
-// ')', ',' ...).
-func readPath(data []byte, start int) (int, []string) {
-	var segs []string
+// readPath reads a path starting at data[start] and returns its end offset and the bounds
+// of its segments (appended to segs). It stops at the first character that cannot be part
+// of a path (space, quote, '?', '#', ')', ',' ...).
+func readPath(data []byte, start int, segs [][2]int) (int, [][2]int) {
 	i := start
 	for i < len(data) {
 		segEnd := readSegment(data, i)
 		if segEnd == i {
 			break
 		}
-		segs = append(segs, string(data[i:segEnd]))
+		segs = append(segs, [2]int{i, segEnd})
 		i = segEnd
 		if i < len(data) && data[i] == '/' {
 			i++
@@ -330,6 +385,9 @@ func placeholderName(b []byte) bool {
 	return true
 }
 
+// methodWindow bounds how far from a path its method is looked for, in bytes.
+const methodWindow = 400
+
 // methods are the HTTP methods the catalog uses.
 var methods = []string{"GET", "POST", "PUT", "PATCH", "DELETE"}
 
@@ -356,6 +414,9 @@ func methodNear(data []byte, li *lineIndex, line, off int) string {
 	}
 	s, _ := li.lineBounds(first)
 	_, e := li.lineBounds(last)
+	// Only the neighbourhood of the path counts: a minified file is one long line, and
+	// scanning all of it for every path would be quadratic.
+	s, e = max(s, off-methodWindow), min(e, off+methodWindow)
 	best, bestDist := "", -1
 	seg := data[s:e]
 	for i := 0; i < len(seg); i++ {

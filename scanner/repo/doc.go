@@ -1,0 +1,66 @@
+// Package repo checks configuration repositories (Terraform, JSON/YAML exports, scripts and
+// any other text) for deprecated API usage, producing the same scanner.Finding as the live
+// scan with a file Location. It is the engine of `sunset check`.
+//
+// # Sources
+//
+// Check walks files and directories on a bounded pool (sourcegraph/conc), skipping .git,
+// .terraform, node_modules and vendor, what .gitignore files (and .git/info/exclude) ignore,
+// files outside --include and inside --exclude (gitignore-syntax globs), symbolic links (not
+// followed, as git stores them as links, so link cycles cannot loop) and binary files (a NUL
+// in the first 8,000 bytes, git's rule). Files over MaxFileSize are reported as errors and
+// not read. A file named explicitly is always checked. Each file is then read by kind:
+//
+//   - Terraform (.tf, .tfvars: hashicorp/hcl/v2 native syntax; .tf.json, .tfvars.json: JSON
+//     syntax): resource types the catalog lists (match.terraform.resources), attributes
+//     (match.terraform.attributes, a dotted path through blocks, dynamic blocks' content,
+//     object attributes and lists of objects, with an optional `when` such as type=SRV), the
+//     per-setting resource cloudflare_zone_setting whose setting_id is a deprecated setting,
+//     and Rules language expressions (cloudflare_filter.expression,
+//     cloudflare_ruleset.rules[*].expression). Locations are the block's or attribute's exact
+//     range. count, for_each, modules and references never match by themselves.
+//   - JSON and YAML: API objects recognised by shape anywhere in a document (see shapeRules).
+//   - Every file, including the above: deprecated endpoint calls (method and path pattern of
+//     the catalog) and the catalog's text patterns (see textMatcher).
+//
+// Expressions that are literal are parsed and type-checked (migrate/expr, migrate/celcheck):
+// errors become RuleExpression warnings, deprecated fields (match.expression_fields) findings
+// of their catalog rule. Expressions holding interpolation (${...}, %{...}, Go fmt verbs such
+// as %[1]s, heredoc templates) are RuleExpression notices saying they were not checked, never
+// syntax errors; their deprecated fields are still found by a conservative field scan.
+//
+// A Terraform, JSON or YAML file that does not parse yields a RuleParse notice (the file was
+// read; only its structured checks were skipped). Structured parsing only happens for files
+// that mention something a detector looks for (e.g. "cloudflare_" for Terraform).
+//
+// # Findings and fingerprints
+//
+// Severity is the catalog entry's as of Options.AsOf; an entry not yet deprecated on that day
+// produces nothing. The fingerprint is scanner.Fingerprint("file", rule, path, address),
+// where path is the path as displayed (the root as given joined with the path below it) and
+// address says what inside the file: a Terraform resource address (cloudflare_record.sip.data.service),
+// a JSON pointer (/result/0), or the method, route and path text of a call. It is
+// line-independent; a repeated address gets an occurrence number (#2).
+//
+// # Inline suppressions
+//
+// In any comment style (#, //, /* */, <!-- -->, --, ;):
+//
+//	sunset:ignore RULE_ID[,RULE_ID...] [until=YYYY-MM-DD] reason
+//
+// RULE_ID may be "all". A comment after code applies to its own line; a comment on a line of
+// its own applies to the next line that is neither blank nor a comment (so several can stack)
+// and, when a block or object starts there, to every finding inside it. Suppressed findings
+// are kept, marked Suppressed with SuppressedBy "inline: reason". Problems are findings of
+// RuleSuppression (notice): no reason (the suppression still applies), an expired until=
+// (it no longer applies; until is inclusive), an invalid until= date or no rule id (it does
+// not apply), an unknown rule id (reported; the known ids still apply).
+//
+// # Configuration and baseline
+//
+// Config is .sunset.yaml (see its doc); Policy applies, after all files are checked, severity
+// overrides (none drops a rule), disabled rules (suppressed, SuppressedByConfig) and a
+// Baseline (suppressed, SuppressedByBaseline). Baseline entries that match no finding are
+// returned as stale, not reported as findings: the CLI prints them on stderr, because a fixed
+// finding must not fail a gate.
+package repo
