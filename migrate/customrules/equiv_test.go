@@ -369,14 +369,14 @@ func TestEquivalenceGeneratedZones(t *testing.T) {
 	snap := seed.Generate(40, 7)
 	total, zones := 0, 0
 	for i, z := range snap.Zones {
-		if len(z.FirewallRules) == 0 || len(z.FirewallRules) > 60 {
-			continue // large Enterprise zones add time, not cases
+		if len(z.FirewallRules) == 0 || len(z.FirewallRules) > 60 || zones == 20 {
+			continue // large Enterprise zones and more zones add time, not cases
 		}
 		n, _, _ := checkEquivalence(t, z.Zone.Name, z.FirewallRules, Options{Plan: z.Zone.Plan.LegacyID}, int64(i))
 		total += n
 		zones++
 	}
-	if zones < 10 {
+	if zones < 20 {
 		t.Errorf("only %d generated zones with firewall rules", zones)
 	}
 	t.Logf("%d zones, %d requests", zones, total)
