@@ -161,12 +161,18 @@ func runScan(ctx context.Context, s *Streams, o *scanOptions) error {
 		}
 	}
 	res := scanner.ScanSnapshot(snap, o.catalog, scanner.Options{AsOf: o.asOf, Inspector: exprInspector{}})
+	errs := reportErrors(res)
+	if collectErr != nil && len(errs) == 0 {
+		// Interrupted while the accounts were listed: no part was read, so none records the
+		// interruption; say it, or the report would claim a complete run that found nothing.
+		errs = append(errs, reports.ReportError{What: "accounts", Message: collect.NotScannedInterrupted})
+	}
 	rep := reports.NewReport(reports.Input{
 		Version:  Version,
 		AsOf:     o.asOf,
 		Source:   reports.Source{Kind: o.sourceKind, Target: target},
 		Findings: res.Findings,
-		Errors:   reportErrors(res),
+		Errors:   errs,
 		Counts:   reports.Counts{ZonesScanned: res.Zones, ZonesFailed: res.ZonesFailed, Accounts: res.Accounts},
 		FailOn:   o.failOn,
 		Rules:    o.catalog,

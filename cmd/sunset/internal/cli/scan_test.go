@@ -479,6 +479,27 @@ func TestScanInterrupted(t *testing.T) {
 	}
 }
 
+// TestScanInterruptedBeforeListing cancels before anything was read: the report written is
+// still marked incomplete, like the exit code, and says why.
+func TestScanInterruptedBeforeListing(t *testing.T) {
+	_, base := sharedEmulator(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	path := filepath.Join(t.TempDir(), "report.json")
+	r := (&testRun{env: demoEnv()}).exec(ctx, "scan", "--api-url", base, "--rps", "0", "--as-of", "2025-02-01",
+		"--fail-on", "none", "--format", "json:"+path)
+	if r.code != ExitIncomplete {
+		t.Errorf("exit %d, want %d; stderr:\n%s", r.code, ExitIncomplete, r.stderr)
+	}
+	rep := readReportFile(t, path)
+	if !rep.Summary.Incomplete {
+		t.Error("the report of an interrupted scan says it is complete")
+	}
+	if len(rep.Errors) != 1 || rep.Errors[0].Message != collect.NotScannedInterrupted {
+		t.Errorf("errors %+v, want one saying %q", rep.Errors, collect.NotScannedInterrupted)
+	}
+}
+
 // settingsRead counts the zone settings the emulator has answered.
 func settingsRead(srv *emulator.Server) int {
 	n := 0
