@@ -2,6 +2,8 @@ package reports
 
 import (
 	"fmt"
+	"io"
+	"testing"
 
 	"github.com/sunsetscan/sunset/scanner"
 	"github.com/sunsetscan/sunset/scanner/catalog"
@@ -113,4 +115,22 @@ func manyFindings(n int) []scanner.Finding {
 		}
 	}
 	return fs
+}
+
+// BenchmarkCIFormats writes 10,000 live findings in each CI format.
+func BenchmarkCIFormats(b *testing.B) {
+	r := largeReport(10000)
+	for _, format := range []string{"sarif", "junit", "github", "gitlab", "csv", "markdown"} {
+		b.Run(format, func(b *testing.B) {
+			rep, err := New(format, Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			for b.Loop() {
+				if err := rep.Write(io.Discard, r); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }

@@ -343,14 +343,3 @@ func TestSARIFDeterministic(t *testing.T) {
 		}
 	}
 }
-
-func BenchmarkSARIF(b *testing.B) {
-	r := largeReport(10000)
-	var sb strings.Builder
-	for b.Loop() {
-		sb.Reset()
-		if err := (SARIF{}).Write(&sb, r); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
