@@ -45,6 +45,9 @@ func scanFlags() []ucli.Flag {
 		&ucli.Float64Flag{Name: "rps", Value: cfapi.DefaultRPS, Usage: "requests per second shared by all workers (`RATE`; default one under the API's 1,200 per 5 minutes; 0 = unpaced)"},
 		&ucli.IntFlag{Name: "retries", Value: cfapi.DefaultMaxRetries, Usage: "retry a failed request (429, 5xx, network) up to `N` times with backoff; 0 = never"},
 		&ucli.StringFlag{Name: "api-url", EnvVars: []string{"SUNSET_API_URL"}, Value: cfapi.DefaultBaseURL, Usage: "API base `URL` (http:// only to loopback)"},
+		&ucli.StringFlag{Name: "api-token-file", Usage: "read the API token from `FILE` (instead of CLOUDFLARE_API_TOKEN; a flag never carries the secret itself, so it stays out of shell history and process lists)"},
+		&ucli.StringFlag{Name: "api-email", Usage: "account `EMAIL` for e-mail + key authentication (with --api-key-file)"},
+		&ucli.StringFlag{Name: "api-key-file", Usage: "read the global API key from `FILE` (with --api-email)"},
 		&ucli.StringFlag{Name: "snapshot-out", Usage: "save everything fetched to `FILE` (JSON) to re-scan or plan offline"},
 		&ucli.StringFlag{Name: "snapshot", Usage: "scan a saved snapshot `FILE` instead of the API (no network)"},
 	}, reportFlags()...)
@@ -75,15 +78,48 @@ func scanCommand(s *Streams) *ucli.Command {
 				return err
 			}
 			if opts.snapshotIn == "" {
-				creds, err := cfapi.CredentialsFromEnv(s.Getenv)
-				if err != nil {
-					return usageErrorf("credentials: %v (set %s, or %s and %s)", err, cfapi.EnvAPIToken, cfapi.EnvEmail, cfapi.EnvAPIKey)
+				if opts.creds, err = credentials(c, s); err != nil {
+					return err
 				}
-				opts.creds = creds
 			}
 			return runScan(c.Context, s, opts)
 		},
 	}
+}
+
+// credentials come from --api-token-file or --api-email + --api-key-file when given, else
+// from the environment. Errors name the flag or variable, never a value.
+func credentials(c *ucli.Context, s *Streams) (cfapi.Credentials, error) {
+	readSecret := func(flag string) (string, error) {
+		data, err := os.ReadFile(c.String(flag))
+		if err != nil {
+			return "", usageErrorf("--%s: %v", flag, err)
+		}
+		v := strings.TrimSpace(string(data))
+		if v == "" {
+			return "", usageErrorf("--%s: %s is empty", flag, c.String(flag))
+		}
+		return v, nil
+	}
+	switch {
+	case c.String("api-token-file") != "":
+		if c.String("api-email") != "" || c.String("api-key-file") != "" {
+			return cfapi.Credentials{}, usageErrorf("--api-token-file and --api-email/--api-key-file are alternatives: give one")
+		}
+		tok, err := readSecret("api-token-file")
+		return cfapi.TokenCredentials(tok), err
+	case c.String("api-email") != "" || c.String("api-key-file") != "":
+		if c.String("api-email") == "" || c.String("api-key-file") == "" {
+			return cfapi.Credentials{}, usageErrorf("--api-email and --api-key-file go together")
+		}
+		key, err := readSecret("api-key-file")
+		return cfapi.KeyCredentials(c.String("api-email"), key), err
+	}
+	creds, err := cfapi.CredentialsFromEnv(s.Getenv)
+	if err != nil {
+		return cfapi.Credentials{}, usageErrorf("credentials: %v (or use --api-token-file)", err)
+	}
+	return creds, nil
 }
 
 // resolveScanOptions validates the flags shared by scan and demo.
