@@ -30,7 +30,8 @@ const (
 // (pipes, backticks, emphasis, links, HTML, and @mentions, which would notify people from a
 // comment), so a hostile description renders as text. Long messages are cut to 500 characters.
 // The output stays under MaxBytes: past it the findings are left out, and a note says how
-// many are shown and where the rest are.
+// many are shown and where the rest are. The error list takes at most a quarter of it (and
+// 100 rows); only a rule table larger than the cap by itself (thousands of rules) exceeds it.
 type Markdown struct {
 	// MaxBytes caps the output; 0 means MarkdownMaxBytes. A PR comment caller sets 65,536,
 	// GitHub's limit on a comment body.
@@ -44,7 +45,7 @@ func (m Markdown) Write(w io.Writer, r *Report) error {
 		limit = MarkdownMaxBytes
 	}
 	head := markdownHead(r)
-	tail := markdownErrors(r)
+	tail := markdownErrors(r, limit/4)
 	var body bytes.Buffer
 	groups := groupFindings(r.Findings)
 	if len(groups) == 0 {
@@ -118,10 +119,10 @@ func markdownHead(r *Report) string {
 			c := info[rc.RuleID]
 			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %d |\n",
 				codeSpan(rc.RuleID),
-				cell(orElse(rc.Title, c.Title)),
+				cell(truncateRunes(Sanitize(orElse(rc.Title, c.Title)), markdownMaxCell)),
 				rc.Severity,
 				cell(c.EndOfLife),
-				cell(c.Replacement),
+				cell(truncateRunes(Sanitize(c.Replacement), markdownMaxCell)),
 				rc.Count)
 		}
 	}
@@ -174,19 +175,17 @@ func markdownFindings(b *bytes.Buffer, groups []tableGroup, budget int) (shown, 
 	return shown, total
 }
 
-// markdownErrors is the section on what could not be read; "" when everything was.
-func markdownErrors(r *Report) string {
+// markdownErrors is the section on what could not be read, at most maxLen bytes long (past
+// markdownMaxErrors rows or maxLen, the rest are counted); "" when everything was read.
+func markdownErrors(r *Report, maxLen int) string {
 	if len(r.Errors) == 0 {
 		return ""
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "### Incomplete\n\n%s of the scan could not be read; findings there may be missing.\n\n| Where | What | Error |\n| --- | --- | --- |\n",
 		plural(len(r.Errors), "part", "parts"))
+	const moreRoom = 64 // the "…and N more" line
 	for i, e := range r.Errors {
-		if i == markdownMaxErrors {
-			fmt.Fprintf(&b, "\n…and %d more (see the JSON report).\n", len(r.Errors)-markdownMaxErrors)
-			break
-		}
 		where := e.Path
 		switch {
 		case where != "":
@@ -197,7 +196,13 @@ func markdownErrors(r *Report) string {
 		case e.AccountID != "":
 			where = "account " + e.AccountID
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s |\n", cell(where), cell(e.What), cell(truncateRunes(Sanitize(e.Message), markdownMaxCell)))
+		row := fmt.Sprintf("| %s | %s | %s |\n", cell(truncateRunes(Sanitize(where), markdownMaxCell)),
+			cell(truncateRunes(Sanitize(e.What), markdownMaxCell)), cell(truncateRunes(Sanitize(e.Message), markdownMaxCell)))
+		if i == markdownMaxErrors || b.Len()+len(row)+moreRoom > maxLen {
+			fmt.Fprintf(&b, "\n…and %d more (see the JSON report).\n", len(r.Errors)-i)
+			break
+		}
+		b.WriteString(row)
 	}
 	return b.String()
 }

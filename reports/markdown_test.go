@@ -232,6 +232,35 @@ func TestMarkdownEmpty(t *testing.T) {
 	}
 }
 
+// TestMarkdownManyErrors checks that a run where everything failed stays under the cap.
+func TestMarkdownManyErrors(t *testing.T) {
+	errs := make([]ReportError, 5000)
+	for i := range errs {
+		errs[i] = ReportError{ZoneName: fmt.Sprintf("z%d.example", i), What: strings.Repeat("w", 2000), Message: strings.Repeat("m", 2000)}
+	}
+	r := NewReport(Input{Findings: manyFindings(50), Errors: errs})
+	for _, limit := range []int{0, 65536, 8192} {
+		md := render(t, "markdown", Options{}, r)
+		if limit > 0 {
+			var b bytes.Buffer
+			if err := (Markdown{MaxBytes: limit}).Write(&b, r); err != nil {
+				t.Fatal(err)
+			}
+			md = b.String()
+		} else {
+			limit = MarkdownMaxBytes
+		}
+		if len(md) > limit {
+			t.Errorf("cap %d: %d bytes", limit, len(md))
+		}
+		m := regexp.MustCompile(`…and (\d+) more \(see the JSON report\)`).FindStringSubmatch(md)
+		rows := strings.Count(md, ".example | ")
+		if m == nil || fmt.Sprint(len(errs)-rows) != m[1] || rows == 0 || rows > markdownMaxErrors {
+			t.Errorf("cap %d: %d error rows, note %q", limit, rows, m)
+		}
+	}
+}
+
 func BenchmarkMarkdown(b *testing.B) {
 	r := largeReport(100000)
 	var buf bytes.Buffer
