@@ -1,6 +1,7 @@
 package migrate
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -307,4 +308,14 @@ func (b *builder) zone() {
 	b.recordFields()
 	b.zoneSettings()
 	b.healthChecks()
+}
+
+// compactJSON renders a raw JSON value without insignificant whitespace, so text built from
+// it does not depend on how the snapshot was indented.
+func compactJSON(raw json.RawMessage) string {
+	var b bytes.Buffer
+	if json.Compact(&b, raw) != nil {
+		return strings.TrimSpace(string(raw))
+	}
+	return b.String()
 }

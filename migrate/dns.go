@@ -68,12 +68,12 @@ func (b *builder) oldValue(f dnsField) (bool, bool, bool, string) {
 			return false, false, false, ""
 		}
 		v, known := cnameFlattening[strings.ToLower(s.StringValue())]
-		return v, true, known, string(s.Value)
+		return v, true, known, compactJSON(s.Value)
 	}
 	for _, s := range z.LegacyDNSSettings {
 		if s.ID == f.findID {
 			v, known := truthy(s.Value)
-			return v, true, known, string(s.Value)
+			return v, true, known, compactJSON(s.Value)
 		}
 	}
 	return false, false, false, ""

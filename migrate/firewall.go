@@ -294,7 +294,7 @@ func oldActionLabel(byID map[string]*inventory.FirewallRule, ids []string) strin
 func newActionLabel(r inventory.RulesetRule) string {
 	a := r.Action
 	if len(r.ActionParameters) > 0 {
-		a += " " + string(r.ActionParameters)
+		a += " " + compactJSON(r.ActionParameters)
 	}
 	if r.Enabled != nil && !*r.Enabled {
 		a += " (disabled)"

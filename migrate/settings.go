@@ -79,7 +79,7 @@ func (b *builder) zoneSettings() {
 		b.add(phaseManual, Step{
 			ID: "zone-setting.stop:" + name, Kind: "zone-setting.stop", Manual: true,
 			Resolves: fps, Risk: risk,
-			Title:  fmt.Sprintf("Stop using /zones/:zone_id/settings/%s (value %s)", name, string(set.Value)),
+			Title:  fmt.Sprintf("Stop using /zones/:zone_id/settings/%s (value %s)", name, compactJSON(set.Value)),
 			Reason: fmt.Sprintf("The %s setting is deprecated; no call migrates it.", name),
 			Note:   advice,
 		})
