@@ -34,7 +34,7 @@ func reportCommand(s *Streams) *ucli.Command {
 			"The exit code says whether rendering worked (0, 2 bad input, 3 unwritable output), not\n" +
 			"what the report found: the gate was decided when the report was made.",
 		Flags: []ucli.Flag{
-			&ucli.StringFlag{Name: "in", Usage: "the JSON report `FILE` to render (- for standard input)", Required: true},
+			&ucli.StringFlag{Name: "in", Usage: "the JSON report `FILE` to render (- for standard input; required)"},
 			&ucli.StringFlag{Name: "plan", Usage: "add the migration plan `FILE` (plan.json of 'sunset plan') to html and markdown"},
 			&ucli.StringSliceFlag{Name: flagFormat, Usage: "output `FORMAT[:PATH]`, repeatable: " + joinFormats() + " (default table to stdout)"},
 			colorFlag(),
