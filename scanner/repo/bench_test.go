@@ -124,7 +124,8 @@ func peakHeap(stop <-chan struct{}) func() uint64 {
 // BenchmarkCheckRepo checks a generated repository (SUNSET_BENCH_FILES files, default 20,000,
 // of about 10 KB: 200 MB) and, in the same run, times `grep -rE` with the catalog's endpoint
 // patterns over the same tree. Metrics: files/s, MB/s, grep_x (our time / grep's), and the
-// peak heap in use. Run it with
+// peak heap in use. parse_all=true parses every Terraform file with hcl/v2 (the prefilter off);
+// parse_all=false is what `sunset check` does. Run it with
 //
 //	go test ./scanner/repo -run '^$' -bench CheckRepo -benchtime 1x
 func BenchmarkCheckRepo(b *testing.B) {
@@ -133,40 +134,42 @@ func BenchmarkCheckRepo(b *testing.B) {
 		fmt.Sscan(v, &files)
 	}
 	for _, n := range []int{files / 4, files} {
-		b.Run(fmt.Sprintf("files=%d", n), func(b *testing.B) {
-			dir := b.TempDir()
-			total := genRepo(b, dir, n, 10<<10)
-			c := NewChecker(nil, asOf)
-			runtime.GC()
-			b.SetBytes(total)
-			b.ResetTimer()
-			stop := make(chan struct{})
-			peak := peakHeap(stop)
-			start := time.Now()
-			var res *Result
-			for i := 0; i < b.N; i++ {
-				var err error
-				if res, err = c.Check(context.Background(), Options{Paths: []string{dir}}); err != nil {
-					b.Fatal(err)
+		dir := b.TempDir()
+		total := genRepo(b, dir, n, 10<<10)
+		for _, parseAll := range []bool{false, true} {
+			b.Run(fmt.Sprintf("files=%d/parse_all=%v", n, parseAll), func(b *testing.B) {
+				c := NewChecker(nil, asOf)
+				c.tf.parseAll = parseAll
+				runtime.GC()
+				b.SetBytes(total)
+				b.ResetTimer()
+				stop := make(chan struct{})
+				peak := peakHeap(stop)
+				start := time.Now()
+				var res *Result
+				for i := 0; i < b.N; i++ {
+					var err error
+					if res, err = c.Check(context.Background(), Options{Paths: []string{dir}}); err != nil {
+						b.Fatal(err)
+					}
 				}
-			}
-			ours := time.Since(start) / time.Duration(b.N)
-			close(stop)
-			b.StopTimer()
-			if want := (n + 31) / 32; len(res.Findings) < want {
-				b.Fatalf("%d findings, want at least %d", len(res.Findings), want)
-			}
-			b.ReportMetric(float64(n)/ours.Seconds(), "files/s")
-			b.ReportMetric(float64(peak())/(1<<20), "peak_heap_MB")
-			if grep, err := exec.LookPath("grep"); err == nil {
-				gs := time.Now()
-				cmd := exec.Command(grep, "-rEc", grepPattern(), dir)
-				_ = cmd.Run() // exit 1 means no match, fine
-				gt := time.Since(gs)
-				b.ReportMetric(ours.Seconds()/gt.Seconds(), "grep_x")
-				b.ReportMetric(gt.Seconds()*1000, "grep_ms")
-			}
-		})
+				ours := time.Since(start) / time.Duration(b.N)
+				close(stop)
+				b.StopTimer()
+				if want := (n + 31) / 32; len(res.Findings) < want || res.FilesScanned != n {
+					b.Fatalf("%d findings in %d files, want at least %d in %d", len(res.Findings), res.FilesScanned, want, n)
+				}
+				b.ReportMetric(float64(n)/ours.Seconds(), "files/s")
+				b.ReportMetric(float64(peak())/(1<<20), "peak_heap_MB")
+				if grep, err := exec.LookPath("grep"); err == nil {
+					gs := time.Now()
+					_ = exec.Command(grep, "-rEc", grepPattern(), dir).Run() // exit 1 means no match
+					gt := time.Since(gs)
+					b.ReportMetric(ours.Seconds()/gt.Seconds(), "grep_x")
+					b.ReportMetric(gt.Seconds()*1000, "grep_ms")
+				}
+			})
+		}
 	}
 }
 

@@ -162,7 +162,7 @@ func (c *Checker) CheckFile(displayPath string, kind Kind, data []byte) FileResu
 
 	switch kind {
 	case KindTerraform, KindTerraformJSON:
-		spans = c.tf.check(c, displayPath, kind, data, add)
+		spans = c.tf.check(c, displayPath, kind, data, lower, add)
 	case KindJSON, KindYAML:
 		spans = c.shapes.check(c, kind, data, lower, add)
 	}

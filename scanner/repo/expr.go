@@ -32,6 +32,9 @@ type exprSite struct {
 	address, kind, id, name string
 	loc                     scanner.Location
 	phase                   string
+	// typeCheck is set for expressions that must be migrated (filters, firewall rules); the
+	// others (ruleset rules, the replacement) are only searched for deprecated fields.
+	typeCheck bool
 }
 
 // check reports one expression:
@@ -45,6 +48,20 @@ func (r *exprRules) check(c *Checker, x exprSite, src string, templated bool, ad
 		return
 	}
 	var fields []string
+	if !x.typeCheck {
+		if !r.mentionsField(src) {
+			return
+		}
+		if templated || expr.IsTemplated(src) {
+			fields = scanner.FallbackInspector{}.Inspect(src).Fields
+		} else if e, _ := expr.Parse(src); e != nil {
+			for _, f := range expr.Fields(e) {
+				fields = append(fields, f.Name)
+			}
+		}
+		r.fieldHits(x, fields, add)
+		return
+	}
 	if templated || expr.IsTemplated(src) {
 		add(hit{
 			rule: RuleExpression, sev: scanner.SeverityNotice, kind: x.kind, id: x.id, name: x.name,
@@ -72,6 +89,21 @@ func (r *exprRules) check(c *Checker, x exprSite, src string, templated bool, ad
 			}
 		}
 	}
+	r.fieldHits(x, fields, add)
+}
+
+// mentionsField is a cheap prefilter: whether src contains a deprecated field name at all.
+func (r *exprRules) mentionsField(src string) bool {
+	for f := range r.fields {
+		if strings.Contains(src, f) {
+			return true
+		}
+	}
+	return false
+}
+
+// fieldHits reports each deprecated field once per expression.
+func (r *exprRules) fieldHits(x exprSite, fields []string, add func(hit)) {
 	seen := map[string]bool{}
 	sort.Strings(fields)
 	for _, f := range fields {

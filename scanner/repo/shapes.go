@@ -146,18 +146,18 @@ func (r *shapeRules) object(c *Checker, o *node, pointer, parentKey string, add 
 	case hasAction && filter != nil && filter.kind == nodeObject && (filter.has("expression") || filter.has("id")):
 		emit(ruleFirewall, scanner.KindFirewallRule, "firewall_rule", "firewall rule "+label+" (action "+action+")")
 		if fx, ok := filter.stringMember("expression"); ok {
-			r.expression(c, o, filter, pointer+"/filter/expression", fx, add)
+			r.expression(c, o, filter, pointer+"/filter/expression", fx, true, add)
 		}
 	case hasAction && hasExpr && (action == "allow" || action == "bypass" || o.has("paused") || o.has("products")):
 		emit(ruleFirewall, scanner.KindFirewallRule, "firewall_rule", "firewall rule "+label+" (action "+action+")")
-		r.expression(c, o, o, pointer+"/expression", exprText, add)
+		r.expression(c, o, o, pointer+"/expression", exprText, true, add)
 	case hasExpr && !hasAction && (o.has("paused") || o.has("ref")):
 		if parentKey != "filter" {
 			emit(ruleFilters, scanner.KindFilter, "filter", "filter "+label)
-			r.expression(c, o, o, pointer+"/expression", exprText, add)
+			r.expression(c, o, o, pointer+"/expression", exprText, true, add)
 		}
 	case hasExpr && hasAction && (o.has("ref") || o.has("enabled") || o.has("id")):
-		r.expression(c, o, o, pointer+"/expression", exprText, add)
+		r.expression(c, o, o, pointer+"/expression", exprText, false, add)
 	}
 	if o.has("threshold") && o.has("period") && o.get("match") != nil && o.get("match").kind == nodeObject {
 		emit(ruleRateLimit, scanner.KindRateLimit, "rate_limit", "rate limit "+label)
@@ -221,10 +221,11 @@ func (r *shapeRules) waf(o *node, label string, emit func(rule, kind, aspect, ms
 }
 
 // expression checks one expression found in object owner; at is where the expression string
-// itself sits (the finding points at the owner object, whose start a suppression can name).
-func (r *shapeRules) expression(c *Checker, owner, at *node, address, src string, add func(hit)) {
+// itself sits. Only the expressions of deprecated objects (firewall rules, filters) are
+// type-checked; ruleset rules are searched for deprecated fields.
+func (r *shapeRules) expression(c *Checker, owner, at *node, address, src string, typeCheck bool, add func(hit)) {
 	id := owner.text("id")
-	x := exprSite{address: address, kind: scanner.KindExpression, id: id, name: firstNonEmpty(owner.text("description"), id), loc: nodeLoc(owner)}
+	x := exprSite{address: address, kind: scanner.KindExpression, id: id, name: firstNonEmpty(owner.text("description"), id), loc: nodeLoc(owner), typeCheck: typeCheck}
 	if v := at.get("expression"); v != nil {
 		x.loc = nodeLoc(v)
 	}

@@ -23,8 +23,12 @@ type tfRules struct {
 	resources map[string]string     // resource type -> rule id
 	attrs     map[string][]attrRule // resource type -> deprecated attributes
 	settings  map[string]string     // zone setting id -> rule id
-	exprs     *exprRules
-	prefilter [][]byte
+	exprs *exprRules
+	// needs lists, per reason a file may hold something to report, the lowercase literals that
+	// must all appear in it; a file matching none is not parsed (see mayMatch).
+	needs [][][]byte
+	// parseAll turns the prefilter off (benchmarks measure full parsing with it).
+	parseAll bool
 }
 
 type attrRule struct {
@@ -39,11 +43,14 @@ var settingResources = map[string]string{"cloudflare_zone_setting": "setting_id"
 
 // exprResources says where Rules language expressions sit, and which attribute gives the
 // ruleset phase ("" for filters, which have no phase).
+// Filters are deprecated and their expressions must be migrated, so they are type-checked;
+// rulesets are the replacement and are only searched for deprecated fields.
 var exprResources = map[string]struct {
 	path      []string
 	phaseAttr string
+	typeCheck bool
 }{
-	"cloudflare_filter":  {path: []string{"expression"}},
+	"cloudflare_filter":  {path: []string{"expression"}, typeCheck: true},
 	"cloudflare_ruleset": {path: []string{"rules", "expression"}, phaseAttr: "phase"},
 }
 
@@ -64,10 +71,72 @@ func newTFRules(cat *catalog.Catalog) *tfRules {
 			r.settings[s] = e.ID
 		}
 	}
-	// Everything detectable sits in a resource of the provider; files that never name one are
-	// not parsed.
-	r.prefilter = [][]byte{[]byte("cloudflare_")}
+	r.needs = r.literalNeeds(cat)
 	return r
+}
+
+// literalNeeds derives the prefilter from the rules: a deprecated resource type; a resource
+// kind with a deprecated attribute together with the attribute's name (and its when value,
+// e.g. "srv"); the per-setting resource with a deprecated setting id; a ruleset with a
+// deprecated field; a filter. A file holding none of these sets cannot produce a Terraform
+// finding, so it is not parsed (its text checks still run).
+func (r *tfRules) literalNeeds(cat *catalog.Catalog) [][][]byte {
+	var needs [][][]byte
+	add := func(lits ...string) {
+		var set [][]byte
+		for _, l := range lits {
+			set = append(set, []byte(strings.ToLower(l)))
+		}
+		needs = append(needs, set)
+	}
+	for typ := range r.resources {
+		add(`"` + typ + `"`)
+	}
+	for kind, ars := range r.attrs {
+		for _, ar := range ars {
+			lits := []string{kind, ar.path[len(ar.path)-1]}
+			if ar.whenValue != "" {
+				lits = append(lits, ar.whenValue)
+			}
+			add(lits...)
+		}
+	}
+	for typ := range settingResources {
+		for setting := range r.settings {
+			add(typ, setting)
+		}
+	}
+	for typ, er := range exprResources {
+		if er.typeCheck {
+			add(typ)
+			continue
+		}
+		for f := range r.exprs.fields {
+			add(typ, f)
+		}
+	}
+	sort.Slice(needs, func(i, j int) bool { return string(bytes.Join(needs[i], nil)) < string(bytes.Join(needs[j], nil)) })
+	return needs
+}
+
+// mayMatch reports whether lower (the file, lowercased) holds every literal of some need.
+func (r *tfRules) mayMatch(lower []byte) bool {
+	if !bytes.Contains(lower, []byte("cloudflare_")) {
+		return false
+	}
+	for _, set := range r.needs {
+		all := true
+		for _, l := range set {
+			if !bytes.Contains(lower, l) {
+				all = false
+				break
+			}
+		}
+		if all {
+			return true
+		}
+	}
+	return false
 }
 
 // tfBody is a resource body read from native HCL or Terraform JSON.
@@ -85,6 +154,22 @@ type tfAttr struct {
 	templated bool    // a template with interpolations or directives
 	obj       *tfBody // the value, when it is an object constructor
 	tuple     []*tfBody
+	// expr is the native-syntax expression, evaluated only when a rule asks for the value
+	// (most attributes of a resource are never looked at).
+	expr     hclsyntax.Expression
+	resolved bool
+}
+
+// value resolves what the attribute's value is statically: lit and isLit for a literal of a
+// primitive type, templated (with lit holding the template text) for a template.
+func (a *tfAttr) value() *tfAttr {
+	if a.resolved || a.expr == nil {
+		return a
+	}
+	a.resolved = true
+	e := a.expr
+	a.expr = e
+	return a
 }
 
 // tfBlock is one block (a dynamic block stands for the blocks it generates).
@@ -171,17 +256,24 @@ type tfResource struct {
 
 // check parses a Terraform file and reports deprecated resources, attributes and
 // expressions. It returns the spans of every block, for suppressions.
-func (r *tfRules) check(c *Checker, displayPath string, kind Kind, data []byte, add func(hit)) []span {
-	if !containsAny(data, r.prefilter) {
+func (r *tfRules) check(c *Checker, displayPath string, kind Kind, data, lower []byte, add func(hit)) []span {
+	wanted := func(typ string) bool {
+		_, a := r.resources[typ]
+		_, b := r.attrs[typ]
+		_, s := settingResources[typ]
+		_, e := exprResources[typ]
+		return a || b || s || e
+	}
+	if !r.parseAll && !r.mayMatch(lower) {
 		return nil
 	}
 	var resources []tfResource
 	var spans []span
 	var perr *parseError
 	if kind == KindTerraformJSON {
-		resources, spans, perr = readTFJSON(data)
+		resources, spans, perr = readTFJSON(data, wanted)
 	} else {
-		resources, spans, perr = readHCL(data, displayPath)
+		resources, spans, perr = readHCL(data, displayPath, wanted)
 	}
 	if perr != nil {
 		add(hit{
@@ -224,7 +316,7 @@ func (r *tfRules) resource(c *Checker, res tfResource, add func(hit)) {
 		}
 	}
 	if idAttr, ok := settingResources[res.typ]; ok {
-		if a := res.body.attr(idAttr); a != nil && a.isLit {
+		if a := res.body.attr(idAttr); a != nil && a.value().isLit {
 			if rule, ok := r.settings[a.lit]; ok {
 				add(hit{
 					rule: rule, kind: scanner.KindZoneSetting, id: addr, name: a.lit, address: addr + "." + idAttr,
@@ -236,7 +328,7 @@ func (r *tfRules) resource(c *Checker, res tfResource, add func(hit)) {
 	if er, ok := exprResources[res.typ]; ok {
 		phase := ""
 		if er.phaseAttr != "" {
-			if a := res.body.attr(er.phaseAttr); a != nil && a.isLit {
+			if a := res.body.attr(er.phaseAttr); a != nil && a.value().isLit {
 				phase = a.lit
 			}
 		}
@@ -248,7 +340,8 @@ func (r *tfRules) resource(c *Checker, res tfResource, add func(hit)) {
 			if len(er.path) > 1 {
 				a = fmt.Sprintf("%s.%s[%d].%s", addr, er.path[0], m.index, strings.Join(er.path[1:], "."))
 			}
-			x := exprSite{address: a, kind: kind, id: addr, name: res.name, loc: m.loc, phase: phase}
+			x := exprSite{address: a, kind: kind, id: addr, name: res.name, loc: m.loc, phase: phase, typeCheck: er.typeCheck}
+			m.attr.value()
 			switch {
 			case m.attr.isLit:
 				r.exprs.check(c, x, m.attr.lit, false, add)
@@ -265,7 +358,7 @@ func whenHolds(a *tfAttr, want string) bool {
 	if a == nil {
 		return false
 	}
-	if !a.isLit {
+	if !a.value().isLit {
 		return true
 	}
 	return strings.EqualFold(a.lit, want)
@@ -312,7 +405,7 @@ func hclLoc(r hcl.Range) scanner.Location {
 
 // readHCL parses native syntax. A file with syntax errors still yields the resources of the
 // partial tree hclsyntax recovers, and the first error.
-func readHCL(data []byte, name string) ([]tfResource, []span, *parseError) {
+func readHCL(data []byte, name string, wanted func(string) bool) ([]tfResource, []span, *parseError) {
 	f, diags := hclsyntax.ParseConfig(data, name, hcl.InitialPos)
 	var perr *parseError
 	for _, d := range diags {
@@ -348,6 +441,9 @@ func readHCL(data []byte, name string) ([]tfResource, []span, *parseError) {
 	collect(body)
 	for _, bl := range body.Blocks {
 		if bl.Type != "resource" || len(bl.Labels) != 2 {
+			continue
+		}
+		if !wanted(bl.Labels[0]) {
 			continue
 		}
 		res = append(res, tfResource{typ: bl.Labels[0], name: bl.Labels[1], body: hclBody(bl.Body, 0), loc: hclLoc(bl.Range())})
@@ -485,7 +581,7 @@ func ctyString(v cty.Value) (string, bool) {
 // readTFJSON reads Terraform's JSON syntax: {"resource": {TYPE: {NAME: BODY}}} (each level
 // may also be a list of such objects). A nested object is both a block and an object
 // attribute; a list of objects is a list of blocks. Strings holding ${...} are templates.
-func readTFJSON(data []byte) ([]tfResource, []span, *parseError) {
+func readTFJSON(data []byte, wanted func(string) bool) ([]tfResource, []span, *parseError) {
 	root, err := parseJSON(data)
 	if err != nil {
 		pe, _ := err.(*parseError)
@@ -506,6 +602,9 @@ func readTFJSON(data []byte) ([]tfResource, []span, *parseError) {
 	for _, top := range objects(root) {
 		for _, rs := range objects(top.get("resource")) {
 			for i, typ := range rs.keys {
+				if !wanted(typ) {
+					continue
+				}
 				for _, byName := range objects(rs.vals[i]) {
 					for j, name := range byName.keys {
 						for _, b := range objects(byName.vals[j]) {
