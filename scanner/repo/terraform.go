@@ -23,7 +23,7 @@ type tfRules struct {
 	resources map[string]string     // resource type -> rule id
 	attrs     map[string][]attrRule // resource type -> deprecated attributes
 	settings  map[string]string     // zone setting id -> rule id
-	exprs *exprRules
+	exprs     *exprRules
 	// needs lists, per reason a file may hold something to report, the lowercase literals that
 	// must all appear in it; a file matching none is not parsed (see mayMatch).
 	needs [][][]byte
