@@ -23,15 +23,21 @@
 //   - Every file, including the above: deprecated endpoint calls (method and path pattern of
 //     the catalog) and the catalog's text patterns (see textMatcher).
 //
-// Expressions that are literal are parsed and type-checked (migrate/expr, migrate/celcheck):
-// errors become RuleExpression warnings, deprecated fields (match.expression_fields) findings
-// of their catalog rule. Expressions holding interpolation (${...}, %{...}, Go fmt verbs such
-// as %[1]s, heredoc templates) are RuleExpression notices saying they were not checked, never
-// syntax errors; their deprecated fields are still found by a conservative field scan.
+// Expressions of deprecated objects (filters, firewall rules) that are literal are parsed and
+// type-checked (migrate/expr, migrate/celcheck): errors become RuleExpression warnings,
+// deprecated fields (match.expression_fields) findings of their catalog rule. Expressions
+// holding interpolation (${...}, %{...}, Go fmt verbs such as %[1]s, heredoc templates) are
+// RuleExpression notices saying they were not checked, never syntax errors; their deprecated
+// fields are still found by a conservative field scan. Expressions of the replacement
+// (cloudflare_ruleset rules, ruleset rule objects) are only searched for deprecated fields.
 //
 // A Terraform, JSON or YAML file that does not parse yields a RuleParse notice (the file was
 // read; only its structured checks were skipped). Structured parsing only happens for files
-// that mention something a detector looks for (e.g. "cloudflare_" for Terraform).
+// that can hold a finding: for Terraform, a file naming a deprecated resource type, or a
+// resource kind together with a deprecated attribute's name and its condition value
+// (cloudflare_record, service, srv), and so on (tfRules.literalNeeds); for JSON and YAML, a
+// file holding one of the keys the shapes look for. A consequence: an SRV record whose type
+// is a variable is found only if the file mentions "SRV" somewhere.
 //
 // # Findings and fingerprints
 //
