@@ -404,6 +404,7 @@ func ruleStats(findings []scanner.Finding) map[string]ruleStat {
 const (
 	tlWidth     = 1000
 	tlLabelX    = 250 // right edge of the rule labels
+	tlMaxLabel  = 38  // runes of a rule id that fit left of tlLabelX
 	tlPlotLeft  = 270
 	tlPlotRight = 930
 	tlTop       = 46 // first row; the as-of label and the year labels sit above
@@ -427,12 +428,12 @@ type svgTimeline struct {
 type svgTick struct{ X, Label string }
 
 type svgTimelineRow struct {
-	ID, Class, Tooltip   string
-	Hit, HasSpan, HasEOL bool
-	BandY, MidY, TextY   string
-	DepX, EOLX, EOLPath  string
-	DateX, DateAnchor    string
-	DateText             string
+	ID, Label, Class, Tooltip string
+	Hit, HasSpan, HasEOL      bool
+	BandY, MidY, TextY        string
+	DepX, EOLX, EOLPath       string
+	DateX, DateAnchor         string
+	DateText                  string
 }
 
 type svgUndated struct {
@@ -533,6 +534,7 @@ func buildTimeline(r *Report, cat *catalog.Catalog, stats map[string]ruleStat) *
 		st, hit := stats[e.id]
 		row := svgTimelineRow{
 			ID:      Sanitize(e.id),
+			Label:   shorten(Sanitize(e.id), tlMaxLabel),
 			Hit:     hit,
 			BandY:   strconv.Itoa(top),
 			MidY:    strconv.Itoa(top + tlRow/2),
@@ -624,15 +626,15 @@ func num(v float64) string {
 // Bar chart geometry.
 const (
 	barWidth     = 1000
-	barLabelX    = 290
-	barLeft      = 300
+	barLabelX    = 320
+	barLeft      = 330
 	barRight     = 940
 	barRow       = 22
 	barThickness = 14
 	// barMaxRows caps a chart: the rest are summed in one last row, so an account of a
 	// thousand zones keeps a readable picture (the table lists everything).
 	barMaxRows  = 25
-	barMaxLabel = 42
+	barMaxLabel = 40
 )
 
 type svgBars struct {

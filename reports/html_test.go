@@ -401,10 +401,15 @@ func TestHTMLTimelineUserCatalog(t *testing.T) {
 		t.Fatal(err)
 	}
 	rep := sampleReport() // its firewall-rules findings carry the notice date 2025-06-15
-	rep.Catalog = append(rep.Catalog, RuleInfo{ID: "team-rule", Title: "Team rule", EndOfLife: "2027-03-01"})
+	long := "team-rule-with-a-very-long-identifier-that-does-not-fit"
+	rep.Catalog = append(rep.Catalog, RuleInfo{ID: "team-rule", Title: "Team rule", EndOfLife: "2027-03-01"},
+		RuleInfo{ID: long, EndOfLife: "2026-03-01"})
 	page := renderHTML(t, HTML{Catalog: cat}, rep)
-	if got := strings.Count(page, `<g class="tl-row`); got != 4 {
-		t.Errorf("%d timeline rows, want 4 (the catalog's entry and the report's other dated rules)", got)
+	if got := strings.Count(page, `<g class="tl-row`); got != 5 {
+		t.Errorf("%d timeline rows, want 5 (the catalog's entry and the report's other dated rules)", got)
+	}
+	if !strings.Contains(page, `data-rule="`+long+`">`) || !strings.Contains(page, `text-anchor="end">`+shorten(long, tlMaxLabel)+`</text>`) {
+		t.Error("a long rule id is not shortened on its label (and kept whole in data-rule)")
 	}
 	for _, want := range []string{
 		`data-rule="firewall-rules">`, `>end of life 2025-06-15</text>`,
