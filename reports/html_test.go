@@ -663,3 +663,34 @@ func TestCleanBlock(t *testing.T) {
 		t.Errorf("cleanBlock(%q) = %q, want %q", in, got, want)
 	}
 }
+
+// ExampleHTML writes the HTML report of a small scan: one self-contained page whose only
+// script is its own and whose policy forbids every fetch.
+func ExampleHTML() {
+	rep := NewReport(Input{
+		Version: "0.1.0",
+		AsOf:    asOf,
+		Source:  Source{Kind: SourceDemo},
+		Findings: []scanner.Finding{{
+			RuleID: "firewall-rules", Severity: scanner.SeverityError, Title: "Firewall rules API",
+			Message: `Firewall rule "<b>block bots</b>" uses the retired firewall rules API.`,
+			Source:  scanner.SourceLive, ZoneName: "example.com", Fingerprint: "5d1c",
+			Resource: scanner.Resource{Kind: "firewall_rule", ID: "r1"}, EndOfLife: "2025-06-15",
+		}},
+		Counts: Counts{ZonesScanned: 1, Accounts: 1},
+	})
+	var b bytes.Buffer
+	if err := (HTML{}).Write(&b, rep); err != nil {
+		panic(err)
+	}
+	page := b.String()
+	fmt.Println(regexp.MustCompile(`<title>.*</title>`).FindString(page))
+	fmt.Println(html.UnescapeString(regexp.MustCompile(`content="(default-src [^"]*)`).FindStringSubmatch(page)[1])[:37])
+	fmt.Println(strings.Count(page, "<script"), "script element")
+	fmt.Println(regexp.MustCompile(`<td class="msg">[^<]*`).FindString(page))
+	// Output:
+	// <title>sunset report: Demo account (built-in emulator), as of 2025-07-01</title>
+	// default-src 'none'; style-src 'sha256-
+	// 1 script element
+	// <td class="msg">Firewall rule &#34;&lt;b&gt;block bots&lt;/b&gt;&#34; uses the retired firewall rules API.
+}
