@@ -365,7 +365,7 @@ func (b *builder) rateLimits() {
 		prefix: "rate-limiting-rules", phase: PhaseRateLimiting, existing: entryOrNil(entry, hasEntry),
 		back: rules, what: "rate limiting rule", whats: "rate limiting rules",
 		risk: RiskMedium, derived: true,
-		reason: "Previous-version rate limiting is deprecated; each rate limit becomes a rate limiting rule (the mapping of domain-facts; derived where it has no official source).",
+		reason: "Previous-version rate limiting is deprecated; each rate limit becomes a rate limiting rule (fields mapped one to one where documented; the steps marked derived are sunset's own decisions where no official mapping exists).",
 		note:   strings.Join(notes, "\n"), diffs: diffs,
 	})
 	if verify == "" && len(already) > 0 {

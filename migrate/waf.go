@@ -313,7 +313,7 @@ func (b *builder) waf() {
 			Resolves: packageFPs, Risk: RiskMedium,
 			Title:  "Turn the previous version of managed rules off",
 			Reason: "Once the managed rulesets run, the old packages would inspect the same traffic twice; the packages themselves cannot be deleted through the API.",
-			Note:   "Derived: domain-facts names no API switch for the previous version; the zone setting waf (on/off) is the one the dashboard uses. It also stops at its end of life." + manualNote(manual),
+			Note:   "Derived: no documented API switch turns the previous version off; the zone setting waf (on/off) is the one the dashboard uses. It also stops at its end of life." + manualNote(manual),
 		}
 		if verify != "" {
 			st.DependsOn = []string{verify}

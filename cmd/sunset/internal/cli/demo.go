@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"path/filepath"
+	"sync"
 
 	ucli "github.com/urfave/cli/v2"
 
@@ -39,6 +40,7 @@ func demoCommand(s *Streams) *ucli.Command {
 		&ucli.IntFlag{Name: "retries", Value: 0, Hidden: true},
 		&ucli.Float64Flag{Name: "rps", Value: 0, Hidden: true},
 		&ucli.StringFlag{Name: "snapshot-out", Usage: "save the demo account's snapshot to `FILE`"},
+		planDirFlag(),
 	}
 	for _, f := range reportFlags() {
 		if f.Names()[0] == flagFailOn {
@@ -61,6 +63,7 @@ func demoCommand(s *Streams) *ucli.Command {
 			if err != nil {
 				return err
 			}
+			opts.planDir = c.String("plan")
 			if path := c.String("report"); path != "" {
 				opts.formats = append(opts.formats, reports.FormatSpec{Format: "json", Path: path})
 			}
@@ -104,10 +107,65 @@ func startDemoEmulator(ctx context.Context, o *scanOptions) (string, func(), err
 		return "", nil, fatalError(fmt.Errorf("demo emulator: cannot listen on loopback: %w", err))
 	}
 	ctx, cancel := context.WithCancel(ctx)
+	conns := &connTracker{Listener: ln, open: map[net.Conn]bool{}}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		_ = emulator.Serve(ctx, ln, srv)
+		_ = emulator.Serve(ctx, conns, srv)
 	}()
-	return "http://" + ln.Addr().String() + "/client/v4", func() { cancel(); <-done }, nil
+	// The scan is over when stop runs: close every connection rather than let the graceful
+	// shutdown wait for them. A connection the client dialled but never used counts as
+	// active for 5s in net/http's Shutdown, which held the demo's exit back that long.
+	stop := func() { cancel(); conns.closeAll(); <-done }
+	return "http://" + ln.Addr().String() + "/client/v4", stop, nil
+}
+
+// connTracker is a listener that remembers the connections it accepted, so that they can
+// all be closed at once; once closed, it closes any connection still being accepted.
+type connTracker struct {
+	net.Listener
+	mu     sync.Mutex
+	open   map[net.Conn]bool
+	closed bool
+}
+
+// Accept accepts and tracks a connection.
+func (l *connTracker) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
+		c.Close()
+		return nil, net.ErrClosed
+	}
+	tc := &trackedConn{Conn: c, l: l}
+	l.open[tc] = true
+	return tc, nil
+}
+
+// closeAll closes every tracked connection and the ones accepted from now on.
+func (l *connTracker) closeAll() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.closed = true
+	for c := range l.open {
+		c.(*trackedConn).Conn.Close()
+	}
+	clear(l.open)
+}
+
+// trackedConn forgets itself when closed.
+type trackedConn struct {
+	net.Conn
+	l *connTracker
+}
+
+func (c *trackedConn) Close() error {
+	c.l.mu.Lock()
+	delete(c.l.open, c)
+	c.l.mu.Unlock()
+	return c.Conn.Close()
 }

@@ -3,17 +3,15 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
-	"time"
 
 	ucli "github.com/urfave/cli/v2"
 
 	"github.com/sunsetscan/sunset/migrate"
 	"github.com/sunsetscan/sunset/migrate/terraform"
 	"github.com/sunsetscan/sunset/scanner"
-	"github.com/sunsetscan/sunset/scanner/catalog"
-	"github.com/sunsetscan/sunset/scanner/cfapi"
 	"github.com/sunsetscan/sunset/scanner/inventory"
 )
 
@@ -63,11 +61,9 @@ func planCommand(s *Streams) *ucli.Command {
 				return usageErrorf("--out-dir: want a directory")
 			}
 			if opts.snapshotIn == "" {
-				creds, err := cfapi.CredentialsFromEnv(s.Getenv)
-				if err != nil {
-					return usageErrorf("credentials: %v (set %s, or %s and %s)", err, cfapi.EnvAPIToken, cfapi.EnvEmail, cfapi.EnvAPIKey)
+				if opts.creds, err = credentials(c, s); err != nil {
+					return err
 				}
-				opts.creds = creds
 			}
 			snap, _, collectErr := acquireSnapshot(c.Context, s, opts)
 			if snap == nil {
@@ -79,7 +75,7 @@ func planCommand(s *Streams) *ucli.Command {
 				}
 			}
 			res := scanner.ScanSnapshot(snap, opts.catalog, scanner.Options{AsOf: opts.asOf, Inspector: exprInspector{}})
-			if err := writePlanDir(s, dir, snap, res, opts.asOf, opts.catalog); err != nil {
+			if err := writePlanDir(s.Out, dir, buildPlan(snap, res, opts)); err != nil {
 				return err
 			}
 			if collectErr != nil {
@@ -92,12 +88,15 @@ func planCommand(s *Streams) *ucli.Command {
 	}
 }
 
-// writePlanDir builds the plan of a scanned snapshot and writes it to dir: plan.json,
-// plan.md and terraform/. It prints one summary line per account and zone with steps, and a
-// total. It is what `sunset plan` and `sunset scan --plan DIR` call; an unwritable dir is a
-// fatal error (exit 3).
-func writePlanDir(s *Streams, dir string, snap *inventory.Snapshot, res scanner.Result, asOf time.Time, cat *catalog.Catalog) error {
-	p := migrate.Build(snap, res, migrate.Options{AsOf: asOf, Catalog: cat})
+// buildPlan is the migration plan of a scanned snapshot, judged as of the scan's date.
+func buildPlan(snap *inventory.Snapshot, res scanner.Result, o *scanOptions) *migrate.Plan {
+	return migrate.Build(snap, res, migrate.Options{AsOf: o.asOf, Catalog: o.catalog})
+}
+
+// writePlanDir writes a plan to dir: plan.json, plan.md and terraform/, and prints one
+// summary line per account and zone with steps, and a total, to w. It is what `sunset plan`
+// and `sunset scan --plan DIR` call; an unwritable dir is a fatal error (exit 3).
+func writePlanDir(w io.Writer, dir string, p *migrate.Plan) error {
 	unwritable := func(err error) error {
 		var pe *os.PathError
 		if errors.As(err, &pe) {
@@ -135,14 +134,14 @@ func writePlanDir(s *Streams, dir string, snap *inventory.Snapshot, res scanner.
 		if name == "" {
 			name = a.AccountID
 		}
-		fmt.Fprintf(s.Out, "account %s: %s\n", name, a.Summary.Line())
+		fmt.Fprintf(w, "account %s: %s\n", name, a.Summary.Line())
 	}
 	for _, z := range p.Zones {
-		fmt.Fprintf(s.Out, "zone %s: %s\n", z.ZoneName, z.Summary.Line())
+		fmt.Fprintf(w, "zone %s: %s\n", z.ZoneName, z.Summary.Line())
 	}
 	if len(p.Accounts)+len(p.Zones) == 0 {
-		fmt.Fprintf(s.Out, "No changes: nothing deprecated needs migrating.\n")
+		fmt.Fprintf(w, "No changes: nothing deprecated needs migrating.\n")
 	}
-	fmt.Fprintf(s.Out, "Plan: %s. Written to %s (plan.json, plan.md, terraform/).\n", p.Summary.Line(), dir)
+	fmt.Fprintf(w, "Plan: %s. Written to %s (plan.json, plan.md, terraform/).\n", p.Summary.Line(), dir)
 	return nil
 }

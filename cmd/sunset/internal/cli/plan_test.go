@@ -124,7 +124,8 @@ func TestWritePlanDirEmpty(t *testing.T) {
 	var out, errOut syncBuffer
 	s := (&testRun{}).streams(&out, &errOut)
 	dir := t.TempDir()
-	if err := writePlanDir(s, dir, nil, scannerResultEmpty(), day(t, "2025-02-01"), nil); err != nil {
+	p := buildPlan(nil, scannerResultEmpty(), &scanOptions{asOf: day(t, "2025-02-01")})
+	if err := writePlanDir(s.Out, dir, p); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), "No changes") {

@@ -34,6 +34,13 @@ type scanOptions struct {
 	retries     int
 	collect     collect.Options
 	sourceKind  string
+	// planDir, when set, receives the migration plan of the scan (plan.json, plan.md,
+	// terraform/), as `sunset plan --out-dir` writes it.
+	planDir string
+}
+
+func planDirFlag() ucli.Flag {
+	return &ucli.StringFlag{Name: "plan", Usage: "also write the migration plan (plan.json, plan.md, terraform/) to `DIR`"}
 }
 
 func scanFlags() []ucli.Flag {
@@ -68,7 +75,7 @@ func scanCommand(s *Streams) *ucli.Command {
 		Description: "Lists accounts and zones, reads every deprecated object in each zone with a bounded pool of\n" +
 			"workers (read-only: only GET requests), and reports findings. Credentials come from\n" +
 			"CLOUDFLARE_API_TOKEN, or CLOUDFLARE_EMAIL + CLOUDFLARE_API_KEY.",
-		Flags: scanFlags(),
+		Flags: append(scanFlags(), planDirFlag()),
 		Action: func(c *ucli.Context) error {
 			if err := noArgs(c); err != nil {
 				return err
@@ -77,6 +84,7 @@ func scanCommand(s *Streams) *ucli.Command {
 			if err != nil {
 				return err
 			}
+			opts.planDir = c.String("plan")
 			if opts.snapshotIn == "" {
 				if opts.creds, err = credentials(c, s); err != nil {
 					return err
@@ -216,6 +224,12 @@ func runScan(ctx context.Context, s *Streams, o *scanOptions) error {
 	if err := writeReports(s, o.formats, rep, o.color); err != nil {
 		return err
 	}
+	if o.planDir != "" {
+		// Summaries go to stderr: stdout may be carrying a machine format.
+		if err := writePlanDir(s.Err, o.planDir, buildPlan(snap, res, o)); err != nil {
+			return err
+		}
+	}
 	if collectErr != nil {
 		fmt.Fprintf(s.Err, "sunset: scan interrupted (%v); the reports cover what was read\n", collectErr)
 	}
@@ -256,6 +270,9 @@ func acquireSnapshot(ctx context.Context, s *Streams, o *scanOptions) (*inventor
 	target := reports.RedactURL(client.BaseURL())
 	copts := o.collect
 	copts.Source = target
+	if o.sourceKind == reports.SourceDemo {
+		copts.Source = "sunset demo (built-in emulator)" // not its random loopback port
+	}
 	prog := newProgress(s, o.rps, copts.Workers)
 	copts.Progress = prog.update
 	snap, err := collect.Collect(ctx, zoneLister{client}, copts)
