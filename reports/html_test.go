@@ -685,7 +685,7 @@ func ExampleHTML() {
 	}
 	page := b.String()
 	fmt.Println(regexp.MustCompile(`<title>.*</title>`).FindString(page))
-	fmt.Println(html.UnescapeString(regexp.MustCompile(`content="(default-src [^"]*)`).FindStringSubmatch(page)[1])[:37])
+	fmt.Println(html.UnescapeString(regexp.MustCompile(`content="(default-src [^"]*)`).FindStringSubmatch(page)[1])[:38])
 	fmt.Println(strings.Count(page, "<script"), "script element")
 	fmt.Println(regexp.MustCompile(`<td class="msg">[^<]*`).FindString(page))
 	// Output:
