@@ -25,17 +25,17 @@ func reportCommand(s *Streams) *ucli.Command {
 		Name:      "report",
 		Usage:     "re-render a saved JSON report (html, markdown, sarif, ...) without touching the API",
 		UsageText: "sunset report --in REPORT.json [--plan plan.json] [--format FORMAT[:PATH]]...",
-		Description: "Reads a JSON report written by 'sunset scan', 'check', 'plan' or 'demo' (--format json:FILE)\n" +
+		Description: "Reads a JSON report written by 'sunset scan', 'check' or 'demo' (--format json:FILE)\n" +
 			"and writes it again in any format, as many as asked for in one run, e.g.\n" +
 			"  sunset report --in report.json --plan plan.json --format html:report.html --format markdown:report.md\n" +
 			"--plan adds the migration plan written by 'sunset plan --out-dir' (plan.json) to the formats\n" +
-			"that show one (html, markdown); the others ignore it.\n" +
+			"that show one (" + strings.Join(planFormats(), ", ") + "); the others ignore it.\n" +
 			"Reports of an earlier schema version are read; a newer one is refused (upgrade sunset).\n" +
 			"The exit code says whether rendering worked (0, 2 bad input, 3 unwritable output), not\n" +
 			"what the report found: the gate was decided when the report was made.",
 		Flags: []ucli.Flag{
 			&ucli.StringFlag{Name: "in", Usage: "the JSON report `FILE` to render (- for standard input; required)"},
-			&ucli.StringFlag{Name: "plan", Usage: "add the migration plan `FILE` (plan.json of 'sunset plan') to html and markdown"},
+			&ucli.StringFlag{Name: "plan", Usage: "add the migration plan `FILE` (plan.json of 'sunset plan') to " + strings.Join(planFormats(), " and ")},
 			&ucli.StringSliceFlag{Name: flagFormat, Usage: "output `FORMAT[:PATH]`, repeatable: " + joinFormats() + " (default table to stdout)"},
 			colorFlag(),
 		},
@@ -162,4 +162,17 @@ func readReportInput(s *Streams, path string) (*reports.Report, error) {
 // joinFormats lists the known formats for help text.
 func joinFormats() string {
 	return strings.Join(reports.Formats(), ", ")
+}
+
+// planFormats lists the formats that show a plan given with --plan.
+func planFormats() []string {
+	var out []string
+	for _, name := range reports.Formats() {
+		if r, err := reports.New(name, reports.Options{}); err == nil {
+			if _, ok := r.(reports.PlanAware); ok {
+				out = append(out, name)
+			}
+		}
+	}
+	return out
 }
