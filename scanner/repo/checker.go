@@ -1,7 +1,6 @@
 package repo
 
 import (
-	"bytes"
 	"fmt"
 	"path"
 	"sort"
@@ -272,14 +271,4 @@ func life(e catalog.Entry, asOf time.Time) string {
 		return "deprecated, end of life " + eol
 	}
 	return "deprecated"
-}
-
-// containsAny reports whether data holds one of the literals.
-func containsAny(data []byte, lits [][]byte) bool {
-	for _, l := range lits {
-		if bytes.Contains(data, l) {
-			return true
-		}
-	}
-	return false
 }

@@ -36,7 +36,7 @@ import (
 type shapeRules struct {
 	settings  map[string]string // zone setting id -> rule id
 	exprs     *exprRules
-	prefilter [][]byte // lowercase literals; a file holding none is not parsed
+	prefilter []finder // lowercase literals; a file holding none is not parsed
 }
 
 const (
@@ -61,7 +61,7 @@ func newShapeRules(cat *catalog.Catalog) *shapeRules {
 	}
 	sort.Strings(lits)
 	for _, l := range lits {
-		r.prefilter = append(r.prefilter, []byte(l))
+		r.prefilter = append(r.prefilter, newFinder([]byte(l)))
 	}
 	return r
 }
@@ -69,7 +69,7 @@ func newShapeRules(cat *catalog.Catalog) *shapeRules {
 // check parses a JSON or YAML file and reports the objects it recognises; it returns the
 // spans of every object, for suppressions.
 func (r *shapeRules) check(c *Checker, kind Kind, data, lower []byte, add func(hit)) []span {
-	if !containsAny(lower, r.prefilter) {
+	if !anyIn(lower, r.prefilter) {
 		return nil
 	}
 	var docs []*node

@@ -3,6 +3,7 @@ package repo
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -26,7 +27,7 @@ type tfRules struct {
 	exprs     *exprRules
 	// needs lists, per reason a file may hold something to report, the lowercase literals that
 	// must all appear in it; a file matching none is not parsed (see mayMatch).
-	needs [][][]byte
+	needs map[string][][]finder
 	// parseAll turns the prefilter off (benchmarks measure full parsing with it).
 	parseAll bool
 }
@@ -71,34 +72,35 @@ func newTFRules(cat *catalog.Catalog) *tfRules {
 			r.settings[s] = e.ID
 		}
 	}
-	r.needs = r.literalNeeds(cat)
+	r.needs = r.literalNeeds()
 	return r
 }
 
-// literalNeeds derives the prefilter from the rules: a deprecated resource type; a resource
-// kind with a deprecated attribute together with the attribute's name (and its when value,
-// e.g. "srv"); the per-setting resource with a deprecated setting id; a ruleset with a
-// deprecated field; a filter. A file holding none of these sets cannot produce a Terraform
-// finding, so it is not parsed (its text checks still run).
-func (r *tfRules) literalNeeds(cat *catalog.Catalog) [][][]byte {
-	var needs [][][]byte
-	add := func(lits ...string) {
-		var set [][]byte
+// literalNeeds derives the prefilter from the rules, per resource type named in a file: a
+// deprecated resource type needs nothing more; a kind with a deprecated attribute needs the
+// attribute's name (and its when value, e.g. "srv"); the per-setting resource a deprecated
+// setting id; a ruleset a deprecated field; a filter nothing more. A file where no type it
+// names has one of its sets of literals cannot produce a Terraform finding, so it is not
+// parsed (its text checks still run).
+func (r *tfRules) literalNeeds() map[string][][]finder {
+	needs := map[string][][]finder{}
+	add := func(typ string, lits ...string) {
+		set := []finder{}
 		for _, l := range lits {
-			set = append(set, []byte(strings.ToLower(l)))
+			set = append(set, newFinder([]byte(strings.ToLower(l))))
 		}
-		needs = append(needs, set)
+		needs[typ] = append(needs[typ], set)
 	}
 	for typ := range r.resources {
-		add(`"` + typ + `"`)
+		add(typ)
 	}
 	for kind, ars := range r.attrs {
 		for _, ar := range ars {
-			lits := []string{kind, ar.path[len(ar.path)-1]}
+			lits := []string{ar.path[len(ar.path)-1]}
 			if ar.whenValue != "" {
 				lits = append(lits, ar.whenValue)
 			}
-			add(lits...)
+			add(kind, lits...)
 		}
 	}
 	for typ := range settingResources {
@@ -115,28 +117,46 @@ func (r *tfRules) literalNeeds(cat *catalog.Catalog) [][][]byte {
 			add(typ, f)
 		}
 	}
-	sort.Slice(needs, func(i, j int) bool { return string(bytes.Join(needs[i], nil)) < string(bytes.Join(needs[j], nil)) })
 	return needs
 }
 
-// mayMatch reports whether lower (the file, lowercased) holds every literal of some need.
+// typePrefix starts every resource type of the provider.
+var typePrefix = []byte("cloudflare_")
+
+// mayMatch reports whether lower (the file, lowercased) names a resource type together with
+// one of its sets of literals. One pass finds the types named; literals are searched only
+// for those.
 func (r *tfRules) mayMatch(lower []byte) bool {
-	if !bytes.Contains(lower, []byte("cloudflare_")) {
-		return false
-	}
-	for _, set := range r.needs {
-		all := true
-		for _, l := range set {
-			if !bytes.Contains(lower, l) {
-				all = false
-				break
+	var seen []string
+	for off := 0; ; {
+		i := bytes.Index(lower[off:], typePrefix)
+		if i < 0 {
+			return false
+		}
+		start := off + i
+		end := start + len(typePrefix)
+		for end < len(lower) && (lower[end] == '_' || (lower[end] >= 'a' && lower[end] <= 'z') || (lower[end] >= '0' && lower[end] <= '9')) {
+			end++
+		}
+		off = end
+		typ := string(lower[start:end])
+		if slices.Contains(seen, typ) {
+			continue
+		}
+		seen = append(seen, typ)
+		for _, set := range r.needs[typ] {
+			all := true
+			for _, l := range set {
+				if !l.in(lower) {
+					all = false
+					break
+				}
+			}
+			if all {
+				return true
 			}
 		}
-		if all {
-			return true
-		}
 	}
-	return false
 }
 
 // tfBody is a resource body read from native HCL or Terraform JSON.

@@ -29,7 +29,7 @@ import (
 // lowercase copy of the file; the expression runs only on files holding the literal.
 type textMatcher struct {
 	routes  map[int][]textRoute
-	anchors [][]byte
+	anchors []finder
 	regexes []textRegex
 }
 
@@ -37,7 +37,7 @@ type textMatcher struct {
 type textRegex struct {
 	rule    string
 	re      *regexp.Regexp
-	literal []byte // lowercase; empty means no prefilter
+	literal finder // lowercase; an empty literal means no prefilter
 }
 
 func newTextMatcher(cat *catalog.Catalog) *textMatcher {
@@ -54,7 +54,7 @@ func newTextMatcher(cat *catalog.Catalog) *textMatcher {
 			}
 			if a := segs[0] + "/"; !seen[a] {
 				seen[a] = true
-				m.anchors = append(m.anchors, []byte(a))
+				m.anchors = append(m.anchors, newFinder([]byte(a)))
 			}
 		}
 		for _, src := range e.Match.Text {
@@ -62,10 +62,10 @@ func newTextMatcher(cat *catalog.Catalog) *textMatcher {
 			if err != nil {
 				continue // catalog validation rejects these; a merged user catalog is validated too
 			}
-			m.regexes = append(m.regexes, textRegex{rule: e.ID, re: re, literal: requiredLiteral(src)})
+			m.regexes = append(m.regexes, textRegex{rule: e.ID, re: re, literal: newFinder(requiredLiteral(src))})
 		}
 	}
-	slices.SortFunc(m.anchors, bytes.Compare)
+	slices.SortFunc(m.anchors, func(a, b finder) int { return bytes.Compare(a.lit, b.lit) })
 	return m
 }
 
@@ -173,7 +173,7 @@ func (li *lineIndex) lines() int { li.build(); return len(li.starts) }
 func (m *textMatcher) match(data, lower []byte, li *lineIndex, add func(hit)) {
 	m.endpoints(data, li, add)
 	for _, r := range m.regexes {
-		if len(r.literal) > 0 && !bytes.Contains(lower, r.literal) {
+		if !r.literal.in(lower) {
 			continue
 		}
 		for _, loc := range r.re.FindAllIndex(data, -1) {
@@ -230,12 +230,11 @@ func (m *textMatcher) endpoints(data []byte, li *lineIndex, add func(hit)) {
 	var segs [][2]int
 	for _, a := range m.anchors {
 		for off := 0; off < len(data); {
-			i := bytes.Index(data[off:], a)
-			if i < 0 {
+			start := a.index(data, off)
+			if start < 0 {
 				break
 			}
-			start := off + i
-			off = start + len(a)
+			off = start + len(a.lit)
 			if start > 0 && isWordByte(data[start-1]) {
 				continue // "dns_zones/", "myzones/": not a path segment
 			}

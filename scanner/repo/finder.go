@@ -1,0 +1,75 @@
+package repo
+
+import "bytes"
+
+// finder searches for one literal. bytes.Index looks for the literal's first byte and then
+// compares; when that byte is common (a letter such as e, or '/'), it stops at nearly every
+// position. finder looks for the literal's rarest byte instead (by a fixed ranking of how
+// common bytes are in code and configuration) and compares around it, which keeps the many
+// prefilter searches of each file close to memory speed.
+type finder struct {
+	lit  []byte
+	rare int // index in lit of the byte searched for
+}
+
+// commonBytes ranks bytes from most to least common in source and configuration text;
+// bytes not listed count as rare.
+const commonBytes = " etaoinsrlcdh\"u/p_m.f=g-:,ybw\n0\t12v(){}k[]3x4#5'9678;$@zjq"
+
+var byteRank = func() [256]int {
+	var r [256]int
+	for i := range r {
+		r[i] = len(commonBytes) + 1
+	}
+	for i := 0; i < len(commonBytes); i++ {
+		r[commonBytes[i]] = i
+	}
+	return r
+}()
+
+func newFinder(lit []byte) finder {
+	f := finder{lit: lit}
+	best := -1
+	for i, c := range lit {
+		if rk := byteRank[c]; rk > best {
+			best, f.rare = rk, i
+		}
+	}
+	return f
+}
+
+// in reports whether the literal occurs in data.
+func (f finder) in(data []byte) bool { return f.index(data, 0) >= 0 }
+
+// index returns the offset of the first occurrence of the literal at or after from, or -1.
+func (f finder) index(data []byte, from int) int {
+	if len(f.lit) == 0 {
+		return min(from, len(data))
+	}
+	c := f.lit[f.rare]
+	for off := from + f.rare; off < len(data); {
+		i := bytes.IndexByte(data[off:], c)
+		if i < 0 {
+			return -1
+		}
+		at := off + i - f.rare
+		if at+len(f.lit) > len(data) {
+			return -1
+		}
+		if bytes.Equal(data[at:at+len(f.lit)], f.lit) {
+			return at
+		}
+		off += i + 1
+	}
+	return -1
+}
+
+// anyIn reports whether one of the finders' literals occurs in data.
+func anyIn(data []byte, fs []finder) bool {
+	for _, f := range fs {
+		if f.in(data) {
+			return true
+		}
+	}
+	return false
+}
