@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -20,11 +21,24 @@ import (
 // silently drops Content-Length from such a request, so the check runs on the raw bytes of
 // every request head of a connection, before net/http parses it.
 func Serve(ctx context.Context, ln net.Listener, s *Server) error {
+	// Connections a client opened but never used stay "new", and http.Server.Shutdown only
+	// closes those after 5 s; they are tracked so that a stop does not wait for them.
+	var mu sync.Mutex
+	fresh := map[net.Conn]bool{}
 	srv := &http.Server{
 		Handler:           s,
 		ReadHeaderTimeout: 30 * time.Second,
 		IdleTimeout:       2 * time.Minute,
 		BaseContext:       func(net.Listener) context.Context { return ctx },
+		ConnState: func(c net.Conn, st http.ConnState) {
+			mu.Lock()
+			defer mu.Unlock()
+			if st == http.StateNew {
+				fresh[c] = true
+			} else {
+				delete(fresh, c)
+			}
+		},
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(&guardListener{Listener: ln, s: s}) }()
@@ -38,6 +52,11 @@ func Serve(ctx context.Context, ln net.Listener, s *Server) error {
 	}
 	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
+	mu.Lock()
+	for c := range fresh {
+		_ = c.Close() // never carried a request: nothing to finish
+	}
+	mu.Unlock()
 	err := srv.Shutdown(shutdown)
 	if err != nil {
 		_ = srv.Close()
