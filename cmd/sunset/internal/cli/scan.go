@@ -348,6 +348,8 @@ func writeReports(s *Streams, specs []reports.FormatSpec, rep *reports.Report, c
 			}
 			opts = reports.Options{Color: color, Width: width, Plain: !s.OutTTY && !color}
 		}
+		// The github format appends its Markdown summary to the job summary when there is one.
+		opts.StepSummary = s.Getenv("GITHUB_STEP_SUMMARY")
 		r, err := reports.New(spec.Format, opts)
 		if err != nil {
 			return usageErrorf("--format: %v", err)
