@@ -255,6 +255,10 @@ func (c *Checker) finding(h hit) (scanner.Finding, bool) {
 		f.Message = e.Title
 	}
 	f.Message = strings.TrimSpace(f.Message) + "; " + life(e, c.asOf)
+	if e.Replacement != "" {
+		// The message is what annotations and SARIF show: say what to use instead.
+		f.Message += ". Use instead: " + e.Replacement
+	}
 	return f, true
 }
 
