@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/sunsetscan/sunset/migrate"
 )
 
 // Markdown limits.
@@ -36,6 +38,9 @@ type Markdown struct {
 	// MaxBytes caps the output; 0 means MarkdownMaxBytes. A PR comment caller sets 65,536,
 	// GitHub's limit on a comment body.
 	MaxBytes int
+	// Plan, when set, ends the report with the migration plan (see markdownPlan), given at
+	// most half of MaxBytes; the findings share what is left.
+	Plan *migrate.Plan
 }
 
 // Write implements Reporter.
@@ -46,6 +51,10 @@ func (m Markdown) Write(w io.Writer, r *Report) error {
 	}
 	head := markdownHead(r)
 	tail := markdownErrors(r, limit/4)
+	var plan string
+	if m.Plan != nil {
+		plan = markdownPlan(m.Plan, limit/2)
+	}
 	var body bytes.Buffer
 	groups := groupFindings(r.Findings)
 	if len(groups) == 0 {
@@ -53,7 +62,7 @@ func (m Markdown) Write(w io.Writer, r *Report) error {
 	} else {
 		// The note about left-out findings is at most this long; room for it is kept.
 		const noteRoom = 256
-		budget := limit - len(head) - len(tail) - noteRoom
+		budget := limit - len(head) - len(tail) - len(plan) - noteRoom
 		shown, total := markdownFindings(&body, groups, budget)
 		if shown < total {
 			fmt.Fprintf(&body, "\n**Showing %d of %d findings**: the rest were left out to keep this summary under %s. The JSON report (`--format json`) has them all.\n",
@@ -61,7 +70,7 @@ func (m Markdown) Write(w io.Writer, r *Report) error {
 		}
 	}
 	var out bytes.Buffer
-	out.Grow(len(head) + body.Len() + len(tail))
+	out.Grow(len(head) + body.Len() + len(tail) + len(plan) + 1)
 	out.WriteString(head)
 	out.WriteString("\n### Findings\n\n")
 	out.Write(body.Bytes())
@@ -69,6 +78,12 @@ func (m Markdown) Write(w io.Writer, r *Report) error {
 		out.WriteByte('\n') // a blank line before the next heading
 	}
 	out.WriteString(tail)
+	if plan != "" {
+		if !bytes.HasSuffix(out.Bytes(), []byte("\n\n")) {
+			out.WriteByte('\n')
+		}
+		out.WriteString(plan)
+	}
 	if _, err := w.Write(out.Bytes()); err != nil {
 		return fmt.Errorf("writing Markdown: %w", err)
 	}

@@ -143,8 +143,8 @@ func TestReportRerender(t *testing.T) {
 		t.Errorf("tsv on stdout: want a header and %d rows, got:\n%.300s", len(rep.Findings), r.stdout)
 	}
 	md := read(out("r.md"))
-	if !strings.Contains(md, "firewall-rules") || strings.Contains(md, "<script>") {
-		t.Errorf("the Markdown report lacks findings or carries raw markup:\n%.500s", md)
+	if !strings.Contains(md, "firewall-rules") || strings.Contains(md, "<script>") || !strings.Contains(md, "### Migration plan\n") {
+		t.Errorf("the Markdown report lacks findings or the plan, or carries raw markup:\n%.500s", md)
 	}
 
 	// Without a plan the page has no plan section; standard input works as --in.

@@ -1,0 +1,157 @@
+package reports
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/sunsetscan/sunset/migrate"
+)
+
+// WithPlan implements PlanAware: the Markdown report then ends with the migration plan.
+func (m Markdown) WithPlan(p *migrate.Plan) Reporter {
+	m.Plan = p
+	return m
+}
+
+// markdownPlan renders a plan as the last section of the Markdown report, in at most maxLen
+// bytes: the summary line, then one collapsible block per account and zone (its warnings, a
+// table of its steps, its old -> new diffs, its manual steps) while they fit; a note counts
+// the ones left out. User text goes through the same escapes as the findings; expressions and
+// request paths sit in code, where nothing is interpreted and nobody is mentioned.
+func markdownPlan(p *migrate.Plan, maxLen int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "### Migration plan\n\n**Plan:** %s (%s, %s).\n\n", escapeMarkdown(planSummaryLine(p.Summary)),
+		plural(len(p.Accounts), "account", "accounts"), plural(len(p.Zones), "zone", "zones"))
+	var sections []string
+	for _, a := range p.Accounts {
+		title := "Account " + Sanitize(orElse(a.AccountName, a.AccountID))
+		if a.AccountName != "" {
+			title += " (" + Sanitize(a.AccountID) + ")"
+		}
+		sections = append(sections, markdownPlanScope(title, a.Summary, a.Notes, a.Steps))
+	}
+	for _, z := range p.Zones {
+		title := "Zone " + Sanitize(orElse(z.ZoneName, z.ZoneID))
+		if z.PlanLevel != "" {
+			title += " (" + Sanitize(z.PlanLevel) + " plan)"
+		}
+		sections = append(sections, markdownPlanScope(title, z.Summary, z.Notes, z.Steps))
+	}
+	if len(sections) == 0 {
+		b.WriteString("No changes: nothing deprecated needs migrating.\n")
+	}
+	const noteRoom = 200
+	for i, s := range sections {
+		if b.Len()+len(s)+noteRoom > maxLen {
+			fmt.Fprintf(&b, "**%s of the plan left out** to keep this report under its size limit: the plan (`plan.md`, `plan.json`) has them all.\n",
+				plural(len(sections)-i, "account or zone", "accounts and zones"))
+			break
+		}
+		b.WriteString(s)
+	}
+	if n := len(p.Unplanned); n > 0 {
+		fmt.Fprintf(&b, "%s no step resolves (see `unplanned` in `plan.json`).\n", plural(n, "finding", "findings"))
+	}
+	return b.String()
+}
+
+// markdownPlanScope is the collapsible block of one account or zone.
+func markdownPlanScope(title string, sum migrate.Summary, notes []string, steps []migrate.Step) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "<details>\n<summary>%s · %s</summary>\n\n", escapeHTML(title), escapeHTML(planSummaryLine(sum)))
+	if len(notes) > 0 {
+		b.WriteString("**Warnings (quotas, differences in behaviour):**\n\n")
+		for _, n := range notes {
+			b.WriteString("- " + cell(truncateRunes(Sanitize(n), markdownMaxCell*2)) + "\n")
+		}
+		b.WriteString("\n")
+	}
+	if len(steps) > 0 {
+		b.WriteString("| # | Step | Call | Risk | Resolves |\n| ---: | --- | --- | --- | ---: |\n")
+		for i, st := range steps {
+			step := cell(truncateRunes(Sanitize(st.Title), markdownMaxCell)) + " · " + codeSpan(st.ID)
+			var tags []string
+			if st.Manual {
+				tags = append(tags, "manual")
+			}
+			if st.Derived {
+				tags = append(tags, "derived")
+			}
+			if len(tags) > 0 {
+				step += " · " + strings.Join(tags, ", ")
+			}
+			call := "-"
+			if st.Method != "" {
+				call = codeSpan(st.Method + " " + st.Path)
+			}
+			fmt.Fprintf(&b, "| %d | %s | %s | %s | %d |\n", i+1, step, call, cell(string(st.Risk)), len(st.Resolves))
+		}
+		b.WriteString("\n")
+	}
+	var diffs []string
+	for _, st := range steps {
+		for _, d := range st.Diffs {
+			diffs = append(diffs, markdownDiff(st.ID, d))
+		}
+	}
+	if len(diffs) > 0 {
+		b.WriteString("**Old → new:**\n\n")
+		b.WriteString(strings.Join(diffs, ""))
+	}
+	var manual []string
+	for _, st := range steps {
+		if st.Manual {
+			line := "- " + codeSpan(st.ID) + ": " + escapeInline(truncateRunes(Sanitize(st.Title), markdownMaxCell), false)
+			if st.Note != "" {
+				line += " — " + escapeInline(truncateRunes(Sanitize(st.Note), markdownMaxCell), false)
+			}
+			manual = append(manual, line+"\n")
+		}
+	}
+	if len(manual) > 0 {
+		fmt.Fprintf(&b, "**Manual steps (%d):**\n\n%s\n", len(manual), strings.Join(manual, ""))
+	}
+	b.WriteString("</details>\n\n")
+	return b.String()
+}
+
+// markdownDiff is one old -> new pair as a diff block (GitHub colours the lines), under the
+// object's label and the step that carries it out.
+func markdownDiff(stepID string, d migrate.Diff) string {
+	var body strings.Builder
+	for _, line := range strings.Split(cleanBlock(d.Old), "\n") {
+		if d.Old != "" {
+			body.WriteString("- " + line + "\n")
+		}
+	}
+	for _, line := range strings.Split(cleanBlock(d.New), "\n") {
+		if d.New != "" {
+			body.WriteString("+ " + line + "\n")
+		}
+	}
+	text := body.String()
+	fence := strings.Repeat("`", max(3, longestBacktickRun(text)+1))
+	var b strings.Builder
+	b.WriteString(escapeMarkdown(d.Label) + " (step " + codeSpan(stepID) + ")\n\n")
+	b.WriteString(fence + "diff\n" + text + fence + "\n\n")
+	for _, c := range d.Changes {
+		b.WriteString("- " + escapeInline(truncateRunes(Sanitize(c), markdownMaxCell), false) + "\n")
+	}
+	if len(d.Changes) > 0 {
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+func longestBacktickRun(s string) int {
+	longest, run := 0, 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	return longest
+}
