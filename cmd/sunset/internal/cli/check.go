@@ -269,7 +269,7 @@ func runCheck(c *ucli.Context, s *Streams, o *checkOptions) error {
 		FailOn:   o.failOn,
 		Rules:    o.catalog,
 	})
-	if err := writeReports(s, o.formats, rep, o.color); err != nil {
+	if err := writeReports(s, o.formats, rep, o.color, nil); err != nil {
 		return err
 	}
 	if code := outcomeCode(scanner.GateFails(findings, o.failOn), res.Incomplete()); code != ExitOK {

@@ -11,6 +11,7 @@ import (
 
 	ucli "github.com/urfave/cli/v2"
 
+	"github.com/sunsetscan/sunset/migrate"
 	"github.com/sunsetscan/sunset/reports"
 	"github.com/sunsetscan/sunset/scanner"
 	"github.com/sunsetscan/sunset/scanner/catalog"
@@ -221,12 +222,17 @@ func runScan(ctx context.Context, s *Streams, o *scanOptions) error {
 		FailOn:   o.failOn,
 		Rules:    o.catalog,
 	})
-	if err := writeReports(s, o.formats, rep, o.color); err != nil {
+	// The plan is built when something shows it: --plan, or a format with plan sections.
+	var plan *migrate.Plan
+	if o.planDir != "" || showsPlan(o.formats) {
+		plan = buildPlan(snap, res, o)
+	}
+	if err := writeReports(s, o.formats, rep, o.color, plan); err != nil {
 		return err
 	}
 	if o.planDir != "" {
 		// Summaries go to stderr: stdout may be carrying a machine format.
-		if err := writePlanDir(s.Err, o.planDir, buildPlan(snap, res, o)); err != nil {
+		if err := writePlanDir(s.Err, o.planDir, plan); err != nil {
 			return err
 		}
 	}
@@ -335,9 +341,21 @@ func reportErrors(res scanner.Result) []reports.ReportError {
 	return out
 }
 
+// showsPlan reports whether one of the formats renders plan sections (HTML, Markdown).
+func showsPlan(specs []reports.FormatSpec) bool {
+	for _, spec := range specs {
+		if r, err := reports.New(spec.Format, reports.Options{}); err == nil {
+			if _, ok := r.(reports.PlanAware); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // writeReports renders the report once per --format destination. A destination that
 // cannot be written is fatal (exit 3), after the others were tried.
-func writeReports(s *Streams, specs []reports.FormatSpec, rep *reports.Report, color bool) error {
+func writeReports(s *Streams, specs []reports.FormatSpec, rep *reports.Report, color bool, plan *migrate.Plan) error {
 	var firstErr error
 	for _, spec := range specs {
 		opts := reports.Options{}
@@ -354,6 +372,7 @@ func writeReports(s *Streams, specs []reports.FormatSpec, rep *reports.Report, c
 		if err != nil {
 			return usageErrorf("--format: %v", err)
 		}
+		r = reports.WithPlan(r, plan)
 		w, closeFn, err := s.writeTo(spec.Path)
 		if err == nil {
 			err = r.Write(w, rep)
