@@ -229,7 +229,8 @@ func TestReportReadsOlderLayout(t *testing.T) {
 func TestDemoWritesHTML(t *testing.T) {
 	dir := t.TempDir()
 	jsonPath := filepath.Join(dir, "demo.json")
-	r := runSunset(t, nil, "demo", "--as-of", "2025-02-01", "--report", jsonPath, "--format", "tsv:"+filepath.Join(dir, "rows.tsv"))
+	planDir := filepath.Join(dir, "plan")
+	r := runSunset(t, nil, "demo", "--as-of", "2025-02-01", "--report", jsonPath, "--plan", planDir, "--format", "tsv:"+filepath.Join(dir, "rows.tsv"))
 	htmlPath := filepath.Join(dir, demoHTMLDefault)
 	if r.code != ExitOK || !strings.Contains(r.stderr, "HTML report written to "+htmlPath) {
 		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
@@ -238,8 +239,9 @@ func TestDemoWritesHTML(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The demo's HTML is the re-rendered JSON report's, byte for byte.
-	rr := runSunset(t, nil, "report", "--in", jsonPath, "--format", "html")
+	// The demo's HTML (which carries the plan) is the re-rendered JSON report and plan's,
+	// byte for byte.
+	rr := runSunset(t, nil, "report", "--in", jsonPath, "--plan", filepath.Join(planDir, "plan.json"), "--format", "html")
 	if rr.code != ExitOK || rr.stdout != string(page) {
 		t.Errorf("the demo's HTML report differs from sunset report's rendering of its JSON report")
 	}
