@@ -158,39 +158,6 @@ func (b *builder) dnsSettings() {
 	}
 }
 
-// normName lowercases a DNS name and drops a trailing dot.
-func normName(n string) string { return strings.ToLower(strings.TrimSuffix(strings.TrimSpace(n), ".")) }
-
-// composeSRV builds _service._proto.name from the deprecated data fields.
-func composeSRV(d *inventory.RecordData, zone string) (string, []string) {
-	var missing []string
-	part := func(p *string, field string, underscore bool) string {
-		if p == nil || strings.TrimSpace(*p) == "" {
-			missing = append(missing, field)
-			return ""
-		}
-		v := normName(*p)
-		if underscore && !strings.HasPrefix(v, "_") {
-			v = "_" + v
-		}
-		return v
-	}
-	svc := part(d.Service, "data.service", true)
-	proto := part(d.Proto, "data.proto", true)
-	base := part(d.Name, "data.name", false)
-	if len(missing) > 0 {
-		return "", missing
-	}
-	zone = normName(zone)
-	switch {
-	case base == "@":
-		base = zone
-	case zone != "" && base != zone && !strings.HasSuffix(base, "."+zone):
-		base += "." + zone
-	}
-	return svc + "." + proto + "." + base, nil
-}
-
 // srvRecords plans SRV records carrying data.service/proto/name: a PATCH with the outer
 // name composed from them and the three fields removed. When the composed name conflicts
 // with the record's name, which one is intended is a person's call: a manual step.
@@ -207,10 +174,10 @@ func (b *builder) srvRecords() {
 		}
 		data := *rec.Data
 		data.Service, data.Proto, data.Name = nil, nil, nil
-		composed, missing := composeSRV(rec.Data, z.Zone.Name)
+		composed, missing := rec.Data.ComposeSRVName(z.Zone.Name)
 		label := rec.Name + " SRV (" + rec.ID + ")"
 		switch {
-		case len(missing) == 0 && composed != normName(rec.Name):
+		case len(missing) == 0 && composed != inventory.NormalizeDNSName(rec.Name):
 			b.add(phaseManual, Step{
 				ID: "dns-record.review:" + rec.ID, Kind: "dns-record.review", Manual: true,
 				Method: "PATCH", Path: zonePath(zid, "dns_records", rec.ID),

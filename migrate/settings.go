@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/sunsetscan/sunset/migrate/expr"
+	"github.com/sunsetscan/sunset/scanner/inventory"
 )
 
 // zoneSettingGuide says what a deprecated zone setting's value means for the migration: the
@@ -95,7 +96,7 @@ func (b *builder) zoneSettings() {
 // only the new rule and must be merged with any redirect rules the zone already has.
 func (b *builder) mobileRedirect(v json.RawMessage, fps []string) {
 	zid := b.z.Zone.ID
-	zone := normName(b.z.Zone.Name)
+	zone := inventory.NormalizeDNSName(b.z.Zone.Name)
 	var m struct {
 		Status          string  `json:"status"`
 		MobileSubdomain *string `json:"mobile_subdomain"`
@@ -116,7 +117,7 @@ func (b *builder) mobileRedirect(v json.RawMessage, fps []string) {
 		b.add(phaseManual, stop)
 		return
 	}
-	target := "https://" + normName(*m.MobileSubdomain) + "." + zone
+	target := "https://" + inventory.NormalizeDNSName(*m.MobileSubdomain) + "." + zone
 	fromValue := map[string]any{"status_code": 302, "preserve_query_string": !m.StripURI}
 	if m.StripURI {
 		fromValue["target_url"] = map[string]string{"value": target + "/"}

@@ -174,39 +174,6 @@ func (s *liveScan) recordResponseFields(z *inventory.ZoneInventory) {
 	}
 }
 
-// normName lowercases a DNS name and drops a trailing dot.
-func normName(n string) string { return strings.ToLower(strings.TrimSuffix(strings.TrimSpace(n), ".")) }
-
-// composeSRV builds _service._proto.name from the deprecated data fields; missing lists the
-// fields that are absent.
-func composeSRV(d *inventory.RecordData, zone string) (name string, missing []string) {
-	part := func(p *string, field string, underscore bool) string {
-		if p == nil || strings.TrimSpace(*p) == "" {
-			missing = append(missing, field)
-			return ""
-		}
-		v := normName(*p)
-		if underscore && !strings.HasPrefix(v, "_") {
-			v = "_" + v
-		}
-		return v
-	}
-	svc := part(d.Service, "data.service", true)
-	proto := part(d.Proto, "data.proto", true)
-	base := part(d.Name, "data.name", false)
-	if len(missing) > 0 {
-		return "", missing
-	}
-	zone = normName(zone)
-	switch {
-	case base == "@":
-		base = zone
-	case zone != "" && base != zone && !strings.HasSuffix(base, "."+zone):
-		base = base + "." + zone // a relative name
-	}
-	return svc + "." + proto + "." + base, nil
-}
-
 // srvRecords reports each SRV record that carries data.service, data.proto or data.name, and
 // whether the name they compose agrees with the record's own name.
 func (s *liveScan) srvRecords(z *inventory.ZoneInventory) {
@@ -231,11 +198,11 @@ func (s *liveScan) srvRecords(z *inventory.ZoneInventory) {
 		}
 		var b strings.Builder
 		fmt.Fprintf(&b, "SRV record %s (id %s) carries %s", rec.Name, rec.ID, strings.Join(fields, ", "))
-		composed, missing := composeSRV(rec.Data, z.Zone.Name)
+		composed, missing := rec.Data.ComposeSRVName(z.Zone.Name)
 		switch {
 		case len(missing) > 0:
 			fmt.Fprintf(&b, "; they cannot compose a name (%s missing), so the record name %s is the only name", strings.Join(missing, ", "), rec.Name)
-		case composed == normName(rec.Name):
+		case composed == inventory.NormalizeDNSName(rec.Name):
 			fmt.Fprintf(&b, "; they compose %s, which agrees with the record name", composed)
 		default:
 			fmt.Fprintf(&b, "; they compose %s, which CONFLICTS with the record name %s: the record name is what the API keeps, so check which one is intended before the data fields are dropped", composed, rec.Name)
