@@ -36,30 +36,10 @@ func abs(n int) int {
 	return n
 }
 
-// planRank orders plan levels; -1 is unknown.
-func planRank(level string) int {
-	switch strings.ToLower(level) {
-	case inventory.PlanFree:
-		return 0
-	case inventory.PlanPro:
-		return 1
-	case inventory.PlanBusiness:
-		return 2
-	case inventory.PlanEnterprise:
-		return 3
-	}
-	return -1
-}
-
 // RateLimitingQuota is the number of new rate limiting rules a plan allows (every rule of
 // the http_ratelimit phase counts): free 1, pro 2, business 5, enterprise 5 (100 with the
 // advanced rate limiting add-on, which the API does not show); 0 when the plan is unknown.
-func RateLimitingQuota(plan string) int {
-	if r := planRank(plan); r >= 0 {
-		return [...]int{1, 2, 5, 5}[r]
-	}
-	return 0
-}
+func RateLimitingQuota(plan string) int { return inventory.RateLimitingRulesQuota(plan) }
 
 // rateLimitRef is the ref a migrated rate limit's rule carries, so a later run recognises it.
 func rateLimitRef(id string) string { return "rate_limit:" + id }
@@ -86,7 +66,7 @@ type rlTranslation struct {
 // instead of ip.src (Business+).
 func translateRateLimit(rl inventory.RateLimit, plan string) rlTranslation {
 	t := rlTranslation{old: rl, derived: true}
-	rank := planRank(plan)
+	rank := inventory.PlanRank(plan)
 	var conds []string
 	var oldParts []string
 	req := rl.Match.Request

@@ -123,7 +123,7 @@ func (b *builder) waf() {
 		case anomaly && strings.EqualFold(pkg.Sensitivity, "off"):
 			manual = append(manual, fmt.Sprintf("package %s has sensitivity off (it blocks nothing): deploying the OWASP Core ruleset is a choice, not a migration", named(pkg.Name, pkg.ID)))
 			continue
-		case anomaly && planRank(plan) == 0:
+		case anomaly && inventory.PlanRank(plan) == 0:
 			manual = append(manual, fmt.Sprintf("package %s: the OWASP Core ruleset is not available on the Free plan", named(pkg.Name, pkg.ID)))
 			continue
 		case anomaly:
@@ -147,7 +147,7 @@ func (b *builder) waf() {
 			}
 		default:
 			rs = RulesetCloudflareManaged
-			if planRank(plan) == 0 {
+			if inventory.PlanRank(plan) == 0 {
 				rs = RulesetFreeManaged
 			}
 			var cats []map[string]any

@@ -8,30 +8,6 @@ import (
 	"github.com/sunsetscan/sunset/scanner/inventory"
 )
 
-// planRank orders the plans by zone.plan.legacy_id; -1 is an unknown plan, for which no plan
-// check is made (guessing a quota would produce false alarms).
-func planRank(legacyID string) int {
-	switch strings.ToLower(legacyID) {
-	case inventory.PlanFree:
-		return 0
-	case inventory.PlanPro:
-		return 1
-	case inventory.PlanBusiness:
-		return 2
-	case inventory.PlanEnterprise:
-		return 3
-	}
-	return -1
-}
-
-// customRulesQuota is the number of custom rules (every rule of the http_request_firewall_custom
-// phase) a plan allows; it equals the old firewall rules quota.
-var customRulesQuota = [...]int{5, 20, 100, 1000}
-
-// rateLimitingRulesQuota is the number of new rate limiting rules a plan allows (enterprise: 5,
-// or 100 with the advanced rate limiting add-on, which the API does not show).
-var rateLimitingRulesQuota = [...]int{1, 2, 5, 5}
-
 // ruleLabel names a firewall rule for messages.
 func ruleLabel(r *inventory.FirewallRule) string { return named(r.Description, r.ID) }
 
@@ -74,7 +50,7 @@ func (s *liveScan) firewallRules(z *inventory.ZoneInventory) {
 		return
 	}
 	sc := zoneScope(z)
-	rank := planRank(z.Zone.Plan.LegacyID)
+	rank := inventory.PlanRank(z.Zone.Plan.LegacyID)
 	plan := strings.ToLower(z.Zone.Plan.LegacyID)
 	filterExpr := map[string]string{}
 	for _, f := range z.Filters {
@@ -137,7 +113,7 @@ func (s *liveScan) firewallRules(z *inventory.ZoneInventory) {
 	if rs, ok := z.Ruleset(phaseCustomRules); ok {
 		existing = len(rs.Rules)
 	}
-	quota := customRulesQuota[rank]
+	quota := inventory.CustomRulesQuota(z.Zone.Plan.LegacyID)
 	if total := len(z.FirewallRules) + existing; total > quota {
 		s.add(r, r.sev, sc, Resource{Kind: KindZone, ID: z.Zone.ID, Name: z.Zone.Name}, "quota:custom-rules",
 			fmt.Sprintf("Zone %s (%s plan) has %s and %s; the %s plan allows %d custom rules, so %d will not fit after migration: delete, merge or consolidate rules (or upgrade the plan) before migrating.",

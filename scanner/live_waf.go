@@ -247,7 +247,7 @@ func (s *liveScan) rateLimits(z *inventory.ZoneInventory) {
 		b.WriteString(".")
 		s.add(r, r.sev, sc, Resource{Kind: KindRateLimit, ID: rl.ID, Name: rl.Description}, "", b.String())
 	}
-	rank := planRank(z.Zone.Plan.LegacyID)
+	rank := inventory.PlanRank(z.Zone.Plan.LegacyID)
 	if rank < 0 {
 		return
 	}
@@ -256,7 +256,7 @@ func (s *liveScan) rateLimits(z *inventory.ZoneInventory) {
 	if rs, ok := z.Ruleset(phaseRateLimitingRule); ok {
 		existing = len(rs.Rules)
 	}
-	quota := rateLimitingRulesQuota[rank]
+	quota := inventory.RateLimitingRulesQuota(z.Zone.Plan.LegacyID)
 	if total := len(z.RateLimits) + existing; total > quota {
 		addOn := ""
 		if rank == 3 {

@@ -169,16 +169,4 @@ type ExpressionResult struct {
 
 // Quota returns the custom-rule quota of a plan (every rule of the phase
 // counts), 0 when the plan is unknown.
-func Quota(plan string) int {
-	switch plan {
-	case inventory.PlanFree:
-		return 5
-	case inventory.PlanPro:
-		return 20
-	case inventory.PlanBusiness:
-		return 100
-	case inventory.PlanEnterprise:
-		return 1000
-	}
-	return 0
-}
+func Quota(plan string) int { return inventory.CustomRulesQuota(plan) }

@@ -315,11 +315,13 @@ func TestCancellation(t *testing.T) {
 		fast[data.Zones[i].Zone.ID] = true
 	}
 	// Those zones answer at once; every other zone call hangs until cancelled.
+	var slowStarted atomic.Int64
 	f.delay = func(key string) time.Duration {
 		id, _, _ := strings.Cut(key, " ")
 		if fast[id] || !strings.HasPrefix(id, "e") { // accounts answer at once
 			return 0
 		}
+		slowStarted.Add(1)
 		return time.Hour
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -328,7 +330,14 @@ func TestCancellation(t *testing.T) {
 	opts.Workers = 4
 	opts.Progress = func(p Progress) {
 		if p.ZonesDone == 3 {
-			cancel()
+			// Cancel once a slow zone is under way, so that a partial zone exists however the
+			// scheduler ordered the tasks.
+			go func() {
+				for i := 0; i < 1000 && slowStarted.Load() == 0; i++ {
+					time.Sleep(5 * time.Millisecond)
+				}
+				cancel()
+			}()
 		}
 	}
 	type outcome struct {

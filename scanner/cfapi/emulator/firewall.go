@@ -19,17 +19,7 @@ var (
 )
 
 // firewallRuleQuota is the number of firewall rules a zone may hold, per plan.
-func firewallRuleQuota(plan string) int {
-	switch plan {
-	case inventory.PlanPro:
-		return 20
-	case inventory.PlanBusiness:
-		return 100
-	case inventory.PlanEnterprise:
-		return 1000
-	}
-	return 5
-}
+func firewallRuleQuota(plan string) int { return inventory.FirewallRulesQuota(plan) }
 
 // filterInput is a filter as a request sends it; pointers tell absent from zero.
 type filterInput struct {

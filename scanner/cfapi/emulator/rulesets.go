@@ -54,15 +54,9 @@ var (
 func rulesetRuleQuota(phase, plan string) int {
 	switch phase {
 	case PhaseCustom:
-		return firewallRuleQuota(plan)
+		return inventory.CustomRulesQuota(plan)
 	case PhaseRateLimit:
-		switch plan {
-		case inventory.PlanPro:
-			return 2
-		case inventory.PlanBusiness, inventory.PlanEnterprise:
-			return 5
-		}
-		return 1
+		return inventory.RateLimitingRulesQuota(plan)
 	}
 	return 0
 }

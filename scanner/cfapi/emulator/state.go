@@ -101,18 +101,9 @@ func (z *zoneState) plan() string {
 	return inventory.PlanFree
 }
 
-// planRank orders plans so that a feature's minimum plan can be compared.
-func planRank(p string) int {
-	switch p {
-	case inventory.PlanPro:
-		return 1
-	case inventory.PlanBusiness:
-		return 2
-	case inventory.PlanEnterprise:
-		return 3
-	}
-	return 0
-}
+// planRank orders plans so that a feature's minimum plan can be compared; zone.plan() has
+// already turned an unknown plan into free.
+func planRank(p string) int { return max(0, inventory.PlanRank(p)) }
 
 // deepCopy copies a JSON-shaped value through its encoding, which keeps Extra members.
 func deepCopy[T any](v T) T {

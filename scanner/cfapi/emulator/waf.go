@@ -15,17 +15,7 @@ var (
 )
 
 // rateLimitQuota is the number of previous-version rate limits per plan.
-func rateLimitQuota(plan string) int {
-	switch plan {
-	case inventory.PlanPro:
-		return 10
-	case inventory.PlanBusiness:
-		return 15
-	case inventory.PlanEnterprise:
-		return 100
-	}
-	return 1
-}
+func rateLimitQuota(plan string) int { return inventory.RateLimitsQuota(plan) }
 
 // checkRateLimit validates a previous-version rate limit.
 func checkRateLimit(_ *call, r *inventory.RateLimit) *APIError {
