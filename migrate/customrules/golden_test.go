@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"github.com/sunsetscan/sunset/migrate/internal/golden"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -108,7 +109,9 @@ func TestGoldenCorpus(t *testing.T) {
 			t.Errorf("%s: %v", filepath.Base(p), err)
 			continue
 		}
-		checkGolden(t, "corpus-"+filepath.Base(p), encodeResult(t, Translate(rules, Options{})))
+		// Digests only: the translations reproduce the corpus, which stays outside the project.
+		golden.CheckDigests(t, filepath.Join(goldenDir, "corpus-"+filepath.Base(p)+".sha256"),
+			map[string][]byte{"translation.json": encodeResult(t, Translate(rules, Options{}))}, *update)
 	}
 	t.Logf("%d fixtures", len(paths))
 }
