@@ -46,11 +46,14 @@ func decodeKeeping(data []byte, known any) (Extra, error) {
 	if bytes.Equal(bytes.TrimSpace(data), []byte("null")) {
 		return nil, nil
 	}
+	keys := keysOf(reflect.TypeOf(known).Elem())
+	if !hasUnknownKey(data, keys) {
+		return nil, nil // the common case on large lists: no second pass over the object
+	}
 	var all map[string]json.RawMessage
 	if err := json.Unmarshal(data, &all); err != nil {
 		return nil, err
 	}
-	keys := keysOf(reflect.TypeOf(known).Elem())
 	var extra Extra
 	for k, v := range all {
 		if keys[k] {
@@ -62,6 +65,42 @@ func decodeKeeping(data []byte, known any) (Extra, error) {
 		extra[k] = v
 	}
 	return extra, nil
+}
+
+// hasUnknownKey reports whether the JSON object in data (already known to be valid) has a
+// member that keys does not hold. It only walks the top level: strings are skipped, nested
+// values are stepped over by bracket depth. A key with an escape sequence counts as unknown,
+// which sends the caller down the exact (slower) path.
+func hasUnknownKey(data []byte, keys map[string]bool) bool {
+	depth := 0
+	expectKey := false
+	for i := 0; i < len(data); i++ {
+		switch c := data[i]; c {
+		case '{', '[':
+			depth++
+			expectKey = depth == 1 && c == '{'
+		case '}', ']':
+			depth--
+		case ',':
+			expectKey = depth == 1
+		case '"':
+			start := i + 1
+			escaped := false
+			for i++; i < len(data) && data[i] != '"'; i++ {
+				if data[i] == '\\' {
+					escaped = true
+					i++
+				}
+			}
+			if expectKey {
+				if escaped || !keys[string(data[start:i])] {
+					return true
+				}
+				expectKey = false
+			}
+		}
+	}
+	return false
 }
 
 // encodeKeeping encodes known (a struct without custom JSON methods) and merges extra into

@@ -40,3 +40,68 @@ func TestKnownFieldWinsOverExtra(t *testing.T) {
 }
 
 func mustJSON(v any) string { b, _ := json.Marshal(v); return string(b) }
+
+// slowUnknown is the reference: decode every member and look each key up.
+func slowUnknown(data []byte, keys map[string]bool) bool {
+	var all map[string]json.RawMessage
+	if json.Unmarshal(data, &all) != nil {
+		return false
+	}
+	for k := range all {
+		if !keys[k] {
+			return true
+		}
+	}
+	return false
+}
+
+func TestHasUnknownKey(t *testing.T) {
+	keys := map[string]bool{"id": true, "filter": true, "action": true}
+	for _, tc := range []struct {
+		json string
+		want bool
+	}{
+		{`{}`, false},
+		{`{"id":"a","action":"block"}`, false},
+		{`{"id":"a","extra":1}`, true},
+		{`{"filter":{"expression":"x","unknown":[1,{"y":2}]},"id":"b"}`, false},
+		{`{"filter":{"a":{"b":{"c":"}"}}},"zzz":null}`, true},
+		{`{"id":"with \"quotes\", and , commas: {[","action":"x"}`, false},
+		{` { "id" : "a" , "action" : [ "x" , "y" ] } `, false},
+		{`{"i\u0064":"escaped key counts as unknown"}`, true},
+		{`{"id":"a","action":"b","ref":""}`, true},
+	} {
+		if got := hasUnknownKey([]byte(tc.json), keys); got != tc.want {
+			t.Errorf("hasUnknownKey(%s) = %v, want %v", tc.json, got, tc.want)
+		}
+	}
+}
+
+// FuzzHasUnknownKey checks the fast key scan against the full decode on valid objects: it
+// may only err towards "unknown" (which takes the exact path), never miss a member.
+func FuzzHasUnknownKey(f *testing.F) {
+	for _, s := range []string{`{"id":"a"}`, `{"id":{"x":"}\""},"q":1}`, `{"a":[1,2,{"b":"c"}]}`} {
+		f.Add(s)
+	}
+	keys := map[string]bool{"id": true, "a": true, "filter": true}
+	f.Fuzz(func(t *testing.T, s string) {
+		var m map[string]json.RawMessage
+		if json.Unmarshal([]byte(s), &m) != nil {
+			return
+		}
+		if slowUnknown([]byte(s), keys) && !hasUnknownKey([]byte(s), keys) {
+			t.Fatalf("missed an unknown member in %s", s)
+		}
+	})
+}
+
+func BenchmarkDecodeFirewallRule(b *testing.B) {
+	data := []byte(`{"id":"772bf1026a72c400ea576db1ffa16407","filter":{"id":"6f58318e7fa2477a23112e8118c66f61","expression":"http.request.uri.path ~ \"^.*/wp-login.php$\"","paused":false,"description":"","ref":""},"action":"challenge","priority":1000,"paused":false,"description":"Protect login","ref":"","products":["waf"]}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		var r FirewallRule
+		if err := json.Unmarshal(data, &r); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
