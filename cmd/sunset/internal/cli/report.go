@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"fmt"
 	"io"
 	"os"
 	"strings"
@@ -82,44 +81,7 @@ func runReport(s *Streams, o *reportOptions) error {
 			return err
 		}
 	}
-	return renderReports(s, o.formats, rep, plan, o.color)
-}
-
-// renderReports is writeReports with a plan for the formats that show one: every --format
-// destination is tried, and the first failure is returned (exit 3 for output that cannot be
-// written).
-func renderReports(s *Streams, specs []reports.FormatSpec, rep *reports.Report, plan *migrate.Plan, color bool) error {
-	var firstErr error
-	for _, spec := range specs {
-		opts := reports.Options{}
-		if spec.Stdout() {
-			width := s.Width
-			if s.OutTTY && width <= 0 {
-				width = 80
-			}
-			opts = reports.Options{Color: color, Width: width, Plain: !s.OutTTY && !color}
-		}
-		r, err := reports.New(spec.Format, opts)
-		if err != nil {
-			return usageErrorf("--format: %v", err)
-		}
-		r = reports.WithPlan(r, plan)
-		w, closeFn, err := s.writeTo(spec.Path)
-		if err == nil {
-			err = r.Write(w, rep)
-			if cerr := closeFn(); err == nil && cerr != nil {
-				err = fatalError(fmt.Errorf("cannot write %s: %w", spec.Path, cerr))
-			}
-		}
-		if err != nil && firstErr == nil {
-			if exitCode(err) == ExitFatal {
-				firstErr = err
-			} else {
-				firstErr = fatalError(fmt.Errorf("writing %s: %w", spec, err))
-			}
-		}
-	}
-	return firstErr
+	return writeReports(s, o.formats, rep, o.color, plan)
 }
 
 // readPlanInput reads a plan.json; like the report, anything wrong with it is exit 2.
