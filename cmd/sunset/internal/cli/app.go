@@ -79,18 +79,20 @@ configuration error, 3 fatal (auth, network, unwritable output), 4 incomplete ru
 // commands lists the subcommands. Each lives in its own file with its options struct.
 func commands(s *Streams) []*ucli.Command {
 	return []*ucli.Command{
+		// In the order a newcomer meets them: the demo, the two main jobs, what they produce,
+		// then the tools around them.
 		demoCommand(s),
 		scanCommand(s),
-		planCommand(s),
 		checkCommand(s),
+		planCommand(s),
+		translateCommand(s),
+		reportCommand(s),
 		rulesCommand(s),
 		emulatorCommand(s),
-		reportCommand(s),
-		translateCommand(s),
 	}
 }
 
-// argsError rejects stray positional arguments for commands that take none.
+// noArgs rejects stray positional arguments for commands that take none.
 func noArgs(c *ucli.Context) error {
 	if c.NArg() > 0 {
 		return usageErrorf("%s takes no arguments (got %q)", c.Command.Name, c.Args().First())
