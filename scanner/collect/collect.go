@@ -226,6 +226,7 @@ type UnmatchedZonesError struct {
 	Zones []string
 }
 
+// Error names the --zone entries that matched nothing.
 func (e *UnmatchedZonesError) Error() string {
 	return "collect: no zone matches " + strings.Join(e.Zones, ", ")
 }
