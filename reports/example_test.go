@@ -153,6 +153,10 @@ func Example_table() {
 	// error     firewall-rules       firewall_rule block bots  Firewall rule "block bots" uses the retired firew…  2025-06-15
 	// notice    zone-setting-brotli  zone_setting brotli       The brotli setting is always on now; remove it fr…  -
 	//
+	// Rules hit:
+	//   1  error    firewall-rules       Firewall rules API
+	//   1  notice   zone-setting-brotli  Brotli setting
+	//
 	// 1 zone scanned, 1 error, 0 warnings, 1 notice, 0 zones failed
 }
 
@@ -176,6 +180,10 @@ func Example_tableNarrow() {
 	// notice    zone-setting-brotli  zone_setting brotli
 	//           The brotli setting is always on now; remove it
 	//           from automation.
+	//
+	// Rules hit:
+	//   1  error    firewall-rules       Firewall rules API
+	//   1  notice   zone-setting-brotli  Brotli setting
 	//
 	// 1 zone scanned, 1 error, 0 warnings, 1 notice,
 	// 0 zones failed

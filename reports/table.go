@@ -129,6 +129,12 @@ func (t Table) Write(w io.Writer, r *Report) error {
 			bw.WriteByte('\n')
 		}
 	}
+	if len(r.Summary.ByRule) > 0 {
+		bw.WriteByte('\n')
+		bw.WriteString(st.heading.Render("Rules hit:"))
+		bw.WriteByte('\n')
+		bw.WriteString(rulesBlock(r.Summary.ByRule, st, t.Options.Width))
+	}
 	bw.WriteByte('\n')
 	bw.WriteString(summaryLine(r, st, t.Options.Width))
 	bw.WriteByte('\n')
@@ -362,6 +368,29 @@ func errorLine(e ReportError) string {
 		}
 	}
 	return strings.Join(parts, ": ")
+}
+
+// rulesBlock lists the rules hit, most severe first, one line each: count, severity (in its
+// colour), rule id (what a suppression names) and title; lines are cut to the width.
+func rulesBlock(rules []RuleCount, st tableStyles, width int) string {
+	idWidth, countWidth := 0, 0
+	for _, rc := range rules {
+		idWidth = max(idWidth, len(rc.RuleID))
+		countWidth = max(countWidth, len(strconv.Itoa(rc.Count)))
+	}
+	var b strings.Builder
+	for _, rc := range rules {
+		sev := rc.Severity.String()
+		plain := fmt.Sprintf("  %*d  %-7s  %-*s  %s", countWidth, rc.Count, sev, idWidth, rc.RuleID, Sanitize(rc.Title))
+		line := fit(plain, width)
+		// Colour only the severity word, once the line is cut to the width.
+		if i := strings.Index(line, sev); i >= 0 {
+			line = line[:i] + st.severityStyle(rc.Severity).Render(sev) + line[i+len(sev):]
+		}
+		b.WriteString(line)
+		b.WriteByte('\n')
+	}
+	return b.String()
 }
 
 // summaryLine is the closing line: what was scanned, findings per severity, what failed;
