@@ -111,22 +111,6 @@ func TestTranslateRateLimit(t *testing.T) {
 	}
 }
 
-func TestOWASPSettings(t *testing.T) {
-	for _, c := range []struct {
-		sens, mode string
-		pl, th     int
-		action     string
-	}{
-		{"high", "block", 2, 40, "block"}, {"medium", "simulate", 1, 25, "log"},
-		{"low", "challenge", 1, 40, "challenge"}, {"", "", 2, 40, "block"},
-	} {
-		pl, th, a := owaspSettings(c.sens, c.mode)
-		if pl != c.pl || th != c.th || a != c.action {
-			t.Errorf("%s/%s -> PL%d %d %s", c.sens, c.mode, pl, th, a)
-		}
-	}
-}
-
 func TestCategoryOf(t *testing.T) {
 	for name, want := range map[string]string{"Cloudflare Drupal": "drupal", "Cloudflare WordPress": "wordpress", "OWASP Bad Robots": "", "Cloudflare Specials": ""} {
 		if got := categoryOf(name); got != want {

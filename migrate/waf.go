@@ -9,11 +9,12 @@ import (
 	"github.com/sunsetscan/sunset/scanner/inventory"
 )
 
-// Managed rulesets that replace the previous-version WAF packages (domain-facts).
+// Managed rulesets that replace the previous-version WAF packages (kept here for callers of
+// migrate; the values live in inventory, shared with the scanner).
 const (
-	RulesetCloudflareManaged = "efb7b8c949ac4650a09736fc376e9aee"
-	RulesetOWASPCore         = "4814384a9e5d4991b9815dcfc25d2f1f"
-	RulesetFreeManaged       = "77454fe2d30c4220b5701f6fdfb893ba"
+	RulesetCloudflareManaged = inventory.RulesetCloudflareManaged
+	RulesetOWASPCore         = inventory.RulesetOWASPCore
+	RulesetFreeManaged       = inventory.RulesetFreeManaged
 	// owaspScoreRule is the rule of the OWASP Core ruleset that carries the score threshold
 	// and the action.
 	owaspScoreRule = "6179ae15870a4bb7b2d480d4843b323c"
@@ -32,29 +33,6 @@ var rulesetNames = map[string]string{
 var groupCategories = []struct{ word, category string }{
 	{"wordpress", "wordpress"}, {"drupal", "drupal"}, {"joomla", "joomla"}, {"magento", "magento"},
 	{"php", "php"}, {"plone", "plone"}, {"whmcs", "whmcs"}, {"miscellaneous", ""},
-}
-
-// owaspSettings maps an OWASP package's sensitivity and action mode (documented mapping):
-// high -> PL2 / 40, medium -> PL1 / 25, low -> PL1 / 40, default -> PL2 / 40; action
-// simulate -> log, others unchanged.
-func owaspSettings(sensitivity, actionMode string) (pl, threshold int, action string) {
-	switch strings.ToLower(sensitivity) {
-	case "medium":
-		pl, threshold = 1, 25
-	case "low":
-		pl, threshold = 1, 40
-	default:
-		pl, threshold = 2, 40
-	}
-	switch strings.ToLower(actionMode) {
-	case "simulate":
-		action = "log"
-	case "":
-		action = "block"
-	default:
-		action = strings.ToLower(actionMode)
-	}
-	return pl, threshold, action
 }
 
 // relaxing reports whether a WAF override mode only weakens protection (a skip exception
@@ -115,7 +93,7 @@ func (b *builder) waf() {
 		}
 		packageFPs = append(packageFPs, fps...)
 		pkg := p.Package
-		anomaly := strings.EqualFold(pkg.DetectionMode, "anomaly")
+		anomaly := pkg.IsOWASP()
 		var rs string
 		var overrides map[string]any
 		var changes []string
@@ -128,7 +106,7 @@ func (b *builder) waf() {
 			continue
 		case anomaly:
 			rs = RulesetOWASPCore
-			pl, threshold, action := owaspSettings(pkg.Sensitivity, pkg.ActionMode)
+			pl, threshold, action := pkg.OWASPCoreSettings()
 			var cats []map[string]any
 			for level := pl + 1; level <= 4; level++ {
 				cats = append(cats, map[string]any{"category": fmt.Sprintf("paranoia-level-%d", level), "enabled": false})

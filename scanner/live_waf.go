@@ -11,34 +11,24 @@ import (
 
 // Managed rulesets that replace the previous-version WAF packages.
 const (
-	rulesetCloudflareManaged = "efb7b8c949ac4650a09736fc376e9aee"
-	rulesetOWASPCore         = "4814384a9e5d4991b9815dcfc25d2f1f"
+	rulesetCloudflareManaged = inventory.RulesetCloudflareManaged
+	rulesetOWASPCore         = inventory.RulesetOWASPCore
 )
 
 // owaspMapping says how an OWASP package's sensitivity and action mode carry over to the OWASP
-// Core ruleset (paranoia level and score threshold, as documented).
-func owaspMapping(sensitivity, actionMode string) string {
-	var pl string
-	switch strings.ToLower(sensitivity) {
-	case "high":
-		pl = "paranoia level PL2, score threshold 40"
-	case "medium":
-		pl = "paranoia level PL1, score threshold 25"
-	case "low":
-		pl = "paranoia level PL1, score threshold 40"
-	case "off":
+// Core ruleset (inventory.WAFPackage.OWASPCoreSettings, the documented mapping).
+func owaspMapping(p inventory.WAFPackage) string {
+	if strings.EqualFold(p.Sensitivity, "off") {
 		return "sensitivity off: the package blocks nothing, so deploying the OWASP Core ruleset is a choice, not a migration"
+	}
+	pl, threshold, action := p.OWASPCoreSettings()
+	s := fmt.Sprintf("paranoia level PL%d, score threshold %d", pl, threshold)
+	switch strings.ToLower(p.Sensitivity) {
+	case "high", "medium", "low":
 	default:
-		pl = "paranoia level PL2, score threshold 40 (the default)"
+		s += " (the default)"
 	}
-	action := actionMode
-	switch strings.ToLower(actionMode) {
-	case "simulate":
-		action = "log"
-	case "":
-		action = "the ruleset's default action"
-	}
-	return pl + ", action " + action
+	return s + ", action " + action
 }
 
 // groupNonDefault says how a group differs from its default, or "".
@@ -93,7 +83,7 @@ func (s *liveScan) wafPackages(z *inventory.ZoneInventory) {
 		}
 		var b strings.Builder
 		fmt.Fprintf(&b, "WAF package %s: detection mode %s", named(p.Package.Name, p.Package.ID), orUnknown(p.Package.DetectionMode))
-		anomaly := strings.EqualFold(p.Package.DetectionMode, "anomaly")
+		anomaly := p.Package.IsOWASP()
 		if anomaly {
 			fmt.Fprintf(&b, ", OWASP sensitivity %s, action mode %s", orUnknown(p.Package.Sensitivity), orUnknown(p.Package.ActionMode))
 		}
@@ -122,7 +112,7 @@ func (s *liveScan) wafPackages(z *inventory.ZoneInventory) {
 		}
 		fmt.Fprintf(&b, ". The previous version of managed rules is %s: ", r.life(s.asOf))
 		if anomaly {
-			fmt.Fprintf(&b, "deploy the OWASP Core ruleset (%s) in phase http_request_firewall_managed with %s", rulesetOWASPCore, owaspMapping(p.Package.Sensitivity, p.Package.ActionMode))
+			fmt.Fprintf(&b, "deploy the OWASP Core ruleset (%s) in phase http_request_firewall_managed with %s", rulesetOWASPCore, owaspMapping(p.Package))
 		} else {
 			fmt.Fprintf(&b, "deploy the Cloudflare Managed ruleset (%s) in phase http_request_firewall_managed", rulesetCloudflareManaged)
 		}

@@ -3,6 +3,7 @@ package collect
 import (
 	"context"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/sourcegraph/conc/pool"
@@ -147,7 +148,7 @@ func wafPackageActive(p inventory.WAFPackage) bool {
 	if p.Status != "" && p.Status != "active" {
 		return false
 	}
-	return !(p.DetectionMode == "anomaly" && p.Sensitivity == "off")
+	return !(p.IsOWASP() && strings.EqualFold(p.Sensitivity, "off"))
 }
 
 // partWAF reads the WAF packages, then the groups and rules of the active ones, in

@@ -113,7 +113,7 @@ func (s *Server) wafRoutes() {
 		if rep := c.decode(&in); rep != nil {
 			return rep
 		}
-		if p.Package.DetectionMode != "anomaly" && (in.Sensitivity != nil || in.ActionMode != nil) {
+		if !p.Package.IsOWASP() && (in.Sensitivity != nil || in.ActionMode != nil) {
 			return invalid("package %s uses %s detection: only an anomaly (OWASP) package has a sensitivity and an action mode", p.Package.ID, p.Package.DetectionMode)
 		}
 		if in.Sensitivity != nil && !contains([]string{"high", "medium", "low", "off"}, *in.Sensitivity) {
