@@ -7,17 +7,6 @@ import (
 	"github.com/sunsetscan/sunset/scanner/inventory"
 )
 
-// nameserverTypes normalises default_nameservers / zone_defaults.nameservers.type values:
-// the cloudflare.* and platform.* spellings are the same choice.
-var nameserverTypes = map[string]string{
-	"cloudflare.standard":        "cloudflare.standard",
-	"platform.standard":          "cloudflare.standard",
-	"cloudflare.standard.random": "cloudflare.standard.random",
-	"platform.standard.random":   "cloudflare.standard.random",
-	"custom.account":             "custom.account",
-	"custom.tenant":              "custom.tenant",
-}
-
 // account plans the account-scoped objects: nameserver defaults, load balancer pools with
 // notification_email, legacy tunnels, Access bookmarks.
 func (b *builder) account(a *inventory.AccountInventory) {
@@ -45,7 +34,7 @@ func (b *builder) accountNameservers(a *inventory.AccountInventory) {
 	case useCustom:
 		target, derived = "custom.account", true
 	default:
-		target = nameserverTypes[st.DefaultNameservers]
+		target = inventory.NameserverType(st.DefaultNameservers)
 	}
 	stop := Step{
 		ID: "account-settings.stop-old-fields", Kind: "account-settings.stop-old-fields", Manual: true,
@@ -67,12 +56,12 @@ func (b *builder) accountNameservers(a *inventory.AccountInventory) {
 	why := fmt.Sprintf("default_nameservers %q carries over unchanged", st.DefaultNameservers)
 	if useCustom {
 		why = "use_account_custom_ns_by_default = true means custom.account (derived)"
-		if st.DefaultNameservers != "" && nameserverTypes[st.DefaultNameservers] != "custom.account" {
+		if st.DefaultNameservers != "" && inventory.NameserverType(st.DefaultNameservers) != "custom.account" {
 			why += fmt.Sprintf("; it wins over default_nameservers %q", st.DefaultNameservers)
 		}
 	}
 	switch {
-	case cur != "" && nameserverTypes[cur] == target:
+	case cur != "" && inventory.NameserverType(cur) == target:
 		stop.Title = fmt.Sprintf("No change: zone_defaults.nameservers.type is already %q; stop using the account settings fields", cur)
 		stop.Note = why + "."
 	case cur != "":

@@ -1,43 +1,12 @@
 package migrate
 
 import (
-	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
 
 	"github.com/sunsetscan/sunset/scanner/inventory"
 )
-
-// cnameFlattening maps the old cname_flattening values (wire and notice vocabularies) to
-// flatten_all_cnames: off, apex, flatten_at_root -> false; on, flatten_all -> true.
-var cnameFlattening = map[string]bool{
-	"off": false, "apex": false, "flatten_at_root": false,
-	"on": true, "flatten_all": true,
-}
-
-// truthy reads an on/off-like legacy value: "on", "true", true, 1.
-func truthy(v json.RawMessage) (on, known bool) {
-	var b bool
-	if json.Unmarshal(v, &b) == nil {
-		return b, true
-	}
-	var s string
-	if json.Unmarshal(v, &s) == nil {
-		switch strings.ToLower(s) {
-		case "on", "true", "enabled", "1":
-			return true, true
-		case "off", "false", "disabled", "0", "":
-			return false, true
-		}
-		return false, false
-	}
-	var n float64
-	if json.Unmarshal(v, &n) == nil {
-		return n != 0, true
-	}
-	return false, false
-}
 
 // dnsField is one zone DNS settings field with its deprecated source.
 type dnsField struct {
@@ -67,12 +36,12 @@ func (b *builder) oldValue(f dnsField) (bool, bool, bool, string) {
 		if !ok {
 			return false, false, false, ""
 		}
-		v, known := cnameFlattening[strings.ToLower(s.StringValue())]
+		v, known := inventory.FlattenAllCNAMEs(s.StringValue())
 		return v, true, known, compactJSON(s.Value)
 	}
 	for _, s := range z.LegacyDNSSettings {
 		if s.ID == f.findID {
-			v, known := truthy(s.Value)
+			v, known := inventory.SettingOn(s.Value)
 			return v, true, known, compactJSON(s.Value)
 		}
 	}

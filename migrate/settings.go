@@ -13,7 +13,7 @@ import (
 // advice, and whether the end of life changes traffic (risk).
 type zoneSettingGuide func(v json.RawMessage) (advice string, changesTraffic bool)
 
-func onOffValue(v json.RawMessage) (on, known bool) { return truthy(v) }
+func onOffValue(v json.RawMessage) (on, known bool) { return inventory.SettingOn(v) }
 
 // zoneSettingGuides follow the catalog's replacements: brotli -> compression by default
 // (compression rules on Enterprise), minify -> none (minify in the build), server-side

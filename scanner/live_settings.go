@@ -9,13 +9,6 @@ import (
 	"github.com/sunsetscan/sunset/scanner/inventory"
 )
 
-// cnameFlatteningMap maps the old cname_flattening values (wire and notice vocabularies) to
-// flatten_all_cnames.
-var cnameFlatteningMap = map[string]bool{
-	"off": false, "apex": false, "flatten_at_root": false,
-	"on": true, "flatten_all": true,
-}
-
 // cnameFlattening reports the zone's cname_flattening setting with the flatten_all_cnames value
 // it maps to.
 func (s *liveScan) cnameFlattening(z *inventory.ZoneInventory) {
@@ -29,7 +22,7 @@ func (s *liveScan) cnameFlattening(z *inventory.ZoneInventory) {
 	}
 	val := set.StringValue()
 	var b strings.Builder
-	flat, known := cnameFlatteningMap[strings.ToLower(val)]
+	flat, known := inventory.FlattenAllCNAMEs(val)
 	if known {
 		fmt.Fprintf(&b, "Zone setting cname_flattening is %q: it maps to flatten_all_cnames = %t in the zone DNS settings (off, apex, flatten_at_root -> false; on, flatten_all -> true)", val, flat)
 		if d := z.DNSSettings; d != nil && d.FlattenAllCNAMEs != nil {
@@ -52,29 +45,6 @@ func rawValue(v json.RawMessage) string {
 		return "(empty)"
 	}
 	return string(v)
-}
-
-// truthy reads an on/off-like setting value: "on", "true", true, 1.
-func truthy(v json.RawMessage) (on, known bool) {
-	var b bool
-	if json.Unmarshal(v, &b) == nil {
-		return b, true
-	}
-	var s string
-	if json.Unmarshal(v, &s) == nil {
-		switch strings.ToLower(s) {
-		case "on", "true", "enabled", "1":
-			return true, true
-		case "off", "false", "disabled", "0", "":
-			return false, true
-		}
-		return false, false
-	}
-	var n float64
-	if json.Unmarshal(v, &n) == nil {
-		return n != 0, true
-	}
-	return false, false
 }
 
 func legacySetting(z *inventory.ZoneInventory, id string) (inventory.Setting, bool) {
@@ -112,7 +82,7 @@ func (s *liveScan) legacyDNSSettings(z *inventory.ZoneInventory) {
 		old, hasOld := legacySetting(z, l.endpoint)
 		oldOn, oldKnown := false, false
 		if hasOld {
-			oldOn, oldKnown = truthy(old.Value)
+			oldOn, oldKnown = inventory.SettingOn(old.Value)
 		}
 		newOn := newVal != nil && *newVal
 		if !oldOn && !newOn && (!hasOld || oldKnown) {
@@ -220,7 +190,7 @@ type settingCheck struct {
 }
 
 func onOff(v json.RawMessage) (on, known bool, desc string) {
-	on, known = truthy(v)
+	on, known = inventory.SettingOn(v)
 	var s string
 	if json.Unmarshal(v, &s) == nil {
 		return on, known, fmt.Sprintf("%q", s)
@@ -357,17 +327,6 @@ func (s *liveScan) pools(a *inventory.AccountInventory) {
 	}
 }
 
-// nameserverTypes are the values default_nameservers and zone_defaults.nameservers.type share;
-// the cloudflare.* and platform.* spellings are the same choice.
-var nameserverTypes = map[string]string{
-	"cloudflare.standard":        "cloudflare.standard",
-	"platform.standard":          "cloudflare.standard",
-	"cloudflare.standard.random": "cloudflare.standard.random",
-	"platform.standard.random":   "cloudflare.standard.random",
-	"custom.account":             "custom.account",
-	"custom.tenant":              "custom.tenant",
-}
-
 // accountNameservers reports accounts whose settings still set default_nameservers or
 // use_account_custom_ns_by_default = true, with the zone_defaults.nameservers.type they map to.
 // use_account_custom_ns_by_default = false alone is the default and says nothing to carry over.
@@ -396,11 +355,12 @@ func (s *liveScan) accountNameservers(a *inventory.AccountInventory) {
 	case useCustom:
 		target = "custom.account"
 		fmt.Fprintf(&b, ": use_account_custom_ns_by_default = true maps to zone_defaults.nameservers.type = \"custom.account\" (a derived mapping)")
-		if st.DefaultNameservers != "" && nameserverTypes[st.DefaultNameservers] != "custom.account" {
+		if st.DefaultNameservers != "" && inventory.NameserverType(st.DefaultNameservers) != "custom.account" {
 			fmt.Fprintf(&b, ", which conflicts with default_nameservers %q: the derived mapping lets use_account_custom_ns_by_default win; check which is intended", st.DefaultNameservers)
 		}
 	default:
-		target, known = nameserverTypes[st.DefaultNameservers]
+		target = inventory.NameserverType(st.DefaultNameservers)
+		known = target != ""
 		if known {
 			fmt.Fprintf(&b, ": default_nameservers carries over unchanged to zone_defaults.nameservers.type = %q", st.DefaultNameservers)
 		} else {
@@ -409,7 +369,7 @@ func (s *liveScan) accountNameservers(a *inventory.AccountInventory) {
 	}
 	if d := a.DNSSettings; known && d != nil && d.ZoneDefaults.Nameservers != nil && d.ZoneDefaults.Nameservers.Type != "" {
 		cur := d.ZoneDefaults.Nameservers.Type
-		if nameserverTypes[cur] == target {
+		if inventory.NameserverType(cur) == target {
 			fmt.Fprintf(&b, ", which the account DNS settings already report (%q)", cur)
 		} else {
 			fmt.Fprintf(&b, ", but the account DNS settings report %q: check which one is current", cur)
