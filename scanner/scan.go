@@ -267,19 +267,7 @@ func (s *liveScan) rule(id string) (rule, bool) {
 }
 
 // life says where the entry stands on the scan date, for messages.
-func (r rule) life(asOf time.Time) string {
-	eol := r.e.EndOfLife.String()
-	switch r.e.StatusAt(asOf) {
-	case catalog.StatusRetired:
-		return "past its end of life (" + eol + ")"
-	case catalog.StatusAdvisory:
-		return "a behaviour change"
-	}
-	if eol != "" {
-		return "deprecated, end of life " + eol
-	}
-	return "deprecated"
-}
+func (r rule) life(asOf time.Time) string { return r.e.LifeAt(asOf) }
 
 // add records a finding of r at severity sev (normally r.sev). aspect tells apart several
 // findings of one rule on one object (e.g. a plan check next to the object's own finding).

@@ -42,3 +42,20 @@ func (e Entry) StatusAt(asOf time.Time) string {
 	}
 	return StatusDeprecated
 }
+
+// LifeAt says in words where the entry stands on a date, for finding messages: "past its end
+// of life (2025-01-15)", "deprecated, end of life 2025-01-15", "deprecated" or "a behaviour
+// change".
+func (e Entry) LifeAt(asOf time.Time) string {
+	eol := e.EndOfLife.String()
+	switch e.StatusAt(asOf) {
+	case StatusRetired:
+		return "past its end of life (" + eol + ")"
+	case StatusAdvisory:
+		return "a behaviour change"
+	}
+	if eol != "" {
+		return "deprecated, end of life " + eol
+	}
+	return "deprecated"
+}

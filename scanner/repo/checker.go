@@ -254,25 +254,10 @@ func (c *Checker) finding(h hit) (scanner.Finding, bool) {
 	if f.Message == "" {
 		f.Message = e.Title
 	}
-	f.Message = strings.TrimSpace(f.Message) + "; " + life(e, c.asOf)
+	f.Message = strings.TrimSpace(f.Message) + "; " + e.LifeAt(c.asOf)
 	if e.Replacement != "" {
 		// The message is what annotations and SARIF show: say what to use instead.
 		f.Message += ". Use instead: " + e.Replacement
 	}
 	return f, true
-}
-
-// life says where an entry stands on the check date, for messages.
-func life(e catalog.Entry, asOf time.Time) string {
-	eol := e.EndOfLife.String()
-	switch e.StatusAt(asOf) {
-	case catalog.StatusRetired:
-		return "past its end of life (" + eol + ")"
-	case catalog.StatusAdvisory:
-		return "a behaviour change"
-	}
-	if eol != "" {
-		return "deprecated, end of life " + eol
-	}
-	return "deprecated"
 }
