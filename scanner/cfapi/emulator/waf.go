@@ -171,20 +171,9 @@ func (s *Server) wafRoutes() {
 		if rep != nil {
 			return rep
 		}
-		var in struct {
-			Mode string `json:"mode"`
-		}
-		if rep := c.decode(&in); rep != nil {
+		if rep := c.setMode(&g.Mode, g.AllowedModes); rep != nil {
 			return rep
 		}
-		allowed := g.AllowedModes
-		if len(allowed) == 0 {
-			allowed = []string{"on", "off"}
-		}
-		if !contains(allowed, in.Mode) {
-			return invalid("mode must be one of %s", strings.Join(allowed, ", "))
-		}
-		g.Mode = in.Mode
 		return ok(deepCopy(*g))
 	})
 	s.handle("GET", "/zones/:zone_id/firewall/waf/packages/:package_id/rules", func(c *call) *reply {
@@ -231,20 +220,9 @@ func (s *Server) wafRoutes() {
 		if rep != nil {
 			return rep
 		}
-		var in struct {
-			Mode string `json:"mode"`
-		}
-		if rep := c.decode(&in); rep != nil {
+		if rep := c.setMode(&r.Mode, r.AllowedModes); rep != nil {
 			return rep
 		}
-		allowed := r.AllowedModes
-		if len(allowed) == 0 {
-			allowed = []string{"on", "off"}
-		}
-		if !contains(allowed, in.Mode) {
-			return invalid("mode must be one of %s", strings.Join(allowed, ", "))
-		}
-		r.Mode = in.Mode
 		return ok(deepCopy(*r))
 	})
 
@@ -274,4 +252,23 @@ func (s *Server) wafRoutes() {
 	s.handle("GET", "/zones/:zone_id/rate_limits/:rate_limit_id", limits.get)
 	s.handle("PUT", "/zones/:zone_id/rate_limits/:rate_limit_id", limits.replace)
 	s.handle("DELETE", "/zones/:zone_id/rate_limits/:rate_limit_id", limits.remove)
+}
+
+// setMode applies a PATCH {"mode": ...} of a WAF group or rule: the mode must be one of the
+// object's allowed modes (on and off when it lists none).
+func (c *call) setMode(mode *string, allowed []string) *reply {
+	var in struct {
+		Mode string `json:"mode"`
+	}
+	if rep := c.decode(&in); rep != nil {
+		return rep
+	}
+	if len(allowed) == 0 {
+		allowed = []string{"on", "off"}
+	}
+	if !contains(allowed, in.Mode) {
+		return invalid("mode must be one of %s", strings.Join(allowed, ", "))
+	}
+	*mode = in.Mode
+	return nil
 }
