@@ -1,6 +1,7 @@
 package migrate
 
 import (
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -150,7 +151,7 @@ func (b *builder) srvRecords() {
 			b.add(phaseManual, Step{
 				ID: "dns-record.review:" + rec.ID, Kind: "dns-record.review", Manual: true,
 				Method: "PATCH", Path: zonePath(zid, "dns_records", rec.ID),
-				Body:     mustJSON(map[string]any{"name": rec.Name, "data": data}),
+				Body:     srvPatchBody(rec, rec.Name, data),
 				Resolves: fps, Risk: RiskHigh,
 				Title:  "Resolve the SRV name conflict of " + label,
 				Reason: fmt.Sprintf("data.service/proto/name compose %s, which conflicts with the record name %s; the record name is what the API keeps once the data fields go.", composed, rec.Name),
@@ -168,7 +169,7 @@ func (b *builder) srvRecords() {
 			b.add(phaseCreate, Step{
 				ID: "dns-record.patch:" + rec.ID, Kind: "dns-record.patch", Change: ChangeUpdate,
 				Method: "PATCH", Path: zonePath(zid, "dns_records", rec.ID),
-				Body:     mustJSON(map[string]any{"name": name, "data": data}),
+				Body:     srvPatchBody(rec, name, data),
 				Resolves: fps, Risk: RiskLow,
 				Title:  "Drop data.service/proto/name from " + label,
 				Reason: "Writers must set only the outer name and leave the three data fields unset; after the end of life the API refuses them.",
@@ -177,6 +178,17 @@ func (b *builder) srvRecords() {
 			})
 		}
 	}
+}
+
+// srvPatchBody is the PATCH body of an SRV record without the deprecated data fields: the
+// current API requires type and ttl on a PATCH too, so both are sent as the record has them
+// (ttl 1 means automatic, the API's default when a record shows none).
+func srvPatchBody(rec inventory.DNSRecord, name string, data inventory.RecordData) json.RawMessage {
+	ttl := rec.TTL
+	if ttl <= 0 {
+		ttl = 1
+	}
+	return mustJSON(map[string]any{"type": "SRV", "name": name, "ttl": ttl, "data": data})
 }
 
 func srvText(name string, d *inventory.RecordData) string {

@@ -1,6 +1,7 @@
 package migrate
 
 import (
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -158,14 +159,9 @@ func (b *builder) firewall() {
 	})
 	if verify == "" && len(migrated) > 0 {
 		// Everything was migrated by an earlier run: the old rules still need to go, after a check.
-		verify = "custom-rules.verify"
-		b.add(phaseVerify, Step{
-			ID: verify, Kind: "custom-rules.verify", Change: ChangeVerify, Method: "GET",
-			Path: entrypointPath(zid, PhaseCustomRules), Risk: RiskNone,
-			Title:  "Check the custom rules that an earlier run created",
-			Reason: "The firewall rules below already have their custom rules (matched by ref); confirm them before the old rules go.",
-			Checks: []string{"every firewall rule deleted below has a custom rule whose ref is its id or ref"},
-		})
+		verify = b.verifyEarlier("custom-rules", PhaseCustomRules,
+			"The firewall rules below already have their custom rules (matched by ref); confirm them before the old rules go.",
+			"every firewall rule deleted below has a custom rule whose ref is its id or ref")
 	}
 
 	// Pause, then delete, each migrated firewall rule.
@@ -182,8 +178,8 @@ func (b *builder) firewall() {
 				pause := "firewall-rule.pause:" + id
 				b.add(phasePause, Step{
 					ID: pause, Kind: "firewall-rule.pause", Change: ChangeUpdate,
-					Method: "PATCH", Path: zonePath(zid, "firewall", "rules", id),
-					Body:      mustJSON(map[string]any{"id": id, "paused": true}),
+					Method: "PUT", Path: zonePath(zid, "firewall", "rules", id),
+					Body:      pausedRuleBody(*fr),
 					DependsOn: []string{verify}, Risk: RiskMedium,
 					Title:  "Pause firewall rule " + label,
 					Reason: "Its custom rule is in place; pausing first leaves a way back (un-pause) while traffic is watched, before the rule is deleted.",
@@ -207,7 +203,7 @@ func (b *builder) firewall() {
 	// Kept rules: a manual step each, with the reason and the options.
 	keptFilter := map[string]bool{}
 	for _, t := range kept {
-		b.keptRule(t, byID, entry.ID, len(existing), res.Quota)
+		b.keptRule(t, byID, entryOrNil(entry, hasEntry), len(existing), res.Quota)
 		for _, id := range t.FirewallRuleIDs {
 			if fr := byID[id]; fr != nil && fr.Filter.ID != "" {
 				keptFilter[fr.Filter.ID] = true
@@ -303,7 +299,7 @@ func newActionLabel(r inventory.RulesetRule) string {
 }
 
 // keptRule plans a firewall rule the translator left out: it stays, and an operator decides.
-func (b *builder) keptRule(t customrules.RuleTranslation, byID map[string]*inventory.FirewallRule, rulesetID string, existing, quota int) {
+func (b *builder) keptRule(t customrules.RuleTranslation, byID map[string]*inventory.FirewallRule, entry *inventory.Ruleset, existing, quota int) {
 	zid := b.z.Zone.ID
 	var why []string
 	quotaHit := false
@@ -351,12 +347,9 @@ func (b *builder) keptRule(t customrules.RuleTranslation, byID map[string]*inven
 	}
 	if t.Rule != nil {
 		// The custom rule as it would be added once the blocker is gone.
-		rsID := rulesetID
-		if rsID == "" {
-			rsID = ":ruleset_id"
-		}
-		st.Method, st.Path, st.Body = "POST", zonePath(zid, "rulesets", rsID, "rules"), mustJSON(t.Rule)
-		st.Note += " The body is the custom rule to add then (or to include in the PUT of the entry point, with the rules it holds)."
+		call := b.manualRuleCall(PhaseCustomRules, entry, *t.Rule)
+		st.Method, st.Path, st.Body = call.method, call.path, call.body
+		st.Note += " " + call.note
 	}
 	b.add(phaseManual, st)
 }
@@ -449,4 +442,24 @@ func (b *builder) expressionKey(id string) string {
 		return users[0].ID
 	}
 	return id
+}
+
+// pausedRuleBody is the whole firewall rule with paused set, for PUT
+// /zones/:id/firewall/rules/:id: the way the SDKs pause a rule (the PATCH operation is
+// documented for the priority only). The filter is referenced by its id.
+func pausedRuleBody(fr inventory.FirewallRule) json.RawMessage {
+	body := map[string]any{"id": fr.ID, "action": fr.Action, "paused": true, "filter": map[string]string{"id": fr.Filter.ID}}
+	if fr.Priority != nil {
+		body["priority"] = *fr.Priority
+	}
+	if fr.Description != "" {
+		body["description"] = fr.Description
+	}
+	if fr.Ref != "" {
+		body["ref"] = fr.Ref
+	}
+	if len(fr.Products) > 0 {
+		body["products"] = fr.Products
+	}
+	return mustJSON(body)
 }

@@ -15,18 +15,26 @@ import (
 )
 
 func TestNearest(t *testing.T) {
+	ent := inventory.RateLimitRulesFor("enterprise")
 	for _, c := range []struct{ v, want int }{
 		{900, 600}, {3000, 3600}, {60, 60}, {1, 10}, {90, 120}, {86400, 3600}, {35, 60},
 	} {
-		if got := nearest(c.v, allowedPeriods); got != c.want {
+		if got := nearest(c.v, ent.Periods); got != c.want {
 			t.Errorf("nearest(%d) = %d, want %d", c.v, got, c.want)
 		}
 	}
-	if got := nearest(3000, allowedTimeouts); got != 3600 {
+	if got := nearest(3000, ent.Timeouts); got != 3600 {
 		t.Errorf("timeout 3000 -> %d", got)
 	}
-	if got := nearest(50000, allowedTimeouts); got != 86400 {
+	if got := nearest(50000, ent.Timeouts); got != 86400 {
 		t.Errorf("timeout 50000 -> %d", got)
+	}
+	// Within a plan's ceiling: Pro counts over at most a minute, Free over 10 s only.
+	if got := nearest(900, inventory.RateLimitRulesFor("pro").Periods); got != 60 {
+		t.Errorf("pro period 900 -> %d", got)
+	}
+	if got := nearest(900, inventory.RateLimitRulesFor("free").Periods); got != 10 {
+		t.Errorf("free period 900 -> %d", got)
 	}
 }
 
@@ -65,7 +73,7 @@ func TestTranslateRateLimit(t *testing.T) {
 		Action:    inventory.RateLimitAction{Mode: "ban", Timeout: 3000, Response: &inventory.RateLimitResponseBody{ContentType: "text/xml", Body: "<error/>"}},
 		Correlate: &inventory.RateLimitCorrelate{By: "nat"},
 	}
-	tr := translateRateLimit(rl, "business")
+	tr := translateRateLimit(rl, "enterprise")
 	if len(tr.blocked) > 0 {
 		t.Fatalf("blocked: %v", tr.blocked)
 	}
@@ -74,15 +82,7 @@ func TestTranslateRateLimit(t *testing.T) {
 	if r.Expression != wantExpr || r.Action != "block" || !*r.Enabled || r.Ref != "rate_limit:r1" {
 		t.Fatalf("rule %+v", r)
 	}
-	var p struct {
-		Characteristics   []string `json:"characteristics"`
-		Period            int      `json:"period"`
-		RequestsPerPeriod int      `json:"requests_per_period"`
-		MitigationTimeout int      `json:"mitigation_timeout"`
-		CountingExpr      string   `json:"counting_expression"`
-		ToOrigin          bool     `json:"requests_to_origin"`
-	}
-	json.Unmarshal(r.RateLimit, &p)
+	p := decodeRatelimit(t, r.RateLimit)
 	if p.Period != 600 || p.MitigationTimeout != 3600 || p.RequestsPerPeriod != 60 || !p.ToOrigin ||
 		strings.Join(p.Characteristics, ",") != "cf.colo.id,cf.unique_visitor_id" {
 		t.Fatalf("ratelimit %+v", p)
@@ -96,12 +96,56 @@ func TestTranslateRateLimit(t *testing.T) {
 	if !strings.Contains(string(r.ActionParameters), `"status_code":429`) || !strings.Contains(string(r.ActionParameters), `"content":"\u003cerror/\u003e"`) {
 		t.Fatalf("response %s", r.ActionParameters)
 	}
-
-	// Below Business: no counting expression, no nat characteristic; simulate is Enterprise only.
-	pro := translateRateLimit(rl, "pro")
-	if strings.Contains(string(pro.rule.RateLimit), "counting_expression") || strings.Contains(string(pro.rule.RateLimit), "unique_visitor") {
-		t.Fatalf("pro rule %s", pro.rule.RateLimit)
+	if tr.risk != RiskMedium {
+		t.Fatalf("900 s -> 600 s is less than twofold: risk %s", tr.risk)
 	}
+
+	// Business: the method and the counting expression are allowed, the scheme becomes a full
+	// URI wildcard (no ssl field), counting by NAT is Enterprise only: blocked, never dropped.
+	bus := translateRateLimit(rl, "business")
+	if !strings.Contains(bus.rule.Expression, `http.request.full_uri wildcard "https://*"`) || strings.Contains(bus.rule.Expression, " ssl") {
+		t.Fatalf("business scheme: %s", bus.rule.Expression)
+	}
+	if len(bus.blocked) != 1 || !strings.Contains(bus.blocked[0], "cf.unique_visitor_id") {
+		t.Fatalf("business blocked: %v", bus.blocked)
+	}
+
+	// Pro: neither the method nor response conditions can be expressed: blocked, each named.
+	pro := translateRateLimit(rl, "pro")
+	joined := strings.Join(pro.blocked, " | ")
+	for _, want := range []string{"http.request.method", "counting expression", "cf.unique_visitor_id"} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("pro: %q not named among blockers: %s", want, joined)
+		}
+	}
+	if p := decodeRatelimit(t, pro.rule.RateLimit); p.Period != 60 || p.MitigationTimeout != 3600 {
+		t.Errorf("pro period/timeout %+v", p)
+	}
+	if pro.risk != RiskHigh {
+		t.Errorf("pro: 900 s -> 60 s must be high risk, got %s", pro.risk)
+	}
+
+	// Free: only the path; the host of the url cannot be expressed.
+	free := translateRateLimit(inventory.RateLimit{ID: "f", Threshold: 5, Period: 60,
+		Match:  inventory.RateLimitMatch{Request: &inventory.RateLimitRequest{URL: "blog.example.org/wp-login.php*"}},
+		Action: inventory.RateLimitAction{Mode: "ban", Timeout: 3600}}, "free")
+	if len(free.blocked) != 1 || !strings.Contains(free.blocked[0], "http.host") {
+		t.Fatalf("free blocked: %v", free.blocked)
+	}
+	pathOnly := translateRateLimit(inventory.RateLimit{ID: "f", Threshold: 5, Period: 60,
+		Match:  inventory.RateLimitMatch{Request: &inventory.RateLimitRequest{URL: "*/wp-login.php*", Methods: []string{"_ALL_"}}},
+		Action: inventory.RateLimitAction{Mode: "ban", Timeout: 3600}}, "free")
+	if p := decodeRatelimit(t, pathOnly.rule.RateLimit); len(pathOnly.blocked) > 0 || p.Period != 10 || p.MitigationTimeout != 10 {
+		t.Fatalf("free path only: %v %+v", pathOnly.blocked, p)
+	}
+
+	// Challenge actions take mitigation_timeout 0 (the API requires it).
+	ch := translateRateLimit(inventory.RateLimit{ID: "c", Threshold: 5, Period: 60,
+		Action: inventory.RateLimitAction{Mode: "managed_challenge", Timeout: 600}}, "enterprise")
+	if p := decodeRatelimit(t, ch.rule.RateLimit); p.MitigationTimeout != 0 {
+		t.Fatalf("challenge timeout %d", p.MitigationTimeout)
+	}
+
 	rl.Action.Mode = "simulate"
 	if sim := translateRateLimit(rl, "pro"); len(sim.blocked) == 0 || sim.rule.Action != "log" {
 		t.Fatalf("simulate on pro: %+v", sim)
@@ -109,6 +153,24 @@ func TestTranslateRateLimit(t *testing.T) {
 	if sim := translateRateLimit(rl, "enterprise"); len(sim.blocked) != 0 || len(sim.rule.ActionParameters) != 0 {
 		t.Fatalf("simulate on enterprise: %+v", sim)
 	}
+}
+
+type ratelimitJSON struct {
+	Characteristics   []string `json:"characteristics"`
+	Period            int      `json:"period"`
+	RequestsPerPeriod int      `json:"requests_per_period"`
+	MitigationTimeout int      `json:"mitigation_timeout"`
+	CountingExpr      string   `json:"counting_expression"`
+	ToOrigin          bool     `json:"requests_to_origin"`
+}
+
+func decodeRatelimit(t *testing.T, raw json.RawMessage) ratelimitJSON {
+	t.Helper()
+	var p ratelimitJSON
+	if err := json.Unmarshal(raw, &p); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
 
 func TestCategoryOf(t *testing.T) {

@@ -159,3 +159,48 @@ func quoteOr(s, alt string) string {
 	}
 	return fmt.Sprintf("%q", s)
 }
+
+// ruleCall is the API call that adds one rule to a zone's entry point of a phase.
+type ruleCall struct {
+	method, path string
+	body         json.RawMessage
+	note         string // how to read the body
+}
+
+// manualRuleCall is the call an operator makes to add rule once the blocker is gone: a POST
+// to the entry point's rules when the entry point exists, else a PUT of the entry point that
+// holds every rule the plan puts there plus this one (a PUT replaces the whole list, and the
+// entry point's id is not known before it exists).
+func (b *builder) manualRuleCall(phase string, entry *inventory.Ruleset, rule inventory.RulesetRule) ruleCall {
+	if entry != nil && entry.ID != "" {
+		return ruleCall{
+			method: "POST", path: zonePath(b.z.Zone.ID, "rulesets", entry.ID, "rules"), body: mustJSON(rule),
+			note: "The body is the rule to add to the entry point then (it goes last; send a position to place it elsewhere).",
+		}
+	}
+	var rules []json.RawMessage
+	for _, t := range b.targets {
+		if t.Phase == phase {
+			rules = append(rules, t.Rules...)
+		}
+	}
+	rules = append(rules, mustJSON(rule))
+	return ruleCall{
+		method: "PUT", path: entrypointPath(b.z.Zone.ID, phase), body: mustJSON(map[string]any{"rules": rules}),
+		note: "The zone has no entry point for this phase yet: the body is the whole entry point (the rules this plan creates, then this one); if rules were added since, send them too, as a PUT replaces the whole list.",
+	}
+}
+
+// verifyEarlier adds the check of replacements an earlier run created, when this run
+// creates none but still deletes the old objects they replace; it returns the step id.
+func (b *builder) verifyEarlier(prefix, phase, reason, check string) string {
+	id := prefix + ".verify"
+	b.add(phaseVerify, Step{
+		ID: id, Kind: prefix + ".verify", Change: ChangeVerify, Method: "GET",
+		Path: entrypointPath(b.z.Zone.ID, phase), Risk: RiskNone,
+		Title:  "Check the " + strings.ReplaceAll(prefix, "-", " ") + " that an earlier run created",
+		Reason: reason,
+		Checks: []string{check},
+	})
+	return id
+}

@@ -16,6 +16,8 @@ import (
 type exprUnit struct {
 	id, name, expr string
 	where          string // "filter X (used by firewall rule Y)" or "custom rule X in ruleset Y"
+	// disabled is set for a ruleset rule with enabled false: it decides nothing today.
+	disabled bool
 }
 
 // expressionUnits lists a zone's expressions once each: filters (from the filters list and the
@@ -94,7 +96,8 @@ func expressionUnits(z *inventory.ZoneInventory) []exprUnit {
 				kind = "rate limiting rule"
 			}
 			where := fmt.Sprintf("%s %s in ruleset %s (phase %s)", strings.ToUpper(kind[:1])+kind[1:], named(rr.Description, rr.ID), named(rs.Name, rs.ID), rs.Phase)
-			out = append(out, exprUnit{id: id, name: rr.Description, expr: rr.Expression, where: where})
+			disabled := rr.Enabled != nil && !*rr.Enabled
+			out = append(out, exprUnit{id: id, name: rr.Description, expr: rr.Expression, where: where, disabled: disabled})
 		}
 	}
 	return out
@@ -218,9 +221,15 @@ func (s *liveScan) expressionFields(z *inventory.ZoneInventory) {
 				if eff := threatScoreEffects(u.expr); len(eff) > 0 {
 					effect = strings.Join(eff, "; ")
 				}
-				s.add(threat, threat.sev, sc, res, "",
-					fmt.Sprintf("%s uses %s, which is always 0 now, so the rule silently changed meaning: %s. Decide what the rule should do and replace the condition (e.g. with a managed challenge, bot score or WAF attack score); never translate it unchanged.",
-						u.where, strings.Join(used, ", "), effect))
+				sev, msg := threat.sev, fmt.Sprintf("%s uses %s, which is always 0 now, so the rule silently changed meaning: %s. Decide what the rule should do and replace the condition (e.g. with a managed challenge, bot score or WAF attack score); never translate it unchanged.",
+					u.where, strings.Join(used, ", "), effect)
+				if u.disabled {
+					// A disabled rule decides nothing: what to know before enabling it.
+					sev = min(sev, SeverityNotice)
+					msg = fmt.Sprintf("%s is disabled and uses %s, which is always 0 now: %s. Replace the condition (e.g. with a managed challenge, bot score or WAF attack score) before enabling the rule.",
+						u.where, strings.Join(used, ", "), effect)
+				}
+				s.add(threat, sev, sc, res, "", msg)
 			}
 		}
 		if geoOK {

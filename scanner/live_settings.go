@@ -23,6 +23,13 @@ func (s *liveScan) cnameFlattening(z *inventory.ZoneInventory) {
 	val := set.StringValue()
 	var b strings.Builder
 	flat, known := inventory.FlattenAllCNAMEs(val)
+	// The value lives on in flatten_all_cnames (old and new reflect each other): only the
+	// endpoint's callers must move, a notice. A value with no mapping, or DNS settings that
+	// disagree, is something in the zone to settle.
+	sev := min(r.sev, SeverityNotice)
+	if !known {
+		sev = r.sev
+	}
 	if known {
 		fmt.Fprintf(&b, "Zone setting cname_flattening is %q: it maps to flatten_all_cnames = %t in the zone DNS settings (off, apex, flatten_at_root -> false; on, flatten_all -> true)", val, flat)
 		if d := z.DNSSettings; d != nil && d.FlattenAllCNAMEs != nil {
@@ -30,13 +37,14 @@ func (s *liveScan) cnameFlattening(z *inventory.ZoneInventory) {
 				fmt.Fprintf(&b, ", which the DNS settings already report")
 			} else {
 				fmt.Fprintf(&b, ", but the DNS settings report flatten_all_cnames = %t: check which one is current", *d.FlattenAllCNAMEs)
+				sev = r.sev
 			}
 		}
 	} else {
 		fmt.Fprintf(&b, "Zone setting cname_flattening has value %s, which has no known flatten_all_cnames mapping (off, apex, flatten_at_root -> false; on, flatten_all -> true): set flatten_all_cnames by hand", rawValue(set.Value))
 	}
 	fmt.Fprintf(&b, ". The setting is %s; existing values need no migration (old and new settings reflect each other), but callers of /zones/:zone_id/settings/cname_flattening must use the DNS settings endpoints instead.", r.life(s.asOf))
-	s.add(r, r.sev, zoneScope(z), Resource{Kind: KindZoneSetting, ID: "cname_flattening", Name: "cname_flattening"}, "", b.String())
+	s.add(r, sev, zoneScope(z), Resource{Kind: KindZoneSetting, ID: "cname_flattening", Name: "cname_flattening"}, "", b.String())
 }
 
 // rawValue renders a setting value for messages.
@@ -103,8 +111,15 @@ func (s *liveScan) legacyDNSSettings(z *inventory.ZoneInventory) {
 		case oldOn || (hasOld && !oldKnown):
 			fmt.Fprintf(&b, "; the zone DNS settings report %s = %t", l.field, *newVal)
 		}
+		// The value lives on in the DNS settings field: only callers must move (a notice),
+		// unless the old value has no meaning or the two disagree.
+		sev := min(r.sev, SeverityNotice)
+		if (hasOld && !oldKnown) || (hasOld && newVal != nil && oldOn != *newVal) {
+			sev = r.sev
+			b.WriteString(": check which one is current and set the DNS settings field")
+		}
 		fmt.Fprintf(&b, ". The endpoint is %s: read and write %s through the DNS settings endpoints (/zones/:zone_id/dns_settings) instead.", r.life(s.asOf), l.field)
-		s.add(r, r.sev, zoneScope(z), Resource{Kind: KindDNSSettings, ID: l.endpoint, Name: l.field}, "", b.String())
+		s.add(r, sev, zoneScope(z), Resource{Kind: KindDNSSettings, ID: l.endpoint, Name: l.field}, "", b.String())
 	}
 }
 
@@ -132,13 +147,15 @@ func (s *liveScan) recordResponseFields(z *inventory.ZoneInventory) {
 	sort.Strings(locked)
 	sc := zoneScope(z)
 	res := Resource{Kind: KindZone, ID: z.Zone.ID, Name: z.Zone.Name}
+	// The API produces these fields; nothing in the zone changes, only code reading them:
+	// notices.
 	if r, ok := s.rule(idRecordZoneFields); ok && len(zoneFields) > 0 {
-		s.add(r, r.sev, sc, res, "",
+		s.add(r, min(r.sev, SeverityNotice), sc, res, "",
 			fmt.Sprintf("%d of %d DNS records of zone %s still carry zone_id/zone_name in API responses (e.g. %s). The API stops producing them (%s): code that reads them must take the zone id and name from GET /zones/:zone_id instead; request bodies need no change (the fields are ignored).",
 				len(zoneFields), len(z.DNSRecords), z.Zone.Name, listN(zoneFields, 3), r.life(s.asOf)))
 	}
 	if r, ok := s.rule(idRecordLocked); ok && len(locked) > 0 {
-		s.add(r, r.sev, sc, res, "",
+		s.add(r, min(r.sev, SeverityNotice), sc, res, "",
 			fmt.Sprintf("%d of %d DNS records of zone %s still carry locked in API responses (e.g. %s). The field is always false and is omitted from responses (%s): code that reads it must stop; request bodies need no change (the field is ignored).",
 				len(locked), len(z.DNSRecords), z.Zone.Name, listN(locked, 3), r.life(s.asOf)))
 	}
@@ -182,11 +199,27 @@ func (s *liveScan) srvRecords(z *inventory.ZoneInventory) {
 	}
 }
 
-// settingCheck describes one deprecated zone setting: active says whether the zone's value
-// makes the deprecation change something for it, and what to do.
+// settingUse is what a deprecated zone setting's value means for the zone.
+type settingUse int
+
+const (
+	settingNoop   settingUse = iota // the value the end of life leaves as it is: not a finding
+	settingNotice                   // behaviour changes at end of life, nothing to do: a notice
+	settingActive                   // the feature is on and goes away: something must change
+)
+
+// settingJudgement is a setting value judged: what it is (desc) and what to do before and
+// after the end of life.
+type settingJudgement struct {
+	use           settingUse
+	desc          string
+	before, after string
+}
+
+// settingCheck describes one deprecated zone setting.
 type settingCheck struct {
 	ruleID, setting string
-	judge           func(v json.RawMessage) (active bool, desc, advice string)
+	judge           func(v json.RawMessage) settingJudgement
 }
 
 func onOff(v json.RawMessage) (on, known bool, desc string) {
@@ -198,18 +231,34 @@ func onOff(v json.RawMessage) (on, known bool, desc string) {
 	return on, known, rawValue(v)
 }
 
+// onOffCheck judges a setting whose off value is the no-op; unknown values are active.
+func onOffCheck(before, after string) func(json.RawMessage) settingJudgement {
+	return func(v json.RawMessage) settingJudgement {
+		on, known, desc := onOff(v)
+		if known && !on {
+			return settingJudgement{use: settingNoop}
+		}
+		return settingJudgement{use: settingActive, desc: desc, before: before, after: after}
+	}
+}
+
 var zoneSettingChecks = []settingCheck{
-	{idBrotli, "brotli", func(v json.RawMessage) (bool, string, string) {
+	{idBrotli, "brotli", func(v json.RawMessage) settingJudgement {
 		on, known, desc := onOff(v)
 		if known && on {
-			return false, desc, "compression is on by default for all zones after end of life, so traffic does not change; only callers of the endpoint must stop"
+			return settingJudgement{use: settingNoop}
 		}
-		return true, desc, "compression is enabled by default for all zones after end of life, so this zone will start serving compressed responses; Enterprise zones can keep it off with a compression rule"
+		if !known {
+			return settingJudgement{use: settingActive, desc: desc, before: "set it to on or off", after: "compression is on by default now"}
+		}
+		return settingJudgement{use: settingNotice, desc: desc,
+			before: "compression is enabled by default for all zones at end of life, so this zone will start serving compressed responses; Enterprise zones can keep it off with a compression rule",
+			after:  "compression is enabled by default for all zones since, so this zone serves compressed responses; Enterprise zones can turn it off with a compression rule"}
 	}},
-	{idMinify, "minify", func(v json.RawMessage) (bool, string, string) {
+	{idMinify, "minify", func(v json.RawMessage) settingJudgement {
 		var m map[string]string
 		if json.Unmarshal(v, &m) != nil {
-			return true, rawValue(v), "Auto Minify goes away: minify assets in your build instead"
+			return settingJudgement{use: settingActive, desc: rawValue(v), before: "Auto Minify goes away: minify assets in your build instead", after: "Auto Minify is gone: minify assets in your build"}
 		}
 		var on []string
 		for _, k := range []string{"css", "html", "js"} {
@@ -218,45 +267,47 @@ var zoneSettingChecks = []settingCheck{
 			}
 		}
 		if len(on) == 0 {
-			return false, "off for css, html and js", "nothing changes for traffic; only callers of the endpoint must stop"
+			return settingJudgement{use: settingNoop}
 		}
-		return true, "on for " + strings.Join(on, ", "), "Auto Minify goes away, so these assets will be served unminified: minify them in your build instead"
+		return settingJudgement{use: settingActive, desc: "on for " + strings.Join(on, ", "),
+			before: "Auto Minify goes away, so these assets will be served unminified: minify them in your build, then turn the setting off",
+			after:  "Auto Minify is gone, so these assets are served unminified since: minify them in your build (the value left in the setting does nothing)"}
 	}},
-	{idMobileRedirect, "mobile_redirect", func(v json.RawMessage) (bool, string, string) {
-		var m struct {
-			Status          string `json:"status"`
-			MobileSubdomain string `json:"mobile_subdomain"`
-			StripURI        bool   `json:"strip_uri"`
-		}
-		if json.Unmarshal(v, &m) != nil {
-			return true, rawValue(v), "replace it with a single redirect rule"
-		}
-		if !strings.EqualFold(m.Status, "on") {
-			return false, fmt.Sprintf("status %q", m.Status), "nothing changes for traffic; only callers of the endpoint must stop"
-		}
-		return true, fmt.Sprintf("on (to subdomain %q, strip_uri %t)", m.MobileSubdomain, m.StripURI),
-			fmt.Sprintf("replace it with a single redirect rule sending mobile visitors to the %q subdomain%s, then turn it off", m.MobileSubdomain, map[bool]string{true: " without the URI path", false: " with the same URI"}[m.StripURI])
-	}},
-	{idServerSideExclude, "server_side_exclude", func(v json.RawMessage) (bool, string, string) {
-		on, known, desc := onOff(v)
-		if known && !on {
-			return false, desc, "nothing changes for traffic; only callers of the endpoint must stop"
-		}
-		return true, desc, "Server-side Excludes go away, so content inside SSE tags will be served to every visitor: remove sensitive content from those pages"
-	}},
-	{idPrivacyPass, "privacy_pass", func(v json.RawMessage) (bool, string, string) {
-		on, known, desc := onOff(v)
-		if known && !on {
-			return false, desc, "nothing changes for traffic; only callers of the endpoint must stop"
-		}
-		return true, desc, "the legacy anonymous-token setting is removed and nothing replaces it: stop managing it"
-	}},
+	{idMobileRedirect, "mobile_redirect", judgeMobileRedirect},
+	{idServerSideExclude, "server_side_exclude", onOffCheck(
+		"Server-side Excludes go away, so content inside SSE tags will be served to every visitor: remove sensitive content from those pages, then turn the setting off",
+		"Server-side Excludes are gone, so content inside SSE tags is served to every visitor since: check those pages (the value left in the setting does nothing)")},
+	{idPrivacyPass, "privacy_pass", onOffCheck(
+		"the legacy anonymous-token setting is removed and nothing replaces it: turn it off and stop managing it",
+		"the legacy anonymous-token setting is removed: the value left in it does nothing")},
 }
 
-// deprecatedZoneSettings reports each deprecated zone setting present in the snapshot. The
-// endpoint is deprecated whatever the value, so a finding is always made; its severity is the
-// entry's when the zone's value makes the end of life change something (feature on; for
-// brotli, off, because compression becomes the default), and notice otherwise.
+func judgeMobileRedirect(v json.RawMessage) settingJudgement {
+	var m struct {
+		Status          string `json:"status"`
+		MobileSubdomain string `json:"mobile_subdomain"`
+		StripURI        bool   `json:"strip_uri"`
+	}
+	if json.Unmarshal(v, &m) != nil {
+		return settingJudgement{use: settingActive, desc: rawValue(v), before: "replace it with a single redirect rule", after: "replace it with a single redirect rule"}
+	}
+	if !strings.EqualFold(m.Status, "on") {
+		return settingJudgement{use: settingNoop}
+	}
+	uri := map[bool]string{true: " without the URI path", false: " with the same URI"}[m.StripURI]
+	return settingJudgement{use: settingActive,
+		desc:   fmt.Sprintf("on (to subdomain %q, strip_uri %t)", m.MobileSubdomain, m.StripURI),
+		before: fmt.Sprintf("replace it with a single redirect rule sending mobile visitors to the %q subdomain%s, then turn it off", m.MobileSubdomain, uri),
+		after:  fmt.Sprintf("mobile visitors are no longer redirected since: create a single redirect rule sending them to the %q subdomain%s", m.MobileSubdomain, uri)}
+}
+
+// deprecatedZoneSettings reports the deprecated zone settings whose value matters. A setting
+// at its no-op value (minify, mobile_redirect, server_side_exclude and privacy_pass off,
+// brotli on) is not a finding: its end of life changes nothing. brotli off is a notice
+// (compression comes on). A feature that is on is a warning before its end of life (it must
+// be replaced or turned off) and a notice after it (the feature is gone and the value left
+// does nothing), except mobile_redirect without its replacement redirect rule, which stays
+// at the entry's severity: redirects stopped and the rule must be created.
 func (s *liveScan) deprecatedZoneSettings(z *inventory.ZoneInventory) {
 	for _, c := range zoneSettingChecks {
 		r, ok := s.rule(c.ruleID)
@@ -267,13 +318,31 @@ func (s *liveScan) deprecatedZoneSettings(z *inventory.ZoneInventory) {
 		if !ok {
 			continue
 		}
-		active, desc, advice := c.judge(set.Value)
-		sev := r.sev
-		if !active {
-			sev = min(sev, SeverityNotice)
+		j := c.judge(set.Value)
+		if j.use == settingNoop {
+			continue
+		}
+		pastEOL := r.sev == SeverityError
+		sev, advice := r.sev, j.before
+		if pastEOL {
+			advice = j.after
+		}
+		switch {
+		case j.use == settingNotice:
+			sev = SeverityNotice
+		case c.setting == "mobile_redirect":
+			if rule, ok := z.RuleByRef(inventory.PhaseDynamicRedirect, inventory.MobileRedirectRef); ok {
+				sev = SeverityNotice
+				advice = fmt.Sprintf("the single redirect rule %s replaces it", named(rule.Description, rule.ID))
+				if !pastEOL {
+					advice += "; turn the setting off"
+				}
+			}
+		case pastEOL:
+			sev = SeverityNotice
 		}
 		s.add(r, sev, zoneScope(z), Resource{Kind: KindZoneSetting, ID: c.setting, Name: c.setting}, "",
-			fmt.Sprintf("Zone setting %s is %s. The /zones/:zone_id/settings/%s endpoint is %s: %s.", c.setting, desc, c.setting, r.life(s.asOf), advice))
+			fmt.Sprintf("Zone setting %s is %s. The /zones/:zone_id/settings/%s endpoint is %s: %s.", c.setting, j.desc, c.setting, r.life(s.asOf), advice))
 	}
 }
 
@@ -288,26 +357,13 @@ func emailList(v string) []string {
 	return out
 }
 
+// notificationMessage says what to do about a notification_email value. The field is one of
+// load balancer pools in the real API (the spec places it on health checks, whose API and
+// Terraform resource have no such field), so pools are what the scan reports.
 func notificationMessage(what string, r rule, s *liveScan, email string) string {
 	addrs := emailList(email)
 	return fmt.Sprintf("%s sends health notifications to notification_email %q (%s). The field is %s: create a notification policy (/accounts/:account_id/alerting/v3/policies) for these addresses, then clear the field.",
 		what, email, plural(len(addrs), "address", "addresses"), r.life(s.asOf))
-}
-
-// healthChecks reports zone health checks with notification_email set.
-func (s *liveScan) healthChecks(z *inventory.ZoneInventory) {
-	r, ok := s.rule(idNotificationEmail)
-	if !ok {
-		return
-	}
-	for i := range z.HealthChecks {
-		h := &z.HealthChecks[i]
-		if strings.TrimSpace(h.NotificationEmail) == "" {
-			continue
-		}
-		s.add(r, r.sev, zoneScope(z), Resource{Kind: KindHealthCheck, ID: h.ID, Name: h.Name}, "",
-			notificationMessage("Health check "+named(h.Name, h.ID), r, s, h.NotificationEmail))
-	}
 }
 
 // pools reports account load balancer pools with notification_email set.
@@ -367,19 +423,27 @@ func (s *liveScan) accountNameservers(a *inventory.AccountInventory) {
 			fmt.Fprintf(&b, ": default_nameservers %q has no known zone_defaults.nameservers.type (cloudflare.standard, cloudflare.standard.random, custom.account, custom.tenant); set it by hand", st.DefaultNameservers)
 		}
 	}
+	// The value lives on in zone_defaults.nameservers.type (old and new reflect each other):
+	// only callers must move, a notice, unless the value has no mapping or the two disagree.
+	sev := min(r.sev, SeverityNotice)
+	if !known {
+		sev = r.sev
+	}
 	if d := a.DNSSettings; known && d != nil && d.ZoneDefaults.Nameservers != nil && d.ZoneDefaults.Nameservers.Type != "" {
 		cur := d.ZoneDefaults.Nameservers.Type
 		if inventory.NameserverType(cur) == target {
 			fmt.Fprintf(&b, ", which the account DNS settings already report (%q)", cur)
 		} else {
 			fmt.Fprintf(&b, ", but the account DNS settings report %q: check which one is current", cur)
+			sev = r.sev
 		}
 	}
 	b.WriteString(". Existing values need no migration (old and new settings reflect each other); callers must read and write zone_defaults.nameservers.type through /accounts/:account_id/dns_settings instead.")
-	s.add(r, r.sev, scope{accountID: a.Account.ID}, Resource{Kind: KindAccount, ID: a.Account.ID, Name: a.Account.Name}, "", b.String())
+	s.add(r, sev, scope{accountID: a.Account.ID}, Resource{Kind: KindAccount, ID: a.Account.ID, Name: a.Account.Name}, "", b.String())
 }
 
-// tunnels reports legacy tunnels; tunnels listed with deleted_at are gone and need nothing.
+// tunnels reports legacy tunnels, as notices; tunnels listed with deleted_at are gone and
+// need nothing.
 func (s *liveScan) tunnels(a *inventory.AccountInventory) {
 	r, ok := s.rule(idArgoTunnels)
 	if !ok {
@@ -394,8 +458,10 @@ func (s *liveScan) tunnels(a *inventory.AccountInventory) {
 		if t.CreatedAt != "" {
 			created = ", created " + t.CreatedAt
 		}
-		s.add(r, r.sev, scope{accountID: a.Account.ID}, Resource{Kind: KindTunnel, ID: t.ID, Name: t.Name}, "",
-			fmt.Sprintf("Tunnel %q (id %s%s) is listed by the legacy /accounts/:account_id/tunnels API, which is %s: manage it through the Cloudflare Tunnel API (/accounts/:account_id/cfd_tunnel) instead.",
+		// The tunnel itself lives on under the tunnel API: only callers of the legacy API must
+		// move, a notice.
+		s.add(r, min(r.sev, SeverityNotice), scope{accountID: a.Account.ID}, Resource{Kind: KindTunnel, ID: t.ID, Name: t.Name}, "",
+			fmt.Sprintf("Tunnel %q (id %s%s) is listed by the legacy /accounts/:account_id/tunnels API, which is %s; the same tunnel is served by the Cloudflare Tunnel API (/accounts/:account_id/cfd_tunnel), so nothing in the account changes: scripts and tools must use that API instead.",
 				t.Name, t.ID, created, r.life(s.asOf)))
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/sunsetscan/sunset/scanner/inventory"
@@ -68,12 +69,18 @@ func ruleNonDefault(r *inventory.WAFRule) string {
 }
 
 // wafPackages reports each active previous-version WAF package, summarising its groups and
-// rules that are not at their default mode. Packages whose status says they are not active
-// are skipped: nothing runs through them, so nothing needs to migrate.
+// rules that are not at their default mode. Packages whose status says they are not active,
+// and every package of a zone whose waf setting is off, are skipped: nothing runs through
+// them, so nothing needs to migrate.
 func (s *liveScan) wafPackages(z *inventory.ZoneInventory) {
 	r, ok := s.rule(idWAFv1)
 	if !ok {
 		return
+	}
+	if set, ok := z.Setting("waf"); ok {
+		if on, known := inventory.SettingOn(set.Value); known && !on {
+			return // the previous version is off for the zone: its packages inspect nothing
+		}
 	}
 	sc := zoneScope(z)
 	for i := range z.WAFPackages {
@@ -177,12 +184,6 @@ func (s *liveScan) wafOverrides(z *inventory.ZoneInventory) {
 	}
 }
 
-// Allowed values of the new rate limiting rules.
-var (
-	allowedPeriods  = []int{10, 60, 120, 300, 600, 3600}
-	allowedTimeouts = []int{0, 10, 60, 120, 300, 600, 3600, 86400}
-)
-
 // rateLimitAction says what an old rate limit mode becomes.
 func rateLimitAction(mode string) string {
 	switch mode {
@@ -221,16 +222,7 @@ func (s *liveScan) rateLimits(z *inventory.ZoneInventory) {
 		}
 		fmt.Fprintf(&b, ", %s. Previous-version rate limiting is %s: recreate it as a rate limiting rule (phase %s) with requests_per_period %d, period %d s, action %s",
 			state, r.life(s.asOf), phaseRateLimitingRule, rl.Threshold, rl.Period, rateLimitAction(rl.Action.Mode))
-		var notes []string
-		if !slices.Contains(allowedPeriods, rl.Period) {
-			notes = append(notes, fmt.Sprintf("period %d s is not an allowed value (10, 60, 120, 300, 600, 3600) and will be rounded", rl.Period))
-		}
-		if rl.Action.Timeout > 0 && !slices.Contains(allowedTimeouts, rl.Action.Timeout) {
-			notes = append(notes, fmt.Sprintf("timeout %d s is not an allowed mitigation_timeout (0, 10, 60, 120, 300, 600, 3600, 86400) and will be rounded", rl.Action.Timeout))
-		}
-		if rl.Correlate != nil && rl.Correlate.By == "nat" {
-			notes = append(notes, "correlate by nat becomes the cf.unique_visitor_id characteristic (Business and above)")
-		}
+		notes := rateLimitNotes(rl, inventory.RateLimitRulesFor(z.Zone.Plan.LegacyID))
 		if len(notes) > 0 {
 			b.WriteString("; " + strings.Join(notes, "; "))
 		}
@@ -257,4 +249,37 @@ func (s *liveScan) rateLimits(z *inventory.ZoneInventory) {
 				z.Zone.Name, plan, plural(len(z.RateLimits), "previous-version rate limit", "previous-version rate limits"),
 				plural(existing, "existing rate limiting rule", "existing rate limiting rules"), plan, quota, addOn, total-quota))
 	}
+}
+
+// rateLimitNotes says what of a rate limit the zone's plan cannot carry over as is (the
+// plan's allowed periods, timeouts and characteristics).
+func rateLimitNotes(rl *inventory.RateLimit, avail inventory.RateLimitRules) []string {
+	var notes []string
+	plan := avail.Plan
+	if plan == "" {
+		plan = "unknown"
+	}
+	if !slices.Contains(avail.Periods, rl.Period) {
+		notes = append(notes, fmt.Sprintf("period %d s is not allowed on the %s plan (%s) and will be rounded", rl.Period, plan, joinInts(avail.Periods)))
+	}
+	challenge := strings.Contains(rl.Action.Mode, "challenge")
+	if rl.Action.Timeout > 0 && !challenge && !slices.Contains(avail.Timeouts, rl.Action.Timeout) {
+		notes = append(notes, fmt.Sprintf("timeout %d s is not an allowed mitigation_timeout on the %s plan (%s) and will be rounded", rl.Action.Timeout, plan, joinInts(avail.Timeouts)))
+	}
+	if rl.Correlate != nil && rl.Correlate.By == "nat" {
+		if avail.AllowsCharacteristic("cf.unique_visitor_id") {
+			notes = append(notes, "correlate by nat becomes the cf.unique_visitor_id characteristic")
+		} else {
+			notes = append(notes, fmt.Sprintf("correlate by nat needs the cf.unique_visitor_id characteristic, which is Enterprise only (%s plan)", plan))
+		}
+	}
+	return notes
+}
+
+func joinInts(xs []int) string {
+	parts := make([]string, len(xs))
+	for i, x := range xs {
+		parts[i] = strconv.Itoa(x)
+	}
+	return strings.Join(parts, ", ")
 }

@@ -133,10 +133,20 @@ type RetiredNote struct {
 //     produced by the API; what changes is code reading them).
 //   - dns-settings-use-apex-ns, dns-settings-secondary-overrides: only zones using the feature
 //     (legacy endpoint value on, or the DNS settings field true).
-//   - zone-setting-*: always a finding when the setting was read; notice when the zone's value
-//     means the end of life changes nothing for its traffic (feature off; brotli on).
+//   - zone-setting-*: no finding at the no-op value (feature off; brotli on); brotli off is a
+//     notice (compression comes on); a feature that is on is the entry's severity before its
+//     end of life and a notice after it (the value left does nothing), except mobile_redirect
+//     without its replacement redirect rule (ref inventory.MobileRedirectRef).
+//   - values the replacement already reflects (cname_flattening, use_apex_ns,
+//     secondary_overrides, the account nameserver fields), the DNS record response fields and
+//     legacy tunnels are notices: only callers must move. A value with no mapping, or old and
+//     new reads that disagree, keeps the entry's severity.
+//   - notification-email: load balancer pools (the real API's home of the field); health
+//     checks have no such field.
+//   - waf-managed-rules-v1: packages of a zone whose waf setting is off are skipped.
 //   - threat-score-field, geoip-field-names: one finding per expression (a filter, whatever the
-//     number of rules using it, or a ruleset rule), resource kind "expression".
+//     number of rules using it, or a ruleset rule), resource kind "expression"; cf.threat_score
+//     in a disabled ruleset rule is a notice.
 //   - argo-tunnels-api: tunnels listed with deleted_at are skipped.
 //
 // Fingerprints are Fingerprint("live", rule id, "zone", zone id | "account", account id,
@@ -324,7 +334,6 @@ func (s *liveScan) zone(z *inventory.ZoneInventory) {
 	s.recordResponseFields(z)
 	s.srvRecords(z)
 	s.deprecatedZoneSettings(z)
-	s.healthChecks(z)
 }
 
 func (s *liveScan) account(a *inventory.AccountInventory) {

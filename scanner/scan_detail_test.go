@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sunsetscan/sunset/scanner/catalog"
 	"github.com/sunsetscan/sunset/scanner/inventory"
@@ -374,39 +375,134 @@ func TestSRVComposition(t *testing.T) {
 	}
 }
 
+// TestZoneSettingSeverityByValue: a setting at its no-op value is no finding; brotli off is
+// a notice; a feature that is on must change before its end of life (warning) and is inert
+// after it (notice), except mobile_redirect without its replacement rule.
 func TestZoneSettingSeverityByValue(t *testing.T) {
-	eolAfter := day("2030-01-01")
+	before, after := day("2024-01-01"), day("2030-01-01")
+	none := SeverityNone
 	cases := []struct {
 		setting, value string
 		ruleID         string
-		want           Severity
+		before, after  Severity // SeverityNone: no finding
 		contains       string
 	}{
-		{"brotli", `"on"`, "zone-setting-brotli", SeverityNotice, "traffic does not change"},
-		{"brotli", `"off"`, "zone-setting-brotli", SeverityError, "will start serving compressed responses"},
-		{"minify", `{"css":"off","html":"off","js":"off"}`, "zone-setting-minify", SeverityNotice, "off for css, html and js"},
-		{"minify", `{"css":"off","html":"on","js":"off"}`, "zone-setting-minify", SeverityError, "on for html"},
-		{"minify", `"on"`, "zone-setting-minify", SeverityError, `minify is "on"`},
-		{"mobile_redirect", `{"status":"off","mobile_subdomain":null,"strip_uri":false}`, "zone-setting-mobile-redirect", SeverityNotice, `status "off"`},
-		{"mobile_redirect", `{"status":"on","mobile_subdomain":"mobile","strip_uri":true}`, "zone-setting-mobile-redirect", SeverityError, "without the URI path"},
-		{"server_side_exclude", `"off"`, "zone-setting-server-side-exclude", SeverityNotice, "only callers of the endpoint must stop"},
-		{"server_side_exclude", `"on"`, "zone-setting-server-side-exclude", SeverityError, "SSE tags"},
-		{"privacy_pass", `"off"`, "zone-setting-privacy-pass", SeverityNotice, "only callers"},
-		{"privacy_pass", `"on"`, "zone-setting-privacy-pass", SeverityError, "nothing replaces it"},
+		{"brotli", `"on"`, "zone-setting-brotli", none, none, ""},
+		{"brotli", `"off"`, "zone-setting-brotli", SeverityNotice, SeverityNotice, "compression is enabled by default"},
+		{"minify", `{"css":"off","html":"off","js":"off"}`, "zone-setting-minify", none, none, ""},
+		{"minify", `{"css":"off","html":"on","js":"off"}`, "zone-setting-minify", SeverityWarning, SeverityNotice, "on for html"},
+		{"minify", `"on"`, "zone-setting-minify", SeverityWarning, SeverityNotice, `minify is "on"`},
+		{"mobile_redirect", `{"status":"off","mobile_subdomain":null,"strip_uri":false}`, "zone-setting-mobile-redirect", none, none, ""},
+		{"mobile_redirect", `{"status":"on","mobile_subdomain":"mobile","strip_uri":true}`, "zone-setting-mobile-redirect", SeverityWarning, SeverityError, "without the URI path"},
+		{"server_side_exclude", `"off"`, "zone-setting-server-side-exclude", none, none, ""},
+		{"server_side_exclude", `"on"`, "zone-setting-server-side-exclude", SeverityWarning, SeverityNotice, "SSE tags"},
+		{"privacy_pass", `"off"`, "zone-setting-privacy-pass", none, none, ""},
+		{"privacy_pass", `"on"`, "zone-setting-privacy-pass", SeverityWarning, SeverityNotice, "anonymous-token setting is removed"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.setting+"="+tc.value, func(t *testing.T) {
 			snap := withZone("free", func(z *inventory.ZoneInventory) { z.Settings = []inventory.Setting{setting(tc.setting, tc.value)} })
-			fs := only(scan(t, snap, eolAfter, nil).Findings, tc.ruleID)
-			if len(fs) != 1 {
-				t.Fatalf("got %d findings", len(fs))
+			for _, when := range []struct {
+				day  time.Time
+				want Severity
+			}{{before, tc.before}, {after, tc.after}} {
+				fs := only(scan(t, snap, when.day, nil).Findings, tc.ruleID)
+				if when.want == SeverityNone {
+					if len(fs) != 0 {
+						t.Errorf("%s: a no-op value is a finding:\n%s", when.day.Format(time.DateOnly), dump(fs))
+					}
+					continue
+				}
+				if len(fs) != 1 {
+					t.Fatalf("%s: got %d findings", when.day.Format(time.DateOnly), len(fs))
+				}
+				if fs[0].Severity != when.want {
+					t.Errorf("%s: severity %s, want %s", when.day.Format(time.DateOnly), fs[0].Severity, when.want)
+				}
+				mustContain(t, fs[0].Message, tc.contains)
 			}
-			if fs[0].Severity != tc.want {
-				t.Errorf("severity %s, want %s", fs[0].Severity, tc.want)
-			}
-			mustContain(t, fs[0].Message, tc.contains)
 		})
 	}
+}
+
+// TestMobileRedirectReplaced: once the single redirect rule the plan creates (by its ref)
+// exists, mobile_redirect on is a notice, before and after its end of life.
+func TestMobileRedirectReplaced(t *testing.T) {
+	snap := withZone("pro", func(z *inventory.ZoneInventory) {
+		z.Settings = []inventory.Setting{setting("mobile_redirect", `{"status":"on","mobile_subdomain":"m","strip_uri":false}`)}
+		z.Rulesets = []inventory.Ruleset{{ID: "rs", Phase: inventory.PhaseDynamicRedirect, Rules: []inventory.RulesetRule{
+			{ID: "rr1", Action: "redirect", Expression: "true", Description: "Mobile redirect", Ref: inventory.MobileRedirectRef}}}}
+	})
+	for _, d := range []time.Time{day("2024-01-01"), day("2030-01-01")} {
+		fs := only(scan(t, snap, d, nil).Findings, "zone-setting-mobile-redirect")
+		if len(fs) != 1 || fs[0].Severity != SeverityNotice {
+			t.Fatalf("%s: want one notice, got:\n%s", d.Format(time.DateOnly), dump(fs))
+		}
+		mustContain(t, fs[0].Message, `redirect rule "Mobile redirect" (id rr1) replaces it`)
+	}
+}
+
+// TestReflectedValuesAreNotices: values the replacement already holds are notices; a
+// disagreement between old and new reads, or a value without a mapping, keeps the entry's
+// severity.
+func TestReflectedValuesAreNotices(t *testing.T) {
+	eol := day("2030-01-01")
+	cases := []struct {
+		name string
+		snap *inventory.Snapshot
+		rule string
+		want Severity
+	}{
+		{"cname agrees", withZone("free", func(z *inventory.ZoneInventory) {
+			z.Settings = []inventory.Setting{setting("cname_flattening", `"flatten_all"`)}
+			z.DNSSettings = &inventory.DNSSettings{FlattenAllCNAMEs: ptr(true)}
+		}), "cname-flattening-setting", SeverityNotice},
+		{"cname disagrees", withZone("free", func(z *inventory.ZoneInventory) {
+			z.Settings = []inventory.Setting{setting("cname_flattening", `"flatten_all"`)}
+			z.DNSSettings = &inventory.DNSSettings{FlattenAllCNAMEs: ptr(false)}
+		}), "cname-flattening-setting", SeverityError},
+		{"cname unknown value", withZone("free", func(z *inventory.ZoneInventory) {
+			z.Settings = []inventory.Setting{setting("cname_flattening", `"sideways"`)}
+		}), "cname-flattening-setting", SeverityError},
+		{"use_apex_ns disagrees", withZone("free", func(z *inventory.ZoneInventory) {
+			z.LegacyDNSSettings = []inventory.Setting{setting("use_apex_ns", `"on"`)}
+			z.DNSSettings = &inventory.DNSSettings{MultiProvider: ptr(false)}
+		}), "dns-settings-use-apex-ns", SeverityError},
+		{"account nameservers disagree", withAccount(func(a *inventory.AccountInventory) {
+			a.Account.Settings = &inventory.AccountSettings{DefaultNameservers: "custom.tenant"}
+			a.DNSSettings = &inventory.AccountDNSSettings{ZoneDefaults: inventory.DNSSettings{Nameservers: &inventory.Nameservers{Type: "cloudflare.standard"}}}
+		}), "account-nameserver-settings", SeverityError},
+		{"account nameservers agree", withAccount(func(a *inventory.AccountInventory) {
+			a.Account.Settings = &inventory.AccountSettings{DefaultNameservers: "custom.tenant"}
+			a.DNSSettings = &inventory.AccountDNSSettings{ZoneDefaults: inventory.DNSSettings{Nameservers: &inventory.Nameservers{Type: "custom.tenant"}}}
+		}), "account-nameserver-settings", SeverityNotice},
+	}
+	for _, tc := range cases {
+		fs := only(scan(t, tc.snap, eol, nil).Findings, tc.rule)
+		if len(fs) != 1 || fs[0].Severity != tc.want {
+			t.Errorf("%s: want one %s, got:\n%s", tc.name, tc.want, dump(fs))
+		}
+	}
+}
+
+// TestWAFOffAndDisabledRules: packages of a zone whose previous-version WAF is off inspect
+// nothing (no finding); cf.threat_score in a disabled custom rule is a notice.
+func TestWAFOffAndDisabledRules(t *testing.T) {
+	snap := withZone("business", func(z *inventory.ZoneInventory) {
+		z.Settings = []inventory.Setting{setting("waf", `"off"`)}
+		z.WAFPackages = []inventory.WAFPackageInventory{{Package: inventory.WAFPackage{ID: "p1", Name: "CloudFlare", DetectionMode: "traditional", Status: "active"}}}
+		z.Rulesets = []inventory.Ruleset{{ID: "rs1", Phase: "http_request_firewall_custom", Rules: []inventory.RulesetRule{
+			{ID: "cr1", Action: "block", Expression: "cf.threat_score gt 10", Enabled: ptr(false)}}}}
+	})
+	res := scan(t, snap, day("2030-01-01"), geoFake())
+	if fs := only(res.Findings, "waf-managed-rules-v1"); len(fs) != 0 {
+		t.Errorf("WAF off: packages reported:\n%s", dump(fs))
+	}
+	fs := only(res.Findings, "threat-score-field")
+	if len(fs) != 1 || fs[0].Severity != SeverityNotice {
+		t.Fatalf("disabled rule: want one notice, got:\n%s", dump(fs))
+	}
+	mustContain(t, fs[0].Message, "is disabled")
 }
 
 func TestThreatScoreEffectsAndUnits(t *testing.T) {

@@ -119,24 +119,24 @@ var liveCases = []struct {
 			Match:  inventory.RateLimitMatch{Request: &inventory.RateLimitRequest{URL: "*.example.com/login*"}},
 			Action: inventory.RateLimitAction{Mode: "ban", Timeout: 86400}}}
 	}), []wantFinding{{kind: KindRateLimit, id: "rl1", before: SeverityWarning, after: SeverityError,
-		contains:       []string{`"login" (id rl1)`, "60 requests per 900 s", "on *.example.com/login*", "action ban for 86400 s", "enabled", "action block", "period 900 s is not an allowed value"},
+		contains:       []string{`"login" (id rl1)`, "60 requests per 900 s", "on *.example.com/login*", "action ban for 86400 s", "enabled", "action block", "period 900 s is not allowed on the enterprise plan"},
 		notWithMessage: []string{"timeout 86400"}}}},
 	{"cname-flattening-setting", withZone("free", func(z *inventory.ZoneInventory) {
 		z.Settings = []inventory.Setting{setting("cname_flattening", `"flatten_at_root"`)}
-	}), []wantFinding{{kind: KindZoneSetting, id: "cname_flattening", before: SeverityWarning, after: SeverityError,
+	}), []wantFinding{{kind: KindZoneSetting, id: "cname_flattening", before: SeverityNotice, after: SeverityNotice,
 		contains: []string{`"flatten_at_root"`, "flatten_all_cnames = false"}}}},
 	{"account-nameserver-settings", withAccount(func(a *inventory.AccountInventory) {
 		a.Account.Settings = &inventory.AccountSettings{DefaultNameservers: "custom.tenant"}
-	}), []wantFinding{{kind: KindAccount, id: "acc1", before: SeverityWarning, after: SeverityError, accountScoped: true,
+	}), []wantFinding{{kind: KindAccount, id: "acc1", before: SeverityNotice, after: SeverityNotice, accountScoped: true,
 		contains: []string{`default_nameservers = "custom.tenant"`, `zone_defaults.nameservers.type = "custom.tenant"`}}}},
 	{"dns-settings-use-apex-ns", withZone("free", func(z *inventory.ZoneInventory) {
 		z.LegacyDNSSettings = []inventory.Setting{setting("use_apex_ns", `"on"`)}
 		z.DNSSettings = &inventory.DNSSettings{MultiProvider: ptr(true)}
-	}), []wantFinding{{kind: KindDNSSettings, id: "use_apex_ns", before: SeverityWarning, after: SeverityError,
+	}), []wantFinding{{kind: KindDNSSettings, id: "use_apex_ns", before: SeverityNotice, after: SeverityNotice,
 		contains: []string{`dns_settings/use_apex_ns endpoint reports "on"`, "multi_provider = true"}}}},
 	{"dns-settings-secondary-overrides", withZone("free", func(z *inventory.ZoneInventory) {
 		z.DNSSettings = &inventory.DNSSettings{SecondaryOverrides: ptr(true)}
-	}), []wantFinding{{kind: KindDNSSettings, id: "secondary_overrides", before: SeverityWarning, after: SeverityError,
+	}), []wantFinding{{kind: KindDNSSettings, id: "secondary_overrides", before: SeverityNotice, after: SeverityNotice,
 		contains: []string{"secondary_overrides = true", "dns_settings/secondary_overrides endpoint"}}}},
 	{"dns-record-zone-fields", withZone("free", func(z *inventory.ZoneInventory) {
 		z.DNSRecords = []inventory.DNSRecord{
@@ -144,11 +144,11 @@ var liveCases = []struct {
 			{ID: "d2", Type: "A", Name: "api.example.com", ZoneID: ptr("z1")},
 			{ID: "d3", Type: "A", Name: "new.example.com"},
 		}
-	}), []wantFinding{{kind: KindZone, id: "z1", before: SeverityWarning, after: SeverityError,
+	}), []wantFinding{{kind: KindZone, id: "z1", before: SeverityNotice, after: SeverityNotice,
 		contains: []string{"2 of 3 DNS records", "www.example.com A", "GET /zones/:zone_id"}}}},
 	{"dns-record-locked", withZone("free", func(z *inventory.ZoneInventory) {
 		z.DNSRecords = []inventory.DNSRecord{{ID: "l1", Type: "A", Name: "www.example.com", Locked: ptr(false)}, {ID: "l2", Type: "A", Name: "b.example.com", Locked: ptr(false)}}
-	}), []wantFinding{{kind: KindZone, id: "z1", before: SeverityWarning, after: SeverityError,
+	}), []wantFinding{{kind: KindZone, id: "z1", before: SeverityNotice, after: SeverityNotice,
 		contains: []string{"2 of 2 DNS records", "(e.g. b.example.com A, www.example.com A)", "locked", "always false"}}}},
 	{"srv-data-fields", withZone("free", func(z *inventory.ZoneInventory) {
 		z.DNSRecords = []inventory.DNSRecord{{ID: "s1", Type: "SRV", Name: "_sip._tcp.example.com",
@@ -157,11 +157,11 @@ var liveCases = []struct {
 		contains: []string{`data.service "_sip"`, "compose _sip._tcp.example.com, which agrees with the record name"}}}},
 	{"zone-setting-brotli", withZone("free", func(z *inventory.ZoneInventory) {
 		z.Settings = []inventory.Setting{setting("brotli", `"off"`)}
-	}), []wantFinding{{kind: KindZoneSetting, id: "brotli", before: SeverityWarning, after: SeverityError,
+	}), []wantFinding{{kind: KindZoneSetting, id: "brotli", before: SeverityNotice, after: SeverityNotice,
 		contains: []string{`brotli is "off"`, "compression is enabled by default"}}}},
 	{"zone-setting-minify", withZone("free", func(z *inventory.ZoneInventory) {
 		z.Settings = []inventory.Setting{setting("minify", `{"css":"on","html":"off","js":"on"}`)}
-	}), []wantFinding{{kind: KindZoneSetting, id: "minify", before: SeverityWarning, after: SeverityError,
+	}), []wantFinding{{kind: KindZoneSetting, id: "minify", before: SeverityWarning, after: SeverityNotice,
 		contains: []string{"minify is on for css, js", "minify them in your build"}}}},
 	{"zone-setting-mobile-redirect", withZone("free", func(z *inventory.ZoneInventory) {
 		z.Settings = []inventory.Setting{setting("mobile_redirect", `{"status":"on","mobile_subdomain":"m","strip_uri":false}`)}
@@ -169,25 +169,26 @@ var liveCases = []struct {
 		contains: []string{`on (to subdomain "m", strip_uri false)`, "single redirect rule"}}}},
 	{"zone-setting-server-side-exclude", withZone("free", func(z *inventory.ZoneInventory) {
 		z.Settings = []inventory.Setting{setting("server_side_exclude", `"on"`)}
-	}), []wantFinding{{kind: KindZoneSetting, id: "server_side_exclude", before: SeverityWarning, after: SeverityError,
+	}), []wantFinding{{kind: KindZoneSetting, id: "server_side_exclude", before: SeverityWarning, after: SeverityNotice,
 		contains: []string{`server_side_exclude is "on"`, "SSE tags"}}}},
 	{"zone-setting-privacy-pass", withZone("free", func(z *inventory.ZoneInventory) {
 		z.Settings = []inventory.Setting{setting("privacy_pass", `"on"`)}
-	}), []wantFinding{{kind: KindZoneSetting, id: "privacy_pass", before: SeverityWarning, after: SeverityError,
-		contains: []string{`privacy_pass is "on"`, "nothing replaces it"}}}},
+	}), []wantFinding{{kind: KindZoneSetting, id: "privacy_pass", before: SeverityWarning, after: SeverityNotice,
+		contains: []string{`privacy_pass is "on"`, "anonymous-token setting is removed"}}}},
 	{"notification-email", func() *inventory.Snapshot {
+		// A health check carrying the field (as the spec words it) is not reported: the real
+		// API has it on load balancer pools only.
 		s := withZone("free", func(z *inventory.ZoneInventory) {
 			z.HealthChecks = []inventory.HealthCheck{{ID: "h1", Name: "origin", NotificationEmail: "ops@example.com, noc@example.com"}, {ID: "h2", Name: "quiet"}}
 		})
-		s.Accounts = []inventory.AccountInventory{{Account: inventory.Account{ID: "acc1"}, LoadBalancerPools: []inventory.LoadBalancerPool{{ID: "pool1", Name: "primary", NotificationEmail: "lb@example.com"}}}}
+		s.Accounts = []inventory.AccountInventory{{Account: inventory.Account{ID: "acc1"}, LoadBalancerPools: []inventory.LoadBalancerPool{{ID: "pool1", Name: "primary", NotificationEmail: "lb@example.com, noc@example.com"}}}}
 		return s
 	}(), []wantFinding{
-		{kind: KindLoadBalancerPool, id: "pool1", before: SeverityWarning, after: SeverityError, accountScoped: true, contains: []string{`"lb@example.com" (1 address)`, "alerting/v3/policies"}},
-		{kind: KindHealthCheck, id: "h1", before: SeverityWarning, after: SeverityError, contains: []string{`"origin" (id h1)`, "(2 addresses)"}},
+		{kind: KindLoadBalancerPool, id: "pool1", before: SeverityWarning, after: SeverityError, accountScoped: true, contains: []string{`"lb@example.com, noc@example.com" (2 addresses)`, "alerting/v3/policies"}},
 	}},
 	{"argo-tunnels-api", withAccount(func(a *inventory.AccountInventory) {
 		a.Tunnels = []inventory.Tunnel{{ID: "t1", Name: "blog", CreatedAt: "2021-01-01T00:00:00Z"}, {ID: "t2", Name: "gone", DeletedAt: "2022-01-01T00:00:00Z"}}
-	}), []wantFinding{{kind: KindTunnel, id: "t1", before: SeverityWarning, after: SeverityError, accountScoped: true,
+	}), []wantFinding{{kind: KindTunnel, id: "t1", before: SeverityNotice, after: SeverityNotice, accountScoped: true,
 		contains: []string{`Tunnel "blog" (id t1, created 2021-01-01T00:00:00Z)`, "cfd_tunnel"}}}},
 	{"access-bookmarks-api", withAccount(func(a *inventory.AccountInventory) {
 		a.AccessBookmarks = []inventory.AccessBookmark{{ID: "b1", Name: "Wiki", Domain: "wiki.example.com"}}

@@ -54,11 +54,11 @@ func corpusCallFor(name string) (cc corpusCall, reason string) {
 	case key == "firewall_rules.get":
 		return get("/zones/z1/firewall/rules/x1", func(ctx context.Context, c *Client) (any, error) { return c.GetFirewallRule(ctx, "z1", "x1") }), ""
 	case key == "firewall_rules.update", key == "firewall_rules.update_single":
-		return corpusCall{method: http.MethodPatch, path: "/zones/z1/firewall/rules/x1",
+		return corpusCall{method: http.MethodPut, path: "/zones/z1/firewall/rules/x1",
 			call: func(ctx context.Context, c *Client) (any, error) {
-				return c.PatchFirewallRulePaused(ctx, "z1", "x1", true)
+				return c.PutFirewallRule(ctx, "z1", "x1", map[string]any{"id": "x1", "paused": true})
 			},
-			note: "update answer read through PatchFirewallRulePaused (PATCH)"}, ""
+			note: "update answer read through PutFirewallRule (PUT)"}, ""
 	case key == "firewall_rules.delete_single":
 		return corpusCall{method: http.MethodDelete, path: "/zones/z1/firewall/rules/x1",
 			call: func(ctx context.Context, c *Client) (any, error) { return nil, c.DeleteFirewallRule(ctx, "z1", "x1") }}, ""

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/sunsetscan/sunset/scanner/inventory"
 )
@@ -139,17 +140,14 @@ func (c *Client) PatchZoneSetting(ctx context.Context, zoneID, name string, valu
 	return &s, nil
 }
 
-// PatchFirewallRulePaused pauses or resumes a firewall rule
-// (PATCH /zones/:id/firewall/rules/:rule_id {"id": ID, "paused": BOOL}). The API answers
-// with the rule or with an array of rules; either is accepted, and the rule with ruleID
-// (or the only one) is returned.
-func (c *Client) PatchFirewallRulePaused(ctx context.Context, zoneID, ruleID string, paused bool) (*inventory.FirewallRule, error) {
-	body := struct {
-		ID     string `json:"id"`
-		Paused bool   `json:"paused"`
-	}{ruleID, paused}
+// PutFirewallRule replaces a firewall rule (PUT /zones/:id/firewall/rules/:rule_id) with
+// body, the whole rule: id, filter {id}, action, paused and the rest, which is how the SDKs
+// pause a rule (the PATCH operation is documented for the priority only). The API answers
+// with the rule or with an array of rules; either is accepted, and the rule with ruleID (or
+// the only one) is returned.
+func (c *Client) PutFirewallRule(ctx context.Context, zoneID, ruleID string, body any) (*inventory.FirewallRule, error) {
 	var raw json.RawMessage
-	if err := c.write(ctx, http.MethodPatch, body, &raw, true, "zones", zoneID, "firewall", "rules", ruleID); err != nil {
+	if err := c.write(ctx, http.MethodPut, body, &raw, true, "zones", zoneID, "firewall", "rules", ruleID); err != nil {
 		return nil, err
 	}
 	raw = bytes.TrimSpace(raw)
@@ -195,4 +193,16 @@ func (c *Client) DeleteRateLimit(ctx context.Context, zoneID, rateLimitID string
 // (DELETE /zones/:id/firewall/waf/overrides/:id).
 func (c *Client) DeleteWAFOverride(ctx context.Context, zoneID, overrideID string) error {
 	return c.write(ctx, http.MethodDelete, nil, nil, true, "zones", zoneID, "firewall", "waf", "overrides", overrideID)
+}
+
+// Call sends one API call as a migration plan step writes it: method, a path relative to
+// the v4 base ("/zones/ID/dns_records/RID") and a JSON body (nil for none). The envelope's
+// result is decoded into out (nil ignores it). The path's segments are checked and escaped
+// like those of every other call, so a step cannot reach outside the API base.
+func (c *Client) Call(ctx context.Context, method, path string, body json.RawMessage, out any) error {
+	segs := strings.Split(strings.Trim(path, "/"), "/")
+	if len(body) == 0 {
+		return c.write(ctx, method, nil, out, false, segs...)
+	}
+	return c.write(ctx, method, body, out, false, segs...)
 }

@@ -121,10 +121,12 @@ func TestWrites(t *testing.T) {
 			},
 		},
 		{
-			name: "pause firewall rule (object answer)", method: "PATCH", path: "/zones/z1/firewall/rules/fr1",
-			wantBody: `{"id":"fr1","paused":true}`,
+			name: "pause firewall rule (object answer)", method: "PUT", path: "/zones/z1/firewall/rules/fr1",
+			wantBody: `{"action":"block","filter":{"id":"f1"},"id":"fr1","paused":true}`,
 			result:   `{"id":"fr1","paused":true,"action":"block","priority":null,"filter":{"id":"f1","expression":"ssl","paused":false}}`,
-			call:     func(c *Client) (any, error) { return c.PatchFirewallRulePaused(ctx, "z1", "fr1", true) },
+			call: func(c *Client) (any, error) {
+				return c.PutFirewallRule(ctx, "z1", "fr1", pausedRule("fr1", "block", true))
+			},
 			check: func(t *testing.T, got any) {
 				if r := got.(*inventory.FirewallRule); r == nil || r.ID != "fr1" || !r.Paused {
 					t.Errorf("rule %+v", r)
@@ -132,10 +134,12 @@ func TestWrites(t *testing.T) {
 			},
 		},
 		{
-			name: "resume firewall rule (array answer)", method: "PATCH", path: "/zones/z1/firewall/rules/fr2",
-			wantBody: `{"id":"fr2","paused":false}`,
+			name: "resume firewall rule (array answer)", method: "PUT", path: "/zones/z1/firewall/rules/fr2",
+			wantBody: `{"action":"log","filter":{"id":"f1"},"id":"fr2","paused":false}`,
 			result:   `[{"id":"fr1","paused":true,"action":"block","filter":{"expression":"ssl"}},{"id":"fr2","paused":false,"action":"log","filter":{"expression":"ssl"}}]`,
-			call:     func(c *Client) (any, error) { return c.PatchFirewallRulePaused(ctx, "z1", "fr2", false) },
+			call: func(c *Client) (any, error) {
+				return c.PutFirewallRule(ctx, "z1", "fr2", pausedRule("fr2", "log", false))
+			},
 			check: func(t *testing.T, got any) {
 				if r := got.(*inventory.FirewallRule); r == nil || r.ID != "fr2" || r.Action != "log" {
 					t.Errorf("rule %+v", r)
@@ -212,4 +216,9 @@ func normJSON(t *testing.T, s string) string {
 	}
 	b, _ := json.Marshal(v)
 	return string(b)
+}
+
+// pausedRule is a whole-rule PUT body as the plan writes it.
+func pausedRule(id, action string, paused bool) map[string]any {
+	return map[string]any{"id": id, "action": action, "paused": paused, "filter": map[string]string{"id": "f1"}}
 }

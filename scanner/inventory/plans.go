@@ -46,3 +46,93 @@ func RateLimitsQuota(plan string) int { return quota(rateLimitsQuota, plan) }
 // RateLimitingRulesQuota is how many rate limiting rules (phase http_ratelimit) a plan
 // allows, lower than the previous version's; 0 when unknown.
 func RateLimitingRulesQuota(plan string) int { return quota(rateLimitingRulesQuota, plan) }
+
+// RateLimitRules is what rate limiting rules (phase http_ratelimit) may use on one plan: the
+// public availability table (domain-facts "Rate limiting rules: what each plan may use"),
+// with the period and mitigation timeout values the API accepts (10, 60, 120, 300, 600, 3600
+// and 0, 10, 60, 120, 300, 600, 3600, 86400) cut at each plan's ceiling (Free 10 s / 10 s,
+// Pro up to 1 min / 1 h, Business up to 10 min / 1 day, Enterprise up to 1 h / 1 day).
+type RateLimitRules struct {
+	// Plan is the plan's legacy id.
+	Plan string
+	// Fields are the fields a rule expression may use; nil means every request field.
+	Fields []string
+	// Characteristics are the counting characteristics beside cf.colo.id.
+	Characteristics []string
+	// CountingExpression tells whether a custom counting expression (response code and
+	// headers) is allowed.
+	CountingExpression bool
+	// Periods and Timeouts are the allowed period and mitigation_timeout values, ascending.
+	Periods, Timeouts []int
+}
+
+// Allowed period and mitigation_timeout values of rate limiting rules, on every plan.
+var (
+	rateLimitPeriods  = []int{10, 60, 120, 300, 600, 3600}
+	rateLimitTimeouts = []int{0, 10, 60, 120, 300, 600, 3600, 86400}
+)
+
+// rateLimitRules is the availability table, indexed by PlanRank. Free may use the URI path
+// and the verified bot field; Pro adds the host, URI, full URI and query; Business adds the
+// method, the source IP and the user agent; Enterprise every request field. Counting per IP
+// with NAT support (cf.unique_visitor_id) is Enterprise only.
+var rateLimitRules = [...]RateLimitRules{
+	{Plan: PlanFree, Fields: []string{"http.request.uri.path", "cf.bot_management.verified_bot", "cf.client.bot"},
+		Characteristics: []string{"ip.src"}, Periods: upTo(rateLimitPeriods, 10), Timeouts: []int{10}},
+	{Plan: PlanPro, Fields: []string{"http.request.uri.path", "cf.bot_management.verified_bot", "cf.client.bot",
+		"http.host", "http.request.uri", "http.request.full_uri", "http.request.uri.query"},
+		Characteristics: []string{"ip.src"}, Periods: upTo(rateLimitPeriods, 60), Timeouts: upTo(rateLimitTimeouts[1:], 3600)},
+	{Plan: PlanBusiness, Fields: []string{"http.request.uri.path", "cf.bot_management.verified_bot", "cf.client.bot",
+		"http.host", "http.request.uri", "http.request.full_uri", "http.request.uri.query",
+		"http.request.method", "ip.src", "http.user_agent"},
+		Characteristics: []string{"ip.src"}, CountingExpression: true, Periods: upTo(rateLimitPeriods, 600), Timeouts: rateLimitTimeouts[1:]},
+	{Plan: PlanEnterprise, Characteristics: []string{"ip.src", "cf.unique_visitor_id"}, CountingExpression: true,
+		Periods: rateLimitPeriods, Timeouts: rateLimitTimeouts[1:]},
+}
+
+func upTo(values []int, ceiling int) []int {
+	var out []int
+	for _, v := range values {
+		if v <= ceiling {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// RateLimitRulesFor returns what rate limiting rules may use on a plan. An unknown plan gets
+// the whole API's values and no field restriction: sunset cannot tell what it allows.
+func RateLimitRulesFor(plan string) RateLimitRules {
+	if r := PlanRank(plan); r >= 0 {
+		return rateLimitRules[r]
+	}
+	return RateLimitRules{Plan: strings.ToLower(plan), Characteristics: []string{"ip.src", "cf.unique_visitor_id"},
+		CountingExpression: true, Periods: rateLimitPeriods, Timeouts: rateLimitTimeouts[1:]}
+}
+
+// AllowsField tells whether a rule expression may use the field on this plan.
+func (r RateLimitRules) AllowsField(field string) bool {
+	if r.Fields == nil {
+		return true
+	}
+	for _, f := range r.Fields {
+		if f == field {
+			return true
+		}
+	}
+	return false
+}
+
+// AllowsCharacteristic tells whether the plan may count by the characteristic
+// (cf.colo.id is always there).
+func (r RateLimitRules) AllowsCharacteristic(c string) bool {
+	if c == "cf.colo.id" {
+		return true
+	}
+	for _, x := range r.Characteristics {
+		if x == c {
+			return true
+		}
+	}
+	return false
+}

@@ -99,6 +99,28 @@ func (z *ZoneInventory) Ruleset(phase string) (Ruleset, bool) {
 	return Ruleset{}, false
 }
 
+// PhaseDynamicRedirect is the phase of single redirect rules, which replace the
+// mobile_redirect zone setting.
+const PhaseDynamicRedirect = "http_request_dynamic_redirect"
+
+// MobileRedirectRef is the ref of the single redirect rule a migration plan creates for the
+// mobile_redirect zone setting, so that scans and later plans recognise it.
+const MobileRedirectRef = "zone_setting:mobile_redirect"
+
+// RuleByRef returns the rule with the given ref in the zone's entry point of phase.
+func (z *ZoneInventory) RuleByRef(phase, ref string) (RulesetRule, bool) {
+	rs, ok := z.Ruleset(phase)
+	if !ok {
+		return RulesetRule{}, false
+	}
+	for _, r := range rs.Rules {
+		if r.Ref == ref {
+			return r, true
+		}
+	}
+	return RulesetRule{}, false
+}
+
 // Sort orders accounts and zones by id and every list inside them by id, so that the same
 // account always yields the same bytes.
 func (s *Snapshot) Sort() {
