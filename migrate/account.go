@@ -1,6 +1,7 @@
 package migrate
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -85,7 +86,36 @@ func (b *builder) accountNameservers(a *inventory.AccountInventory) {
 	b.add(phaseManual, stop)
 }
 
-// pools plans notification_email on load balancer pools -> notification policies.
+// notificationPolicy is the policy body for a set of addresses (derived alert types).
+func notificationPolicy(name, alertType string, emails []string, filters map[string][]string) json.RawMessage {
+	mech := make([]map[string]string, len(emails))
+	for i, e := range emails {
+		mech[i] = map[string]string{"id": e}
+	}
+	body := map[string]any{
+		"name": name, "alert_type": alertType, "enabled": true,
+		"mechanisms": map[string]any{"email": mech},
+	}
+	if len(filters) > 0 {
+		body["filters"] = filters
+	}
+	return mustJSON(body)
+}
+
+func emailList(v string) []string {
+	var out []string
+	for _, a := range strings.Split(v, ",") {
+		if a = strings.TrimSpace(a); a != "" {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// pools plans notification_email on load balancer pools -> notification policies: create a
+// policy that mails the same addresses about the pool, then clear the field (the real API's
+// home of the deprecated field; health checks have none). Derived: the alert type
+// load_balancing_health_alert filtered on the pool is sunset's choice.
 func (b *builder) pools(a *inventory.AccountInventory) {
 	for _, p := range a.LoadBalancerPools {
 		fps := b.findings(idNotificationEmail, kindLoadBalancerPool, p.ID)
@@ -94,8 +124,8 @@ func (b *builder) pools(a *inventory.AccountInventory) {
 		}
 		emails := emailList(p.NotificationEmail)
 		create := "notification-policy.create:" + p.ID
-		b.add(phaseManual, Step{
-			ID: create, Kind: "notification-policy.create", Change: ChangeCreate, Manual: true, Derived: true,
+		b.add(phaseCreate, Step{
+			ID: create, Kind: "notification-policy.create", Change: ChangeCreate, Derived: true,
 			Method: "POST", Path: "/accounts/" + a.Account.ID + "/alerting/v3/policies",
 			Body:     notificationPolicy("Load balancer pool "+p.Name, "load_balancing_health_alert", emails, map[string][]string{"pool_id": {p.ID}}),
 			Resolves: fps, Risk: RiskLow,
@@ -103,8 +133,8 @@ func (b *builder) pools(a *inventory.AccountInventory) {
 			Reason: "notification_email is deprecated in favour of the centralised notification service.",
 			Note:   "Derived: alert type load_balancing_health_alert filtered on the pool, an email mechanism per address (" + strings.Join(emails, ", ") + ").",
 		})
-		b.add(phaseManual, Step{
-			ID: "load-balancer-pool.clear-email:" + p.ID, Kind: "load-balancer-pool.clear-email", Change: ChangeUpdate, Manual: true,
+		b.add(phaseOldDelete, Step{
+			ID: "load-balancer-pool.clear-email:" + p.ID, Kind: "load-balancer-pool.clear-email", Change: ChangeUpdate,
 			Method: "PATCH", Path: "/accounts/" + a.Account.ID + "/load_balancers/pools/" + p.ID,
 			Body:      mustJSON(map[string]string{"notification_email": ""}),
 			DependsOn: []string{create}, Resolves: fps, Risk: RiskLow,
@@ -132,8 +162,8 @@ func (b *builder) tunnels(a *inventory.AccountInventory) {
 	}
 }
 
-// bookmarks plans Access bookmarks -> Access applications of type bookmark: create the app,
-// then delete the old bookmark. Manual: the new app needs its Access policies decided.
+// bookmarks plans Access bookmarks -> Access applications of type bookmark: create the app
+// (a bookmark application has no Access policies to decide), then delete the old bookmark.
 func (b *builder) bookmarks(a *inventory.AccountInventory) {
 	for _, bm := range a.AccessBookmarks {
 		fps := b.findings(idAccessBookmarks, kindAccessBookmark, bm.ID)
@@ -141,16 +171,16 @@ func (b *builder) bookmarks(a *inventory.AccountInventory) {
 			continue
 		}
 		create := "access-app.create:" + bm.ID
-		b.add(phaseManual, Step{
-			ID: create, Kind: "access-app.create", Change: ChangeCreate, Manual: true,
+		b.add(phaseCreate, Step{
+			ID: create, Kind: "access-app.create", Change: ChangeCreate,
 			Method: "POST", Path: "/accounts/" + a.Account.ID + "/access/apps",
 			Body:     mustJSON(map[string]any{"type": "bookmark", "name": bm.Name, "domain": bm.Domain, "app_launcher_visible": true}),
 			Resolves: fps, Risk: RiskLow,
 			Title:  fmt.Sprintf("Create an Access application of type bookmark for %q", bm.Name),
 			Reason: "The bookmarks API is deprecated; bookmarks are Access applications of type bookmark.",
 		})
-		b.add(phaseManual, Step{
-			ID: "access-bookmark.delete:" + bm.ID, Kind: "access-bookmark.delete", Change: ChangeDelete, Manual: true,
+		b.add(phaseOldDelete, Step{
+			ID: "access-bookmark.delete:" + bm.ID, Kind: "access-bookmark.delete", Change: ChangeDelete,
 			Method: "DELETE", Path: "/accounts/" + a.Account.ID + "/access/bookmarks/" + bm.ID,
 			DependsOn: []string{create}, Resolves: fps, Risk: RiskLow,
 			Title:  fmt.Sprintf("Delete the old bookmark %q", bm.Name),

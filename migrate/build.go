@@ -15,7 +15,9 @@ import (
 
 // Options steer Build.
 type Options struct {
-	// AsOf is the day the findings were judged on; it is only recorded in the plan.
+	// AsOf is the day the findings were judged on. It is recorded in the plan, and no step
+	// writes to a deprecated setting endpoint past its end of life as of that day (zero: no
+	// such step is planned, as the day is unknown).
 	AsOf time.Time
 	// Catalog supplies replacements for findings that carry none; nil means catalog.Default().
 	Catalog *catalog.Catalog
@@ -47,7 +49,7 @@ func Build(snap *inventory.Snapshot, res scanner.Result, opts Options) *Plan {
 	}
 	sort.SliceStable(accounts, func(i, j int) bool { return accounts[i].Account.ID < accounts[j].Account.ID })
 	for _, a := range accounts {
-		ab := &builder{ix: ix, cat: cat, scope: scopeKey("", a.Account.ID)}
+		ab := &builder{ix: ix, cat: cat, asOf: opts.AsOf, scope: scopeKey("", a.Account.ID)}
 		ab.account(a)
 		ab.leftovers()
 		if steps := ab.steps(); len(steps) > 0 {
@@ -68,7 +70,7 @@ func Build(snap *inventory.Snapshot, res scanner.Result, opts Options) *Plan {
 		return zones[i].Zone.ID < zones[j].Zone.ID
 	})
 	for _, z := range zones {
-		zb := &builder{ix: ix, cat: cat, scope: scopeKey(z.Zone.ID, ""), z: z}
+		zb := &builder{ix: ix, cat: cat, asOf: opts.AsOf, scope: scopeKey(z.Zone.ID, ""), z: z}
 		zb.zone()
 		zb.leftovers()
 		steps := zb.steps()
@@ -121,6 +123,7 @@ func newFindingIndex(fs []scanner.Finding) *findingIndex {
 type builder struct {
 	ix    *findingIndex
 	cat   *catalog.Catalog
+	asOf  time.Time
 	scope string
 	z     *inventory.ZoneInventory
 
@@ -307,7 +310,17 @@ func (b *builder) zone() {
 	b.srvRecords()
 	b.recordFields()
 	b.zoneSettings()
-	b.healthChecks()
+}
+
+// writable tells whether a step may still write to the endpoint of a catalog entry: not
+// past its end of life as of the plan's day (an unknown day counts as past, so nothing is
+// planned against an endpoint that may be gone).
+func (b *builder) writable(ruleID string) bool {
+	e, ok := b.cat.Lookup(ruleID)
+	if !ok || e.EndOfLife.IsZero() {
+		return true
+	}
+	return !b.asOf.IsZero() && e.SeverityAt(b.asOf) != catalog.SeverityError
 }
 
 // compactJSON renders a raw JSON value without insignificant whitespace, so text built from

@@ -26,6 +26,7 @@ const (
 	idRecordLocked       = "dns-record-locked"
 	idSRVDataFields      = "srv-data-fields"
 	idNotificationEmail  = "notification-email"
+	idMobileRedirect     = "zone-setting-mobile-redirect"
 	idArgoTunnels        = "argo-tunnels-api"
 	idAccessBookmarks    = "access-bookmarks-api"
 )
@@ -354,8 +355,8 @@ func (b *builder) keptRule(t customrules.RuleTranslation, byID map[string]*inven
 	b.add(phaseManual, st)
 }
 
-// orphanFilters plans filters no firewall rule refers to: a manual delete, because the
-// snapshot cannot show whether another feature uses them.
+// orphanFilters deletes the filters no firewall rule refers to. The API refuses to delete a
+// filter a rule still references, so the call cannot break anything that uses it.
 func (b *builder) orphanFilters(users map[string][]string) {
 	zid := b.z.Zone.ID
 	for _, f := range b.z.Filters {
@@ -368,14 +369,15 @@ func (b *builder) orphanFilters(users map[string][]string) {
 		if len(resolves) == 0 {
 			continue
 		}
-		b.add(phaseManual, Step{
-			ID: "filter.review:" + f.ID, Kind: "filter.review", Manual: true,
+		b.add(phaseFilters, Step{
+			ID: "filter.delete:" + f.ID, Kind: "filter.delete", Change: ChangeDelete,
 			Method: "DELETE", Path: zonePath(zid, "filters", f.ID),
 			Resolves: resolves, Risk: RiskLow,
-			Title:  "Delete orphan filter " + named(f.Description, f.ID) + " if nothing else uses it",
-			Reason: "No firewall rule refers to it, but filters can be shared with other features, which the scan does not see; filters shared with other features are never deleted by the plan.",
-			Note:   "Check that no other feature (zone lockdown, user agent rules) uses it, then delete it; if the API refuses, another feature uses it: keep it.",
+			Title:  "Delete orphan filter " + named(f.Description, f.ID),
+			Reason: "No firewall rule refers to it; custom rules carry their expression inline, so nothing needs it.",
+			Note:   "The API refuses to delete a filter that a rule still references: if it does, a rule was added since the scan; keep the filter and build the plan again.",
 		})
+		b.retired = append(b.retired, Retired{Type: "cloudflare_filter", ID: f.ID})
 	}
 }
 

@@ -10,60 +10,52 @@ import (
 )
 
 // zoneSettingGuide says what a deprecated zone setting's value means for the migration: the
-// advice, and whether the end of life changes traffic (risk).
-type zoneSettingGuide func(v json.RawMessage) (advice string, changesTraffic bool)
+// advice, and whether the feature is on (so something must be done before its end of life).
+type zoneSettingGuide func(v json.RawMessage) (advice string, active bool)
 
 func onOffValue(v json.RawMessage) (on, known bool) { return inventory.SettingOn(v) }
 
 // zoneSettingGuides follow the catalog's replacements: brotli -> compression by default
 // (compression rules on Enterprise), minify -> none (minify in the build), server-side
 // excludes -> none, privacy pass -> none; mobile_redirect is planned separately (a single
-// redirect rule).
+// redirect rule). The scan reports these settings only at values whose end of life matters.
 var zoneSettingGuides = map[string]zoneSettingGuide{
 	"brotli": func(v json.RawMessage) (string, bool) {
-		if on, known := onOffValue(v); known && on {
-			return "Brotli is on; compression is on by default for every zone after the end of life, so traffic does not change. Stop calling the endpoint.", false
-		}
-		return "Brotli is off; after the end of life compression is on by default, so this zone starts serving compressed responses. Enterprise zones can keep it off with a compression rule (phase http_response_compression). Stop calling the endpoint.", true
+		return "Brotli is off; compression is on by default for every zone after the end of life, so this zone serves compressed responses. Enterprise zones can keep it off with a compression rule (phase http_response_compression). Stop calling the endpoint.", false
 	},
 	"minify": func(v json.RawMessage) (string, bool) {
-		var m map[string]string
-		if json.Unmarshal(v, &m) != nil {
-			return "Auto Minify goes away: minify assets in the build, then stop calling the endpoint.", true
-		}
-		var on []string
-		for _, k := range []string{"css", "html", "js"} {
-			if strings.EqualFold(m[k], "on") {
-				on = append(on, k)
-			}
-		}
-		if len(on) == 0 {
-			return "Auto Minify is off for css, html and js: nothing changes for traffic. Stop calling the endpoint.", false
-		}
-		return "Auto Minify is on for " + strings.Join(on, ", ") + " and goes away, so these assets will be served unminified: minify them in the build (then turn the setting off), and stop calling the endpoint.", true
+		return "Auto Minify goes away at the end of life, so the assets it minifies are served unminified: minify them in the build, then turn the setting off (before the end of life; after it the value does nothing), and stop calling the endpoint.", true
 	},
 	"server_side_exclude": func(v json.RawMessage) (string, bool) {
-		if on, known := onOffValue(v); known && !on {
-			return "Server-side Excludes are off: nothing changes for traffic. Stop calling the endpoint.", false
-		}
-		return "Server-side Excludes go away, so content inside SSE tags will be served to every visitor: remove sensitive content from those pages, then stop calling the endpoint.", true
+		return "Server-side Excludes go away at the end of life, so content inside SSE tags is served to every visitor: remove sensitive content from those pages, then turn the setting off (before the end of life; after it the value does nothing), and stop calling the endpoint.", true
 	},
 	"privacy_pass": func(v json.RawMessage) (string, bool) {
-		if on, known := onOffValue(v); known && !on {
-			return "Privacy Pass is off: nothing changes. Stop calling the endpoint.", false
-		}
 		return "The legacy anonymous-token setting is removed and nothing replaces it: stop managing it.", false
 	},
 }
 
+// settingBody is the body of PATCH /zones/:id/settings/NAME. The id is sent with the value:
+// the API's schema of the operation requires both (the SDKs send only the value, which the
+// API accepts too).
+func settingBody(name string, value any) json.RawMessage {
+	return mustJSON(map[string]any{"id": name, "value": value})
+}
+
+// offValues are the no-op values a manual step sets a deprecated setting to.
+var offValues = map[string]any{
+	"minify":              map[string]string{"css": "off", "html": "off", "js": "off"},
+	"server_side_exclude": "off",
+}
+
 // zoneSettings plans the deprecated single zone settings. Their values cannot be migrated by
 // a call (the features go away, or their replacement is configured differently): each gets a
-// manual step with what to do, and mobile_redirect a single redirect rule to create.
+// manual step with what to do, with the call that turns the feature off while the endpoint
+// still takes writes; mobile_redirect gets a single redirect rule (mobileRedirect).
 func (b *builder) zoneSettings() {
 	z := b.z
-	zid := z.Zone.ID
 	for _, name := range []string{"brotli", "minify", "mobile_redirect", "server_side_exclude", "privacy_pass"} {
-		fps := b.findings("zone-setting-"+strings.ReplaceAll(name, "_", "-"), kindZoneSetting, name)
+		ruleID := "zone-setting-" + strings.ReplaceAll(name, "_", "-")
+		fps := b.findings(ruleID, kindZoneSetting, name)
 		if len(fps) == 0 {
 			continue
 		}
@@ -72,36 +64,59 @@ func (b *builder) zoneSettings() {
 			b.mobileRedirect(set.Value, fps)
 			continue
 		}
-		advice, changes := zoneSettingGuides[name](set.Value)
-		risk := RiskLow
-		if changes {
-			risk = RiskMedium
-		}
-		b.add(phaseManual, Step{
+		advice, active := zoneSettingGuides[name](set.Value)
+		st := Step{
 			ID: "zone-setting.stop:" + name, Kind: "zone-setting.stop", Manual: true,
-			Resolves: fps, Risk: risk,
+			Resolves: fps, Risk: RiskLow,
 			Title:  fmt.Sprintf("Stop using /zones/:zone_id/settings/%s (value %s)", name, compactJSON(set.Value)),
 			Reason: fmt.Sprintf("The %s setting is deprecated; no call migrates it.", name),
 			Note:   advice,
-		})
-		_ = zid
+		}
+		if off, ok := offValues[name]; ok && active && b.writable(ruleID) {
+			st.Risk = RiskMedium
+			st.Method, st.Path = "PATCH", zonePath(z.Zone.ID, "settings", name)
+			st.Body = settingBody(name, off)
+		}
+		b.add(phaseManual, st)
 	}
 }
 
-// mobileRedirect plans mobile_redirect -> a single redirect rule (phase
-// http_request_dynamic_redirect). Derived: the old feature recognised mobile browsers by their
-// user agent; the rule matches "Mobi" or "Android" in it on the zone's own host, and sends
-// them to the mobile subdomain with a 302, keeping the path and query unless strip_uri.
-// The step is manual: the scan does not read that phase's entry point, so the PUT body holds
-// only the new rule and must be merged with any redirect rules the zone already has.
-func (b *builder) mobileRedirect(v json.RawMessage, fps []string) {
-	zid := b.z.Zone.ID
-	zone := inventory.NormalizeDNSName(b.z.Zone.Name)
-	var m struct {
-		Status          string  `json:"status"`
-		MobileSubdomain *string `json:"mobile_subdomain"`
-		StripURI        bool    `json:"strip_uri"`
+// mobileRedirectSetting is the value of the mobile_redirect zone setting.
+type mobileRedirectSetting struct {
+	Status          string  `json:"status"`
+	MobileSubdomain *string `json:"mobile_subdomain"`
+	StripURI        bool    `json:"strip_uri"`
+}
+
+// mobileRedirectRule is the single redirect rule (phase http_request_dynamic_redirect) that
+// replaces mobile_redirect. Derived: the old feature recognised mobile browsers by their user
+// agent; the rule matches "Mobi" or "Android" in it on the zone's own host, and sends them to
+// the mobile subdomain with a 302, keeping the path and query unless strip_uri.
+func mobileRedirectRule(zone string, m mobileRedirectSetting) (inventory.RulesetRule, string) {
+	target := "https://" + inventory.NormalizeDNSName(*m.MobileSubdomain) + "." + zone
+	fromValue := map[string]any{"status_code": 302, "preserve_query_string": !m.StripURI}
+	if m.StripURI {
+		fromValue["target_url"] = map[string]string{"value": target + "/"}
+	} else {
+		fromValue["target_url"] = map[string]string{"expression": "concat(" + expr.Quote(target) + ", http.request.uri.path)"}
 	}
+	return inventory.RulesetRule{
+		Action:           "redirect",
+		Expression:       fmt.Sprintf("http.host eq %s and (http.user_agent contains \"Mobi\" or http.user_agent contains \"Android\")", expr.Quote(zone)),
+		Description:      "Mobile redirect to " + target + " (migrated from the mobile_redirect setting)",
+		Enabled:          boolPtr(true),
+		Ref:              inventory.MobileRedirectRef,
+		ActionParameters: mustJSON(map[string]any{"from_value": fromValue}),
+	}, target
+}
+
+// mobileRedirect plans mobile_redirect -> a single redirect rule, merged into the zone's
+// redirect entry point (read by the scan), then, while the endpoint still takes writes, the
+// setting turned off. Past its end of life the setting redirects nothing: the rule restores
+// the redirects, and the value left in the setting does nothing.
+func (b *builder) mobileRedirect(v json.RawMessage, fps []string) {
+	zone := inventory.NormalizeDNSName(b.z.Zone.Name)
+	var m mobileRedirectSetting
 	_ = json.Unmarshal(v, &m)
 	stop := Step{
 		ID: "zone-setting.stop:mobile_redirect", Kind: "zone-setting.stop", Manual: true,
@@ -117,91 +132,35 @@ func (b *builder) mobileRedirect(v json.RawMessage, fps []string) {
 		b.add(phaseManual, stop)
 		return
 	}
-	target := "https://" + inventory.NormalizeDNSName(*m.MobileSubdomain) + "." + zone
-	fromValue := map[string]any{"status_code": 302, "preserve_query_string": !m.StripURI}
-	if m.StripURI {
-		fromValue["target_url"] = map[string]string{"value": target + "/"}
-	} else {
-		fromValue["target_url"] = map[string]string{"expression": "concat(" + expr.Quote(target) + ", http.request.uri.path)"}
+	rule, target := mobileRedirectRule(zone, m)
+	verify := ""
+	if _, done := b.z.RuleByRef(PhaseRedirect, inventory.MobileRedirectRef); !done {
+		entry, hasEntry := b.z.Ruleset(PhaseRedirect)
+		verify = b.plan(rulesetChange{
+			prefix: "redirect-rules", phase: PhaseRedirect, existing: entryOrNil(entry, hasEntry),
+			back: []inventory.RulesetRule{rule}, what: "redirect rule", whats: "redirect rules",
+			resolves: fps, risk: RiskMedium, derived: true,
+			reason: "mobile_redirect is deprecated; a single redirect rule sending mobile visitors to " + target + " replaces it.",
+			note:   "Derived: mobile browsers are told by \"Mobi\" or \"Android\" in the user agent, as the old feature did by user agent.",
+		})
 	}
-	rule := map[string]any{
-		"action":            "redirect",
-		"expression":        fmt.Sprintf("http.host eq %s and (http.user_agent contains \"Mobi\" or http.user_agent contains \"Android\")", expr.Quote(zone)),
-		"description":       "Mobile redirect to " + target + " (migrated from the mobile_redirect setting)",
-		"enabled":           true,
-		"action_parameters": map[string]any{"from_value": fromValue},
-	}
-	b.add(phaseCreate, Step{
-		ID: "redirect-rules.create:mobile_redirect", Kind: "redirect-rules.create", Change: ChangeCreate,
-		Manual: true, Derived: true,
-		Method: "PUT", Path: entrypointPath(zid, PhaseRedirect), Body: mustJSON(map[string]any{"rules": []any{rule}}),
-		Risk:   RiskMedium,
-		Title:  "Create a single redirect rule sending mobile visitors to " + target,
-		Reason: "mobile_redirect is deprecated; single redirects replace it.",
-		Note:   "Manual: the scan does not read the http_request_dynamic_redirect entry point, so add this rule to it (POST .../rules when it exists; the PUT shown replaces every redirect rule). Derived: mobile browsers are told by \"Mobi\" or \"Android\" in the user agent.",
-	})
-	stop.DependsOn = []string{"redirect-rules.create:mobile_redirect"}
-	stop.Method, stop.Path = "PATCH", zonePath(zid, "settings", "mobile_redirect")
-	stop.Body = mustJSON(map[string]any{"value": map[string]any{"status": "off", "mobile_subdomain": *m.MobileSubdomain, "strip_uri": m.StripURI}})
-	stop.Title = "Turn mobile_redirect off once the redirect rule is live, and stop using the endpoint"
-	stop.Note = "Both redirecting at once is harmless (same target), so turn the setting off after checking the rule."
-	stop.Risk = RiskMedium
-	b.add(phaseManual, stop)
-}
-
-// notificationPolicy is the policy body for a set of addresses (derived alert types).
-func notificationPolicy(name, alertType string, emails []string, filters map[string][]string) json.RawMessage {
-	mech := make([]map[string]string, len(emails))
-	for i, e := range emails {
-		mech[i] = map[string]string{"id": e}
-	}
-	body := map[string]any{
-		"name": name, "alert_type": alertType, "enabled": true,
-		"mechanisms": map[string]any{"email": mech},
-	}
-	if len(filters) > 0 {
-		body["filters"] = filters
-	}
-	return mustJSON(body)
-}
-
-func emailList(v string) []string {
-	var out []string
-	for _, a := range strings.Split(v, ",") {
-		if a = strings.TrimSpace(a); a != "" {
-			out = append(out, a)
-		}
-	}
-	return out
-}
-
-// healthChecks plans notification_email on zone health checks -> notification policies:
-// create the policy, then clear the field. Both are manual: the policies API is account-wide
-// and the alert type is derived (health_check_status_notification).
-func (b *builder) healthChecks() {
-	z := b.z
-	for _, h := range z.HealthChecks {
-		fps := b.findings(idNotificationEmail, kindHealthCheck, h.ID)
-		if len(fps) == 0 {
-			continue
-		}
-		emails := emailList(h.NotificationEmail)
-		create := "notification-policy.create:" + h.ID
-		b.add(phaseManual, Step{
-			ID: create, Kind: "notification-policy.create", Change: ChangeCreate, Manual: true, Derived: true,
-			Method: "POST", Path: "/accounts/" + z.Zone.Account.ID + "/alerting/v3/policies",
-			Body:     notificationPolicy("Health check "+h.Name+" ("+z.Zone.Name+")", "health_check_status_notification", emails, map[string][]string{"health_check_id": {h.ID}}),
+	stop.Title = "Stop using /zones/:zone_id/settings/mobile_redirect: the redirect rule replaces it"
+	stop.Note = "Past the end of life the setting redirects nothing and the value left in it does nothing."
+	if b.writable(idMobileRedirect) {
+		off := Step{
+			ID: "zone-setting.off:mobile_redirect", Kind: "zone-setting.off", Change: ChangeUpdate,
+			Method: "PATCH", Path: zonePath(b.z.Zone.ID, "settings", "mobile_redirect"),
+			Body:     settingBody("mobile_redirect", map[string]any{"status": "off", "mobile_subdomain": *m.MobileSubdomain, "strip_uri": m.StripURI}),
 			Resolves: fps, Risk: RiskLow,
-			Title:  "Create a notification policy for health check " + named(h.Name, h.ID),
-			Reason: "notification_email is deprecated in favour of the centralised notification service.",
-			Note:   "Derived: alert type health_check_status_notification with an email mechanism per address (" + strings.Join(emails, ", ") + ").",
-		})
-		b.add(phaseManual, Step{
-			ID: "health-check.clear-email:" + h.ID, Kind: "health-check.clear-email", Change: ChangeUpdate, Manual: true,
-			Method: "PATCH", Path: zonePath(z.Zone.ID, "healthchecks", h.ID), Body: mustJSON(map[string]string{"notification_email": ""}),
-			DependsOn: []string{create}, Resolves: fps, Risk: RiskLow,
-			Title:  "Clear notification_email of health check " + named(h.Name, h.ID),
-			Reason: "Once the policy sends the notifications, the deprecated field would send them twice.",
-		})
+			Title:  "Turn mobile_redirect off: the redirect rule is live",
+			Reason: "Both redirecting at once is harmless (same target), so the setting goes off once the rule is checked, before the endpoint's end of life.",
+		}
+		if verify != "" {
+			off.DependsOn = []string{verify}
+		}
+		b.add(phaseOldDelete, off)
+		stop.DependsOn = []string{off.ID}
+		stop.Note = "The setting is off; scripts and tools must stop calling the endpoint."
 	}
+	b.add(phaseManual, stop)
 }

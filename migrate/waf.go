@@ -285,19 +285,27 @@ func (b *builder) waf() {
 		b.retired = append(b.retired, Retired{Type: "cloudflare_waf_override", ID: o.ID})
 	}
 	if len(packageFPs) > 0 {
-		st := Step{
-			ID: "waf.previous-version-off", Kind: "waf.previous-version-off", Manual: true, Derived: true,
-			Method: "PATCH", Path: zonePath(zid, "settings", "waf"), Body: mustJSON(map[string]string{"value": "off"}),
-			Resolves: packageFPs, Risk: RiskMedium,
-			Title:  "Turn the previous version of managed rules off",
-			Reason: "Once the managed rulesets run, the old packages would inspect the same traffic twice; the packages themselves cannot be deleted through the API.",
-			Note:   "Derived: no documented API switch turns the previous version off; the zone setting waf (on/off) is the one the dashboard uses. It also stops at its end of life." + manualNote(manual),
-		}
-		if verify != "" {
-			st.DependsOn = []string{verify}
-		}
-		b.add(phaseManual, st)
+		b.wafOff(packageFPs, verify, manual)
 	}
+}
+
+// wafOff turns the previous version of managed rules off for the zone once the managed
+// rulesets run: PATCH /zones/:id/settings/waf {"value": "off"}, the zone's switch of the
+// previous version (its packages cannot be deleted). What the rulesets cannot carry over
+// is listed in the note.
+func (b *builder) wafOff(packageFPs []string, verify string, manual []string) {
+	st := Step{
+		ID: "waf.previous-version-off", Kind: "waf.previous-version-off", Change: ChangeUpdate,
+		Method: "PATCH", Path: zonePath(b.z.Zone.ID, "settings", "waf"), Body: settingBody("waf", "off"),
+		Resolves: packageFPs, Risk: RiskMedium,
+		Title:  "Turn the previous version of managed rules off",
+		Reason: "Once the managed rulesets run, the old packages would inspect the same traffic twice; the packages themselves cannot be deleted through the API.",
+		Note:   "The zone setting waf is the previous version's on/off switch; the packages stay listed, but inspect nothing." + manualNote(manual),
+	}
+	if verify != "" {
+		st.DependsOn = []string{verify}
+	}
+	b.add(phaseOldDelete, st)
 }
 
 func manualNote(items []string) string {

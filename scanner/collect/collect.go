@@ -141,8 +141,6 @@ type Source interface {
 	// GetEntrypointRuleset reads a zone's entry point ruleset of a phase; nil, nil when the
 	// phase has none.
 	GetEntrypointRuleset(ctx context.Context, zoneID, phase string) (*inventory.Ruleset, error)
-	// ListHealthChecks lists a zone's standalone health checks.
-	ListHealthChecks(ctx context.Context, zoneID string) ([]inventory.HealthCheck, error)
 
 	// GetAccountDNSSettings reads an account's DNS settings.
 	GetAccountDNSSettings(ctx context.Context, accountID string) (*inventory.AccountDNSSettings, error)

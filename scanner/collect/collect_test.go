@@ -3,6 +3,7 @@ package collect
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"path"
 	"reflect"
@@ -110,8 +111,8 @@ func TestWAFPackageActive(t *testing.T) {
 }
 
 func TestRequestsPerZone(t *testing.T) {
-	if RequestsPerZone != 17 || RequestsPerEntrypoint != 1 || RequestsPerActiveWAFPackage != 2 {
-		t.Fatalf("documented counts changed: %d + %d per entry point + %d per active package", RequestsPerZone, RequestsPerEntrypoint, RequestsPerActiveWAFPackage)
+	if RequestsPerZone != 16 || RequestsPerEntrypoint != 1 || RequestsPerWAFZone != 1 || RequestsPerActiveWAFPackage != 2 {
+		t.Fatalf("documented counts changed: %d + %d per entry point + %d with packages + %d per active package", RequestsPerZone, RequestsPerEntrypoint, RequestsPerWAFZone, RequestsPerActiveWAFPackage)
 	}
 	// Both zones have a custom rules entry point; zone 0 has an active WAF package.
 	f, data := newFixture(2)
@@ -754,4 +755,35 @@ func TestFailingZoneIsSkippedAfterRepeatedFailures(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestWAFOffSkipsGroupsAndRules: a zone whose waf setting is off runs no previous-version
+// package, so the packages' groups and rules are not read; the setting is kept in the
+// snapshot for the scan.
+func TestWAFOffSkipsGroupsAndRules(t *testing.T) {
+	f, data := newFixture(1)
+	z := &data.Zones[0]
+	for i := range z.Settings {
+		if z.Settings[i].ID == "waf" {
+			z.Settings[i].Value = json.RawMessage(`"off"`)
+		}
+	}
+	snap, err := Collect(context.Background(), f, testOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range data.Zones[0].WAFPackages {
+		for _, part := range []string{"groups", "rules"} {
+			if n := f.callCount(z.Zone.ID + " firewall/waf/packages/" + p.Package.ID + "/" + part); n != 0 {
+				t.Errorf("%s of package %s read %d times with the WAF off", part, p.Package.Name, n)
+			}
+		}
+	}
+	got, ok := snap.Zones[0].Setting("waf")
+	if !ok || string(got.Value) != `"off"` {
+		t.Errorf("waf setting in the snapshot: %+v %v", got, ok)
+	}
+	if n := snap.Zones[0].Requests; n != RequestsPerZone+RequestsPerEntrypoint+RequestsPerWAFZone {
+		t.Errorf("requests %d", n)
+	}
 }

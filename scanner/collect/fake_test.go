@@ -252,10 +252,6 @@ func (f *fake) ListRateLimits(ctx context.Context, zoneID string) ([]inventory.R
 	return list(f, ctx, zoneID, "rate_limits", func(z *inventory.ZoneInventory) []inventory.RateLimit { return z.RateLimits })
 }
 
-func (f *fake) ListHealthChecks(ctx context.Context, zoneID string) ([]inventory.HealthCheck, error) {
-	return list(f, ctx, zoneID, "healthchecks", func(z *inventory.ZoneInventory) []inventory.HealthCheck { return z.HealthChecks })
-}
-
 func (f *fake) ListDNSRecords(ctx context.Context, zoneID, recordType string) ([]inventory.DNSRecord, error) {
 	return list(f, ctx, zoneID, "dns_records", func(z *inventory.ZoneInventory) []inventory.DNSRecord {
 		all, ok := f.records[zoneID]
@@ -427,6 +423,7 @@ func fixture(n int) (*inventory.Snapshot, map[string][]inventory.DNSRecord) {
 			{ID: "minify", Value: raw(`{"css":"on","html":"off","js":"off"}`)},
 			{ID: "mobile_redirect", Value: raw(`{"status":"off","mobile_subdomain":null,"strip_uri":false}`)},
 			{ID: "server_side_exclude", Value: raw(`"on"`)},
+			{ID: "waf", Value: raw(`"on"`)},
 		}
 		z.LegacyDNSSettings = []inventory.Setting{{ID: "secondary_overrides", Value: raw(`false`)}, {ID: "use_apex_ns", Value: raw(`true`)}}
 		z.DNSSettings = &inventory.DNSSettings{FlattenAllCNAMEs: ptr(true), MultiProvider: ptr(true)}
@@ -435,7 +432,6 @@ func fixture(n int) (*inventory.Snapshot, map[string][]inventory.DNSRecord) {
 		plain := inventory.DNSRecord{ID: hexID(12, 3*i+2), Type: "A", Name: z.Zone.Name, Content: "192.0.2.10"}
 		records[zid] = []inventory.DNSRecord{plain, srv, locked}
 		z.DNSRecords = []inventory.DNSRecord{srv, locked}
-		z.HealthChecks = []inventory.HealthCheck{{ID: hexID(13, i), Name: "origin", NotificationEmail: "ops@example.com"}}
 		z.Rulesets = []inventory.Ruleset{{ID: hexID(14, i), Phase: "http_request_firewall_custom", Kind: "zone", Rules: []inventory.RulesetRule{{ID: hexID(15, i), Action: "block", Expression: "ip.src eq 192.0.2.2", Enabled: ptr(true)}}}}
 		snap.Zones = append(snap.Zones, z)
 	}
@@ -459,6 +455,9 @@ func expected(data *inventory.Snapshot, source string) *inventory.Snapshot {
 		}
 		z.Retired = []inventory.Retired{{Method: "GET", Path: "/zones/" + z.Zone.ID + "/settings/privacy_pass", Status: 404}}
 		z.Requests = RequestsPerZone + len(z.Rulesets)*RequestsPerEntrypoint + active*RequestsPerActiveWAFPackage
+		if len(z.WAFPackages) > 0 {
+			z.Requests += RequestsPerWAFZone
+		}
 	}
 	want.Sort()
 	return want

@@ -19,19 +19,23 @@ var zoneSettings = []string{"cname_flattening", "brotli", "minify", "mobile_redi
 // legacyDNSSettings are the deprecated dns_settings/NAME endpoints.
 var legacyDNSSettings = []string{"use_apex_ns", "secondary_overrides"}
 
-// Phases whose entry points are read: custom rules, rate limiting rules and managed rules,
-// which the migration plans merge into.
-var entrypointPhases = []string{"http_request_firewall_custom", "http_ratelimit", "http_request_firewall_managed"}
+// Phases whose entry points are read: custom rules, rate limiting rules, managed rules and
+// single redirects, which the migration plans merge into.
+var entrypointPhases = []string{"http_request_firewall_custom", "http_ratelimit", "http_request_firewall_managed", inventory.PhaseDynamicRedirect}
 
 const (
 	// RequestsPerZone is the number of requests a zone costs when every list fits in one
-	// page, no WAF package is active and no entry point exists: 5 lists of firewall and
+	// page, no WAF package is listed and no entry point exists: 5 lists of firewall and
 	// rate limiting objects, 6 zone settings, 2 legacy DNS settings, DNS settings, DNS
-	// records, health checks and the list of rulesets.
-	RequestsPerZone = 5 + 6 + 2 + 1 + 1 + 1 + 1
-	// RequestsPerEntrypoint is what each existing entry point of the three phases adds.
+	// records and the list of rulesets.
+	RequestsPerZone = 5 + 6 + 2 + 1 + 1 + 1
+	// RequestsPerEntrypoint is what each existing entry point of the four phases adds.
 	RequestsPerEntrypoint = 1
-	// RequestsPerActiveWAFPackage is what each active WAF package adds (groups, rules).
+	// RequestsPerWAFZone is what a zone with previous-version WAF packages adds: its waf
+	// setting, which says whether the previous version still runs.
+	RequestsPerWAFZone = 1
+	// RequestsPerActiveWAFPackage is what each active WAF package of a zone whose previous
+	// version runs adds (groups, rules).
 	RequestsPerActiveWAFPackage = 2
 )
 
@@ -73,7 +77,7 @@ func zoneParts() []zonePart {
 	for _, name := range legacyDNSSettings {
 		parts = append(parts, partLegacyDNSSetting(name))
 	}
-	return append(parts, partDNSRecords, partHealthChecks, partRulesets)
+	return append(parts, partDNSRecords, partRulesets)
 }
 
 // scanZone collects one zone. It never fails: failures are recorded in the inventory.
@@ -151,8 +155,9 @@ func wafPackageActive(p inventory.WAFPackage) bool {
 	return !(p.IsOWASP() && strings.EqualFold(p.Sensitivity, "off"))
 }
 
-// partWAF reads the WAF packages, then the groups and rules of the active ones, in
-// sequence: they depend on the package list.
+// partWAF reads the WAF packages, then, when there are any, the zone's waf setting (the
+// previous version's on/off switch), then the groups and rules of the active packages of a
+// zone where it runs, in sequence: each depends on the one before.
 func partWAF(ctx context.Context, s *zoneScan) {
 	zoneID := s.inv.Zone.ID
 	var pkgs []inventory.WAFPackage
@@ -160,13 +165,26 @@ func partWAF(ctx context.Context, s *zoneScan) {
 		var err error
 		pkgs, err = s.src.ListWAFPackages(ctx, zoneID)
 		return err
-	}) {
+	}) || len(pkgs) == 0 {
 		return
 	}
+	off := false
+	s.call(ctx, "settings/waf", func(ctx context.Context) error {
+		p, err := s.src.GetZoneSetting(ctx, zoneID, "waf")
+		if err != nil || p == nil {
+			return err
+		}
+		v := *p
+		v.ID = "waf"
+		on, known := inventory.SettingOn(v.Value)
+		off = known && !on
+		s.store(func(inv *inventory.ZoneInventory) { inv.Settings = append(inv.Settings, v) })
+		return nil
+	})
 	out := make([]inventory.WAFPackageInventory, len(pkgs))
 	for i, p := range pkgs {
 		out[i].Package = p
-		if !wafPackageActive(p) {
+		if off || !wafPackageActive(p) {
 			continue
 		}
 		base := "firewall/waf/packages/" + p.ID
@@ -252,14 +270,6 @@ func partDNSRecords(ctx context.Context, s *zoneScan) {
 			}
 		}
 		s.store(func(inv *inventory.ZoneInventory) { inv.DNSRecords = kept })
-		return err
-	})
-}
-
-func partHealthChecks(ctx context.Context, s *zoneScan) {
-	s.call(ctx, "healthchecks", func(ctx context.Context) error {
-		v, err := s.src.ListHealthChecks(ctx, s.inv.Zone.ID)
-		s.store(func(inv *inventory.ZoneInventory) { inv.HealthChecks = v })
 		return err
 	})
 }
