@@ -139,13 +139,73 @@ func TestCorpusPatches(t *testing.T) {
 	}
 }
 
-// TestCorpusExcerptPatches: the excerpt of the deprecated endpoints has the firewall stale
-// points but no rulesets schemas, so only those patches apply.
+// TestCorpusExcerptPatches: the excerpt of the deprecated endpoints has the firewall, DNS
+// record and nameserver stale points but no rulesets schemas, so those patches do not apply.
 func TestCorpusExcerptPatches(t *testing.T) {
 	d := loadCorpusDoc(t, "openapi_excerpt.json", true)
 	got := d.Patches()
-	if len(got) != 2 || !strings.Contains(got[0], "firewall/rules") || !strings.Contains(got[1], "firewall/rules") {
-		t.Errorf("excerpt patches: %q", got)
+	if len(got) != len(patches)-3 {
+		t.Errorf("excerpt patches: want %d, got %q", len(patches)-3, got)
+	}
+	for _, p := range got {
+		if strings.Contains(p, "rulesets") {
+			t.Errorf("a rulesets patch applied to the excerpt, which has no rulesets: %s", p)
+		}
 	}
 	t.Logf("excerpt: %d operations, plan operations: %d", len(d.Operations()), len(loadCorpusDoc(t, "openapi_plan_ops.json", true).Operations()))
+}
+
+// TestCorpusMorePatches shows the stale points found while checking the emulator's writes:
+// rule positions, nameserver types and DNS record ids.
+func TestCorpusMorePatches(t *testing.T) {
+	raw := loadCorpusDoc(t, "openapi_plan_ops.json", false)
+	d := loadCorpusDoc(t, "openapi_plan_ops.json", true)
+	rule := `{"action":"block","expression":"ip.src eq 192.0.2.1","position":%s}`
+	for _, pos := range []string{`{"before":""}`, `{"after":"da5e8e506c8e7877fe06cdf4c41add54"}`, `{"index":1}`} {
+		body := []byte(strings.Replace(rule, "%s", pos, 1))
+		if raw.ValidateRequest("POST", "/zones/z/rulesets/r/rules", body) == nil {
+			t.Errorf("position %s: the snapshot should refuse it (it matches every alternative)", pos)
+		}
+		if err := d.ValidateRequest("POST", "/zones/z/rulesets/r/rules", body); err != nil {
+			t.Errorf("position %s refused: %v", pos, err)
+		}
+	}
+	both := []byte(strings.Replace(rule, "%s", `{"before":"","after":""}`, 1))
+	if d.ValidateRequest("POST", "/zones/z/rulesets/r/rules", both) == nil {
+		t.Error("a position with both before and after should be refused")
+	}
+
+	for _, typ := range []string{"cloudflare.standard.random", "custom.account", "custom.tenant", "platform.standard"} {
+		body := []byte(`{"zone_defaults":{"nameservers":{"type":"` + typ + `"}}}`)
+		if raw.ValidateRequest("PATCH", "/accounts/a/dns_settings", body) == nil {
+			t.Errorf("%s: the snapshot allows only cloudflare.standard", typ)
+		}
+		if err := d.ValidateRequest("PATCH", "/accounts/a/dns_settings", body); err != nil {
+			t.Errorf("%s refused: %v", typ, err)
+		}
+	}
+	if d.ValidateRequest("PATCH", "/zones/z/dns_settings", []byte(`{"nameservers":{"type":"cloudflare.fancy"}}`)) == nil {
+		t.Error("an unknown nameserver type should be refused")
+	}
+
+	create := []byte(`{"type":"A","name":"www.example.com","content":"192.0.2.1","ttl":1,"proxied":true}`)
+	got := strings.Join(violationsOf(t, raw.ValidateRequest("POST", "/zones/z/dns_records", create)), ",")
+	if got != "/id required" {
+		t.Errorf("the snapshot should require only the id of a new record (read-only members are not required); got %q", got)
+	}
+	if err := d.ValidateRequest("POST", "/zones/z/dns_records", create); err != nil {
+		t.Errorf("a new record refused: %v", err)
+	}
+	srv := []byte(`{"type":"SRV","name":"_sip._tcp.example.com","ttl":3600,"data":{"priority":10,"weight":5,"port":5060,"target":"sip.example.com"}}`)
+	if err := d.ValidateRequest("PATCH", "/zones/z/dns_records/r", srv); err != nil {
+		t.Errorf("an SRV record without content (read-only for SRV) refused: %v", err)
+	}
+	if d.ValidateRequest("POST", "/zones/z/dns_records", []byte(`{"type":"A","name":"www.example.com"}`)) == nil {
+		t.Error("an A record without content should be refused")
+	}
+	// Responses still require the id.
+	resp := []byte(`{"success":true,"errors":[],"messages":[],"result":{"type":"A","name":"www.example.com","content":"192.0.2.1","proxiable":true,"proxied":true,"ttl":1,"created_on":"2024-01-01T00:00:00Z","modified_on":"2024-01-01T00:00:00Z"}}`)
+	if got := strings.Join(violationsOf(t, d.ValidateResponse("GET", "/zones/z/dns_records/r", 200, resp)), ","); got != "/result/id required" {
+		t.Errorf("a response record without id: got %q", got)
+	}
 }

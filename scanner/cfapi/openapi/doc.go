@@ -85,7 +85,7 @@ func load(path string, patched bool) (*Doc, error) {
 	if patched {
 		d.patches = applyPatches(t)
 	}
-	hoistReadOnly(t)
+	normalize(t)
 	d.index()
 	return d, nil
 }

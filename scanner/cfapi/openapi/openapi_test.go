@@ -273,3 +273,51 @@ func TestConcurrentValidation(t *testing.T) {
 		}
 	}
 }
+
+// recordDoc has the DNS record pattern of the API's description: required members listed
+// beside a oneOf, read-only in every alternative (stamp) or in some (content).
+const recordDoc = `{
+  "openapi": "3.0.3", "info": {"title": "records", "version": "1"},
+  "paths": {"/records": {"post": {
+    "requestBody": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/record"}}}},
+    "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/record"}}}}}}}},
+  "components": {"schemas": {
+    "base": {"properties": {"stamp": {"type": "string", "readOnly": true}}},
+    "a": {"allOf": [{"properties": {"kind": {"enum": ["a"]}, "content": {"type": "string"}}}, {"$ref": "#/components/schemas/base"}]},
+    "srv": {"allOf": [{"properties": {"kind": {"enum": ["srv"]}, "content": {"type": "string", "readOnly": true}, "port": {"type": "integer"}}, "required": ["port"]}, {"$ref": "#/components/schemas/base"}]},
+    "record": {"oneOf": [{"$ref": "#/components/schemas/a"}, {"$ref": "#/components/schemas/srv"}], "required": ["kind", "content", "stamp"], "type": "object"}
+  }}
+}`
+
+func TestRequiredBesideOneOf(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "records.json")
+	if err := os.WriteFile(path, []byte(recordDoc), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	d, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ body, want string }{
+		{`{"kind":"a","content":"x"}`, ""},            // stamp is read-only everywhere
+		{`{"kind":"srv","port":1}`, ""},               // content is read-only for srv
+		{`{"kind":"a"}`, "/content required"},         // but not for a
+		{`{"kind":"srv"}`, "/port required"},          // srv's own rule
+		{`{"kind":"mx","content":"x"}`, "/kind enum"}, // no alternative's tag
+	} {
+		err := d.ValidateRequest("POST", "/records", []byte(c.body))
+		if c.want == "" {
+			if err != nil {
+				t.Errorf("%s: want valid, got %v", c.body, err)
+			}
+			continue
+		}
+		if got := strings.Join(violationsOf(t, err), ","); got != c.want {
+			t.Errorf("%s: got %q, want %q (%v)", c.body, got, c.want, err)
+		}
+	}
+	// In a response, read-only members are required.
+	if got := strings.Join(violationsOf(t, d.ValidateResponse("POST", "/records", 200, []byte(`{"kind":"a","content":"x"}`))), ","); got != "/stamp required" {
+		t.Errorf("response without stamp: got %q", got)
+	}
+}

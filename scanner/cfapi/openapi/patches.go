@@ -1,6 +1,8 @@
 package openapi
 
 import (
+	"slices"
+
 	"github.com/getkin/kin-openapi/openapi3"
 )
 
@@ -42,6 +44,27 @@ var patches = []patch{
 			"firewall_rules.create_multiple.cloudflare-go.request.json and filters.create_multiple." +
 			"cloudflare-go.request.json are arrays and the API answered them (the spec says \"JSON array\")",
 		apply: patchBulkCreateArrays,
+	},
+	{
+		what: "dns-settings_nameservers: type enum [cloudflare.standard] widened to the wire values " +
+			"cloudflare.standard, cloudflare.standard.random, custom.account, custom.tenant, custom.zone, and on input " +
+			"the spec's spellings platform.standard, platform.standard.random (domain-facts \"Zone, DNS and account " +
+			"settings\": the wire values, and accept both spellings)",
+		apply: patchNameserverTypes,
+	},
+	{
+		what: "POST /zones/{zone_id}/rulesets/{ruleset_id}/rules and PATCH .../rules/{rule_id}: each alternative " +
+			"of position requires its own member (before, after or index); in the snapshot none does, so every " +
+			"position matches all three alternatives and is refused, while the API places rules by position " +
+			"(domain-facts \"Firewall rules to custom rules\": position {\"before\"|\"after\": id} or {\"index\": n})",
+		apply: patchRulePosition,
+	},
+	{
+		what: "POST, PUT and PATCH /zones/{zone_id}/dns_records...: id is not required in request bodies; the " +
+			"snapshot's dns-records_dns-record is the response shape (its other required members proxiable, " +
+			"created_on, modified_on are read-only), and a record to create has no id yet (the spec: the service " +
+			"assigns ids; zone-management-api.md \"DNS records\")",
+		apply: patchDNSRecordID,
 	},
 }
 
@@ -147,6 +170,82 @@ func patchBulkCreateArrays(t *openapi3.T) bool {
 			continue
 		}
 		mt.Schema = openapi3.NewArraySchema().WithItems(mt.Schema.Value).WithMinItems(1).NewRef()
+		patched = true
+	}
+	return patched
+}
+
+// nameserverTypes are the wire values of nameservers.type, then the spec's input spellings.
+var nameserverTypes = []any{
+	"cloudflare.standard", "cloudflare.standard.random", "custom.account", "custom.tenant", "custom.zone",
+	"platform.standard", "platform.standard.random",
+}
+
+func patchNameserverTypes(t *openapi3.T) bool {
+	s := componentSchema(t, "dns-settings_nameservers")
+	if s == nil || s.Properties["type"] == nil || s.Properties["type"].Value == nil {
+		return false
+	}
+	typ := s.Properties["type"].Value
+	if len(typ.Enum) != 1 || typ.Enum[0] != "cloudflare.standard" {
+		return false
+	}
+	typ.Enum = nameserverTypes
+	return true
+}
+
+func patchRulePosition(t *openapi3.T) bool {
+	body := t.Components.RequestBodies["rulesets_Rule"]
+	if body == nil || body.Value == nil {
+		return false
+	}
+	s := jsonSchema(body.Value.Content)
+	if s == nil {
+		return false
+	}
+	patched := false
+	for _, part := range s.AllOf {
+		pos := part.Value.Properties["position"]
+		if pos == nil || pos.Value == nil {
+			continue
+		}
+		for _, alt := range pos.Value.OneOf {
+			for _, sub := range alt.Value.AllOf {
+				for _, member := range []string{"before", "after", "index"} {
+					if sub.Value.Properties[member] != nil && len(sub.Value.Required) == 0 {
+						sub.Value.Required = []string{member}
+						patched = true
+					}
+				}
+			}
+		}
+	}
+	return patched
+}
+
+func patchDNSRecordID(t *openapi3.T) bool {
+	patched := false
+	for _, m := range []struct{ path, method string }{
+		{"/zones/{zone_id}/dns_records", "POST"},
+		{"/zones/{zone_id}/dns_records/{dns_record_id}", "PUT"},
+		{"/zones/{zone_id}/dns_records/{dns_record_id}", "PATCH"},
+	} {
+		item := t.Paths.Value(m.path)
+		if item == nil || item.GetOperation(m.method) == nil {
+			continue
+		}
+		op := item.GetOperation(m.method)
+		if op.RequestBody == nil || op.RequestBody.Value == nil {
+			continue
+		}
+		mt := op.RequestBody.Value.Content.Get("application/json")
+		if mt == nil || mt.Schema == nil || mt.Schema.Value == nil || !slices.Contains(mt.Schema.Value.Required, "id") {
+			continue
+		}
+		// A copy: the same schema describes responses, where the id is required.
+		cp := *mt.Schema.Value
+		cp.Required = slices.DeleteFunc(slices.Clone(cp.Required), func(k string) bool { return k == "id" })
+		mt.Schema = cp.NewRef()
 		patched = true
 	}
 	return patched
