@@ -4,9 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/sunsetscan/sunset/migrate"
 	"github.com/sunsetscan/sunset/migrate/customrules"
@@ -14,6 +18,7 @@ import (
 	"github.com/sunsetscan/sunset/scanner/cfapi"
 	"github.com/sunsetscan/sunset/scanner/cfapi/emulator"
 	"github.com/sunsetscan/sunset/scanner/cfapi/emulator/seed"
+	"github.com/sunsetscan/sunset/scanner/cfapi/openapi"
 	"github.com/sunsetscan/sunset/scanner/collect"
 	"github.com/sunsetscan/sunset/scanner/inventory"
 )
@@ -25,16 +30,41 @@ func (l lister) ListZones(ctx context.Context, accountID, name string) ([]invent
 	return l.Client.ListZones(ctx, cfapi.ZoneFilter{AccountID: accountID, Name: name})
 }
 
-// live is the demo account served by the emulator, with a client on it.
+var (
+	apiDocOnce sync.Once
+	apiDoc     *openapi.Doc
+	apiDocErr  error
+)
+
+// planOpsDoc is the API's OpenAPI description of every operation sunset reads or writes,
+// from the corpus (nil without SUNSET_CORPUS: the emulator then checks bodies only as far as
+// its handlers do).
+func planOpsDoc(t *testing.T) *openapi.Doc {
+	t.Helper()
+	dir := os.Getenv("SUNSET_CORPUS")
+	if dir == "" {
+		return nil
+	}
+	apiDocOnce.Do(func() { apiDoc, apiDocErr = openapi.Load(filepath.Join(dir, "openapi_plan_ops.json")) })
+	if apiDocErr != nil {
+		t.Fatal(apiDocErr)
+	}
+	return apiDoc
+}
+
+// live is an account served by the emulator, with a client on it.
 type live struct {
 	t      *testing.T
 	srv    *emulator.Server
 	client *cfapi.Client
+	asOf   time.Time
 }
 
-func newLive(t *testing.T) *live {
+// newLive serves snap at asOf. With the corpus, the emulator refuses every write whose body
+// breaks the API's request schema, as the real API would.
+func newLive(t *testing.T, snap *inventory.Snapshot, asOf time.Time) *live {
 	t.Helper()
-	srv, err := emulator.New(emulator.Options{AsOf: goldenAsOf, Seed: seed.Demo(), Token: seed.DemoToken})
+	srv, err := emulator.New(emulator.Options{AsOf: asOf, Seed: snap, Token: seed.DemoToken, OpenAPI: planOpsDoc(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +74,7 @@ func newLive(t *testing.T) *live {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &live{t: t, srv: srv, client: c}
+	return &live{t: t, srv: srv, client: c, asOf: asOf}
 }
 
 // scan collects the account over HTTP and scans it.
@@ -59,92 +89,38 @@ func (l *live) scan() (*inventory.Snapshot, scanner.Result) {
 	if snap.Incomplete {
 		l.t.Fatalf("collection incomplete: %+v", snap)
 	}
-	return snap, scanner.ScanSnapshot(snap, nil, scanner.Options{AsOf: goldenAsOf})
+	return snap, scanner.ScanSnapshot(snap, nil, scanner.Options{AsOf: l.asOf})
 }
 
 // segments splits a step path into its segments.
 func segments(p string) []string { return strings.Split(strings.Trim(p, "/"), "/") }
 
-// execute runs one API step with the client; a step the client cannot make fails the test,
-// so the plan's method, path and body are checked to be real calls.
+// execute runs one API step as written (method, path, body) through the client; a verify
+// step's read is compared with the plan's target. The emulator answers a call the API does
+// not have with 404 and, with the corpus, a body the API's schema refuses with 400: either
+// fails the test.
 func (l *live) execute(st migrate.Step, target map[string]migrate.Target) {
 	t := l.t
 	t.Helper()
 	ctx := context.Background()
 	seg := segments(st.Path)
-	match := func(method string, pattern ...string) bool {
-		if st.Method != method || len(seg) != len(pattern) {
-			return false
+	if st.Method == "GET" && len(seg) == 6 && seg[0] == "zones" && seg[2] == "rulesets" && seg[5] == "entrypoint" {
+		rs, err := l.client.GetEntrypointRuleset(ctx, seg[1], seg[4])
+		if err != nil {
+			t.Fatalf("step %s (%s %s): %v", st.ID, st.Method, st.Path, err)
 		}
-		for i, p := range pattern {
-			if p != "*" && p != seg[i] {
-				return false
-			}
+		want, ok := target[seg[1]+"/"+seg[4]]
+		if !ok {
+			t.Fatalf("verify step %s has no target", st.ID)
 		}
-		return true
+		if rs == nil {
+			t.Fatalf("verify step %s: no entry point", st.ID)
+		}
+		checkRules(t, st.ID, rs.Rules, want.Rules)
+		return
 	}
-	var err error
-	switch {
-	case match("PUT", "zones", "*", "rulesets", "phases", "*", "entrypoint"):
-		var body struct {
-			Rules []inventory.RulesetRule `json:"rules"`
-		}
-		mustDecode(t, st.Body, &body)
-		_, err = l.client.PutEntrypointRuleset(ctx, seg[1], seg[4], body.Rules)
-	case match("POST", "zones", "*", "rulesets", "*", "rules"):
-		var rule inventory.RulesetRule
-		mustDecode(t, st.Body, &rule)
-		var pos struct {
-			Position *cfapi.RulePosition `json:"position"`
-		}
-		mustDecode(t, st.Body, &pos)
-		delete(rule.Extra, "position")
-		_, err = l.client.CreateRulesetRule(ctx, seg[1], seg[3], rule, pos.Position)
-	case match("GET", "zones", "*", "rulesets", "phases", "*", "entrypoint"):
-		var rs *inventory.Ruleset
-		rs, err = l.client.GetEntrypointRuleset(ctx, seg[1], seg[4])
-		if err == nil {
-			want, ok := target[seg[1]+"/"+seg[4]]
-			if !ok {
-				t.Fatalf("verify step %s has no target", st.ID)
-			}
-			if rs == nil {
-				t.Fatalf("verify step %s: no entry point", st.ID)
-			}
-			checkRules(t, st.ID, rs.Rules, want.Rules)
-		}
-	case match("PATCH", "zones", "*", "firewall", "rules", "*"):
-		var body struct {
-			Paused bool `json:"paused"`
-		}
-		mustDecode(t, st.Body, &body)
-		_, err = l.client.PatchFirewallRulePaused(ctx, seg[1], seg[4], body.Paused)
-	case match("DELETE", "zones", "*", "firewall", "rules", "*"):
-		err = l.client.DeleteFirewallRule(ctx, seg[1], seg[4])
-	case match("DELETE", "zones", "*", "filters", "*"):
-		err = l.client.DeleteFilter(ctx, seg[1], seg[3])
-	case match("DELETE", "zones", "*", "rate_limits", "*"):
-		err = l.client.DeleteRateLimit(ctx, seg[1], seg[3])
-	case match("DELETE", "zones", "*", "firewall", "waf", "overrides", "*"):
-		err = l.client.DeleteWAFOverride(ctx, seg[1], seg[5])
-	case match("PATCH", "zones", "*", "dns_settings"):
-		_, err = l.client.PatchDNSSettings(ctx, seg[1], st.Body)
-	case match("PATCH", "zones", "*", "dns_records", "*"):
-		_, err = l.client.PatchDNSRecord(ctx, seg[1], seg[3], st.Body)
-	case match("PATCH", "accounts", "*", "dns_settings"):
-		_, err = l.client.PatchAccountDNSSettings(ctx, seg[1], st.Body)
-	default:
-		t.Fatalf("step %s: %s %s is not a call the client makes", st.ID, st.Method, st.Path)
-	}
-	if err != nil {
-		t.Fatalf("step %s (%s %s): %v", st.ID, st.Method, st.Path, err)
-	}
-}
-
-func mustDecode(t *testing.T, raw json.RawMessage, v any) {
-	t.Helper()
-	if err := json.Unmarshal(raw, v); err != nil {
-		t.Fatalf("decoding %s: %v", raw, err)
+	if err := l.client.Call(ctx, st.Method, st.Path, st.Body, nil); err != nil {
+		t.Fatalf("step %s (%s %s %s): %v", st.ID, st.Method, st.Path, st.Body, err)
 	}
 }
 
@@ -164,6 +140,13 @@ func checkRules(t *testing.T, what string, got []inventory.RulesetRule, want []j
 			!sameJSON(g.ActionParameters, w.ActionParameters) || !sameJSON(g.RateLimit, w.RateLimit) {
 			t.Fatalf("%s: rule %d is %+v, plan wants %+v", what, i+1, g, w)
 		}
+	}
+}
+
+func mustDecode(t *testing.T, raw json.RawMessage, v any) {
+	t.Helper()
+	if err := json.Unmarshal(raw, v); err != nil {
+		t.Fatalf("decoding %s: %v", raw, err)
 	}
 }
 
@@ -226,14 +209,14 @@ func (l *live) safe(zoneID string, before []inventory.FirewallRule, after string
 	}
 }
 
-// TestApplyPlan executes the plan's API steps against the emulator seeded with the demo
-// account, in order, checking after every step that no zone lost protection; then scans
-// again: only findings the plan marks manual remain, the custom rules are the translated
-// ones, and the plan built on the migrated state has no step that changes anything.
-func TestApplyPlan(t *testing.T) {
-	l := newLive(t)
+// apply scans the account, builds its plan and runs every non-manual step in order,
+// checking dependencies and, after every step, that no zone lost protection. It returns the
+// plan and the number of steps run.
+func (l *live) apply() (*migrate.Plan, int) {
+	t := l.t
+	t.Helper()
 	snap, res := l.scan()
-	p := migrate.Build(snap, res, migrate.Options{AsOf: goldenAsOf})
+	p := migrate.Build(snap, res, migrate.Options{AsOf: l.asOf})
 	if len(p.Unplanned) > 0 {
 		t.Fatalf("unplanned findings: %v", p.Unplanned)
 	}
@@ -273,43 +256,56 @@ func TestApplyPlan(t *testing.T) {
 	for _, z := range p.Zones {
 		run(z.Steps, z.ZoneID)
 	}
+	// Every write the plan makes reaches a real endpoint and a body the API accepts.
+	for _, r := range l.srv.Requests() {
+		if r.Status >= 400 && slices.Contains([]string{"PUT", "POST", "PATCH", "DELETE"}, r.Method) {
+			t.Errorf("write %s %s answered %d", r.Method, r.Path, r.Status)
+		}
+	}
+	return p, ran
+}
+
+// TestApplyPlan executes the plan's API steps against the emulator seeded with the demo
+// account, before the end of life of the SRV data fields (so every kind of step runs): only
+// findings the plan marks manual remain, the custom rules are the translated ones, and the
+// plan built on the migrated state has no step that changes anything.
+func TestApplyPlan(t *testing.T) {
+	l := newLive(t, seed.Demo(), goldenAsOf)
+	p, ran := l.apply()
 	if ran < 50 {
 		t.Fatalf("only %d steps ran; the demo plan should have many more", ran)
 	}
-
 	after, res2 := l.scan()
 	manual := p.ManualFindings()
-	reviewZones := map[string]bool{}
-	for _, z := range p.Zones {
-		for _, st := range z.Steps {
-			if st.Kind == "expression.review" {
-				reviewZones[z.ZoneID] = true
-			}
-		}
-	}
 	for _, f := range res2.Findings {
-		switch {
-		case manual[f.Fingerprint]:
-		case f.RuleID == "threat-score-field" && reviewZones[f.ZoneID]:
-			// The custom rule keeps cf.threat_score (created disabled); the plan asks for a review.
-		default:
-			t.Errorf("finding left after the plan ran: %s %s %s %s: %s", f.RuleID, f.ZoneName, f.Resource.Kind, f.Resource.ID, f.Message)
+		if !manual[f.Fingerprint] && f.Severity >= scanner.SeverityWarning {
+			t.Errorf("finding left after the plan ran: %s %s %s %s %s: %s", f.Severity, f.RuleID, f.ZoneName, f.Resource.Kind, f.Resource.ID, f.Message)
 		}
 	}
 	// The custom rules in the entry points are the translated ones.
-	for _, z := range after.Zones {
-		tg, ok := target[z.Zone.ID+"/"+migrate.PhaseCustomRules]
-		if !ok {
-			continue
+	for _, zp := range p.Zones {
+		for _, want := range zp.Targets {
+			if want.Phase != migrate.PhaseCustomRules {
+				continue
+			}
+			i := slices.IndexFunc(after.Zones, func(z inventory.ZoneInventory) bool { return z.Zone.ID == zp.ZoneID })
+			if i < 0 {
+				t.Fatalf("zone %s is gone after the plan", zp.ZoneName)
+			}
+			rs, ok := after.Zones[i].Ruleset(migrate.PhaseCustomRules)
+			if !ok {
+				t.Fatalf("zone %s has no custom rules after the plan", zp.ZoneName)
+			}
+			checkRules(t, zp.ZoneName+" custom rules", rs.Rules, want.Rules)
 		}
-		rs, ok := z.Ruleset(migrate.PhaseCustomRules)
-		if !ok {
-			t.Fatalf("zone %s has no custom rules after the plan", z.Zone.Name)
-		}
-		checkRules(t, z.Zone.Name+" custom rules", rs.Rules, tg.Rules)
 	}
-	// Idempotence: nothing left that changes anything; manual steps are the first plan's.
-	p2 := migrate.Build(after, res2, migrate.Options{AsOf: goldenAsOf})
+	checkIdempotent(t, p, migrate.Build(after, res2, migrate.Options{AsOf: goldenAsOf}))
+}
+
+// checkIdempotent: the plan of the migrated state has nothing that changes anything, and its
+// manual steps are the first plan's.
+func checkIdempotent(t *testing.T, p, p2 *migrate.Plan) {
+	t.Helper()
 	firstIDs := map[string]bool{}
 	for _, a := range p.Accounts {
 		for _, st := range a.Steps {
@@ -339,10 +335,38 @@ func TestApplyPlan(t *testing.T) {
 	if p2.Summary.Create+p2.Summary.Change+p2.Summary.Delete+p2.Summary.Verify != 0 {
 		t.Errorf("the plan of the migrated state is not empty of changes: %s", p2.Summary.Line())
 	}
-	// Every request the plan makes is a real endpoint of the emulator (no 404 route misses).
-	for _, r := range l.srv.Requests() {
-		if r.Status == 404 && slices.Contains([]string{"PUT", "POST", "PATCH", "DELETE"}, r.Method) {
-			t.Errorf("write %s %s answered 404", r.Method, r.Path)
-		}
+}
+
+// migratedAsOf is a day past every end of life the live scan knows (spec dates): what is
+// left of a deprecated setting then is inert, and a migrated account has nothing to change.
+var migratedAsOf = time.Date(2026, 11, 24, 0, 0, 0, 0, time.UTC)
+
+// TestMigratedAccountScansClean is the property of a migration: build the account's plan,
+// carry out every non-manual step against the emulator, scan again: nothing at or above the
+// default --fail-on (warning) is left, and the scan is complete, so `sunset scan` exits 0.
+// It holds for the demo account and for the generator's migratable account, whose zones are
+// drawn from every plan.
+func TestMigratedAccountScansClean(t *testing.T) {
+	for name, snap := range map[string]*inventory.Snapshot{
+		"demo":       seed.Demo(),
+		"migratable": seed.GenerateMigratable(60, 3),
+	} {
+		t.Run(name, func(t *testing.T) {
+			l := newLive(t, snap, migratedAsOf)
+			p, ran := l.apply()
+			if ran == 0 {
+				t.Fatal("no step ran")
+			}
+			after, res := l.scan()
+			if res.Incomplete {
+				t.Fatalf("the rescan is incomplete: %+v", res.Errors)
+			}
+			for _, f := range res.Findings {
+				if f.Severity >= scanner.SeverityWarning {
+					t.Errorf("left at %s after the migration: %s %s %s %s: %s", f.Severity, f.RuleID, f.ZoneName, f.Resource.Kind, f.Resource.ID, f.Message)
+				}
+			}
+			checkIdempotent(t, p, migrate.Build(after, res, migrate.Options{AsOf: migratedAsOf}))
+		})
 	}
 }

@@ -114,33 +114,27 @@ func account(src ids, name, defaultNS string, useCustomNS *bool, nsType string) 
 	}
 }
 
-// shopZone: Pro. Regex on a Pro zone, flatten_all, minify, more rate limits than the new quota,
-// the OWASP package in simulate/medium next to a traditional package with changed groups and
+// shopZone: Pro. Wildcards where a Pro zone cannot use regex, flatten_all, minify, two rate
+// limits (the new Pro quota) whose period, timeout and scheme need the Pro plan's values, the
+// OWASP package in simulate/medium next to a traditional package with changed groups and
 // rules, a URL override, SRV records with data fields.
 func shopZone(src ids, acct inventory.Ref) inventory.ZoneInventory {
 	b := newZone(src, ZoneShop, inventory.PlanPro, acct)
 
-	login := b.filter("wp-login-regex", `http.request.uri.path matches "^/wp-login.php$" and http.request.method eq "POST"`, "WooCommerce login")
-	xmlrpc := b.filter("xmlrpc-regex", `http.request.uri.path ~ "^.*/xmlrpc.php$"`, "")
+	login := b.filter("wp-login-regex", `http.request.uri.path eq "/wp-login.php" and http.request.method eq "POST"`, "WooCommerce login")
+	xmlrpc := b.filter("xmlrpc-regex", `http.request.uri.path wildcard "*/xmlrpc.php"`, "")
 	bots := b.filter("bad-bots", `(http.user_agent contains "sqlmap") or (http.user_agent contains "nikto") or (http.user_agent eq "")`, "")
 	checkout := b.filter("checkout-geo", `ip.src.country in {"KP" "IR"} and starts_with(http.request.uri.path, "/checkout")`, "")
 	webhooks := b.filter("payment-webhooks", `ip.src in {203.0.113.0/24 198.51.100.17} and http.request.uri.path eq "/api/webhooks/payments"`, "")
 	scraper := b.filter("staging-scraper", `http.user_agent contains "PriceScraper/2.1" and ip.src in {198.51.100.128/25}`, "")
 
-	b.rule("challenge-wp-login", login, inventory.FirewallRule{Action: "managed_challenge", Priority: ptr(1), Description: "Challenge POSTs to wp-login (regex)"})
-	b.rule("block-xmlrpc", xmlrpc, inventory.FirewallRule{Action: "block", Priority: ptr(2), Description: "Block xmlrpc.php (regex)"})
+	b.rule("challenge-wp-login", login, inventory.FirewallRule{Action: "managed_challenge", Priority: ptr(1), Description: "Challenge POSTs to wp-login"})
+	b.rule("block-xmlrpc", xmlrpc, inventory.FirewallRule{Action: "block", Priority: ptr(2), Description: "Block xmlrpc.php anywhere"})
 	b.rule("block-bad-bots", bots, inventory.FirewallRule{Action: "block", Priority: ptr(3), Description: "Block scanners and empty user agents"})
 	b.rule("checkout-geo", checkout, inventory.FirewallRule{Action: "js_challenge", Priority: ptr(4), Description: "Challenge checkout from high-risk countries"})
 	b.rule("allow-webhooks", webhooks, inventory.FirewallRule{Action: "allow", Priority: ptr(5), Description: "Allow payment provider webhooks"})
 	b.rule("block-scraper", scraper, inventory.FirewallRule{Action: "block", Paused: true, Description: "Temporary: block price scraper"})
 
-	b.rateLimit("login", inventory.RateLimit{
-		Description: "Login brute force",
-		Match: inventory.RateLimitMatch{Request: &inventory.RateLimitRequest{
-			Methods: []string{"POST"}, Schemes: []string{"HTTPS"}, URL: "shop.example/wp-login.php*"}},
-		Threshold: 5, Period: 60,
-		Action: inventory.RateLimitAction{Mode: "ban", Timeout: 600},
-	})
 	b.rateLimit("search", inventory.RateLimit{
 		Description: "Search scraping (period 900 and timeout 3000 are not allowed any more: rounded)",
 		Match: inventory.RateLimitMatch{Request: &inventory.RateLimitRequest{
@@ -151,18 +145,10 @@ func shopZone(src ids, acct inventory.Ref) inventory.ZoneInventory {
 	b.rateLimit("api", inventory.RateLimit{
 		Description: "Storefront API",
 		Match: inventory.RateLimitMatch{Request: &inventory.RateLimitRequest{
-			Methods: []string{"GET", "POST"}, Schemes: []string{"HTTPS"}, URL: "shop.example/api/*"}},
+			Methods: []string{"_ALL_"}, Schemes: []string{"HTTPS"}, URL: "shop.example/api/*"}},
 		Bypass:    []inventory.RateLimitBypass{{Name: "url", Value: "shop.example/api/health"}},
 		Threshold: 100, Period: 10,
 		Action: inventory.RateLimitAction{Mode: "challenge"},
-	})
-	b.rateLimit("cart", inventory.RateLimit{
-		Disabled:    true,
-		Description: "Cart updates (trial)",
-		Match: inventory.RateLimitMatch{Request: &inventory.RateLimitRequest{
-			Methods: []string{"POST"}, Schemes: []string{"HTTP", "HTTPS"}, URL: "shop.example/cart/*"}},
-		Threshold: 30, Period: 60,
-		Action: inventory.RateLimitAction{Mode: "simulate", Timeout: 60},
 	})
 
 	b.waf(wafSpec{
@@ -195,9 +181,8 @@ func shopZone(src ids, acct inventory.Ref) inventory.ZoneInventory {
 	return b.zi
 }
 
-// blogZone: Free, at its firewall rule quota (exactly 5), with an orphan filter left by the
-// sixth rule that the quota refused, and an existing custom rule: 5 + 1 exceed the custom
-// rules quota after migration.
+// blogZone: Free, with an orphan filter left by a rule the quota refused, and an existing
+// custom rule: 4 firewall rules + 1 fill the custom rules quota of 5 exactly.
 func blogZone(src ids, acct inventory.Ref) inventory.ZoneInventory {
 	b := newZone(src, ZoneBlog, inventory.PlanFree, acct)
 
@@ -205,15 +190,13 @@ func blogZone(src ids, acct inventory.Ref) inventory.ZoneInventory {
 	login := b.filter("wp-login", `http.request.uri.path contains "/wp-login.php" and not ip.src in {192.0.2.0/24}`, "")
 	config := b.filter("wp-config", `http.request.uri.path contains "wp-config"`, "")
 	monitor := b.filter("uptime-monitor", `ip.src eq 198.51.100.25 and http.user_agent contains "UptimeMonitor"`, "")
-	spam := b.filter("comment-spam", `ip.src.country in {"XX" "T1"} and http.request.method eq "POST" and http.request.uri.path eq "/wp-comments-post.php"`, "")
-	// The sixth rule (block user enumeration) was sent through the combined create call; the
-	// rule quota refused the rule but the filter stayed: an orphan.
+	// A rule (block user enumeration) was sent through the combined create call when the zone
+	// was at its rule quota; the quota refused the rule but the filter stayed: an orphan.
 	b.filter("user-enum-orphan", `http.request.uri.path contains "/wp-json/wp/v2/users"`, "Block user enumeration")
 
 	b.rule("block-xmlrpc", xmlrpc, inventory.FirewallRule{Action: "block", Priority: ptr(1), Description: "Block xmlrpc.php"})
 	b.rule("challenge-wp-login", login, inventory.FirewallRule{Action: "managed_challenge", Priority: ptr(2), Description: "Challenge wp-login outside the office"})
 	b.rule("block-wp-config", config, inventory.FirewallRule{Action: "block", Priority: ptr(3), Description: "Block wp-config probes"})
-	b.rule("challenge-comment-spam", spam, inventory.FirewallRule{Action: "js_challenge", Priority: ptr(4), Description: "Challenge comment posts from anonymous networks"})
 	b.rule("allow-uptime-monitor", monitor, inventory.FirewallRule{Action: "allow", Description: "Allow the uptime monitor"})
 
 	b.ruleset(PhaseCustom, "2024-09-03T16:20:00.000000Z", inventory.RulesetRule{
@@ -224,7 +207,7 @@ func blogZone(src ids, acct inventory.Ref) inventory.ZoneInventory {
 	b.rateLimit("wp-login", inventory.RateLimit{
 		Description: "wp-login.php",
 		Match: inventory.RateLimitMatch{Request: &inventory.RateLimitRequest{
-			Methods: []string{"POST"}, Schemes: []string{"HTTP", "HTTPS"}, URL: "blog.example.org/wp-login.php*"}},
+			Methods: []string{"_ALL_"}, Schemes: []string{"HTTP", "HTTPS"}, URL: "*/wp-login.php*"}},
 		Threshold: 5, Period: 60,
 		Action: inventory.RateLimitAction{Mode: "ban", Timeout: 3600},
 	})
@@ -242,10 +225,11 @@ func blogZone(src ids, acct inventory.Ref) inventory.ZoneInventory {
 }
 
 // mediaZone: Business. An allow and a bypass on the same expression at the same priority,
-// equal priorities with different actions, a filter shared by two rules, rate limits with nat
-// correlation, response status and headers (under match.response and under match), bypass
-// urls, _ALL_ methods, a custom response body; URL overrides; multi_provider; an SRV record
-// whose data fields conflict with its name; a health check with notification_email.
+// equal priorities with different actions, a filter shared by two rules, rate limits with
+// response status and headers (under match.response and under match), bypass urls, _ALL_
+// methods, a custom response body; URL overrides; multi_provider; an SRV record whose data
+// fields conflict with its name; a health check (no notification_email: the real API has
+// none on health checks).
 func mediaZone(src ids, acct inventory.Ref) inventory.ZoneInventory {
 	b := newZone(src, ZoneMedia, inventory.PlanBusiness, acct)
 
@@ -269,15 +253,14 @@ func mediaZone(src ids, acct inventory.Ref) inventory.ZoneInventory {
 	b.rule("challenge-login", login, inventory.FirewallRule{Action: "js_challenge", Description: "Challenge logins from far away"})
 
 	b.rateLimit("login", inventory.RateLimit{
-		Description: "Login failures, per NAT",
+		Description: "Login failures",
 		Match: inventory.RateLimitMatch{
 			Request: &inventory.RateLimitRequest{Methods: []string{"POST"}, Schemes: []string{"HTTPS"}, URL: "media.example.net/login*"},
 			Response: &inventory.RateLimitResponse{Status: []int{401, 403}, OriginTraffic: ptr(true),
 				Headers: []inventory.HeaderMatch{{Name: "Cf-Cache-Status", Op: "ne", Value: "HIT"}}},
 		},
 		Threshold: 10, Period: 60,
-		Action:    inventory.RateLimitAction{Mode: "ban", Timeout: 600},
-		Correlate: &inventory.RateLimitCorrelate{By: "nat"},
+		Action: inventory.RateLimitAction{Mode: "ban", Timeout: 600},
 	})
 	b.rateLimit("api", inventory.RateLimit{
 		Description: "API with a custom response",
@@ -299,7 +282,7 @@ func mediaZone(src ids, acct inventory.Ref) inventory.ZoneInventory {
 			Headers:  []inventory.HeaderMatch{{Name: "Content-Type", Op: "eq", Value: "video/mp2t"}},
 		},
 		Threshold: 1200, Period: 900,
-		Action: inventory.RateLimitAction{Mode: "simulate", Timeout: 3000},
+		Action: inventory.RateLimitAction{Mode: "ban", Timeout: 3000},
 	})
 	b.rateLimit("search", inventory.RateLimit{
 		Disabled:    true,
@@ -319,9 +302,8 @@ func mediaZone(src ids, acct inventory.Ref) inventory.ZoneInventory {
 		{
 			ID: b.id("waf_override", "uploads"), Description: "Uploads and the CMS editor",
 			URLs: []string{"media.example.net/upload/*", "media.example.net/cms/editor*"}, Priority: 1,
-			Groups:        map[string]string{b.id("waf_group", "cf-php"): "disable", b.id("waf_group", "owasp-xss"): "disable"},
-			Rules:         map[string]string{b.id("waf_rule", "cf-specials/sqli-union"): "simulate", b.id("waf_rule", "cf-specials/null-byte"): "disable"},
-			RewriteAction: map[string]string{"block": "challenge", "challenge": "challenge", "default": "challenge", "disable": "disable", "simulate": "simulate"},
+			Groups: map[string]string{b.id("waf_group", "cf-php"): "disable", b.id("waf_group", "owasp-xss"): "disable"},
+			Rules:  map[string]string{b.id("waf_rule", "cf-specials/sqli-union"): "simulate", b.id("waf_rule", "cf-specials/null-byte"): "disable"},
 		},
 		{
 			ID: b.id("waf_override", "api-upload"), Description: "API upload (paused)",
@@ -342,8 +324,8 @@ func mediaZone(src ids, acct inventory.Ref) inventory.ZoneInventory {
 
 	b.zi.HealthChecks = []inventory.HealthCheck{{
 		ID: b.id("health_check", "origin"), Name: "origin-health", Description: "Primary origin",
-		Address: "origin.media.example.net", NotificationEmail: "noc@example.net",
-		Extra: inventory.Extra{"type": raw(`"HTTPS"`), "interval": raw(`60`), "suspended": raw(`false`)},
+		Address: "origin.media.example.net",
+		Extra:   inventory.Extra{"type": raw(`"HTTPS"`), "interval": raw(`60`), "suspended": raw(`false`)},
 	}}
 	return b.zi
 }
@@ -371,9 +353,10 @@ func newsZone(src ids, acct inventory.Ref) inventory.ZoneInventory {
 }
 
 // apiZone: Enterprise. The log action, equal priorities (log and block), bypass with products
-// [waf, rateLimit, securityLevel], cf.threat_score, ip.geoip.* names, an IP list, a filter that
-// does not parse, descriptions that need escaping, secondary_overrides, existing rate limiting
-// and managed entry points, an SRV record without the deprecated fields.
+// [waf, rateLimit, securityLevel], cf.threat_score, ip.geoip.* names, an IP list, an orphan
+// filter that does not parse, descriptions that need escaping, secondary_overrides, a rate
+// limit counted per visitor behind NAT, existing rate limiting and managed entry points, an
+// SRV record without the deprecated fields.
 func apiZone(src ids, acct inventory.Ref) inventory.ZoneInventory {
 	b := newZone(src, ZoneAPI, inventory.PlanEnterprise, acct)
 
@@ -383,8 +366,9 @@ func apiZone(src ids, acct inventory.Ref) inventory.ZoneInventory {
 	threat := b.filter("threat-score", `cf.threat_score gt 14 and not cf.client.bot`, "")
 	xss := b.filter("xss-query", `http.request.uri.query contains "<script" or url_decode(http.request.uri.query) contains "<script"`, "")
 	geo := b.filter("geoip", `ip.geoip.country in {"KP" "SY" "CU"} or ip.geoip.asnum eq 64500`, "")
-	// Unbalanced parenthesis: an API can hand back an expression that does not parse.
-	broken := b.filter("broken-admin", `(http.request.uri.path contains "/admin" and not ip.src in {192.0.2.0/24 198.51.100.0/24}`, "")
+	// Unbalanced parenthesis: an API can hand back an expression that does not parse. No rule
+	// uses it any more (its rule was deleted; the filter stayed).
+	b.filter("broken-admin", `(http.request.uri.path contains "/admin" and not ip.src in {192.0.2.0/24 198.51.100.0/24}`, "Legacy admin lockdown")
 	partners := b.filter("partners", `ip.src in $partner_ips and http.request.uri.path matches "^/v2/partners/"`, "")
 
 	b.rule("log-writes", writes, inventory.FirewallRule{Action: "log", Priority: ptr(1), Description: "Log all API writes"})
@@ -397,7 +381,6 @@ func apiZone(src ids, acct inventory.Ref) inventory.ZoneInventory {
 	b.rule("challenge-geo", geo, inventory.FirewallRule{Action: "managed_challenge", Priority: ptr(5),
 		Description: "Geo | sanctioned regions & ASN 64500 (`ip.geoip.*`)", Ref: "GEO-1"})
 	b.rule("allow-partners", partners, inventory.FirewallRule{Action: "allow", Priority: ptr(6), Description: "Allow partner API clients"})
-	b.rule("block-admin-broken", broken, inventory.FirewallRule{Action: "block", Description: "Legacy admin lockdown"})
 
 	b.rateLimit("token-burst", inventory.RateLimit{
 		Description: "Token endpoint burst",
@@ -406,6 +389,7 @@ func apiZone(src ids, acct inventory.Ref) inventory.ZoneInventory {
 		Threshold: 20, Period: 10,
 		Action: inventory.RateLimitAction{Mode: "ban", Timeout: 86400,
 			Response: &inventory.RateLimitResponseBody{ContentType: "text/xml", Body: "<error>slow down</error>"}},
+		Correlate: &inventory.RateLimitCorrelate{By: "nat"},
 	})
 	b.rateLimit("reads", inventory.RateLimit{
 		Description: "Read API",
@@ -447,7 +431,7 @@ func docsZone(src ids, acct inventory.Ref) inventory.ZoneInventory {
 	b.rateLimit("search", inventory.RateLimit{
 		Description: "Docs search",
 		Match: inventory.RateLimitMatch{Request: &inventory.RateLimitRequest{
-			Methods: []string{"GET"}, Schemes: []string{"HTTPS"}, URL: "docs.example.test/search*"}},
+			Methods: []string{"_ALL_"}, Schemes: []string{"HTTPS"}, URL: "docs.example.test/search*"}},
 		Threshold: 60, Period: 60,
 		Action: inventory.RateLimitAction{Mode: "challenge"},
 	})

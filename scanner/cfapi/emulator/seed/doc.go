@@ -22,17 +22,24 @@
 //   - Acme Retail: default_nameservers custom.tenant; two Access bookmarks (access-bookmarks-api).
 //   - Globex Media: use_account_custom_ns_by_default true (zone_defaults custom.account); two
 //     load balancer pools, one with a comma-separated notification_email (notification-email).
+//
+// Every zone can be migrated by the plan's API calls alone: the property the migrate tests
+// check (plan, apply, rescan: nothing at warning or above, past the end of life of the
+// settings). What a plan cannot carry over (regex below Business, quotas, a rule behind an
+// expression that does not parse, what a plan's rate limiting rules cannot express) is shown
+// by the generated accounts and the unit tests instead.
 //   - Initech Platform: default_nameservers custom.tenant, use_account_custom_ns_by_default false;
 //     two legacy tunnels, one of them deleted (argo-tunnels-api).
 //
 // Zones, and the cases each holds:
 //
 //	shop.example (Pro, Acme Retail)
-//	  - regex on a Pro zone: `matches` and `~` (custom rules allow regex from Business only)
+//	  - wildcards where a Pro zone cannot use regex (custom rules allow it from Business only)
 //	  - ascending priorities 1..5 and a paused rule with a null priority
-//	  - 4 previous-version rate limits, more than the new Pro quota (2): period 900 and
-//	    timeout 3000 (rounded to allowed values), `_ALL_` methods and schemes, a bypass url,
-//	    a disabled one in simulate mode, a challenge one without timeout
+//	  - 2 previous-version rate limits, the new Pro quota: period 900 and timeout 3000
+//	    (rounded to the Pro plan's values, 60 and 3600), `_ALL_` methods and schemes, an HTTPS
+//	    scheme (a full URI wildcard: Pro rate limiting rules have no ssl field), a bypass url,
+//	    a challenge one without timeout
 //	  - WAF: the OWASP package (detection_mode anomaly) in action_mode simulate at sensitivity
 //	    medium, next to the traditional "CloudFlare" package with groups switched off
 //	    (Drupal, OWASP Bad Robots) and rules whose mode differs from the default
@@ -41,12 +48,14 @@
 //	    minify {css:on, html:off, js:on}
 //	  - SRV records carrying data.service/proto/name that agree with the name
 //	blog.example.org (Free, Acme Retail)
-//	  - exactly 5 firewall rules: the Free quota (a Free zone over it cannot exist)
-//	  - an orphan filter (no rule refers to it): the quota refused the sixth rule of a
-//	    combined create but the filter stayed
+//	  - 4 firewall rules
+//	  - an orphan filter (no rule refers to it): the quota refused a rule of a combined
+//	    create but the filter stayed
 //	  - an existing custom rules entry point (http_request_firewall_custom) with one rule, so
-//	    5 migrated rules + 1 exceed the Free custom rule quota of 5
-//	  - a null-priority allow rule; one previous-version rate limit (the Free quota)
+//	    4 migrated rules + 1 fill the Free custom rule quota of 5 exactly
+//	  - a null-priority allow rule; one previous-version rate limit (the Free quota) on a path
+//	    of any host (Free rate limiting rules match the path only), its period and timeout
+//	    rounded to the Free plan's 10 s
 //	  - cname_flattening flatten_at_root with an apex CNAME; brotli on
 //	media.example.net (Business, Globex Media)
 //	  - an allow and a bypass (products waf, securityLevel) on the same expression (two
@@ -54,16 +63,15 @@
 //	  - equal priority 20 with block and challenge (action precedence decides)
 //	  - one filter shared by two rules (a paused challenge and an active block)
 //	  - regex where it is allowed (Business); a null-priority js_challenge rule
-//	  - rate limits: correlate.by nat; response status [401, 403] with origin_traffic and
-//	    headers under match.response; headers directly under match; `_ALL_` methods with two
-//	    bypass urls and a custom JSON response body; period 900/timeout 3000 in simulate mode;
-//	    a disabled js_challenge one (4 in all, within the new Business quota of 5)
+//	  - rate limits: response status [401, 403] with origin_traffic and headers under
+//	    match.response; headers directly under match; `_ALL_` methods with two bypass urls and
+//	    a custom JSON response body; period 900/timeout 3000 (rounded to 600 and 3600); a
+//	    disabled js_challenge one (4 in all, within the new Business quota of 5)
 //	  - WAF: OWASP at sensitivity low in challenge mode, traditional groups off, changed
-//	    rules; two URL overrides (one with rewrite_action, one paused)
+//	    rules; two URL overrides (one switching groups and rules off, one paused)
 //	  - multi_provider true (dns-settings-use-apex-ns); server_side_exclude on; brotli on
 //	  - an SRV record whose data.service and data.name CONFLICT with its outer name
 //	    (_xmpp-client._tcp.chat.media.example.net vs _xmpp-server / media.example.net)
-//	  - a health check with notification_email
 //	news.example.com (Free, Globex Media)
 //	  - null priorities only (order comes from action precedence alone)
 //	  - a paused rule; a paused filter behind an active rule (the filter's flag is ignored)
@@ -73,11 +81,11 @@
 //	  - bypass with products [waf, rateLimit, securityLevel]
 //	  - cf.threat_score (threat-score-field); ip.geoip.country and ip.geoip.asnum
 //	    (geoip-field-names); an IP list ($partner_ips); regex
-//	  - a filter whose expression does not parse (unbalanced parenthesis), behind a
-//	    null-priority rule
+//	  - an orphan filter whose expression does not parse (unbalanced parenthesis)
 //	  - descriptions that need escaping in HTML and Markdown: `<script>alert(1)</script>`,
 //	    pipes and backticks; a rule with a ref
-//	  - rate limits with a custom XML response body and a managed_challenge mode
+//	  - rate limits with a custom XML response body counted per visitor behind NAT
+//	    (cf.unique_visitor_id, Enterprise only) and a managed_challenge mode
 //	  - existing entry points: http_ratelimit (one rule) and http_request_firewall_managed
 //	    (executes the Cloudflare Managed Ruleset): no previous-version WAF packages
 //	  - secondary_overrides true (dns-settings-secondary-overrides)
@@ -101,5 +109,7 @@
 // null, ascending and tied priorities, previous-version rate
 // limits, WAF packages on some paid zones, the full settings list with deprecated values on
 // some zones, DNS settings, and 10 to 50 DNS records including SRV records with data fields.
-// The same (n, seed) always yields the same snapshot.
+// The same (n, seed) always yields the same snapshot. GenerateMigratable(n, seed) draws the
+// same way within what a migration plan carries out by API calls alone, in accounts named
+// "Migratable Account NNNN" (`sunset emulator --zones N --migratable`).
 package seed

@@ -14,6 +14,9 @@ const ZonesPerAccount = 100
 // GeneratedSource is the Snapshot.Source of generated data.
 const GeneratedSource = "generated"
 
+// maxExistingCustomRules is the most custom rules a generated zone already has.
+const maxExistingCustomRules = 3
+
 // firewallQuota is the previous-version firewall rule quota of each plan.
 var firewallQuota = map[string]int{
 	inventory.PlanFree:       5,
@@ -92,11 +95,14 @@ var (
 
 // generator carries the random source, id source and pointer slabs of one Generate call.
 type generator struct {
-	r     *rand.Rand
-	ids   *counterIDs
-	bools slab[bool]
-	ints  slab[int]
-	strs  slab[string]
+	// migratable keeps every zone within what a migration plan carries out by API calls
+	// alone (GenerateMigratable).
+	migratable bool
+	r          *rand.Rand
+	ids        *counterIDs
+	bools      slab[bool]
+	ints       slab[int]
+	strs       slab[string]
 }
 
 // chance reports true with probability p percent.
@@ -122,10 +128,27 @@ func (g *generator) expr(regexOK bool) exprTemplate {
 // Snapshot.Sort) by construction: zones are built in name order and ids increase within
 // every list.
 func Generate(zones int, seed int64) *inventory.Snapshot {
+	return generate(zones, seed, false)
+}
+
+// GenerateMigratable is Generate for an account whose every zone a migration plan carries
+// out by API calls alone, on every plan: firewall rules within the custom rules quota,
+// expressions that parse, regular expressions only where the plan allows them, rate limits
+// within the new quota and within what the plan's rate limiting rules can express
+// (inventory.RateLimitRulesFor), WAF overrides that exceptions can express, no deprecated
+// setting whose feature must be replaced by hand (minify, server-side excludes, privacy
+// pass), no SRV record whose data fields conflict with its name. Its accounts are named
+// "Migratable Account NNNN".
+func GenerateMigratable(zones int, seed int64) *inventory.Snapshot {
+	return generate(zones, seed, true)
+}
+
+func generate(zones int, seed int64, migratable bool) *inventory.Snapshot {
 	zones = max(zones, 0)
 	g := &generator{
-		r:   rand.New(rand.NewPCG(uint64(seed), 0x73756e736574)),
-		ids: &counterIDs{salt: mix64(uint64(seed) ^ 0x5eed), arena: arena{chunk: largeChunk}},
+		migratable: migratable,
+		r:          rand.New(rand.NewPCG(uint64(seed), 0x73756e736574)),
+		ids:        &counterIDs{salt: mix64(uint64(seed) ^ 0x5eed), arena: arena{chunk: largeChunk}},
 	}
 	s := &inventory.Snapshot{
 		SchemaVersion: inventory.SnapshotSchemaVersion,
@@ -160,6 +183,9 @@ func pad(n, width int) string {
 
 func (g *generator) account(n int) inventory.AccountInventory {
 	name := "Synthetic Account " + pad(n, 4)
+	if g.migratable {
+		name = "Migratable Account " + pad(n, 4)
+	}
 	nsType := g.pick(genNSTypes)
 	var useCustom *bool
 	if g.chance(10) {
@@ -243,7 +269,10 @@ func (g *generator) firewall(b *zoneBuilder, plan string) {
 		f *= u
 	}
 	n := int(float64(q+1) * f)
-	if n == 0 {
+	if g.migratable {
+		n = min(n, q-maxExistingCustomRules) // room for the custom rules a zone may have
+	}
+	if n <= 0 {
 		return
 	}
 	b.zi.Filters = make([]inventory.Filter, 0, n+1)
@@ -257,7 +286,7 @@ func (g *generator) firewall(b *zoneBuilder, plan string) {
 			flt = last // shared with the previous rule
 		} else {
 			t := g.expr(regexPlan)
-			if g.chance(1) {
+			if g.chance(1) && !g.migratable {
 				t = exprTemplate{invalidExpr, "Admin lockdown"}
 			}
 			flt = b.filter("", t.expr, "")
@@ -285,8 +314,37 @@ func (g *generator) firewall(b *zoneBuilder, plan string) {
 	}
 }
 
+// fitRateLimit narrows a generated rate limit to what rate limiting rules on the plan can
+// express: no method, host, bypass or response condition the plan's fields cannot hold, no
+// counting by NAT or simulate mode below Enterprise.
+func fitRateLimit(rl *inventory.RateLimit, zone string, avail inventory.RateLimitRules) {
+	req := rl.Match.Request
+	if !avail.AllowsField("http.request.method") {
+		req.Methods = []string{"_ALL_"}
+	}
+	if !avail.AllowsField("ssl") && !avail.AllowsField("http.request.full_uri") {
+		req.Schemes = []string{"_ALL_"}
+	}
+	if !avail.AllowsField("http.host") {
+		req.URL = "*" + strings.TrimPrefix(req.URL, zone)
+		rl.Bypass = nil
+	}
+	if !avail.CountingExpression {
+		rl.Match.Response = nil
+	}
+	if !avail.AllowsCharacteristic("cf.unique_visitor_id") {
+		rl.Correlate = nil
+	}
+	if rl.Action.Mode == "simulate" && avail.Fields != nil {
+		rl.Action.Mode = "ban"
+	}
+}
+
 func (g *generator) rateLimits(b *zoneBuilder, plan string) {
 	n := g.r.IntN(rateLimitMax[plan])
+	if g.migratable {
+		n = min(n, inventory.RateLimitingRulesQuota(plan))
+	}
 	for k := range n {
 		mode := g.pick(genModes)
 		rl := inventory.RateLimit{
@@ -316,6 +374,9 @@ func (g *generator) rateLimits(b *zoneBuilder, plan string) {
 		}
 		if g.chance(10) {
 			rl.Action.Response = &inventory.RateLimitResponseBody{ContentType: "application/json", Body: `{"error":"too many requests"}`}
+		}
+		if g.migratable {
+			fitRateLimit(&rl, b.name, inventory.RateLimitRulesFor(plan))
 		}
 		b.rateLimit("", rl)
 	}
@@ -352,7 +413,7 @@ func (g *generator) waf(b *zoneBuilder) {
 func (g *generator) rulesets(b *zoneBuilder, paid bool) {
 	if g.chance(10) {
 		regexPlan := b.zi.Zone.Plan.LegacyID == inventory.PlanBusiness || b.zi.Zone.Plan.LegacyID == inventory.PlanEnterprise
-		rules := make([]inventory.RulesetRule, 1+g.r.IntN(3))
+		rules := make([]inventory.RulesetRule, 1+g.r.IntN(maxExistingCustomRules))
 		for k := range rules {
 			t := g.expr(regexPlan)
 			rules[k] = inventory.RulesetRule{Action: "block", Expression: t.expr, Description: t.desc, Enabled: b.bool(true)}
@@ -375,16 +436,16 @@ func (g *generator) settings(b *zoneBuilder, paid bool) {
 	if g.chance(60) {
 		s.Brotli = "on"
 	}
-	if g.chance(20) {
+	if g.chance(20) && !g.migratable {
 		s.Minify = `{"css":"on","html":"off","js":"on"}`
 	}
 	if g.chance(5) {
 		s.MobileRedirect = `{"mobile_subdomain":"m","status":"on","strip_uri":false}`
 	}
-	if g.chance(40) {
+	if g.chance(40) && !g.migratable {
 		s.ServerSideExclude = "on"
 	}
-	if g.chance(25) {
+	if g.chance(25) && !g.migratable {
 		s.PrivacyPass = "on"
 	}
 	b.settings(s)
@@ -402,7 +463,7 @@ func (g *generator) records(b *zoneBuilder, i int) {
 		var legacy *srvLegacy
 		if g.chance(70) {
 			legacy = &srvLegacy{}
-			if g.chance(10) {
+			if g.chance(10) && !g.migratable {
 				legacy.Service = "_conflict"
 			}
 		}

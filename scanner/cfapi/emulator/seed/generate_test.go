@@ -3,6 +3,8 @@ package seed
 import (
 	"bytes"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/sunsetscan/sunset/scanner/inventory"
@@ -149,6 +151,50 @@ func TestGenerateShape(t *testing.T) {
 	} {
 		if c == 0 {
 			t.Errorf("no %s in %d generated zones", what, n)
+		}
+	}
+}
+
+// TestGenerateMigratable: the migratable account is deterministic, named so, and keeps every
+// zone within what a plan's API calls carry out: rules within the custom rules quota, regex
+// only on Business and above, expressions that parse (balanced), rate limits within the new
+// quota and what the plan's rate limiting rules can express.
+func TestGenerateMigratable(t *testing.T) {
+	a, b := GenerateMigratable(200, 9), GenerateMigratable(200, 9)
+	if !reflect.DeepEqual(a, b) {
+		t.Fatal("GenerateMigratable is not deterministic")
+	}
+	for _, acc := range a.Accounts {
+		if !strings.HasPrefix(acc.Account.Name, "Migratable Account ") {
+			t.Errorf("account %q", acc.Account.Name)
+		}
+	}
+	for i := range a.Zones {
+		z := &a.Zones[i]
+		plan := z.Zone.Plan.LegacyID
+		existing := 0
+		if rs, ok := z.Ruleset(PhaseCustom); ok {
+			existing = len(rs.Rules)
+		}
+		if n := len(z.FirewallRules) + existing; n > inventory.CustomRulesQuota(plan) {
+			t.Errorf("%s (%s): %d custom rules after migration", z.Zone.Name, plan, n)
+		}
+		for _, r := range z.FirewallRules {
+			e := r.Filter.Expression
+			if (isRegex(e) && inventory.PlanRank(plan) < 2) || strings.Count(e, "(") != strings.Count(e, ")") {
+				t.Errorf("%s (%s): expression %q", z.Zone.Name, plan, e)
+			}
+		}
+		if n := len(z.RateLimits); n > inventory.RateLimitingRulesQuota(plan) {
+			t.Errorf("%s (%s): %d rate limits", z.Zone.Name, plan, n)
+		}
+		avail := inventory.RateLimitRulesFor(plan)
+		for _, rl := range z.RateLimits {
+			if (rl.Correlate != nil && !avail.AllowsCharacteristic("cf.unique_visitor_id")) ||
+				(rl.Match.Response != nil && !avail.CountingExpression) ||
+				(!avail.AllowsField("http.request.method") && !slices.Contains(rl.Match.Request.Methods, "_ALL_")) {
+				t.Errorf("%s (%s): rate limit %+v", z.Zone.Name, plan, rl)
+			}
 		}
 	}
 }
