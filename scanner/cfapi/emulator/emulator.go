@@ -35,7 +35,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"sort"
@@ -45,6 +44,7 @@ import (
 	"time"
 
 	"github.com/sunsetscan/sunset/scanner/catalog"
+	"github.com/sunsetscan/sunset/scanner/cfapi/openapi"
 	"github.com/sunsetscan/sunset/scanner/inventory"
 )
 
@@ -86,6 +86,11 @@ type Options struct {
 	ValidateExpression func(string) error
 	// LogLimit caps the request log (default 100,000 entries; the oldest are dropped).
 	LogLimit int
+	// OpenAPI, when set, is the API description every write is checked against before its
+	// handler runs: a POST, PUT or PATCH, or a DELETE that carries a body, whose body breaks
+	// its operation's request schema is answered 400 with one error per violation. Writes to
+	// operations the description does not cover are served as without it.
+	OpenAPI *openapi.Doc
 }
 
 // Server is the emulator: an http.Handler over in-memory state. It is safe for concurrent use.
@@ -137,6 +142,8 @@ type Stats struct {
 	Declined int
 	// Retired counts answers "no longer available" from retired endpoints.
 	Retired int
+	// SchemaRefused counts writes refused because their body breaks the OpenAPI description.
+	SchemaRefused int
 }
 
 // LoggedRequest is one entry of the request log; headers (and so credentials) are never kept.
@@ -337,19 +344,15 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	var body []byte
-	if r.Body != nil {
-		b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
-		if err != nil {
-			s.respond(w, &entry, fail(http.StatusRequestEntityTooLarge, CodeMalformedJSON, "request body could not be read: %v", err))
-			return
-		}
-		body = b
+	body, rep := s.readBody(w, r, rel)
+	if rep != nil {
+		s.respond(w, &entry, rep)
+		return
 	}
 
 	s.mu.Lock()
 	c := &call{s: s, st: s.st, method: r.Method, path: rel, params: params, query: r.URL.Query(), body: body, asOf: asOf, now: entry.Time}
-	rep := s.resolveScope(c)
+	rep = s.resolveScope(c)
 	if rep == nil {
 		rep = rt.h(c)
 	}

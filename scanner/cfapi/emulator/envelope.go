@@ -35,6 +35,11 @@ const (
 	CodeAuth = 10000
 	// CodeInvalid is an invalid field of a request body (emulator's choice).
 	CodeInvalid = 10001
+	// CodeSchema is a request body that breaks its operation's schema in the OpenAPI
+	// description (Options.OpenAPI). No code is published or recorded for it: the corpus's one
+	// recorded refusal of a body (rate_limits.create.error_400) carries a message and no code.
+	// It is CodeInvalid, the emulator's code for an invalid member of a body.
+	CodeSchema = CodeInvalid
 	// CodeNoEntrypoint is GET of a phase entry point that does not exist (observed).
 	CodeNoEntrypoint = 10003
 	// CodeNotFound is an object id that does not exist in the zone or account (emulator's choice).
@@ -78,6 +83,13 @@ type APIError struct {
 	Code       int        `json:"code"`
 	Message    string     `json:"message"`
 	ErrorChain []APIError `json:"error_chain,omitempty"`
+	// Source locates the member of the request body the error is about (newer API errors).
+	Source *ErrorSource `json:"source,omitempty"`
+}
+
+// ErrorSource is the source of an error: the JSON pointer of the offending request member.
+type ErrorSource struct {
+	Pointer string `json:"pointer"`
 }
 
 // Message is one member of an envelope's messages array.

@@ -321,3 +321,21 @@ func TestRequiredBesideOneOf(t *testing.T) {
 		t.Errorf("response without stamp: got %q", got)
 	}
 }
+
+func TestLoadWithoutComponents(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "bare.json")
+	doc := `{"openapi":"3.0.0","info":{"title":"bare","version":"1"},"paths":{"/x":{"post":{"requestBody":{"content":{"application/json":{"schema":{"type":"object","required":["a"]}}}},"responses":{"200":{"description":"ok"}}}}}}`
+	if err := os.WriteFile(path, []byte(doc), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	d, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Patches()) != 0 {
+		t.Errorf("patches on a document without the stale points: %q", d.Patches())
+	}
+	if got := strings.Join(violationsOf(t, d.ValidateRequest("POST", "/x", []byte(`{}`))), ","); got != "/a required" {
+		t.Errorf("got %q", got)
+	}
+}

@@ -139,7 +139,7 @@ func patchRuleRatelimit(t *openapi3.T) bool {
 }
 
 func patchFirewallRuleAction(t *openapi3.T) bool {
-	action := t.Components.Schemas["firewall_schemas-action"]
+	action := componentSchema(t, "firewall_schemas-action")
 	if action == nil {
 		return false
 	}
@@ -152,7 +152,7 @@ func patchFirewallRuleAction(t *openapi3.T) bool {
 		if s == nil || s.Properties["action"] == nil || s.Properties["action"].Ref != "#/components/schemas/firewall_action" {
 			continue
 		}
-		s.Properties["action"] = &openapi3.SchemaRef{Ref: "#/components/schemas/firewall_schemas-action", Value: action.Value}
+		s.Properties["action"] = &openapi3.SchemaRef{Ref: "#/components/schemas/firewall_schemas-action", Value: action}
 		patched = true
 	}
 	return patched
@@ -195,6 +195,9 @@ func patchNameserverTypes(t *openapi3.T) bool {
 }
 
 func patchRulePosition(t *openapi3.T) bool {
+	if t.Components == nil {
+		return false
+	}
 	body := t.Components.RequestBodies["rulesets_Rule"]
 	if body == nil || body.Value == nil {
 		return false

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -237,8 +238,9 @@ func enumOf(se *openapi3.SchemaError) []any {
 // alternative is reported: one whose constant tag (a single-value enum such as a record's
 // "type") fits beats one whose tag does not, then fewer violations win. When several tie and
 // every alternative refuses the same member by enum, one enum violation lists every allowed
-// value; when the tied ones each break one rule at the same member, one violation names their
-// reasons; otherwise nil (the caller reports the failure itself).
+// value; else the violations all tied ones share are reported; else, when the tied ones each
+// break one rule at the same member, one violation names their reasons; otherwise nil (the
+// caller reports the failure itself).
 func (w walker) alternatives(se *openapi3.SchemaError, path []string) []leaf {
 	alts := se.Schema.OneOf
 	if se.SchemaField == "anyOf" {
@@ -269,7 +271,29 @@ func (w walker) alternatives(se *openapi3.SchemaError, path []string) []leaf {
 	if merged := mergeEnums(all); merged != nil {
 		return merged
 	}
+	if common := commonLeaves(best); common != nil {
+		return common
+	}
 	return sameMember(best, se)
+}
+
+// commonLeaves returns the violations every tied alternative has (a member all of them
+// require, say); nil when they share none.
+func commonLeaves(alts [][]leaf) []leaf {
+	if len(alts) == 0 {
+		return nil
+	}
+	var out []leaf
+	for _, l := range alts[0] {
+		shared := true
+		for _, alt := range alts[1:] {
+			shared = shared && slices.ContainsFunc(alt, func(o leaf) bool { return o.Violation == l.Violation })
+		}
+		if shared {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // closer reports whether alternative a explains a failure better than b: a tag that fits

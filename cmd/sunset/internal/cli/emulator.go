@@ -10,6 +10,7 @@ import (
 
 	"github.com/sunsetscan/sunset/scanner/cfapi/emulator"
 	"github.com/sunsetscan/sunset/scanner/cfapi/emulator/seed"
+	"github.com/sunsetscan/sunset/scanner/cfapi/openapi"
 	"github.com/sunsetscan/sunset/scanner/inventory"
 )
 
@@ -19,7 +20,8 @@ func emulatorCommand(s *Streams) *ucli.Command {
 		Usage: "run the API emulator on loopback for your own tests",
 		Description: "Serves the zone management API under /client/v4 from in-memory state: the demo\n" +
 			"account by default, or a generated one with --zones N --seed S. Point any client at the\n" +
-			"printed URL. Runs until interrupted (Ctrl-C).",
+			"printed URL. With --openapi FILE, write bodies that break the API's published schemas\n" +
+			"are refused as the API refuses them. Runs until interrupted (Ctrl-C).",
 		Flags: []ucli.Flag{
 			&ucli.StringFlag{Name: "listen", Value: "127.0.0.1:8787", Usage: "`ADDR` to listen on (loopback only)"},
 			asOfFlag(),
@@ -32,6 +34,7 @@ func emulatorCommand(s *Streams) *ucli.Command {
 			&ucli.StringFlag{Name: "faults", Usage: "inject faults: `SPEC` such as 429=0.1,5xx=0.05,drop=0.01,zone=NAME"},
 			&ucli.StringFlag{Name: "rate-limit", Usage: "global limit per credential: `N/WINDOW` such as 1200/5m"},
 			&ucli.BoolFlag{Name: "retire", Usage: "deprecated endpoints past their end of life answer as retired"},
+			&ucli.StringFlag{Name: "openapi", Usage: "check every write body against the API's OpenAPI 3.0 description in `FILE` (400 with the API's error envelope on a violation)"},
 		},
 		Action: func(c *ucli.Context) error {
 			if err := noArgs(c); err != nil {
@@ -60,6 +63,9 @@ func emulatorCommand(s *Streams) *ucli.Command {
 			fmt.Fprintf(s.Out, "sunset emulator listening on %s\n", base)
 			fmt.Fprintf(s.Out, "  as of %s, %d accounts, %d zones\n", opts.AsOf.Format(time.DateOnly), len(opts.Seed.Accounts), len(opts.Seed.Zones))
 			fmt.Fprintf(s.Out, "  credentials: CLOUDFLARE_API_TOKEN=%s  or  CLOUDFLARE_EMAIL=%s CLOUDFLARE_API_KEY=%s\n", opts.Token, opts.Email, opts.Key)
+			if d := opts.OpenAPI; d != nil {
+				fmt.Fprintf(s.Out, "  write bodies checked against %s (%d operations, %d stale points patched)\n", d.Source(), len(d.Operations()), len(d.Patches()))
+			}
 			fmt.Fprintf(s.Out, "  try: SUNSET_API_URL=%s CLOUDFLARE_API_TOKEN=%s sunset scan\n", base, opts.Token)
 			err = emulator.Serve(c.Context, ln, srv)
 			if err != nil && !errors.Is(err, c.Context.Err()) {
@@ -105,6 +111,12 @@ func emulatorOptions(c *ucli.Context, s *Streams) (emulator.Options, error) {
 	if v := c.String("rate-limit"); v != "" {
 		if opts.RateLimit, err = emulator.ParseRateLimit(v); err != nil {
 			return opts, usageErrorf("--rate-limit: %v", err)
+		}
+	}
+	if v := c.String("openapi"); v != "" {
+		// The error names the file and says whether it could not be read or not be parsed.
+		if opts.OpenAPI, err = openapi.Load(v); err != nil {
+			return opts, usageErrorf("--openapi: %v", err)
 		}
 	}
 	return opts, nil

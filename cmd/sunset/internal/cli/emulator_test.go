@@ -1,0 +1,121 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sunsetscan/sunset/scanner/cfapi/emulator/seed"
+)
+
+// recordsDoc is a small OpenAPI description written for this test: DNS record creation with
+// the record type as an enum.
+const recordsDoc = `{
+  "openapi": "3.0.3", "info": {"title": "records", "version": "1"},
+  "paths": {"/zones/{zone_id}/dns_records": {"post": {
+    "requestBody": {"required": true, "content": {"application/json": {"schema": {
+      "type": "object", "required": ["type", "name"],
+      "properties": {"type": {"enum": ["A", "AAAA", "CNAME"]}, "name": {"type": "string"}, "content": {"type": "string"}}}}}},
+    "responses": {"200": {"description": "ok"}}}}}
+}`
+
+func TestEmulatorOpenAPIFlagErrorsNameTheFile(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "missing.json")
+	garbage := filepath.Join(dir, "garbage.json")
+	if err := os.WriteFile(garbage, []byte("{ not json"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, file := range []string{missing, garbage} {
+		r := runSunset(t, nil, "emulator", "--listen", "127.0.0.1:0", "--openapi", file)
+		if r.code != ExitUsage || !strings.Contains(r.stderr, "--openapi") || !strings.Contains(r.stderr, file) {
+			t.Errorf("--openapi %s: want exit %d and an error naming the file, got %d: %s", file, ExitUsage, r.code, r.stderr)
+		}
+	}
+}
+
+// TestEmulatorOpenAPIRefusesBadBodies runs `sunset emulator --openapi FILE` and sends it a
+// body the description refuses and one it accepts.
+func TestEmulatorOpenAPIRefusesBadBodies(t *testing.T) {
+	doc := filepath.Join(t.TempDir(), "records.json")
+	if err := os.WriteFile(doc, []byte(recordsDoc), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	run := &testRun{}
+	var out, errOut syncBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- Run(ctx, []string{"sunset", "emulator", "--listen", "127.0.0.1:0", "--as-of", "2025-02-01", "--openapi", doc}, run.streams(&out, &errOut))
+	}()
+	base := waitForURL(t, &out, done)
+	if !strings.Contains(out.String(), "write bodies checked against "+doc+" (1 operations, 0 stale points patched)") {
+		t.Errorf("start-up lines do not name the description: %s", out.String())
+	}
+	records := base + "/zones/" + seed.Demo().Zones[0].Zone.ID + "/dns_records"
+	status, env := post(t, records, `{"type":"MX","name":"mail"}`)
+	if status != http.StatusBadRequest || env.Success || len(env.Errors) == 0 || !strings.Contains(env.Errors[0].Message, "/type:") {
+		t.Errorf("a record type outside the enum: want 400 naming /type, got %d %+v", status, env.Errors)
+	}
+	if status, env := post(t, records, `{"type":"A","name":"api","content":"192.0.2.44"}`); status != http.StatusOK {
+		t.Errorf("a valid record was refused: %d %+v", status, env.Errors)
+	}
+	cancel()
+	if code := <-done; code != ExitOK {
+		t.Errorf("exit %d: %s", code, errOut.String())
+	}
+}
+
+// waitForURL waits for the emulator's start-up line and returns its API base URL.
+func waitForURL(t *testing.T, out *syncBuffer, done <-chan int) string {
+	t.Helper()
+	re := regexp.MustCompile(`listening on (http://\S+)`)
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if m := re.FindStringSubmatch(out.String()); m != nil {
+			return m[1]
+		}
+		select {
+		case code := <-done:
+			t.Fatalf("the emulator stopped with exit %d before listening", code)
+		default:
+		}
+	}
+	t.Fatalf("the emulator did not start: %s", out.String())
+	return ""
+}
+
+// envelope is the part of a response envelope this test reads.
+type envelope struct {
+	Success bool `json:"success"`
+	Errors  []struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+	} `json:"errors"`
+}
+
+func post(t *testing.T, url, body string) (int, envelope) {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+seed.DemoToken)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var env envelope
+	if err := json.NewDecoder(resp.Body).Decode(&env); err != nil {
+		t.Fatal(err)
+	}
+	return resp.StatusCode, env
+}
