@@ -156,7 +156,8 @@ func TestCorpusExcerptPatches(t *testing.T) {
 }
 
 // TestCorpusMorePatches shows the stale points found while checking the emulator's writes:
-// rule positions, nameserver types and DNS record ids.
+// rule positions, nameserver types, DNS record ids and oneOf alternatives a value can fit
+// together.
 func TestCorpusMorePatches(t *testing.T) {
 	raw := loadCorpusDoc(t, "openapi_plan_ops.json", false)
 	d := loadCorpusDoc(t, "openapi_plan_ops.json", true)
@@ -170,9 +171,8 @@ func TestCorpusMorePatches(t *testing.T) {
 			t.Errorf("position %s refused: %v", pos, err)
 		}
 	}
-	both := []byte(strings.Replace(rule, "%s", `{"before":"","after":""}`, 1))
-	if d.ValidateRequest("POST", "/zones/z/rulesets/r/rules", both) == nil {
-		t.Error("a position with both before and after should be refused")
+	if d.ValidateRequest("POST", "/zones/z/rulesets/r/rules", []byte(strings.Replace(rule, "%s", `{"index":0}`, 1))) == nil {
+		t.Error("position index 0 should be refused (minimum 1)")
 	}
 
 	for _, typ := range []string{"cloudflare.standard.random", "custom.account", "custom.tenant", "platform.standard"} {
@@ -207,5 +207,39 @@ func TestCorpusMorePatches(t *testing.T) {
 	resp := []byte(`{"success":true,"errors":[],"messages":[],"result":{"type":"A","name":"www.example.com","content":"192.0.2.1","proxiable":true,"proxied":true,"ttl":1,"created_on":"2024-01-01T00:00:00Z","modified_on":"2024-01-01T00:00:00Z"}}`)
 	if got := strings.Join(violationsOf(t, d.ValidateResponse("GET", "/zones/z/dns_records/r", 200, resp)), ","); got != "/result/id required" {
 		t.Errorf("a response record without id: got %q", got)
+	}
+}
+
+// TestCorpusOneOfAsAnyOf: values that fit several alternatives of a oneOf are accepted, as the
+// real API's answers and the snapshot's own examples show.
+func TestCorpusOneOfAsAnyOf(t *testing.T) {
+	raw := loadCorpusDoc(t, "openapi_plan_ops.json", false)
+	d := loadCorpusDoc(t, "openapi_plan_ops.json", true)
+	for _, c := range []struct{ method, path, body string }{
+		{"POST", "/accounts/a/alerting/v3/policies", `{"name":"Pool health","alert_type":"load_balancing_health_alert","enabled":true,"mechanisms":{"email":[{"id":"test@example.com"}]}}`},
+		{"PUT", "/zones/z/rulesets/phases/http_request_dynamic_redirect/entrypoint", `{"rules":[{"action":"redirect","expression":"http.host eq \"m.example.com\"","action_parameters":{"from_value":{"status_code":301,"target_url":{"value":"https://example.com"}}}}]}`},
+	} {
+		if raw.ValidateRequest(c.method, c.path, []byte(c.body)) == nil {
+			t.Errorf("%s %s: the snapshot should refuse a value fitting two oneOf alternatives", c.method, c.path)
+		}
+		if err := d.ValidateRequest(c.method, c.path, []byte(c.body)); err != nil {
+			t.Errorf("%s %s: %v", c.method, c.path, err)
+		}
+	}
+	body, err := os.ReadFile(filepath.Join(corpusDir(t), "api", "waf_packages.get.cloudflare-go.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const pkg = "/zones/z/firewall/waf/packages/a25a9a7e9c00afc1fb2e0245519d725b"
+	if raw.ValidateResponse("GET", pkg, 200, body) == nil {
+		t.Error("the recorded WAF package should fit both alternatives of the snapshot's oneOf")
+	}
+	if err := d.ValidateResponse("GET", pkg, 200, body); err != nil {
+		t.Errorf("the recorded WAF package: %v", err)
+	}
+	// A discriminated anyOf still checks the alternative its tag names.
+	bad := `{"rules":[{"action":"redirect","expression":"true","action_parameters":{"from_value":{"status_code":404}}}]}`
+	if d.ValidateRequest("PUT", "/zones/z/rulesets/phases/http_request_dynamic_redirect/entrypoint", []byte(bad)) == nil {
+		t.Error("a redirect with status 404 should be refused")
 	}
 }

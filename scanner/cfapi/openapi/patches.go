@@ -66,6 +66,14 @@ var patches = []patch{
 			"assigns ids; zone-management-api.md \"DNS records\")",
 		apply: patchDNSRecordID,
 	},
+	{
+		what: "every oneOf is read as anyOf: a value may fit several alternatives, which a strict oneOf refuses; " +
+			"the real API's answers do (recording waf_packages.get.cloudflare-go.json fits both alternatives of " +
+			"its package schema), so do the snapshot's own examples (aaa_mechanisms {\"email\": [{\"id\": " +
+			"\"test@example.com\"}]}, a redirect's target_url {\"expression\": ...}), and so would every rule " +
+			"position (domain-facts); discriminated alternatives are still chosen by their tag",
+		apply: patchOneOfAsAnyOf,
+	},
 }
 
 // applyPatches applies every patch whose stale point the document has and describes them.
@@ -251,5 +259,22 @@ func patchDNSRecordID(t *openapi3.T) bool {
 		mt.Schema = cp.NewRef()
 		patched = true
 	}
+	return patched
+}
+
+func patchOneOfAsAnyOf(t *openapi3.T) bool {
+	patched := false
+	eachSchema(t, func(s *openapi3.Schema) {
+		if len(s.OneOf) == 0 {
+			return
+		}
+		if len(s.AnyOf) == 0 {
+			s.AnyOf = s.OneOf
+		} else {
+			s.AllOf = append(s.AllOf, &openapi3.SchemaRef{Value: &openapi3.Schema{AnyOf: s.OneOf}})
+		}
+		s.OneOf = nil
+		patched = true
+	})
 	return patched
 }
