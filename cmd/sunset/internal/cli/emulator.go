@@ -30,6 +30,7 @@ func emulatorCommand(s *Streams) *ucli.Command {
 			&ucli.StringFlag{Name: "key", Value: seed.DemoKey, Usage: "API `KEY` accepted in X-Auth-Key"},
 			&ucli.IntFlag{Name: "zones", Usage: "serve a generated account of `N` zones instead of the demo"},
 			&ucli.Int64Flag{Name: "seed", Value: 1, Usage: "`SEED` of the generated account"},
+			&ucli.BoolFlag{Name: "migratable", Usage: "with --zones: generate an account whose every zone a migration plan carries out by API calls alone"},
 			&ucli.StringFlag{Name: "latency", Usage: "added latency per request: `DURATION` (20ms) or range (10ms-30ms)"},
 			&ucli.StringFlag{Name: "faults", Usage: "inject faults: `SPEC` such as 429=0.1,5xx=0.05,drop=0.01,zone=NAME"},
 			&ucli.StringFlag{Name: "rate-limit", Usage: "global limit per credential: `N/WINDOW` such as 1200/5m"},
@@ -86,8 +87,12 @@ func emulatorOptions(c *ucli.Context, s *Streams) (emulator.Options, error) {
 		return emulator.Options{}, err
 	}
 	var snap *inventory.Snapshot
-	if n := c.Int("zones"); n > 0 {
+	if n := c.Int("zones"); n > 0 && c.Bool("migratable") {
+		snap = seed.GenerateMigratable(n, c.Int64("seed"))
+	} else if n > 0 {
 		snap = seed.Generate(n, c.Int64("seed"))
+	} else if c.Bool("migratable") && !c.IsSet("zones") {
+		return emulator.Options{}, usageErrorf("--migratable shapes a generated account: give its size with --zones N")
 	} else if c.IsSet("zones") {
 		return emulator.Options{}, usageErrorf("--zones %d: want a positive number of zones", n)
 	} else {
