@@ -21,8 +21,8 @@
 //
 // # Requests per zone
 //
-// A zone costs 17 requests (RequestsPerZone) when every list fits in one page, no
-// previous-version WAF package is active and no entry point ruleset exists:
+// A zone costs 16 requests (RequestsPerZone) when every list fits in one page, it lists no
+// previous-version WAF package and no entry point ruleset exists:
 //
 //	firewall/rules, filters, rate_limits, firewall/waf/packages,
 //	firewall/waf/overrides                                                   5
@@ -31,19 +31,20 @@
 //	dns_settings/use_apex_ns, dns_settings/secondary_overrides               2
 //	dns_settings                                                             1
 //	dns_records (one listing of every type)                                  1
-//	healthchecks                                                             1
 //	rulesets (the list, without rules)                                       1
 //
 // plus 1 per entry point that exists among the phases http_request_firewall_custom,
-// http_ratelimit and http_request_firewall_managed (read to merge into later), plus 2 per
-// active WAF package (its groups and its rules): a zone with one active package and a
-// custom rules entry point costs 20. Every further page of a list is one more request. An
-// account costs 4 (dns_settings, load_balancers/pools, tunnels, access/bookmarks) plus
-// its zone listing pages, plus one GET when named in Options.Accounts.
+// http_ratelimit, http_request_firewall_managed and http_request_dynamic_redirect (read to
+// merge into later), plus 1 for settings/waf when the zone lists WAF packages (the previous
+// version's switch), plus 2 per active WAF package while that switch is on (its groups and
+// its rules): a zone with one active package and a custom rules entry point costs 20. Every
+// further page of a list is one more request. An account costs 4 (dns_settings,
+// load_balancers/pools, tunnels, access/bookmarks) plus its zone listing pages, plus one GET
+// when named in Options.Accounts.
 //
-// The three entry points are found through the ruleset list rather than three GETs: zones
-// still on the old APIs mostly have none, so one request replaces three 404s, and the
-// list costs one request more only for a zone that has all three. The bulk zone settings
+// The four entry points are found through the ruleset list rather than four GETs: zones
+// still on the old APIs mostly have none, so one request replaces four 404s, and the list
+// costs one request more only for a zone that has all four. The bulk zone settings
 // endpoint would replace the six single GETs but is itself deprecated, so it is not used.
 //
 // DNS records are read with one listing of all types rather than one per type: the SRV
