@@ -98,7 +98,7 @@ resource "cloudflare_ruleset" "zone_api_example_com_rate_limiting_rules" {
       enabled     = true
       expression  = "http.host eq \"api.example.com\" and http.request.uri.path eq \"/oauth/token\" and http.request.method eq \"POST\" and ssl"
       ratelimit = {
-        characteristics     = ["cf.colo.id", "ip.src"]
+        characteristics     = ["cf.colo.id", "cf.unique_visitor_id"]
         mitigation_timeout  = 86400
         period              = 10
         requests_per_period = 20
@@ -148,6 +148,13 @@ removed {
 
 removed {
   from = cloudflare_filter.terraform_managed_resource_4c5c0135852cfceda519d3f065f4854b
+  lifecycle {
+    destroy = false
+  }
+}
+
+removed {
+  from = cloudflare_filter.terraform_managed_resource_5b9dd50860322507bfd90089c74c03fd
   lifecycle {
     destroy = false
   }

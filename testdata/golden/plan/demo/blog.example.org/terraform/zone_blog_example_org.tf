@@ -35,11 +35,14 @@ resource "cloudflare_ruleset" "zone_blog_example_org_custom_rules" {
       ref         = "d72fce09e667366f1b05e36667e9782a"
     },
     {
-      action      = "js_challenge"
-      description = "Challenge comment posts from anonymous networks"
+      action = "skip"
+      action_parameters = {
+        ruleset = "current"
+      }
+      description = "Allow the uptime monitor"
       enabled     = true
-      expression  = "ip.src.country in {\"XX\" \"T1\"} and http.request.method eq \"POST\" and http.request.uri.path eq \"/wp-comments-post.php\""
-      ref         = "04bc47dd34249ee8974c588114e3b9d7"
+      expression  = "ip.src eq 198.51.100.25 and http.user_agent contains \"UptimeMonitor\""
+      ref         = "2b6b8b6e150e04e20e050159dd3440e6"
     },
   ]
 }
@@ -60,11 +63,11 @@ resource "cloudflare_ruleset" "zone_blog_example_org_rate_limiting_rules" {
       action      = "block"
       description = "wp-login.php"
       enabled     = true
-      expression  = "http.host eq \"blog.example.org\" and http.request.uri.path wildcard \"/wp-login.php*\" and http.request.method eq \"POST\""
+      expression  = "http.request.uri.path wildcard \"/wp-login.php*\""
       ratelimit = {
         characteristics     = ["cf.colo.id", "ip.src"]
-        mitigation_timeout  = 3600
-        period              = 60
+        mitigation_timeout  = 10
+        period              = 10
         requests_per_period = 5
       }
       ref = "rate_limit:f7170c2c8571948bb20455c0e8e8b599"
@@ -85,7 +88,7 @@ import {
 
 # Old resources the plan deletes through the API: Terraform forgets them (provider v5 cannot manage them). Rename the addresses if your configuration names them otherwise.
 removed {
-  from = cloudflare_filter.terraform_managed_resource_796d4ae74b7db5d27309cbe847a6149d
+  from = cloudflare_filter.terraform_managed_resource_496b79416773ac3a510e1aa7422c9ebf
   lifecycle {
     destroy = false
   }
@@ -106,6 +109,13 @@ removed {
 }
 
 removed {
+  from = cloudflare_filter.terraform_managed_resource_b4ab1c938866d7ea0ad47ae67ba5b892
+  lifecycle {
+    destroy = false
+  }
+}
+
+removed {
   from = cloudflare_filter.terraform_managed_resource_bd99b0972c01cec55492371fcd674f80
   lifecycle {
     destroy = false
@@ -113,7 +123,7 @@ removed {
 }
 
 removed {
-  from = cloudflare_firewall_rule.terraform_managed_resource_04bc47dd34249ee8974c588114e3b9d7
+  from = cloudflare_firewall_rule.terraform_managed_resource_2b6b8b6e150e04e20e050159dd3440e6
   lifecycle {
     destroy = false
   }

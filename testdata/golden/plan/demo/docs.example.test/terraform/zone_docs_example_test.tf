@@ -35,7 +35,7 @@ resource "cloudflare_ruleset" "zone_docs_example_test_rate_limiting_rules" {
       action      = "challenge"
       description = "Docs search"
       enabled     = true
-      expression  = "http.host eq \"docs.example.test\" and http.request.uri.path wildcard \"/search*\" and http.request.method eq \"GET\" and ssl"
+      expression  = "http.host eq \"docs.example.test\" and http.request.uri.path wildcard \"/search*\" and http.request.full_uri wildcard \"https://*\""
       ratelimit = {
         characteristics     = ["cf.colo.id", "ip.src"]
         mitigation_timeout  = 0
@@ -85,6 +85,32 @@ resource "cloudflare_ruleset" "zone_docs_example_test_managed_rules" {
       description = "Execute Cloudflare Managed Ruleset (migrated from WAF package CloudFlare)"
       enabled     = true
       expression  = "true"
+    },
+  ]
+}
+
+# Entry point http_request_dynamic_redirect is created by the plan.
+resource "cloudflare_ruleset" "zone_docs_example_test_redirect_rules" {
+  zone_id = "d34ce5fa1afd44db88fe964b478cddb1"
+  name    = "default"
+  kind    = "zone"
+  phase   = "http_request_dynamic_redirect"
+  rules = [
+    {
+      action = "redirect"
+      action_parameters = {
+        from_value = {
+          preserve_query_string = true
+          status_code           = 302
+          target_url = {
+            expression = "concat(\"https://m.docs.example.test\", http.request.uri.path)"
+          }
+        }
+      }
+      description = "Mobile redirect to https://m.docs.example.test (migrated from the mobile_redirect setting)"
+      enabled     = true
+      expression  = "http.host eq \"docs.example.test\" and (http.user_agent contains \"Mobi\" or http.user_agent contains \"Android\")"
+      ref         = "zone_setting:mobile_redirect"
     },
   ]
 }

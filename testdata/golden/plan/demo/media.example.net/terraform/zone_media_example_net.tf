@@ -73,18 +73,32 @@ resource "cloudflare_ruleset" "zone_media_example_net_rate_limiting_rules" {
   rules = [
     {
       action      = "block"
-      description = "Login failures, per NAT"
+      description = "Login failures"
       enabled     = true
-      expression  = "http.host eq \"media.example.net\" and http.request.uri.path wildcard \"/login*\" and http.request.method eq \"POST\" and ssl"
+      expression  = "http.host eq \"media.example.net\" and http.request.uri.path wildcard \"/login*\" and http.request.method eq \"POST\" and http.request.full_uri wildcard \"https://*\""
       ratelimit = {
-        characteristics     = ["cf.colo.id", "cf.unique_visitor_id"]
-        counting_expression = "http.host eq \"media.example.net\" and http.request.uri.path wildcard \"/login*\" and http.request.method eq \"POST\" and ssl and http.response.code in {401 403} and not any(http.response.headers[\"cf-cache-status\"][*] eq \"HIT\")"
+        characteristics     = ["cf.colo.id", "ip.src"]
+        counting_expression = "http.host eq \"media.example.net\" and http.request.uri.path wildcard \"/login*\" and http.request.method eq \"POST\" and http.request.full_uri wildcard \"https://*\" and http.response.code in {401 403} and not any(http.response.headers[\"cf-cache-status\"][*] eq \"HIT\")"
         mitigation_timeout  = 600
         period              = 60
         requests_per_period = 10
         requests_to_origin  = true
       }
       ref = "rate_limit:0f65a8c72fbe024159084b6c20e8a1c7"
+    },
+    {
+      action      = "block"
+      description = "Video segments (headers under match)"
+      enabled     = true
+      expression  = "http.host eq \"media.example.net\" and http.request.uri.path wildcard \"/video/*\" and http.request.method in {\"GET\" \"HEAD\"} and http.request.full_uri wildcard \"https://*\""
+      ratelimit = {
+        characteristics     = ["cf.colo.id", "ip.src"]
+        counting_expression = "http.host eq \"media.example.net\" and http.request.uri.path wildcard \"/video/*\" and http.request.method in {\"GET\" \"HEAD\"} and http.request.full_uri wildcard \"https://*\" and http.response.code in {200 206} and any(http.response.headers[\"content-type\"][*] eq \"video/mp2t\")"
+        mitigation_timeout  = 3600
+        period              = 600
+        requests_per_period = 1200
+      }
+      ref = "rate_limit:3b8ff25da1d9fd1d5d1c3279db235129"
     },
     {
       action = "block"
@@ -129,6 +143,16 @@ resource "cloudflare_ruleset" "zone_media_example_net_managed_rules" {
   kind    = "zone"
   phase   = "http_request_firewall_managed"
   rules = [
+    {
+      action = "skip"
+      action_parameters = {
+        rulesets = ["4814384a9e5d4991b9815dcfc25d2f1f", "efb7b8c949ac4650a09736fc376e9aee"]
+      }
+      description = "Exception from WAF override \"Uploads and the CMS editor\""
+      enabled     = true
+      expression  = "(http.host eq \"media.example.net\" and http.request.uri.path wildcard \"/upload/*\") or (http.host eq \"media.example.net\" and http.request.uri.path wildcard \"/cms/editor*\")"
+      ref         = "waf_override:6dd2daa3e45ddc13153208c90d123701"
+    },
     {
       action = "execute"
       action_parameters = {
@@ -302,6 +326,13 @@ removed {
 }
 
 removed {
+  from = cloudflare_rate_limit.terraform_managed_resource_3b8ff25da1d9fd1d5d1c3279db235129
+  lifecycle {
+    destroy = false
+  }
+}
+
+removed {
   from = cloudflare_rate_limit.terraform_managed_resource_adaaf4248331d9fa09ade09816495b15
   lifecycle {
     destroy = false
@@ -310,6 +341,13 @@ removed {
 
 removed {
   from = cloudflare_rate_limit.terraform_managed_resource_e58c6939fdebf6c12850640b040c6675
+  lifecycle {
+    destroy = false
+  }
+}
+
+removed {
+  from = cloudflare_waf_override.terraform_managed_resource_6dd2daa3e45ddc13153208c90d123701
   lifecycle {
     destroy = false
   }

@@ -8,6 +8,20 @@ resource "cloudflare_ruleset" "zone_shop_example_custom_rules" {
   phase   = "http_request_firewall_custom"
   rules = [
     {
+      action      = "managed_challenge"
+      description = "Challenge POSTs to wp-login"
+      enabled     = true
+      expression  = "http.request.uri.path eq \"/wp-login.php\" and http.request.method eq \"POST\""
+      ref         = "7352280ac3beca0d3dde7a8a34859c86"
+    },
+    {
+      action      = "block"
+      description = "Block xmlrpc.php anywhere"
+      enabled     = true
+      expression  = "http.request.uri.path wildcard \"*/xmlrpc.php\""
+      ref         = "785235f9fb30b5bc2428fef37eb10669"
+    },
+    {
       action      = "block"
       description = "Block scanners and empty user agents"
       enabled     = true
@@ -56,7 +70,7 @@ resource "cloudflare_ruleset" "zone_shop_example_rate_limiting_rules" {
       ratelimit = {
         characteristics     = ["cf.colo.id", "ip.src"]
         mitigation_timeout  = 3600
-        period              = 600
+        period              = 60
         requests_per_period = 200
       }
       ref = "rate_limit:281ec385b72c7013419f066d952feef3"
@@ -65,7 +79,7 @@ resource "cloudflare_ruleset" "zone_shop_example_rate_limiting_rules" {
       action      = "challenge"
       description = "Storefront API"
       enabled     = true
-      expression  = "http.host eq \"shop.example\" and http.request.uri.path wildcard \"/api/*\" and http.request.method in {\"GET\" \"POST\"} and ssl and not (http.host eq \"shop.example\" and http.request.uri.path eq \"/api/health\")"
+      expression  = "http.host eq \"shop.example\" and http.request.uri.path wildcard \"/api/*\" and http.request.full_uri wildcard \"https://*\" and not (http.host eq \"shop.example\" and http.request.uri.path eq \"/api/health\")"
       ratelimit = {
         characteristics     = ["cf.colo.id", "ip.src"]
         mitigation_timeout  = 0
@@ -151,6 +165,20 @@ import {
 
 # Old resources the plan deletes through the API: Terraform forgets them (provider v5 cannot manage them). Rename the addresses if your configuration names them otherwise.
 removed {
+  from = cloudflare_filter.terraform_managed_resource_1a22a1818d98ac1957ea614c5195334a
+  lifecycle {
+    destroy = false
+  }
+}
+
+removed {
+  from = cloudflare_filter.terraform_managed_resource_1fb2f252b56f12f62875582a23f95f5d
+  lifecycle {
+    destroy = false
+  }
+}
+
+removed {
   from = cloudflare_filter.terraform_managed_resource_447b6df85105262931f03896f7afc741
   lifecycle {
     destroy = false
@@ -194,6 +222,20 @@ removed {
 
 removed {
   from = cloudflare_firewall_rule.terraform_managed_resource_41e53ad341861eb39b563602f287c0f5
+  lifecycle {
+    destroy = false
+  }
+}
+
+removed {
+  from = cloudflare_firewall_rule.terraform_managed_resource_7352280ac3beca0d3dde7a8a34859c86
+  lifecycle {
+    destroy = false
+  }
+}
+
+removed {
+  from = cloudflare_firewall_rule.terraform_managed_resource_785235f9fb30b5bc2428fef37eb10669
   lifecycle {
     destroy = false
   }
