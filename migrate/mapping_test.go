@@ -10,6 +10,7 @@ import (
 
 	"github.com/sunsetscan/sunset/migrate/expr"
 	"github.com/sunsetscan/sunset/scanner"
+	"github.com/sunsetscan/sunset/scanner/catalog"
 	"github.com/sunsetscan/sunset/scanner/cfapi/emulator/seed"
 	"github.com/sunsetscan/sunset/scanner/inventory"
 )
@@ -273,44 +274,70 @@ func TestDeterministic(t *testing.T) {
 
 // TestEveryStepIsWellFormed: ids unique per scope, dependencies point backwards, API steps
 // have a method and a path, every live finding is resolved by some step.
+// TestEveryStepIsWellFormed: on the demo (before and after the settings' ends of life) and on
+// generated accounts, step ids are unique, dependencies come first, automatic steps have a
+// call, no path holds a placeholder (":ruleset_id", "{id}"), no step writes to a deprecated
+// setting endpoint past its end of life, and every finding is resolved by a step.
 func TestEveryStepIsWellFormed(t *testing.T) {
-	asOf := time.Date(2024, 5, 1, 0, 0, 0, 0, time.UTC)
-	snap := seed.Demo()
-	res := scanner.ScanSnapshot(snap, nil, scanner.Options{AsOf: asOf})
-	p := Build(snap, res, Options{AsOf: asOf})
-	resolved := map[string]bool{}
-	check := func(scope string, steps []Step) {
-		seen := map[string]bool{}
-		for _, st := range steps {
-			if seen[st.ID] {
-				t.Errorf("%s: duplicate step id %s", scope, st.ID)
-			}
-			for _, d := range st.DependsOn {
-				if !seen[d] {
-					t.Errorf("%s: step %s depends on %s, which is not before it", scope, st.ID, d)
-				}
-			}
-			seen[st.ID] = true
-			if !st.Manual && (st.Method == "" || st.Path == "") {
-				t.Errorf("%s: automatic step %s has no call", scope, st.ID)
-			}
-			if st.Reason == "" || st.Risk == "" || st.Title == "" {
-				t.Errorf("%s: step %s lacks a reason, risk or title", scope, st.ID)
-			}
-			for _, f := range st.Resolves {
-				resolved[f] = true
+	early, late := time.Date(2024, 5, 1, 0, 0, 0, 0, time.UTC), time.Date(2026, 11, 24, 0, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		name string
+		snap *inventory.Snapshot
+		asOf time.Time
+	}{
+		{"demo early", seed.Demo(), early}, {"demo late", seed.Demo(), late},
+		{"generated early", seed.Generate(300, 2), early}, {"generated late", seed.Generate(300, 2), late},
+		{"migratable", seed.GenerateMigratable(100, 2), late},
+	} {
+		res := scanner.ScanSnapshot(c.snap, nil, scanner.Options{AsOf: c.asOf})
+		p := Build(c.snap, res, Options{AsOf: c.asOf})
+		resolved := map[string]bool{}
+		for _, a := range p.Accounts {
+			checkSteps(t, c.name+" "+a.AccountID, a.Steps, c.asOf, resolved)
+		}
+		for _, z := range p.Zones {
+			checkSteps(t, c.name+" "+z.ZoneName, z.Steps, c.asOf, resolved)
+		}
+		for _, f := range res.Findings {
+			if !resolved[f.Fingerprint] {
+				t.Errorf("%s: finding %s %s %s resolved by no step", c.name, f.RuleID, f.ZoneName, f.Resource.ID)
 			}
 		}
 	}
-	for _, a := range p.Accounts {
-		check(a.AccountID, a.Steps)
-	}
-	for _, z := range p.Zones {
-		check(z.ZoneName, z.Steps)
-	}
-	for _, f := range res.Findings {
-		if !resolved[f.Fingerprint] {
-			t.Errorf("finding %s %s %s resolved by no step", f.RuleID, f.ZoneName, f.Resource.ID)
+}
+
+func checkSteps(t *testing.T, scope string, steps []Step, asOf time.Time, resolved map[string]bool) {
+	t.Helper()
+	cat := catalog.Default()
+	seen := map[string]bool{}
+	for _, st := range steps {
+		if seen[st.ID] {
+			t.Errorf("%s: duplicate step id %s", scope, st.ID)
+		}
+		for _, d := range st.DependsOn {
+			if !seen[d] {
+				t.Errorf("%s: step %s depends on %s, which is not before it", scope, st.ID, d)
+			}
+		}
+		seen[st.ID] = true
+		if !st.Manual && (st.Method == "" || st.Path == "") {
+			t.Errorf("%s: automatic step %s has no call", scope, st.ID)
+		}
+		if strings.Contains(st.Path, "/:") || strings.ContainsAny(st.Path, "{}") {
+			t.Errorf("%s: step %s has a placeholder in its path %s", scope, st.ID, st.Path)
+		}
+		if st.Method != "" && st.Method != "GET" {
+			for _, e := range cat.MatchEndpoint(st.Method, st.Path) {
+				if strings.HasPrefix(e.ID, "zone-setting-") && e.SeverityAt(asOf) == catalog.SeverityError {
+					t.Errorf("%s: step %s writes %s %s past its end of life (%s)", scope, st.ID, st.Method, st.Path, e.EndOfLife)
+				}
+			}
+		}
+		if st.Reason == "" || st.Risk == "" || st.Title == "" {
+			t.Errorf("%s: step %s lacks a reason, risk or title", scope, st.ID)
+		}
+		for _, f := range st.Resolves {
+			resolved[f] = true
 		}
 	}
 }
