@@ -1,6 +1,7 @@
 package migrate_test
 
 import (
+	"encoding/json"
 	"errors"
 	"sort"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"github.com/sunsetscan/sunset/migrate"
 	"github.com/sunsetscan/sunset/scanner/cfapi/emulator/seed"
 	"github.com/sunsetscan/sunset/scanner/cfapi/openapi"
+	"github.com/sunsetscan/sunset/scanner/inventory"
 )
 
 // TestPlanCallsFollowTheAPISchemas checks every call a plan holds, automatic or manual,
@@ -41,6 +43,7 @@ func TestPlanCallsFollowTheAPISchemas(t *testing.T) {
 		plans["generated "+day], _ = planOf(seed.Generate(300, 5), asOf)
 		plans["migratable "+day], _ = planOf(seed.GenerateMigratable(100, 5), asOf)
 	}
+	plans["unread DNS settings"], _ = planOf(unreadDNSSettings(), migratedAsOf)
 	for name, p := range realworldPlans(t) {
 		plans["realworld "+name] = p
 	}
@@ -83,7 +86,7 @@ func TestPlanCallsFollowTheAPISchemas(t *testing.T) {
 	}
 	sort.Strings(list)
 	t.Logf("%d plans, %d writes validated, %d operations used:\n%s", len(plans), writes, len(ops), strings.Join(list, "\n"))
-	if len(ops) < 15 {
+	if len(ops) < 17 {
 		t.Errorf("only %d operations used; the plans should reach every kind of step", len(ops))
 	}
 }
@@ -97,4 +100,16 @@ func realworldPlans(t *testing.T) map[string]*migrate.Plan {
 		out[name] = p
 	}
 	return out
+}
+
+// unreadDNSSettings is an account and a zone whose DNS settings could not be read, so their
+// plans write the values of the deprecated fields through the DNS settings endpoints.
+func unreadDNSSettings() *inventory.Snapshot {
+	acct := inventory.AccountInventory{Account: inventory.Account{ID: "01a7362d577a6c3019a474fd6f485823", Name: "Unread",
+		Settings: &inventory.AccountSettings{DefaultNameservers: "custom.tenant"}}}
+	z := inventory.ZoneInventory{Zone: inventory.Zone{ID: "023e105f4ecef8ad9ca31a8372d0c353", Name: "example.com",
+		Account: inventory.Ref{ID: acct.Account.ID, Name: acct.Account.Name}, Plan: inventory.ZonePlan{LegacyID: inventory.PlanPro}}}
+	z.Settings = []inventory.Setting{{ID: "cname_flattening", Value: json.RawMessage(`"flatten_all"`)}}
+	z.LegacyDNSSettings = []inventory.Setting{{ID: "use_apex_ns", Value: json.RawMessage(`"on"`)}}
+	return &inventory.Snapshot{SchemaVersion: inventory.SnapshotSchemaVersion, Accounts: []inventory.AccountInventory{acct}, Zones: []inventory.ZoneInventory{z}}
 }
