@@ -113,3 +113,25 @@ func unreadDNSSettings() *inventory.Snapshot {
 	z.LegacyDNSSettings = []inventory.Setting{{ID: "use_apex_ns", Value: json.RawMessage(`"on"`)}}
 	return &inventory.Snapshot{SchemaVersion: inventory.SnapshotSchemaVersion, Accounts: []inventory.AccountInventory{acct}, Zones: []inventory.ZoneInventory{z}}
 }
+
+// TestSchemaRefusesWhatPlansUsedToSend: the calls the plans sent before they were checked
+// against the API's description are refused by it, so the check above can fail.
+func TestSchemaRefusesWhatPlansUsedToSend(t *testing.T) {
+	doc := planOpsDoc(t)
+	if doc == nil {
+		t.Skip("SUNSET_CORPUS is not set: the API's OpenAPI description is read from the corpus at test time only")
+	}
+	const zone = "/zones/023e105f4ecef8ad9ca31a8372d0c353"
+	for _, c := range []struct{ what, method, path, body string }{
+		{"SRV PATCH without type and ttl", "PATCH", zone + "/dns_records/372e67954025e0ba6aaa6d586b9e0b59",
+			`{"name":"_sip._tcp.example.com","data":{"priority":10,"weight":5,"port":5060,"target":"sip.example.com"}}`},
+		{"a rate limiting rule action outside the enum", "PUT", zone + "/rulesets/phases/http_ratelimit/entrypoint",
+			`{"rules":[{"action":"ban","expression":"true"}]}`},
+	} {
+		if err := doc.ValidateRequest(c.method, c.path, []byte(c.body)); err == nil {
+			t.Errorf("%s: the description accepts %s %s %s", c.what, c.method, c.path, c.body)
+		} else {
+			t.Logf("%s: %v", c.what, err)
+		}
+	}
+}
