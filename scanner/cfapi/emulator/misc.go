@@ -101,6 +101,7 @@ func (s *Server) otherRoutes() {
 		getID: func(t *inventory.Tunnel) string { return t.ID },
 		setID: func(t *inventory.Tunnel, id string) { t.ID = id },
 		check: func(_ *call, t *inventory.Tunnel) *APIError { return required("name", t.Name) },
+		view:  func(c *call, t inventory.Tunnel) inventory.Tunnel { return c.legacyTunnel(t) },
 		created: func(c *call, t *inventory.Tunnel) {
 			// The secret is write-only: never stored, never echoed.
 			delete(t.Extra, "tunnel_secret")

@@ -23,6 +23,17 @@ type resource[T any] struct {
 	quota func(c *call) int
 	// match filters list results by query parameters (optional).
 	match func(c *call, x *T) bool
+	// view renders a stored object as the API answers it, e.g. with members the API's
+	// description requires synthesized (optional; it must not change x's shared parts).
+	view func(c *call, x T) T
+}
+
+// show is the object as answered.
+func (res resource[T]) show(c *call, x T) T {
+	if res.view != nil {
+		return res.view(c, x)
+	}
+	return x
 }
 
 func (res resource[T]) find(c *call, id string) (int, *T) {
@@ -42,7 +53,7 @@ func (res resource[T]) list(c *call) *reply {
 		}
 		out = append(out, x)
 	}
-	return renderPage(c, out, res.lim, func(x *T) T { return *x })
+	return renderPage(c, out, res.lim, func(x *T) T { return res.show(c, *x) })
 }
 
 func (res resource[T]) get(c *call) *reply {
@@ -50,7 +61,7 @@ func (res resource[T]) get(c *call) *reply {
 	if x == nil {
 		return notFound(res.kind, c.params[res.param])
 	}
-	return ok(deepCopy(*x))
+	return ok(deepCopy(res.show(c, *x)))
 }
 
 // decodeObject reads a JSON object body into a fresh T.
@@ -109,7 +120,7 @@ func (res resource[T]) store(c *call, x *T, id string) *reply {
 		res.created(c, x)
 	}
 	*res.items(c) = append(*res.items(c), x)
-	return ok(deepCopy(*x))
+	return ok(deepCopy(res.show(c, *x)))
 }
 
 // replace is PUT: the body is the whole object; the id stays.
@@ -128,7 +139,7 @@ func (res resource[T]) replace(c *call) *reply {
 		return rep
 	}
 	(*res.items(c))[i] = x
-	return ok(deepCopy(*x))
+	return ok(deepCopy(res.show(c, *x)))
 }
 
 // patch is PATCH: the members sent replace the stored ones; the id stays.
@@ -151,7 +162,7 @@ func (res resource[T]) patch(c *call) *reply {
 		return rep
 	}
 	(*res.items(c))[i] = &merged
-	return ok(deepCopy(merged))
+	return ok(deepCopy(res.show(c, merged)))
 }
 
 func (res resource[T]) remove(c *call) *reply {

@@ -10,5 +10,6 @@ func (s *Server) buildRoutes() []*route {
 	s.dnsRoutes()
 	s.rulesetRoutes()
 	s.otherRoutes()
+	s.accessRoutes()
 	return s.routes
 }

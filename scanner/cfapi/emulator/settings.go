@@ -29,6 +29,8 @@ var knownSettings = map[string]settingDef{
 	"brotli":              {`"on"`, onOff},
 	"server_side_exclude": {`"on"`, onOff},
 	"privacy_pass":        {`"on"`, onOff},
+	// waf is the previous-version WAF's switch; its default depends on the zone (see setting).
+	"waf": {`"off"`, onOff},
 	"minify": {`{"css":"off","html":"off","js":"off"}`, func(raw json.RawMessage) error {
 		var m map[string]string
 		if json.Unmarshal(raw, &m) != nil {
@@ -55,13 +57,18 @@ var knownSettings = map[string]settingDef{
 }
 
 // setting returns a zone setting: cname_flattening derived from DNS settings, a seeded or
-// written one, or a known setting's default.
+// written one, or a known setting's default (waf: on for a zone with WAF packages, else off).
 func (z *zoneState) setting(id string) (inventory.Setting, bool) {
 	if id == "cname_flattening" {
 		return z.cnameSetting(), true
 	}
 	if s, found := z.settings[id]; found {
 		return deepCopy(*s), true
+	}
+	if id == "waf" && len(z.waf) > 0 {
+		// A zone with previous-version WAF packages runs them unless switched off; the
+		// packages stay listed whatever the value, as in the real API.
+		return inventory.Setting{ID: id, Value: json.RawMessage(`"on"`), Editable: boolPtr(true)}, true
 	}
 	if d, found := knownSettings[id]; found {
 		return inventory.Setting{ID: id, Value: json.RawMessage(d.def), Editable: boolPtr(true)}, true

@@ -31,6 +31,10 @@ type accountState struct {
 	pools       []*inventory.LoadBalancerPool
 	invites     []*object
 	relays      []*object
+	// apps and policies are the replacements of bookmarks and notification_email (Access
+	// applications, notification policies); the inventory does not model them.
+	apps     []*object
+	policies []*object
 }
 
 // zoneState is one zone. DNS settings are the stored truth for the reflected settings:
