@@ -29,9 +29,9 @@ func (s *Server) zoneRoutes() {
 			out = append(out, z)
 		}
 		// Results are encoded before the state lock is released, so a shallow copy is enough.
-		return renderPage(c, out, pageZones, func(z *zoneState) inventory.Zone { return z.zone })
+		return renderPage(c, out, pageZones, func(z *zoneState) inventory.Zone { return c.st.renderZone(z, c.asOf) })
 	})
-	s.handle("GET", "/zones/:zone_id", func(c *call) *reply { return ok(deepCopy(c.zone.zone)) })
+	s.handle("GET", "/zones/:zone_id", func(c *call) *reply { return ok(c.st.renderZone(c.zone, c.asOf)) })
 	s.handle("GET", "/zones/:zone_id/dns_settings", func(c *call) *reply { return ok(deepCopy(c.zone.dnsSettings)) })
 	s.handle("PATCH", "/zones/:zone_id/dns_settings", func(c *call) *reply {
 		z := c.zone
@@ -183,8 +183,8 @@ func (a *accountState) applyLegacySettings(in *inventory.AccountSettings) *reply
 		if !validAccountNameservers(in.DefaultNameservers) {
 			return fail(http.StatusBadRequest, CodeInvalidSettingValue, "default_nameservers %q is not one of cloudflare.standard, custom.account, custom.tenant", in.DefaultNameservers)
 		}
-		if strings.Replace(in.DefaultNameservers, "platform.", "cloudflare.", 1) != curDefault {
-			nsType = in.DefaultNameservers
+		if canonicalNameservers(in.DefaultNameservers) != curDefault {
+			nsType = canonicalNameservers(in.DefaultNameservers)
 		}
 	}
 	if flag := in.UseAccountCustomNSByDefault; flag != nil {
@@ -234,8 +234,9 @@ func (c *call) patchDNSSettings(d *inventory.DNSSettings) *reply {
 		case "nameservers":
 			var ns inventory.Nameservers
 			if json.Unmarshal(raw, &ns) != nil || !nameserverTypes[ns.Type] {
-				return bad("nameservers.type", "one of cloudflare.standard, cloudflare.standard.random, custom.account, custom.tenant (platform.* spellings accepted)")
+				return bad("nameservers.type", "one of cloudflare.standard, cloudflare.standard.random, custom.account, custom.tenant, custom.zone (platform.* spellings accepted)")
 			}
+			ns.Type = canonicalNameservers(ns.Type)
 			next.Nameservers = &ns
 		case "zone_mode":
 			var m string

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/sunsetscan/sunset/scanner/inventory"
 )
@@ -215,10 +216,13 @@ func (c *call) cfdTunnel(t *inventory.Tunnel) object {
 	return out
 }
 
-// legacyTunnel is a tunnel as the legacy /tunnels API answers it: with its connections (an
-// empty list when the seed has none) and a creation time (the emulator's date at midnight
-// when the seed has none), both required by the API's description.
-func (c *call) legacyTunnel(t inventory.Tunnel) inventory.Tunnel {
+// legacyTunnel is a tunnel as the legacy /tunnels API answers it (see renderTunnel).
+func (c *call) legacyTunnel(t inventory.Tunnel) inventory.Tunnel { return renderTunnel(t, c.asOf) }
+
+// renderTunnel is a tunnel with its connections (an empty list when the seed has none) and a
+// creation time (the emulator's date at midnight when the seed has none), both required by
+// the API's description.
+func renderTunnel(t inventory.Tunnel, asOf time.Time) inventory.Tunnel {
 	out := t
 	out.Extra = inventory.Extra{}
 	for k, v := range t.Extra {
@@ -229,7 +233,7 @@ func (c *call) legacyTunnel(t inventory.Tunnel) inventory.Tunnel {
 		out.Extra["connections"] = json.RawMessage("[]")
 	}
 	if out.CreatedAt == "" {
-		out.CreatedAt = c.asOf.UTC().Format("2006-01-02T15:04:05Z")
+		out.CreatedAt = asOf.UTC().Format("2006-01-02T15:04:05Z")
 	}
 	return out
 }

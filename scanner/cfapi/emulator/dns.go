@@ -30,10 +30,12 @@ var dnsTypes = map[string]bool{
 
 // renderRecord is a DNS record as the API returns it on the emulator's date: zone_id and
 // zone_name before 2024-11-30, locked (always false) before 2024-07-14, and the SRV fields
-// data.service/proto/name only before their end of life, 2024-05-31. The copy is shallow
-// (it shares slices and Extra with the stored record); callers outside the lock deep-copy it.
-func (z *zoneState) renderRecord(r *inventory.DNSRecord, asOf time.Time) inventory.DNSRecord {
+// data.service/proto/name only before their end of life, 2024-05-31; with the members the
+// description requires (see recordShape). The copy is shallow (it shares slices with the
+// stored record); callers outside the lock deep-copy it.
+func (st *state) renderRecord(z *zoneState, r *inventory.DNSRecord, asOf time.Time) inventory.DNSRecord {
 	out := *r
+	st.recordShape(z, &out, asOf)
 	if asOf.Before(zoneFieldsRemovedOn) {
 		out.ZoneID, out.ZoneName = strPtr(z.zone.ID), strPtr(z.zone.Name)
 	}
@@ -217,7 +219,7 @@ func (s *Server) dnsRoutes() {
 			}
 			out = append(out, r)
 		}
-		return renderPage(c, out, pageDNSRecords, func(r *inventory.DNSRecord) inventory.DNSRecord { return c.zone.renderRecord(r, c.asOf) })
+		return renderPage(c, out, pageDNSRecords, func(r *inventory.DNSRecord) inventory.DNSRecord { return c.st.renderRecord(c.zone, r, c.asOf) })
 	})
 	s.handle("POST", "/zones/:zone_id/dns_records", func(c *call) *reply {
 		var r inventory.DNSRecord
@@ -230,14 +232,14 @@ func (s *Server) dnsRoutes() {
 		r.ID = c.st.newID("dns_record")
 		stampRecord(&r, c.stamp(), true)
 		c.zone.records = append(c.zone.records, &r)
-		return ok(c.zone.renderRecord(&r, c.asOf))
+		return ok(c.st.renderRecord(c.zone, &r, c.asOf))
 	})
 	s.handle("GET", "/zones/:zone_id/dns_records/:record_id", func(c *call) *reply {
 		k := c.zone.findRecord(c.params["record_id"])
 		if k < 0 {
 			return notFound("DNS record", c.params["record_id"])
 		}
-		return ok(c.zone.renderRecord(c.zone.records[k], c.asOf))
+		return ok(c.st.renderRecord(c.zone, c.zone.records[k], c.asOf))
 	})
 	update := func(patch bool) func(*call) *reply {
 		return func(c *call) *reply {
@@ -254,7 +256,7 @@ func (s *Server) dnsRoutes() {
 				}
 				// Merge over the record as this date shows it, so fields the API no longer
 				// produces (SRV data.service/proto/name) are not sent back implicitly.
-				merged, err := mergeJSON(c.zone.renderRecord(c.zone.records[k], c.asOf), changes)
+				merged, err := mergeJSON(c.st.renderRecord(c.zone, c.zone.records[k], c.asOf), changes)
 				if err != nil {
 					return fail(http.StatusBadRequest, CodeMalformedJSON, "Malformed JSON in request body: %v", err)
 				}
@@ -271,7 +273,7 @@ func (s *Server) dnsRoutes() {
 				r.Extra["created_on"] = created
 			}
 			c.zone.records[k] = &r
-			return ok(c.zone.renderRecord(&r, c.asOf))
+			return ok(c.st.renderRecord(c.zone, &r, c.asOf))
 		}
 	}
 	s.handle("PATCH", "/zones/:zone_id/dns_records/:record_id", update(true))

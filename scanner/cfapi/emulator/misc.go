@@ -60,6 +60,7 @@ func (s *Server) otherRoutes() {
 			setStamp(&h.Extra, "created_on", c.stamp())
 			setStamp(&h.Extra, "modified_on", c.stamp())
 		},
+		view: renderHealthCheck,
 	}
 	s.handle("GET", "/zones/:zone_id/healthchecks", health.list)
 	s.handle("POST", "/zones/:zone_id/healthchecks", health.create)

@@ -145,7 +145,9 @@ func TestReflectAccountNameservers(t *testing.T) {
 		{name: "old flag false goes back to standard", old: map[string]any{"use_account_custom_ns_by_default": false}, wantType: "cloudflare.standard", wantDefault: "cloudflare.standard"},
 		{name: "old default carries over", old: map[string]any{"default_nameservers": "custom.tenant"}, wantType: "custom.tenant", wantDefault: "custom.tenant"},
 		{name: "flag wins over default sent with it", old: map[string]any{"default_nameservers": "custom.tenant", "use_account_custom_ns_by_default": true}, wantType: "custom.account", wantDefault: "custom.account", wantCustom: true},
-		{name: "new platform spelling", new: "platform.standard", wantType: "platform.standard", wantDefault: "cloudflare.standard"},
+		// The spec's spelling is accepted on input and answered as the wire value.
+		{name: "new platform spelling", new: "platform.standard", wantType: "cloudflare.standard", wantDefault: "cloudflare.standard"},
+		{name: "new platform random spelling", new: "platform.standard.random", wantType: "cloudflare.standard.random", wantDefault: "cloudflare.standard"},
 		{name: "new random type", new: "cloudflare.standard.random", wantType: "cloudflare.standard.random", wantDefault: "cloudflare.standard"},
 		{name: "round trip of the derived old value keeps random", old: map[string]any{"default_nameservers": "cloudflare.standard", "use_account_custom_ns_by_default": false}, wantType: "cloudflare.standard.random", wantDefault: "cloudflare.standard"},
 		{name: "new custom.account sets the old flag", new: "custom.account", wantType: "custom.account", wantDefault: "custom.account", wantCustom: true},

@@ -56,6 +56,18 @@ var stalePoints = []stalePoint{
 		why:       "failure envelopes carry result null; the description's 4XX schemas combine the success envelope (a non-null result) with the failure one",
 		recording: "rate_limits.create.error_400.cloudflare-go.json", method: "POST", path: "/zones/z1/rate_limits", status: 400,
 	},
+	{
+		ops:   []string{"GET /zones/{zone_identifier}/firewall/rules", "GET /zones/{zone_identifier}/firewall/rules/{id}", "POST /zones/{zone_identifier}/firewall/rules", "PUT /zones/{zone_identifier}/firewall/rules/{id}"},
+		class: "2XX", pointer: regexp.MustCompile(`^/result(/\d+)?/priority$`), rule: "nullable",
+		why:       "a firewall rule without a priority has priority null (domain-facts: integer or null); the description's priority is a non-null number",
+		recording: "firewall_rules.list.cloudflare-go.json", method: "GET", path: "/zones/z1/firewall/rules", status: 200,
+	},
+	{
+		ops:   []string{"GET /zones/{zone_id}/settings", "GET /zones/{zone_id}/settings/{setting_id}"},
+		class: "2XX", pointer: regexp.MustCompile(`^/result(/\d+)?/id$`), rule: "enum",
+		why:       "zones list settings the description's id enum lacks (privacy_pass, visitor_ip, filter_logs_to_cloudflare, log_to_cloudflare)",
+		recording: "zone_settings.list.with_cname_flattening.cf-terraforming.json", method: "GET", path: "/zones/z1/settings", status: 200,
+	},
 }
 
 // staleViolations splits the violations of a response into the ones stale points explain

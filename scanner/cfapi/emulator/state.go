@@ -163,6 +163,7 @@ func fillDNSDefaults(d *inventory.DNSSettings) {
 	if d.Nameservers == nil || d.Nameservers.Type == "" {
 		d.Nameservers = def.Nameservers
 	}
+	d.Nameservers.Type = canonicalNameservers(d.Nameservers.Type)
 	if d.ZoneMode == "" {
 		d.ZoneMode = def.ZoneMode
 	}
@@ -196,7 +197,7 @@ func newState(seed *inventory.Snapshot, rnd int64) (*state, error) {
 				if !validAccountNameservers(set.DefaultNameservers) {
 					return nil, fmt.Errorf("seed: account %s: default_nameservers %q is not one of cloudflare.standard, custom.account, custom.tenant", ai.Account.ID, set.DefaultNameservers)
 				}
-				a.dnsSettings.ZoneDefaults.Nameservers.Type = set.DefaultNameservers
+				a.dnsSettings.ZoneDefaults.Nameservers.Type = canonicalNameservers(set.DefaultNameservers)
 			}
 		}
 		for i := range ai.Tunnels {
@@ -394,11 +395,11 @@ func cnameValue(flattenAll bool) string {
 }
 
 // Nameserver types. The spec spells the standard ones platform.*, the API cloudflare.*; both
-// are accepted and stored as written.
+// are accepted and stored (and so answered) as cloudflare.* (domain-facts).
 var nameserverTypes = map[string]bool{
 	"cloudflare.standard": true, "cloudflare.standard.random": true,
 	"platform.standard": true, "platform.standard.random": true,
-	"custom.account": true, "custom.tenant": true,
+	"custom.account": true, "custom.tenant": true, "custom.zone": true,
 }
 
 // validAccountNameservers reports whether v is a value of the deprecated default_nameservers.
@@ -486,12 +487,15 @@ func (st *state) snapshot(asOf time.Time) *inventory.Snapshot {
 		ds := deepCopy(a.dnsSettings)
 		ai.DNSSettings = &ds
 		ai.Tunnels = derefAll(a.tunnels)
+		for i := range ai.Tunnels {
+			ai.Tunnels[i] = renderTunnel(ai.Tunnels[i], asOf)
+		}
 		ai.AccessBookmarks = derefAll(a.bookmarks)
 		ai.LoadBalancerPools = derefAll(a.pools)
 		snap.Accounts = append(snap.Accounts, ai)
 	}
 	for _, z := range st.zones {
-		zi := inventory.ZoneInventory{Zone: deepCopy(z.zone)}
+		zi := inventory.ZoneInventory{Zone: deepCopy(st.renderZone(z, asOf))}
 		for _, r := range z.rules {
 			zi.FirewallRules = append(zi.FirewallRules, deepCopy(z.renderRule(r)))
 		}
@@ -500,6 +504,13 @@ func (st *state) snapshot(asOf time.Time) *inventory.Snapshot {
 		}
 		zi.RateLimits = derefAll(z.rateLimit)
 		zi.WAFPackages = derefAll(z.waf)
+		for i := range zi.WAFPackages {
+			p := &zi.WAFPackages[i]
+			p.Package = renderWAFPackage(p.Package)
+			for j := range p.Rules {
+				p.Rules[j] = renderWAFRule(p.Rules[j])
+			}
+		}
 		zi.WAFOverrides = derefAll(z.overrides)
 		for _, s := range z.settings {
 			zi.Settings = append(zi.Settings, deepCopy(*s))
@@ -509,9 +520,12 @@ func (st *state) snapshot(asOf time.Time) *inventory.Snapshot {
 		ds := deepCopy(z.dnsSettings)
 		zi.DNSSettings = &ds
 		for _, r := range z.records {
-			zi.DNSRecords = append(zi.DNSRecords, deepCopy(z.renderRecord(r, asOf)))
+			zi.DNSRecords = append(zi.DNSRecords, deepCopy(st.renderRecord(z, r, asOf)))
 		}
 		zi.HealthChecks = derefAll(z.health)
+		for i := range zi.HealthChecks {
+			zi.HealthChecks[i] = renderHealthCheck(nil, zi.HealthChecks[i])
+		}
 		zi.Rulesets = derefAll(z.rulesets)
 		snap.Zones = append(snap.Zones, zi)
 	}

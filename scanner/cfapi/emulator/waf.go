@@ -83,7 +83,7 @@ func (s *Server) wafRoutes() {
 			if v := c.query.Get("name"); v != "" && !strings.Contains(strings.ToLower(p.Package.Name), strings.ToLower(v)) {
 				continue
 			}
-			out = append(out, deepCopy(p.Package))
+			out = append(out, renderWAFPackage(deepCopy(p.Package)))
 		}
 		return listReply(c, out, pageWAF)
 	})
@@ -99,7 +99,7 @@ func (s *Server) wafRoutes() {
 		if rep != nil {
 			return rep
 		}
-		return ok(deepCopy(p.Package))
+		return ok(renderWAFPackage(deepCopy(p.Package)))
 	})
 	s.handle("PATCH", "/zones/:zone_id/firewall/waf/packages/:package_id", func(c *call) *reply {
 		p, rep := pkg(c)
@@ -128,7 +128,7 @@ func (s *Server) wafRoutes() {
 		if in.ActionMode != nil {
 			p.Package.ActionMode = *in.ActionMode
 		}
-		return ok(deepCopy(p.Package))
+		return ok(renderWAFPackage(deepCopy(p.Package)))
 	})
 	s.handle("GET", "/zones/:zone_id/firewall/waf/packages/:package_id/groups", func(c *call) *reply {
 		p, rep := pkg(c)
@@ -192,7 +192,7 @@ func (s *Server) wafRoutes() {
 			if v := c.query.Get("description"); v != "" && !strings.Contains(strings.ToLower(r.Description), strings.ToLower(v)) {
 				continue
 			}
-			out = append(out, deepCopy(r))
+			out = append(out, deepCopy(renderWAFRule(r)))
 		}
 		return listReply(c, out, pageWAF)
 	})
@@ -213,7 +213,7 @@ func (s *Server) wafRoutes() {
 		if rep != nil {
 			return rep
 		}
-		return ok(deepCopy(*r))
+		return ok(deepCopy(renderWAFRule(*r)))
 	})
 	s.handle("PATCH", "/zones/:zone_id/firewall/waf/packages/:package_id/rules/:rule_id", func(c *call) *reply {
 		r, rep := rule(c)
@@ -223,7 +223,7 @@ func (s *Server) wafRoutes() {
 		if rep := c.setMode(&r.Mode, r.AllowedModes); rep != nil {
 			return rep
 		}
-		return ok(deepCopy(*r))
+		return ok(deepCopy(renderWAFRule(*r)))
 	})
 
 	overrides := resource[inventory.WAFOverride]{
