@@ -59,6 +59,7 @@ func (b *builder) firewall() {
 	z := b.z
 	if !b.has(idFirewallRules) || len(z.FirewallRules) == 0 {
 		b.orphanFilters(nil)
+		b.expressionReviews("")
 		return
 	}
 	zid := z.Zone.ID
