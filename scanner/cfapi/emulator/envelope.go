@@ -48,7 +48,7 @@ const (
 	CodeInvalidExpression = 10014
 	// CodeFilterInUse refuses deleting a filter that a firewall rule refers to (emulator's choice).
 	CodeFilterInUse = 10015
-	// CodeFilterProtected refuses PUT or DELETE of a filter created by the combined call (emulator's choice).
+	// CodeFilterProtected refuses PUT of a filter created by the combined call (emulator's choice).
 	CodeFilterProtected = 10016
 	// CodeFeatureUnavailable is a rule asking for a feature the zone's plan lacks (emulator's choice).
 	CodeFeatureUnavailable = 10020

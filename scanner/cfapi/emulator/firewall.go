@@ -237,8 +237,9 @@ func indexed(i, n int, e APIError) APIError {
 // two-call sequence). The spec's rules: (1) an inline filter is created first, then the rule;
 // (2) when a filter or a rule is invalid, nothing is created; (3) when the rule quota would be
 // exceeded, or (errors table) a rule asks for a feature the plan lacks, the inline filters stay
-// and no rule is created, and the error says so; (4) inline-created filters are protected from
-// PUT and DELETE on the filters endpoints.
+// and no rule is created, and the error says so; (4) the combined flow never modifies or
+// deletes the filters it created (and the filters endpoints' PUT refuses them); the filters
+// API deletes one once no rule refers to it (domain-facts "Deleting").
 func (c *call) createFirewallRules() *reply {
 	items, rep := decodeList[ruleInput](c)
 	if rep != nil {
@@ -430,9 +431,9 @@ func (c *call) updateRules(items []ruleInput, complete bool) ([]inventory.Firewa
 	return out, nil
 }
 
-// deleteRules removes rules (all or none); with delete_filter_if_unused=true their filters go
-// too when no other rule refers to them; this is the way to delete a filter created by the
-// combined call (rule first, then filter).
+// deleteRules removes rules (all or none) and never their filters, whoever created them: the
+// combined flow does not delete filters, and the old delete_filter_if_unused flag is gone from
+// the API (domain-facts "Deleting"). A filter goes through DELETE /zones/:id/filters/:id.
 func (c *call) deleteRules(ids []string) ([]map[string]string, *reply) {
 	z := c.zone
 	for _, id := range ids {
@@ -440,15 +441,10 @@ func (c *call) deleteRules(ids []string) ([]map[string]string, *reply) {
 			return nil, notFound("firewall rule", id)
 		}
 	}
-	dropFilters := c.query.Get("delete_filter_if_unused") == "true"
 	out := make([]map[string]string, 0, len(ids))
 	for _, id := range ids {
 		k := z.findRule(id)
-		filterID := z.rules[k].Filter.ID
 		z.rules = append(z.rules[:k], z.rules[k+1:]...)
-		if dropFilters && !z.filterReferenced(filterID) {
-			z.removeFilter(filterID)
-		}
 		out = append(out, map[string]string{"id": id})
 	}
 	return out, nil
@@ -464,6 +460,7 @@ func (z *zoneState) filterReferenced(id string) bool {
 	return false
 }
 
+// removeFilter drops a filter from the zone.
 func (z *zoneState) removeFilter(id string) {
 	for i, f := range z.filters {
 		if f.f.ID == id {
@@ -709,10 +706,10 @@ func (c *call) createFilters() *reply {
 	return ok(fs)
 }
 
-// protectedFilter is the error for PUT or DELETE of a filter the combined call created.
+// protectedFilter is the error for PUT of a filter the combined call created.
 func protectedFilter(id string) APIError {
 	return APIError{Code: CodeFilterProtected, Message: fmt.Sprintf(
-		"filter %s was created together with a firewall rule and cannot be modified with PUT or deleted with DELETE here; delete its rule with ?delete_filter_if_unused=true", id)}
+		"filter %s was created together with a firewall rule and cannot be modified with PUT; it can be deleted (DELETE /zones/:zone_id/filters/%s) once no firewall rule refers to it", id, id)}
 }
 
 // updateFilters is PUT of filters (all or none).
@@ -774,7 +771,8 @@ func (c *call) updateFilters(items []filterInput) ([]inventory.Filter, *reply) {
 	return next, nil
 }
 
-// deleteFilters removes filters (all or none): protected ones and ones a rule refers to are refused.
+// deleteFilters removes filters (all or none); one a firewall rule refers to is refused,
+// whether it was created by the combined call or through the filters API.
 func (c *call) deleteFilters(ids []string) ([]map[string]string, *reply) {
 	z := c.zone
 	var errs []APIError
@@ -783,8 +781,6 @@ func (c *call) deleteFilters(ids []string) ([]map[string]string, *reply) {
 		switch {
 		case fs == nil:
 			return nil, notFound("filter", id)
-		case fs.combined:
-			errs = append(errs, protectedFilter(id))
 		case z.filterReferenced(id):
 			var users []string
 			for _, r := range z.rules {

@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"encoding/json"
 	"net/http"
 	"strings"
 	"testing"
@@ -110,9 +111,10 @@ func joinErrors(errs []APIError) string {
 	return b.String()
 }
 
-// TestCombinedFilterProtection covers rule 4 and the deletion order: a filter created by the
-// combined call refuses PUT and DELETE on the filters endpoints, and goes away with its rule
-// when the rule is deleted with delete_filter_if_unused.
+// TestCombinedFilterProtection covers rule 4 and the deletion order: the combined flow never
+// modifies or deletes the filter it created (PUT on the filters endpoints is refused, and
+// deleting the rule leaves the filter, with or without the old delete_filter_if_unused flag);
+// the filters API deletes it once no rule refers to it, and refuses while one does.
 func TestCombinedFilterProtection(t *testing.T) {
 	h := newHarness(t, Options{})
 	res := h.mustOK("POST", "/zones/"+freeZone+"/firewall/rules", []map[string]any{{"filter": map[string]any{"expression": `ip.src eq 192.0.2.77`}, "action": "block"}})
@@ -129,8 +131,8 @@ func TestCombinedFilterProtection(t *testing.T) {
 		t.Errorf("bulk PUT protected filter: %d %+v", bulkPut.status, bulkPut.env.Errors)
 	}
 	del := h.do("DELETE", "/zones/"+freeZone+"/filters/"+filter, nil)
-	if del.status != 400 || del.code() != CodeFilterProtected {
-		t.Errorf("DELETE protected filter: %d %+v", del.status, del.env.Errors)
+	if del.status != 400 || del.code() != CodeFilterInUse || del.env.Success || string(del.env.Result) != "null" {
+		t.Errorf("DELETE of a filter a rule refers to: %d %s %+v", del.status, del.env.Result, del.env.Errors)
 	}
 	// The rule's own PUT cannot rewrite the expression inline either.
 	inline := h.do("PUT", "/zones/"+freeZone+"/firewall/rules/"+rule, map[string]any{"action": "block", "filter": map[string]any{"expression": "ip.src eq 192.0.2.79"}})
@@ -138,8 +140,40 @@ func TestCombinedFilterProtection(t *testing.T) {
 		t.Errorf("PUT rule with an inline filter: %d", inline.status)
 	}
 	h.mustOK("DELETE", "/zones/"+freeZone+"/firewall/rules/"+rule+"?delete_filter_if_unused=true", nil)
+	if g := h.do("GET", "/zones/"+freeZone+"/filters/"+filter, nil); g.status != 200 {
+		t.Errorf("deleting the rule deleted its filter: %d", g.status)
+	}
+	var gone map[string]string
+	h.mustOK("DELETE", "/zones/"+freeZone+"/filters/"+filter, nil).into(t, &gone)
+	if gone["id"] != filter {
+		t.Errorf("DELETE filter answered %v, want {\"id\": %s}", gone, filter)
+	}
 	if g := h.do("GET", "/zones/"+freeZone+"/filters/"+filter, nil); g.status != 404 {
-		t.Errorf("filter still there after its rule was deleted with delete_filter_if_unused: %d", g.status)
+		t.Errorf("filter still there after DELETE: %d", g.status)
+	}
+}
+
+// TestCombinedFiltersBulkDelete: the bulk DELETE of the filters API deletes combined-create
+// filters too once their rules are gone, all or none.
+func TestCombinedFiltersBulkDelete(t *testing.T) {
+	h := newHarness(t, Options{})
+	res := h.mustOK("POST", "/zones/"+proZone+"/firewall/rules", []map[string]any{
+		{"filter": map[string]any{"expression": `ip.src eq 192.0.2.81`}, "action": "block"},
+		{"filter": map[string]any{"expression": `ip.src eq 192.0.2.82`}, "action": "challenge"}})
+	var rules []inventory.FirewallRule
+	res.into(t, &rules)
+	h.mustOK("DELETE", "/zones/"+proZone+"/firewall/rules/"+rules[0].ID, nil)
+	both := "/zones/" + proZone + "/filters?id=" + rules[0].Filter.ID + "&id=" + rules[1].Filter.ID
+	if r := h.do("DELETE", both, nil); r.code() != CodeFilterInUse {
+		t.Errorf("bulk DELETE with a filter still in use: %d %+v", r.status, r.env.Errors)
+	}
+	if f, _ := h.counts(proZone); f != 2 {
+		t.Errorf("a refused bulk DELETE deleted filters: %d left", f)
+	}
+	h.mustOK("DELETE", "/zones/"+proZone+"/firewall/rules/"+rules[1].ID, nil)
+	h.mustOK("DELETE", both, nil)
+	if f, r := h.counts(proZone); f != 0 || r != 0 {
+		t.Errorf("after both deletions: %d filters, %d rules", f, r)
 	}
 }
 
@@ -239,4 +273,29 @@ func TestValidatorOption(t *testing.T) {
 	if r.code() != CodeInvalidExpression || !strings.Contains(r.env.Errors[0].Message, "forbidden word") {
 		t.Errorf("custom validator not used: %+v", r.env.Errors)
 	}
+}
+
+// TestCombinedFilterDeletionFitsTheDescription runs the deletion order a third-party client
+// uses (combined create, delete the rule, delete the filter) with the API's description
+// checking the writes and every answer.
+func TestCombinedFilterDeletionFitsTheDescription(t *testing.T) {
+	doc := planOpsDoc(t)
+	h := newHarness(t, Options{OpenAPI: doc})
+	base := "/zones/" + bizZone
+	var rule, filter string
+	runFlow(t, h, doc, []step{{"POST", base + "/firewall/rules", []map[string]any{{"action": "managed_challenge", "description": "login",
+		"filter": map[string]any{"expression": `http.request.uri.path eq "/login"`}}}, http.StatusOK, func(t *testing.T, r json.RawMessage) {
+		var rules []inventory.FirewallRule
+		if err := json.Unmarshal(r, &rules); err != nil || len(rules) != 1 {
+			t.Fatalf("created rules %s: %v", r, err)
+		}
+		rule, filter = rules[0].ID, rules[0].Filter.ID
+	}}})
+	runFlow(t, h, doc, []step{
+		{"DELETE", base + "/filters/" + filter, nil, http.StatusBadRequest, nil},
+		{"DELETE", base + "/firewall/rules/" + rule, nil, http.StatusOK, want("id", rule)},
+		{"GET", base + "/filters/" + filter, nil, http.StatusOK, want("id", filter)},
+		{"DELETE", base + "/filters/" + filter, nil, http.StatusOK, want("id", filter)},
+		{"GET", base + "/filters/" + filter, nil, http.StatusNotFound, nil},
+	})
 }

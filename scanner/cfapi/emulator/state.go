@@ -69,7 +69,7 @@ type pageShieldSettings struct {
 }
 
 // filterState is a filter and whether it was created by the combined firewall rule call,
-// which protects it from PUT and DELETE on the filters endpoints.
+// which protects it from PUT on the filters endpoints.
 type filterState struct {
 	f        inventory.Filter
 	combined bool
