@@ -75,7 +75,11 @@ func (s *Server) zoneRoutes() {
 			return ok(z.legacyDNSSetting(name))
 		})
 	}
+	s.accountRoutes()
+}
 
+// accountRoutes registers the accounts list and creation; accountItemRoutes the rest.
+func (s *Server) accountRoutes() {
 	s.handle("GET", "/accounts", func(c *call) *reply {
 		out := []inventory.Account{}
 		for _, a := range c.st.accounts {
@@ -107,6 +111,11 @@ func (s *Server) zoneRoutes() {
 		c.st.accountByID[a.account.ID] = a
 		return ok(a.renderAccount())
 	})
+	s.accountItemRoutes()
+}
+
+// accountItemRoutes registers one account, its update and its DNS settings.
+func (s *Server) accountItemRoutes() {
 	s.handle("GET", "/accounts/:account_id", func(c *call) *reply { return ok(c.account.renderAccount()) })
 	s.handle("PUT", "/accounts/:account_id", func(c *call) *reply {
 		var in inventory.Account

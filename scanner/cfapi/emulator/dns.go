@@ -201,26 +201,7 @@ func (z *zoneState) findRecord(id string) int {
 
 // dnsRoutes registers the DNS record endpoints.
 func (s *Server) dnsRoutes() {
-	s.handle("GET", "/zones/:zone_id/dns_records", func(c *call) *reply {
-		q := c.query
-		var out []*inventory.DNSRecord
-		for _, r := range c.zone.records {
-			if v := q.Get("type"); v != "" && !strings.EqualFold(r.Type, v) {
-				continue
-			}
-			if v := q.Get("name"); v != "" && !strings.EqualFold(r.Name, c.zone.fqdn(v)) {
-				continue
-			}
-			if v := q.Get("content"); v != "" && r.Content != v {
-				continue
-			}
-			if v := q.Get("proxied"); v != "" && (r.Proxied == nil || fmt.Sprint(*r.Proxied) != v) {
-				continue
-			}
-			out = append(out, r)
-		}
-		return renderPage(c, out, pageDNSRecords, func(r *inventory.DNSRecord) inventory.DNSRecord { return c.st.renderRecord(c.zone, r, c.asOf) })
-	})
+	s.handle("GET", "/zones/:zone_id/dns_records", (*call).listRecords)
 	s.handle("POST", "/zones/:zone_id/dns_records", func(c *call) *reply {
 		var r inventory.DNSRecord
 		if rep := c.decode(&r); rep != nil {
@@ -299,4 +280,26 @@ func stampRecord(r *inventory.DNSRecord, ts string, created bool) {
 	if created {
 		r.Extra["created_on"] = b
 	}
+}
+
+// listRecords is GET /zones/:zone_id/dns_records with the type, name, content and proxied filters.
+func (c *call) listRecords() *reply {
+	q := c.query
+	var out []*inventory.DNSRecord
+	for _, r := range c.zone.records {
+		if v := q.Get("type"); v != "" && !strings.EqualFold(r.Type, v) {
+			continue
+		}
+		if v := q.Get("name"); v != "" && !strings.EqualFold(r.Name, c.zone.fqdn(v)) {
+			continue
+		}
+		if v := q.Get("content"); v != "" && r.Content != v {
+			continue
+		}
+		if v := q.Get("proxied"); v != "" && (r.Proxied == nil || fmt.Sprint(*r.Proxied) != v) {
+			continue
+		}
+		out = append(out, r)
+	}
+	return renderPage(c, out, pageDNSRecords, func(r *inventory.DNSRecord) inventory.DNSRecord { return c.st.renderRecord(c.zone, r, c.asOf) })
 }

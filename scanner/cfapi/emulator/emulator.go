@@ -292,42 +292,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.respond(w, &entry, fail(http.StatusForbidden, CodeAuth, "Authentication error"))
 		return
 	}
-	if retryAfter, limited, hdr := s.rateLimit(credential, entry.Time); limited {
-		entry.Fault = "rate_limit"
-		rep := fail(http.StatusTooManyRequests, CodeRateLimited, "Please wait and consider throttling your request speed")
-		rep.header = hdr
-		rep.header.Set("Retry-After", strconv.Itoa(retryAfter))
-		s.respond(w, &entry, rep)
+	if s.limited(w, &entry, credential) {
 		return
-	} else if hdr != nil {
-		for k, v := range hdr {
-			w.Header()[k] = v
-		}
 	}
 
-	switch kind := s.faultFor(uFault); kind {
-	case "drop":
-		entry.Fault = "drop"
-		s.record(entry)
-		if hj, ok := w.(http.Hijacker); ok {
-			if conn, _, err := hj.Hijack(); err == nil {
-				_ = conn.Close()
-				return
-			}
-		}
-		// Without a hijackable connection, aborting the handler is how net/http drops a response.
-		panic(http.ErrAbortHandler)
-	case "429":
-		entry.Fault = "429"
-		rep := fail(http.StatusTooManyRequests, CodeRateLimited, "Please wait and consider throttling your request speed")
-		rep.header = http.Header{"Retry-After": {strconv.Itoa(ceilSeconds(s.opts.Faults.RetryAfter))}}
-		s.respond(w, &entry, rep)
-		return
-	case "5xx":
-		entry.Fault = "5xx"
-		statuses := []int{http.StatusInternalServerError, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout}
-		st := statuses[int(uKind*float64(len(statuses)))%len(statuses)]
-		s.respond(w, &entry, fail(st, CodeInternal, "Internal server error (emulated fault %d)", st))
+	if s.injectFault(w, &entry, s.faultFor(uFault), uKind) {
 		return
 	}
 	if id, ok := params["zone_id"]; ok && s.zoneAlwaysFails(id) {
@@ -337,9 +306,6 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	asOf := s.asOf()
 	if rep := s.retired(r.Method, rel, asOf); rep != nil {
-		s.meta.Lock()
-		s.stats.Retired++
-		s.meta.Unlock()
 		s.respond(w, &entry, rep)
 		return
 	}
@@ -360,6 +326,55 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mu.Unlock()
 
 	s.writeEncoded(w, &entry, rep, encoded)
+}
+
+// limited answers 429 when the credential is over the global rate limit and reports whether
+// it did; otherwise it sets the rate limit headers of the answer to come.
+func (s *Server) limited(w http.ResponseWriter, entry *LoggedRequest, credential string) bool {
+	retryAfter, limited, hdr := s.rateLimit(credential, entry.Time)
+	if !limited {
+		for k, v := range hdr {
+			w.Header()[k] = v
+		}
+		return false
+	}
+	entry.Fault = "rate_limit"
+	rep := fail(http.StatusTooManyRequests, CodeRateLimited, "Please wait and consider throttling your request speed")
+	rep.header = hdr
+	rep.header.Set("Retry-After", strconv.Itoa(retryAfter))
+	s.respond(w, entry, rep)
+	return true
+}
+
+// injectFault answers with the injected fault of kind ("drop", "429", "5xx") and reports
+// whether it did; uKind picks the 5xx status.
+func (s *Server) injectFault(w http.ResponseWriter, entry *LoggedRequest, kind string, uKind float64) bool {
+	switch kind {
+	case "drop":
+		entry.Fault = "drop"
+		s.record(*entry)
+		if hj, ok := w.(http.Hijacker); ok {
+			if conn, _, err := hj.Hijack(); err == nil {
+				_ = conn.Close()
+				return true
+			}
+		}
+		// Without a hijackable connection, aborting the handler is how net/http drops a response.
+		panic(http.ErrAbortHandler)
+	case "429":
+		entry.Fault = "429"
+		rep := fail(http.StatusTooManyRequests, CodeRateLimited, "Please wait and consider throttling your request speed")
+		rep.header = http.Header{"Retry-After": {strconv.Itoa(ceilSeconds(s.opts.Faults.RetryAfter))}}
+		s.respond(w, entry, rep)
+		return true
+	case "5xx":
+		entry.Fault = "5xx"
+		statuses := []int{http.StatusInternalServerError, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout}
+		st := statuses[int(uKind*float64(len(statuses)))%len(statuses)]
+		s.respond(w, entry, fail(st, CodeInternal, "Internal server error (emulated fault %d)", st))
+		return true
+	}
+	return false
 }
 
 // respond writes a reply that needs no state and records the request.

@@ -563,7 +563,11 @@ func (s *Server) firewallRoutes() {
 		}
 		return ok(out[0])
 	})
+	s.filterRoutes()
+}
 
+// filterRoutes registers the filters endpoints.
+func (s *Server) filterRoutes() {
 	s.handle("GET", "/zones/:zone_id/filters", (*call).listFilters)
 	s.handle("POST", "/zones/:zone_id/filters", (*call).createFilters)
 	s.handle("PUT", "/zones/:zone_id/filters", func(c *call) *reply {

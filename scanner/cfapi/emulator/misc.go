@@ -95,7 +95,11 @@ func (s *Server) otherRoutes() {
 		}
 		return listReply(c, out, pageOther)
 	})
+	s.legacyAccountRoutes()
+}
 
+// legacyAccountRoutes registers the legacy tunnels and Access bookmarks.
+func (s *Server) legacyAccountRoutes() {
 	tunnels := resource[inventory.Tunnel]{
 		kind: "tunnel", param: "tunnel_id", lim: pageOther,
 		items: func(c *call) *[]*inventory.Tunnel { return &c.account.tunnels },
@@ -147,7 +151,12 @@ func (s *Server) otherRoutes() {
 	s.handle("POST", "/accounts/:account_id/access/bookmarks/:bookmark_id", bookmarks.createAt)
 	s.handle("PUT", "/accounts/:account_id/access/bookmarks/:bookmark_id", bookmarks.replace)
 	s.handle("DELETE", "/accounts/:account_id/access/bookmarks/:bookmark_id", bookmarks.remove)
+	s.billingAndAnalyticsRoutes()
+}
 
+// billingAndAnalyticsRoutes registers billing, image uploads, the analytics dashboard, page
+// shield and the organizations API.
+func (s *Server) billingAndAnalyticsRoutes() {
 	billing := func(id string) object {
 		return object{"id": id, "first_name": "", "last_name": "", "address": "", "address2": "", "company": "", "city": "", "state": "", "zipcode": "", "country": "", "telephone": "", "card_number": "", "card_expiry_year": 0, "card_expiry_month": 0, "vat": "", "edited_on": "", "created_on": ""}
 	}

@@ -10,7 +10,8 @@ import (
 // request matches a catalog endpoint that is retired as a whole (not one that only carries a
 // deprecated field, such as the DNS record routes), of a non-advisory entry whose end of life
 // is on or before the emulator's date. The answer is a 404 envelope saying the endpoint is no
-// longer available and naming the replacement; nil means "serve normally".
+// longer available and naming the replacement, counted in Stats.Retired; nil means "serve
+// normally".
 func (s *Server) retired(method, rel string, asOf time.Time) *reply {
 	if !s.opts.Retire {
 		return nil
@@ -24,6 +25,9 @@ func (s *Server) retired(method, rel string, asOf time.Time) *reply {
 		if e.Replacement != "" {
 			msg += "; replacement: " + e.Replacement
 		}
+		s.meta.Lock()
+		s.stats.Retired++
+		s.meta.Unlock()
 		return fail(http.StatusNotFound, CodeNoRoute, "%s", msg)
 	}
 	return nil

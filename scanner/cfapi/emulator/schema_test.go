@@ -157,3 +157,20 @@ func TestSchemaCapsErrors(t *testing.T) {
 		t.Errorf("the last error should say more were left out: %+v", last)
 	}
 }
+
+// TestBulkSettingsAsTheDescriptionWritesThem: the bulk settings PATCH takes the bare array
+// the description writes as well as the {"items": [...]} SDKs send; with the description,
+// the array passes its check.
+func TestBulkSettingsAsTheDescriptionWritesThem(t *testing.T) {
+	for _, opts := range []func(t *testing.T) Options{
+		func(*testing.T) Options { return Options{} },
+		func(t *testing.T) Options { return Options{OpenAPI: planOpsDoc(t)} },
+	} {
+		h := newHarness(t, opts(t))
+		var out []map[string]any
+		h.mustOK("PATCH", "/zones/"+freeZone+"/settings", []map[string]any{{"id": "brotli", "value": "off"}}).into(t, &out)
+		if len(out) != 1 || out[0]["value"] != "off" {
+			t.Errorf("bulk PATCH with an array: %v", out)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -145,17 +146,25 @@ func (c *call) writeSetting(id string, raw json.RawMessage) inventory.Setting {
 	return deepCopy(cur)
 }
 
+// settingItem is one setting of a bulk PATCH.
+type settingItem struct {
+	ID    string          `json:"id"`
+	Value json.RawMessage `json:"value"`
+}
+
 // settingsRoutes registers the bulk and single zone settings endpoints.
 func (s *Server) settingsRoutes() {
 	s.handle("GET", "/zones/:zone_id/settings", func(c *call) *reply { return ok(c.zone.allSettings()) })
 	s.handle("PATCH", "/zones/:zone_id/settings", func(c *call) *reply {
 		var in struct {
-			Items []struct {
-				ID    string          `json:"id"`
-				Value json.RawMessage `json:"value"`
-			} `json:"items"`
+			Items []settingItem `json:"items"`
 		}
-		if rep := c.decode(&in); rep != nil {
+		// SDKs send {"items": [...]}; the API's description writes the body as the bare array.
+		if b := bytes.TrimSpace(c.body); len(b) > 0 && b[0] == '[' {
+			if rep := c.decode(&in.Items); rep != nil {
+				return rep
+			}
+		} else if rep := c.decode(&in); rep != nil {
 			return rep
 		}
 		if len(in.Items) == 0 {

@@ -76,6 +76,15 @@ func (z *zoneState) wafPackage(id string) *inventory.WAFPackageInventory {
 }
 
 // wafRoutes registers the previous-version WAF and rate limiting endpoints.
+// pkg is the WAF package the path names.
+func pkg(c *call) (*inventory.WAFPackageInventory, *reply) {
+	p := c.zone.wafPackage(c.params["package_id"])
+	if p == nil {
+		return nil, notFound("WAF package", c.params["package_id"])
+	}
+	return p, nil
+}
+
 func (s *Server) wafRoutes() {
 	s.handle("GET", "/zones/:zone_id/firewall/waf/packages", func(c *call) *reply {
 		out := []inventory.WAFPackage{}
@@ -87,13 +96,6 @@ func (s *Server) wafRoutes() {
 		}
 		return listReply(c, out, pageWAF)
 	})
-	pkg := func(c *call) (*inventory.WAFPackageInventory, *reply) {
-		p := c.zone.wafPackage(c.params["package_id"])
-		if p == nil {
-			return nil, notFound("WAF package", c.params["package_id"])
-		}
-		return p, nil
-	}
 	s.handle("GET", "/zones/:zone_id/firewall/waf/packages/:package_id", func(c *call) *reply {
 		p, rep := pkg(c)
 		if rep != nil {
@@ -130,6 +132,11 @@ func (s *Server) wafRoutes() {
 		}
 		return ok(renderWAFPackage(deepCopy(p.Package)))
 	})
+	s.wafGroupRoutes()
+}
+
+// wafGroupRoutes registers the rule groups of previous-version WAF packages.
+func (s *Server) wafGroupRoutes() {
 	s.handle("GET", "/zones/:zone_id/firewall/waf/packages/:package_id/groups", func(c *call) *reply {
 		p, rep := pkg(c)
 		if rep != nil {
@@ -176,6 +183,12 @@ func (s *Server) wafRoutes() {
 		}
 		return ok(deepCopy(*g))
 	})
+	s.wafRuleRoutes()
+}
+
+// wafRuleRoutes registers the rules of previous-version WAF packages, URL overrides and
+// previous-version rate limits.
+func (s *Server) wafRuleRoutes() {
 	s.handle("GET", "/zones/:zone_id/firewall/waf/packages/:package_id/rules", func(c *call) *reply {
 		p, rep := pkg(c)
 		if rep != nil {
@@ -225,7 +238,11 @@ func (s *Server) wafRoutes() {
 		}
 		return ok(deepCopy(renderWAFRule(*r)))
 	})
+	s.overrideRoutes()
+}
 
+// overrideRoutes registers URL-based WAF overrides and previous-version rate limits.
+func (s *Server) overrideRoutes() {
 	overrides := resource[inventory.WAFOverride]{
 		kind: "WAF override", param: "override_id", lim: pageWAF,
 		items: func(c *call) *[]*inventory.WAFOverride { return &c.zone.overrides },
