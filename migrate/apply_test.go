@@ -165,47 +165,80 @@ func sameJSON(a, b json.RawMessage) bool {
 	return string(xa) == string(ya)
 }
 
-// safe checks the zone invariant: every firewall rule that was active before the migration
-// is either still active, or has its custom rule (ref = its id or ref) in the entry point.
-func (l *live) safe(zoneID string, before []inventory.FirewallRule, after string) {
-	t := l.t
-	t.Helper()
-	ctx := context.Background()
-	rules, err := l.client.ListFirewallRules(ctx, zoneID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	active := map[string]bool{}
-	for _, r := range rules {
-		if !r.Paused {
-			active[r.ID] = true
-		}
-	}
-	rs, err := l.client.GetEntrypointRuleset(ctx, zoneID, migrate.PhaseCustomRules)
-	if err != nil {
-		t.Fatal(err)
-	}
-	refs := map[string]bool{}
-	if rs != nil {
-		for _, r := range rs.Rules {
-			refs[r.Ref] = true
-		}
-	}
-	// The custom rule of a firewall rule carries its ref (the allow's for a merged
-	// allow+bypass pair): the translator says which.
-	refOf := map[string]string{}
+// guard checks a zone's invariant while a plan runs: every firewall rule that was active
+// before the migration is either still active, or has its custom rule (ref = its id, its
+// ref, or the ref the translator gives a merged pair) in the entry point.
+type guard struct {
+	l      *live
+	zoneID string
+	before []inventory.FirewallRule
+	refOf  map[string]string // firewall rule id -> the ref its custom rule carries
+	refs   map[string]bool   // refs in the entry point, as last read
+}
+
+func (l *live) guard(zoneID string, before []inventory.FirewallRule) *guard {
+	g := &guard{l: l, zoneID: zoneID, before: before, refOf: map[string]string{}}
 	for _, tr := range customrules.Translate(before, customrules.Options{}).Rules {
 		if tr.Rule != nil {
 			for _, id := range tr.FirewallRuleIDs {
-				refOf[id] = tr.Rule.Ref
+				g.refOf[id] = tr.Rule.Ref
 			}
 		}
 	}
-	for _, r := range before {
-		if r.Paused || active[r.ID] || refs[r.ID] || (r.Ref != "" && refs[r.Ref]) || (refOf[r.ID] != "" && refs[refOf[r.ID]]) {
-			continue
+	return g
+}
+
+// readRefs reads the refs of the zone's custom rules entry point.
+func (g *guard) readRefs() {
+	rs, err := g.l.client.GetEntrypointRuleset(context.Background(), g.zoneID, migrate.PhaseCustomRules)
+	if err != nil {
+		g.l.t.Fatal(err)
+	}
+	g.refs = map[string]bool{}
+	if rs != nil {
+		for _, r := range rs.Rules {
+			g.refs[r.Ref] = true
 		}
-		t.Fatalf("after step %s, zone %s has firewall rule %s (%q) neither active nor replaced by a custom rule", after, zoneID, r.ID, r.Description)
+	}
+}
+
+func (g *guard) replaced(r inventory.FirewallRule) bool {
+	return g.refs[r.ID] || (r.Ref != "" && g.refs[r.Ref]) || (g.refOf[r.ID] != "" && g.refs[g.refOf[r.ID]])
+}
+
+// after checks the invariant after a step. A custom rules write is checked against every
+// rule (it could drop custom rules); a write to one firewall rule, against that rule, as
+// no other object changed.
+func (g *guard) after(st migrate.Step) {
+	t := g.l.t
+	t.Helper()
+	ctx := context.Background()
+	seg := segments(st.Path)
+	switch {
+	case strings.HasPrefix(st.Kind, "custom-rules."):
+		g.readRefs()
+		rules, err := g.l.client.ListFirewallRules(ctx, g.zoneID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		active := map[string]bool{}
+		for _, r := range rules {
+			active[r.ID] = !r.Paused
+		}
+		for _, r := range g.before {
+			if !r.Paused && !active[r.ID] && !g.replaced(r) {
+				t.Fatalf("after step %s, zone %s has firewall rule %s (%q) neither active nor replaced by a custom rule", st.ID, g.zoneID, r.ID, r.Description)
+			}
+		}
+	case len(seg) == 5 && seg[2] == "firewall" && seg[3] == "rules":
+		if g.refs == nil {
+			g.readRefs()
+		}
+		for _, r := range g.before {
+			if r.ID == seg[4] && !r.Paused && !g.replaced(r) {
+				t.Fatalf("step %s changed firewall rule %s (%q), which no custom rule replaces", st.ID, r.ID, r.Description)
+			}
+		}
 	}
 }
 
@@ -226,9 +259,9 @@ func (l *live) apply() (*migrate.Plan, int) {
 			target[z.ZoneID+"/"+tg.Phase] = tg
 		}
 	}
-	fwBefore := map[string][]inventory.FirewallRule{}
+	guards := map[string]*guard{}
 	for _, z := range snap.Zones {
-		fwBefore[z.Zone.ID] = z.FirewallRules
+		guards[z.Zone.ID] = l.guard(z.Zone.ID, z.FirewallRules)
 	}
 	ran := 0
 	run := func(steps []migrate.Step, zoneID string) {
@@ -246,7 +279,7 @@ func (l *live) apply() (*migrate.Plan, int) {
 			done[st.ID] = true
 			ran++
 			if zoneID != "" {
-				l.safe(zoneID, fwBefore[zoneID], st.ID)
+				guards[zoneID].after(st)
 			}
 		}
 	}
