@@ -185,6 +185,7 @@ func (b *builder) firewall() {
 					DependsOn: []string{verify}, Risk: RiskMedium,
 					Title:  "Pause firewall rule " + label,
 					Reason: "Its custom rule is in place; pausing first leaves a way back (un-pause) while traffic is watched, before the rule is deleted.",
+					Note:   maintenanceNote,
 				})
 				dep = pause
 			}
@@ -197,6 +198,7 @@ func (b *builder) firewall() {
 				Resolves: b.findings(idFirewallRules, kindFirewallRule, id),
 				Title:    "Delete firewall rule " + label,
 				Reason:   "The rule is replaced by a custom rule; the rule side goes first, then its filter (the spec's deletion order).",
+				Note:     "Deleting the rule leaves its filter in place (whoever created it); the filter goes in its own step. " + maintenanceNote,
 			})
 			b.retired = append(b.retired, Retired{Type: "cloudflare_firewall_rule", ID: id})
 		}
@@ -257,6 +259,9 @@ func (b *builder) firewall() {
 	b.orphanFilters(users)
 	b.expressionReviews(verify)
 }
+
+// maintenanceNote is what to know about writes to the deprecated firewall rules API.
+const maintenanceNote = "Since 2025 the firewall rules API may answer writes with error 10020 (maintenance mode): nothing changed; retry the step later."
 
 func entryOrNil(rs inventory.Ruleset, ok bool) *inventory.Ruleset {
 	if !ok {
