@@ -70,6 +70,14 @@ func longestRun(s string, c byte) int {
 	return best
 }
 
+// TwoWays is the paragraph of plan.md that names the Terraform output written beside it
+// (terraform/, package migrate/terraform) and says that a plan is carried out one way only.
+const TwoWays = "**Two ways to carry out this plan, never both on the same objects:** the API steps below, " +
+	"or the Terraform configuration in `terraform/` (Cloudflare provider v5; its `terraform/README.md` gives the order: " +
+	"old resources out of Terraform state while still on provider v4, then the upgrade, then `terraform apply`). " +
+	"`terraform/README.md` lists the steps below that the configuration replaces: on the Terraform way, skip those; " +
+	"the other steps (verifications, deleting the old objects, manual steps) are the same on both ways."
+
 // WriteMarkdown writes the plan in its human form (plan.md), Terraform-plan-like: per
 // account and zone, the numbered steps with their call, why, what they resolve and the old
 // -> new diffs, and a summary line. Text from the account is escaped.
@@ -89,6 +97,8 @@ func (p *Plan) WriteMarkdown(w io.Writer) error {
 	fmt.Fprintf(bw, "**Plan: %s** (%s, %s).\n\n", p.Summary.Line(), plural(len(p.Accounts), "account", "accounts"), plural(len(p.Zones), "zone", "zones"))
 	if len(p.Accounts)+len(p.Zones) == 0 {
 		fmt.Fprintf(bw, "No changes. Nothing deprecated needs migrating.\n")
+	} else {
+		fmt.Fprintf(bw, "%s\n\n", TwoWays)
 	}
 	for _, a := range p.Accounts {
 		title := "Account " + EscapeMarkdown(a.AccountName) + " (" + code(a.AccountID) + ")"

@@ -1,28 +1,36 @@
 // Package terraform renders a migration plan as Terraform configuration for the Cloudflare
-// provider v5, written with hclwrite (so it parses with hcl/v2 and is `terraform fmt` clean):
+// provider v5, written with hclwrite (so it parses with hcl/v2 and is `terraform fmt` clean).
+// The configuration is the second way to carry out a plan, beside the API steps of plan.md;
+// the two name each other and a plan is carried out one way, never both (README.md).
 //
-//   - versions.tf: the provider requirement and Terraform >= 1.7 (import and removed blocks);
+//   - versions.tf: provider >= 5.2.0, < 6 (the DNS settings resources first appear in 5.2.0)
+//     and Terraform >= 1.5 (import blocks);
 //   - one file per zone: a cloudflare_ruleset per entry point the plan writes (custom rules,
-//     rate limiting rules, managed rules) holding every rule after the migration, the
-//     cloudflare_zone_dns_settings the plan sets, import {} blocks for the objects that
-//     already exist (entry points, DNS settings), and removed {} blocks (destroy = false)
-//     for the old resources the plan deletes through the API;
-//   - accounts.tf: cloudflare_account_dns_settings with their import blocks.
+//     rate limiting rules, managed rules, redirect rules) holding every rule after the
+//     migration, with an import {} block when the entry point exists; the
+//     cloudflare_zone_dns_settings the plan sets (no import: the provider cannot import it,
+//     declaring it adopts the settings);
+//   - accounts.tf: cloudflare_account_dns_settings (adopted like the zone's), and a
+//     cloudflare_notification_policy or cloudflare_zero_trust_access_application (type
+//     bookmark) for every step that creates one through the API;
+//   - v4-state-cleanup/: removed {} blocks (destroy = false) and the equivalent
+//     `terraform state rm` commands for the old resources, to run while the configuration is
+//     still on provider v4: v5 rejects the v4 state of cloudflare_firewall_rule and
+//     cloudflare_rate_limit, so a v5 configuration never names them;
+//   - README.md: the order (drop the old resources from state on v4, upgrade, apply), what
+//     the output is valid against, and which plan.md steps the configuration replaces.
 //
 // Decisions: rules are written as the API's JSON (v5 attribute names are the wire names),
 // without the members the service computes (id, version, last_updated). Old resources are
 // addressed the way cf-terraforming names them (terraform_managed_resource_<id>); a
-// configuration that names them otherwise renames the `from` addresses. The removed blocks
-// keep the objects (destroy = false): provider v5 has no resources for firewall rules,
-// filters, previous-version rate limits or WAF overrides, so the plan's API steps delete them
-// and Terraform only forgets them.
+// configuration that names them otherwise renames the addresses. The old objects themselves
+// are deleted by plan.md's API steps on both ways: provider v5 has no resources for WAF
+// overrides, and the removed blocks only make Terraform forget the others.
 package terraform
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
-	"math/big"
 	"os"
 	"path/filepath"
 	"sort"
@@ -36,156 +44,68 @@ import (
 	"github.com/sunsetscan/sunset/migrate"
 )
 
-// ProviderVersion is the provider version constraint written to versions.tf.
-const ProviderVersion = "~> 5.0"
-
-// phaseNames shortens phases for resource names.
-var phaseNames = map[string]string{
-	migrate.PhaseCustomRules:  "custom_rules",
-	migrate.PhaseRateLimiting: "rate_limiting_rules",
-	migrate.PhaseManaged:      "managed_rules",
-	migrate.PhaseRedirect:     "redirect_rules",
+// Files renders the plan: file name (slash-separated, relative to the terraform directory)
+// -> content, in a map the caller writes. A plan with nothing for Terraform yields
+// versions.tf and README.md alone.
+func Files(p *migrate.Plan) (map[string][]byte, error) {
+	g := &gen{names: newNamer()}
+	out := map[string][]byte{"versions.tf": versionsFile()}
+	acc, err := g.accountsFile(p)
+	if err != nil {
+		return nil, err
+	}
+	if acc != nil {
+		out["accounts.tf"] = acc
+	}
+	for i := range p.Zones {
+		z := &p.Zones[i]
+		f, err := g.zoneFile(z)
+		if err != nil {
+			return nil, err
+		}
+		if f != nil {
+			out[fileName(z.ZoneName, z.ZoneID, out)] = f
+		}
+	}
+	cleanup := cleanupOf(p)
+	if len(cleanup.blocks) > 0 {
+		out[CleanupDir+"/removed.tf"] = cleanup.removedFile()
+	}
+	if len(cleanup.blocks)+len(cleanup.gone) > 0 {
+		out[CleanupDir+"/state-rm.sh"] = cleanup.stateRmScript()
+	}
+	out["README.md"] = g.readme(cleanup)
+	return out, nil
 }
 
-// Files renders the plan: file name -> formatted content, in a map the caller writes.
-// A plan with nothing for Terraform yields versions.tf alone.
-func Files(p *migrate.Plan) (map[string][]byte, error) {
-	out := map[string][]byte{}
-	names := newNamer()
+// gen carries what the files share while they are rendered: unique resource names and the
+// plan steps the configuration replaces, for README.md.
+type gen struct {
+	names    *namer
+	replaced []replacement
+}
 
-	v := hclwrite.NewEmptyFile()
-	tf := v.Body().AppendNewBlock("terraform", nil).Body()
-	tf.SetAttributeValue("required_version", cty.StringVal(">= 1.7.0"))
-	rp := tf.AppendNewBlock("required_providers", nil).Body()
-	rp.SetAttributeValue("cloudflare", cty.ObjectVal(map[string]cty.Value{
-		"source":  cty.StringVal("cloudflare/cloudflare"),
-		"version": cty.StringVal(ProviderVersion),
-	}))
-	out["versions.tf"] = finish(header("Provider requirements of the sunset migration plan."), v)
-
-	acc := hclwrite.NewEmptyFile()
-	accounts := 0
-	for _, a := range p.Accounts {
-		if a.DNSSettings == nil || a.DNSSettings.NameserversType == "" {
-			continue
-		}
-		accounts++
-		name := names.name("account_" + a.AccountID + "_dns_settings")
-		body := acc.Body()
-		body.AppendUnstructuredTokens(comment(fmt.Sprintf("Account %s: zone_defaults.nameservers.type replaces settings.default_nameservers / use_account_custom_ns_by_default.", a.AccountID)))
-		r := body.AppendNewBlock("resource", []string{"cloudflare_account_dns_settings", name}).Body()
-		r.SetAttributeValue("account_id", cty.StringVal(a.AccountID))
-		r.SetAttributeValue("zone_defaults", cty.ObjectVal(map[string]cty.Value{
-			"nameservers": cty.ObjectVal(map[string]cty.Value{"type": cty.StringVal(a.DNSSettings.NameserversType)}),
-		}))
-		body.AppendNewline()
-		importBlock(body, "cloudflare_account_dns_settings", name, a.AccountID)
-	}
-	if accounts > 0 {
-		out["accounts.tf"] = finish(header("Account DNS settings of the sunset migration plan."), acc)
-	}
-
-	for _, z := range p.Zones {
-		f := hclwrite.NewEmptyFile()
-		body := f.Body()
-		n := 0
-		base := "zone_" + z.ZoneName
-		for _, t := range z.Targets {
-			n++
-			name := names.name(base + "_" + phaseNames[t.Phase])
-			if t.RulesetID != "" {
-				body.AppendUnstructuredTokens(comment(fmt.Sprintf("Entry point %s exists (ruleset %s): imported, then updated to hold these rules.", t.Phase, t.RulesetID)))
-			} else {
-				body.AppendUnstructuredTokens(comment(fmt.Sprintf("Entry point %s is created by the plan.", t.Phase)))
-			}
-			r := body.AppendNewBlock("resource", []string{"cloudflare_ruleset", name}).Body()
-			r.SetAttributeValue("zone_id", cty.StringVal(z.ZoneID))
-			r.SetAttributeValue("name", cty.StringVal(t.Name))
-			r.SetAttributeValue("kind", cty.StringVal("zone"))
-			r.SetAttributeValue("phase", cty.StringVal(t.Phase))
-			rules := make([]cty.Value, 0, len(t.Rules))
-			for i, raw := range t.Rules {
-				v, err := ruleValue(raw)
-				if err != nil {
-					return nil, fmt.Errorf("terraform: zone %s, %s rule %d: %w", z.ZoneName, t.Phase, i+1, err)
-				}
-				rules = append(rules, v)
-			}
-			r.SetAttributeRaw("rules", listTokens(rules))
-			body.AppendNewline()
-			if t.RulesetID != "" {
-				importBlock(body, "cloudflare_ruleset", name, "zones/"+z.ZoneID+"/"+t.RulesetID)
-			}
-		}
-		if s := z.DNSSettings; s != nil && !s.IsZero() {
-			n++
-			name := names.name(base + "_dns_settings")
-			body.AppendUnstructuredTokens(comment("DNS settings replace the deprecated cname_flattening setting and the dns_settings/use_apex_ns and secondary_overrides endpoints."))
-			r := body.AppendNewBlock("resource", []string{"cloudflare_zone_dns_settings", name}).Body()
-			r.SetAttributeValue("zone_id", cty.StringVal(z.ZoneID))
-			for _, a := range []struct {
-				name string
-				v    *bool
-			}{{"flatten_all_cnames", s.FlattenAllCNAMEs}, {"multi_provider", s.MultiProvider}, {"secondary_overrides", s.SecondaryOverrides}} {
-				if a.v != nil {
-					r.SetAttributeValue(a.name, cty.BoolVal(*a.v))
-				}
-			}
-			body.AppendNewline()
-			importBlock(body, "cloudflare_zone_dns_settings", name, z.ZoneID)
-		}
-		retired := append([]migrate.Retired(nil), z.Retired...)
-		sort.Slice(retired, func(i, j int) bool {
-			if retired[i].Type != retired[j].Type {
-				return retired[i].Type < retired[j].Type
-			}
-			return retired[i].ID < retired[j].ID
-		})
-		if len(retired) > 0 {
-			n++
-			body.AppendUnstructuredTokens(comment("Old resources the plan deletes through the API: Terraform forgets them (provider v5 cannot manage them). Rename the addresses if your configuration names them otherwise."))
-		}
-		for _, r := range retired {
-			rb := body.AppendNewBlock("removed", nil).Body()
-			rb.SetAttributeTraversal("from", hcl.Traversal{hcl.TraverseRoot{Name: r.Type}, hcl.TraverseAttr{Name: "terraform_managed_resource_" + strings.TrimLeft(sanitize(r.ID), "_")}})
-			rb.AppendNewBlock("lifecycle", nil).Body().SetAttributeValue("destroy", cty.False)
-			body.AppendNewline()
-		}
-		if n == 0 {
-			continue
-		}
-		out[fileName(z.ZoneName, z.ZoneID, out)] = finish(header(fmt.Sprintf("Zone %s (%s): what the sunset migration plan creates, adopts and retires.", z.ZoneName, z.ZoneID)), f)
-	}
-	return out, nil
+// replacement is one plan.md step that the configuration carries out instead.
+type replacement struct {
+	scope   string // "Zone NAME (ID)" or "Account NAME (ID)", as plan.md titles it
+	num     int    // the step's number in plan.md (1-based within its scope)
+	step    migrate.Step
+	address string // the Terraform resource address
 }
 
 // generatedMark starts every file Files writes; Write deletes stale files that carry it.
 const generatedMark = "# Generated by sunset plan."
 
 // Write renders the plan into dir (created if missing), one file per entry of Files. Files
-// an earlier run generated for zones no longer in the plan are deleted (they would declare
+// an earlier run generated that this plan no longer has are deleted (they would declare
 // stale resources); other files in dir are left alone.
 func Write(dir string, p *migrate.Plan) error {
 	files, err := Files(p)
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := removeStale(dir, files); err != nil {
 		return err
-	}
-	old, err := filepath.Glob(filepath.Join(dir, "*.tf"))
-	if err != nil {
-		return err
-	}
-	for _, path := range old {
-		if _, keep := files[filepath.Base(path)]; keep {
-			continue
-		}
-		if data, err := os.ReadFile(path); err == nil && bytes.HasPrefix(data, []byte(generatedMark)) {
-			if err := os.Remove(path); err != nil {
-				return err
-			}
-		}
 	}
 	names := make([]string, 0, len(files))
 	for n := range files {
@@ -193,11 +113,56 @@ func Write(dir string, p *migrate.Plan) error {
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		if err := os.WriteFile(filepath.Join(dir, n), files[n], 0o644); err != nil {
+		path := filepath.Join(dir, filepath.FromSlash(n))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(path, files[n], 0o644); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// removeStale deletes the generated files of dir (and of its cleanup folder) that files does
+// not hold. A file is generated when it starts with generatedMark (after a #! line).
+func removeStale(dir string, files map[string][]byte) error {
+	var old []string
+	for _, pattern := range []string{"*.tf", "README.md", CleanupDir + "/*"} {
+		m, err := filepath.Glob(filepath.Join(dir, filepath.FromSlash(pattern)))
+		if err != nil {
+			return err
+		}
+		old = append(old, m...)
+	}
+	for _, path := range old {
+		rel, err := filepath.Rel(dir, path)
+		if err != nil {
+			return err
+		}
+		if _, keep := files[filepath.ToSlash(rel)]; keep {
+			continue
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			continue
+		}
+		if bytes.HasPrefix(skipShebang(data), []byte(generatedMark)) || bytes.HasPrefix(data, []byte(readmeMark)) {
+			if err := os.Remove(path); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func skipShebang(data []byte) []byte {
+	if bytes.HasPrefix(data, []byte("#!")) {
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			return data[i+1:]
+		}
+	}
+	return data
 }
 
 // listTokens writes a list with one element per line ("[\n  {...},\n]"), the layout people
@@ -219,9 +184,14 @@ func listTokens(vals []cty.Value) hclwrite.Tokens {
 	return append(toks, &hclwrite.Token{Type: hclsyntax.TokenCBrack, Bytes: []byte("]")})
 }
 
+// traversal is the address TYPE.NAME as an HCL reference.
+func traversal(typ, name string) hcl.Traversal {
+	return hcl.Traversal{hcl.TraverseRoot{Name: typ}, hcl.TraverseAttr{Name: name}}
+}
+
 func importBlock(body *hclwrite.Body, typ, name, id string) {
 	ib := body.AppendNewBlock("import", nil).Body()
-	ib.SetAttributeTraversal("to", hcl.Traversal{hcl.TraverseRoot{Name: typ}, hcl.TraverseAttr{Name: name}})
+	ib.SetAttributeTraversal("to", traversal(typ, name))
 	ib.SetAttributeValue("id", cty.StringVal(id))
 	body.AppendNewline()
 }
@@ -286,72 +256,4 @@ func (n *namer) name(s string) string {
 		return fmt.Sprintf("%s_%d", base, k)
 	}
 	return base
-}
-
-// computed members of a stored rule that a configuration must not set.
-var computed = map[string]bool{"id": true, "version": true, "last_updated": true}
-
-// ruleValue converts a rule's JSON to a cty object, dropping computed members and nulls.
-func ruleValue(raw json.RawMessage) (cty.Value, error) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return cty.NilVal, err
-	}
-	m, ok := v.(map[string]any)
-	if !ok {
-		return cty.NilVal, fmt.Errorf("a rule is not a JSON object")
-	}
-	for k := range computed {
-		delete(m, k)
-	}
-	return toCty(m)
-}
-
-func toCty(v any) (cty.Value, error) {
-	switch x := v.(type) {
-	case nil:
-		return cty.NullVal(cty.DynamicPseudoType), nil
-	case bool:
-		return cty.BoolVal(x), nil
-	case string:
-		return cty.StringVal(x), nil
-	case json.Number:
-		f, ok := new(big.Float).SetString(x.String())
-		if !ok {
-			return cty.NilVal, fmt.Errorf("number %s", x)
-		}
-		return cty.NumberVal(f), nil
-	case []any:
-		if len(x) == 0 {
-			return cty.EmptyTupleVal, nil
-		}
-		vals := make([]cty.Value, 0, len(x))
-		for _, e := range x {
-			ev, err := toCty(e)
-			if err != nil {
-				return cty.NilVal, err
-			}
-			vals = append(vals, ev)
-		}
-		return cty.TupleVal(vals), nil
-	case map[string]any:
-		attrs := map[string]cty.Value{}
-		for k, e := range x {
-			if e == nil {
-				continue
-			}
-			ev, err := toCty(e)
-			if err != nil {
-				return cty.NilVal, err
-			}
-			attrs[k] = ev
-		}
-		if len(attrs) == 0 {
-			return cty.EmptyObjectVal, nil
-		}
-		return cty.ObjectVal(attrs), nil
-	}
-	return cty.NilVal, fmt.Errorf("unsupported JSON value %T", v)
 }
