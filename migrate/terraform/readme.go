@@ -49,7 +49,8 @@ func writeOrder(w io.Writer, c cleanupSet) {
 		fmt.Fprintf(w, "or run `sh %s/state-rm.sh` in its working directory and delete the same resource blocks. ", CleanupDir)
 		fmt.Fprintf(w, "Nothing is destroyed in the account (plan.md's API steps delete the old objects in step 4). ")
 		fmt.Fprintf(w, "This must happen on v4: provider v5 rejects the state v4 wrote for cloudflare_firewall_rule and cloudflare_rate_limit, so their removed blocks fail once upgraded. ")
-		fmt.Fprintf(w, "Every cloudflare_firewall_rule and cloudflare_rate_limit must leave the state, including those the plan keeps (they keep working in the account).\n")
+		fmt.Fprintf(w, "Every cloudflare_firewall_rule and cloudflare_rate_limit must leave the state, including those the plan keeps (they keep working in the account). ")
+		fmt.Fprintf(w, "If the upgrade already happened and `terraform plan` fails with \"Unable to Read Previously Saved State for UpgradeResourceState\", `state-rm.sh` still works: `terraform state rm` reads no provider schema.\n")
 	} else {
 		fmt.Fprintf(w, "1. **On provider v4, drop the old resources from Terraform state**: this plan retires none that provider v4 manages; still, any cloudflare_firewall_rule or cloudflare_rate_limit in your state must leave it on v4 (`terraform state rm`), because provider v5 rejects the state v4 wrote for them.\n")
 	}
