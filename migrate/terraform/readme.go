@@ -34,7 +34,7 @@ func (g *gen) readme(c cleanupSet) []byte {
 // writeValidity says what the configuration is valid against and how that was checked.
 func writeValidity(w io.Writer) {
 	fmt.Fprintf(w, "## Valid against\n\n")
-	fmt.Fprintf(w, "- Cloudflare provider `%s` (`versions.tf`): cloudflare_zone_dns_settings and cloudflare_account_dns_settings first appear in %s, so an older v5 fails; v6 may rename what this declares.\n", ProviderVersion, MinProviderVersion)
+	fmt.Fprintf(w, "- Cloudflare provider `%s` (`versions.tf`): cloudflare_zone_dns_settings and cloudflare_account_dns_settings first appear in 5.2.0, and releases before %s refuse rate limiting periods of 120 and 300 seconds; v6 may rename what this declares.\n", ProviderVersion, MinProviderVersion)
 	fmt.Fprintf(w, "- Terraform `%s` (import blocks); step 1 with removed blocks needs Terraform `%s` and provider v4 (or use `terraform state rm`).\n", TerraformVersion, CleanupTerraform)
 	fmt.Fprintf(w, "- Checked: every attribute written against the schema of provider %s; `terraform validate` and `terraform plan` of the demo account's output against sunset's API emulator, with provider %s built from source. CI has no terraform binary: its tests parse these files with hcl/v2 and check them against that schema.\n\n", CheckedProviderVersion, CheckedProviderVersion)
 }
