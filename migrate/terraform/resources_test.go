@@ -94,6 +94,9 @@ func TestCreatedObjectsAreDeclared(t *testing.T) {
 			t.Errorf("README.md does not list %s as replaced", id)
 		}
 	}
+	if !strings.Contains(readme, "Access bookmarks (the old API) have no Terraform resource") || strings.Contains(readme, "DNS record fixes") {
+		t.Error("README.md's \"Not in this configuration\" does not follow the plan's steps")
+	}
 	for _, id := range []string{"access-bookmark.delete:bm1", "redirect-rules.verify"} {
 		if strings.Contains(readme, "`"+id+"`") {
 			t.Errorf("README.md lists %s as replaced: it is the same on both ways", id)

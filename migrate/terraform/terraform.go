@@ -75,7 +75,7 @@ func Files(p *migrate.Plan) (map[string][]byte, error) {
 	if len(cleanup.blocks)+len(cleanup.gone) > 0 {
 		out[CleanupDir+"/state-rm.sh"] = cleanup.stateRmScript()
 	}
-	out["README.md"] = g.readme(cleanup)
+	out["README.md"] = g.readme(p, cleanup)
 	return out, nil
 }
 

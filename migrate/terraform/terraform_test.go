@@ -345,6 +345,11 @@ func TestReadmeOrder(t *testing.T) {
 			t.Errorf("README.md does not say %q", s)
 		}
 	}
+	for _, why := range apiOnly {
+		if !strings.Contains(readme, why.why) {
+			t.Errorf("README.md does not say why %s stays an API step (the demo has such a step)", why.fragment)
+		}
+	}
 	for name := range files {
 		if strings.Contains(name, "removed") && topLevel(name) {
 			t.Errorf("%s is in the v5 configuration's folder", name)
