@@ -3,9 +3,8 @@
 // The configuration is the second way to carry out a plan, beside the API steps of plan.md;
 // the two name each other and a plan is carried out one way, never both (README.md).
 //
-//   - versions.tf: provider >= 5.5.0, < 6 (the DNS settings resources first appear in 5.2.0;
-//     5.2 to 5.4 refuse rate limiting periods 120 and 300) and Terraform >= 1.5 (import
-//     blocks);
+//   - versions.tf: provider >= 5.19.0, < 6 (MinProviderVersion says why) and Terraform >= 1.5
+//     (import blocks);
 //   - one file per zone: a cloudflare_ruleset per entry point the plan writes (custom rules,
 //     rate limiting rules, managed rules, redirect rules) holding every rule after the
 //     migration, with an import {} block when the entry point exists; the

@@ -262,9 +262,10 @@ func assertSameSet(t *testing.T, what string, got, want map[string]bool) {
 	}
 }
 
-// TestProviderConstraint (issue 10, 4.4): versions.tf admits provider 5.5.0 and later within
-// v5 only (5.0 and 5.1 lack the DNS settings resources, 5.2 to 5.4 refuse rate limiting
-// periods 120 and 300), and Terraform 1.5 on (import).
+// TestProviderConstraint (issue 10, 4.4): versions.tf admits provider 5.19.0 and later
+// within v5 only (5.0 and 5.1 lack the DNS settings resources, 5.2 to 5.4 refuse rate
+// limiting periods 120 and 300, before 5.19 the account DNS settings lack enforce_dns_only),
+// and Terraform 1.5 on (import).
 func TestProviderConstraint(t *testing.T) {
 	fs := parseTF(t, map[string][]byte{"versions.tf": versionsFile()}, topLevel)
 	tf := blocksOf(fs, "terraform")
@@ -287,8 +288,8 @@ func TestProviderConstraint(t *testing.T) {
 	}
 	constraint := cf.GetAttr("version").AsString()
 	for v, ok := range map[string]bool{
-		"4.52.8": false, "5.0.0": false, "5.1.0": false, "5.1.99": false, "5.2.0": false, "5.4.9": false,
-		"5.5.0": true, "5.22.0": true, "5.99.3": true, "6.0.0": false, "6.1.0": false,
+		"4.52.8": false, "5.0.0": false, "5.1.0": false, "5.2.0": false, "5.5.0": false, "5.18.9": false,
+		"5.19.0": true, "5.22.0": true, "5.99.3": true, "6.0.0": false, "6.1.0": false,
 	} {
 		if got := admits(t, constraint, v); got != ok {
 			t.Errorf("provider constraint %q admits %s: %v, want %v", constraint, v, got, ok)

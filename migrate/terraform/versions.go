@@ -7,12 +7,15 @@ import (
 
 // MinProviderVersion is the first provider release that accepts everything the output
 // declares: cloudflare_zone_dns_settings and cloudflare_account_dns_settings first appear in
-// 5.2.0 (a "~> 5.0" pin admits 5.0 and 5.1, which fail on them), and 5.2.0 to 5.4.x refuse
-// a rate limiting rule's period 120 or 300 (their validator allows 10, 60, 600, 3600 only),
-// which the API accepts and the plan writes.
-const MinProviderVersion = "5.5.0"
+// 5.2.0 (a "~> 5.0" pin admits 5.0 and 5.1, which fail on them); 5.2.0 to 5.4.x refuse a
+// rate limiting rule's period 120 or 300 (their validator allows 10, 60, 600, 3600 only),
+// which the API accepts and the plan writes; and cloudflare_account_dns_settings has
+// enforce_dns_only from 5.19.0, which the output must name in ignore_changes (the provider
+// reads it back, so leaving it out would plan to clear it) and an older release refuses to
+// see named.
+const MinProviderVersion = "5.19.0"
 
-// ProviderVersion is the provider version constraint written to versions.tf: 5.5.0 or later
+// ProviderVersion is the provider version constraint written to versions.tf: 5.19.0 or later
 // within major version 5 (a major release may rename what the output declares).
 const ProviderVersion = ">= " + MinProviderVersion + ", < 6.0.0"
 
