@@ -58,6 +58,9 @@ const (
 	CodeDuplicateFilter = 10102
 	// CodeBlankExpression is an empty filter expression (observed).
 	CodeBlankExpression = 20125
+	// CodeTooManyRulesets refuses a second zone ruleset for a phase that has its entry point
+	// (observed code, domain-facts "Quotas per plan").
+	CodeTooManyRulesets = 20217
 	// CodeInternal comes with an injected 5xx (emulator's choice).
 	CodeInternal = 10500
 	// CodeDNSDuplicate is an identical DNS record that already exists.

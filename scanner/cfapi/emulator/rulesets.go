@@ -280,6 +280,9 @@ func (s *Server) rulesetRoutes() {
 		return ok(deepCopy(*rs))
 	})
 	s.handle("PUT", "/zones/:zone_id/rulesets/phases/:phase/entrypoint", (*call).putEntrypoint)
+	s.handle("POST", "/zones/:zone_id/rulesets", (*call).createRuleset)
+	s.handle("PUT", "/zones/:zone_id/rulesets/:ruleset_id", (*call).updateRuleset)
+	s.handle("DELETE", "/zones/:zone_id/rulesets/:ruleset_id", (*call).deleteRuleset)
 	s.handle("POST", "/zones/:zone_id/rulesets/:ruleset_id/rules", (*call).addRulesetRule)
 	s.handle("PATCH", "/zones/:zone_id/rulesets/:ruleset_id/rules/:rule_id", (*call).patchRulesetRule)
 	s.handle("DELETE", "/zones/:zone_id/rulesets/:ruleset_id/rules/:rule_id", func(c *call) *reply {
@@ -312,41 +315,55 @@ func (c *call) putEntrypoint() *reply {
 	if rep := c.decode(&in); rep != nil {
 		return rep
 	}
-	var errs []APIError
-	feature := false
-	for i := range in.Rules {
-		if e, f := c.checkRulesetRule(phase, &in.Rules[i]); e != nil {
-			errs = append(errs, indexed(i, len(in.Rules), *e))
-			feature = feature || f
-		}
-	}
-	if q := rulesetRuleQuota(phase, c.zone.plan()); q > 0 && len(in.Rules) > q {
-		errs = append(errs, APIError{Code: CodeQuotaExceeded, Message: fmt.Sprintf("rule quota exceeded: the %s plan allows %d rules in phase %s, the request has %d", c.zone.plan(), q, phase, len(in.Rules))})
-	}
-	if len(errs) > 0 {
-		return rulesetFailure(errs, feature)
+	if rep := c.checkRules(phase, in.Rules); rep != nil {
+		return rep
 	}
 	rs := c.zone.entrypoint(phase)
 	if rs == nil {
 		rs = &inventory.Ruleset{ID: c.st.newID("ruleset"), Name: "default", Kind: "zone", Phase: phase, Version: "0"}
 		c.zone.rulesets = append(c.zone.rulesets, rs)
 	}
+	c.replaceRules(rs, in.Name, in.Description, in.Rules)
+	return ok(deepCopy(*rs))
+}
+
+// checkRules validates every rule of a whole rule list of a phase, and the phase's quota.
+func (c *call) checkRules(phase string, rules []inventory.RulesetRule) *reply {
+	var errs []APIError
+	feature := false
+	for i := range rules {
+		if e, f := c.checkRulesetRule(phase, &rules[i]); e != nil {
+			errs = append(errs, indexed(i, len(rules), *e))
+			feature = feature || f
+		}
+	}
+	if q := rulesetRuleQuota(phase, c.zone.plan()); q > 0 && len(rules) > q {
+		errs = append(errs, APIError{Code: CodeQuotaExceeded, Message: fmt.Sprintf("rule quota exceeded: the %s plan allows %d rules in phase %s, the request has %d", c.zone.plan(), q, phase, len(rules))})
+	}
+	if len(errs) > 0 {
+		return rulesetFailure(errs, feature)
+	}
+	return nil
+}
+
+// replaceRules makes rules the ruleset's whole list (rules sent with an id it holds keep
+// that id), with the name and description when given.
+func (c *call) replaceRules(rs *inventory.Ruleset, name, description string, rules []inventory.RulesetRule) {
 	existing := map[string]bool{}
 	for _, r := range rs.Rules {
 		existing[r.ID] = true
 	}
-	for i := range in.Rules {
-		c.prepareRule(&in.Rules[i], existing[in.Rules[i].ID])
+	for i := range rules {
+		c.prepareRule(&rules[i], existing[rules[i].ID])
 	}
-	rs.Rules = in.Rules
-	if in.Name != "" {
-		rs.Name = in.Name
+	rs.Rules = rules
+	if name != "" {
+		rs.Name = name
 	}
-	if in.Description != "" {
-		rs.Description = in.Description
+	if description != "" {
+		rs.Description = description
 	}
 	c.bumpVersion(rs)
-	return ok(deepCopy(*rs))
 }
 
 // addRulesetRule adds one rule to a ruleset at the requested position.

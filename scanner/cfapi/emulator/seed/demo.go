@@ -7,8 +7,10 @@ import (
 // Credentials the demo emulator accepts. They are documented, not secret: anyone may use them
 // against a local emulator, and they open nothing else.
 const (
-	// DemoToken is the API token (Authorization: Bearer) of the demo account.
-	DemoToken = "sunset-demo-token-documented-not-secret"
+	// DemoToken is the API token (Authorization: Bearer) of the demo account; 40 characters
+	// or more, as the Terraform provider v4 requires of a token, so it can be pointed at the
+	// emulator too.
+	DemoToken = "sunset-demo-token-documented-and-not-a-secret"
 	// DemoEmail is the account e-mail (X-Auth-Email) of the demo account.
 	DemoEmail = "demo@example.com"
 	// DemoKey is the global API key (X-Auth-Key) that goes with DemoEmail.
