@@ -4,11 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -19,6 +16,7 @@ import (
 	"github.com/sunsetscan/sunset/scanner/cfapi/emulator"
 	"github.com/sunsetscan/sunset/scanner/cfapi/emulator/seed"
 	"github.com/sunsetscan/sunset/scanner/cfapi/openapi"
+	"github.com/sunsetscan/sunset/scanner/cfapi/openapi/openapitest"
 	"github.com/sunsetscan/sunset/scanner/collect"
 	"github.com/sunsetscan/sunset/scanner/inventory"
 )
@@ -30,26 +28,12 @@ func (l lister) ListZones(ctx context.Context, accountID, name string) ([]invent
 	return l.Client.ListZones(ctx, cfapi.ZoneFilter{AccountID: accountID, Name: name})
 }
 
-var (
-	apiDocOnce sync.Once
-	apiDoc     *openapi.Doc
-	apiDocErr  error
-)
-
 // planOpsDoc is the API's OpenAPI description of every operation sunset reads or writes,
 // from the corpus (nil without SUNSET_CORPUS: the emulator then checks bodies only as far as
 // its handlers do).
 func planOpsDoc(t *testing.T) *openapi.Doc {
 	t.Helper()
-	dir := os.Getenv("SUNSET_CORPUS")
-	if dir == "" {
-		return nil
-	}
-	apiDocOnce.Do(func() { apiDoc, apiDocErr = openapi.Load(filepath.Join(dir, "openapi_plan_ops.json")) })
-	if apiDocErr != nil {
-		t.Fatal(apiDocErr)
-	}
-	return apiDoc
+	return openapitest.Doc(t, openapitest.PlanOpsFile)
 }
 
 // live is an account served by the emulator, with a client on it.

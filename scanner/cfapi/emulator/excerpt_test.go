@@ -10,32 +10,19 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/sunsetscan/sunset/scanner/cfapi/emulator/seed"
 	"github.com/sunsetscan/sunset/scanner/cfapi/openapi"
+	"github.com/sunsetscan/sunset/scanner/cfapi/openapi/openapitest"
 )
 
-// The excerpt of the API's description that covers the deprecated endpoints, loaded once.
-var excerpt struct {
-	once sync.Once
-	doc  *openapi.Doc
-	err  error
-}
-
+// excerptDoc returns the excerpt of the API's description that covers the deprecated
+// endpoints, or skips.
 func excerptDoc(t *testing.T) *openapi.Doc {
 	t.Helper()
-	dir := os.Getenv("SUNSET_CORPUS")
-	if dir == "" {
-		t.Skip("SUNSET_CORPUS is not set: the OpenAPI description (shared/realworld) is read at test time only")
-	}
-	excerpt.once.Do(func() { excerpt.doc, excerpt.err = openapi.Load(filepath.Join(dir, "openapi_excerpt.json")) })
-	if excerpt.err != nil {
-		t.Fatal(excerpt.err)
-	}
-	return excerpt.doc
+	return openapitest.Require(t, openapitest.ExcerptFile)
 }
 
 // expand turns a path template into the concrete paths of the demo account: each templated

@@ -3,35 +3,17 @@ package emulator
 import (
 	"encoding/json"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/sunsetscan/sunset/scanner/cfapi/openapi"
+	"github.com/sunsetscan/sunset/scanner/cfapi/openapi/openapitest"
 )
-
-// The API's OpenAPI description is read from the real-world corpus ($SUNSET_CORPUS) at test
-// time and loaded once: loading it takes a while under -race, and a Doc is safe to share.
-var planOps struct {
-	once sync.Once
-	doc  *openapi.Doc
-	err  error
-}
 
 // planOpsDoc returns the description of the operations sunset reads and writes, or skips.
 func planOpsDoc(t *testing.T) *openapi.Doc {
 	t.Helper()
-	dir := os.Getenv("SUNSET_CORPUS")
-	if dir == "" {
-		t.Skip("SUNSET_CORPUS is not set: the OpenAPI description (shared/realworld) is read at test time only")
-	}
-	planOps.once.Do(func() { planOps.doc, planOps.err = openapi.Load(filepath.Join(dir, "openapi_plan_ops.json")) })
-	if planOps.err != nil {
-		t.Fatal(planOps.err)
-	}
-	return planOps.doc
+	return openapitest.Require(t, openapitest.PlanOpsFile)
 }
 
 // schemaCase is one write and the pointer of the member its body breaks ("" for a valid body).
