@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
 	"strings"
@@ -16,15 +15,8 @@ func TestEmulatorMigratable(t *testing.T) {
 	if r := runSunset(t, nil, "emulator", "--listen", "127.0.0.1:0", "--migratable"); r.code != ExitUsage || !strings.Contains(r.stderr, "--zones") {
 		t.Errorf("--migratable without --zones: want exit %d naming --zones, got %d: %s", ExitUsage, r.code, r.stderr)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	run := &testRun{}
-	var out, errOut syncBuffer
-	done := make(chan int, 1)
-	go func() {
-		done <- Run(ctx, []string{"sunset", "emulator", "--listen", "127.0.0.1:0", "--zones", "3", "--migratable"}, run.streams(&out, &errOut))
-	}()
-	base := waitForURL(t, &out, done)
+	emu := startEmulatorRun(t, "--zones", "3", "--migratable")
+	base := emu.base
 	req, err := http.NewRequest(http.MethodGet, base+"/accounts", nil)
 	if err != nil {
 		t.Fatal(err)
@@ -46,8 +38,5 @@ func TestEmulatorMigratable(t *testing.T) {
 	if len(env.Result) != 1 || env.Result[0].Name != "Migratable Account 0001" {
 		t.Errorf("accounts %+v, want the one migratable account", env.Result)
 	}
-	cancel()
-	if code := <-done; code != ExitOK {
-		t.Errorf("exit %d: %s", code, errOut.String())
-	}
+	emu.stop()
 }

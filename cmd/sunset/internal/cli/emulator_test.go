@@ -47,15 +47,8 @@ func TestEmulatorOpenAPIRefusesBadBodies(t *testing.T) {
 	if err := os.WriteFile(doc, []byte(recordsDoc), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	run := &testRun{}
-	var out, errOut syncBuffer
-	done := make(chan int, 1)
-	go func() {
-		done <- Run(ctx, []string{"sunset", "emulator", "--listen", "127.0.0.1:0", "--as-of", "2025-02-01", "--openapi", doc}, run.streams(&out, &errOut))
-	}()
-	base := waitForURL(t, &out, done)
+	emu := startEmulatorRun(t, "--as-of", "2025-02-01", "--openapi", doc)
+	base, out := emu.base, &emu.out
 	if !strings.Contains(out.String(), "write bodies checked against "+doc+" (1 operations, 0 stale points patched)") {
 		t.Errorf("start-up lines do not name the description: %s", out.String())
 	}
@@ -67,9 +60,38 @@ func TestEmulatorOpenAPIRefusesBadBodies(t *testing.T) {
 	if status, env := post(t, records, `{"type":"A","name":"api","content":"192.0.2.44"}`); status != http.StatusOK {
 		t.Errorf("a valid record was refused: %d %+v", status, env.Errors)
 	}
-	cancel()
-	if code := <-done; code != ExitOK {
-		t.Errorf("exit %d: %s", code, errOut.String())
+	emu.stop()
+}
+
+// emulatorRun is `sunset emulator` running in the test, on a loopback port.
+type emulatorRun struct {
+	t         *testing.T
+	base      string
+	out, errs syncBuffer
+	cancel    context.CancelFunc
+	done      chan int
+}
+
+// startEmulatorRun runs `sunset emulator --listen 127.0.0.1:0 ARGS...` until stop, and
+// waits for its URL.
+func startEmulatorRun(t *testing.T, args ...string) *emulatorRun {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	e := &emulatorRun{t: t, cancel: cancel, done: make(chan int, 1)}
+	run := &testRun{}
+	argv := append([]string{"sunset", "emulator", "--listen", "127.0.0.1:0"}, args...)
+	go func() { e.done <- Run(ctx, argv, run.streams(&e.out, &e.errs)) }()
+	t.Cleanup(cancel)
+	e.base = waitForURL(t, &e.out, e.done)
+	return e
+}
+
+// stop interrupts the emulator and checks that it exits 0.
+func (e *emulatorRun) stop() {
+	e.t.Helper()
+	e.cancel()
+	if code := <-e.done; code != ExitOK {
+		e.t.Errorf("exit %d: %s", code, e.errs.String())
 	}
 }
 
