@@ -174,6 +174,29 @@ func (c *call) prepareRule(r *inventory.RulesetRule, keepID bool) {
 	r.Extra["last_updated"] = ts
 }
 
+// rulesetDefaults gives every rule a ref, its id when none was sent, as the API does.
+func rulesetDefaults(rs *inventory.Ruleset) {
+	for i := range rs.Rules {
+		if rs.Rules[i].Ref == "" {
+			rs.Rules[i].Ref = rs.Rules[i].ID
+		}
+	}
+}
+
+// rulesetReply answers a ruleset as the API does: with its description, "" when it has none
+// (the Terraform provider reads it back, and a missing one is a change on every plan).
+func rulesetReply(rs *inventory.Ruleset) *reply {
+	var m map[string]json.RawMessage
+	data, err := json.Marshal(rs)
+	if err != nil || json.Unmarshal(data, &m) != nil {
+		return ok(deepCopy(*rs))
+	}
+	if _, has := m["description"]; !has {
+		m["description"] = json.RawMessage(`""`)
+	}
+	return ok(m)
+}
+
 // bumpVersion increments a ruleset's version and stamps it.
 func (c *call) bumpVersion(rs *inventory.Ruleset) {
 	n, _ := strconv.Atoi(rs.Version)
@@ -259,7 +282,7 @@ func (s *Server) rulesetRoutes() {
 	})
 	s.handle("GET", "/zones/:zone_id/rulesets/:ruleset_id", func(c *call) *reply {
 		if rs := c.zone.ruleset(c.params["ruleset_id"]); rs != nil {
-			return ok(deepCopy(*rs))
+			return rulesetReply(rs)
 		}
 		for _, rs := range managedRulesets {
 			if rs.ID == c.params["ruleset_id"] {
@@ -277,7 +300,7 @@ func (s *Server) rulesetRoutes() {
 		if rs == nil {
 			return fail(http.StatusNotFound, CodeNoEntrypoint, "could not find entrypoint ruleset in the %s phase", phase)
 		}
-		return ok(deepCopy(*rs))
+		return rulesetReply(rs)
 	})
 	s.handle("PUT", "/zones/:zone_id/rulesets/phases/:phase/entrypoint", (*call).putEntrypoint)
 	s.handle("POST", "/zones/:zone_id/rulesets", (*call).createRuleset)
@@ -294,7 +317,7 @@ func (s *Server) rulesetRoutes() {
 			if r.ID == c.params["rule_id"] {
 				rs.Rules = append(rs.Rules[:i], rs.Rules[i+1:]...)
 				c.bumpVersion(rs)
-				return ok(deepCopy(*rs))
+				return rulesetReply(rs)
 			}
 		}
 		return notFound("rule", c.params["rule_id"])
@@ -324,7 +347,7 @@ func (c *call) putEntrypoint() *reply {
 		c.zone.rulesets = append(c.zone.rulesets, rs)
 	}
 	c.replaceRules(rs, in.Name, in.Description, in.Rules)
-	return ok(deepCopy(*rs))
+	return rulesetReply(rs)
 }
 
 // checkRules validates every rule of a whole rule list of a phase, and the phase's quota.
@@ -346,14 +369,22 @@ func (c *call) checkRules(phase string, rules []inventory.RulesetRule) *reply {
 	return nil
 }
 
-// replaceRules makes rules the ruleset's whole list (rules sent with an id it holds keep
-// that id), with the name and description when given.
+// replaceRules makes rules the ruleset's whole list (rules sent with an id or a ref it holds
+// keep that rule's id), with the name and description when given.
 func (c *call) replaceRules(rs *inventory.Ruleset, name, description string, rules []inventory.RulesetRule) {
-	existing := map[string]bool{}
+	// A rule sent with the id or the ref of a rule the ruleset holds is that rule: it keeps
+	// its id (the ref is the rule's stable name, its id by default).
+	existing, byRef := map[string]bool{}, map[string]string{}
 	for _, r := range rs.Rules {
 		existing[r.ID] = true
+		if r.Ref != "" {
+			byRef[r.Ref] = r.ID
+		}
 	}
 	for i := range rules {
+		if id, ok := byRef[rules[i].Ref]; ok && rules[i].ID == "" && rules[i].Ref != "" {
+			rules[i].ID = id
+		}
 		c.prepareRule(&rules[i], existing[rules[i].ID])
 	}
 	rs.Rules = rules
@@ -363,6 +394,7 @@ func (c *call) replaceRules(rs *inventory.Ruleset, name, description string, rul
 	if description != "" {
 		rs.Description = description
 	}
+	rulesetDefaults(rs)
 	c.bumpVersion(rs)
 }
 
@@ -400,7 +432,7 @@ func (c *call) addRulesetRule() *reply {
 	rules = append(rules, rs.Rules[at:]...)
 	rs.Rules = rules
 	c.bumpVersion(rs)
-	return ok(deepCopy(*rs))
+	return rulesetReply(rs)
 }
 
 // patchRulesetRule changes one rule (members sent replace stored ones), optionally moving it.
@@ -454,5 +486,5 @@ func (c *call) patchRulesetRule() *reply {
 	rules = append(rules, rest[at:]...)
 	rs.Rules = rules
 	c.bumpVersion(rs)
-	return ok(deepCopy(*rs))
+	return rulesetReply(rs)
 }

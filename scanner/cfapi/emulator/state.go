@@ -351,6 +351,7 @@ func (st *state) loadZone(zi inventory.ZoneInventory) (*zoneState, error) {
 				rs.Rules[j].Version = "1"
 			}
 		}
+		rulesetDefaults(&rs)
 		z.rulesets = append(z.rulesets, &rs)
 	}
 	return z, nil
