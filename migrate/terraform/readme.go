@@ -36,7 +36,7 @@ func writeValidity(w io.Writer) {
 	fmt.Fprintf(w, "## Valid against\n\n")
 	fmt.Fprintf(w, "- Cloudflare provider `%s` (`versions.tf`): cloudflare_zone_dns_settings and cloudflare_account_dns_settings first appear in 5.2.0, 5.2 to 5.4 refuse rate limiting periods of 120 and 300 seconds, and releases before %s lack the enforce_dns_only attribute that the account DNS settings' ignore_changes names; v6 may rename what this declares.\n", ProviderVersion, MinProviderVersion)
 	fmt.Fprintf(w, "- Terraform `%s` (import blocks); step 1 with removed blocks needs Terraform `%s` and provider v4 (or use `terraform state rm`).\n", TerraformVersion, CleanupTerraform)
-	fmt.Fprintf(w, "- Checked: every attribute written against the schema of provider %s; `terraform validate` and `terraform plan` of the demo account's output against sunset's API emulator, with provider %s built from source (5.1.0 and 5.5.0 fail as said above); step 1 with provider 4.52.8 on a state it wrote. CI has no terraform binary: its tests parse these files with hcl/v2 and check them against that schema.\n\n", CheckedProviderVersion, CheckedProviderVersion)
+	fmt.Fprintf(w, "- Checked: every attribute written against the schema of provider %s; `terraform validate`, `terraform plan`, `terraform apply` and a second plan with no changes, of the demo account's output against sunset's API emulator, with provider %s built from source (5.1.0 and 5.5.0 fail as said above); step 1 with provider 4.52.8 on a state it wrote. CI has no terraform binary: its tests parse these files with hcl/v2 and check them against that schema.\n\n", CheckedProviderVersion, CheckedProviderVersion)
 }
 
 // writeOrder is the order of the Terraform way: state cleanup on v4, upgrade, apply, the

@@ -42,7 +42,7 @@ func (c *call) createRuleset() *reply {
 	rs := &inventory.Ruleset{ID: c.st.newID("ruleset"), Name: name, Kind: "zone", Phase: in.Phase, Version: "0"}
 	c.replaceRules(rs, "", in.Description, in.Rules)
 	c.zone.rulesets = append(c.zone.rulesets, rs)
-	return ok(deepCopy(*rs))
+	return rulesetReply(rs)
 }
 
 // updateRuleset is PUT /zones/:id/rulesets/:ruleset_id: the whole rule list of a zone
@@ -63,7 +63,7 @@ func (c *call) updateRuleset() *reply {
 		return rep
 	}
 	c.replaceRules(rs, in.Name, in.Description, in.Rules)
-	return ok(deepCopy(*rs))
+	return rulesetReply(rs)
 }
 
 // deleteRuleset is DELETE /zones/:id/rulesets/:ruleset_id; the API answers 204 with no body,
