@@ -10,9 +10,9 @@ import (
 	"testing"
 
 	"github.com/sunsetscan/sunset/migrate"
-	"github.com/sunsetscan/sunset/migrate/celcheck"
-	"github.com/sunsetscan/sunset/migrate/expr"
 	"github.com/sunsetscan/sunset/scanner/cfapi/emulator/seed"
+	"github.com/sunsetscan/sunset/scanner/expr"
+	"github.com/sunsetscan/sunset/scanner/expr/celcheck"
 	"github.com/sunsetscan/sunset/scanner/inventory"
 )
 

@@ -8,10 +8,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sunsetscan/sunset/migrate/expr"
 	"github.com/sunsetscan/sunset/scanner"
 	"github.com/sunsetscan/sunset/scanner/catalog"
 	"github.com/sunsetscan/sunset/scanner/cfapi/emulator/seed"
+	"github.com/sunsetscan/sunset/scanner/expr"
 	"github.com/sunsetscan/sunset/scanner/inventory"
 )
 

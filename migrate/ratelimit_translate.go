@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/sunsetscan/sunset/migrate/expr"
+	"github.com/sunsetscan/sunset/scanner/expr"
 	"github.com/sunsetscan/sunset/scanner/inventory"
 )
 

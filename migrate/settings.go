@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/sunsetscan/sunset/migrate/expr"
+	"github.com/sunsetscan/sunset/scanner/expr"
 	"github.com/sunsetscan/sunset/scanner/inventory"
 )
 

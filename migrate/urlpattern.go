@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/sunsetscan/sunset/migrate/expr"
+	"github.com/sunsetscan/sunset/scanner/expr"
 )
 
 // urlCondition turns a previous-version URL pattern (host and path with * wildcards, as in

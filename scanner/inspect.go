@@ -10,7 +10,7 @@ import (
 )
 
 // ExpressionInspector is what the scanner needs to know about a filter expression. The CLI
-// wires an implementation backed by the Rules language parser (migrate/expr); tests use fakes.
+// wires an implementation backed by the Rules language parser (scanner/expr); tests use fakes.
 // Implementations must be safe to call repeatedly with the same input and return the same
 // answer (the scanner caches answers per expression within a scan).
 type ExpressionInspector interface {

@@ -4,9 +4,9 @@
 //
 // # Expressions
 //
-// TranslateExpression parses with migrate/expr, renames the deprecated field
+// TranslateExpression parses with scanner/expr, renames the deprecated field
 // names (ip.geoip.* -> ip.src.*, from the field catalogue's renamed_to),
-// prints the tree in canonical form, and checks it with migrate/celcheck for
+// prints the tree in canonical form, and checks it with scanner/expr/celcheck for
 // the zone's plan in phase http_request_firewall_custom. Diagnostics point
 // into the ORIGINAL expression. An expression that does not parse gives no
 // rule and one "parse" error per syntax error (line:column; Diagnostic.Render

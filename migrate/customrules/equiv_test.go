@@ -11,9 +11,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sunsetscan/sunset/migrate/celcheck"
-	"github.com/sunsetscan/sunset/migrate/expr"
 	"github.com/sunsetscan/sunset/scanner/cfapi/emulator/seed"
+	"github.com/sunsetscan/sunset/scanner/expr"
+	"github.com/sunsetscan/sunset/scanner/expr/celcheck"
 	"github.com/sunsetscan/sunset/scanner/inventory"
 )
 

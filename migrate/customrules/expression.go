@@ -7,9 +7,9 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/sunsetscan/sunset/migrate/celcheck"
-	"github.com/sunsetscan/sunset/migrate/expr"
 	"github.com/sunsetscan/sunset/scanner/catalog"
+	"github.com/sunsetscan/sunset/scanner/expr"
+	"github.com/sunsetscan/sunset/scanner/expr/celcheck"
 )
 
 // threatField is the field whose value is always 0 now.

@@ -24,7 +24,7 @@
 //     the catalog) and the catalog's text patterns (see textMatcher).
 //
 // Expressions of deprecated objects (filters, firewall rules) that are literal are parsed and
-// type-checked (migrate/expr, migrate/celcheck): errors become RuleExpression warnings,
+// type-checked (scanner/expr, scanner/expr/celcheck): errors become RuleExpression warnings,
 // deprecated fields (match.expression_fields) findings of their catalog rule. Expressions
 // holding interpolation (${...}, %{...}, Go fmt verbs such as %[1]s, heredoc templates) are
 // RuleExpression notices saying they were not checked, never syntax errors; their deprecated

@@ -5,10 +5,10 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/sunsetscan/sunset/migrate/celcheck"
-	"github.com/sunsetscan/sunset/migrate/expr"
 	"github.com/sunsetscan/sunset/scanner"
 	"github.com/sunsetscan/sunset/scanner/catalog"
+	"github.com/sunsetscan/sunset/scanner/expr"
+	"github.com/sunsetscan/sunset/scanner/expr/celcheck"
 )
 
 // exprRules checks Rules language expressions found in files: deprecated fields (catalog

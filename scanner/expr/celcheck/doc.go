@@ -6,7 +6,7 @@
 // Map<T> -> map(string, T)), and every Rules function is a CEL function
 // with one overload per signature and arity.
 //
-// Check parses with migrate/expr, lowers the Rules AST straight to a CEL
+// Check parses with scanner/expr, lowers the Rules AST straight to a CEL
 // AST (no CEL source, no CEL parse), type-checks it with cel-go's checker,
 // and maps each checker error back to the original token through the CEL
 // node ids. Operators lower to CEL calls: eq/ne/lt/le/gt/ge to CEL's

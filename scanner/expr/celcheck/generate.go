@@ -9,7 +9,7 @@ import (
 
 	"cel.dev/cel-go/common/types"
 
-	"github.com/sunsetscan/sunset/migrate/expr"
+	"github.com/sunsetscan/sunset/scanner/expr"
 )
 
 // hints are the literals an expression compares a field with, so generated

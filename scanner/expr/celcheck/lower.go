@@ -10,8 +10,8 @@ import (
 	"cel.dev/cel-go/common/operators"
 	"cel.dev/cel-go/common/types"
 
-	"github.com/sunsetscan/sunset/migrate/expr"
 	"github.com/sunsetscan/sunset/scanner/catalog"
+	"github.com/sunsetscan/sunset/scanner/expr"
 )
 
 // Lowering turns the Rules AST into a CEL AST directly (no CEL source, no CEL
