@@ -4,8 +4,8 @@ import (
 	"errors"
 	"sort"
 
-	"github.com/sunsetscan/sunset/migrate/expr"
 	"github.com/sunsetscan/sunset/scanner"
+	"github.com/sunsetscan/sunset/scanner/expr"
 )
 
 // exprInspector answers the scanner's questions about filter expressions with the Rules
