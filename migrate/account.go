@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/sunsetscan/sunset/scanner/vocab"
+
 	"github.com/sunsetscan/sunset/scanner/inventory"
 )
 
@@ -23,7 +25,7 @@ func (b *builder) account(a *inventory.AccountInventory) {
 // custom.account (derived) and wins. Old and new reflect each other, so the PATCH is planned
 // only when the account DNS settings do not already report the type.
 func (b *builder) accountNameservers(a *inventory.AccountInventory) {
-	fps := b.findings(idAccountNameservers, kindAccount, a.Account.ID)
+	fps := b.findings(vocab.AccountNameserverSettings, vocab.KindAccount, a.Account.ID)
 	st := a.Account.Settings
 	if len(fps) == 0 || st == nil {
 		return
@@ -118,7 +120,7 @@ func emailList(v string) []string {
 // load_balancing_health_alert filtered on the pool is sunset's choice.
 func (b *builder) pools(a *inventory.AccountInventory) {
 	for _, p := range a.LoadBalancerPools {
-		fps := b.findings(idNotificationEmail, kindLoadBalancerPool, p.ID)
+		fps := b.findings(vocab.NotificationEmail, vocab.KindLoadBalancerPool, p.ID)
 		if len(fps) == 0 {
 			continue
 		}
@@ -147,7 +149,7 @@ func (b *builder) pools(a *inventory.AccountInventory) {
 // tunnels plans legacy tunnels: guidance only (the tunnel API manages the same tunnels).
 func (b *builder) tunnels(a *inventory.AccountInventory) {
 	for _, t := range a.Tunnels {
-		fps := b.findings(idArgoTunnels, kindTunnel, t.ID)
+		fps := b.findings(vocab.ArgoTunnelsAPI, vocab.KindTunnel, t.ID)
 		if len(fps) == 0 {
 			continue
 		}
@@ -166,7 +168,7 @@ func (b *builder) tunnels(a *inventory.AccountInventory) {
 // (a bookmark application has no Access policies to decide), then delete the old bookmark.
 func (b *builder) bookmarks(a *inventory.AccountInventory) {
 	for _, bm := range a.AccessBookmarks {
-		fps := b.findings(idAccessBookmarks, kindAccessBookmark, bm.ID)
+		fps := b.findings(vocab.AccessBookmarksAPI, vocab.KindAccessBookmark, bm.ID)
 		if len(fps) == 0 {
 			continue
 		}

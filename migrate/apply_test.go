@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sunsetscan/sunset/scanner/vocab"
+
 	"github.com/sunsetscan/sunset/migrate"
 	"github.com/sunsetscan/sunset/migrate/customrules"
 	"github.com/sunsetscan/sunset/scanner"
@@ -89,7 +91,7 @@ func (l *live) execute(st migrate.Step, target map[string]migrate.Target) {
 	ctx := context.Background()
 	seg := segments(st.Path)
 	if st.Method == "GET" && len(seg) == 6 && seg[0] == "zones" && seg[2] == "rulesets" && seg[5] == "entrypoint" {
-		rs, err := l.client.GetEntrypointRuleset(ctx, seg[1], seg[4])
+		rs, err := l.client.GetEntrypointRuleset(ctx, seg[1], vocab.Phase(seg[4]))
 		if err != nil {
 			t.Fatalf("step %s (%s %s): %v", st.ID, st.Method, st.Path, err)
 		}
@@ -174,7 +176,7 @@ func (l *live) guard(zoneID string, before []inventory.FirewallRule) *guard {
 
 // readRefs reads the refs of the zone's custom rules entry point.
 func (g *guard) readRefs() {
-	rs, err := g.l.client.GetEntrypointRuleset(context.Background(), g.zoneID, migrate.PhaseCustomRules)
+	rs, err := g.l.client.GetEntrypointRuleset(context.Background(), g.zoneID, vocab.PhaseCustomRules)
 	if err != nil {
 		g.l.t.Fatal(err)
 	}
@@ -240,7 +242,7 @@ func (l *live) apply() (*migrate.Plan, int) {
 	target := map[string]migrate.Target{}
 	for _, z := range p.Zones {
 		for _, tg := range z.Targets {
-			target[z.ZoneID+"/"+tg.Phase] = tg
+			target[z.ZoneID+"/"+string(tg.Phase)] = tg
 		}
 	}
 	guards := map[string]*guard{}
@@ -302,14 +304,14 @@ func TestApplyPlan(t *testing.T) {
 	// The custom rules in the entry points are the translated ones.
 	for _, zp := range p.Zones {
 		for _, want := range zp.Targets {
-			if want.Phase != migrate.PhaseCustomRules {
+			if want.Phase != vocab.PhaseCustomRules {
 				continue
 			}
 			i := slices.IndexFunc(after.Zones, func(z inventory.ZoneInventory) bool { return z.Zone.ID == zp.ZoneID })
 			if i < 0 {
 				t.Fatalf("zone %s is gone after the plan", zp.ZoneName)
 			}
-			rs, ok := after.Zones[i].Ruleset(migrate.PhaseCustomRules)
+			rs, ok := after.Zones[i].Ruleset(vocab.PhaseCustomRules)
 			if !ok {
 				t.Fatalf("zone %s has no custom rules after the plan", zp.ZoneName)
 			}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sunsetscan/sunset/scanner/vocab"
+
 	"github.com/sunsetscan/sunset/scanner"
 	"github.com/sunsetscan/sunset/scanner/catalog"
 	"github.com/sunsetscan/sunset/scanner/inventory"
@@ -173,7 +175,7 @@ func (b *builder) steps() []Step {
 
 // findings returns the fingerprints of the scope's findings of rule ruleID about the object
 // (kind, id), marking them as planned. An empty id matches any object of the kind.
-func (b *builder) findings(ruleID, kind, id string) []string {
+func (b *builder) findings(ruleID vocab.RuleID, kind vocab.Kind, id string) []string {
 	var out []string
 	for _, f := range b.ix.byScope[b.scope] {
 		if f.RuleID == ruleID && f.Resource.Kind == kind && (id == "" || f.Resource.ID == id) {
@@ -185,7 +187,7 @@ func (b *builder) findings(ruleID, kind, id string) []string {
 }
 
 // has reports whether the scope has any finding of ruleID, without marking it.
-func (b *builder) has(ruleID string) bool {
+func (b *builder) has(ruleID vocab.RuleID) bool {
 	for _, f := range b.ix.byScope[b.scope] {
 		if f.RuleID == ruleID {
 			return true
@@ -216,7 +218,7 @@ func (b *builder) leftovers() {
 			note += " See " + f.DocURL + "."
 		}
 		b.add(phaseManual, Step{
-			ID:       "review:" + f.RuleID + ":" + f.Resource.Kind + ":" + orDash(f.Resource.ID) + ":" + f.Fingerprint[:8],
+			ID:       "review:" + string(f.RuleID) + ":" + string(f.Resource.Kind) + ":" + orDash(f.Resource.ID) + ":" + f.Fingerprint[:8],
 			Kind:     "finding.review",
 			Manual:   true,
 			Resolves: []string{f.Fingerprint},
@@ -277,8 +279,8 @@ func zonePath(zoneID string, segs ...string) string {
 	return "/zones/" + zoneID + "/" + strings.Join(segs, "/")
 }
 
-func entrypointPath(zoneID, phase string) string {
-	return zonePath(zoneID, "rulesets", "phases", phase, "entrypoint")
+func entrypointPath(zoneID string, phase vocab.Phase) string {
+	return zonePath(zoneID, "rulesets", "phases", string(phase), "entrypoint")
 }
 
 // named renders an object for titles: `"description" (id)` or the id.
@@ -315,7 +317,7 @@ func (b *builder) zone() {
 // writable tells whether a step may still write to the endpoint of a catalog entry: not
 // past its end of life as of the plan's day (an unknown day counts as past, so nothing is
 // planned against an endpoint that may be gone).
-func (b *builder) writable(ruleID string) bool {
+func (b *builder) writable(ruleID vocab.RuleID) bool {
 	e, ok := b.cat.Lookup(ruleID)
 	if !ok || e.EndOfLife.IsZero() {
 		return true

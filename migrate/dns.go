@@ -6,26 +6,28 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/sunsetscan/sunset/scanner/vocab"
+
 	"github.com/sunsetscan/sunset/scanner/inventory"
 )
 
 // dnsField is one zone DNS settings field with its deprecated source.
 type dnsField struct {
-	ruleID   string
+	ruleID   vocab.RuleID
 	field    string // flatten_all_cnames, multi_provider, secondary_overrides
 	endpoint string // the old endpoint, relative to the zone
-	findKind string
+	findKind vocab.Kind
 	findID   string
 	current  func(*inventory.DNSSettings) *bool
 	set      func(*Settings, bool)
 }
 
 var dnsFields = []dnsField{
-	{idCNAMEFlattening, "flatten_all_cnames", "settings/cname_flattening", kindZoneSetting, "cname_flattening",
+	{vocab.CNAMEFlatteningSetting, "flatten_all_cnames", "settings/cname_flattening", vocab.KindZoneSetting, "cname_flattening",
 		func(d *inventory.DNSSettings) *bool { return d.FlattenAllCNAMEs }, func(s *Settings, v bool) { s.FlattenAllCNAMEs = boolPtr(v) }},
-	{idUseApexNS, "multi_provider", "dns_settings/use_apex_ns", kindDNSSettings, "use_apex_ns",
+	{vocab.DNSSettingsUseApexNS, "multi_provider", "dns_settings/use_apex_ns", vocab.KindDNSSettings, "use_apex_ns",
 		func(d *inventory.DNSSettings) *bool { return d.MultiProvider }, func(s *Settings, v bool) { s.MultiProvider = boolPtr(v) }},
-	{idSecondaryOverrides, "secondary_overrides", "dns_settings/secondary_overrides", kindDNSSettings, "secondary_overrides",
+	{vocab.DNSSettingsSecondaryOverrides, "secondary_overrides", "dns_settings/secondary_overrides", vocab.KindDNSSettings, "secondary_overrides",
 		func(d *inventory.DNSSettings) *bool { return d.SecondaryOverrides }, func(s *Settings, v bool) { s.SecondaryOverrides = boolPtr(v) }},
 }
 
@@ -138,7 +140,7 @@ func (b *builder) srvRecords() {
 		if !strings.EqualFold(rec.Type, "SRV") || !rec.Data.HasDeprecatedSRVFields() {
 			continue
 		}
-		fps := b.findings(idSRVDataFields, kindDNSRecord, rec.ID)
+		fps := b.findings(vocab.SRVDataFields, vocab.KindDNSRecord, rec.ID)
 		if len(fps) == 0 {
 			continue
 		}
@@ -218,16 +220,19 @@ func srvText(name string, d *inventory.RecordData) string {
 // zone_name, locked): the API produces them, so what must change is code reading them.
 func (b *builder) recordFields() {
 	zid := b.z.Zone.ID
-	for _, c := range []struct{ ruleID, fields, instead string }{
-		{idRecordZoneFields, "zone_id and zone_name", "take the zone id and name from GET /zones/:zone_id"},
-		{idRecordLocked, "locked", "drop it (it is always false)"},
+	for _, c := range []struct {
+		ruleID          vocab.RuleID
+		fields, instead string
+	}{
+		{vocab.DNSRecordZoneFields, "zone_id and zone_name", "take the zone id and name from GET /zones/:zone_id"},
+		{vocab.DNSRecordLocked, "locked", "drop it (it is always false)"},
 	} {
-		fps := b.findings(c.ruleID, kindZone, zid)
+		fps := b.findings(c.ruleID, vocab.KindZone, zid)
 		if len(fps) == 0 {
 			continue
 		}
 		b.add(phaseManual, Step{
-			ID: "dns-record.stop-reading:" + c.ruleID, Kind: "dns-record.stop-reading", Manual: true,
+			ID: "dns-record.stop-reading:" + string(c.ruleID), Kind: "dns-record.stop-reading", Manual: true,
 			Resolves: fps, Risk: RiskLow,
 			Title:  "Stop reading " + c.fields + " from DNS record responses",
 			Reason: "The API stops producing these fields; no call changes them. Code that reads them must " + c.instead + "; request bodies need no change (the fields are ignored).",

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sunsetscan/sunset/scanner/vocab"
+
 	"github.com/sunsetscan/sunset/migrate"
 	"github.com/sunsetscan/sunset/scanner/cfapi/emulator/seed"
 	"github.com/sunsetscan/sunset/scanner/expr"
@@ -66,7 +68,7 @@ func oldFinal(j *judge, rules []inventory.FirewallRule, req celcheck.Request) st
 		case pa != nil && pb != nil && *pa != *pb:
 			return *pa < *pb
 		}
-		return precedence[rs[a].Action] < precedence[rs[b].Action]
+		return precedence[string(rs[a].Action)] < precedence[string(rs[b].Action)]
 	})
 	for _, r := range rs {
 		if r.Paused || !j.match(r.Filter.Expression, req) {
@@ -76,7 +78,7 @@ func oldFinal(j *judge, rules []inventory.FirewallRule, req celcheck.Request) st
 		case "log", "bypass":
 			continue
 		}
-		return r.Action
+		return string(r.Action)
 	}
 	return ""
 }
@@ -101,7 +103,7 @@ func newFinal(j *judge, rules []inventory.RulesetRule, req celcheck.Request) str
 			}
 			continue
 		}
-		return r.Action
+		return string(r.Action)
 	}
 	return ""
 }
@@ -118,7 +120,7 @@ func checkEquivalent(t *testing.T, z inventory.ZoneInventory, zp *migrate.ZonePl
 	}
 	var tg *migrate.Target
 	for i := range zp.Targets {
-		if zp.Targets[i].Phase == migrate.PhaseCustomRules {
+		if zp.Targets[i].Phase == vocab.PhaseCustomRules {
 			tg = &zp.Targets[i]
 		}
 	}
@@ -126,7 +128,7 @@ func checkEquivalent(t *testing.T, z inventory.ZoneInventory, zp *migrate.ZonePl
 		t.Fatalf("zone %s: no custom rules target", z.Zone.Name)
 	}
 	existing := 0
-	if rs, ok := z.Ruleset(migrate.PhaseCustomRules); ok {
+	if rs, ok := z.Ruleset(vocab.PhaseCustomRules); ok {
 		existing = len(rs.Rules)
 	}
 	var rules []inventory.RulesetRule
@@ -245,7 +247,7 @@ func exportSnapshots(t *testing.T, dir string) map[string]*inventory.Snapshot {
 			for i, r := range prof.Rules {
 				id := fmt.Sprintf("%032x", i+1)
 				z.FirewallRules = append(z.FirewallRules, inventory.FirewallRule{
-					ID: id, Action: r.Action, Priority: r.Priority, Description: r.Description,
+					ID: id, Action: vocab.Action(r.Action), Priority: r.Priority, Description: r.Description,
 					Filter: inventory.Filter{ID: fmt.Sprintf("f%031x", i+1), Expression: r.Expression},
 				})
 			}

@@ -6,48 +6,10 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/sunsetscan/sunset/scanner/vocab"
+
 	"github.com/sunsetscan/sunset/migrate/customrules"
 	"github.com/sunsetscan/sunset/scanner/inventory"
-)
-
-// Catalog ids the plan acts on.
-const (
-	idFirewallRules      = "firewall-rules"
-	idFilters            = "filters"
-	idThreatScore        = "threat-score-field"
-	idGeoIPFieldNames    = "geoip-field-names"
-	idWAFv1              = "waf-managed-rules-v1"
-	idRateLimitingV1     = "rate-limiting-v1"
-	idCNAMEFlattening    = "cname-flattening-setting"
-	idAccountNameservers = "account-nameserver-settings"
-	idUseApexNS          = "dns-settings-use-apex-ns"
-	idSecondaryOverrides = "dns-settings-secondary-overrides"
-	idRecordZoneFields   = "dns-record-zone-fields"
-	idRecordLocked       = "dns-record-locked"
-	idSRVDataFields      = "srv-data-fields"
-	idNotificationEmail  = "notification-email"
-	idMobileRedirect     = "zone-setting-mobile-redirect"
-	idArgoTunnels        = "argo-tunnels-api"
-	idAccessBookmarks    = "access-bookmarks-api"
-)
-
-// Finding resource kinds (the catalog's vocabulary, plus the scanner's zone kind).
-const (
-	kindFirewallRule     = "firewall_rule"
-	kindFilter           = "filter"
-	kindExpression       = "expression"
-	kindZone             = "zone"
-	kindRateLimit        = "rate_limit"
-	kindWAFPackage       = "waf_package"
-	kindWAFOverride      = "waf_override"
-	kindZoneSetting      = "zone_setting"
-	kindDNSSettings      = "dns_settings"
-	kindDNSRecord        = "dns_record"
-	kindAccount          = "account"
-	kindHealthCheck      = "health_check"
-	kindLoadBalancerPool = "load_balancer_pool"
-	kindTunnel           = "tunnel"
-	kindAccessBookmark   = "access_bookmark"
 )
 
 // firewall plans firewall rules and filters -> custom rules with the translator: create the
@@ -57,7 +19,7 @@ const (
 // firewall rules, each with a manual step that says why and what to do.
 func (b *builder) firewall() {
 	z := b.z
-	if !b.has(idFirewallRules) || len(z.FirewallRules) == 0 {
+	if !b.has(vocab.FirewallRules) || len(z.FirewallRules) == 0 {
 		b.orphanFilters(nil)
 		b.expressionReviews("")
 		return
@@ -80,7 +42,7 @@ func (b *builder) firewall() {
 		byID[r.ID] = &rules[i]
 	}
 	var existing []inventory.RulesetRule
-	entry, hasEntry := z.Ruleset(PhaseCustomRules)
+	entry, hasEntry := z.Ruleset(vocab.PhaseCustomRules)
 	if hasEntry {
 		existing = entry.Rules
 	}
@@ -113,7 +75,7 @@ func (b *builder) firewall() {
 			continue // migrated by an earlier run: nothing to create
 		}
 		if t.FilterID != "" {
-			createResolves = append(createResolves, b.findings(idGeoIPFieldNames, kindExpression, t.FilterID)...)
+			createResolves = append(createResolves, b.findings(vocab.GeoIPFieldNames, vocab.KindExpression, t.FilterID)...)
 		}
 		d := Diff{Label: "firewall rule " + strings.Join(t.FirewallRuleIDs, " + "), Old: t.OldExpression, New: t.NewExpression}
 		if src := byID[t.FirewallRuleIDs[0]]; src != nil {
@@ -152,16 +114,16 @@ func (b *builder) firewall() {
 	}
 
 	verify := b.plan(rulesetChange{
-		prefix: "custom-rules", phase: PhaseCustomRules, existing: entryOrNil(entry, hasEntry),
+		prefix: "custom-rules", phase: vocab.PhaseCustomRules, existing: entryOrNil(entry, hasEntry),
 		back: newRules, what: "custom rule", whats: "custom rules",
 		resolves: createResolves, risk: risk,
-		reason: fmt.Sprintf("Firewall rules and filters are deprecated; each migrated firewall rule becomes a custom rule in phase %s, in the order that keeps the old outcome (priority, then action precedence).", PhaseCustomRules),
+		reason: fmt.Sprintf("Firewall rules and filters are deprecated; each migrated firewall rule becomes a custom rule in phase %s, in the order that keeps the old outcome (priority, then action precedence).", vocab.PhaseCustomRules),
 		note:   strings.Join(setNotes, "\n"),
 		diffs:  diffs,
 	})
 	if verify == "" && len(migrated) > 0 {
 		// Everything was migrated by an earlier run: the old rules still need to go, after a check.
-		verify = b.verifyEarlier("custom-rules", PhaseCustomRules,
+		verify = b.verifyEarlier("custom-rules", vocab.PhaseCustomRules,
 			"The firewall rules below already have their custom rules (matched by ref); confirm them before the old rules go.",
 			"every firewall rule deleted below has a custom rule whose ref is its id or ref")
 	}
@@ -195,7 +157,7 @@ func (b *builder) firewall() {
 				ID: del, Kind: "firewall-rule.delete", Change: ChangeDelete,
 				Method: "DELETE", Path: zonePath(zid, "firewall", "rules", id),
 				DependsOn: []string{dep}, Risk: RiskMedium,
-				Resolves: b.findings(idFirewallRules, kindFirewallRule, id),
+				Resolves: b.findings(vocab.FirewallRules, vocab.KindFirewallRule, id),
 				Title:    "Delete firewall rule " + label,
 				Reason:   "The rule is replaced by a custom rule; the rule side goes first, then its filter (the spec's deletion order).",
 				Note:     "Deleting the rule leaves its filter in place (whoever created it); the filter goes in its own step. " + maintenanceNote,
@@ -244,8 +206,8 @@ func (b *builder) firewall() {
 			continue
 		}
 		f := filterByID[fid]
-		resolves := b.findings(idFilters, kindFilter, fid)
-		resolves = append(resolves, b.findings(idGeoIPFieldNames, kindExpression, fid)...)
+		resolves := b.findings(vocab.Filters, vocab.KindFilter, fid)
+		resolves = append(resolves, b.findings(vocab.GeoIPFieldNames, vocab.KindExpression, fid)...)
 		b.add(phaseFilters, Step{
 			ID: "filter.delete:" + fid, Kind: "filter.delete", Change: ChangeDelete,
 			Method: "DELETE", Path: zonePath(zid, "filters", fid),
@@ -278,7 +240,7 @@ func oldActionLabel(byID map[string]*inventory.FirewallRule, ids []string) strin
 		if fr == nil {
 			continue
 		}
-		a := fr.Action
+		a := string(fr.Action)
 		if len(fr.Products) > 0 {
 			a += " [" + strings.Join(fr.Products, " ") + "]"
 		}
@@ -295,7 +257,7 @@ func oldActionLabel(byID map[string]*inventory.FirewallRule, ids []string) strin
 
 // newActionLabel renders a custom rule's action with its parameters.
 func newActionLabel(r inventory.RulesetRule) string {
-	a := r.Action
+	a := string(r.Action)
 	if len(r.ActionParameters) > 0 {
 		a += " " + compactJSON(r.ActionParameters)
 	}
@@ -336,13 +298,13 @@ func (b *builder) keptRule(t customrules.RuleTranslation, byID map[string]*inven
 	var resolves []string
 	var labels []string
 	for _, id := range t.FirewallRuleIDs {
-		resolves = append(resolves, b.findings(idFirewallRules, kindFirewallRule, id)...)
+		resolves = append(resolves, b.findings(vocab.FirewallRules, vocab.KindFirewallRule, id)...)
 		if fr := byID[id]; fr != nil {
 			labels = append(labels, named(fr.Description, id))
 		}
 	}
 	if quotaHit {
-		resolves = append(resolves, b.findings(idFirewallRules, kindZone, zid)...)
+		resolves = append(resolves, b.findings(vocab.FirewallRules, vocab.KindZone, zid)...)
 	}
 	st := Step{
 		ID: "firewall-rule.keep:" + strings.Join(t.FirewallRuleIDs, "+"), Kind: "firewall-rule.keep",
@@ -354,7 +316,7 @@ func (b *builder) keptRule(t customrules.RuleTranslation, byID map[string]*inven
 	}
 	if t.Rule != nil {
 		// The custom rule as it would be added once the blocker is gone.
-		call := b.manualRuleCall(PhaseCustomRules, entry, *t.Rule)
+		call := b.manualRuleCall(vocab.PhaseCustomRules, entry, *t.Rule)
 		st.Method, st.Path, st.Body = call.method, call.path, call.body
 		st.Note += " " + call.note
 	}
@@ -369,9 +331,9 @@ func (b *builder) orphanFilters(users map[string][]string) {
 		if len(users[f.ID]) > 0 {
 			continue
 		}
-		resolves := b.findings(idFilters, kindFilter, f.ID)
-		resolves = append(resolves, b.findings(idGeoIPFieldNames, kindExpression, f.ID)...)
-		resolves = append(resolves, b.findings(idThreatScore, kindExpression, f.ID)...)
+		resolves := b.findings(vocab.Filters, vocab.KindFilter, f.ID)
+		resolves = append(resolves, b.findings(vocab.GeoIPFieldNames, vocab.KindExpression, f.ID)...)
+		resolves = append(resolves, b.findings(vocab.ThreatScoreField, vocab.KindExpression, f.ID)...)
 		if len(resolves) == 0 {
 			continue
 		}
@@ -394,10 +356,10 @@ func (b *builder) expressionReviews(verify string) {
 	type item struct{ id, label string }
 	var items []item
 	for _, f := range b.ix.byScope[b.scope] {
-		if b.ix.used[f.Fingerprint] || f.Resource.Kind != kindExpression {
+		if b.ix.used[f.Fingerprint] || f.Resource.Kind != vocab.KindExpression {
 			continue
 		}
-		if f.RuleID != idThreatScore && f.RuleID != idGeoIPFieldNames {
+		if f.RuleID != vocab.ThreatScoreField && f.RuleID != vocab.GeoIPFieldNames {
 			continue
 		}
 		items = append(items, item{f.Resource.ID, f.Resource.Name})
@@ -409,8 +371,8 @@ func (b *builder) expressionReviews(verify string) {
 			continue
 		}
 		seen[it.id] = true
-		resolves := b.findings(idThreatScore, kindExpression, it.id)
-		resolves = append(resolves, b.findings(idGeoIPFieldNames, kindExpression, it.id)...)
+		resolves := b.findings(vocab.ThreatScoreField, vocab.KindExpression, it.id)
+		resolves = append(resolves, b.findings(vocab.GeoIPFieldNames, vocab.KindExpression, it.id)...)
 		st := Step{
 			ID: "expression.review:" + b.expressionKey(it.id), Kind: "expression.review", Manual: true,
 			Resolves: resolves, Risk: RiskMedium,

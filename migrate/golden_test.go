@@ -4,13 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
-	"github.com/sunsetscan/sunset/migrate/internal/golden"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sunsetscan/sunset/migrate/internal/golden"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"

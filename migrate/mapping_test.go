@@ -328,7 +328,7 @@ func checkSteps(t *testing.T, scope string, steps []Step, asOf time.Time, resolv
 		}
 		if st.Method != "" && st.Method != "GET" {
 			for _, e := range cat.MatchEndpoint(st.Method, st.Path) {
-				if strings.HasPrefix(e.ID, "zone-setting-") && e.SeverityAt(asOf) == catalog.SeverityError {
+				if strings.HasPrefix(string(e.ID), "zone-setting-") && e.SeverityAt(asOf) == catalog.SeverityError {
 					t.Errorf("%s: step %s writes %s %s past its end of life (%s)", scope, st.ID, st.Method, st.Path, e.EndOfLife)
 				}
 			}

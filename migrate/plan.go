@@ -24,6 +24,8 @@ import (
 	"fmt"
 	"io"
 	"sort"
+
+	"github.com/sunsetscan/sunset/scanner/vocab"
 )
 
 // SchemaVersion is the version of the plan.json format this build writes.
@@ -98,7 +100,7 @@ type Diff struct {
 // Target is the state a ruleset entry point should reach: what Terraform declares and what
 // the verify step checks.
 type Target struct {
-	Phase string `json:"phase"`
+	Phase vocab.Phase `json:"phase"`
 	// RulesetID is the existing entry point's id; "" when the plan creates it.
 	RulesetID string `json:"ruleset_id,omitempty"`
 	// Name is the entry point's name (the existing one's, else "default").

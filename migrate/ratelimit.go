@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/sunsetscan/sunset/scanner/vocab"
+
 	"github.com/sunsetscan/sunset/scanner/inventory"
 )
 
@@ -41,11 +43,11 @@ func contains(xs []string, v string) bool {
 // others stay, each with a manual step saying why and what to do.
 func (b *builder) rateLimits() {
 	z := b.z
-	if !b.has(idRateLimitingV1) || len(z.RateLimits) == 0 {
+	if !b.has(vocab.RateLimitingV1) || len(z.RateLimits) == 0 {
 		return
 	}
 	plan := strings.ToLower(z.Zone.Plan.LegacyID)
-	entry, hasEntry := z.Ruleset(PhaseRateLimiting)
+	entry, hasEntry := z.Ruleset(vocab.PhaseRateLimiting)
 	quota := RateLimitingQuota(plan)
 	s := b.sortRateLimits(entry, plan)
 	room := -1
@@ -76,14 +78,14 @@ func (b *builder) rateLimits() {
 	}
 	b.notes = append(b.notes, notes...)
 	verify := b.plan(rulesetChange{
-		prefix: "rate-limiting-rules", phase: PhaseRateLimiting, existing: entryOrNil(entry, hasEntry),
+		prefix: "rate-limiting-rules", phase: vocab.PhaseRateLimiting, existing: entryOrNil(entry, hasEntry),
 		back: rules, what: "rate limiting rule", whats: "rate limiting rules",
 		risk: risk, derived: true,
 		reason: "Previous-version rate limiting is deprecated; each rate limit becomes a rate limiting rule (fields mapped one to one where documented; the steps marked derived are sunset's own decisions where no official mapping exists).",
 		note:   strings.Join(notes, "\n"), diffs: diffs,
 	})
 	if verify == "" && len(s.already) > 0 {
-		verify = b.verifyEarlier("rate-limiting-rules", PhaseRateLimiting,
+		verify = b.verifyEarlier("rate-limiting-rules", vocab.PhaseRateLimiting,
 			"The rate limits deleted below already have their rules (matched by ref rate_limit:ID).",
 			"every rate limit deleted below has a rule whose ref is rate_limit:<its id>")
 	}
@@ -107,7 +109,7 @@ func (b *builder) sortRateLimits(entry inventory.Ruleset, plan string) rateLimit
 	}
 	var s rateLimitSort
 	for _, rl := range b.z.RateLimits {
-		if len(b.peekFindings(idRateLimitingV1, kindRateLimit, rl.ID)) == 0 {
+		if len(b.peekFindings(vocab.RateLimitingV1, vocab.KindRateLimit, rl.ID)) == 0 {
 			continue
 		}
 		t := translateRateLimit(rl, plan)
@@ -135,7 +137,7 @@ func (b *builder) deleteRateLimits(done []rlTranslation, verify string) {
 		b.add(phaseOldDelete, Step{
 			ID: "rate-limit.delete:" + id, Kind: "rate-limit.delete", Change: ChangeDelete,
 			Method: "DELETE", Path: zonePath(b.z.Zone.ID, "rate_limits", id), DependsOn: []string{verify},
-			Resolves: b.findings(idRateLimitingV1, kindRateLimit, id), Risk: RiskMedium,
+			Resolves: b.findings(vocab.RateLimitingV1, vocab.KindRateLimit, id), Risk: RiskMedium,
 			Title:  "Delete rate limit " + named(t.old.Description, id),
 			Reason: "Its rate limiting rule is in place; keeping both would count and mitigate twice.",
 		})
@@ -146,7 +148,7 @@ func (b *builder) deleteRateLimits(done []rlTranslation, verify string) {
 // keepRateLimits gives each rate limit that stays a manual step, with the call that adds
 // its rule once the blocker is gone.
 func (b *builder) keepRateLimits(kept []rlTranslation, entry *inventory.Ruleset, plan string, quota int) {
-	quotaFPs := b.findings(idRateLimitingV1, kindZone, b.z.Zone.ID)
+	quotaFPs := b.findings(vocab.RateLimitingV1, vocab.KindZone, b.z.Zone.ID)
 	for i, t := range kept {
 		id := t.old.ID
 		why := t.blocked
@@ -161,11 +163,11 @@ func (b *builder) keepRateLimits(kept []rlTranslation, entry *inventory.Ruleset,
 		} else {
 			options = []string{"upgrade the plan, or recreate it by hand with what the plan allows (knowing what the difference counts), or drop it; the previous-version rate limit stays meanwhile (it stops working at its end of life)"}
 		}
-		resolves := b.findings(idRateLimitingV1, kindRateLimit, id)
+		resolves := b.findings(vocab.RateLimitingV1, vocab.KindRateLimit, id)
 		if i == 0 {
 			resolves = append(resolves, quotaFPs...)
 		}
-		call := b.manualRuleCall(PhaseRateLimiting, entry, t.rule)
+		call := b.manualRuleCall(vocab.PhaseRateLimiting, entry, t.rule)
 		b.add(phaseManual, Step{
 			ID: "rate-limit.keep:" + id, Kind: "rate-limit.keep", Manual: true, Derived: true,
 			Method: call.method, Path: call.path, Body: call.body,
@@ -179,7 +181,7 @@ func (b *builder) keepRateLimits(kept []rlTranslation, entry *inventory.Ruleset,
 }
 
 // peekFindings is findings without marking them planned.
-func (b *builder) peekFindings(ruleID, kind, id string) []string {
+func (b *builder) peekFindings(ruleID vocab.RuleID, kind vocab.Kind, id string) []string {
 	var out []string
 	for _, f := range b.ix.byScope[b.scope] {
 		if f.RuleID == ruleID && f.Resource.Kind == kind && f.Resource.ID == id {

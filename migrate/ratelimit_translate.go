@@ -8,6 +8,7 @@ import (
 
 	"github.com/sunsetscan/sunset/scanner/expr"
 	"github.com/sunsetscan/sunset/scanner/inventory"
+	"github.com/sunsetscan/sunset/scanner/vocab"
 )
 
 // rlTranslation is one previous-version rate limit as a rate limiting rule.
@@ -59,7 +60,7 @@ func translateRateLimit(rl inventory.RateLimit, plan string) rlTranslation {
 		x.change("matches every request of the zone: expression true")
 	}
 	counting := x.counting(rl, expression)
-	action := x.action(rl.Action.Mode)
+	action := x.action(rl.Action)
 	rule := inventory.RulesetRule{
 		Action: action, Expression: expression, Description: rl.Description,
 		Enabled: boolPtr(!rl.Disabled), Ref: rateLimitRef(rl.ID), RateLimit: mustJSON(x.ratelimit(rl, action, counting)),
@@ -251,36 +252,25 @@ func (x *rlTranslator) counting(rl inventory.RateLimit, expression string) strin
 	return allOf(append([]string{expression}, counting...)...)
 }
 
-// action maps the old mode to a rule action.
-func (x *rlTranslator) action(mode string) string {
-	action := ""
-	switch strings.ToLower(mode) {
-	case "ban":
-		action = "block"
-	case "simulate":
-		action = "log"
-		if r := inventory.PlanRank(x.avail.Plan); r >= 0 && r < 3 {
-			x.block("mode simulate becomes the log action, which is Enterprise only (zone plan %s)", x.planName())
-		}
-	case "challenge", "js_challenge", "managed_challenge":
-		action = strings.ToLower(mode)
-	default:
-		x.block("mode %q has no rate limiting rule action", mode)
+// action maps the old mode to a rule action (inventory.RateLimitAction.RuleAction); log is
+// Enterprise only.
+func (x *rlTranslator) action(a inventory.RateLimitAction) vocab.Action {
+	action := a.RuleAction()
+	switch {
+	case action == "":
+		x.block("mode %q has no rate limiting rule action", a.Mode)
+	case action == vocab.ActionLog && inventory.PlanRank(x.avail.Plan) >= 0 && inventory.PlanRank(x.avail.Plan) < 3:
+		x.block("mode simulate becomes the log action, which is Enterprise only (zone plan %s)", x.planName())
 	}
-	if action != "" && action != mode {
-		x.change("mode %s -> action %s", mode, action)
+	if action != "" && string(action) != a.Mode {
+		x.change("mode %s -> action %s", a.Mode, action)
 	}
 	return action
 }
 
-// isChallenge tells the actions that take no mitigation timeout.
-func isChallenge(action string) bool {
-	return action == "challenge" || action == "js_challenge" || action == "managed_challenge"
-}
-
 // ratelimit builds the rule's ratelimit object: characteristics, period and timeout within
 // the plan, counting expression, requests_to_origin.
-func (x *rlTranslator) ratelimit(rl inventory.RateLimit, action, counting string) map[string]any {
+func (x *rlTranslator) ratelimit(rl inventory.RateLimit, action vocab.Action, counting string) map[string]any {
 	period := nearest(rl.Period, x.avail.Periods)
 	if period != rl.Period {
 		x.change("period %d s is not allowed on the %s plan: rounded to %d s (%d requests per %d s instead of per %d s)",
@@ -289,9 +279,9 @@ func (x *rlTranslator) ratelimit(rl inventory.RateLimit, action, counting string
 	}
 	timeout := 0
 	switch {
-	case isChallenge(action) && rl.Action.Timeout > 0:
+	case action.IsChallenge() && rl.Action.Timeout > 0:
 		x.change("timeout %d s dropped: challenge actions take mitigation_timeout 0 (a visitor who passes the challenge starts counting again)", rl.Action.Timeout)
-	case !isChallenge(action):
+	case !action.IsChallenge():
 		timeout = nearest(rl.Action.Timeout, x.avail.Timeouts)
 		if timeout != rl.Action.Timeout {
 			x.change("timeout %d s is not an allowed mitigation_timeout on the %s plan: rounded to %d s", rl.Action.Timeout, x.planName(), timeout)
@@ -329,11 +319,11 @@ func (x *rlTranslator) loosened(old, now int) {
 }
 
 // response maps the old custom response body; only block responses carry one.
-func (x *rlTranslator) response(resp *inventory.RateLimitResponseBody, action string) []byte {
+func (x *rlTranslator) response(resp *inventory.RateLimitResponseBody, action vocab.Action) []byte {
 	if resp == nil || (resp.Body == "" && resp.ContentType == "") {
 		return nil
 	}
-	if action != "block" {
+	if action != vocab.ActionBlock {
 		x.change("the custom response applies only to block: dropped for action %s", action)
 		return nil
 	}

@@ -6,20 +6,13 @@ import (
 	"strings"
 
 	"github.com/sunsetscan/sunset/scanner/inventory"
-)
-
-// Phases of the ruleset engine the plan writes to.
-const (
-	PhaseCustomRules  = "http_request_firewall_custom"
-	PhaseRateLimiting = "http_ratelimit"
-	PhaseManaged      = "http_request_firewall_managed"
-	PhaseRedirect     = "http_request_dynamic_redirect"
+	"github.com/sunsetscan/sunset/scanner/vocab"
 )
 
 // rulesetChange adds rules to a zone's entry point of one phase.
 type rulesetChange struct {
 	prefix string // step kind prefix: custom-rules, rate-limiting-rules, managed-rules
-	phase  string
+	phase  vocab.Phase
 	// existing is the entry point from the snapshot; nil when the zone has none.
 	existing *inventory.Ruleset
 	// front rules go before every existing rule (exceptions before execute rules); back
@@ -119,7 +112,7 @@ func (b *builder) plan(c rulesetChange) string {
 				ID: id, Kind: c.prefix + ".add", Change: ChangeCreate,
 				Method: "POST", Path: zonePath(zid, "rulesets", c.existing.ID, "rules"),
 				Body: mustJSON(body), Risk: c.risk, Derived: c.derived,
-				Title:  fmt.Sprintf("Add %s %s at position %d of the %s entry point", c.what, quoteOr(r.Description, r.Action), k+1, c.phase),
+				Title:  fmt.Sprintf("Add %s %s at position %d of the %s entry point", c.what, quoteOr(r.Description, string(r.Action)), k+1, c.phase),
 				Reason: c.reason + fmt.Sprintf(" The entry point %s exists with %s: rules are added one by one at their position (a PUT would replace rules added since the scan).", c.existing.ID, plural(len(existing), "rule", "rules")),
 			}
 			if prev != "" {
@@ -171,7 +164,7 @@ type ruleCall struct {
 // to the entry point's rules when the entry point exists, else a PUT of the entry point that
 // holds every rule the plan puts there plus this one (a PUT replaces the whole list, and the
 // entry point's id is not known before it exists).
-func (b *builder) manualRuleCall(phase string, entry *inventory.Ruleset, rule inventory.RulesetRule) ruleCall {
+func (b *builder) manualRuleCall(phase vocab.Phase, entry *inventory.Ruleset, rule inventory.RulesetRule) ruleCall {
 	if entry != nil && entry.ID != "" {
 		return ruleCall{
 			method: "POST", path: zonePath(b.z.Zone.ID, "rulesets", entry.ID, "rules"), body: mustJSON(rule),
@@ -193,7 +186,7 @@ func (b *builder) manualRuleCall(phase string, entry *inventory.Ruleset, rule in
 
 // verifyEarlier adds the check of replacements an earlier run created, when this run
 // creates none but still deletes the old objects they replace; it returns the step id.
-func (b *builder) verifyEarlier(prefix, phase, reason, check string) string {
+func (b *builder) verifyEarlier(prefix string, phase vocab.Phase, reason, check string) string {
 	id := prefix + ".verify"
 	b.add(phaseVerify, Step{
 		ID: id, Kind: prefix + ".verify", Change: ChangeVerify, Method: "GET",

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/sunsetscan/sunset/scanner/vocab"
+
 	"github.com/sunsetscan/sunset/scanner/expr"
 	"github.com/sunsetscan/sunset/scanner/inventory"
 )
@@ -54,8 +56,8 @@ var offValues = map[string]any{
 func (b *builder) zoneSettings() {
 	z := b.z
 	for _, name := range []string{"brotli", "minify", "mobile_redirect", "server_side_exclude", "privacy_pass"} {
-		ruleID := "zone-setting-" + strings.ReplaceAll(name, "_", "-")
-		fps := b.findings(ruleID, kindZoneSetting, name)
+		ruleID, _ := vocab.ZoneSettingRule(name)
+		fps := b.findings(ruleID, vocab.KindZoneSetting, name)
 		if len(fps) == 0 {
 			continue
 		}
@@ -101,7 +103,7 @@ func mobileRedirectRule(zone string, m mobileRedirectSetting) (inventory.Ruleset
 		fromValue["target_url"] = map[string]string{"expression": "concat(" + expr.Quote(target) + ", http.request.uri.path)"}
 	}
 	return inventory.RulesetRule{
-		Action:           "redirect",
+		Action:           vocab.ActionRedirect,
 		Expression:       fmt.Sprintf("http.host eq %s and (http.user_agent contains \"Mobi\" or http.user_agent contains \"Android\")", expr.Quote(zone)),
 		Description:      "Mobile redirect to " + target + " (migrated from the mobile_redirect setting)",
 		Enabled:          boolPtr(true),
@@ -134,10 +136,10 @@ func (b *builder) mobileRedirect(v json.RawMessage, fps []string) {
 	}
 	rule, target := mobileRedirectRule(zone, m)
 	verify := ""
-	if _, done := b.z.RuleByRef(PhaseRedirect, inventory.MobileRedirectRef); !done {
-		entry, hasEntry := b.z.Ruleset(PhaseRedirect)
+	if _, done := b.z.RuleByRef(vocab.PhaseDynamicRedirect, inventory.MobileRedirectRef); !done {
+		entry, hasEntry := b.z.Ruleset(vocab.PhaseDynamicRedirect)
 		verify = b.plan(rulesetChange{
-			prefix: "redirect-rules", phase: PhaseRedirect, existing: entryOrNil(entry, hasEntry),
+			prefix: "redirect-rules", phase: vocab.PhaseDynamicRedirect, existing: entryOrNil(entry, hasEntry),
 			back: []inventory.RulesetRule{rule}, what: "redirect rule", whats: "redirect rules",
 			resolves: fps, risk: RiskMedium, derived: true,
 			reason: "mobile_redirect is deprecated; a single redirect rule sending mobile visitors to " + target + " replaces it.",
@@ -146,7 +148,7 @@ func (b *builder) mobileRedirect(v json.RawMessage, fps []string) {
 	}
 	stop.Title = "Stop using /zones/:zone_id/settings/mobile_redirect: the redirect rule replaces it"
 	stop.Note = "Past the end of life the setting redirects nothing and the value left in it does nothing."
-	if b.writable(idMobileRedirect) {
+	if b.writable(vocab.ZoneSettingMobileRedirect) {
 		off := Step{
 			ID: "zone-setting.off:mobile_redirect", Kind: "zone-setting.off", Change: ChangeUpdate,
 			Method: "PATCH", Path: zonePath(b.z.Zone.ID, "settings", "mobile_redirect"),

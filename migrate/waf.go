@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/sunsetscan/sunset/scanner/vocab"
+
 	"github.com/sunsetscan/sunset/scanner/inventory"
 )
 
@@ -51,16 +53,16 @@ func relaxing(mode string) bool {
 // before the execute rules, and a manual step for what cannot be carried over.
 func (b *builder) waf() {
 	z := b.z
-	if !b.has(idWAFv1) {
+	if !b.has(vocab.WAFManagedRulesV1) {
 		return
 	}
 	zid := z.Zone.ID
 	plan := strings.ToLower(z.Zone.Plan.LegacyID)
-	entry, hasEntry := z.Ruleset(PhaseManaged)
+	entry, hasEntry := z.Ruleset(vocab.PhaseManaged)
 	executed := map[string]bool{}
 	exceptionRef := map[string]bool{}
 	for _, r := range entry.Rules {
-		if r.Action == "execute" {
+		if r.Action == vocab.ActionExecute {
 			var ap struct {
 				ID string `json:"id"`
 			}
@@ -87,7 +89,7 @@ func (b *builder) waf() {
 		for _, r := range p.Rules {
 			rulePkg[r.ID] = p.Package.ID
 		}
-		fps := b.findings(idWAFv1, kindWAFPackage, p.Package.ID)
+		fps := b.findings(vocab.WAFManagedRulesV1, vocab.KindWAFPackage, p.Package.ID)
 		if len(fps) == 0 {
 			continue
 		}
@@ -170,7 +172,7 @@ func (b *builder) waf() {
 			ap["overrides"] = overrides
 		}
 		execs = append(execs, inventory.RulesetRule{
-			Action: "execute", Expression: "true", Enabled: boolPtr(true),
+			Action: vocab.ActionExecute, Expression: "true", Enabled: boolPtr(true),
 			Description:      "Execute " + rulesetNames[rs] + " (migrated from WAF package " + pkg.Name + ")",
 			ActionParameters: mustJSON(ap),
 		})
@@ -187,7 +189,7 @@ func (b *builder) waf() {
 	var ovs []overrideStep
 	allExecuted := sortedKeys(executed)
 	for _, o := range z.WAFOverrides {
-		fps := b.findings(idWAFv1, kindWAFOverride, o.ID)
+		fps := b.findings(vocab.WAFManagedRulesV1, vocab.KindWAFOverride, o.ID)
 		if len(fps) == 0 {
 			continue
 		}
@@ -236,7 +238,7 @@ func (b *builder) waf() {
 				ref := "waf_override:" + o.ID
 				if !exceptionRef[ref] {
 					exceptions = append(exceptions, inventory.RulesetRule{
-						Action: "skip", Expression: anyOf(conds), Enabled: boolPtr(true), Ref: ref,
+						Action: vocab.ActionSkip, Expression: anyOf(conds), Enabled: boolPtr(true), Ref: ref,
 						Description:      "Exception from WAF override " + quoteOr(o.Description, o.ID),
 						ActionParameters: mustJSON(map[string]any{"rulesets": skip}),
 					})
@@ -251,7 +253,7 @@ func (b *builder) waf() {
 	}
 
 	verify := b.plan(rulesetChange{
-		prefix: "managed-rules", phase: PhaseManaged, existing: entryOrNil(entry, hasEntry),
+		prefix: "managed-rules", phase: vocab.PhaseManaged, existing: entryOrNil(entry, hasEntry),
 		front: exceptions, back: execs, what: "managed rule", whats: "managed rules",
 		risk: RiskMedium, derived: true,
 		reason: "The previous version of managed rules is deprecated; its packages map to the managed rulesets executed from the zone's http_request_firewall_managed entry point, and URL overrides to skip exceptions placed before the execute rules.",

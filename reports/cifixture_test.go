@@ -5,6 +5,8 @@ import (
 	"io"
 	"testing"
 
+	"github.com/sunsetscan/sunset/scanner/vocab"
+
 	"github.com/sunsetscan/sunset/scanner"
 	"github.com/sunsetscan/sunset/scanner/catalog"
 )
@@ -18,8 +20,8 @@ const hostileText = "=HYPERLINK(\"http://evil.invalid\")|`code`|<script>alert(1)
 // ruleBook stands in for the catalog: it adds descriptions to the report's rules.
 type ruleBook map[string]catalog.Entry
 
-func (b ruleBook) Lookup(id string) (catalog.Entry, bool) {
-	e, ok := b[id]
+func (b ruleBook) Lookup(id vocab.RuleID) (catalog.Entry, bool) {
+	e, ok := b[string(id)]
 	return e, ok
 }
 
@@ -102,7 +104,7 @@ func manyFindings(n int) []scanner.Finding {
 	for _, sev := range []scanner.Severity{scanner.SeverityError, scanner.SeverityWarning, scanner.SeverityNotice} {
 		for i := range n {
 			f := scanner.Finding{
-				RuleID: "rule-" + sev.String(), Severity: sev, Title: "Rule " + sev.String(),
+				RuleID: vocab.RuleID("rule-" + sev.String()), Severity: sev, Title: "Rule " + sev.String(),
 				Message: fmt.Sprintf("%s finding %d", sev, i), Source: scanner.SourceLive,
 				ZoneID: fmt.Sprintf("z%d", i), ZoneName: fmt.Sprintf("z%d.example", i),
 				Resource: scanner.Resource{Kind: "firewall_rule", ID: fmt.Sprint(i)}, Fingerprint: fmt.Sprintf("%s-%d", sev, i),

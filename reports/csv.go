@@ -67,8 +67,8 @@ func csvRow(row []string, f *scanner.Finding) {
 		}
 	}
 	vals := [...]string{
-		f.Severity.String(), f.RuleID, f.Title, f.ZoneName, f.ZoneID, f.AccountID,
-		f.Resource.Kind, f.Resource.ID, f.Resource.Name, path, line, column,
+		f.Severity.String(), string(f.RuleID), f.Title, f.ZoneName, f.ZoneID, f.AccountID,
+		string(f.Resource.Kind), f.Resource.ID, f.Resource.Name, path, line, column,
 		f.Message, f.EndOfLife, f.Replacement, f.Fingerprint, strconv.FormatBool(f.Suppressed),
 	}
 	for i, v := range vals {

@@ -134,7 +134,7 @@ func githubLevel(s scanner.Severity) string {
 // githubProps are the properties of a finding's annotation, in the order GitHub documents.
 func githubProps(f *scanner.Finding) [][2]string {
 	var props [][2]string
-	rule := Sanitize(f.RuleID)
+	rule := Sanitize(string(f.RuleID))
 	if l := f.Location; l != nil && l.Path != "" {
 		props = append(props, [2]string{"file", slashPath(stripControls(l.Path))})
 		if l.StartLine > 0 {
@@ -179,7 +179,7 @@ func githubProps(f *scanner.Finding) [][2]string {
 // githubMessage is the message, then the end of life, replacement and documentation link on
 // a second line.
 func githubMessage(f *scanner.Finding) string {
-	msg := orElse(Sanitize(f.Message), orElse(Sanitize(f.Title), Sanitize(f.RuleID)))
+	msg := orElse(Sanitize(f.Message), orElse(Sanitize(f.Title), Sanitize(string(f.RuleID))))
 	var facts []string
 	if eol := Sanitize(f.EndOfLife); eol != "" {
 		facts = append(facts, "End of life: "+eol+".")

@@ -95,7 +95,7 @@ func TestGitHubAnnotations(t *testing.T) {
 			if _, ok := c.props["file"]; ok || c.props["line"] != "" {
 				t.Errorf("live finding %d has a file: %+v", i, c.props)
 			}
-			if !strings.HasPrefix(c.props["title"], Sanitize(f.RuleID)+": ") {
+			if !strings.HasPrefix(c.props["title"], Sanitize(string(f.RuleID))+": ") {
 				t.Errorf("live finding %d title %q", i, c.props["title"])
 			}
 		} else if c.props["file"] != slashPath(f.Location.Path) {

@@ -72,7 +72,7 @@ func (GitLab) Write(w io.Writer, r *Report) error {
 		}
 		issues = append(issues, gitlabIssue{
 			Type:        "issue",
-			CheckName:   Sanitize(f.RuleID),
+			CheckName:   Sanitize(string(f.RuleID)),
 			Description: gitlabDescription(f),
 			Categories:  []string{"Compatibility"},
 			Severity:    gitlabSeverity(f.Severity),
@@ -106,7 +106,7 @@ func gitlabSeverity(s scanner.Severity) string {
 
 // gitlabDescription is the message (the title, else the rule id), with the end of life.
 func gitlabDescription(f *scanner.Finding) string {
-	d := orElse(Sanitize(f.Message), orElse(Sanitize(f.Title), Sanitize(f.RuleID)))
+	d := orElse(Sanitize(f.Message), orElse(Sanitize(f.Title), Sanitize(string(f.RuleID))))
 	if eol := Sanitize(f.EndOfLife); eol != "" {
 		d += " (end of life " + eol + ")"
 	}
@@ -140,7 +140,7 @@ func derivedFingerprint(f *scanner.Finding) string {
 		path = f.Location.Path // the line is left out: an edit above the finding must not change it
 	}
 	h := sha256.New()
-	for _, p := range []string{f.RuleID, f.AccountID, f.ZoneID, f.ZoneName, path, f.Resource.Kind, f.Resource.ID, f.Resource.Name} {
+	for _, p := range []string{string(f.RuleID), f.AccountID, f.ZoneID, f.ZoneName, path, string(f.Resource.Kind), f.Resource.ID, f.Resource.Name} {
 		h.Write([]byte(p))
 		h.Write([]byte{0})
 	}

@@ -41,7 +41,7 @@ func TestGitLabIssues(t *testing.T) {
 		}
 		is := issues[k]
 		k++
-		if is.Type != "issue" || is.CheckName != Sanitize(f.RuleID) || !severities[is.Severity] || is.Description == "" ||
+		if is.Type != "issue" || is.CheckName != Sanitize(string(f.RuleID)) || !severities[is.Severity] || is.Description == "" ||
 			len(is.Categories) != 1 || is.Location.Path == "" || is.Location.Lines.Begin < 1 {
 			t.Errorf("issue for %s: %+v", f.Fingerprint, is)
 		}

@@ -229,8 +229,8 @@ func buildHTMLPage(r *Report, cat *catalog.Catalog) *htmlPage {
 			SevClass:     "sev-" + f.Severity.String(),
 			SevRank:      strconv.Itoa(int(f.Severity)),
 			Anchor:       findingAnchor(f),
-			RuleID:       Sanitize(f.RuleID),
-			RuleAnchor:   "rule-" + anchorID(f.RuleID),
+			RuleID:       Sanitize(string(f.RuleID)),
+			RuleAnchor:   "rule-" + anchorID(string(f.RuleID)),
 			Group:        groupLabel(f),
 			Resource:     resourceLabel(f),
 			Message:      Sanitize(f.Message),
@@ -386,14 +386,14 @@ type ruleStat struct {
 func ruleStats(findings []scanner.Finding) map[string]ruleStat {
 	out := map[string]ruleStat{}
 	for _, f := range findings {
-		st := out[f.RuleID]
+		st := out[string(f.RuleID)]
 		if !f.Suppressed {
 			st.count++
 			if f.Severity > st.worst {
 				st.worst = f.Severity
 			}
 		}
-		out[f.RuleID] = st
+		out[string(f.RuleID)] = st
 	}
 	return out
 }
@@ -454,7 +454,7 @@ type timelineEntry struct {
 func buildTimeline(r *Report, cat *catalog.Catalog, stats map[string]ruleStat) *svgTimeline {
 	entries := map[string]*timelineEntry{}
 	for _, e := range cat.Entries() {
-		entries[e.ID] = &timelineEntry{id: e.ID, title: e.Title, deprecated: e.DeprecatedOn.Time, eol: e.EndOfLife.Time, advisory: e.Advisory}
+		entries[string(e.ID)] = &timelineEntry{id: string(e.ID), title: e.Title, deprecated: e.DeprecatedOn.Time, eol: e.EndOfLife.Time, advisory: e.Advisory}
 	}
 	for _, info := range r.Catalog {
 		e := entries[info.ID]
@@ -679,7 +679,7 @@ func findingCharts(findings []scanner.Finding, groupNoun string) []*svgBars {
 		if f.Suppressed {
 			continue
 		}
-		add(byRule, Sanitize(f.RuleID), f.Severity)
+		add(byRule, Sanitize(string(f.RuleID)), f.Severity)
 		add(byGroup, groupLabel(f), f.Severity)
 	}
 	if len(byRule) == 0 {
@@ -855,7 +855,7 @@ func buildHTMLPlan(p *migrate.Plan, r *Report) *htmlPlan {
 	}
 	ref := func(fp string) htmlRef {
 		if f, ok := findings[fp]; ok {
-			return htmlRef{Href: "#" + findingAnchor(f), Text: Sanitize(f.RuleID) + ": " + resourceLabel(f)}
+			return htmlRef{Href: "#" + findingAnchor(f), Text: Sanitize(string(f.RuleID)) + ": " + resourceLabel(f)}
 		}
 		return htmlRef{Text: "finding " + Sanitize(fp)}
 	}

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sunsetscan/sunset/scanner/vocab"
+
 	"github.com/sunsetscan/sunset/migrate"
 	"github.com/sunsetscan/sunset/scanner"
 	"github.com/sunsetscan/sunset/scanner/catalog"
@@ -121,7 +123,7 @@ func TestHTMLGoldenDemo(t *testing.T) {
 	dated := 0
 	for _, e := range catalog.Default().Entries() {
 		if e.EndOfLife.IsZero() && e.DeprecatedOn.IsZero() {
-			if !strings.Contains(page, "<code class=\"hit\">"+e.ID+"</code>") && !strings.Contains(page, "<code>"+e.ID+"</code>") {
+			if !strings.Contains(page, "<code class=\"hit\">"+string(e.ID)+"</code>") && !strings.Contains(page, "<code>"+string(e.ID)+"</code>") {
 				t.Errorf("undated entry %s is not listed under the timeline", e.ID)
 			}
 			continue
@@ -395,7 +397,7 @@ func TestHTMLTimelineUserCatalog(t *testing.T) {
 	cat, err := catalog.New([]catalog.Entry{{
 		ID: "firewall-rules", Title: "Firewall rules", Description: "d", DateSource: "spec",
 		EndOfLife: catalog.NewDate(2025, 1, 15), Replacement: "custom rules", DocURL: "https://example.invalid",
-		Match: catalog.Match{Objects: []string{catalog.KindFirewallRule}},
+		Match: catalog.Match{Objects: []string{string(vocab.KindFirewallRule)}},
 	}})
 	if err != nil {
 		t.Fatal(err)

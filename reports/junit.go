@@ -86,10 +86,10 @@ func (JUnit) Write(w io.Writer, r *Report) error {
 	var order []string // rule ids: the catalog's order, then any the catalog lacks
 	for i := range r.Findings {
 		f := &r.Findings[i]
-		if _, ok := byRule[f.RuleID]; !ok {
-			order = append(order, f.RuleID)
+		if _, ok := byRule[string(f.RuleID)]; !ok {
+			order = append(order, string(f.RuleID))
 		}
-		byRule[f.RuleID] = append(byRule[f.RuleID], f)
+		byRule[string(f.RuleID)] = append(byRule[string(f.RuleID)], f)
 	}
 	info := map[string]RuleInfo{}
 	var ids []string
@@ -189,8 +189,8 @@ func junitCaseOf(f *scanner.Finding) junitCase {
 		name = place + ": " + resource
 	}
 	c := junitCase{
-		Name:      orElse(name, xmlText(f.RuleID)),
-		ClassName: ToolName + "." + xmlText(f.RuleID),
+		Name:      orElse(name, xmlText(string(f.RuleID))),
+		ClassName: ToolName + "." + xmlText(string(f.RuleID)),
 		Time:      "0",
 	}
 	if f.Location != nil && f.Location.Path != "" {
@@ -205,7 +205,7 @@ func junitCaseOf(f *scanner.Finding) junitCase {
 		c.Skipped = &junitSkipped{Message: msg}
 		return c
 	}
-	msg := orElse(xmlText(f.Message), orElse(xmlText(f.Title), xmlText(f.RuleID)))
+	msg := orElse(xmlText(f.Message), orElse(xmlText(f.Title), xmlText(string(f.RuleID))))
 	c.Failure = &junitProblem{Message: msg, Type: f.Severity.String(), Body: junitDetails(f, msg)}
 	return c
 }
@@ -214,7 +214,7 @@ func junitCaseOf(f *scanner.Finding) junitCase {
 func junitDetails(f *scanner.Finding, msg string) string {
 	lines := []string{msg, ""}
 	for _, p := range [][2]string{
-		{"Rule", strings.TrimSpace(xmlText(f.RuleID) + " " + parenthesized(xmlText(f.Title)))},
+		{"Rule", strings.TrimSpace(xmlText(string(f.RuleID)) + " " + parenthesized(xmlText(f.Title)))},
 		{"Severity", f.Severity.String()},
 		{"Zone", strings.TrimSpace(xmlText(f.ZoneName) + " " + parenthesized(xmlText(f.ZoneID)))},
 		{"Account", xmlText(f.AccountID)},

@@ -115,7 +115,7 @@ func TestMarkdownTables(t *testing.T) {
 		}
 		row := rows[k]
 		k++
-		want := []string{f.Severity.String(), Sanitize(f.RuleID), shown(resourceLabel(&f)), shown(truncateRunes(Sanitize(f.Message), markdownMaxCell)), orElse(Sanitize(f.EndOfLife), "-")}
+		want := []string{f.Severity.String(), Sanitize(string(f.RuleID)), shown(resourceLabel(&f)), shown(truncateRunes(Sanitize(f.Message), markdownMaxCell)), orElse(Sanitize(f.EndOfLife), "-")}
 		if strings.Join(row, "\x00") != strings.Join(want, "\x00") {
 			t.Errorf("finding %s row:\n got %q\nwant %q", f.Fingerprint, row, want)
 		}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/sunsetscan/sunset/scanner"
 	"github.com/sunsetscan/sunset/scanner/catalog"
+	"github.com/sunsetscan/sunset/scanner/vocab"
 )
 
 // SchemaVersion is the version of the JSON report this package writes. It changes only when
@@ -141,7 +142,7 @@ type Counts struct {
 
 // RuleLookup finds catalog entries by id; *catalog.Catalog satisfies it.
 type RuleLookup interface {
-	Lookup(id string) (catalog.Entry, bool)
+	Lookup(id vocab.RuleID) (catalog.Entry, bool)
 }
 
 // Input is everything NewReport assembles a report from.
@@ -211,11 +212,11 @@ func BuildSummary(findings []scanner.Finding, errs []ReportError, counts Counts,
 		if failOn != scanner.SeverityNone && f.Severity >= failOn {
 			s.GateFailed = true
 		}
-		i, ok := byRule[f.RuleID]
+		i, ok := byRule[string(f.RuleID)]
 		if !ok {
 			i = len(s.ByRule)
-			byRule[f.RuleID] = i
-			s.ByRule = append(s.ByRule, RuleCount{RuleID: f.RuleID, Title: f.Title, Severity: f.Severity})
+			byRule[string(f.RuleID)] = i
+			s.ByRule = append(s.ByRule, RuleCount{RuleID: string(f.RuleID), Title: f.Title, Severity: f.Severity})
 		}
 		rc := &s.ByRule[i]
 		rc.Count++
@@ -244,12 +245,12 @@ func BuildCatalog(findings []scanner.Finding, rules RuleLookup) []RuleInfo {
 	seen := map[string]int{}
 	out := []RuleInfo{}
 	for _, f := range findings {
-		if _, ok := seen[f.RuleID]; ok {
+		if _, ok := seen[string(f.RuleID)]; ok {
 			continue
 		}
-		seen[f.RuleID] = len(out)
+		seen[string(f.RuleID)] = len(out)
 		info := RuleInfo{
-			ID:           f.RuleID,
+			ID:           string(f.RuleID),
 			Title:        f.Title,
 			DeprecatedOn: f.DeprecatedOn,
 			EndOfLife:    f.EndOfLife,
@@ -257,7 +258,7 @@ func BuildCatalog(findings []scanner.Finding, rules RuleLookup) []RuleInfo {
 			DocURL:       f.DocURL,
 		}
 		if rules != nil {
-			if e, ok := rules.Lookup(f.RuleID); ok {
+			if e, ok := rules.Lookup(vocab.RuleID(string(f.RuleID))); ok {
 				info.Description = e.Description
 				info.Advisory = e.Advisory
 				info.Title = orElse(info.Title, e.Title)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/sunsetscan/sunset/scanner"
 	"github.com/sunsetscan/sunset/scanner/catalog"
+	"github.com/sunsetscan/sunset/scanner/vocab"
 )
 
 func TestBuildSummary(t *testing.T) {
@@ -66,7 +67,7 @@ func TestBuildSummaryGate(t *testing.T) {
 // lookup is a RuleLookup over a map.
 type lookup map[string]catalog.Entry
 
-func (l lookup) Lookup(id string) (catalog.Entry, bool) { e, ok := l[id]; return e, ok }
+func (l lookup) Lookup(id vocab.RuleID) (catalog.Entry, bool) { e, ok := l[string(id)]; return e, ok }
 
 func TestBuildCatalog(t *testing.T) {
 	eol := catalog.Date{Time: time.Date(2025, 11, 30, 0, 0, 0, 0, time.UTC)}

@@ -193,9 +193,9 @@ func sarifRules(r *Report) ([]sarifRule, map[string]int) {
 	}
 	var extra []RuleInfo
 	for _, f := range r.Findings {
-		if !known[f.RuleID] {
-			known[f.RuleID] = true
-			extra = append(extra, RuleInfo{ID: f.RuleID, Title: f.Title, DeprecatedOn: f.DeprecatedOn,
+		if !known[string(f.RuleID)] {
+			known[string(f.RuleID)] = true
+			extra = append(extra, RuleInfo{ID: string(f.RuleID), Title: f.Title, DeprecatedOn: f.DeprecatedOn,
 				EndOfLife: f.EndOfLife, Replacement: f.Replacement, DocURL: f.DocURL})
 		}
 	}
@@ -204,8 +204,8 @@ func sarifRules(r *Report) ([]sarifRule, map[string]int) {
 
 	worst := map[string]scanner.Severity{}
 	for _, f := range r.Findings {
-		if f.Severity > worst[f.RuleID] {
-			worst[f.RuleID] = f.Severity
+		if f.Severity > worst[string(f.RuleID)] {
+			worst[string(f.RuleID)] = f.Severity
 		}
 	}
 	rules := make([]sarifRule, 0, len(infos))
@@ -298,10 +298,10 @@ func sarifInvocationOf(r *Report) sarifInvocation {
 // sarifResultOf converts one finding.
 func sarifResultOf(f *scanner.Finding, index map[string]int) sarifResult {
 	res := sarifResult{
-		RuleID:    Sanitize(f.RuleID),
-		RuleIndex: index[f.RuleID],
+		RuleID:    Sanitize(string(f.RuleID)),
+		RuleIndex: index[string(f.RuleID)],
 		Level:     sarifLevel(f.Severity),
-		Message:   sarifText{Text: orElse(Sanitize(f.Message), orElse(Sanitize(f.Title), Sanitize(f.RuleID)))},
+		Message:   sarifText{Text: orElse(Sanitize(f.Message), orElse(Sanitize(f.Title), Sanitize(string(f.RuleID))))},
 		Locations: []sarifLocation{sarifLocationOf(f)},
 	}
 	if fp := Sanitize(f.Fingerprint); fp != "" {
@@ -349,7 +349,7 @@ func sarifLocationOf(f *scanner.Finding) sarifLocation {
 // liveLogicalLocation names a live finding's object: "ZONE/KIND/ID" (or "account:ID/...").
 func liveLogicalLocation(f *scanner.Finding) sarifLogical {
 	parts := make([]string, 0, 3)
-	for _, p := range []string{Sanitize(where(f)), Sanitize(f.Resource.Kind), Sanitize(orElse(f.Resource.ID, f.Resource.Name))} {
+	for _, p := range []string{Sanitize(where(f)), Sanitize(string(f.Resource.Kind)), Sanitize(orElse(f.Resource.ID, f.Resource.Name))} {
 		if p != "" {
 			parts = append(parts, p)
 		}
@@ -357,7 +357,7 @@ func liveLogicalLocation(f *scanner.Finding) sarifLogical {
 	fqn := strings.Join(parts, "/")
 	return sarifLogical{
 		Name:               Sanitize(orElse(f.Resource.Name, f.Resource.ID)),
-		FullyQualifiedName: orElse(fqn, Sanitize(f.RuleID)),
+		FullyQualifiedName: orElse(fqn, Sanitize(string(f.RuleID))),
 		Kind:               "resource",
 	}
 }

@@ -163,7 +163,7 @@ func groupFindings(findings []scanner.Finding) []tableGroup {
 		}
 		groups[gi].rows = append(groups[gi].rows, tableRow{
 			sev:      f.Severity,
-			rule:     Sanitize(f.RuleID),
+			rule:     Sanitize(string(f.RuleID)),
 			resource: resourceLabel(f),
 			message:  Sanitize(f.Message),
 			eol:      orElse(Sanitize(f.EndOfLife), "-"),
@@ -192,7 +192,7 @@ func groupOf(f *scanner.Finding) (key, heading string) {
 // resourceLabel is "kind name" (the id when there is no name), with the line of a file finding.
 // A Terraform address that already starts with its kind ("cloudflare_filter.x") stands alone.
 func resourceLabel(f *scanner.Finding) string {
-	label := Sanitize(f.Resource.Kind)
+	label := Sanitize(string(f.Resource.Kind))
 	if id := Sanitize(orElse(f.Resource.Name, f.Resource.ID)); id != "" {
 		switch {
 		case label == "" || strings.HasPrefix(id, label+"."):

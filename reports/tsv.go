@@ -34,9 +34,9 @@ func (TSV) Write(w io.Writer, r *Report) error {
 		}
 		fields := [...]string{
 			f.Severity.String(),
-			f.RuleID,
+			string(f.RuleID),
 			where(f),
-			f.Resource.Kind,
+			string(f.Resource.Kind),
 			orElse(f.Resource.ID, f.Resource.Name),
 			f.Message,
 		}

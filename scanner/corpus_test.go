@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sunsetscan/sunset/scanner/vocab"
+
 	"github.com/sunsetscan/sunset/scanner/inventory"
 )
 
@@ -60,14 +62,14 @@ func TestScanRealWorldResponses(t *testing.T) {
 	res := ScanSnapshot(snap, nil, Options{AsOf: asOf2024})
 	count := map[string]int{}
 	for _, f := range res.Findings {
-		count[f.RuleID]++
+		count[string(f.RuleID)]++
 	}
 	t.Logf("findings by rule: %v", count)
 
 	fw := only(res.Findings, "firewall-rules")
 	perRule, unparsable := 0, 0
 	for _, f := range fw {
-		if f.Resource.Kind == KindFirewallRule && strings.HasPrefix(f.Message, "Firewall rule ") && strings.Contains(f.Message, ": action ") {
+		if f.Resource.Kind == vocab.KindFirewallRule && strings.HasPrefix(f.Message, "Firewall rule ") && strings.Contains(f.Message, ": action ") {
 			perRule++
 			if strings.Contains(f.Message, "does not parse") {
 				unparsable++
@@ -114,8 +116,8 @@ func TestScanRealWorldResponses(t *testing.T) {
 	mustContain(t, cname[0].Message, `"flatten_at_root"`, "flatten_all_cnames = false")
 	sev := map[string]Severity{}
 	for _, f := range res.Findings {
-		if strings.HasPrefix(f.RuleID, "zone-setting-") {
-			sev[f.RuleID] = f.Severity
+		if strings.HasPrefix(string(f.RuleID), "zone-setting-") {
+			sev[string(f.RuleID)] = f.Severity
 		}
 	}
 	// Past their ends of life: a feature left on is inert (notice), a no-op value is no

@@ -3,7 +3,10 @@
 // exit-code logic share.
 package scanner
 
-import "github.com/sunsetscan/sunset/scanner/catalog"
+import (
+	"github.com/sunsetscan/sunset/scanner/catalog"
+	"github.com/sunsetscan/sunset/scanner/vocab"
+)
 
 // Severity ranks a finding; it is the catalog's type, so severities computed from catalog
 // entries need no conversion.
@@ -22,9 +25,9 @@ func ParseSeverity(s string) (Severity, error) { return catalog.ParseSeverity(s)
 
 // Resource names the object a finding is about.
 type Resource struct {
-	Kind string `json:"kind"`
-	ID   string `json:"id,omitempty"`
-	Name string `json:"name,omitempty"`
+	Kind vocab.Kind `json:"kind"`
+	ID   string     `json:"id,omitempty"`
+	Name string     `json:"name,omitempty"`
 }
 
 // Location is a position in a file (1-based lines and columns); empty for live findings.
@@ -38,22 +41,22 @@ type Location struct {
 
 // Finding is one use of a deprecated thing, in a live account or in a file.
 type Finding struct {
-	RuleID       string    `json:"rule_id"`
-	Severity     Severity  `json:"severity"`
-	Title        string    `json:"title"`
-	Message      string    `json:"message"`
-	Source       string    `json:"source"` // "live" or "file"
-	AccountID    string    `json:"account_id,omitempty"`
-	ZoneID       string    `json:"zone_id,omitempty"`
-	ZoneName     string    `json:"zone_name,omitempty"`
-	Resource     Resource  `json:"resource"`
-	Location     *Location `json:"location,omitempty"`
-	DeprecatedOn string    `json:"deprecated_on,omitempty"`
-	EndOfLife    string    `json:"end_of_life,omitempty"`
-	Replacement  string    `json:"replacement,omitempty"`
-	DocURL       string    `json:"doc_url,omitempty"`
-	Fingerprint  string    `json:"fingerprint"`
-	Suppressed   bool      `json:"suppressed"`
+	RuleID       vocab.RuleID `json:"rule_id"`
+	Severity     Severity     `json:"severity"`
+	Title        string       `json:"title"`
+	Message      string       `json:"message"`
+	Source       string       `json:"source"` // "live" or "file"
+	AccountID    string       `json:"account_id,omitempty"`
+	ZoneID       string       `json:"zone_id,omitempty"`
+	ZoneName     string       `json:"zone_name,omitempty"`
+	Resource     Resource     `json:"resource"`
+	Location     *Location    `json:"location,omitempty"`
+	DeprecatedOn string       `json:"deprecated_on,omitempty"`
+	EndOfLife    string       `json:"end_of_life,omitempty"`
+	Replacement  string       `json:"replacement,omitempty"`
+	DocURL       string       `json:"doc_url,omitempty"`
+	Fingerprint  string       `json:"fingerprint"`
+	Suppressed   bool         `json:"suppressed"`
 	// SuppressedBy says why a suppressed finding is suppressed (inline comment, baseline, config).
 	SuppressedBy string `json:"suppressed_by,omitempty"`
 }
@@ -62,29 +65,4 @@ type Finding struct {
 const (
 	SourceLive = "live"
 	SourceFile = "file"
-)
-
-// Resource kinds: the catalog's object kind vocabulary, re-exported for readers of findings,
-// plus KindZone, which the scanner adds for zone-wide findings (plan quota checks, per-zone
-// summaries of DNS record fields).
-const (
-	KindFirewallRule       = catalog.KindFirewallRule
-	KindFilter             = catalog.KindFilter
-	KindRateLimit          = catalog.KindRateLimit
-	KindWAFPackage         = catalog.KindWAFPackage
-	KindWAFGroup           = catalog.KindWAFGroup
-	KindWAFRule            = catalog.KindWAFRule
-	KindWAFOverride        = catalog.KindWAFOverride
-	KindZoneSetting        = catalog.KindZoneSetting
-	KindDNSRecord          = catalog.KindDNSRecord
-	KindDNSSettings        = catalog.KindDNSSettings
-	KindAccount            = catalog.KindAccount
-	KindAccountDNSSettings = catalog.KindAccountDNSSettings
-	KindHealthCheck        = catalog.KindHealthCheck
-	KindLoadBalancerPool   = catalog.KindLoadBalancerPool
-	KindTunnel             = catalog.KindTunnel
-	KindAccessBookmark     = catalog.KindAccessBookmark
-	KindRuleset            = catalog.KindRuleset
-	KindExpression         = catalog.KindExpression
-	KindZone               = "zone"
 )

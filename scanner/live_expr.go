@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sunsetscan/sunset/scanner/vocab"
+
 	"github.com/sunsetscan/sunset/scanner/catalog"
 	"github.com/sunsetscan/sunset/scanner/inventory"
 )
@@ -90,9 +92,9 @@ func expressionUnits(z *inventory.ZoneInventory) []exprUnit {
 				id = fmt.Sprintf("%s#%d", rs.ID, j)
 			}
 			kind := "rule"
-			if rs.Phase == phaseCustomRules {
+			if rs.Phase == vocab.PhaseCustomRules {
 				kind = "custom rule"
-			} else if rs.Phase == phaseRateLimitingRule {
+			} else if rs.Phase == vocab.PhaseRateLimiting {
 				kind = "rate limiting rule"
 			}
 			where := fmt.Sprintf("%s %s in ruleset %s (phase %s)", strings.ToUpper(kind[:1])+kind[1:], named(rr.Description, rr.ID), named(rs.Name, rs.ID), rs.Phase)
@@ -198,8 +200,8 @@ func geoipRename(field string) string {
 // expressionFields reports expressions that use cf.threat_score or the ip.geoip.* names, once
 // per filter (whatever the number of firewall rules using it) and once per ruleset rule.
 func (s *liveScan) expressionFields(z *inventory.ZoneInventory) {
-	threat, threatOK := s.rule(idThreatScoreField)
-	geo, geoOK := s.rule(idGeoIPFieldNames)
+	threat, threatOK := s.rule(vocab.ThreatScoreField)
+	geo, geoOK := s.rule(vocab.GeoIPFieldNames)
 	if !threatOK && !geoOK {
 		return
 	}
@@ -214,7 +216,7 @@ func (s *liveScan) expressionFields(z *inventory.ZoneInventory) {
 	sc := zoneScope(z)
 	for _, u := range expressionUnits(z) {
 		info := s.inspect(u.expr)
-		res := Resource{Kind: KindExpression, ID: u.id, Name: u.name}
+		res := Resource{Kind: vocab.KindExpression, ID: u.id, Name: u.name}
 		if threatOK {
 			if used := matchFields(info.Fields, threatFields); len(used) > 0 {
 				effect := "every comparison behaves as if the score were 0"

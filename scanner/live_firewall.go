@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/sunsetscan/sunset/scanner/vocab"
+
 	"github.com/sunsetscan/sunset/scanner/inventory"
 )
 
@@ -14,17 +16,17 @@ func ruleLabel(r *inventory.FirewallRule) string { return named(r.Description, r
 // customRuleAction says what a firewall rule action becomes in a custom rule.
 func customRuleAction(r *inventory.FirewallRule) string {
 	switch r.Action {
-	case "allow":
+	case vocab.ActionAllow:
 		return `skip with action_parameters {"ruleset": "current"}`
-	case "bypass":
+	case vocab.ActionBypass:
 		if len(r.Products) == 0 {
 			return "skip (no products listed: choose what to skip)"
 		}
 		return fmt.Sprintf(`skip with action_parameters {"products": [%s]}`, strings.Join(r.Products, ", "))
-	case "log":
+	case vocab.ActionLog:
 		return "log (Enterprise only)"
-	case "block", "challenge", "js_challenge", "managed_challenge":
-		return r.Action
+	case vocab.ActionBlock, vocab.ActionChallenge, vocab.ActionJSChallenge, vocab.ActionManagedChallenge:
+		return string(r.Action)
 	}
 	return fmt.Sprintf("no known custom rule action for %q", r.Action)
 }
@@ -45,7 +47,7 @@ func parseNote(info ExprInfo) string {
 // firewallRules reports every firewall rule, then the plan checks that can block a migration:
 // the custom rules quota of the zone, regular expressions below Business, log below Enterprise.
 func (s *liveScan) firewallRules(z *inventory.ZoneInventory) {
-	r, ok := s.rule(idFirewallRules)
+	r, ok := s.rule(vocab.FirewallRules)
 	if !ok || len(z.FirewallRules) == 0 {
 		return
 	}
@@ -76,8 +78,8 @@ func (s *liveScan) firewallRules(z *inventory.ZoneInventory) {
 		if fr.Paused {
 			state = "paused (becomes enabled: false)"
 		}
-		action := fr.Action
-		if fr.Action == "bypass" && len(fr.Products) > 0 {
+		action := string(fr.Action)
+		if fr.Action == vocab.ActionBypass && len(fr.Products) > 0 {
 			action += " (products " + strings.Join(fr.Products, ", ") + ")"
 		}
 		filter := "its filter"
@@ -89,19 +91,19 @@ func (s *liveScan) firewallRules(z *inventory.ZoneInventory) {
 			parse = parseNote(info)
 		}
 		msg := fmt.Sprintf("Firewall rule %s: action %s, %s, %s; %s %s. The firewall rules API is %s: recreate the rule as a custom rule (phase %s) with action %s.",
-			ruleLabel(fr), action, prio, state, filter, parse, r.life(s.asOf), phaseCustomRules, customRuleAction(fr))
+			ruleLabel(fr), action, prio, state, filter, parse, r.life(s.asOf), vocab.PhaseCustomRules, customRuleAction(fr))
 		if known && !info.Valid && !info.Templated {
 			msg += " Fix the expression first: the service rejects it in a custom rule."
 		}
-		s.add(r, r.sev, sc, Resource{Kind: KindFirewallRule, ID: fr.ID, Name: fr.Description}, "", msg)
+		s.add(r, r.sev, sc, Resource{Kind: vocab.KindFirewallRule, ID: fr.ID, Name: fr.Description}, "", msg)
 
 		if rank >= 0 && rank < 2 && info.UsesRegex {
-			s.add(r, r.sev, sc, Resource{Kind: KindFirewallRule, ID: fr.ID, Name: fr.Description}, "plan:regex",
+			s.add(r, r.sev, sc, Resource{Kind: vocab.KindFirewallRule, ID: fr.ID, Name: fr.Description}, "plan:regex",
 				fmt.Sprintf("Firewall rule %s uses the matches (~) operator, which custom rules allow only on Business and Enterprise plans; zone %s is on the %s plan: rewrite the expression without regular expressions (contains, wildcard, starts_with, ends_with) or upgrade before migrating.",
 					ruleLabel(fr), z.Zone.Name, plan))
 		}
-		if rank >= 0 && rank < 3 && fr.Action == "log" {
-			s.add(r, r.sev, sc, Resource{Kind: KindFirewallRule, ID: fr.ID, Name: fr.Description}, "plan:log",
+		if rank >= 0 && rank < 3 && fr.Action == vocab.ActionLog {
+			s.add(r, r.sev, sc, Resource{Kind: vocab.KindFirewallRule, ID: fr.ID, Name: fr.Description}, "plan:log",
 				fmt.Sprintf("Firewall rule %s uses the log action, which custom rules allow only on the Enterprise plan; zone %s is on the %s plan: this rule cannot be migrated as is (drop it or choose another action).",
 					ruleLabel(fr), z.Zone.Name, plan))
 		}
@@ -110,12 +112,12 @@ func (s *liveScan) firewallRules(z *inventory.ZoneInventory) {
 		return
 	}
 	existing := 0
-	if rs, ok := z.Ruleset(phaseCustomRules); ok {
+	if rs, ok := z.Ruleset(vocab.PhaseCustomRules); ok {
 		existing = len(rs.Rules)
 	}
 	quota := inventory.CustomRulesQuota(z.Zone.Plan.LegacyID)
 	if total := len(z.FirewallRules) + existing; total > quota {
-		s.add(r, r.sev, sc, Resource{Kind: KindZone, ID: z.Zone.ID, Name: z.Zone.Name}, "quota:custom-rules",
+		s.add(r, r.sev, sc, Resource{Kind: vocab.KindZone, ID: z.Zone.ID, Name: z.Zone.Name}, "quota:custom-rules",
 			fmt.Sprintf("Zone %s (%s plan) has %s and %s; the %s plan allows %d custom rules, so %d will not fit after migration: delete, merge or consolidate rules (or upgrade the plan) before migrating.",
 				z.Zone.Name, plan, plural(len(z.FirewallRules), "firewall rule", "firewall rules"),
 				plural(existing, "existing custom rule", "existing custom rules"), plan, quota, total-quota))
@@ -126,7 +128,7 @@ func (s *liveScan) firewallRules(z *inventory.ZoneInventory) {
 // refers to them) and filters shared by several rules. A filter used by exactly one rule is
 // named in that rule's finding and migrates with it, so it gets no finding of its own.
 func (s *liveScan) filters(z *inventory.ZoneInventory) {
-	r, ok := s.rule(idFilters)
+	r, ok := s.rule(vocab.Filters)
 	if !ok || len(z.Filters) == 0 {
 		return
 	}
@@ -145,7 +147,7 @@ func (s *liveScan) filters(z *inventory.ZoneInventory) {
 		if f.Paused {
 			paused = " (paused)"
 		}
-		res := Resource{Kind: KindFilter, ID: f.ID, Name: f.Description}
+		res := Resource{Kind: vocab.KindFilter, ID: f.ID, Name: f.Description}
 		rules := users[f.ID]
 		switch {
 		case len(rules) == 0:

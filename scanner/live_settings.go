@@ -6,13 +6,15 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/sunsetscan/sunset/scanner/vocab"
+
 	"github.com/sunsetscan/sunset/scanner/inventory"
 )
 
 // cnameFlattening reports the zone's cname_flattening setting with the flatten_all_cnames value
 // it maps to.
 func (s *liveScan) cnameFlattening(z *inventory.ZoneInventory) {
-	r, ok := s.rule(idCNAMEFlattening)
+	r, ok := s.rule(vocab.CNAMEFlatteningSetting)
 	if !ok {
 		return
 	}
@@ -44,7 +46,7 @@ func (s *liveScan) cnameFlattening(z *inventory.ZoneInventory) {
 		fmt.Fprintf(&b, "Zone setting cname_flattening has value %s, which has no known flatten_all_cnames mapping (off, apex, flatten_at_root -> false; on, flatten_all -> true): set flatten_all_cnames by hand", rawValue(set.Value))
 	}
 	fmt.Fprintf(&b, ". The setting is %s; existing values need no migration (old and new settings reflect each other), but callers of /zones/:zone_id/settings/cname_flattening must use the DNS settings endpoints instead.", r.life(s.asOf))
-	s.add(r, sev, zoneScope(z), Resource{Kind: KindZoneSetting, ID: "cname_flattening", Name: "cname_flattening"}, "", b.String())
+	s.add(r, sev, zoneScope(z), Resource{Kind: vocab.KindZoneSetting, ID: "cname_flattening", Name: "cname_flattening"}, "", b.String())
 }
 
 // rawValue renders a setting value for messages.
@@ -72,12 +74,13 @@ func legacySetting(z *inventory.ZoneInventory, id string) (inventory.Setting, bo
 // from the old endpoint while it answers, the field from the DNS settings afterwards.
 func (s *liveScan) legacyDNSSettings(z *inventory.ZoneInventory) {
 	type legacy struct {
-		ruleID, endpoint, field string
-		current                 func(*inventory.DNSSettings) *bool
+		ruleID          vocab.RuleID
+		endpoint, field string
+		current         func(*inventory.DNSSettings) *bool
 	}
 	for _, l := range []legacy{
-		{idUseApexNS, "use_apex_ns", "multi_provider", func(d *inventory.DNSSettings) *bool { return d.MultiProvider }},
-		{idSecondaryOverrides, "secondary_overrides", "secondary_overrides", func(d *inventory.DNSSettings) *bool { return d.SecondaryOverrides }},
+		{vocab.DNSSettingsUseApexNS, "use_apex_ns", "multi_provider", func(d *inventory.DNSSettings) *bool { return d.MultiProvider }},
+		{vocab.DNSSettingsSecondaryOverrides, "secondary_overrides", "secondary_overrides", func(d *inventory.DNSSettings) *bool { return d.SecondaryOverrides }},
 	} {
 		r, ok := s.rule(l.ruleID)
 		if !ok {
@@ -119,7 +122,7 @@ func (s *liveScan) legacyDNSSettings(z *inventory.ZoneInventory) {
 			b.WriteString(": check which one is current and set the DNS settings field")
 		}
 		fmt.Fprintf(&b, ". The endpoint is %s: read and write %s through the DNS settings endpoints (/zones/:zone_id/dns_settings) instead.", r.life(s.asOf), l.field)
-		s.add(r, sev, zoneScope(z), Resource{Kind: KindDNSSettings, ID: l.endpoint, Name: l.field}, "", b.String())
+		s.add(r, sev, zoneScope(z), Resource{Kind: vocab.KindDNSSettings, ID: l.endpoint, Name: l.field}, "", b.String())
 	}
 }
 
@@ -146,15 +149,15 @@ func (s *liveScan) recordResponseFields(z *inventory.ZoneInventory) {
 	sort.Strings(zoneFields)
 	sort.Strings(locked)
 	sc := zoneScope(z)
-	res := Resource{Kind: KindZone, ID: z.Zone.ID, Name: z.Zone.Name}
+	res := Resource{Kind: vocab.KindZone, ID: z.Zone.ID, Name: z.Zone.Name}
 	// The API produces these fields; nothing in the zone changes, only code reading them:
 	// notices.
-	if r, ok := s.rule(idRecordZoneFields); ok && len(zoneFields) > 0 {
+	if r, ok := s.rule(vocab.DNSRecordZoneFields); ok && len(zoneFields) > 0 {
 		s.add(r, min(r.sev, SeverityNotice), sc, res, "",
 			fmt.Sprintf("%d of %d DNS records of zone %s still carry zone_id/zone_name in API responses (e.g. %s). The API stops producing them (%s): code that reads them must take the zone id and name from GET /zones/:zone_id instead; request bodies need no change (the fields are ignored).",
 				len(zoneFields), len(z.DNSRecords), z.Zone.Name, listN(zoneFields, 3), r.life(s.asOf)))
 	}
-	if r, ok := s.rule(idRecordLocked); ok && len(locked) > 0 {
+	if r, ok := s.rule(vocab.DNSRecordLocked); ok && len(locked) > 0 {
 		s.add(r, min(r.sev, SeverityNotice), sc, res, "",
 			fmt.Sprintf("%d of %d DNS records of zone %s still carry locked in API responses (e.g. %s). The field is always false and is omitted from responses (%s): code that reads it must stop; request bodies need no change (the field is ignored).",
 				len(locked), len(z.DNSRecords), z.Zone.Name, listN(locked, 3), r.life(s.asOf)))
@@ -164,7 +167,7 @@ func (s *liveScan) recordResponseFields(z *inventory.ZoneInventory) {
 // srvRecords reports each SRV record that carries data.service, data.proto or data.name, and
 // whether the name they compose agrees with the record's own name.
 func (s *liveScan) srvRecords(z *inventory.ZoneInventory) {
-	r, ok := s.rule(idSRVDataFields)
+	r, ok := s.rule(vocab.SRVDataFields)
 	if !ok {
 		return
 	}
@@ -195,7 +198,7 @@ func (s *liveScan) srvRecords(z *inventory.ZoneInventory) {
 			fmt.Fprintf(&b, "; they compose %s, which CONFLICTS with the record name %s: the record name is what the API keeps, so check which one is intended before the data fields are dropped", composed, rec.Name)
 		}
 		fmt.Fprintf(&b, ". The three data fields are %s: writers must set only the record name and leave them unset (the API returns an error for them after end of life), and readers must use only the record name.", r.life(s.asOf))
-		s.add(r, r.sev, sc, Resource{Kind: KindDNSRecord, ID: rec.ID, Name: rec.Name}, "", b.String())
+		s.add(r, r.sev, sc, Resource{Kind: vocab.KindDNSRecord, ID: rec.ID, Name: rec.Name}, "", b.String())
 	}
 }
 
@@ -218,8 +221,9 @@ type settingJudgement struct {
 
 // settingCheck describes one deprecated zone setting.
 type settingCheck struct {
-	ruleID, setting string
-	judge           func(v json.RawMessage) settingJudgement
+	ruleID  vocab.RuleID
+	setting string
+	judge   func(v json.RawMessage) settingJudgement
 }
 
 func onOff(v json.RawMessage) (on, known bool, desc string) {
@@ -243,7 +247,7 @@ func onOffCheck(before, after string) func(json.RawMessage) settingJudgement {
 }
 
 var zoneSettingChecks = []settingCheck{
-	{idBrotli, "brotli", func(v json.RawMessage) settingJudgement {
+	{vocab.ZoneSettingBrotli, "brotli", func(v json.RawMessage) settingJudgement {
 		on, known, desc := onOff(v)
 		if known && on {
 			return settingJudgement{use: settingNoop}
@@ -255,7 +259,7 @@ var zoneSettingChecks = []settingCheck{
 			before: "compression is enabled by default for all zones at end of life, so this zone will start serving compressed responses; Enterprise zones can keep it off with a compression rule",
 			after:  "compression is enabled by default for all zones since, so this zone serves compressed responses; Enterprise zones can turn it off with a compression rule"}
 	}},
-	{idMinify, "minify", func(v json.RawMessage) settingJudgement {
+	{vocab.ZoneSettingMinify, "minify", func(v json.RawMessage) settingJudgement {
 		var m map[string]string
 		if json.Unmarshal(v, &m) != nil {
 			return settingJudgement{use: settingActive, desc: rawValue(v), before: "Auto Minify goes away: minify assets in your build instead", after: "Auto Minify is gone: minify assets in your build"}
@@ -273,11 +277,11 @@ var zoneSettingChecks = []settingCheck{
 			before: "Auto Minify goes away, so these assets will be served unminified: minify them in your build, then turn the setting off",
 			after:  "Auto Minify is gone, so these assets are served unminified since: minify them in your build (the value left in the setting does nothing)"}
 	}},
-	{idMobileRedirect, "mobile_redirect", judgeMobileRedirect},
-	{idServerSideExclude, "server_side_exclude", onOffCheck(
+	{vocab.ZoneSettingMobileRedirect, "mobile_redirect", judgeMobileRedirect},
+	{vocab.ZoneSettingServerSideExclude, "server_side_exclude", onOffCheck(
 		"Server-side Excludes go away, so content inside SSE tags will be served to every visitor: remove sensitive content from those pages, then turn the setting off",
 		"Server-side Excludes are gone, so content inside SSE tags is served to every visitor since: check those pages (the value left in the setting does nothing)")},
-	{idPrivacyPass, "privacy_pass", onOffCheck(
+	{vocab.ZoneSettingPrivacyPass, "privacy_pass", onOffCheck(
 		"the legacy anonymous-token setting is removed and nothing replaces it: turn it off and stop managing it",
 		"the legacy anonymous-token setting is removed: the value left in it does nothing")},
 }
@@ -331,7 +335,7 @@ func (s *liveScan) deprecatedZoneSettings(z *inventory.ZoneInventory) {
 		case j.use == settingNotice:
 			sev = SeverityNotice
 		case c.setting == "mobile_redirect":
-			if rule, ok := z.RuleByRef(inventory.PhaseDynamicRedirect, inventory.MobileRedirectRef); ok {
+			if rule, ok := z.RuleByRef(vocab.PhaseDynamicRedirect, inventory.MobileRedirectRef); ok {
 				sev = SeverityNotice
 				advice = fmt.Sprintf("the single redirect rule %s replaces it", named(rule.Description, rule.ID))
 				if !pastEOL {
@@ -341,7 +345,7 @@ func (s *liveScan) deprecatedZoneSettings(z *inventory.ZoneInventory) {
 		case pastEOL:
 			sev = SeverityNotice
 		}
-		s.add(r, sev, zoneScope(z), Resource{Kind: KindZoneSetting, ID: c.setting, Name: c.setting}, "",
+		s.add(r, sev, zoneScope(z), Resource{Kind: vocab.KindZoneSetting, ID: c.setting, Name: c.setting}, "",
 			fmt.Sprintf("Zone setting %s is %s. The /zones/:zone_id/settings/%s endpoint is %s: %s.", c.setting, j.desc, c.setting, r.life(s.asOf), advice))
 	}
 }
@@ -368,7 +372,7 @@ func notificationMessage(what string, r rule, s *liveScan, email string) string 
 
 // pools reports account load balancer pools with notification_email set.
 func (s *liveScan) pools(a *inventory.AccountInventory) {
-	r, ok := s.rule(idNotificationEmail)
+	r, ok := s.rule(vocab.NotificationEmail)
 	if !ok {
 		return
 	}
@@ -378,7 +382,7 @@ func (s *liveScan) pools(a *inventory.AccountInventory) {
 		if strings.TrimSpace(p.NotificationEmail) == "" {
 			continue
 		}
-		s.add(r, r.sev, sc, Resource{Kind: KindLoadBalancerPool, ID: p.ID, Name: p.Name}, "",
+		s.add(r, r.sev, sc, Resource{Kind: vocab.KindLoadBalancerPool, ID: p.ID, Name: p.Name}, "",
 			notificationMessage("Load balancer pool "+named(p.Name, p.ID), r, s, p.NotificationEmail))
 	}
 }
@@ -387,7 +391,7 @@ func (s *liveScan) pools(a *inventory.AccountInventory) {
 // use_account_custom_ns_by_default = true, with the zone_defaults.nameservers.type they map to.
 // use_account_custom_ns_by_default = false alone is the default and says nothing to carry over.
 func (s *liveScan) accountNameservers(a *inventory.AccountInventory) {
-	r, ok := s.rule(idAccountNameservers)
+	r, ok := s.rule(vocab.AccountNameserverSettings)
 	st := a.Account.Settings
 	if !ok || st == nil {
 		return
@@ -439,13 +443,13 @@ func (s *liveScan) accountNameservers(a *inventory.AccountInventory) {
 		}
 	}
 	b.WriteString(". Existing values need no migration (old and new settings reflect each other); callers must read and write zone_defaults.nameservers.type through /accounts/:account_id/dns_settings instead.")
-	s.add(r, sev, scope{accountID: a.Account.ID}, Resource{Kind: KindAccount, ID: a.Account.ID, Name: a.Account.Name}, "", b.String())
+	s.add(r, sev, scope{accountID: a.Account.ID}, Resource{Kind: vocab.KindAccount, ID: a.Account.ID, Name: a.Account.Name}, "", b.String())
 }
 
 // tunnels reports legacy tunnels, as notices; tunnels listed with deleted_at are gone and
 // need nothing.
 func (s *liveScan) tunnels(a *inventory.AccountInventory) {
-	r, ok := s.rule(idArgoTunnels)
+	r, ok := s.rule(vocab.ArgoTunnelsAPI)
 	if !ok {
 		return
 	}
@@ -460,7 +464,7 @@ func (s *liveScan) tunnels(a *inventory.AccountInventory) {
 		}
 		// The tunnel itself lives on under the tunnel API: only callers of the legacy API must
 		// move, a notice.
-		s.add(r, min(r.sev, SeverityNotice), scope{accountID: a.Account.ID}, Resource{Kind: KindTunnel, ID: t.ID, Name: t.Name}, "",
+		s.add(r, min(r.sev, SeverityNotice), scope{accountID: a.Account.ID}, Resource{Kind: vocab.KindTunnel, ID: t.ID, Name: t.Name}, "",
 			fmt.Sprintf("Tunnel %q (id %s%s) is listed by the legacy /accounts/:account_id/tunnels API, which is %s; the same tunnel is served by the Cloudflare Tunnel API (/accounts/:account_id/cfd_tunnel), so nothing in the account changes: scripts and tools must use that API instead.",
 				t.Name, t.ID, created, r.life(s.asOf)))
 	}
@@ -468,7 +472,7 @@ func (s *liveScan) tunnels(a *inventory.AccountInventory) {
 
 // accessBookmarks reports Access bookmark applications of the legacy bookmarks API.
 func (s *liveScan) accessBookmarks(a *inventory.AccountInventory) {
-	r, ok := s.rule(idAccessBookmarks)
+	r, ok := s.rule(vocab.AccessBookmarksAPI)
 	if !ok {
 		return
 	}
@@ -478,7 +482,7 @@ func (s *liveScan) accessBookmarks(a *inventory.AccountInventory) {
 		if bm.Domain != "" {
 			domain = ", domain " + bm.Domain
 		}
-		s.add(r, r.sev, scope{accountID: a.Account.ID}, Resource{Kind: KindAccessBookmark, ID: bm.ID, Name: bm.Name}, "",
+		s.add(r, r.sev, scope{accountID: a.Account.ID}, Resource{Kind: vocab.KindAccessBookmark, ID: bm.ID, Name: bm.Name}, "",
 			fmt.Sprintf("Access bookmark %q (id %s%s) is managed through the legacy bookmarks API, which is %s: manage it as an Access application of type bookmark (/accounts/:account_id/access/apps) instead.",
 				bm.Name, bm.ID, domain, r.life(s.asOf)))
 	}

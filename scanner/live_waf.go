@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sunsetscan/sunset/scanner/vocab"
+
 	"github.com/sunsetscan/sunset/scanner/inventory"
 )
 
@@ -29,7 +31,7 @@ func owaspMapping(p inventory.WAFPackage) string {
 	default:
 		s += " (the default)"
 	}
-	return s + ", action " + action
+	return s + ", action " + string(action)
 }
 
 // groupNonDefault says how a group differs from its default, or "".
@@ -73,7 +75,7 @@ func ruleNonDefault(r *inventory.WAFRule) string {
 // and every package of a zone whose waf setting is off, are skipped: nothing runs through
 // them, so nothing needs to migrate.
 func (s *liveScan) wafPackages(z *inventory.ZoneInventory) {
-	r, ok := s.rule(idWAFv1)
+	r, ok := s.rule(vocab.WAFManagedRulesV1)
 	if !ok {
 		return
 	}
@@ -127,7 +129,7 @@ func (s *liveScan) wafPackages(z *inventory.ZoneInventory) {
 			b.WriteString("; old group and rule ids do not map to the new ones, so re-create these changes as ruleset overrides by hand")
 		}
 		b.WriteString(".")
-		s.add(r, r.sev, sc, Resource{Kind: KindWAFPackage, ID: p.Package.ID, Name: p.Package.Name}, "", b.String())
+		s.add(r, r.sev, sc, Resource{Kind: vocab.KindWAFPackage, ID: p.Package.ID, Name: p.Package.Name}, "", b.String())
 	}
 }
 
@@ -154,7 +156,7 @@ func sortedPairs(m map[string]string) []string {
 
 // wafOverrides reports each URL-based WAF override.
 func (s *liveScan) wafOverrides(z *inventory.ZoneInventory) {
-	r, ok := s.rule(idWAFv1)
+	r, ok := s.rule(vocab.WAFManagedRulesV1)
 	if !ok {
 		return
 	}
@@ -180,27 +182,22 @@ func (s *liveScan) wafOverrides(z *inventory.ZoneInventory) {
 			fmt.Fprintf(&b, "; rewrites actions (%s)", listN(sortedPairs(o.RewriteAction), 5))
 		}
 		fmt.Fprintf(&b, ". The previous version of managed rules is %s: replace the override with exceptions (skip rules) or ruleset overrides in phase http_request_firewall_managed, placed before the execute rule; URL overrides also block the service's automatic upgrade until deleted.", r.life(s.asOf))
-		s.add(r, r.sev, sc, Resource{Kind: KindWAFOverride, ID: o.ID, Name: o.Description}, "", b.String())
+		s.add(r, r.sev, sc, Resource{Kind: vocab.KindWAFOverride, ID: o.ID, Name: o.Description}, "", b.String())
 	}
 }
 
-// rateLimitAction says what an old rate limit mode becomes.
-func rateLimitAction(mode string) string {
-	switch mode {
-	case "ban":
-		return "block"
-	case "simulate":
-		return "log"
-	case "challenge", "js_challenge", "managed_challenge":
-		return mode
+// rateLimitAction says what an old rate limit's mode becomes.
+func rateLimitAction(a inventory.RateLimitAction) string {
+	if act := a.RuleAction(); act != "" {
+		return string(act)
 	}
-	return fmt.Sprintf("no known action for mode %q", mode)
+	return fmt.Sprintf("no known action for mode %q", a.Mode)
 }
 
 // rateLimits reports each previous-version rate limit, and the zone when the new rate limiting
 // rules quota cannot hold them all.
 func (s *liveScan) rateLimits(z *inventory.ZoneInventory) {
-	r, ok := s.rule(idRateLimitingV1)
+	r, ok := s.rule(vocab.RateLimitingV1)
 	if !ok || len(z.RateLimits) == 0 {
 		return
 	}
@@ -221,13 +218,13 @@ func (s *liveScan) rateLimits(z *inventory.ZoneInventory) {
 			fmt.Fprintf(&b, " for %d s", rl.Action.Timeout)
 		}
 		fmt.Fprintf(&b, ", %s. Previous-version rate limiting is %s: recreate it as a rate limiting rule (phase %s) with requests_per_period %d, period %d s, action %s",
-			state, r.life(s.asOf), phaseRateLimitingRule, rl.Threshold, rl.Period, rateLimitAction(rl.Action.Mode))
+			state, r.life(s.asOf), vocab.PhaseRateLimiting, rl.Threshold, rl.Period, rateLimitAction(rl.Action))
 		notes := rateLimitNotes(rl, inventory.RateLimitRulesFor(z.Zone.Plan.LegacyID))
 		if len(notes) > 0 {
 			b.WriteString("; " + strings.Join(notes, "; "))
 		}
 		b.WriteString(".")
-		s.add(r, r.sev, sc, Resource{Kind: KindRateLimit, ID: rl.ID, Name: rl.Description}, "", b.String())
+		s.add(r, r.sev, sc, Resource{Kind: vocab.KindRateLimit, ID: rl.ID, Name: rl.Description}, "", b.String())
 	}
 	rank := inventory.PlanRank(z.Zone.Plan.LegacyID)
 	if rank < 0 {
@@ -235,7 +232,7 @@ func (s *liveScan) rateLimits(z *inventory.ZoneInventory) {
 	}
 	plan := strings.ToLower(z.Zone.Plan.LegacyID)
 	existing := 0
-	if rs, ok := z.Ruleset(phaseRateLimitingRule); ok {
+	if rs, ok := z.Ruleset(vocab.PhaseRateLimiting); ok {
 		existing = len(rs.Rules)
 	}
 	quota := inventory.RateLimitingRulesQuota(z.Zone.Plan.LegacyID)
@@ -244,7 +241,7 @@ func (s *liveScan) rateLimits(z *inventory.ZoneInventory) {
 		if rank == 3 {
 			addOn = " (100 with the advanced rate limiting add-on)"
 		}
-		s.add(r, r.sev, sc, Resource{Kind: KindZone, ID: z.Zone.ID, Name: z.Zone.Name}, "quota:rate-limiting-rules",
+		s.add(r, r.sev, sc, Resource{Kind: vocab.KindZone, ID: z.Zone.ID, Name: z.Zone.Name}, "quota:rate-limiting-rules",
 			fmt.Sprintf("Zone %s (%s plan) has %s and %s; the %s plan allows %d rate limiting rules%s, so %d will not fit after migration: merge or drop rate limits (or upgrade the plan) before migrating.",
 				z.Zone.Name, plan, plural(len(z.RateLimits), "previous-version rate limit", "previous-version rate limits"),
 				plural(existing, "existing rate limiting rule", "existing rate limiting rules"), plan, quota, addOn, total-quota))
@@ -262,7 +259,7 @@ func rateLimitNotes(rl *inventory.RateLimit, avail inventory.RateLimitRules) []s
 	if !slices.Contains(avail.Periods, rl.Period) {
 		notes = append(notes, fmt.Sprintf("period %d s is not allowed on the %s plan (%s) and will be rounded", rl.Period, plan, joinInts(avail.Periods)))
 	}
-	challenge := strings.Contains(rl.Action.Mode, "challenge")
+	challenge := rl.Action.RuleAction().IsChallenge()
 	if rl.Action.Timeout > 0 && !challenge && !slices.Contains(avail.Timeouts, rl.Action.Timeout) {
 		notes = append(notes, fmt.Sprintf("timeout %d s is not an allowed mitigation_timeout on the %s plan (%s) and will be rounded", rl.Action.Timeout, plan, joinInts(avail.Timeouts)))
 	}

@@ -30,8 +30,8 @@ func findingLess(a, b *Finding) bool {
 		a.ZoneName, b.ZoneName,
 		a.ZoneID, b.ZoneID,
 		a.AccountID, b.AccountID,
-		a.RuleID, b.RuleID,
-		a.Resource.Kind, b.Resource.Kind,
+		string(a.RuleID), string(b.RuleID),
+		string(a.Resource.Kind), string(b.Resource.Kind),
 		a.Resource.ID, b.Resource.ID,
 		a.Resource.Name, b.Resource.Name,
 	); c != 0 {
@@ -127,7 +127,7 @@ func Summarize(fs []Finding) Summary {
 		}
 		s.Active++
 		s.BySeverity[f.Severity]++
-		s.ByRule[f.RuleID]++
+		s.ByRule[string(f.RuleID)]++
 		if f.ZoneName != "" {
 			s.ByZone[f.ZoneName]++
 		}

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/sunsetscan/sunset/scanner/vocab"
+
 	"github.com/sunsetscan/sunset/scanner/inventory"
 )
 
@@ -150,11 +152,11 @@ func TestScanIsDeterministicAndOrderIndependent(t *testing.T) {
 func TestFingerprintIsIdentityNotContent(t *testing.T) {
 	mk := func(action string, extra int) Result {
 		return scan(t, withZone("enterprise", func(z *inventory.ZoneInventory) {
-			z.FirewallRules = append(fwRules(extra, nil), inventory.FirewallRule{ID: "keep", Action: action, Filter: inventory.Filter{ID: "fk", Expression: "ssl"}})
+			z.FirewallRules = append(fwRules(extra, nil), inventory.FirewallRule{ID: "keep", Action: vocab.Action(action), Filter: inventory.Filter{ID: "fk", Expression: "ssl"}})
 		}), asOf2024, nil)
 	}
-	a := findingFor(t, mk("block", 0).Findings, "firewall-rules", KindFirewallRule, "keep")
-	b := findingFor(t, mk("challenge", 3).Findings, "firewall-rules", KindFirewallRule, "keep")
+	a := findingFor(t, mk("block", 0).Findings, "firewall-rules", string(vocab.KindFirewallRule), "keep")
+	b := findingFor(t, mk("challenge", 3).Findings, "firewall-rules", string(vocab.KindFirewallRule), "keep")
 	if len(a) != 1 || len(b) != 1 || a[0].Fingerprint != b[0].Fingerprint {
 		t.Fatalf("fingerprint of one rule changed with its content or neighbours: %v %v", a, b)
 	}
@@ -193,7 +195,7 @@ func sampleFindings() []Finding {
 	for _, zone := range []string{"", "a.example", "b.example"} {
 		for _, rule := range []string{"filters", "firewall-rules"} {
 			for _, id := range []string{"2", "1"} {
-				f := Finding{ZoneName: zone, ZoneID: "id-" + zone, RuleID: rule, Resource: Resource{Kind: "firewall_rule", ID: id}, Message: "m"}
+				f := Finding{ZoneName: zone, ZoneID: "id-" + zone, RuleID: vocab.RuleID(rule), Resource: Resource{Kind: "firewall_rule", ID: id}, Message: "m"}
 				f.Fingerprint = Fingerprint(zone, rule, id)
 				fs = append(fs, f)
 			}

@@ -2,39 +2,15 @@ package scanner
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 
+	"github.com/sunsetscan/sunset/scanner/vocab"
+
 	"github.com/sunsetscan/sunset/scanner/catalog"
 	"github.com/sunsetscan/sunset/scanner/inventory"
-)
-
-// Catalog ids the live scan produces findings for.
-const (
-	idFirewallRules       = "firewall-rules"
-	idFilters             = "filters"
-	idWAFv1               = "waf-managed-rules-v1"
-	idRateLimitingV1      = "rate-limiting-v1"
-	idCNAMEFlattening     = "cname-flattening-setting"
-	idAccountNameservers  = "account-nameserver-settings"
-	idUseApexNS           = "dns-settings-use-apex-ns"
-	idSecondaryOverrides  = "dns-settings-secondary-overrides"
-	idRecordZoneFields    = "dns-record-zone-fields"
-	idRecordLocked        = "dns-record-locked"
-	idSRVDataFields       = "srv-data-fields"
-	idBrotli              = "zone-setting-brotli"
-	idMinify              = "zone-setting-minify"
-	idMobileRedirect      = "zone-setting-mobile-redirect"
-	idServerSideExclude   = "zone-setting-server-side-exclude"
-	idPrivacyPass         = "zone-setting-privacy-pass"
-	idNotificationEmail   = "notification-email"
-	idArgoTunnels         = "argo-tunnels-api"
-	idAccessBookmarks     = "access-bookmarks-api"
-	idThreatScoreField    = "threat-score-field"
-	idGeoIPFieldNames     = "geoip-field-names"
-	phaseCustomRules      = "http_request_firewall_custom"
-	phaseRateLimitingRule = "http_ratelimit"
 )
 
 // liveDetectable lists the catalog entries a live scan can see in a snapshot. The others
@@ -43,26 +19,26 @@ const (
 // Transfer-Encoding with Content-Length, ChaCha20 draft ciphers, the DNS error_chain wrapper
 // (a property of error responses to writes) and the bulk zone settings endpoint (the snapshot
 // holds settings, not which endpoint a caller uses); config repository checks cover those.
-var liveDetectable = map[string]bool{
-	idFirewallRules: true, idFilters: true, idWAFv1: true, idRateLimitingV1: true,
-	idCNAMEFlattening: true, idAccountNameservers: true, idUseApexNS: true,
-	idSecondaryOverrides: true, idRecordZoneFields: true, idRecordLocked: true,
-	idSRVDataFields: true, idBrotli: true, idMinify: true, idMobileRedirect: true,
-	idServerSideExclude: true, idPrivacyPass: true, idNotificationEmail: true,
-	idArgoTunnels: true, idAccessBookmarks: true, idThreatScoreField: true,
-	idGeoIPFieldNames: true,
+var liveDetectable = map[vocab.RuleID]bool{
+	vocab.FirewallRules: true, vocab.Filters: true, vocab.WAFManagedRulesV1: true, vocab.RateLimitingV1: true,
+	vocab.CNAMEFlatteningSetting: true, vocab.AccountNameserverSettings: true, vocab.DNSSettingsUseApexNS: true,
+	vocab.DNSSettingsSecondaryOverrides: true, vocab.DNSRecordZoneFields: true, vocab.DNSRecordLocked: true,
+	vocab.SRVDataFields: true, vocab.ZoneSettingBrotli: true, vocab.ZoneSettingMinify: true, vocab.ZoneSettingMobileRedirect: true,
+	vocab.ZoneSettingServerSideExclude: true, vocab.ZoneSettingPrivacyPass: true, vocab.NotificationEmail: true,
+	vocab.ArgoTunnelsAPI: true, vocab.AccessBookmarksAPI: true, vocab.ThreatScoreField: true,
+	vocab.GeoIPFieldNames: true,
 }
 
 // LiveDetectable reports whether a live scan can produce findings for the catalog id.
-func LiveDetectable(id string) bool { return liveDetectable[id] }
+func LiveDetectable(id vocab.RuleID) bool { return liveDetectable[id] }
 
 // LiveDetectableIDs returns the catalog ids a live scan can produce findings for, sorted.
-func LiveDetectableIDs() []string {
-	out := make([]string, 0, len(liveDetectable))
+func LiveDetectableIDs() []vocab.RuleID {
+	out := make([]vocab.RuleID, 0, len(liveDetectable))
 	for id := range liveDetectable {
 		out = append(out, id)
 	}
-	sort.Strings(out)
+	slices.Sort(out)
 	return out
 }
 
@@ -106,13 +82,13 @@ type RunError struct {
 // while collecting: evidence that the entry is gone here, not a failure. RuleIDs are the
 // catalog entries whose endpoints match it.
 type RetiredNote struct {
-	AccountID string   `json:"account_id,omitempty"`
-	ZoneID    string   `json:"zone_id,omitempty"`
-	ZoneName  string   `json:"zone_name,omitempty"`
-	Method    string   `json:"method"`
-	Path      string   `json:"path"`
-	Status    int      `json:"status"`
-	RuleIDs   []string `json:"rule_ids,omitempty"`
+	AccountID string         `json:"account_id,omitempty"`
+	ZoneID    string         `json:"zone_id,omitempty"`
+	ZoneName  string         `json:"zone_name,omitempty"`
+	Method    string         `json:"method"`
+	Path      string         `json:"path"`
+	Status    int            `json:"status"`
+	RuleIDs   []vocab.RuleID `json:"rule_ids,omitempty"`
 }
 
 // ScanSnapshot turns a live snapshot into findings against the catalog. It is pure: no I/O and
@@ -211,7 +187,7 @@ func (s *liveScan) retired(r inventory.Retired, accountID, zoneID, zoneName stri
 	for _, e := range s.cat.MatchEndpoint(r.Method, r.Path) {
 		n.RuleIDs = append(n.RuleIDs, e.ID)
 	}
-	sort.Strings(n.RuleIDs)
+	slices.Sort(n.RuleIDs)
 	return n
 }
 
@@ -264,7 +240,7 @@ type rule struct {
 
 // rule looks an entry up; ok is false when the catalog lacks it or when, as of the scan date,
 // it is not deprecated yet (SeverityNone): a live scan reports what is deprecated on that day.
-func (s *liveScan) rule(id string) (rule, bool) {
+func (s *liveScan) rule(id vocab.RuleID) (rule, bool) {
 	e, ok := s.cat.Lookup(id)
 	if !ok {
 		return rule{}, false
@@ -284,9 +260,9 @@ func (r rule) life(asOf time.Time) string { return r.e.LifeAt(asOf) }
 func (s *liveScan) add(r rule, sev Severity, sc scope, res Resource, aspect, msg string) {
 	var fp string
 	if sc.zoneID != "" {
-		fp = Fingerprint(SourceLive, r.e.ID, "zone", sc.zoneID, res.Kind, res.ID, aspect)
+		fp = Fingerprint(SourceLive, string(r.e.ID), "zone", sc.zoneID, string(res.Kind), res.ID, aspect)
 	} else {
-		fp = Fingerprint(SourceLive, r.e.ID, "account", sc.accountID, res.Kind, res.ID, aspect)
+		fp = Fingerprint(SourceLive, string(r.e.ID), "account", sc.accountID, string(res.Kind), res.ID, aspect)
 	}
 	s.findings = append(s.findings, Finding{
 		RuleID:       r.e.ID,

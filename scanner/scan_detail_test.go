@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sunsetscan/sunset/scanner/vocab"
+
 	"github.com/sunsetscan/sunset/scanner/catalog"
 	"github.com/sunsetscan/sunset/scanner/inventory"
 )
@@ -26,7 +28,7 @@ func findingFor(t *testing.T, fs []Finding, ruleID, kind, id string) []Finding {
 	t.Helper()
 	var out []Finding
 	for _, f := range fs {
-		if f.RuleID == ruleID && f.Resource.Kind == kind && f.Resource.ID == id {
+		if f.RuleID == vocab.RuleID(ruleID) && f.Resource.Kind == vocab.Kind(kind) && f.Resource.ID == id {
 			out = append(out, f)
 		}
 	}
@@ -115,7 +117,7 @@ func TestFirewallPlanChecks(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(fmt.Sprintf("%s/%d+%d", tc.plan, tc.rules, tc.custom), func(t *testing.T) {
 			fs := scan(t, build(tc.plan, tc.rules, tc.custom), asOf2024, insp).Findings
-			quota := findingFor(t, fs, "firewall-rules", KindZone, "z1")
+			quota := findingFor(t, fs, "firewall-rules", string(vocab.KindZone), "z1")
 			if tc.quota == "" && len(quota) != 0 {
 				t.Errorf("unexpected quota finding: %s", quota[0].Message)
 			}
@@ -128,13 +130,13 @@ func TestFirewallPlanChecks(t *testing.T) {
 					t.Errorf("quota severity %s", quota[0].Severity)
 				}
 			}
-			r0 := findingFor(t, fs, "firewall-rules", KindFirewallRule, "r00")
+			r0 := findingFor(t, fs, "firewall-rules", string(vocab.KindFirewallRule), "r00")
 			if got, want := len(r0), 1+btoi(tc.regex); got != want {
 				t.Errorf("rule with regex: %d findings, want %d:\n%s", got, want, dump(r0))
 			} else if tc.regex {
 				mustContain(t, r0[1].Message+r0[0].Message, "matches (~) operator", "only on Business and Enterprise", "is on the "+tc.plan+" plan")
 			}
-			r1 := findingFor(t, fs, "firewall-rules", KindFirewallRule, "r01")
+			r1 := findingFor(t, fs, "firewall-rules", string(vocab.KindFirewallRule), "r01")
 			if got, want := len(r1), 1+btoi(tc.log); got != want {
 				t.Errorf("rule with log: %d findings, want %d:\n%s", got, want, dump(r1))
 			} else if tc.log {
@@ -209,11 +211,11 @@ func TestRateLimitQuota(t *testing.T) {
 				}
 			})
 			fs := scan(t, snap, asOf2024, nil).Findings
-			if got := len(findingFor(t, fs, "rate-limiting-v1", KindRateLimit, "rl0")); got != 1 {
+			if got := len(findingFor(t, fs, "rate-limiting-v1", string(vocab.KindRateLimit), "rl0")); got != 1 {
 				t.Errorf("per rate limit finding missing")
 			}
-			mustContain(t, findingFor(t, fs, "rate-limiting-v1", KindRateLimit, "rl0")[0].Message, "action simulate", "action log")
-			quota := findingFor(t, fs, "rate-limiting-v1", KindZone, "z1")
+			mustContain(t, findingFor(t, fs, "rate-limiting-v1", string(vocab.KindRateLimit), "rl0")[0].Message, "action simulate", "action log")
+			quota := findingFor(t, fs, "rate-limiting-v1", string(vocab.KindZone), "z1")
 			switch {
 			case tc.want == "" && len(quota) > 0:
 				t.Errorf("unexpected quota finding: %s", quota[0].Message)
@@ -430,7 +432,7 @@ func TestZoneSettingSeverityByValue(t *testing.T) {
 func TestMobileRedirectReplaced(t *testing.T) {
 	snap := withZone("pro", func(z *inventory.ZoneInventory) {
 		z.Settings = []inventory.Setting{setting("mobile_redirect", `{"status":"on","mobile_subdomain":"m","strip_uri":false}`)}
-		z.Rulesets = []inventory.Ruleset{{ID: "rs", Phase: inventory.PhaseDynamicRedirect, Rules: []inventory.RulesetRule{
+		z.Rulesets = []inventory.Ruleset{{ID: "rs", Phase: vocab.PhaseDynamicRedirect, Rules: []inventory.RulesetRule{
 			{ID: "rr1", Action: "redirect", Expression: "true", Description: "Mobile redirect", Ref: inventory.MobileRedirectRef}}}}
 	})
 	for _, d := range []time.Time{day("2024-01-01"), day("2030-01-01")} {
@@ -622,10 +624,10 @@ func TestRetiredErrorsAndCounts(t *testing.T) {
 	if len(res.Retired) != 2 {
 		t.Fatalf("retired: %+v", res.Retired)
 	}
-	if r := res.Retired[0]; r.AccountID != "acc1" || r.Status != 410 || strings.Join(r.RuleIDs, ",") != "argo-tunnels-api" {
+	if r := res.Retired[0]; r.AccountID != "acc1" || r.Status != 410 || fmt.Sprint(r.RuleIDs) != "[argo-tunnels-api]" {
 		t.Errorf("account retired: %+v", r)
 	}
-	if r := res.Retired[1]; r.ZoneID != "z1" || strings.Join(r.RuleIDs, ",") != "firewall-rules" {
+	if r := res.Retired[1]; r.ZoneID != "z1" || fmt.Sprint(r.RuleIDs) != "[firewall-rules]" {
 		t.Errorf("zone retired: %+v", r)
 	}
 

@@ -2,9 +2,12 @@ package scanner
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sunsetscan/sunset/scanner/vocab"
 
 	"github.com/sunsetscan/sunset/scanner/catalog"
 	"github.com/sunsetscan/sunset/scanner/inventory"
@@ -75,7 +78,7 @@ func scan(t *testing.T, snap *inventory.Snapshot, asOf time.Time, insp Expressio
 func only(fs []Finding, ruleID string) []Finding {
 	var out []Finding
 	for _, f := range fs {
-		if f.RuleID == ruleID {
+		if f.RuleID == vocab.RuleID(ruleID) {
 			out = append(out, f)
 		}
 	}
@@ -100,11 +103,11 @@ var liveCases = []struct {
 	{"firewall-rules", withZone("enterprise", func(z *inventory.ZoneInventory) {
 		z.FirewallRules = []inventory.FirewallRule{{ID: "r1", Description: "Protect login", Action: "challenge", Priority: ptr(1000),
 			Filter: inventory.Filter{ID: "f1", Expression: `http.request.uri.path eq "/login"`}}}
-	}), []wantFinding{{kind: KindFirewallRule, id: "r1", before: SeverityWarning, after: SeverityError,
+	}), []wantFinding{{kind: string(vocab.KindFirewallRule), id: "r1", before: SeverityWarning, after: SeverityError,
 		contains: []string{`"Protect login" (id r1)`, "action challenge", "priority 1000", "active", "its filter f1 parses", "custom rule", "http_request_firewall_custom"}}}},
 	{"filters", withZone("pro", func(z *inventory.ZoneInventory) {
 		z.Filters = []inventory.Filter{{ID: "f9", Description: "old", Expression: `ip.src eq 192.0.2.1`}}
-	}), []wantFinding{{kind: KindFilter, id: "f9", before: SeverityWarning, after: SeverityError,
+	}), []wantFinding{{kind: string(vocab.KindFilter), id: "f9", before: SeverityWarning, after: SeverityError,
 		contains: []string{`"old" (id f9)`, "not referenced by any firewall rule", "safe to delete after migration"}}}},
 	{"waf-managed-rules-v1", withZone("business", func(z *inventory.ZoneInventory) {
 		z.WAFPackages = []inventory.WAFPackageInventory{{
@@ -112,31 +115,31 @@ var liveCases = []struct {
 			Groups:  []inventory.WAFGroup{{ID: "g1", Name: "SQLi", Mode: "off"}, {ID: "g2", Name: "XSS", Mode: "on"}},
 			Rules:   []inventory.WAFRule{{ID: "950001", Mode: "off"}, {ID: "950002", Mode: "on"}},
 		}}
-	}), []wantFinding{{kind: KindWAFPackage, id: "p1", before: SeverityWarning, after: SeverityError,
+	}), []wantFinding{{kind: string(vocab.KindWAFPackage), id: "p1", before: SeverityWarning, after: SeverityError,
 		contains: []string{"detection mode anomaly", "OWASP sensitivity low", "action mode challenge", `group "SQLi" off`, "rule 950001 off", "1 of 2 groups and 1 of 2 rules", "paranoia level PL1, score threshold 40", "4814384a9e5d4991b9815dcfc25d2f1f"}}}},
 	{"rate-limiting-v1", withZone("enterprise", func(z *inventory.ZoneInventory) {
 		z.RateLimits = []inventory.RateLimit{{ID: "rl1", Description: "login", Threshold: 60, Period: 900,
 			Match:  inventory.RateLimitMatch{Request: &inventory.RateLimitRequest{URL: "*.example.com/login*"}},
 			Action: inventory.RateLimitAction{Mode: "ban", Timeout: 86400}}}
-	}), []wantFinding{{kind: KindRateLimit, id: "rl1", before: SeverityWarning, after: SeverityError,
+	}), []wantFinding{{kind: string(vocab.KindRateLimit), id: "rl1", before: SeverityWarning, after: SeverityError,
 		contains:       []string{`"login" (id rl1)`, "60 requests per 900 s", "on *.example.com/login*", "action ban for 86400 s", "enabled", "action block", "period 900 s is not allowed on the enterprise plan"},
 		notWithMessage: []string{"timeout 86400"}}}},
 	{"cname-flattening-setting", withZone("free", func(z *inventory.ZoneInventory) {
 		z.Settings = []inventory.Setting{setting("cname_flattening", `"flatten_at_root"`)}
-	}), []wantFinding{{kind: KindZoneSetting, id: "cname_flattening", before: SeverityNotice, after: SeverityNotice,
+	}), []wantFinding{{kind: string(vocab.KindZoneSetting), id: "cname_flattening", before: SeverityNotice, after: SeverityNotice,
 		contains: []string{`"flatten_at_root"`, "flatten_all_cnames = false"}}}},
 	{"account-nameserver-settings", withAccount(func(a *inventory.AccountInventory) {
 		a.Account.Settings = &inventory.AccountSettings{DefaultNameservers: "custom.tenant"}
-	}), []wantFinding{{kind: KindAccount, id: "acc1", before: SeverityNotice, after: SeverityNotice, accountScoped: true,
+	}), []wantFinding{{kind: string(vocab.KindAccount), id: "acc1", before: SeverityNotice, after: SeverityNotice, accountScoped: true,
 		contains: []string{`default_nameservers = "custom.tenant"`, `zone_defaults.nameservers.type = "custom.tenant"`}}}},
 	{"dns-settings-use-apex-ns", withZone("free", func(z *inventory.ZoneInventory) {
 		z.LegacyDNSSettings = []inventory.Setting{setting("use_apex_ns", `"on"`)}
 		z.DNSSettings = &inventory.DNSSettings{MultiProvider: ptr(true)}
-	}), []wantFinding{{kind: KindDNSSettings, id: "use_apex_ns", before: SeverityNotice, after: SeverityNotice,
+	}), []wantFinding{{kind: string(vocab.KindDNSSettings), id: "use_apex_ns", before: SeverityNotice, after: SeverityNotice,
 		contains: []string{`dns_settings/use_apex_ns endpoint reports "on"`, "multi_provider = true"}}}},
 	{"dns-settings-secondary-overrides", withZone("free", func(z *inventory.ZoneInventory) {
 		z.DNSSettings = &inventory.DNSSettings{SecondaryOverrides: ptr(true)}
-	}), []wantFinding{{kind: KindDNSSettings, id: "secondary_overrides", before: SeverityNotice, after: SeverityNotice,
+	}), []wantFinding{{kind: string(vocab.KindDNSSettings), id: "secondary_overrides", before: SeverityNotice, after: SeverityNotice,
 		contains: []string{"secondary_overrides = true", "dns_settings/secondary_overrides endpoint"}}}},
 	{"dns-record-zone-fields", withZone("free", func(z *inventory.ZoneInventory) {
 		z.DNSRecords = []inventory.DNSRecord{
@@ -144,36 +147,36 @@ var liveCases = []struct {
 			{ID: "d2", Type: "A", Name: "api.example.com", ZoneID: ptr("z1")},
 			{ID: "d3", Type: "A", Name: "new.example.com"},
 		}
-	}), []wantFinding{{kind: KindZone, id: "z1", before: SeverityNotice, after: SeverityNotice,
+	}), []wantFinding{{kind: string(vocab.KindZone), id: "z1", before: SeverityNotice, after: SeverityNotice,
 		contains: []string{"2 of 3 DNS records", "www.example.com A", "GET /zones/:zone_id"}}}},
 	{"dns-record-locked", withZone("free", func(z *inventory.ZoneInventory) {
 		z.DNSRecords = []inventory.DNSRecord{{ID: "l1", Type: "A", Name: "www.example.com", Locked: ptr(false)}, {ID: "l2", Type: "A", Name: "b.example.com", Locked: ptr(false)}}
-	}), []wantFinding{{kind: KindZone, id: "z1", before: SeverityNotice, after: SeverityNotice,
+	}), []wantFinding{{kind: string(vocab.KindZone), id: "z1", before: SeverityNotice, after: SeverityNotice,
 		contains: []string{"2 of 2 DNS records", "(e.g. b.example.com A, www.example.com A)", "locked", "always false"}}}},
 	{"srv-data-fields", withZone("free", func(z *inventory.ZoneInventory) {
 		z.DNSRecords = []inventory.DNSRecord{{ID: "s1", Type: "SRV", Name: "_sip._tcp.example.com",
 			Data: &inventory.RecordData{Service: ptr("_sip"), Proto: ptr("_tcp"), Name: ptr("example.com"), Port: ptr(5060), Target: "sip.example.com"}}}
-	}), []wantFinding{{kind: KindDNSRecord, id: "s1", before: SeverityWarning, after: SeverityError,
+	}), []wantFinding{{kind: string(vocab.KindDNSRecord), id: "s1", before: SeverityWarning, after: SeverityError,
 		contains: []string{`data.service "_sip"`, "compose _sip._tcp.example.com, which agrees with the record name"}}}},
 	{"zone-setting-brotli", withZone("free", func(z *inventory.ZoneInventory) {
 		z.Settings = []inventory.Setting{setting("brotli", `"off"`)}
-	}), []wantFinding{{kind: KindZoneSetting, id: "brotli", before: SeverityNotice, after: SeverityNotice,
+	}), []wantFinding{{kind: string(vocab.KindZoneSetting), id: "brotli", before: SeverityNotice, after: SeverityNotice,
 		contains: []string{`brotli is "off"`, "compression is enabled by default"}}}},
 	{"zone-setting-minify", withZone("free", func(z *inventory.ZoneInventory) {
 		z.Settings = []inventory.Setting{setting("minify", `{"css":"on","html":"off","js":"on"}`)}
-	}), []wantFinding{{kind: KindZoneSetting, id: "minify", before: SeverityWarning, after: SeverityNotice,
+	}), []wantFinding{{kind: string(vocab.KindZoneSetting), id: "minify", before: SeverityWarning, after: SeverityNotice,
 		contains: []string{"minify is on for css, js", "minify them in your build"}}}},
 	{"zone-setting-mobile-redirect", withZone("free", func(z *inventory.ZoneInventory) {
 		z.Settings = []inventory.Setting{setting("mobile_redirect", `{"status":"on","mobile_subdomain":"m","strip_uri":false}`)}
-	}), []wantFinding{{kind: KindZoneSetting, id: "mobile_redirect", before: SeverityWarning, after: SeverityError,
+	}), []wantFinding{{kind: string(vocab.KindZoneSetting), id: "mobile_redirect", before: SeverityWarning, after: SeverityError,
 		contains: []string{`on (to subdomain "m", strip_uri false)`, "single redirect rule"}}}},
 	{"zone-setting-server-side-exclude", withZone("free", func(z *inventory.ZoneInventory) {
 		z.Settings = []inventory.Setting{setting("server_side_exclude", `"on"`)}
-	}), []wantFinding{{kind: KindZoneSetting, id: "server_side_exclude", before: SeverityWarning, after: SeverityNotice,
+	}), []wantFinding{{kind: string(vocab.KindZoneSetting), id: "server_side_exclude", before: SeverityWarning, after: SeverityNotice,
 		contains: []string{`server_side_exclude is "on"`, "SSE tags"}}}},
 	{"zone-setting-privacy-pass", withZone("free", func(z *inventory.ZoneInventory) {
 		z.Settings = []inventory.Setting{setting("privacy_pass", `"on"`)}
-	}), []wantFinding{{kind: KindZoneSetting, id: "privacy_pass", before: SeverityWarning, after: SeverityNotice,
+	}), []wantFinding{{kind: string(vocab.KindZoneSetting), id: "privacy_pass", before: SeverityWarning, after: SeverityNotice,
 		contains: []string{`privacy_pass is "on"`, "anonymous-token setting is removed"}}}},
 	{"notification-email", func() *inventory.Snapshot {
 		// A health check carrying the field (as the spec words it) is not reported: the real
@@ -184,25 +187,25 @@ var liveCases = []struct {
 		s.Accounts = []inventory.AccountInventory{{Account: inventory.Account{ID: "acc1"}, LoadBalancerPools: []inventory.LoadBalancerPool{{ID: "pool1", Name: "primary", NotificationEmail: "lb@example.com, noc@example.com"}}}}
 		return s
 	}(), []wantFinding{
-		{kind: KindLoadBalancerPool, id: "pool1", before: SeverityWarning, after: SeverityError, accountScoped: true, contains: []string{`"lb@example.com, noc@example.com" (2 addresses)`, "alerting/v3/policies"}},
+		{kind: string(vocab.KindLoadBalancerPool), id: "pool1", before: SeverityWarning, after: SeverityError, accountScoped: true, contains: []string{`"lb@example.com, noc@example.com" (2 addresses)`, "alerting/v3/policies"}},
 	}},
 	{"argo-tunnels-api", withAccount(func(a *inventory.AccountInventory) {
 		a.Tunnels = []inventory.Tunnel{{ID: "t1", Name: "blog", CreatedAt: "2021-01-01T00:00:00Z"}, {ID: "t2", Name: "gone", DeletedAt: "2022-01-01T00:00:00Z"}}
-	}), []wantFinding{{kind: KindTunnel, id: "t1", before: SeverityNotice, after: SeverityNotice, accountScoped: true,
+	}), []wantFinding{{kind: string(vocab.KindTunnel), id: "t1", before: SeverityNotice, after: SeverityNotice, accountScoped: true,
 		contains: []string{`Tunnel "blog" (id t1, created 2021-01-01T00:00:00Z)`, "cfd_tunnel"}}}},
 	{"access-bookmarks-api", withAccount(func(a *inventory.AccountInventory) {
 		a.AccessBookmarks = []inventory.AccessBookmark{{ID: "b1", Name: "Wiki", Domain: "wiki.example.com"}}
-	}), []wantFinding{{kind: KindAccessBookmark, id: "b1", before: SeverityWarning, after: SeverityError, accountScoped: true,
+	}), []wantFinding{{kind: string(vocab.KindAccessBookmark), id: "b1", before: SeverityWarning, after: SeverityError, accountScoped: true,
 		contains: []string{`"Wiki" (id b1, domain wiki.example.com)`, "type bookmark"}}}},
 	{"threat-score-field", withZone("pro", func(z *inventory.ZoneInventory) {
 		z.FirewallRules = []inventory.FirewallRule{{ID: "r2", Description: "bad ips", Action: "block",
 			Filter: inventory.Filter{ID: "f2", Expression: "cf.threat_score gt 10"}}}
-	}), []wantFinding{{kind: KindExpression, id: "f2", before: SeverityNotice, after: SeverityNotice,
+	}), []wantFinding{{kind: string(vocab.KindExpression), id: "f2", before: SeverityNotice, after: SeverityNotice,
 		contains: []string{`Filter id f2 (used by firewall rule "bad ips" (id r2))`, `"cf.threat_score gt 10" is always false (never matches)`}}}},
 	{"geoip-field-names", withZone("pro", func(z *inventory.ZoneInventory) {
 		z.Rulesets = []inventory.Ruleset{{ID: "rs1", Name: "default", Phase: "http_request_firewall_custom",
 			Rules: []inventory.RulesetRule{{ID: "cr1", Description: "geo", Action: "block", Expression: `ip.geoip.country eq "T1"`}}}}
-	}), []wantFinding{{kind: KindExpression, id: "cr1", before: SeverityNotice, after: SeverityNotice,
+	}), []wantFinding{{kind: string(vocab.KindExpression), id: "cr1", before: SeverityNotice, after: SeverityNotice,
 		contains: []string{`Custom rule "geo" (id cr1) in ruleset "default" (id rs1)`, "ip.geoip.country -> ip.src.country"}}}},
 }
 
@@ -218,7 +221,7 @@ func TestScanSnapshotPerCatalogEntry(t *testing.T) {
 	cat := catalog.Default()
 	for _, tc := range liveCases {
 		t.Run(tc.id, func(t *testing.T) {
-			e, ok := cat.Lookup(tc.id)
+			e, ok := cat.Lookup(vocab.RuleID(tc.id))
 			if !ok {
 				t.Fatalf("catalog has no entry %q", tc.id)
 			}
@@ -239,7 +242,7 @@ func TestScanSnapshotPerCatalogEntry(t *testing.T) {
 					if when == "after" {
 						wantSev = w.after
 					}
-					if f.Resource.Kind != w.kind || f.Resource.ID != w.id {
+					if f.Resource.Kind != vocab.Kind(w.kind) || f.Resource.ID != w.id {
 						t.Errorf("%s: resource = %+v, want kind %s id %s", when, f.Resource, w.kind, w.id)
 					}
 					if f.Severity != wantSev {
@@ -292,7 +295,7 @@ func TestScanSnapshotPerCatalogEntry(t *testing.T) {
 func dump(fs []Finding) string {
 	var b strings.Builder
 	for _, f := range fs {
-		b.WriteString(f.RuleID + " " + f.Severity.String() + " " + f.Resource.Kind + "/" + f.Resource.ID + ": " + f.Message + "\n")
+		fmt.Fprintf(&b, "%s %s %s/%s: %s\n", f.RuleID, f.Severity, f.Resource.Kind, f.Resource.ID, f.Message)
 	}
 	return b.String()
 }
@@ -303,7 +306,7 @@ func TestEveryLiveDetectableIDHasACase(t *testing.T) {
 		have[c.id] = true
 	}
 	for _, id := range LiveDetectableIDs() {
-		if !have[id] {
+		if !have[string(id)] {
 			t.Errorf("no table case for live-detectable id %s", id)
 		}
 		if _, ok := catalog.Default().Lookup(id); !ok {
@@ -311,7 +314,7 @@ func TestEveryLiveDetectableIDHasACase(t *testing.T) {
 		}
 	}
 	for id := range have {
-		if !LiveDetectable(id) {
+		if !LiveDetectable(vocab.RuleID(id)) {
 			t.Errorf("table case %s is not live-detectable", id)
 		}
 	}
@@ -325,7 +328,7 @@ func TestLiveDetectableListsExactlyTheObservableEntries(t *testing.T) {
 		"zone-settings-bulk": true, "dns-error-chain": true,
 	}
 	for _, e := range catalog.Default().Entries() {
-		if got, want := LiveDetectable(e.ID), !notLive[e.ID]; got != want {
+		if got, want := LiveDetectable(e.ID), !notLive[string(e.ID)]; got != want {
 			t.Errorf("LiveDetectable(%q) = %v, want %v", e.ID, got, want)
 		}
 	}

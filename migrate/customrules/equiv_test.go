@@ -15,6 +15,7 @@ import (
 	"github.com/sunsetscan/sunset/scanner/expr"
 	"github.com/sunsetscan/sunset/scanner/expr/celcheck"
 	"github.com/sunsetscan/sunset/scanner/inventory"
+	"github.com/sunsetscan/sunset/scanner/vocab"
 )
 
 // outcome is what a rule list does to one request: the action that stopped
@@ -73,7 +74,7 @@ func (ev *evaluator) matches(src string, req celcheck.Request) bool {
 // firewallPrecedence is written out again here, independently of the code
 // under test, from the facts: log, bypass, allow, challenge,
 // managed_challenge, js_challenge, block.
-var firewallPrecedence = []string{"log", "bypass", "allow", "challenge", "managed_challenge", "js_challenge", "block"}
+var firewallPrecedence = []vocab.Action{vocab.ActionLog, vocab.ActionBypass, vocab.ActionAllow, vocab.ActionChallenge, vocab.ActionManagedChallenge, vocab.ActionJSChallenge, vocab.ActionBlock}
 
 // oldOutcome evaluates firewall rules semantics: ascending priority, null
 // last, ties by action precedence; paused rules do not run; log and bypass
@@ -106,7 +107,7 @@ func (ev *evaluator) oldOutcome(rules []inventory.FirewallRule, req celcheck.Req
 			prods = append(prods, r.Products...)
 			continue
 		}
-		o.action = r.Action
+		o.action = string(r.Action)
 		break
 	}
 	o.products = productSet(prods)
@@ -138,7 +139,7 @@ func (ev *evaluator) newOutcome(rules []inventory.RulesetRule, req celcheck.Requ
 			}
 			o.action = "allow"
 		default:
-			o.action = r.Action
+			o.action = string(r.Action)
 		}
 		break
 	}

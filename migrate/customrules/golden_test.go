@@ -4,12 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
-	"github.com/sunsetscan/sunset/migrate/internal/golden"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/sunsetscan/sunset/migrate/internal/golden"
 
 	"github.com/sunsetscan/sunset/scanner/cfapi/emulator/seed"
 )

@@ -7,12 +7,14 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/sunsetscan/sunset/scanner/vocab"
+
 	"github.com/sunsetscan/sunset/scanner/inventory"
 )
 
 // precedence orders firewall rules of equal priority by action.
-var precedence = map[string]int{
-	"log": 0, "bypass": 1, "allow": 2, "challenge": 3, "managed_challenge": 4, "js_challenge": 5, "block": 6,
+var precedence = map[vocab.Action]int{
+	vocab.ActionLog: 0, vocab.ActionBypass: 1, vocab.ActionAllow: 2, vocab.ActionChallenge: 3, vocab.ActionManagedChallenge: 4, vocab.ActionJSChallenge: 5, vocab.ActionBlock: 6,
 }
 
 // skipProducts are the product names the skip action takes (the same as
@@ -21,7 +23,7 @@ var skipProducts = []string{"bic", "hot", "rateLimit", "securityLevel", "uaBlock
 
 // productPhases are the phases that replace the previous-version products
 // (derived: no official mapping says so).
-var productPhases = map[string]string{"rateLimit": "http_ratelimit", "waf": "http_request_firewall_managed"}
+var productPhases = map[string]vocab.Phase{"rateLimit": vocab.PhaseRateLimiting, "waf": vocab.PhaseManaged}
 
 // maxDescription is the longest description the API takes, in characters.
 const maxDescription = 500
@@ -44,7 +46,7 @@ type source struct {
 // terminates reports whether the firewall rule stopped evaluation when it matched.
 func (s *source) terminates() bool {
 	_, known := precedence[s.rule.Action]
-	return known && s.rule.Action != "log" && s.rule.Action != "bypass"
+	return known && s.rule.Action != vocab.ActionLog && s.rule.Action != vocab.ActionBypass
 }
 
 // compareSources is the firewall rules' evaluation order: ascending
@@ -93,9 +95,12 @@ func (u *unit) terminates() bool {
 	return slices.ContainsFunc(u.srcs, (*source).terminates)
 }
 
-func (u *unit) action() string {
+// actionAllowBypass names a unit of an allow and a bypass merged into one skip rule.
+const actionAllowBypass vocab.Action = "allow+bypass"
+
+func (u *unit) action() vocab.Action {
 	if len(u.srcs) == 2 {
-		return "allow+bypass"
+		return actionAllowBypass
 	}
 	return u.srcs[0].rule.Action
 }
@@ -207,7 +212,7 @@ func pairUp(srcs []*source) []*unit {
 		for next < len(srcs) && sameGroup(srcs[end], srcs[next]) {
 			next++
 		}
-		if srcs[start].rule.Action == "bypass" && end < len(srcs) && srcs[end].rule.Action == "allow" {
+		if srcs[start].rule.Action == vocab.ActionBypass && end < len(srcs) && srcs[end].rule.Action == vocab.ActionAllow {
 			g, h := srcs[start:end], srcs[end:next]
 		search:
 			for i, b := range g {
@@ -280,7 +285,7 @@ func ids(srcs []*source) []string {
 func actions(srcs []*source) []string {
 	out := make([]string, len(srcs))
 	for i, s := range srcs {
-		out[i] = s.rule.Action
+		out[i] = string(s.rule.Action)
 	}
 	return out
 }
@@ -324,17 +329,17 @@ func build(u *unit, opts Options) {
 		}
 	} else {
 		switch a := first.rule.Action; a {
-		case "block", "challenge", "js_challenge", "managed_challenge":
+		case vocab.ActionBlock, vocab.ActionChallenge, vocab.ActionJSChallenge, vocab.ActionManagedChallenge:
 			rule.Action = a
-		case "log":
+		case vocab.ActionLog:
 			rule.Action = a
 			if opts.Plan != "" && opts.Plan != inventory.PlanEnterprise {
 				t.Diagnostics = append(t.Diagnostics, Diagnostic{Severity: SeverityError, Code: CodePlanLog,
 					Message: fmt.Sprintf("the log action needs the enterprise plan; the zone is on %s: change the action or drop the rule", opts.Plan)})
 			}
-		case "allow":
+		case vocab.ActionAllow:
 			allow = first
-		case "bypass":
+		case vocab.ActionBypass:
 			bypass = first
 		default:
 			t.Diagnostics = append(t.Diagnostics, Diagnostic{Severity: SeverityError, Code: CodeAction,
@@ -358,7 +363,7 @@ func build(u *unit, opts Options) {
 				return
 			}
 		}
-		rule.Action = "skip"
+		rule.Action = vocab.ActionSkip
 		params, _ := json.Marshal(p) // strings and slices of strings: cannot fail
 		rule.ActionParameters = params
 		t.Changes = append(t.Changes, "skip rules log matching requests by default: logging is left at its default (set logging.enabled to false to turn it off)")
@@ -407,7 +412,7 @@ func products(in []string, t *RuleTranslation) (prods, phases []string) {
 	t.Changes = append(t.Changes, fmt.Sprintf("bypass -> skip with action_parameters.products [%s]: it does not stop the remaining rules, as bypass did not", strings.Join(prods, " ")))
 	for _, p := range prods {
 		if ph, ok := productPhases[p]; ok {
-			phases = append(phases, ph)
+			phases = append(phases, string(ph))
 			t.Changes = append(t.Changes, fmt.Sprintf("product %s addresses only the previous version: also skips phase %s (derived)", p, ph))
 		}
 	}
@@ -470,7 +475,7 @@ func orderDiagnostics(units []*unit) {
 			continue
 		}
 		switch u.action() {
-		case "log":
+		case vocab.ActionLog:
 			var before []string
 			for _, p := range units[:i] {
 				if live(p) && p.terminates() {
@@ -480,16 +485,16 @@ func orderDiagnostics(units []*unit) {
 			if len(before) > 0 {
 				info(u, "runs after %d rules that stop evaluation (%s): requests they stop are not logged, as with firewall rules evaluated by priority", len(before), abbreviate(before))
 			}
-		case "bypass":
+		case vocab.ActionBypass:
 			expr := u.t.NewExpression
 			for _, p := range units[:i] {
-				if live(p) && p.action() == "allow" && p.t.NewExpression == expr {
+				if live(p) && p.action() == vocab.ActionAllow && p.t.NewExpression == expr {
 					info(u, "never takes effect: the allow %s with the same expression comes first and stops evaluation, as it did among the firewall rules", abbreviate(p.t.FirewallRuleIDs))
 					break
 				}
 			}
 			for _, p := range units[i+1:] {
-				if !p.migrated && p.t.Rule != nil && p.action() == "allow" && p.t.NewExpression == expr {
+				if !p.migrated && p.t.Rule != nil && p.action() == vocab.ActionAllow && p.t.NewExpression == expr {
 					info(u, "kept apart from the allow %s on the same expression: they are not neighbours in the evaluation order (or only one is paused), and merging would change what runs between them; two rules keep the outcome", abbreviate(p.t.FirewallRuleIDs))
 					break
 				}
@@ -505,7 +510,7 @@ func existingOrder(existing []inventory.RulesetRule, units []*unit) []Diagnostic
 		if r.Enabled != nil && !*r.Enabled {
 			continue
 		}
-		if r.Action == "log" || (r.Action == "skip" && !skipsCurrent(r.ActionParameters)) {
+		if r.Action == vocab.ActionLog || (r.Action == vocab.ActionSkip && !skipsCurrent(r.ActionParameters)) {
 			continue
 		}
 		stopping = append(stopping, orNone(r.ID))

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sunsetscan/sunset/scanner/vocab"
+
 	"github.com/sunsetscan/sunset/scanner/inventory"
 )
 
@@ -14,7 +16,7 @@ func prio(n int) *int { return &n }
 
 // fw builds a firewall rule with a filter "f-<id>"; mods adjust it.
 func fw(id, action string, priority *int, expression string, mods ...func(*inventory.FirewallRule)) inventory.FirewallRule {
-	r := inventory.FirewallRule{ID: id, Action: action, Priority: priority, Filter: inventory.Filter{ID: "f-" + id, Expression: expression}}
+	r := inventory.FirewallRule{ID: id, Action: vocab.Action(action), Priority: priority, Filter: inventory.Filter{ID: "f-" + id, Expression: expression}}
 	for _, m := range mods {
 		m(&r)
 	}
@@ -104,7 +106,7 @@ func TestActionMapping(t *testing.T) {
 				}
 				return
 			}
-			if tr.Rule == nil || tr.Rule.Action != c.want {
+			if tr.Rule == nil || tr.Rule.Action != vocab.Action(c.want) {
 				t.Fatalf("rule %+v, want action %s", tr.Rule, c.want)
 			}
 			if c.excluded != (tr.Index == -1) || c.excluded != (len(res.Ruleset) == 0) {

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sunsetscan/sunset/scanner/vocab"
+
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
@@ -27,7 +29,7 @@ func createsPlan() *migrate.Plan {
 				Method: "DELETE", Path: "/accounts/" + acc + "/access/bookmarks/bm1"},
 		}}},
 		Zones: []migrate.ZonePlan{{ZoneID: "z1", ZoneName: "m.example", Targets: []migrate.Target{{
-			Phase: migrate.PhaseRedirect, Name: "default",
+			Phase: vocab.PhaseDynamicRedirect, Name: "default",
 			Rules: []json.RawMessage{json.RawMessage(`{"action":"redirect","expression":"http.host eq \"m.example\"","enabled":true,"action_parameters":{"from_value":{"status_code":302,"preserve_query_string":true,"target_url":{"expression":"concat(\"https://m.m.example\", http.request.uri.path)"}}}}`)},
 		}}, Steps: []migrate.Step{
 			{ID: "redirect-rules.create", Kind: "redirect-rules.create", Change: migrate.ChangeCreate,
@@ -81,7 +83,7 @@ func TestCreatedObjectsAreDeclared(t *testing.T) {
 		t.Error("app_launcher_visible not true")
 	}
 	rs := byType["cloudflare_ruleset"]
-	if rs == nil || valueOf(t, rs, "phase").AsString() != migrate.PhaseRedirect {
+	if rs == nil || vocab.Phase(valueOf(t, rs, "phase").AsString()) != vocab.PhaseDynamicRedirect {
 		t.Fatal("no redirect ruleset")
 	}
 	fv := valueOf(t, rs, "rules").Index(cty.NumberIntVal(0)).GetAttr("action_parameters").GetAttr("from_value")

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/sunsetscan/sunset/scanner/vocab"
+
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
@@ -26,7 +28,7 @@ func TestRulesRoundTrip(t *testing.T) {
 	}
 	p := &migrate.Plan{SchemaVersion: 1, Zones: []migrate.ZonePlan{{
 		ZoneID: "z1", ZoneName: "a-b.example",
-		Targets: []migrate.Target{{Phase: migrate.PhaseCustomRules, Name: "default", Rules: rules}},
+		Targets: []migrate.Target{{Phase: vocab.PhaseCustomRules, Name: "default", Rules: rules}},
 	}}}
 	files, err := Files(p)
 	if err != nil {

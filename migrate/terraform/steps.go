@@ -22,7 +22,7 @@ func writesEntrypoint(st migrate.Step, zoneID string, t migrate.Target) bool {
 		return false
 	}
 	base := "/zones/" + zoneID + "/rulesets/"
-	if st.Path == base+"phases/"+t.Phase+"/entrypoint" {
+	if st.Path == base+"phases/"+string(t.Phase)+"/entrypoint" {
 		return true
 	}
 	return t.RulesetID != "" && (st.Path == base+t.RulesetID || strings.HasPrefix(st.Path, base+t.RulesetID+"/"))

@@ -3,6 +3,8 @@ package terraform
 import (
 	"fmt"
 
+	"github.com/sunsetscan/sunset/scanner/vocab"
+
 	"github.com/hashicorp/hcl/v2/hclwrite"
 	"github.com/zclconf/go-cty/cty"
 
@@ -10,11 +12,11 @@ import (
 )
 
 // phaseNames shortens phases for resource names.
-var phaseNames = map[string]string{
-	migrate.PhaseCustomRules:  "custom_rules",
-	migrate.PhaseRateLimiting: "rate_limiting_rules",
-	migrate.PhaseManaged:      "managed_rules",
-	migrate.PhaseRedirect:     "redirect_rules",
+var phaseNames = map[vocab.Phase]string{
+	vocab.PhaseCustomRules:     "custom_rules",
+	vocab.PhaseRateLimiting:    "rate_limiting_rules",
+	vocab.PhaseManaged:         "managed_rules",
+	vocab.PhaseDynamicRedirect: "redirect_rules",
 }
 
 // zoneFile renders a zone's entry points, DNS settings and created objects; nil when the
@@ -49,7 +51,7 @@ func (g *gen) zoneFile(z *migrate.ZonePlan) ([]byte, error) {
 func (g *gen) ruleset(body *hclwrite.Body, z *migrate.ZonePlan, t migrate.Target, base string) error {
 	short := phaseNames[t.Phase]
 	if short == "" {
-		short = t.Phase
+		short = string(t.Phase)
 	}
 	name := g.names.name(base + "_" + short)
 	ids := g.claim(zoneScope(z), z.Steps, func(st migrate.Step) bool { return writesEntrypoint(st, z.ZoneID, t) }, "cloudflare_ruleset."+name)
@@ -62,7 +64,7 @@ func (g *gen) ruleset(body *hclwrite.Body, z *migrate.ZonePlan, t migrate.Target
 	r.SetAttributeValue("zone_id", cty.StringVal(z.ZoneID))
 	r.SetAttributeValue("name", cty.StringVal(t.Name))
 	r.SetAttributeValue("kind", cty.StringVal("zone"))
-	r.SetAttributeValue("phase", cty.StringVal(t.Phase))
+	r.SetAttributeValue("phase", cty.StringVal(string(t.Phase)))
 	rules := make([]cty.Value, 0, len(t.Rules))
 	for i, raw := range t.Rules {
 		v, err := ruleValue(raw)

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/sunsetscan/sunset/scanner/vocab"
 )
 
 // Severity ranks a finding. The zero value is SeverityNone (nothing to report).
@@ -103,8 +105,8 @@ type Match struct {
 
 // Entry is one deprecation.
 type Entry struct {
-	ID    string `yaml:"id" json:"id"`
-	Title string `yaml:"title" json:"title"`
+	ID    vocab.RuleID `yaml:"id" json:"id"`
+	Title string       `yaml:"title" json:"title"`
 	// Description says what exactly is deprecated, in a sentence or two.
 	Description string `yaml:"description" json:"description"`
 	// DeprecatedOn is when the deprecation was announced (zero when unknown: deprecated

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/sunsetscan/sunset/scanner/vocab"
 )
 
 // designIDs are the catalog ids of the design page, the public names users suppress by.
@@ -39,7 +41,7 @@ func TestEveryDesignIDExactlyOnce(t *testing.T) {
 	}
 	count := map[string]int{}
 	for _, e := range entries {
-		count[e.ID]++
+		count[string(e.ID)]++
 	}
 	for _, id := range designIDs {
 		if count[id] != 1 {
@@ -60,7 +62,7 @@ func TestEveryDesignIDExactlyOnce(t *testing.T) {
 func TestEntriesSortedAndLookup(t *testing.T) {
 	c := Default()
 	es := c.Entries()
-	if !slices.IsSortedFunc(es, func(a, b Entry) int { return strings.Compare(a.ID, b.ID) }) {
+	if !slices.IsSortedFunc(es, func(a, b Entry) int { return strings.Compare(string(a.ID), string(b.ID)) }) {
 		t.Error("Entries() not sorted by id")
 	}
 	for _, e := range es {
@@ -104,7 +106,7 @@ func TestEntryContents(t *testing.T) {
 	c := Default()
 	get := func(id string) Entry {
 		t.Helper()
-		e, ok := c.Lookup(id)
+		e, ok := c.Lookup(vocab.RuleID(id))
 		if !ok {
 			t.Fatalf("missing entry %q", id)
 		}
@@ -124,7 +126,7 @@ func TestEntryContents(t *testing.T) {
 	advisories := []string{}
 	for _, e := range c.Entries() {
 		if e.Advisory {
-			advisories = append(advisories, e.ID)
+			advisories = append(advisories, string(e.ID))
 		}
 	}
 	if want := []string{"dns-error-chain", "geoip-field-names", "threat-score-field"}; !slices.Equal(advisories, want) {
@@ -155,8 +157,8 @@ func TestEntryContents(t *testing.T) {
 				got = append(got, ep.Path)
 			}
 		}
-		if !slices.Equal(got, affected[e.ID]) {
-			t.Errorf("%s: affected routes %v, want %v", e.ID, got, affected[e.ID])
+		if !slices.Equal(got, affected[string(e.ID)]) {
+			t.Errorf("%s: affected routes %v, want %v", e.ID, got, affected[string(e.ID)])
 		}
 	}
 
@@ -196,8 +198,8 @@ func TestEntryContents(t *testing.T) {
 		"access-bookmarks-api": {"cloudflare_access_bookmark"},
 	}
 	for _, e := range c.Entries() {
-		if got := e.Match.Terraform.Resources; !slices.Equal(got, wantResources[e.ID]) {
-			t.Errorf("%s: terraform resources %v, want %v", e.ID, got, wantResources[e.ID])
+		if got := e.Match.Terraform.Resources; !slices.Equal(got, wantResources[string(e.ID)]) {
+			t.Errorf("%s: terraform resources %v, want %v", e.ID, got, wantResources[string(e.ID)])
 		}
 	}
 	if got := get("srv-data-fields").Match.Terraform.Attributes; len(got) != 3 || got[0].Kind != "cloudflare_record" {
@@ -254,7 +256,7 @@ func TestTextPatterns(t *testing.T) {
 		{"page-shield-script-monitor", `curl "$API/zones/$ZONE_ID/page_shield/scripts"`, false},
 	}
 	for _, tc := range cases {
-		e, ok := c.Lookup(tc.id)
+		e, ok := c.Lookup(vocab.RuleID(tc.id))
 		if !ok {
 			t.Fatalf("no entry %q", tc.id)
 		}
@@ -282,7 +284,7 @@ func TestWithDatesNotice(t *testing.T) {
 	}
 	for _, e := range notice.Entries() {
 		s, _ := spec.Lookup(e.ID)
-		if w, moved := want[e.ID]; moved {
+		if w, moved := want[string(e.ID)]; moved {
 			if e.EndOfLife.String() != w || e.DateSource != DatesNotice {
 				t.Errorf("%s with notice dates: end of life %s (%s), want %s (notice)", e.ID, e.EndOfLife, e.DateSource, w)
 			}

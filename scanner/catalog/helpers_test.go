@@ -3,6 +3,8 @@ package catalog
 import (
 	"regexp"
 	"testing"
+
+	"github.com/sunsetscan/sunset/scanner/vocab"
 )
 
 func mustCompile(t *testing.T, p string) *regexp.Regexp {
@@ -16,7 +18,7 @@ func mustCompile(t *testing.T, p string) *regexp.Regexp {
 
 func mustLookup(t *testing.T, c *Catalog, id string) Entry {
 	t.Helper()
-	e, ok := c.Lookup(id)
+	e, ok := c.Lookup(vocab.RuleID(id))
 	if !ok {
 		t.Fatalf("no entry %q", id)
 	}

@@ -1,46 +1,32 @@
 package catalog
 
-import "slices"
+import (
+	"slices"
 
-// Object kinds: the vocabulary shared by Match.Objects, FieldRef.Kind, the scanner's
-// Resource.Kind and the reports.
-const (
-	KindFirewallRule       = "firewall_rule"
-	KindFilter             = "filter"
-	KindRateLimit          = "rate_limit"
-	KindWAFPackage         = "waf_package"
-	KindWAFGroup           = "waf_group"
-	KindWAFRule            = "waf_rule"
-	KindWAFOverride        = "waf_override"
-	KindZoneSetting        = "zone_setting"
-	KindDNSRecord          = "dns_record"
-	KindDNSSettings        = "dns_settings"
-	KindAccount            = "account"
-	KindAccountDNSSettings = "account_dns_settings"
-	KindHealthCheck        = "health_check"
-	KindLoadBalancerPool   = "load_balancer_pool"
-	KindTunnel             = "tunnel"
-	KindAccessBookmark     = "access_bookmark"
-	KindRuleset            = "ruleset"
-	KindExpression         = "expression" // a filter or rule expression
+	"github.com/sunsetscan/sunset/scanner/vocab"
 )
 
-// objectKinds is sorted so ObjectKinds needs no sort and IsObjectKind can binary-search.
+// objectKinds are the API object kinds Match.Objects and Match.Fields may name (the
+// vocabulary's kinds, but for the scanner's zone-wide kind), sorted so IsObjectKind can
+// binary-search.
 var objectKinds = func() []string {
-	k := []string{
-		KindFirewallRule, KindFilter, KindRateLimit, KindWAFPackage, KindWAFGroup, KindWAFRule,
-		KindWAFOverride, KindZoneSetting, KindDNSRecord, KindDNSSettings, KindAccount,
-		KindAccountDNSSettings, KindHealthCheck, KindLoadBalancerPool, KindTunnel,
-		KindAccessBookmark, KindRuleset, KindExpression,
+	k := []string{}
+	for _, kind := range []vocab.Kind{
+		vocab.KindFirewallRule, vocab.KindFilter, vocab.KindRateLimit, vocab.KindWAFPackage, vocab.KindWAFGroup, vocab.KindWAFRule,
+		vocab.KindWAFOverride, vocab.KindZoneSetting, vocab.KindDNSRecord, vocab.KindDNSSettings, vocab.KindAccount,
+		vocab.KindAccountDNSSettings, vocab.KindHealthCheck, vocab.KindLoadBalancerPool, vocab.KindTunnel,
+		vocab.KindAccessBookmark, vocab.KindRuleset, vocab.KindExpression,
+	} {
+		k = append(k, string(kind))
 	}
 	slices.Sort(k)
 	return k
 }()
 
-// ObjectKinds returns the object kind vocabulary, sorted.
+// ObjectKinds returns the object kinds a catalog entry may match, sorted.
 func ObjectKinds() []string { return slices.Clone(objectKinds) }
 
-// IsObjectKind reports whether k belongs to the object kind vocabulary.
+// IsObjectKind reports whether k is an object kind a catalog entry may match.
 func IsObjectKind(k string) bool {
 	_, ok := slices.BinarySearch(objectKinds, k)
 	return ok

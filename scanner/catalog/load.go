@@ -14,6 +14,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/sunsetscan/sunset/scanner/vocab"
+
 	"gopkg.in/yaml.v3"
 )
 
@@ -29,7 +31,7 @@ type Catalog struct {
 	base    []Entry // as authored, sorted by id
 	dates   string
 	entries []Entry // effective (dates applied), sorted by id
-	byID    map[string]int
+	byID    map[vocab.RuleID]int
 	routes  map[int][]route
 }
 
@@ -61,12 +63,12 @@ func build(entries []Entry, dates string) (*Catalog, error) {
 	if err := Validate(entries); err != nil {
 		return nil, err
 	}
-	c := &Catalog{dates: dates, byID: make(map[string]int, len(entries))}
+	c := &Catalog{dates: dates, byID: make(map[vocab.RuleID]int, len(entries))}
 	c.base = make([]Entry, len(entries))
 	for i, e := range entries {
 		c.base[i] = e.clone()
 	}
-	slices.SortFunc(c.base, func(a, b Entry) int { return strings.Compare(a.ID, b.ID) })
+	slices.SortFunc(c.base, func(a, b Entry) int { return strings.Compare(string(a.ID), string(b.ID)) })
 	c.entries = make([]Entry, len(c.base))
 	for i, e := range c.base {
 		c.entries[i] = e.withDates(dates)
@@ -121,7 +123,7 @@ func (c *Catalog) Entries() []Entry {
 }
 
 // Lookup returns a copy of the entry with the given id.
-func (c *Catalog) Lookup(id string) (Entry, bool) {
+func (c *Catalog) Lookup(id vocab.RuleID) (Entry, bool) {
 	i, ok := c.byID[id]
 	if !ok {
 		return Entry{}, false
@@ -135,7 +137,7 @@ func (c *Catalog) Lookup(id string) (Entry, bool) {
 func (c *Catalog) Merge(user []Entry) (*Catalog, error) {
 	merged := slices.Clone(c.base)
 	var errs []error
-	seen := map[string]Entry{}
+	seen := map[vocab.RuleID]Entry{}
 	for _, u := range user {
 		if prev, dup := seen[u.ID]; dup {
 			errs = append(errs, fmt.Errorf("entry %q is defined twice (%s and %s): keep one", u.ID, originOr(prev), originOr(u)))
@@ -234,7 +236,7 @@ func Parse(data []byte, name string) ([]Entry, error) {
 	}
 
 	var errs []error
-	firstLine := map[string]int{}
+	firstLine := map[vocab.RuleID]int{}
 	for i := range entries {
 		item := items[i]
 		entries[i].Origin = fmt.Sprintf("%s:%d", name, item.Line)

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/sunsetscan/sunset/scanner/vocab"
 )
 
 const (
@@ -115,7 +117,7 @@ func patternCovers(pattern, path string) bool {
 func ids(es []Entry) []string {
 	out := make([]string, len(es))
 	for i, e := range es {
-		out[i] = e.ID
+		out[i] = string(e.ID)
 	}
 	return out
 }
@@ -166,8 +168,8 @@ func TestCatalogRoutesAreTheSpecRoutes(t *testing.T) {
 	seen := 0
 	for _, e := range Default().Entries() {
 		for _, ep := range e.Match.Endpoints {
-			key := e.ID + " " + ep.Path
-			ms, ok := want[key]
+			key := e.ID + vocab.RuleID(" "+ep.Path)
+			ms, ok := want[string(key)]
 			if !ok {
 				t.Errorf("catalog endpoint %s %v is not in the spec table", key, ep.Methods)
 				continue

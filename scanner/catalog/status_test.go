@@ -34,7 +34,7 @@ func day(s string) time.Time {
 func TestSeverityAtAroundEndOfLife(t *testing.T) {
 	c := Default()
 	for _, e := range c.Entries() {
-		eol, dated := specEndOfLife[e.ID]
+		eol, dated := specEndOfLife[string(e.ID)]
 		switch {
 		case e.Advisory:
 			for _, d := range []string{"2019-01-01", "2024-09-30", "2024-10-01", "2030-01-01"} {

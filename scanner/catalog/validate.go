@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/sunsetscan/sunset/scanner/vocab"
 )
 
 // Date sources an entry can name in date_source, and the values WithDates accepts.
@@ -54,7 +56,7 @@ func (e Entry) Validate() error {
 // Validate checks every entry (see Entry.Validate) and that ids are unique.
 func Validate(entries []Entry) error {
 	var errs []error
-	seen := map[string]Entry{}
+	seen := map[vocab.RuleID]Entry{}
 	for _, e := range entries {
 		if err := e.Validate(); err != nil {
 			errs = append(errs, err)
@@ -82,7 +84,7 @@ func (e Entry) problems() []problem {
 	switch {
 	case e.ID == "":
 		add("id", "id is missing: add `id: some-name` (lowercase kebab-case)")
-	case !idPattern.MatchString(e.ID):
+	case !idPattern.MatchString(string(e.ID)):
 		add("id", "id %q must be lowercase kebab-case (a-z, 0-9, single hyphens), e.g. \"firewall-rules\"", e.ID)
 	}
 	if strings.TrimSpace(e.Title) == "" {

@@ -7,14 +7,9 @@ import (
 	"net/http"
 	"net/url"
 
-	"github.com/sunsetscan/sunset/scanner/inventory"
-)
+	"github.com/sunsetscan/sunset/scanner/vocab"
 
-// Phases of the zone entry point rulesets a migration writes to.
-const (
-	PhaseCustom    = "http_request_firewall_custom"
-	PhaseRateLimit = "http_ratelimit"
-	PhaseManaged   = "http_request_firewall_managed"
+	"github.com/sunsetscan/sunset/scanner/inventory"
 )
 
 // Legacy DNS settings endpoints (/zones/:id/dns_settings/NAME), deprecated 2024-09-13.
@@ -248,8 +243,8 @@ func (c *Client) GetDNSRecord(ctx context.Context, zoneID, recordID string) (*in
 
 // GetEntrypointRuleset returns a zone's entry point ruleset of a phase, or (nil, nil) when
 // the phase has none yet (HTTP 404, or error code 10003 at any status).
-func (c *Client) GetEntrypointRuleset(ctx context.Context, zoneID, phase string) (*inventory.Ruleset, error) {
-	rs, err := one[inventory.Ruleset](ctx, c, false, "zones", zoneID, "rulesets", "phases", phase, "entrypoint")
+func (c *Client) GetEntrypointRuleset(ctx context.Context, zoneID string, phase vocab.Phase) (*inventory.Ruleset, error) {
+	rs, err := one[inventory.Ruleset](ctx, c, false, "zones", zoneID, "rulesets", "phases", string(phase), "entrypoint")
 	var e *Error
 	if errors.As(err, &e) && (e.Status == http.StatusNotFound || e.HasCode(CodeNoEntrypoint)) {
 		return nil, nil

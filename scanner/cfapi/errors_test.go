@@ -9,6 +9,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/sunsetscan/sunset/scanner/vocab"
 )
 
 func TestEnvelopeVariants(t *testing.T) {
@@ -234,23 +236,23 @@ func TestGetEntrypointRulesetNone(t *testing.T) {
 				writeJSON(w, tc.status, tc.body)
 			})
 			c, _ := testClient(t, srv.URL)
-			rs, err := c.GetEntrypointRuleset(context.Background(), "z1", PhaseCustom)
+			rs, err := c.GetEntrypointRuleset(context.Background(), "z1", vocab.PhaseCustomRules)
 			if rs != nil || err != nil {
 				t.Fatalf("got %v, %v; want nil, nil", rs, err)
 			}
 		})
 	}
 	srv := server(t, func(w http.ResponseWriter, r *http.Request) {
-		okEnvelope(w, map[string]any{"id": "rs1", "phase": PhaseCustom, "rules": []any{map[string]any{"id": "r1", "action": "block", "expression": "ssl"}}}, nil)
+		okEnvelope(w, map[string]any{"id": "rs1", "phase": vocab.PhaseCustomRules, "rules": []any{map[string]any{"id": "r1", "action": "block", "expression": "ssl"}}}, nil)
 	})
 	c, _ := testClient(t, srv.URL)
-	rs, err := c.GetEntrypointRuleset(context.Background(), "z1", PhaseCustom)
+	rs, err := c.GetEntrypointRuleset(context.Background(), "z1", vocab.PhaseCustomRules)
 	if err != nil || rs == nil || rs.ID != "rs1" || len(rs.Rules) != 1 {
 		t.Fatalf("got %+v, %v", rs, err)
 	}
 	srv500 := server(t, func(w http.ResponseWriter, r *http.Request) { writeJSON(w, 500, "oops") })
 	c, _ = testClient(t, srv500.URL, func(c *Config) { c.MaxRetries = -1 })
-	if rs, err := c.GetEntrypointRuleset(context.Background(), "z1", PhaseCustom); err == nil || rs != nil {
+	if rs, err := c.GetEntrypointRuleset(context.Background(), "z1", vocab.PhaseCustomRules); err == nil || rs != nil {
 		t.Fatalf("a 500 must stay an error, got %v, %v", rs, err)
 	}
 }

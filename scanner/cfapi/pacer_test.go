@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sunsetscan/sunset/scanner/vocab"
 	"golang.org/x/time/rate"
 )
 
@@ -362,7 +363,7 @@ func TestRequestAccounting(t *testing.T) {
 	_, err = c.PatchDNSSettings(ctxA, "a", map[string]any{})
 	mustOK(err)
 	mustOK(c.DeleteFilter(ctxB, "b", "f"))
-	_, err = c.PutEntrypointRuleset(ctxB, "b", PhaseCustom, nil)
+	_, err = c.PutEntrypointRuleset(ctxB, "b", vocab.PhaseCustomRules, nil)
 	mustOK(err)
 	_, err = c.CreateRulesetRule(context.Background(), "c", "rs", ruleForTest(), nil)
 	mustOK(err)

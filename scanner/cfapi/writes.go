@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/sunsetscan/sunset/scanner/vocab"
+
 	"github.com/sunsetscan/sunset/scanner/inventory"
 )
 
@@ -25,7 +27,7 @@ func (c *Client) write(ctx context.Context, method string, body any, out any, de
 // PutEntrypointRuleset replaces ALL rules of a zone's entry point ruleset of phase (and
 // creates the ruleset when missing): PUT /zones/:id/rulesets/phases/PHASE/entrypoint
 // {"rules": [...]}. The caller must include the rules that already exist.
-func (c *Client) PutEntrypointRuleset(ctx context.Context, zoneID, phase string, rules []inventory.RulesetRule) (*inventory.Ruleset, error) {
+func (c *Client) PutEntrypointRuleset(ctx context.Context, zoneID string, phase vocab.Phase, rules []inventory.RulesetRule) (*inventory.Ruleset, error) {
 	if rules == nil {
 		rules = []inventory.RulesetRule{}
 	}
@@ -33,7 +35,7 @@ func (c *Client) PutEntrypointRuleset(ctx context.Context, zoneID, phase string,
 	body := struct {
 		Rules []inventory.RulesetRule `json:"rules"`
 	}{rules}
-	if err := c.write(ctx, http.MethodPut, body, &rs, false, "zones", zoneID, "rulesets", "phases", phase, "entrypoint"); err != nil {
+	if err := c.write(ctx, http.MethodPut, body, &rs, false, "zones", zoneID, "rulesets", "phases", string(phase), "entrypoint"); err != nil {
 		return nil, err
 	}
 	return &rs, nil

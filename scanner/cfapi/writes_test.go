@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/sunsetscan/sunset/scanner/inventory"
+	"github.com/sunsetscan/sunset/scanner/vocab"
 )
 
 func ruleForTest() inventory.RulesetRule {
@@ -35,7 +36,7 @@ func TestWrites(t *testing.T) {
 			wantBody: `{"rules":[{"action":"block","expression":"ip.src eq 192.0.2.1","description":"from firewall rule 1","enabled":true}]}`,
 			result:   `{"id":"rs1","phase":"http_request_firewall_custom","rules":[{"id":"n1","action":"block","expression":"ip.src eq 192.0.2.1"}]}`,
 			call: func(c *Client) (any, error) {
-				return c.PutEntrypointRuleset(ctx, "z1", PhaseCustom, []inventory.RulesetRule{rule})
+				return c.PutEntrypointRuleset(ctx, "z1", vocab.PhaseCustomRules, []inventory.RulesetRule{rule})
 			},
 			check: func(t *testing.T, got any) {
 				if rs := got.(*inventory.Ruleset); rs.ID != "rs1" || len(rs.Rules) != 1 {
@@ -46,7 +47,7 @@ func TestWrites(t *testing.T) {
 		{
 			name: "put entrypoint with no rules sends an empty array", method: "PUT", path: "/zones/z1/rulesets/phases/http_ratelimit/entrypoint",
 			wantBody: `{"rules":[]}`, result: `{"id":"rs2","rules":[]}`,
-			call: func(c *Client) (any, error) { return c.PutEntrypointRuleset(ctx, "z1", PhaseRateLimit, nil) },
+			call: func(c *Client) (any, error) { return c.PutEntrypointRuleset(ctx, "z1", vocab.PhaseRateLimiting, nil) },
 		},
 		{
 			name: "create rule at the end", method: "POST", path: "/zones/z1/rulesets/rs1/rules",

@@ -85,6 +85,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/sunsetscan/sunset/scanner/vocab"
+
 	"github.com/sourcegraph/conc/pool"
 
 	"github.com/sunsetscan/sunset/scanner/inventory"
@@ -141,7 +143,7 @@ type Source interface {
 	ListRulesets(ctx context.Context, zoneID string) ([]inventory.Ruleset, error)
 	// GetEntrypointRuleset reads a zone's entry point ruleset of a phase; nil, nil when the
 	// phase has none.
-	GetEntrypointRuleset(ctx context.Context, zoneID, phase string) (*inventory.Ruleset, error)
+	GetEntrypointRuleset(ctx context.Context, zoneID string, phase vocab.Phase) (*inventory.Ruleset, error)
 
 	// GetAccountDNSSettings reads an account's DNS settings.
 	GetAccountDNSSettings(ctx context.Context, accountID string) (*inventory.AccountDNSSettings, error)

@@ -703,7 +703,7 @@ func TestFailingZoneIsSkippedAfterRepeatedFailures(t *testing.T) {
 		parts = append(parts, "dns_settings/"+name)
 	}
 	for _, phase := range entrypointPhases {
-		parts = append(parts, "rulesets/phases/"+phase+"/entrypoint")
+		parts = append(parts, "rulesets/phases/"+string(phase)+"/entrypoint")
 	}
 	for _, part := range parts {
 		f.fail[bad.ID+" "+part] = &statusErr{500, "zone down"}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/sunsetscan/sunset/scanner/inventory"
+	"github.com/sunsetscan/sunset/scanner/vocab"
 )
 
 // statusErr is the fake's API error: an HTTP status and a message.
@@ -315,8 +316,8 @@ func (f *fake) ListRulesets(ctx context.Context, zoneID string) ([]inventory.Rul
 	})
 }
 
-func (f *fake) GetEntrypointRuleset(ctx context.Context, zoneID, phase string) (*inventory.Ruleset, error) {
-	done, err := f.enter(ctx, zoneID+" rulesets/phases/"+phase+"/entrypoint")
+func (f *fake) GetEntrypointRuleset(ctx context.Context, zoneID string, phase vocab.Phase) (*inventory.Ruleset, error) {
+	done, err := f.enter(ctx, zoneID+" rulesets/phases/"+string(phase)+"/entrypoint")
 	defer done()
 	if err != nil {
 		return nil, err

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/sunsetscan/sunset/scanner/vocab"
+
 	"github.com/sourcegraph/conc/pool"
 
 	"github.com/sunsetscan/sunset/scanner/inventory"
@@ -21,7 +23,7 @@ var legacyDNSSettings = []string{"use_apex_ns", "secondary_overrides"}
 
 // Phases whose entry points are read: custom rules, rate limiting rules, managed rules and
 // single redirects, which the migration plans merge into.
-var entrypointPhases = []string{"http_request_firewall_custom", "http_ratelimit", "http_request_firewall_managed", inventory.PhaseDynamicRedirect}
+var entrypointPhases = []vocab.Phase{vocab.PhaseCustomRules, vocab.PhaseRateLimiting, vocab.PhaseManaged, vocab.PhaseDynamicRedirect}
 
 const (
 	// RequestsPerZone is the number of requests a zone costs when every list fits in one
@@ -275,7 +277,7 @@ func partDNSRecords(ctx context.Context, s *zoneScan) {
 }
 
 // isEntrypoint reports whether a listed ruleset is the zone's entry point of phase.
-func isEntrypoint(rs inventory.Ruleset, phase string) bool {
+func isEntrypoint(rs inventory.Ruleset, phase vocab.Phase) bool {
 	return rs.Phase == phase && (rs.Kind == "" || rs.Kind == "zone")
 }
 
@@ -296,7 +298,7 @@ func partRulesets(ctx context.Context, s *zoneScan) {
 		if !slices.ContainsFunc(listed, func(rs inventory.Ruleset) bool { return isEntrypoint(rs, phase) }) {
 			continue
 		}
-		s.call(ctx, "rulesets/phases/"+phase+"/entrypoint", func(ctx context.Context) error {
+		s.call(ctx, "rulesets/phases/"+string(phase)+"/entrypoint", func(ctx context.Context) error {
 			rs, err := s.src.GetEntrypointRuleset(ctx, zoneID, phase)
 			if err != nil || rs == nil {
 				return err

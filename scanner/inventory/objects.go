@@ -3,7 +3,12 @@
 // use the API's wire names and keep unknown members (Extra), so nothing is lost on a round trip.
 package inventory
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/sunsetscan/sunset/scanner/vocab"
+)
 
 // Plan levels as the API spells them in zone.plan.legacy_id.
 const (
@@ -69,15 +74,15 @@ type Filter struct {
 
 // FirewallRule is a firewall rule (deprecated API); Priority nil means "no priority, runs last".
 type FirewallRule struct {
-	ID          string   `json:"id,omitempty"`
-	Filter      Filter   `json:"filter"`
-	Action      string   `json:"action"`
-	Priority    *int     `json:"priority"`
-	Paused      bool     `json:"paused"`
-	Description string   `json:"description,omitempty"`
-	Ref         string   `json:"ref,omitempty"`
-	Products    []string `json:"products,omitempty"`
-	Extra       Extra    `json:"-"`
+	ID          string       `json:"id,omitempty"`
+	Filter      Filter       `json:"filter"`
+	Action      vocab.Action `json:"action"`
+	Priority    *int         `json:"priority"`
+	Paused      bool         `json:"paused"`
+	Description string       `json:"description,omitempty"`
+	Ref         string       `json:"ref,omitempty"`
+	Products    []string     `json:"products,omitempty"`
+	Extra       Extra        `json:"-"`
 }
 
 // HeaderMatch is one header condition of a previous-version rate limit.
@@ -122,6 +127,20 @@ type RateLimitBypass struct {
 type RateLimitResponseBody struct {
 	ContentType string `json:"content_type,omitempty"`
 	Body        string `json:"body,omitempty"`
+}
+
+// RuleAction is the action of the rate limiting rule the old mode becomes: ban -> block,
+// simulate -> log, the challenge modes unchanged; "" for a mode with no rule action.
+func (a RateLimitAction) RuleAction() vocab.Action {
+	switch strings.ToLower(a.Mode) {
+	case "ban":
+		return vocab.ActionBlock
+	case "simulate":
+		return vocab.ActionLog
+	case "challenge", "js_challenge", "managed_challenge":
+		return vocab.Action(strings.ToLower(a.Mode))
+	}
+	return ""
 }
 
 // RateLimitAction is what a previous-version rate limit does when tripped.
@@ -291,7 +310,7 @@ type AccountDNSSettings struct {
 type RulesetRule struct {
 	ID               string          `json:"id,omitempty"`
 	Version          string          `json:"version,omitempty"`
-	Action           string          `json:"action"`
+	Action           vocab.Action    `json:"action"`
 	ActionParameters json.RawMessage `json:"action_parameters,omitempty"`
 	Expression       string          `json:"expression"`
 	Description      string          `json:"description,omitempty"`
@@ -308,7 +327,7 @@ type Ruleset struct {
 	Name        string        `json:"name,omitempty"`
 	Description string        `json:"description,omitempty"`
 	Kind        string        `json:"kind,omitempty"`
-	Phase       string        `json:"phase,omitempty"`
+	Phase       vocab.Phase   `json:"phase,omitempty"`
 	Version     string        `json:"version,omitempty"`
 	LastUpdated string        `json:"last_updated,omitempty"`
 	Rules       []RulesetRule `json:"rules,omitempty"`

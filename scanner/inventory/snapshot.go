@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"sort"
+
+	"github.com/sunsetscan/sunset/scanner/vocab"
 )
 
 // SnapshotSchemaVersion is the version of the snapshot file format written by this build.
@@ -90,7 +92,7 @@ func (z *ZoneInventory) Setting(id string) (Setting, bool) {
 }
 
 // Ruleset returns the zone's entry point of a phase, if it exists.
-func (z *ZoneInventory) Ruleset(phase string) (Ruleset, bool) {
+func (z *ZoneInventory) Ruleset(phase vocab.Phase) (Ruleset, bool) {
 	for _, r := range z.Rulesets {
 		if r.Phase == phase {
 			return r, true
@@ -99,16 +101,12 @@ func (z *ZoneInventory) Ruleset(phase string) (Ruleset, bool) {
 	return Ruleset{}, false
 }
 
-// PhaseDynamicRedirect is the phase of single redirect rules, which replace the
-// mobile_redirect zone setting.
-const PhaseDynamicRedirect = "http_request_dynamic_redirect"
-
 // MobileRedirectRef is the ref of the single redirect rule a migration plan creates for the
 // mobile_redirect zone setting, so that scans and later plans recognise it.
 const MobileRedirectRef = "zone_setting:mobile_redirect"
 
 // RuleByRef returns the rule with the given ref in the zone's entry point of phase.
-func (z *ZoneInventory) RuleByRef(phase, ref string) (RulesetRule, bool) {
+func (z *ZoneInventory) RuleByRef(phase vocab.Phase, ref string) (RulesetRule, bool) {
 	rs, ok := z.Ruleset(phase)
 	if !ok {
 		return RulesetRule{}, false
@@ -152,7 +150,7 @@ func (s *Snapshot) Sort() {
 		sortBy(z.LegacyDNSSettings, func(s Setting) string { return s.ID })
 		sortBy(z.DNSRecords, func(r DNSRecord) string { return r.ID })
 		sortBy(z.HealthChecks, func(h HealthCheck) string { return h.ID })
-		sortBy(z.Rulesets, func(r Ruleset) string { return r.Phase + "\x00" + r.ID })
+		sortBy(z.Rulesets, func(r Ruleset) string { return string(r.Phase) + "\x00" + r.ID })
 	}
 }
 

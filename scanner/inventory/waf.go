@@ -1,6 +1,10 @@
 package inventory
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/sunsetscan/sunset/scanner/vocab"
+)
 
 // Managed rulesets that replace the previous-version WAF packages (phase
 // http_request_firewall_managed).
@@ -18,7 +22,7 @@ func (p WAFPackage) IsOWASP() bool { return strings.EqualFold(p.DetectionMode, "
 // ruleset (the documented mapping): high -> paranoia level 2 / score threshold 40, medium ->
 // 1 / 25, low -> 1 / 40, anything else (the default) -> 2 / 40; action simulate -> log, an
 // empty action mode -> block, others unchanged.
-func (p WAFPackage) OWASPCoreSettings() (paranoiaLevel, scoreThreshold int, action string) {
+func (p WAFPackage) OWASPCoreSettings() (paranoiaLevel, scoreThreshold int, action vocab.Action) {
 	switch strings.ToLower(p.Sensitivity) {
 	case "medium":
 		paranoiaLevel, scoreThreshold = 1, 25
@@ -29,11 +33,11 @@ func (p WAFPackage) OWASPCoreSettings() (paranoiaLevel, scoreThreshold int, acti
 	}
 	switch strings.ToLower(p.ActionMode) {
 	case "simulate":
-		action = "log"
+		action = vocab.ActionLog
 	case "":
-		action = "block"
+		action = vocab.ActionBlock
 	default:
-		action = strings.ToLower(p.ActionMode)
+		action = vocab.Action(strings.ToLower(p.ActionMode))
 	}
 	return paranoiaLevel, scoreThreshold, action
 }

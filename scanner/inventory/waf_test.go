@@ -1,12 +1,16 @@
 package inventory
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/sunsetscan/sunset/scanner/vocab"
+)
 
 func TestOWASPCoreSettings(t *testing.T) {
 	for _, c := range []struct {
 		sens, mode string
 		pl, th     int
-		action     string
+		action     vocab.Action
 	}{
 		{"high", "block", 2, 40, "block"}, {"medium", "simulate", 1, 25, "log"},
 		{"low", "challenge", 1, 40, "challenge"}, {"", "", 2, 40, "block"},

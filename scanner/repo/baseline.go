@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/sunsetscan/sunset/scanner/vocab"
+
 	"github.com/sunsetscan/sunset/scanner"
 )
 
@@ -25,10 +27,10 @@ type Baseline struct {
 // BaselineEntry is one recorded finding. Only Fingerprint is matched; the rest says what it
 // was, for people reading the file and for the stale-entry report.
 type BaselineEntry struct {
-	Fingerprint string `json:"fingerprint"`
-	RuleID      string `json:"rule_id"`
-	Path        string `json:"path,omitempty"`
-	Resource    string `json:"resource,omitempty"`
+	Fingerprint string       `json:"fingerprint"`
+	RuleID      vocab.RuleID `json:"rule_id"`
+	Path        string       `json:"path,omitempty"`
+	Resource    string       `json:"resource,omitempty"`
 }
 
 // NewBaseline records the findings that are not suppressed otherwise (inline or by config).
@@ -51,7 +53,7 @@ func NewBaseline(fs []scanner.Finding) *Baseline {
 }
 
 func resourceLabel(r scanner.Resource) string {
-	parts := []string{r.Kind}
+	parts := []string{string(r.Kind)}
 	for _, s := range []string{r.ID, r.Name} {
 		if s != "" {
 			parts = append(parts, s)
@@ -123,7 +125,7 @@ func (p Policy) Apply(fs []scanner.Finding) ([]scanner.Finding, []BaselineEntry)
 	matched := map[string]bool{}
 	out := make([]scanner.Finding, 0, len(fs))
 	for _, f := range fs {
-		if sev, ok := p.Severity[f.RuleID]; ok {
+		if sev, ok := p.Severity[string(f.RuleID)]; ok {
 			if sev == scanner.SeverityNone {
 				continue
 			}
@@ -134,7 +136,7 @@ func (p Policy) Apply(fs []scanner.Finding) ([]scanner.Finding, []BaselineEntry)
 		}
 		switch {
 		case f.Suppressed:
-		case disabled[f.RuleID]:
+		case disabled[string(f.RuleID)]:
 			f.Suppressed, f.SuppressedBy = true, SuppressedByConfig
 		case inBaseline[f.Fingerprint]:
 			f.Suppressed, f.SuppressedBy = true, SuppressedByBaseline

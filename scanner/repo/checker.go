@@ -8,6 +8,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/sunsetscan/sunset/scanner/vocab"
+
 	"github.com/sunsetscan/sunset/scanner"
 	"github.com/sunsetscan/sunset/scanner/catalog"
 )
@@ -83,9 +85,9 @@ func ParseKind(s string) (Kind, error) {
 
 // hit is a detection before it becomes a Finding.
 type hit struct {
-	rule    string
+	rule    vocab.RuleID
 	sev     scanner.Severity // tool rules only; catalog rules take the entry's severity
-	kind    string           // resource kind
+	kind    vocab.Kind       // resource kind
 	id      string
 	name    string
 	address string // line-independent address of the thing within the file
@@ -121,7 +123,7 @@ func NewChecker(cat *catalog.Catalog, asOf time.Time) *Checker {
 	}
 	c := &Checker{cat: cat, asOf: asOf, entries: map[string]entrySev{}}
 	for _, e := range cat.Entries() {
-		c.entries[e.ID] = entrySev{e: e, sev: e.SeverityAt(asOf)}
+		c.entries[string(e.ID)] = entrySev{e: e, sev: e.SeverityAt(asOf)}
 	}
 	c.text = newTextMatcher(cat)
 	c.tf = newTFRules(cat)
@@ -212,16 +214,16 @@ func (c *Checker) findings(displayPath string, hits []hit) []scanner.Finding {
 			}
 			seenAt[at] = true
 		}
-		key := h.rule + "\x00" + h.address
-		occurrences[key]++
+		key := string(h.rule) + "\x00" + h.address
+		occurrences[string(key)]++
 		addr := h.address
-		if n := occurrences[key]; n > 1 {
+		if n := occurrences[string(key)]; n > 1 {
 			addr = fmt.Sprintf("%s#%d", h.address, n)
 		}
 		loc := h.loc
 		loc.Path = displayPath
 		f.Location = &loc
-		f.Fingerprint = scanner.Fingerprint(scanner.SourceFile, h.rule, displayPath, addr)
+		f.Fingerprint = scanner.Fingerprint(scanner.SourceFile, string(h.rule), displayPath, addr)
 		out = append(out, f)
 	}
 	return out
@@ -235,11 +237,11 @@ func (c *Checker) finding(h hit) (scanner.Finding, bool) {
 		Source:   scanner.SourceFile,
 		Resource: scanner.Resource{Kind: h.kind, ID: h.id, Name: h.name},
 	}
-	if tr, ok := toolRules[h.rule]; ok {
+	if tr, ok := toolRules[string(h.rule)]; ok {
 		f.Severity, f.Title = h.sev, tr.title
 		return f, f.Severity > scanner.SeverityNone
 	}
-	es, ok := c.entries[h.rule]
+	es, ok := c.entries[string(h.rule)]
 	if !ok || es.sev == scanner.SeverityNone {
 		return f, false
 	}

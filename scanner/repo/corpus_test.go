@@ -2,11 +2,14 @@ package repo
 
 import (
 	"context"
-	"github.com/sunsetscan/sunset/scanner"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sunsetscan/sunset/scanner/vocab"
+
+	"github.com/sunsetscan/sunset/scanner"
 )
 
 // corpus returns the real-world corpus folder, skipping when SUNSET_CORPUS is unset.
@@ -35,7 +38,7 @@ func TestCorpusFixtures(t *testing.T) {
 		if byFile[name] == nil {
 			byFile[name] = map[string]int{}
 		}
-		byFile[name][f.RuleID]++
+		byFile[name][string(f.RuleID)]++
 	}
 	// What the fixture names promise (rule and at least that many findings).
 	want := map[string]map[string]int{
@@ -120,7 +123,7 @@ func TestCorpusTemplatedExpressions(t *testing.T) {
 
 func hasRule(fs []scanner.Finding, rule string) bool {
 	for _, f := range fs {
-		if f.RuleID == rule {
+		if f.RuleID == vocab.RuleID(rule) {
 			return true
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/sunsetscan/sunset/scanner/vocab"
+
 	"github.com/sunsetscan/sunset/scanner"
 	"github.com/sunsetscan/sunset/scanner/catalog"
 	"github.com/sunsetscan/sunset/scanner/expr"
@@ -21,7 +23,7 @@ func newExprRules(cat *catalog.Catalog) *exprRules {
 	r := &exprRules{fields: map[string]string{}}
 	for _, e := range cat.Entries() {
 		for _, f := range e.Match.ExpressionFields {
-			r.fields[f] = e.ID
+			r.fields[f] = string(e.ID)
 		}
 	}
 	return r
@@ -64,7 +66,7 @@ func (r *exprRules) check(c *Checker, x exprSite, src string, templated bool, ad
 	}
 	if templated || expr.IsTemplated(src) {
 		add(hit{
-			rule: RuleExpression, sev: scanner.SeverityNotice, kind: x.kind, id: x.id, name: x.name,
+			rule: RuleExpression, sev: scanner.SeverityNotice, kind: vocab.Kind(x.kind), id: x.id, name: x.name,
 			address: x.address + " templated",
 			msg:     "expression of " + x.address + " holds template interpolation; it was not parsed or type-checked",
 			loc:     x.loc,
@@ -78,7 +80,7 @@ func (r *exprRules) check(c *Checker, x exprSite, src string, templated bool, ad
 				msg += fmt.Sprintf(" (and %d more)", len(errs)-1)
 			}
 			add(hit{
-				rule: RuleExpression, sev: scanner.SeverityWarning, kind: x.kind, id: x.id, name: x.name,
+				rule: RuleExpression, sev: scanner.SeverityWarning, kind: vocab.Kind(x.kind), id: x.id, name: x.name,
 				address: x.address + " invalid", msg: msg, loc: x.loc,
 			})
 		}
@@ -113,7 +115,7 @@ func (r *exprRules) fieldHits(x exprSite, fields []string, add func(hit)) {
 		}
 		seen[f] = true
 		add(hit{
-			rule: rule, kind: scanner.KindExpression, id: x.id, name: f,
+			rule: vocab.RuleID(rule), kind: vocab.KindExpression, id: x.id, name: f,
 			address: x.address + " field " + f,
 			msg:     "expression of " + x.address + " uses " + f, loc: x.loc,
 		})

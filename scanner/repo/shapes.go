@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sunsetscan/sunset/scanner/vocab"
+
 	"github.com/sunsetscan/sunset/scanner"
 	"github.com/sunsetscan/sunset/scanner/catalog"
 )
@@ -39,23 +41,13 @@ type shapeRules struct {
 	prefilter []finder // lowercase literals; a file holding none is not parsed
 }
 
-const (
-	ruleFirewall    = "firewall-rules"
-	ruleFilters     = "filters"
-	ruleRateLimit   = "rate-limiting-v1"
-	ruleWAF         = "waf-managed-rules-v1"
-	ruleSRV         = "srv-data-fields"
-	ruleAccountNS   = "account-nameserver-settings"
-	ruleNotifyEmail = "notification-email"
-)
-
 func newShapeRules(cat *catalog.Catalog) *shapeRules {
 	r := &shapeRules{settings: map[string]string{}, exprs: newExprRules(cat)}
 	lits := []string{"expression", "threshold", "detection_mode", "package_id", "urls", "srv",
 		"default_nameservers", "use_account_custom_ns_by_default", "notification_email"}
 	for _, e := range cat.Entries() {
 		for _, s := range e.Match.Settings {
-			r.settings[s] = e.ID
+			r.settings[s] = string(e.ID)
 			lits = append(lits, strings.ToLower(s))
 		}
 	}
@@ -136,7 +128,7 @@ func (r *shapeRules) object(c *Checker, o *node, pointer, parentKey string, add 
 	if id != "" {
 		label = pointer + " (id " + id + ")"
 	}
-	emit := func(rule, kind, aspect, msg string) {
+	emit := func(rule vocab.RuleID, kind vocab.Kind, aspect, msg string) {
 		add(hit{rule: rule, kind: kind, id: id, name: name, address: pointer + " " + aspect, msg: msg, loc: nodeLoc(o)})
 	}
 	action, hasAction := o.stringMember("action")
@@ -144,23 +136,23 @@ func (r *shapeRules) object(c *Checker, o *node, pointer, parentKey string, add 
 	filter := o.get("filter")
 	switch {
 	case hasAction && filter != nil && filter.kind == nodeObject && (filter.has("expression") || filter.has("id")):
-		emit(ruleFirewall, scanner.KindFirewallRule, "firewall_rule", "firewall rule "+label+" (action "+action+")")
+		emit(vocab.FirewallRules, vocab.KindFirewallRule, "firewall_rule", "firewall rule "+label+" (action "+action+")")
 		if fx, ok := filter.stringMember("expression"); ok {
 			r.expression(c, o, filter, pointer+"/filter/expression", fx, true, add)
 		}
 	case hasAction && hasExpr && (action == "allow" || action == "bypass" || o.has("paused") || o.has("products")):
-		emit(ruleFirewall, scanner.KindFirewallRule, "firewall_rule", "firewall rule "+label+" (action "+action+")")
+		emit(vocab.FirewallRules, vocab.KindFirewallRule, "firewall_rule", "firewall rule "+label+" (action "+action+")")
 		r.expression(c, o, o, pointer+"/expression", exprText, true, add)
 	case hasExpr && !hasAction && (o.has("paused") || o.has("ref")):
 		if parentKey != "filter" {
-			emit(ruleFilters, scanner.KindFilter, "filter", "filter "+label)
+			emit(vocab.Filters, vocab.KindFilter, "filter", "filter "+label)
 			r.expression(c, o, o, pointer+"/expression", exprText, true, add)
 		}
 	case hasExpr && hasAction && (o.has("ref") || o.has("enabled") || o.has("id")):
 		r.expression(c, o, o, pointer+"/expression", exprText, false, add)
 	}
 	if o.has("threshold") && o.has("period") && o.get("match") != nil && o.get("match").kind == nodeObject {
-		emit(ruleRateLimit, scanner.KindRateLimit, "rate_limit", "rate limit "+label)
+		emit(vocab.RateLimitingV1, vocab.KindRateLimit, "rate_limit", "rate limit "+label)
 	}
 	r.waf(o, label, emit)
 	if strings.EqualFold(o.text("type"), "SRV") {
@@ -172,7 +164,7 @@ func (r *shapeRules) object(c *Checker, o *node, pointer, parentKey string, add 
 				}
 			}
 			if len(set) > 0 {
-				emit(ruleSRV, scanner.KindDNSRecord, "srv", "SRV record "+label+" sets "+strings.Join(set, ", "))
+				emit(vocab.SRVDataFields, vocab.KindDNSRecord, "srv", "SRV record "+label+" sets "+strings.Join(set, ", "))
 			}
 		}
 	}
@@ -182,7 +174,7 @@ func (r *shapeRules) object(c *Checker, o *node, pointer, parentKey string, add 
 		if v.kind != nodeScalar {
 			val = "{…}"
 		}
-		add(hit{rule: rule, kind: scanner.KindZoneSetting, id: id, name: id, address: pointer + " setting",
+		add(hit{rule: vocab.RuleID(rule), kind: vocab.KindZoneSetting, id: id, name: id, address: pointer + " setting",
 			msg: "zone setting " + id + " = " + clip(val, 60) + " at " + pointer, loc: nodeLoc(o)})
 	}
 	if s := o.get("settings"); s != nil && s.kind == nodeObject {
@@ -193,30 +185,30 @@ func (r *shapeRules) object(c *Checker, o *node, pointer, parentKey string, add 
 			}
 		}
 		if len(set) > 0 {
-			emit(ruleAccountNS, scanner.KindAccount, "account_ns", "account "+label+" sets "+strings.Join(set, ", "))
+			emit(vocab.AccountNameserverSettings, vocab.KindAccount, "account_ns", "account "+label+" sets "+strings.Join(set, ", "))
 		}
 	}
 	if email := o.text("notification_email"); email != "" {
 		switch {
 		case o.has("origins"):
-			emit(ruleNotifyEmail, scanner.KindLoadBalancerPool, "notification_email", "load balancer pool "+label+" sets notification_email")
+			emit(vocab.NotificationEmail, vocab.KindLoadBalancerPool, "notification_email", "load balancer pool "+label+" sets notification_email")
 		case o.has("check_regions") || o.has("consecutive_fails"):
-			emit(ruleNotifyEmail, scanner.KindHealthCheck, "notification_email", "health check "+label+" sets notification_email")
+			emit(vocab.NotificationEmail, vocab.KindHealthCheck, "notification_email", "health check "+label+" sets notification_email")
 		}
 	}
 }
 
-func (r *shapeRules) waf(o *node, label string, emit func(rule, kind, aspect, msg string)) {
+func (r *shapeRules) waf(o *node, label string, emit func(rule vocab.RuleID, kind vocab.Kind, aspect, msg string)) {
 	switch {
 	case o.has("detection_mode") && (o.has("sensitivity") || o.has("action_mode") || o.has("zone_id")):
-		emit(ruleWAF, scanner.KindWAFPackage, "waf_package", "WAF package "+label)
+		emit(vocab.WAFManagedRulesV1, vocab.KindWAFPackage, "waf_package", "WAF package "+label)
 	case o.has("package_id") && (o.has("rules_count") || o.has("modified_rules_count")):
-		emit(ruleWAF, scanner.KindWAFGroup, "waf_group", "WAF rule group "+label)
+		emit(vocab.WAFManagedRulesV1, vocab.KindWAFGroup, "waf_group", "WAF rule group "+label)
 	case o.has("package_id") && (o.has("allowed_modes") || (o.has("mode") && o.has("group"))):
-		emit(ruleWAF, scanner.KindWAFRule, "waf_rule", "WAF rule "+label)
+		emit(vocab.WAFManagedRulesV1, vocab.KindWAFRule, "waf_rule", "WAF rule "+label)
 	}
 	if u := o.get("urls"); u != nil && u.kind == nodeArray && (o.has("rules") || o.has("groups") || o.has("rewrite_action") || o.has("priority")) {
-		emit(ruleWAF, scanner.KindWAFOverride, "waf_override", "WAF override "+label)
+		emit(vocab.WAFManagedRulesV1, vocab.KindWAFOverride, "waf_override", "WAF override "+label)
 	}
 }
 
@@ -225,7 +217,7 @@ func (r *shapeRules) waf(o *node, label string, emit func(rule, kind, aspect, ms
 // type-checked; ruleset rules are searched for deprecated fields.
 func (r *shapeRules) expression(c *Checker, owner, at *node, address, src string, typeCheck bool, add func(hit)) {
 	id := owner.text("id")
-	x := exprSite{address: address, kind: scanner.KindExpression, id: id, name: firstNonEmpty(owner.text("description"), id), loc: nodeLoc(owner), typeCheck: typeCheck}
+	x := exprSite{address: address, kind: string(vocab.KindExpression), id: id, name: firstNonEmpty(owner.text("description"), id), loc: nodeLoc(owner), typeCheck: typeCheck}
 	if v := at.get("expression"); v != nil {
 		x.loc = nodeLoc(v)
 	}

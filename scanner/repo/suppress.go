@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 
+	"github.com/sunsetscan/sunset/scanner/vocab"
+
 	"github.com/sunsetscan/sunset/scanner"
 	"github.com/sunsetscan/sunset/scanner/catalog"
 )
@@ -148,9 +150,9 @@ func (s suppression) covers(line int, spans []span) bool {
 	return false
 }
 
-func (s suppression) names(rule string) bool {
+func (s suppression) names(rule vocab.RuleID) bool {
 	for _, r := range s.rules {
-		if r == rule || r == "all" {
+		if vocab.RuleID(r) == rule || r == "all" {
 			return true
 		}
 	}

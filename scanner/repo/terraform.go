@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/sunsetscan/sunset/scanner/vocab"
+
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
@@ -33,7 +35,7 @@ type tfRules struct {
 }
 
 type attrRule struct {
-	rule      string
+	rule      vocab.RuleID
 	path      []string
 	whenKey   string
 	whenValue string
@@ -59,7 +61,7 @@ func newTFRules(cat *catalog.Catalog) *tfRules {
 	r := &tfRules{resources: map[string]string{}, attrs: map[string][]attrRule{}, settings: map[string]string{}, exprs: newExprRules(cat)}
 	for _, e := range cat.Entries() {
 		for _, t := range e.Match.Terraform.Resources {
-			r.resources[t] = e.ID
+			r.resources[t] = string(e.ID)
 		}
 		for _, a := range e.Match.Terraform.Attributes {
 			ar := attrRule{rule: e.ID, path: strings.Split(a.Field, ".")}
@@ -69,7 +71,7 @@ func newTFRules(cat *catalog.Catalog) *tfRules {
 			r.attrs[a.Kind] = append(r.attrs[a.Kind], ar)
 		}
 		for _, s := range e.Match.Settings {
-			r.settings[s] = e.ID
+			r.settings[s] = string(e.ID)
 		}
 	}
 	r.needs = r.literalNeeds()
@@ -313,7 +315,7 @@ func (r *tfRules) resource(c *Checker, res tfResource, add func(hit)) {
 	kind := tfKind(res.typ)
 	if rule, ok := r.resources[res.typ]; ok {
 		add(hit{
-			rule: rule, kind: kind, id: addr, name: res.name, address: addr,
+			rule: vocab.RuleID(rule), kind: vocab.Kind(kind), id: addr, name: res.name, address: addr,
 			msg: "resource " + addr + " (" + res.typ + ") is deprecated",
 			loc: res.loc,
 		})
@@ -332,14 +334,14 @@ func (r *tfRules) resource(c *Checker, res tfResource, add func(hit)) {
 			if ar.whenKey != "" {
 				msg += " (" + ar.whenKey + " = " + ar.whenValue + ")"
 			}
-			add(hit{rule: ar.rule, kind: kind, id: addr, name: res.name, address: a, msg: msg, loc: m.loc})
+			add(hit{rule: ar.rule, kind: vocab.Kind(kind), id: addr, name: res.name, address: a, msg: msg, loc: m.loc})
 		}
 	}
 	if idAttr, ok := settingResources[res.typ]; ok {
 		if a := res.body.attr(idAttr); a != nil && a.value().isLit {
 			if rule, ok := r.settings[a.lit]; ok {
 				add(hit{
-					rule: rule, kind: scanner.KindZoneSetting, id: addr, name: a.lit, address: addr + "." + idAttr,
+					rule: vocab.RuleID(rule), kind: vocab.KindZoneSetting, id: addr, name: a.lit, address: addr + "." + idAttr,
 					msg: addr + " manages the zone setting " + a.lit, loc: a.loc,
 				})
 			}
@@ -388,33 +390,33 @@ func whenHolds(a *tfAttr, want string) bool {
 func tfKind(typ string) string {
 	switch typ {
 	case "cloudflare_firewall_rule":
-		return scanner.KindFirewallRule
+		return string(vocab.KindFirewallRule)
 	case "cloudflare_filter":
-		return scanner.KindFilter
+		return string(vocab.KindFilter)
 	case "cloudflare_rate_limit":
-		return scanner.KindRateLimit
+		return string(vocab.KindRateLimit)
 	case "cloudflare_waf_package":
-		return scanner.KindWAFPackage
+		return string(vocab.KindWAFPackage)
 	case "cloudflare_waf_group":
-		return scanner.KindWAFGroup
+		return string(vocab.KindWAFGroup)
 	case "cloudflare_waf_rule":
-		return scanner.KindWAFRule
+		return string(vocab.KindWAFRule)
 	case "cloudflare_waf_override":
-		return scanner.KindWAFOverride
+		return string(vocab.KindWAFOverride)
 	case "cloudflare_argo_tunnel":
-		return scanner.KindTunnel
+		return string(vocab.KindTunnel)
 	case "cloudflare_access_bookmark":
-		return scanner.KindAccessBookmark
+		return string(vocab.KindAccessBookmark)
 	case "cloudflare_record":
-		return scanner.KindDNSRecord
+		return string(vocab.KindDNSRecord)
 	case "cloudflare_zone_settings_override", "cloudflare_zone_setting":
-		return scanner.KindZoneSetting
+		return string(vocab.KindZoneSetting)
 	case "cloudflare_load_balancer_pool":
-		return scanner.KindLoadBalancerPool
+		return string(vocab.KindLoadBalancerPool)
 	case "cloudflare_healthcheck":
-		return scanner.KindHealthCheck
+		return string(vocab.KindHealthCheck)
 	case "cloudflare_ruleset":
-		return scanner.KindRuleset
+		return string(vocab.KindRuleset)
 	}
 	return "terraform_resource"
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/sunsetscan/sunset/scanner/vocab"
+
 	"github.com/sunsetscan/sunset/scanner"
 	"github.com/sunsetscan/sunset/scanner/catalog"
 )
@@ -35,7 +37,7 @@ type textMatcher struct {
 
 // textRegex is one compiled catalog text pattern with its prefilter literal.
 type textRegex struct {
-	rule    string
+	rule    vocab.RuleID
 	re      *regexp.Regexp
 	literal finder // lowercase; an empty literal means no prefilter
 }
@@ -198,7 +200,7 @@ func (m *textMatcher) match(data, lower []byte, li *lineIndex, add func(hit)) {
 // textRoute is one deprecated (not merely affected) endpoint, precompiled: literal segments,
 // "" for a parameter.
 type textRoute struct {
-	rule    string
+	rule    vocab.RuleID
 	pattern string
 	methods []string
 	segs    []string
@@ -273,10 +275,10 @@ func (m *textMatcher) endpointHit(data []byte, li *lineIndex, start, end int, ro
 	path := "/" + string(data[start:end])
 	reported := map[string]bool{}
 	for _, r := range routes {
-		if reported[r.rule] || (method != "" && !slices.Contains(r.methods, method)) {
+		if reported[string(r.rule)] || (method != "" && !slices.Contains(r.methods, method)) {
 			continue
 		}
-		reported[r.rule] = true
+		reported[string(r.rule)] = true
 		shown := method
 		if shown == "" {
 			shown = strings.Join(r.methods, "|")

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/sunsetscan/sunset/scanner/vocab"
+
 	"github.com/sunsetscan/sunset/scanner/inventory"
 )
 
@@ -145,15 +147,15 @@ func TestUnknownRoutesAndIDs(t *testing.T) {
 // and creating the ruleset, POST of a rule with a position, and the plan quotas.
 func TestRulesets(t *testing.T) {
 	h := newHarness(t, Options{})
-	ep := "/zones/" + proZone + "/rulesets/phases/" + PhaseCustom + "/entrypoint"
-	if r := h.do("GET", ep, nil); r.status != 404 || r.code() != CodeNoEntrypoint {
+	ep := "/zones/" + proZone + "/rulesets/phases/" + string(PhaseCustom) + "/entrypoint"
+	if r := h.do("GET", string(ep), nil); r.status != 404 || r.code() != CodeNoEntrypoint {
 		t.Fatalf("missing entry point: %d %+v", r.status, r.env.Errors)
 	}
 	rule := func(desc string) map[string]any {
 		return map[string]any{"expression": `http.host eq "` + desc + `.pro.example"`, "action": "block", "description": desc}
 	}
 	var rs inventory.Ruleset
-	h.mustOK("PUT", ep, map[string]any{"rules": []any{rule("a"), rule("b")}}).into(t, &rs)
+	h.mustOK("PUT", string(ep), map[string]any{"rules": []any{rule("a"), rule("b")}}).into(t, &rs)
 	if rs.Phase != PhaseCustom || len(rs.ID) != 32 || len(rs.Rules) != 2 || rs.Version != "1" || *rs.Rules[0].Enabled != true {
 		t.Fatalf("created ruleset %+v", rs)
 	}
@@ -200,7 +202,7 @@ func TestRulesets(t *testing.T) {
 		}
 	}
 	// PUT replaces every rule; a rule id that exists is kept.
-	h.mustOK("PUT", ep, map[string]any{"rules": []any{map[string]any{"id": a, "expression": "ip.src eq 192.0.2.1", "action": "skip", "action_parameters": map[string]any{"ruleset": "current"}}}}).into(t, &rs)
+	h.mustOK("PUT", string(ep), map[string]any{"rules": []any{map[string]any{"id": a, "expression": "ip.src eq 192.0.2.1", "action": "skip", "action_parameters": map[string]any{"ruleset": "current"}}}}).into(t, &rs)
 	if len(rs.Rules) != 1 || rs.Rules[0].ID != a || rs.Version == "1" {
 		t.Errorf("PUT replaced to %+v", rs)
 	}
@@ -210,22 +212,22 @@ func TestRulesets(t *testing.T) {
 		rules       int
 		ok          bool
 	}{
-		{freeZone, PhaseCustom, 5, true},
-		{freeZone, PhaseCustom, 6, false},
-		{proZone, PhaseCustom, 20, true},
-		{proZone, PhaseCustom, 21, false},
-		{freeZone, PhaseRateLimit, 1, true},
-		{freeZone, PhaseRateLimit, 2, false},
-		{proZone, PhaseRateLimit, 2, true},
-		{proZone, PhaseRateLimit, 3, false},
-		{entZone, PhaseRateLimit, 5, true},
-		{entZone, PhaseRateLimit, 6, false},
+		{freeZone, string(PhaseCustom), 5, true},
+		{freeZone, string(PhaseCustom), 6, false},
+		{proZone, string(PhaseCustom), 20, true},
+		{proZone, string(PhaseCustom), 21, false},
+		{freeZone, string(PhaseRateLimit), 1, true},
+		{freeZone, string(PhaseRateLimit), 2, false},
+		{proZone, string(PhaseRateLimit), 2, true},
+		{proZone, string(PhaseRateLimit), 3, false},
+		{entZone, string(PhaseRateLimit), 5, true},
+		{entZone, string(PhaseRateLimit), 6, false},
 	}
 	for _, q := range quota {
 		var rules []any
 		for i := 0; i < q.rules; i++ {
 			r := map[string]any{"expression": fmt.Sprintf("ip.src eq 192.0.2.%d", i+1), "action": "block"}
-			if q.phase == PhaseRateLimit {
+			if vocab.Phase(q.phase) == PhaseRateLimit {
 				r["ratelimit"] = map[string]any{"characteristics": []string{"cf.colo.id", "ip.src"}, "period": 60, "requests_per_period": 100, "mitigation_timeout": 600}
 			}
 			rules = append(rules, r)
@@ -236,9 +238,9 @@ func TestRulesets(t *testing.T) {
 		}
 	}
 	// The quota counts every rule of the phase for POST too.
-	freeEP := "/zones/" + freeZone + "/rulesets/phases/" + PhaseCustom + "/entrypoint"
+	freeEP := "/zones/" + freeZone + "/rulesets/phases/" + string(PhaseCustom) + "/entrypoint"
 	var full inventory.Ruleset
-	h.mustOK("GET", freeEP, nil).into(t, &full)
+	h.mustOK("GET", string(freeEP), nil).into(t, &full)
 	if r := h.do("POST", "/zones/"+freeZone+"/rulesets/"+full.ID+"/rules", rule("over")); r.code() != CodeQuotaExceeded {
 		t.Errorf("POST over quota: %+v", r.env.Errors)
 	}
@@ -248,15 +250,15 @@ func TestRulesets(t *testing.T) {
 		rule        map[string]any
 		status      int
 	}{
-		{proZone, PhaseCustom, map[string]any{"expression": "ip.src eq 192.0.2.1", "action": "log"}, 403},
-		{proZone, PhaseCustom, map[string]any{"expression": `http.host matches "x"`, "action": "block"}, 403},
-		{bizZone, PhaseCustom, map[string]any{"expression": `http.host matches "x"`, "action": "block"}, 200},
-		{bizZone, PhaseCustom, map[string]any{"expression": "ip.src eq 192.0.2.1", "action": "skip"}, 400},
-		{bizZone, PhaseCustom, map[string]any{"expression": "ip.src eq 192.0.2.1", "action": "execute"}, 400},
-		{bizZone, PhaseCustom, map[string]any{"expression": "(ip.src eq 192.0.2.1", "action": "block"}, 400},
-		{bizZone, PhaseRateLimit, map[string]any{"expression": "true", "action": "block", "ratelimit": map[string]any{"characteristics": []string{"ip.src"}, "period": 60, "requests_per_period": 5}}, 400},
-		{bizZone, PhaseRateLimit, map[string]any{"expression": "true", "action": "block", "ratelimit": map[string]any{"characteristics": []string{"cf.colo.id"}, "period": 45, "requests_per_period": 5}}, 400},
-		{bizZone, PhaseManaged, map[string]any{"expression": "true", "action": "execute", "action_parameters": map[string]any{"id": "efb7b8c949ac4650a09736fc376e9aee"}}, 200},
+		{proZone, string(PhaseCustom), map[string]any{"expression": "ip.src eq 192.0.2.1", "action": "log"}, 403},
+		{proZone, string(PhaseCustom), map[string]any{"expression": `http.host matches "x"`, "action": "block"}, 403},
+		{bizZone, string(PhaseCustom), map[string]any{"expression": `http.host matches "x"`, "action": "block"}, 200},
+		{bizZone, string(PhaseCustom), map[string]any{"expression": "ip.src eq 192.0.2.1", "action": "skip"}, 400},
+		{bizZone, string(PhaseCustom), map[string]any{"expression": "ip.src eq 192.0.2.1", "action": "execute"}, 400},
+		{bizZone, string(PhaseCustom), map[string]any{"expression": "(ip.src eq 192.0.2.1", "action": "block"}, 400},
+		{bizZone, string(PhaseRateLimit), map[string]any{"expression": "true", "action": "block", "ratelimit": map[string]any{"characteristics": []string{"ip.src"}, "period": 60, "requests_per_period": 5}}, 400},
+		{bizZone, string(PhaseRateLimit), map[string]any{"expression": "true", "action": "block", "ratelimit": map[string]any{"characteristics": []string{"cf.colo.id"}, "period": 45, "requests_per_period": 5}}, 400},
+		{bizZone, string(PhaseManaged), map[string]any{"expression": "true", "action": "execute", "action_parameters": map[string]any{"id": "efb7b8c949ac4650a09736fc376e9aee"}}, 200},
 	}
 	for _, c := range checks {
 		r := h.do("PUT", "/zones/"+c.zone+"/rulesets/phases/"+c.phase+"/entrypoint", map[string]any{"rules": []any{c.rule}})
@@ -268,12 +270,12 @@ func TestRulesets(t *testing.T) {
 	h.mustOK("GET", "/zones/"+bizZone+"/rulesets", nil).into(t, &list)
 	phases := map[string]int{}
 	for _, r := range list {
-		phases[r.Kind+"/"+r.Phase]++
+		phases[r.Kind+"/"+string(r.Phase)]++
 		if len(r.Rules) != 0 {
 			t.Errorf("list carries rules of %s", r.ID)
 		}
 	}
-	if phases["zone/"+PhaseCustom] != 1 || phases["zone/"+PhaseManaged] != 1 || phases["managed/"+PhaseManaged] != 3 {
+	if phases["zone/"+string(PhaseCustom)] != 1 || phases["zone/"+string(PhaseManaged)] != 1 || phases["managed/"+string(PhaseManaged)] != 3 {
 		t.Errorf("rulesets listed: %v", phases)
 	}
 }

@@ -5,16 +5,19 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/sunsetscan/sunset/scanner/vocab"
 
 	"github.com/sunsetscan/sunset/scanner/inventory"
 )
 
 // Firewall rule vocabulary (domain-facts "Firewall rule and filter objects").
 var (
-	firewallActions  = []string{"allow", "block", "bypass", "challenge", "js_challenge", "log", "managed_challenge"}
+	firewallActions  = []vocab.Action{vocab.ActionAllow, vocab.ActionBlock, vocab.ActionBypass, vocab.ActionChallenge, vocab.ActionJSChallenge, vocab.ActionLog, vocab.ActionManagedChallenge}
 	firewallProducts = []string{"bic", "hot", "rateLimit", "securityLevel", "uaBlock", "waf", "zoneLockdown"}
 )
 
@@ -142,7 +145,7 @@ func checkFilterText(f *inventory.Filter) *APIError {
 // applyRuleInput merges the members present in in over r (the filter is handled by the caller).
 func applyRuleInput(r *inventory.FirewallRule, in ruleInput) *APIError {
 	if in.Action != nil {
-		r.Action = *in.Action
+		r.Action = vocab.Action(*in.Action)
 	}
 	if in.Paused != nil {
 		r.Paused = *in.Paused
@@ -187,10 +190,10 @@ func validateRule(r *inventory.FirewallRule) *APIError {
 	if r.Action == "" {
 		return &APIError{Code: CodeInvalid, Message: "firewall rule action is required"}
 	}
-	if !contains(firewallActions, r.Action) {
-		return &APIError{Code: CodeInvalid, Message: fmt.Sprintf("unknown firewall rule action %q; want one of %s", r.Action, strings.Join(firewallActions, ", "))}
+	if !slices.Contains(firewallActions, r.Action) {
+		return &APIError{Code: CodeInvalid, Message: fmt.Sprintf("unknown firewall rule action %q; want one of %s", r.Action, vocab.Join(firewallActions, ", "))}
 	}
-	if r.Action == "bypass" {
+	if r.Action == vocab.ActionBypass {
 		if len(r.Products) == 0 {
 			return &APIError{Code: CodeInvalid, Message: "a bypass rule needs products (one or more of " + strings.Join(firewallProducts, ", ") + ")"}
 		}
@@ -213,7 +216,7 @@ func validateRule(r *inventory.FirewallRule) *APIError {
 
 // featureError says why a rule cannot be created on the zone's plan, or nil: the log action
 // needs Enterprise, the regex operator (matches, ~) Business or Enterprise.
-func (z *zoneState) featureError(action, expr string) *APIError {
+func (z *zoneState) featureError(action vocab.Action, expr string) *APIError {
 	plan := z.plan()
 	if action == "log" && planRank(plan) < planRank(inventory.PlanEnterprise) {
 		return &APIError{Code: CodeFeatureUnavailable, Message: fmt.Sprintf("the log action is not available on the %s plan (Enterprise only)", plan)}
@@ -479,7 +482,7 @@ func (c *call) listFirewallRules() *reply {
 		if v := q.Get("id"); v != "" && r.ID != v {
 			continue
 		}
-		if v := q.Get("action"); v != "" && r.Action != v {
+		if v := q.Get("action"); v != "" && r.Action != vocab.Action(v) {
 			continue
 		}
 		if v := q.Get("paused"); v != "" && strconv.FormatBool(r.Paused) != v {

@@ -4,8 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/sunsetscan/sunset/scanner/vocab"
 
 	"github.com/sunsetscan/sunset/scanner/inventory"
 )
@@ -13,15 +16,15 @@ import (
 // Phases the emulator knows best; any other phase of the ruleset engine is accepted with no
 // action checks and no quota.
 const (
-	PhaseCustom    = "http_request_firewall_custom"
-	PhaseRateLimit = "http_ratelimit"
-	PhaseManaged   = "http_request_firewall_managed"
+	PhaseCustom    = vocab.PhaseCustomRules
+	PhaseRateLimit = vocab.PhaseRateLimiting
+	PhaseManaged   = vocab.PhaseManaged
 )
 
 // knownPhases are the zone-level phases of the ruleset engine.
-var knownPhases = map[string]bool{
+var knownPhases = map[vocab.Phase]bool{
 	"ddos_l7": true, "http_config_settings": true, "http_custom_errors": true, "http_log_custom_fields": true,
-	PhaseRateLimit: true, "http_request_cache_settings": true, "http_request_dynamic_redirect": true,
+	PhaseRateLimit: true, "http_request_cache_settings": true, vocab.PhaseDynamicRedirect: true,
 	PhaseCustom: true, PhaseManaged: true, "http_request_late_transform": true, "http_request_origin": true,
 	"http_request_redirect": true, "http_request_sanitize": true, "http_request_sbfm": true,
 	"http_request_transform": true, "http_response_compression": true, "http_response_firewall_managed": true,
@@ -29,10 +32,10 @@ var knownPhases = map[string]bool{
 }
 
 // Actions allowed per phase for the phases the migration writes.
-var phaseActions = map[string][]string{
-	PhaseCustom:    {"block", "challenge", "js_challenge", "log", "managed_challenge", "skip"},
-	PhaseRateLimit: {"block", "challenge", "js_challenge", "log", "managed_challenge"},
-	PhaseManaged:   {"execute", "log", "skip"},
+var phaseActions = map[vocab.Phase][]vocab.Action{
+	PhaseCustom:    {vocab.ActionBlock, vocab.ActionChallenge, vocab.ActionJSChallenge, vocab.ActionLog, vocab.ActionManagedChallenge, vocab.ActionSkip},
+	PhaseRateLimit: {vocab.ActionBlock, vocab.ActionChallenge, vocab.ActionJSChallenge, vocab.ActionLog, vocab.ActionManagedChallenge},
+	PhaseManaged:   {vocab.ActionExecute, vocab.ActionLog, vocab.ActionSkip},
 }
 
 // managedRulesets are the account-independent managed rulesets a zone can deploy
@@ -51,7 +54,7 @@ var (
 
 // rulesetRuleQuota is how many rules a phase's entry point may hold on a plan (0 = no quota):
 // custom rules count every rule of the phase.
-func rulesetRuleQuota(phase, plan string) int {
+func rulesetRuleQuota(phase vocab.Phase, plan string) int {
 	switch phase {
 	case PhaseCustom:
 		return inventory.CustomRulesQuota(plan)
@@ -62,7 +65,7 @@ func rulesetRuleQuota(phase, plan string) int {
 }
 
 // entrypoint returns the zone's entry point of a phase.
-func (z *zoneState) entrypoint(phase string) *inventory.Ruleset {
+func (z *zoneState) entrypoint(phase vocab.Phase) *inventory.Ruleset {
 	for _, rs := range z.rulesets {
 		if rs.Phase == phase && (rs.Kind == "" || rs.Kind == "zone") {
 			return rs
@@ -81,12 +84,12 @@ func (z *zoneState) ruleset(id string) *inventory.Ruleset {
 }
 
 // checkRulesetRule validates one rule for a phase; the bool reports a plan feature error.
-func (c *call) checkRulesetRule(phase string, r *inventory.RulesetRule) (*APIError, bool) {
+func (c *call) checkRulesetRule(phase vocab.Phase, r *inventory.RulesetRule) (*APIError, bool) {
 	if r.Action == "" {
 		return &APIError{Code: CodeInvalid, Message: "rule action is required"}, false
 	}
-	if allowed, known := phaseActions[phase]; known && !contains(allowed, r.Action) {
-		return &APIError{Code: CodeInvalid, Message: fmt.Sprintf("action %q is not allowed in phase %s; want one of %s", r.Action, phase, strings.Join(allowed, ", "))}, false
+	if allowed, known := phaseActions[phase]; known && !slices.Contains(allowed, r.Action) {
+		return &APIError{Code: CodeInvalid, Message: fmt.Sprintf("action %q is not allowed in phase %s; want one of %s", r.Action, phase, vocab.Join(allowed, ", "))}, false
 	}
 	if strings.TrimSpace(r.Expression) == "" {
 		return &APIError{Code: CodeBlankExpression, Message: "rule expression must not be blank"}, false
@@ -101,7 +104,7 @@ func (c *call) checkRulesetRule(phase string, r *inventory.RulesetRule) (*APIErr
 		}
 	}
 	switch r.Action {
-	case "skip":
+	case vocab.ActionSkip:
 		if len(params) == 0 {
 			return &APIError{Code: CodeInvalid, Message: `a skip rule needs action_parameters: {"ruleset": "current"}, "phases", "products" or "rules"`}, false
 		}
@@ -111,7 +114,7 @@ func (c *call) checkRulesetRule(phase string, r *inventory.RulesetRule) (*APIErr
 				return &APIError{Code: CodeInvalid, Message: `action_parameters.ruleset must be "current"`}, false
 			}
 		}
-	case "execute":
+	case vocab.ActionExecute:
 		var id string
 		if raw, found := params["id"]; !found || json.Unmarshal(raw, &id) != nil || id == "" {
 			return &APIError{Code: CodeInvalid, Message: "an execute rule needs action_parameters.id (the ruleset to execute)"}, false
@@ -292,7 +295,7 @@ func (s *Server) rulesetRoutes() {
 		return notFound("ruleset", c.params["ruleset_id"])
 	})
 	s.handle("GET", "/zones/:zone_id/rulesets/phases/:phase/entrypoint", func(c *call) *reply {
-		phase := c.params["phase"]
+		phase := vocab.Phase(c.params["phase"])
 		if !knownPhases[phase] {
 			return invalid("unknown phase %q", phase)
 		}
@@ -326,7 +329,7 @@ func (s *Server) rulesetRoutes() {
 
 // putEntrypoint replaces every rule of a phase's entry point, creating it when missing.
 func (c *call) putEntrypoint() *reply {
-	phase := c.params["phase"]
+	phase := vocab.Phase(c.params["phase"])
 	if !knownPhases[phase] {
 		return invalid("unknown phase %q", phase)
 	}
@@ -351,7 +354,7 @@ func (c *call) putEntrypoint() *reply {
 }
 
 // checkRules validates every rule of a whole rule list of a phase, and the phase's quota.
-func (c *call) checkRules(phase string, rules []inventory.RulesetRule) *reply {
+func (c *call) checkRules(phase vocab.Phase, rules []inventory.RulesetRule) *reply {
 	var errs []APIError
 	feature := false
 	for i := range rules {

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/sunsetscan/sunset/scanner/inventory"
+	"github.com/sunsetscan/sunset/scanner/vocab"
 )
 
 // rulesetBody is the body of POST /zones/:id/rulesets and PUT /zones/:id/rulesets/:id.
@@ -11,7 +12,7 @@ type rulesetBody struct {
 	Name        string                  `json:"name"`
 	Description string                  `json:"description"`
 	Kind        string                  `json:"kind"`
-	Phase       string                  `json:"phase"`
+	Phase       vocab.Phase             `json:"phase"`
 	Rules       []inventory.RulesetRule `json:"rules"`
 }
 

@@ -21,7 +21,7 @@ func TestRulesetCRUD(t *testing.T) {
 		t.Fatalf("created %+v", rs)
 	}
 	var ep inventory.Ruleset
-	h.mustOK("GET", base+"/phases/"+PhaseCustom+"/entrypoint", nil).into(t, &ep)
+	h.mustOK("GET", base+"/phases/"+string(PhaseCustom)+"/entrypoint", nil).into(t, &ep)
 	if ep.ID != rs.ID {
 		t.Errorf("the created ruleset is not the phase's entry point: %s vs %s", ep.ID, rs.ID)
 	}
@@ -44,7 +44,7 @@ func TestRulesetCRUD(t *testing.T) {
 		t.Errorf("a phase change: %d", r.status)
 	}
 	h.mustOK("DELETE", base+"/"+rs.ID, nil)
-	if r := h.do("GET", base+"/phases/"+PhaseCustom+"/entrypoint", nil); r.status != 404 {
+	if r := h.do("GET", base+"/phases/"+string(PhaseCustom)+"/entrypoint", nil); r.status != 404 {
 		t.Errorf("after delete: %d", r.status)
 	}
 }

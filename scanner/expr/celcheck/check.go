@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/sunsetscan/sunset/scanner/vocab"
+
 	"cel.dev/cel-go/checker"
 	"cel.dev/cel-go/common/ast"
 	"cel.dev/cel-go/common/types"
@@ -386,11 +388,11 @@ func acceptsType(param string, t *types.Type) bool {
 
 // transformPhases may use the functions that custom rules may not.
 var transformPhases = map[string]bool{
-	"http_request_transform":          true,
-	"http_request_late_transform":     true,
-	"http_response_headers_transform": true,
-	"http_request_dynamic_redirect":   true,
-	"http_request_redirect":           true,
+	"http_request_transform":           true,
+	"http_request_late_transform":      true,
+	"http_response_headers_transform":  true,
+	string(vocab.PhaseDynamicRedirect): true,
+	"http_request_redirect":            true,
 }
 
 // managedLists are the lists the service provides ($cf.*).

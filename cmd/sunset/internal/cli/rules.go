@@ -79,7 +79,7 @@ func catalogRows(cat *catalog.Catalog, asOf time.Time) []ruleRow {
 	var rows []ruleRow
 	for _, e := range cat.Entries() {
 		rows = append(rows, ruleRow{
-			ID: e.ID, Title: e.Title, Status: e.StatusAt(asOf), Severity: e.SeverityAt(asOf).String(),
+			ID: string(e.ID), Title: e.Title, Status: e.StatusAt(asOf), Severity: e.SeverityAt(asOf).String(),
 			DeprecatedOn: e.DeprecatedOn.String(), EndOfLife: e.EndOfLife.String(), DateSource: e.DateSource,
 			Replacement: e.Replacement, DocURL: e.DocURL,
 		})

@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sunsetscan/sunset/scanner/vocab"
+
 	"github.com/sunsetscan/sunset/reports"
 	"github.com/sunsetscan/sunset/scanner"
 	"github.com/sunsetscan/sunset/scanner/catalog"
@@ -58,7 +60,7 @@ func (c *dayClock) now() time.Time {
 func ofRule(rep *reports.Report, id, zone string) []scanner.Finding {
 	var out []scanner.Finding
 	for _, f := range rep.Findings {
-		if f.RuleID == id && (f.ZoneName == zone || f.ZoneName == "") {
+		if f.RuleID == vocab.RuleID(id) && (f.ZoneName == zone || f.ZoneName == "") {
 			out = append(out, f)
 		}
 	}
@@ -141,17 +143,17 @@ func TestLiveDetectableEntries(t *testing.T) {
 	_, full := scanReport(t, base, "2024-01-01")
 	zoneFor, sevFor := map[string]string{}, map[string]scanner.Severity{}
 	for _, f := range full.Findings {
-		if _, ok := zoneFor[f.RuleID]; ok && f.Severity <= sevFor[f.RuleID] {
+		if _, ok := zoneFor[string(f.RuleID)]; ok && f.Severity <= sevFor[string(f.RuleID)] {
 			continue
 		}
-		sevFor[f.RuleID] = f.Severity
+		sevFor[string(f.RuleID)] = f.Severity
 		zone := f.ZoneName
 		for _, z := range demoSeed().Zones {
 			if zone == "" && z.Zone.Account.ID == f.AccountID {
 				zone = z.Zone.Name
 			}
 		}
-		zoneFor[f.RuleID] = zone
+		zoneFor[string(f.RuleID)] = zone
 	}
 
 	ids := scanner.LiveDetectableIDs()
@@ -161,8 +163,8 @@ func TestLiveDetectableEntries(t *testing.T) {
 	cases := map[string]*entryCase{}
 	zonesOn := map[string]map[string]bool{} // day -> zones to scan that day
 	for _, id := range ids {
-		c := &entryCase{zone: zoneFor[id]}
-		cases[id] = c
+		c := &entryCase{zone: zoneFor[string(id)]}
+		cases[string(id)] = c
 		e, ok := cat.Lookup(id)
 		switch {
 		case !ok:
@@ -184,7 +186,7 @@ func TestLiveDetectableEntries(t *testing.T) {
 		if !e.Advisory {
 			c.wantBefore, c.wantOn = scanner.SeverityWarning, scanner.SeverityError
 		}
-		if w, ok := liveSeverities[id]; ok {
+		if w, ok := liveSeverities[string(id)]; ok {
 			c.wantBefore, c.wantOn = w[0], w[1]
 		}
 		for _, d := range []string{c.before, c.on} {
@@ -212,14 +214,14 @@ func TestLiveDetectableEntries(t *testing.T) {
 	}
 
 	for _, id := range ids {
-		t.Run(id, func(t *testing.T) {
-			c := cases[id]
+		t.Run(string(id), func(t *testing.T) {
+			c := cases[string(id)]
 			if c.problem != "" {
 				t.Fatalf("live-detectable id %s: %s", id, c.problem)
 			}
-			checkSeverity(t, c.entry, ofRule(live[c.before], id, c.zone), c.before, c.wantBefore)
-			if producedUntilEndOfLife[id] {
-				if fs := ofRule(live[c.on], id, c.zone); len(fs) > 0 {
+			checkSeverity(t, c.entry, ofRule(live[c.before], string(id), c.zone), c.before, c.wantBefore)
+			if producedUntilEndOfLife[string(id)] {
+				if fs := ofRule(live[c.on], string(id), c.zone); len(fs) > 0 {
 					t.Errorf("as of %s the API no longer produces the fields of %s, yet a live scan reports %d findings", c.on, id, len(fs))
 				}
 				// The state of the day before, judged on the day: the severity follows --as-of.
@@ -227,10 +229,10 @@ func TestLiveDetectableEntries(t *testing.T) {
 				if r.code != ExitOK {
 					t.Fatalf("scan of the snapshot of %s as of %s: exit %d; stderr:\n%s", c.before, c.on, r.code, r.stderr)
 				}
-				checkSeverity(t, c.entry, ofRule(rep, id, c.zone), c.on+" (snapshot of "+c.before+")", c.wantOn)
+				checkSeverity(t, c.entry, ofRule(rep, string(id), c.zone), c.on+" (snapshot of "+c.before+")", c.wantOn)
 				return
 			}
-			checkSeverity(t, c.entry, ofRule(live[c.on], id, c.zone), c.on, c.wantOn)
+			checkSeverity(t, c.entry, ofRule(live[c.on], string(id), c.zone), c.on, c.wantOn)
 		})
 	}
 }

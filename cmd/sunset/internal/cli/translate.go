@@ -231,7 +231,7 @@ func writeTranslationTable(s *Streams, res *customrules.Result, existing int) {
 	for _, t := range res.Rules {
 		to := "-"
 		if t.Rule != nil {
-			to = t.Rule.Action
+			to = string(t.Rule.Action)
 		}
 		pos := "-"
 		if t.Index >= 0 {

@@ -3,19 +3,10 @@ package seed
 import (
 	"strconv"
 
+	"github.com/sunsetscan/sunset/scanner/vocab"
+
 	"github.com/sunsetscan/sunset/scanner/inventory"
 )
-
-// Phases of the ruleset entry points the seed data creates.
-const (
-	PhaseCustom    = "http_request_firewall_custom"
-	PhaseRateLimit = "http_ratelimit"
-	PhaseManaged   = "http_request_firewall_managed"
-)
-
-// CloudflareManagedRulesetID is the id of the new Cloudflare Managed Ruleset (the target of
-// the previous-version WAF's "CloudFlare" package).
-const CloudflareManagedRulesetID = "efb7b8c949ac4650a09736fc376e9aee"
 
 // Default values of the zone settings that the seed data varies.
 const (
@@ -225,13 +216,13 @@ func (b *zoneBuilder) basicRecords(v4, v6 string) {
 }
 
 // ruleset adds the zone's entry point of a phase.
-func (b *zoneBuilder) ruleset(phase, updated string, rules ...inventory.RulesetRule) {
+func (b *zoneBuilder) ruleset(phase vocab.Phase, updated string, rules ...inventory.RulesetRule) {
 	for i := range rules {
-		rules[i].ID = b.id("ruleset_rule", phase+"/"+itoa(i))
+		rules[i].ID = b.id("ruleset_rule", string(phase)+"/"+itoa(i))
 		rules[i].Version = "1"
 	}
 	b.zi.Rulesets = append(b.zi.Rulesets, inventory.Ruleset{
-		ID:          b.id("ruleset", phase),
+		ID:          b.id("ruleset", string(phase)),
 		Name:        "default",
 		Description: "",
 		Kind:        "zone",

@@ -2,6 +2,7 @@ package seed
 
 import (
 	"github.com/sunsetscan/sunset/scanner/inventory"
+	"github.com/sunsetscan/sunset/scanner/vocab"
 )
 
 // Credentials the demo emulator accepts. They are documented, not secret: anyone may use them
@@ -130,12 +131,12 @@ func shopZone(src ids, acct inventory.Ref) inventory.ZoneInventory {
 	webhooks := b.filter("payment-webhooks", `ip.src in {203.0.113.0/24 198.51.100.17} and http.request.uri.path eq "/api/webhooks/payments"`, "")
 	scraper := b.filter("staging-scraper", `http.user_agent contains "PriceScraper/2.1" and ip.src in {198.51.100.128/25}`, "")
 
-	b.rule("challenge-wp-login", login, inventory.FirewallRule{Action: "managed_challenge", Priority: ptr(1), Description: "Challenge POSTs to wp-login"})
-	b.rule("block-xmlrpc", xmlrpc, inventory.FirewallRule{Action: "block", Priority: ptr(2), Description: "Block xmlrpc.php anywhere"})
-	b.rule("block-bad-bots", bots, inventory.FirewallRule{Action: "block", Priority: ptr(3), Description: "Block scanners and empty user agents"})
-	b.rule("checkout-geo", checkout, inventory.FirewallRule{Action: "js_challenge", Priority: ptr(4), Description: "Challenge checkout from high-risk countries"})
-	b.rule("allow-webhooks", webhooks, inventory.FirewallRule{Action: "allow", Priority: ptr(5), Description: "Allow payment provider webhooks"})
-	b.rule("block-scraper", scraper, inventory.FirewallRule{Action: "block", Paused: true, Description: "Temporary: block price scraper"})
+	b.rule("challenge-wp-login", login, inventory.FirewallRule{Action: vocab.ActionManagedChallenge, Priority: ptr(1), Description: "Challenge POSTs to wp-login"})
+	b.rule("block-xmlrpc", xmlrpc, inventory.FirewallRule{Action: vocab.ActionBlock, Priority: ptr(2), Description: "Block xmlrpc.php anywhere"})
+	b.rule("block-bad-bots", bots, inventory.FirewallRule{Action: vocab.ActionBlock, Priority: ptr(3), Description: "Block scanners and empty user agents"})
+	b.rule("checkout-geo", checkout, inventory.FirewallRule{Action: vocab.ActionJSChallenge, Priority: ptr(4), Description: "Challenge checkout from high-risk countries"})
+	b.rule("allow-webhooks", webhooks, inventory.FirewallRule{Action: vocab.ActionAllow, Priority: ptr(5), Description: "Allow payment provider webhooks"})
+	b.rule("block-scraper", scraper, inventory.FirewallRule{Action: vocab.ActionBlock, Paused: true, Description: "Temporary: block price scraper"})
 
 	b.rateLimit("search", inventory.RateLimit{
 		Description: "Search scraping (period 900 and timeout 3000 are not allowed any more: rounded)",
@@ -196,13 +197,13 @@ func blogZone(src ids, acct inventory.Ref) inventory.ZoneInventory {
 	// was at its rule quota; the quota refused the rule but the filter stayed: an orphan.
 	b.filter("user-enum-orphan", `http.request.uri.path contains "/wp-json/wp/v2/users"`, "Block user enumeration")
 
-	b.rule("block-xmlrpc", xmlrpc, inventory.FirewallRule{Action: "block", Priority: ptr(1), Description: "Block xmlrpc.php"})
-	b.rule("challenge-wp-login", login, inventory.FirewallRule{Action: "managed_challenge", Priority: ptr(2), Description: "Challenge wp-login outside the office"})
-	b.rule("block-wp-config", config, inventory.FirewallRule{Action: "block", Priority: ptr(3), Description: "Block wp-config probes"})
-	b.rule("allow-uptime-monitor", monitor, inventory.FirewallRule{Action: "allow", Description: "Allow the uptime monitor"})
+	b.rule("block-xmlrpc", xmlrpc, inventory.FirewallRule{Action: vocab.ActionBlock, Priority: ptr(1), Description: "Block xmlrpc.php"})
+	b.rule("challenge-wp-login", login, inventory.FirewallRule{Action: vocab.ActionManagedChallenge, Priority: ptr(2), Description: "Challenge wp-login outside the office"})
+	b.rule("block-wp-config", config, inventory.FirewallRule{Action: vocab.ActionBlock, Priority: ptr(3), Description: "Block wp-config probes"})
+	b.rule("allow-uptime-monitor", monitor, inventory.FirewallRule{Action: vocab.ActionAllow, Description: "Allow the uptime monitor"})
 
-	b.ruleset(PhaseCustom, "2024-09-03T16:20:00.000000Z", inventory.RulesetRule{
-		Action: "block", Expression: `(http.request.uri.path contains "/.env")`,
+	b.ruleset(vocab.PhaseCustomRules, "2024-09-03T16:20:00.000000Z", inventory.RulesetRule{
+		Action: vocab.ActionBlock, Expression: `(http.request.uri.path contains "/.env")`,
 		Description: "Block dotenv probes", Enabled: ptr(true),
 	})
 
@@ -244,15 +245,15 @@ func mediaZone(src ids, acct inventory.Ref) inventory.ZoneInventory {
 	sqli := b.filter("sqli-regex", `http.request.uri.query ~ "(?i)union.+select"`, "")
 	login := b.filter("login-continents", `ip.src.continent in {"AS" "AF"} and http.request.uri.path eq "/login"`, "")
 
-	b.rule("allow-office", officeAllow, inventory.FirewallRule{Action: "allow", Priority: ptr(10), Description: "Allow office network"})
-	b.rule("bypass-office", officeBypass, inventory.FirewallRule{Action: "bypass", Priority: ptr(10), Description: "Skip WAF and security level for the office",
+	b.rule("allow-office", officeAllow, inventory.FirewallRule{Action: vocab.ActionAllow, Priority: ptr(10), Description: "Allow office network"})
+	b.rule("bypass-office", officeBypass, inventory.FirewallRule{Action: vocab.ActionBypass, Priority: ptr(10), Description: "Skip WAF and security level for the office",
 		Products: []string{"waf", "securityLevel"}})
-	b.rule("block-admin", admin, inventory.FirewallRule{Action: "block", Priority: ptr(20), Description: "Block /admin from outside the office"})
-	b.rule("challenge-tor", tor, inventory.FirewallRule{Action: "challenge", Priority: ptr(20), Description: "Challenge Tor exit nodes"})
-	b.rule("challenge-scrapers", scrapers, inventory.FirewallRule{Action: "challenge", Priority: ptr(30), Paused: true, Description: "Challenge API scrapers (draft)"})
-	b.rule("block-scrapers", scrapers, inventory.FirewallRule{Action: "block", Priority: ptr(40), Description: "Block API scrapers"})
-	b.rule("block-sqli", sqli, inventory.FirewallRule{Action: "block", Priority: ptr(50), Description: "Block UNION SELECT in the query"})
-	b.rule("challenge-login", login, inventory.FirewallRule{Action: "js_challenge", Description: "Challenge logins from far away"})
+	b.rule("block-admin", admin, inventory.FirewallRule{Action: vocab.ActionBlock, Priority: ptr(20), Description: "Block /admin from outside the office"})
+	b.rule("challenge-tor", tor, inventory.FirewallRule{Action: vocab.ActionChallenge, Priority: ptr(20), Description: "Challenge Tor exit nodes"})
+	b.rule("challenge-scrapers", scrapers, inventory.FirewallRule{Action: vocab.ActionChallenge, Priority: ptr(30), Paused: true, Description: "Challenge API scrapers (draft)"})
+	b.rule("block-scrapers", scrapers, inventory.FirewallRule{Action: vocab.ActionBlock, Priority: ptr(40), Description: "Block API scrapers"})
+	b.rule("block-sqli", sqli, inventory.FirewallRule{Action: vocab.ActionBlock, Priority: ptr(50), Description: "Block UNION SELECT in the query"})
+	b.rule("challenge-login", login, inventory.FirewallRule{Action: vocab.ActionJSChallenge, Description: "Challenge logins from far away"})
 
 	b.rateLimit("login", inventory.RateLimit{
 		Description: "Login failures",
@@ -341,9 +342,9 @@ func newsZone(src ids, acct inventory.Ref) inventory.ZoneInventory {
 	ua := b.filter("non-browser", `http.user_agent contains "python-requests" or http.user_agent contains "curl/"`, "")
 	office := b.pausedFilter("newsroom", `ip.src in {192.0.2.0/28}`, "")
 
-	b.rule("block-asn", asn, inventory.FirewallRule{Action: "block", Description: "Block known bad networks"})
-	b.rule("challenge-non-browser", ua, inventory.FirewallRule{Action: "managed_challenge", Paused: true, Description: "Challenge scripts"})
-	b.rule("allow-newsroom", office, inventory.FirewallRule{Action: "allow", Description: "Allow the newsroom"})
+	b.rule("block-asn", asn, inventory.FirewallRule{Action: vocab.ActionBlock, Description: "Block known bad networks"})
+	b.rule("challenge-non-browser", ua, inventory.FirewallRule{Action: vocab.ActionManagedChallenge, Paused: true, Description: "Challenge scripts"})
+	b.rule("allow-newsroom", office, inventory.FirewallRule{Action: vocab.ActionAllow, Description: "Allow the newsroom"})
 
 	b.settings(zoneSettings{PrivacyPass: "on"})
 	b.dnsSettings(false, false)
@@ -373,16 +374,16 @@ func apiZone(src ids, acct inventory.Ref) inventory.ZoneInventory {
 	b.filter("broken-admin", `(http.request.uri.path contains "/admin" and not ip.src in {192.0.2.0/24 198.51.100.0/24}`, "Legacy admin lockdown")
 	partners := b.filter("partners", `ip.src in $partner_ips and http.request.uri.path matches "^/v2/partners/"`, "")
 
-	b.rule("log-writes", writes, inventory.FirewallRule{Action: "log", Priority: ptr(1), Description: "Log all API writes"})
-	b.rule("block-v1", v1, inventory.FirewallRule{Action: "block", Priority: ptr(1), Description: "Block API v1 for non-partners"})
-	b.rule("bypass-health", health, inventory.FirewallRule{Action: "bypass", Priority: ptr(2), Description: "Internal health checks skip WAF, rate limiting and security level",
+	b.rule("log-writes", writes, inventory.FirewallRule{Action: vocab.ActionLog, Priority: ptr(1), Description: "Log all API writes"})
+	b.rule("block-v1", v1, inventory.FirewallRule{Action: vocab.ActionBlock, Priority: ptr(1), Description: "Block API v1 for non-partners"})
+	b.rule("bypass-health", health, inventory.FirewallRule{Action: vocab.ActionBypass, Priority: ptr(2), Description: "Internal health checks skip WAF, rate limiting and security level",
 		Products: []string{"waf", "rateLimit", "securityLevel"}})
-	b.rule("block-threat", threat, inventory.FirewallRule{Action: "block", Priority: ptr(3), Description: "Block high threat score"})
-	b.rule("block-xss", xss, inventory.FirewallRule{Action: "block", Priority: ptr(4),
+	b.rule("block-threat", threat, inventory.FirewallRule{Action: vocab.ActionBlock, Priority: ptr(3), Description: "Block high threat score"})
+	b.rule("block-xss", xss, inventory.FirewallRule{Action: vocab.ActionBlock, Priority: ptr(4),
 		Description: "Block <script>alert(1)</script> probes | XSS in the query | see `SEC-42`"})
-	b.rule("challenge-geo", geo, inventory.FirewallRule{Action: "managed_challenge", Priority: ptr(5),
+	b.rule("challenge-geo", geo, inventory.FirewallRule{Action: vocab.ActionManagedChallenge, Priority: ptr(5),
 		Description: "Geo | sanctioned regions & ASN 64500 (`ip.geoip.*`)", Ref: "GEO-1"})
-	b.rule("allow-partners", partners, inventory.FirewallRule{Action: "allow", Priority: ptr(6), Description: "Allow partner API clients"})
+	b.rule("allow-partners", partners, inventory.FirewallRule{Action: vocab.ActionAllow, Priority: ptr(6), Description: "Allow partner API clients"})
 
 	b.rateLimit("token-burst", inventory.RateLimit{
 		Description: "Token endpoint burst",
@@ -401,13 +402,13 @@ func apiZone(src ids, acct inventory.Ref) inventory.ZoneInventory {
 		Action: inventory.RateLimitAction{Mode: "managed_challenge"},
 	})
 
-	b.ruleset(PhaseRateLimit, "2024-10-14T08:00:00.000000Z", inventory.RulesetRule{
-		Action: "block", Expression: `(http.request.uri.path eq "/v2/search")`, Description: "Search", Enabled: ptr(true),
+	b.ruleset(vocab.PhaseRateLimiting, "2024-10-14T08:00:00.000000Z", inventory.RulesetRule{
+		Action: vocab.ActionBlock, Expression: `(http.request.uri.path eq "/v2/search")`, Description: "Search", Enabled: ptr(true),
 		RateLimit: raw(`{"characteristics":["cf.colo.id","ip.src"],"period":60,"requests_per_period":100,"mitigation_timeout":600}`),
 	})
-	b.ruleset(PhaseManaged, "2024-10-14T08:00:00.000000Z", inventory.RulesetRule{
-		Action: "execute", Expression: "true", Description: "Cloudflare Managed Ruleset", Enabled: ptr(true),
-		ActionParameters: raw(`{"id":"` + CloudflareManagedRulesetID + `"}`),
+	b.ruleset(vocab.PhaseManaged, "2024-10-14T08:00:00.000000Z", inventory.RulesetRule{
+		Action: vocab.ActionExecute, Expression: "true", Description: "Cloudflare Managed Ruleset", Enabled: ptr(true),
+		ActionParameters: raw(`{"id":"` + inventory.RulesetCloudflareManaged + `"}`),
 	})
 
 	b.settings(zoneSettings{SSL: "strict", SecurityLevel: "high"})
@@ -427,8 +428,8 @@ func docsZone(src ids, acct inventory.Ref) inventory.ZoneInventory {
 
 	ai := b.filter("ai-crawlers", `http.user_agent contains "GPTBot" or http.user_agent contains "CCBot"`, "")
 	search := b.filter("search-abuse", `http.request.uri.path eq "/search" and http.request.uri.query contains "q="`, "")
-	b.rule("block-ai-crawlers", ai, inventory.FirewallRule{Action: "block", Priority: ptr(100), Description: "Block AI crawlers"})
-	b.rule("challenge-search", search, inventory.FirewallRule{Action: "managed_challenge", Priority: ptr(200), Description: "Challenge search abuse"})
+	b.rule("block-ai-crawlers", ai, inventory.FirewallRule{Action: vocab.ActionBlock, Priority: ptr(100), Description: "Block AI crawlers"})
+	b.rule("challenge-search", search, inventory.FirewallRule{Action: vocab.ActionManagedChallenge, Priority: ptr(200), Description: "Challenge search abuse"})
 
 	b.rateLimit("search", inventory.RateLimit{
 		Description: "Docs search",

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/sunsetscan/sunset/scanner/vocab"
+
 	"github.com/sunsetscan/sunset/scanner/inventory"
 )
 
@@ -83,7 +85,7 @@ const invalidExpr = `(http.request.uri.path contains "/admin" and not ip.src in 
 
 var (
 	// Actions weighted towards what accounts use; "log" only survives on Enterprise.
-	genActions  = []string{"block", "block", "block", "managed_challenge", "managed_challenge", "challenge", "js_challenge", "allow", "allow", "bypass", "log"}
+	genActions  = []vocab.Action{vocab.ActionBlock, vocab.ActionBlock, vocab.ActionBlock, vocab.ActionManagedChallenge, vocab.ActionManagedChallenge, vocab.ActionChallenge, vocab.ActionJSChallenge, vocab.ActionAllow, vocab.ActionAllow, vocab.ActionBypass, vocab.ActionLog}
 	genProducts = []string{"waf", "rateLimit", "securityLevel", "uaBlock", "zoneLockdown", "bic", "hot"}
 	genPeriods  = []int{10, 60, 60, 60, 120, 300, 600, 900, 3600, 86400}
 	genTimeouts = []int{10, 60, 600, 600, 3000, 3600, 86400}
@@ -293,11 +295,11 @@ func (g *generator) firewall(b *zoneBuilder, plan string) {
 			desc = t.desc
 		}
 		last = flt
-		r := inventory.FirewallRule{Action: g.pick(genActions), Description: desc, Paused: g.chance(8)}
-		if r.Action == "log" && plan != inventory.PlanEnterprise {
-			r.Action = "block"
+		r := inventory.FirewallRule{Action: genActions[g.r.IntN(len(genActions))], Description: desc, Paused: g.chance(8)}
+		if r.Action == vocab.ActionLog && plan != inventory.PlanEnterprise {
+			r.Action = vocab.ActionBlock
 		}
-		if r.Action == "bypass" {
+		if r.Action == vocab.ActionBypass {
 			start := g.r.IntN(len(genProducts))
 			r.Products = append([]string(nil), genProducts[start:min(start+1+g.r.IntN(3), len(genProducts))]...)
 		}
@@ -416,14 +418,14 @@ func (g *generator) rulesets(b *zoneBuilder, paid bool) {
 		rules := make([]inventory.RulesetRule, 1+g.r.IntN(maxExistingCustomRules))
 		for k := range rules {
 			t := g.expr(regexPlan)
-			rules[k] = inventory.RulesetRule{Action: "block", Expression: t.expr, Description: t.desc, Enabled: b.bool(true)}
+			rules[k] = inventory.RulesetRule{Action: vocab.ActionBlock, Expression: t.expr, Description: t.desc, Enabled: b.bool(true)}
 		}
-		b.ruleset(PhaseCustom, "2024-06-01T00:00:00.000000Z", rules...)
+		b.ruleset(vocab.PhaseCustomRules, "2024-06-01T00:00:00.000000Z", rules...)
 	}
 	if paid && len(b.zi.WAFPackages) == 0 && g.chance(20) {
-		b.ruleset(PhaseManaged, "2024-06-01T00:00:00.000000Z", inventory.RulesetRule{
-			Action: "execute", Expression: "true", Enabled: b.bool(true),
-			ActionParameters: raw(`{"id":"` + CloudflareManagedRulesetID + `"}`),
+		b.ruleset(vocab.PhaseManaged, "2024-06-01T00:00:00.000000Z", inventory.RulesetRule{
+			Action: vocab.ActionExecute, Expression: "true", Enabled: b.bool(true),
+			ActionParameters: raw(`{"id":"` + inventory.RulesetCloudflareManaged + `"}`),
 		})
 	}
 }

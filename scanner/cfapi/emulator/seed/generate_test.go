@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sunsetscan/sunset/scanner/vocab"
+
 	"github.com/sunsetscan/sunset/scanner/inventory"
 )
 
@@ -173,7 +175,7 @@ func TestGenerateMigratable(t *testing.T) {
 		z := &a.Zones[i]
 		plan := z.Zone.Plan.LegacyID
 		existing := 0
-		if rs, ok := z.Ruleset(PhaseCustom); ok {
+		if rs, ok := z.Ruleset(vocab.PhaseCustomRules); ok {
 			existing = len(rs.Rules)
 		}
 		if n := len(z.FirewallRules) + existing; n > inventory.CustomRulesQuota(plan) {

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sunsetscan/sunset/scanner/vocab"
+
 	"github.com/sunsetscan/sunset/scanner/inventory"
 )
 
@@ -278,7 +280,7 @@ func TestDemoFreeZoneQuota(t *testing.T) {
 	if blog.Zone.Plan.LegacyID != inventory.PlanFree {
 		t.Fatalf("%s is on %s, want free", ZoneBlog, blog.Zone.Plan.LegacyID)
 	}
-	custom, ok := blog.Ruleset(PhaseCustom)
+	custom, ok := blog.Ruleset(vocab.PhaseCustomRules)
 	if !ok || len(custom.Rules) == 0 {
 		t.Fatalf("%s has no custom rules entry point with rules", ZoneBlog)
 	}
@@ -520,10 +522,10 @@ func TestDemoHoldsTrickyCases(t *testing.T) {
 					if r.Priority == nil {
 						continue
 					}
-					if a, ok := seen[*r.Priority]; ok && a != r.Action {
+					if a, ok := seen[*r.Priority]; ok && vocab.Action(a) != r.Action {
 						return true
 					}
-					seen[*r.Priority] = r.Action
+					seen[*r.Priority] = string(r.Action)
 				}
 			}
 			return false
@@ -581,7 +583,7 @@ func TestDemoHoldsTrickyCases(t *testing.T) {
 			})
 		}},
 		{"an existing custom rules entry point with one rule", func() bool {
-			rs, ok := zone(ZoneBlog).Ruleset(PhaseCustom)
+			rs, ok := zone(ZoneBlog).Ruleset(vocab.PhaseCustomRules)
 			return ok && len(rs.Rules) == 1
 		}},
 		{"rate limit correlated by nat (on Enterprise, the only plan that can count per visitor)", func() bool {
