@@ -104,16 +104,6 @@ func notificationPolicy(name, alertType string, emails []string, filters map[str
 	return mustJSON(body)
 }
 
-func emailList(v string) []string {
-	var out []string
-	for _, a := range strings.Split(v, ",") {
-		if a = strings.TrimSpace(a); a != "" {
-			out = append(out, a)
-		}
-	}
-	return out
-}
-
 // pools plans notification_email on load balancer pools -> notification policies: create a
 // policy that mails the same addresses about the pool, then clear the field (the real API's
 // home of the deprecated field; health checks have none). Derived: the alert type
@@ -124,7 +114,7 @@ func (b *builder) pools(a *inventory.AccountInventory) {
 		if len(fps) == 0 {
 			continue
 		}
-		emails := emailList(p.NotificationEmail)
+		emails := inventory.EmailList(p.NotificationEmail)
 		create := "notification-policy.create:" + p.ID
 		b.add(phaseCreate, Step{
 			ID: create, Kind: "notification-policy.create", Change: ChangeCreate, Derived: true,

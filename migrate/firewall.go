@@ -29,17 +29,10 @@ func (b *builder) firewall() {
 	for _, f := range z.Filters {
 		filterByID[f.ID] = f
 	}
-	rules := make([]inventory.FirewallRule, len(z.FirewallRules))
+	rules := z.FirewallRulesWithFilters()
 	byID := map[string]*inventory.FirewallRule{}
-	for i, r := range z.FirewallRules {
-		// A rule listed with only its filter's id takes the expression from the filters list.
-		if r.Filter.Expression == "" && r.Filter.ID != "" {
-			if f, ok := filterByID[r.Filter.ID]; ok {
-				r.Filter = f
-			}
-		}
-		rules[i] = r
-		byID[r.ID] = &rules[i]
+	for i := range rules {
+		byID[rules[i].ID] = &rules[i]
 	}
 	var existing []inventory.RulesetRule
 	entry, hasEntry := z.Ruleset(vocab.PhaseCustomRules)

@@ -205,7 +205,7 @@ func (b *builder) waf() {
 		case o.Paused:
 			os.carried = true // it does nothing today: deleting it changes nothing
 		case len(o.RewriteAction) > 0:
-			os.why = append(os.why, fmt.Sprintf("it rewrites actions (%s), which exceptions cannot express", strings.Join(sortedPairs(o.RewriteAction), ", ")))
+			os.why = append(os.why, fmt.Sprintf("it rewrites actions (%s), which exceptions cannot express", strings.Join(inventory.SortedPairs(o.RewriteAction), ", ")))
 		case len(conds) == 0 || len(conds) < len(o.URLs):
 			os.why = append(os.why, "one of its URLs matches every request of the zone: an exception would switch the managed rules off everywhere")
 		}
@@ -244,7 +244,7 @@ func (b *builder) waf() {
 					})
 				}
 				diffs = append(diffs, Diff{Label: "WAF override " + named(o.Description, o.ID),
-					Old:     fmt.Sprintf("urls %s; groups %s; rules %s", strings.Join(o.URLs, " "), strings.Join(sortedPairs(o.Groups), ", "), strings.Join(sortedPairs(o.Rules), ", ")),
+					Old:     fmt.Sprintf("urls %s; groups %s; rules %s", strings.Join(o.URLs, " "), strings.Join(inventory.SortedPairs(o.Groups), ", "), strings.Join(inventory.SortedPairs(o.Rules), ", ")),
 					New:     "skip " + strings.Join(skip, ", ") + " when " + anyOf(conds),
 					Changes: []string{"the exception skips the whole ruleset(s) for these URLs, which is broader than switching off single groups or rules (derived: old ids do not map to new ones); narrow it with action_parameters.rules if needed"}})
 			}
@@ -362,18 +362,5 @@ func sortedKeys(m map[string]bool) []string {
 		}
 	}
 	sort.Strings(out)
-	return out
-}
-
-func sortedPairs(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	out := make([]string, len(keys))
-	for i, k := range keys {
-		out[i] = k + ": " + m[k]
-	}
 	return out
 }

@@ -54,17 +54,10 @@ func (s *liveScan) firewallRules(z *inventory.ZoneInventory) {
 	sc := zoneScope(z)
 	rank := inventory.PlanRank(z.Zone.Plan.LegacyID)
 	plan := strings.ToLower(z.Zone.Plan.LegacyID)
-	filterExpr := map[string]string{}
-	for _, f := range z.Filters {
-		filterExpr[f.ID] = f.Expression
-	}
-	for i := range z.FirewallRules {
-		fr := &z.FirewallRules[i]
-		// A rule listed with only its filter's id takes the expression from the filters list.
+	rules := z.FirewallRulesWithFilters()
+	for i := range rules {
+		fr := &rules[i]
 		expr := fr.Filter.Expression
-		if expr == "" && fr.Filter.ID != "" {
-			expr = filterExpr[fr.Filter.ID]
-		}
 		var info ExprInfo
 		known := expr != ""
 		if known {

@@ -350,22 +350,11 @@ func (s *liveScan) deprecatedZoneSettings(z *inventory.ZoneInventory) {
 	}
 }
 
-// emailList splits a notification_email value into addresses.
-func emailList(v string) []string {
-	var out []string
-	for _, a := range strings.Split(v, ",") {
-		if a = strings.TrimSpace(a); a != "" {
-			out = append(out, a)
-		}
-	}
-	return out
-}
-
 // notificationMessage says what to do about a notification_email value. The field is one of
 // load balancer pools in the real API (the spec places it on health checks, whose API and
 // Terraform resource have no such field), so pools are what the scan reports.
 func notificationMessage(what string, r rule, s *liveScan, email string) string {
-	addrs := emailList(email)
+	addrs := inventory.EmailList(email)
 	return fmt.Sprintf("%s sends health notifications to notification_email %q (%s). The field is %s: create a notification policy (/accounts/:account_id/alerting/v3/policies) for these addresses, then clear the field.",
 		what, email, plural(len(addrs), "address", "addresses"), r.life(s.asOf))
 }

@@ -140,20 +140,6 @@ func orUnknown(s string) string {
 	return s
 }
 
-// sortedPairs renders a map as "k: v" pairs in key order.
-func sortedPairs(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	out := make([]string, len(keys))
-	for i, k := range keys {
-		out[i] = k + ": " + m[k]
-	}
-	return out
-}
-
 // wafOverrides reports each URL-based WAF override.
 func (s *liveScan) wafOverrides(z *inventory.ZoneInventory) {
 	r, ok := s.rule(vocab.WAFManagedRulesV1)
@@ -173,13 +159,13 @@ func (s *liveScan) wafOverrides(z *inventory.ZoneInventory) {
 		fmt.Fprintf(&b, "WAF URL override %s for %s (%s): priority %d, %s",
 			named(o.Description, o.ID), plural(len(urls), "URL", "URLs"), listN(urls, 5), o.Priority, state)
 		if len(o.Groups) > 0 {
-			fmt.Fprintf(&b, "; sets %s (%s)", plural(len(o.Groups), "group", "groups"), listN(sortedPairs(o.Groups), 5))
+			fmt.Fprintf(&b, "; sets %s (%s)", plural(len(o.Groups), "group", "groups"), listN(inventory.SortedPairs(o.Groups), 5))
 		}
 		if len(o.Rules) > 0 {
-			fmt.Fprintf(&b, "; sets %s (%s)", plural(len(o.Rules), "rule", "rules"), listN(sortedPairs(o.Rules), 5))
+			fmt.Fprintf(&b, "; sets %s (%s)", plural(len(o.Rules), "rule", "rules"), listN(inventory.SortedPairs(o.Rules), 5))
 		}
 		if len(o.RewriteAction) > 0 {
-			fmt.Fprintf(&b, "; rewrites actions (%s)", listN(sortedPairs(o.RewriteAction), 5))
+			fmt.Fprintf(&b, "; rewrites actions (%s)", listN(inventory.SortedPairs(o.RewriteAction), 5))
 		}
 		fmt.Fprintf(&b, ". The previous version of managed rules is %s: replace the override with exceptions (skip rules) or ruleset overrides in phase http_request_firewall_managed, placed before the execute rule; URL overrides also block the service's automatic upgrade until deleted.", r.life(s.asOf))
 		s.add(r, r.sev, sc, Resource{Kind: vocab.KindWAFOverride, ID: o.ID, Name: o.Description}, "", b.String())

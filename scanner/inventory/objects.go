@@ -369,3 +369,14 @@ type AccessBookmark struct {
 	Domain string `json:"domain,omitempty"`
 	Extra  Extra  `json:"-"`
 }
+
+// EmailList splits a notification_email value (addresses, comma-delimited) into addresses.
+func EmailList(v string) []string {
+	var out []string
+	for _, a := range strings.Split(v, ",") {
+		if a = strings.TrimSpace(a); a != "" {
+			out = append(out, a)
+		}
+	}
+	return out
+}

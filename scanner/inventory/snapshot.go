@@ -119,6 +119,23 @@ func (z *ZoneInventory) RuleByRef(phase vocab.Phase, ref string) (RulesetRule, b
 	return RulesetRule{}, false
 }
 
+// FirewallRulesWithFilters returns copies of the zone's firewall rules whose filter is the
+// whole filter: a rule listed with only its filter's id takes it from the filters list.
+func (z *ZoneInventory) FirewallRulesWithFilters() []FirewallRule {
+	byID := make(map[string]Filter, len(z.Filters))
+	for _, f := range z.Filters {
+		byID[f.ID] = f
+	}
+	out := make([]FirewallRule, len(z.FirewallRules))
+	for i, r := range z.FirewallRules {
+		if f, ok := byID[r.Filter.ID]; ok && r.Filter.Expression == "" && r.Filter.ID != "" {
+			r.Filter = f
+		}
+		out[i] = r
+	}
+	return out
+}
+
 // Sort orders accounts and zones by id and every list inside them by id, so that the same
 // account always yields the same bytes.
 func (s *Snapshot) Sort() {

@@ -1,6 +1,7 @@
 package inventory
 
 import (
+	"sort"
 	"strings"
 
 	"github.com/sunsetscan/sunset/scanner/vocab"
@@ -40,4 +41,19 @@ func (p WAFPackage) OWASPCoreSettings() (paranoiaLevel, scoreThreshold int, acti
 		action = vocab.Action(strings.ToLower(p.ActionMode))
 	}
 	return paranoiaLevel, scoreThreshold, action
+}
+
+// SortedPairs renders an id -> mode map of a WAF override (groups, rules, rewrite_action) as
+// "id: mode" pairs in id order, so messages do not depend on map order.
+func SortedPairs(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	out := make([]string, len(keys))
+	for i, k := range keys {
+		out[i] = k + ": " + m[k]
+	}
+	return out
 }
