@@ -35,9 +35,7 @@ func TestFingerprint(t *testing.T) {
 func richSnapshot() *inventory.Snapshot {
 	var zones []inventory.ZoneInventory
 	for _, tc := range liveCases {
-		for _, z := range tc.snap.Zones {
-			zones = append(zones, z)
-		}
+		zones = append(zones, tc.snap.Zones...)
 	}
 	// Merge all zone objects into three zones with distinct ids, so that objects of one zone
 	// are plenty and their order can be shuffled.

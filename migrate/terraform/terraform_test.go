@@ -457,11 +457,17 @@ func TestWriteRemovesStaleGeneratedFiles(t *testing.T) {
 	staleRm := filepath.Join(dir, CleanupDir, "state-rm.sh")
 	mine := filepath.Join(dir, "main.tf")
 	mineSub := filepath.Join(dir, CleanupDir, "notes.txt")
-	os.MkdirAll(filepath.Join(dir, CleanupDir), 0o755)
-	os.WriteFile(stale, []byte(generatedMark+" old\n"), 0o644)
-	os.WriteFile(staleRm, []byte("#!/bin/sh\n"+generatedMark+" old\n"), 0o644)
-	os.WriteFile(mine, []byte("# mine\n"), 0o644)
-	os.WriteFile(mineSub, []byte("mine\n"), 0o644)
+	if err := os.MkdirAll(filepath.Join(dir, CleanupDir), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for path, content := range map[string]string{
+		stale: generatedMark + " old\n", staleRm: "#!/bin/sh\n" + generatedMark + " old\n",
+		mine: "# mine\n", mineSub: "mine\n",
+	} {
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	if err := Write(dir, &migrate.Plan{SchemaVersion: 1}); err != nil {
 		t.Fatal(err)
 	}

@@ -22,8 +22,12 @@ func TestFirewallRuleKeepsUnknownMembers(t *testing.T) {
 		t.Fatal(err)
 	}
 	var a, b any
-	json.Unmarshal([]byte(in), &a)
-	json.Unmarshal(out, &b)
+	if err := json.Unmarshal([]byte(in), &a); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(out, &b); err != nil {
+		t.Fatal(err)
+	}
 	if ja, jb := mustJSON(a), mustJSON(b); ja != jb {
 		t.Fatalf("round trip changed the object:\n in %s\nout %s", ja, jb)
 	}
@@ -33,7 +37,9 @@ func TestKnownFieldWinsOverExtra(t *testing.T) {
 	z := Zone{ID: "z", Name: "example.com", Extra: Extra{"name": json.RawMessage(`"stale"`), "x": json.RawMessage(`1`)}}
 	out, _ := json.Marshal(z)
 	var m map[string]any
-	json.Unmarshal(out, &m)
+	if err := json.Unmarshal(out, &m); err != nil {
+		t.Fatal(err)
+	}
 	if m["name"] != "example.com" || m["x"] != float64(1) {
 		t.Fatalf("got %s", out)
 	}

@@ -92,12 +92,16 @@ func TestLoadErrorsNameTheFile(t *testing.T) {
 		t.Errorf("missing file: want an error naming %s, got %v", missing, err)
 	}
 	garbage := filepath.Join(dir, "garbage.json")
-	os.WriteFile(garbage, []byte("{not json"), 0o600)
+	if err := os.WriteFile(garbage, []byte("{not json"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := Load(garbage); err == nil || !strings.Contains(err.Error(), garbage) {
 		t.Errorf("garbage: want an error naming %s, got %v", garbage, err)
 	}
 	v31 := filepath.Join(dir, "v31.json")
-	os.WriteFile(v31, []byte(strings.Replace(tinyDoc, `"3.0.3"`, `"3.1.0"`, 1)), 0o600)
+	if err := os.WriteFile(v31, []byte(strings.Replace(tinyDoc, `"3.0.3"`, `"3.1.0"`, 1)), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := Load(v31); err == nil || !strings.Contains(err.Error(), "3.1.0") {
 		t.Errorf("3.1 document: want a version error, got %v", err)
 	}

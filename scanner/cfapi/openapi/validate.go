@@ -382,8 +382,10 @@ func mergeEnums(alts [][]leaf) []leaf {
 	return nil
 }
 
+// isSchemaError tells whether err itself, not an error it wraps, is a SchemaError: a
+// SchemaError whose origin is a MultiError is walked through that MultiError's parts.
 func isSchemaError(err error) bool {
-	_, ok := err.(*openapi3.SchemaError)
+	_, ok := err.(*openapi3.SchemaError) //nolint:errorlint // the error itself, on purpose
 	return ok
 }
 
