@@ -1,6 +1,7 @@
 package cfapi
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -121,6 +122,10 @@ func (c Credentials) String() string { return "Credentials(" + c.Describe() + ")
 
 // GoString keeps %#v as safe as %v.
 func (c Credentials) GoString() string { return "cfapi.Credentials(" + c.Describe() + ")" }
+
+// MarshalJSON encodes the credentials as their description, never the secret, so that a
+// configuration or report that embeds them cannot leak it.
+func (c Credentials) MarshalJSON() ([]byte, error) { return json.Marshal(c.Describe()) }
 
 // Format implements fmt.Formatter so that every verb and flag prints the redacted form.
 func (c Credentials) Format(f fmt.State, verb rune) {

@@ -300,8 +300,13 @@ func TestSecretsNeverPrinted(t *testing.T) {
 				printAll("client", c)
 				printAll("config", cfg)
 				printAll("config pointer", &cfg)
-				b, _ := json.Marshal(cfg)
-				check("config JSON", string(b))
+				// A Config does not encode (it holds functions); a value embedding its
+				// credentials does, as their description.
+				b, err := json.Marshal(struct{ Credentials Credentials }{cfg.Credentials})
+				if err != nil || !strings.Contains(string(b), creds.c.Describe()) {
+					t.Errorf("embedded credentials JSON = %s, %v; want their description in it", b, err)
+				}
+				check("embedded credentials JSON", string(b))
 			}
 			// Errors of New and of a cancelled call.
 			_, err := New(Config{BaseURL: "http://api.example.com", Credentials: creds.c})
@@ -318,7 +323,13 @@ func TestSecretsNeverPrinted(t *testing.T) {
 			printAll("credentials", creds.c)
 			printAll("credentials pointer", &creds.c)
 			printAll("struct with unexported credentials", struct{ c Credentials }{creds.c})
-			b, _ := json.Marshal(creds.c)
+			// Marshalled, the credentials are their description: something is encoded (an
+			// empty object would say nothing), and never the secret.
+			b, err := json.Marshal(creds.c)
+			want, _ := json.Marshal(creds.c.Describe())
+			if err != nil || string(b) != string(want) {
+				t.Errorf("credentials JSON = %s, %v; want the description %s", b, err, want)
+			}
 			check("credentials JSON", string(b))
 			check("describe", creds.c.Describe())
 		})

@@ -269,8 +269,11 @@ func TestDemoIDsFollowNames(t *testing.T) {
 	if !slices.ContainsFunc(z.FirewallRules, func(r inventory.FirewallRule) bool { return r.ID == want }) {
 		t.Errorf("no firewall rule %s (ID(firewall_rule, shop.example/block-xmlrpc))", want)
 	}
-	if ID("a", "b") == ID("a", "c") || ID("a", "b") != ID("a", "b") {
-		t.Error("ID is not a function of its input")
+	// ID is a function of its input: the same names give the same id (computed twice,
+	// separately), other names another one, and ids are 32 lowercase hex digits.
+	first, again := ID("a", "b"), ID(string([]byte{'a'}), "b")
+	if first != again || first == ID("a", "c") || first == ID("b", "a") || !regexp.MustCompile(`^[0-9a-f]{32}$`).MatchString(first) {
+		t.Errorf("ID(a, b) = %s, again %s, ID(a, c) = %s, ID(b, a) = %s", first, again, ID("a", "c"), ID("b", "a"))
 	}
 }
 
