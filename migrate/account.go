@@ -10,13 +10,15 @@ import (
 	"github.com/sunsetscan/sunset/scanner/inventory"
 )
 
-// account plans the account-scoped objects: nameserver defaults, load balancer pools with
-// notification_email, legacy tunnels, Access bookmarks.
-func (b *builder) account(a *inventory.AccountInventory) {
-	b.accountNameservers(a)
-	b.pools(a)
-	b.tunnels(a)
-	b.bookmarks(a)
+// accountTranslator plans the account-scoped objects: nameserver defaults, load balancer
+// pools with notification_email, legacy tunnels, Access bookmarks.
+type accountTranslator struct{}
+
+func (accountTranslator) translate(b *builder) {
+	accountNameservers(b, b.a)
+	pools(b, b.a)
+	tunnels(b, b.a)
+	bookmarks(b, b.a)
 }
 
 // accountNameservers plans settings.default_nameservers / use_account_custom_ns_by_default ->
@@ -24,7 +26,7 @@ func (b *builder) account(a *inventory.AccountInventory) {
 // default_nameservers carries over unchanged; use_account_custom_ns_by_default true means
 // custom.account (derived) and wins. Old and new reflect each other, so the PATCH is planned
 // only when the account DNS settings do not already report the type.
-func (b *builder) accountNameservers(a *inventory.AccountInventory) {
+func accountNameservers(b *builder, a *inventory.AccountInventory) {
 	fps := b.findings(vocab.AccountNameserverSettings, vocab.KindAccount, a.Account.ID)
 	st := a.Account.Settings
 	if len(fps) == 0 || st == nil {
@@ -71,13 +73,13 @@ func (b *builder) accountNameservers(a *inventory.AccountInventory) {
 		b.accountDNS = &Settings{NameserversType: cur}
 		stop.Title = fmt.Sprintf("Decide zone_defaults.nameservers.type: the account settings say %q, the DNS settings %q", target, cur)
 		stop.Reason = why + fmt.Sprintf(", but the account DNS settings report %q; they should reflect each other, so one read is stale. Check which is current.", cur)
-		stop.Method, stop.Path = "PATCH", "/accounts/"+aid+"/dns_settings"
+		stop.Method, stop.Path = "PATCH", accountPath(aid, "dns_settings")
 		stop.Body = mustJSON(map[string]any{"zone_defaults": map[string]any{"nameservers": map[string]string{"type": target}}})
 		stop.Risk = RiskHigh
 	default:
 		b.add(phaseCreate, Step{
 			ID: "account-dns-settings.patch", Kind: "account-dns-settings.patch", Change: ChangeUpdate,
-			Method: "PATCH", Path: "/accounts/" + aid + "/dns_settings",
+			Method: "PATCH", Path: accountPath(aid, "dns_settings"),
 			Body:     mustJSON(map[string]any{"zone_defaults": map[string]any{"nameservers": map[string]string{"type": target}}}),
 			Resolves: fps, Risk: RiskLow, Derived: derived,
 			Title:  fmt.Sprintf("Set zone_defaults.nameservers.type = %q in the account DNS settings", target),
@@ -108,7 +110,7 @@ func notificationPolicy(name, alertType string, emails []string, filters map[str
 // policy that mails the same addresses about the pool, then clear the field (the real API's
 // home of the deprecated field; health checks have none). Derived: the alert type
 // load_balancing_health_alert filtered on the pool is sunset's choice.
-func (b *builder) pools(a *inventory.AccountInventory) {
+func pools(b *builder, a *inventory.AccountInventory) {
 	for _, p := range a.LoadBalancerPools {
 		fps := b.findings(vocab.NotificationEmail, vocab.KindLoadBalancerPool, p.ID)
 		if len(fps) == 0 {
@@ -118,7 +120,7 @@ func (b *builder) pools(a *inventory.AccountInventory) {
 		create := "notification-policy.create:" + p.ID
 		b.add(phaseCreate, Step{
 			ID: create, Kind: "notification-policy.create", Change: ChangeCreate, Derived: true,
-			Method: "POST", Path: "/accounts/" + a.Account.ID + "/alerting/v3/policies",
+			Method: "POST", Path: accountPath(a.Account.ID, "alerting", "v3", "policies"),
 			Body:     notificationPolicy("Load balancer pool "+p.Name, "load_balancing_health_alert", emails, map[string][]string{"pool_id": {p.ID}}),
 			Resolves: fps, Risk: RiskLow,
 			Title:  "Create a notification policy for load balancer pool " + named(p.Name, p.ID),
@@ -127,7 +129,7 @@ func (b *builder) pools(a *inventory.AccountInventory) {
 		})
 		b.add(phaseOldDelete, Step{
 			ID: "load-balancer-pool.clear-email:" + p.ID, Kind: "load-balancer-pool.clear-email", Change: ChangeUpdate,
-			Method: "PATCH", Path: "/accounts/" + a.Account.ID + "/load_balancers/pools/" + p.ID,
+			Method: "PATCH", Path: accountPath(a.Account.ID, "load_balancers", "pools", p.ID),
 			Body:      mustJSON(map[string]string{"notification_email": ""}),
 			DependsOn: []string{create}, Resolves: fps, Risk: RiskLow,
 			Title:  "Clear notification_email of load balancer pool " + named(p.Name, p.ID),
@@ -137,7 +139,7 @@ func (b *builder) pools(a *inventory.AccountInventory) {
 }
 
 // tunnels plans legacy tunnels: guidance only (the tunnel API manages the same tunnels).
-func (b *builder) tunnels(a *inventory.AccountInventory) {
+func tunnels(b *builder, a *inventory.AccountInventory) {
 	for _, t := range a.Tunnels {
 		fps := b.findings(vocab.ArgoTunnelsAPI, vocab.KindTunnel, t.ID)
 		if len(fps) == 0 {
@@ -145,7 +147,7 @@ func (b *builder) tunnels(a *inventory.AccountInventory) {
 		}
 		b.add(phaseManual, Step{
 			ID: "tunnel.move:" + t.ID, Kind: "tunnel.move", Manual: true,
-			Method: "GET", Path: "/accounts/" + a.Account.ID + "/cfd_tunnel/" + t.ID,
+			Method: "GET", Path: accountPath(a.Account.ID, "cfd_tunnel", t.ID),
 			Resolves: fps, Risk: RiskLow,
 			Title:  fmt.Sprintf("Manage tunnel %q through the tunnel API", t.Name),
 			Reason: "The legacy /accounts/:account_id/tunnels API is deprecated; its replacement is /accounts/:account_id/cfd_tunnel.",
@@ -156,7 +158,7 @@ func (b *builder) tunnels(a *inventory.AccountInventory) {
 
 // bookmarks plans Access bookmarks -> Access applications of type bookmark: create the app
 // (a bookmark application has no Access policies to decide), then delete the old bookmark.
-func (b *builder) bookmarks(a *inventory.AccountInventory) {
+func bookmarks(b *builder, a *inventory.AccountInventory) {
 	for _, bm := range a.AccessBookmarks {
 		fps := b.findings(vocab.AccessBookmarksAPI, vocab.KindAccessBookmark, bm.ID)
 		if len(fps) == 0 {
@@ -165,7 +167,7 @@ func (b *builder) bookmarks(a *inventory.AccountInventory) {
 		create := "access-app.create:" + bm.ID
 		b.add(phaseCreate, Step{
 			ID: create, Kind: "access-app.create", Change: ChangeCreate,
-			Method: "POST", Path: "/accounts/" + a.Account.ID + "/access/apps",
+			Method: "POST", Path: accountPath(a.Account.ID, "access", "apps"),
 			Body:     mustJSON(map[string]any{"type": "bookmark", "name": bm.Name, "domain": bm.Domain, "app_launcher_visible": true}),
 			Resolves: fps, Risk: RiskLow,
 			Title:  fmt.Sprintf("Create an Access application of type bookmark for %q", bm.Name),
@@ -173,7 +175,7 @@ func (b *builder) bookmarks(a *inventory.AccountInventory) {
 		})
 		b.add(phaseOldDelete, Step{
 			ID: "access-bookmark.delete:" + bm.ID, Kind: "access-bookmark.delete", Change: ChangeDelete,
-			Method: "DELETE", Path: "/accounts/" + a.Account.ID + "/access/bookmarks/" + bm.ID,
+			Method: "DELETE", Path: accountPath(a.Account.ID, "access", "bookmarks", bm.ID),
 			DependsOn: []string{create}, Resolves: fps, Risk: RiskLow,
 			Title:  fmt.Sprintf("Delete the old bookmark %q", bm.Name),
 			Reason: "The application replaces it; two launcher tiles would otherwise show.",

@@ -31,109 +31,153 @@ var dnsFields = []dnsField{
 		func(d *inventory.DNSSettings) *bool { return d.SecondaryOverrides }, func(s *Settings, v bool) { s.SecondaryOverrides = boolPtr(v) }},
 }
 
-// oldValue reads the deprecated source of a field: (value, read, known).
-func (b *builder) oldValue(f dnsField) (bool, bool, bool, string) {
-	z := b.z
+// dnsTranslator plans the zone's DNS objects: the DNS settings fields whose old endpoints
+// are deprecated, SRV records carrying data.service/proto/name, and the DNS record response
+// fields (zone_id, zone_name, locked) that code must stop reading.
+type dnsTranslator struct{}
+
+func (dnsTranslator) translate(b *builder) {
+	m := &dnsSettingsMigration{b: b, patch: map[string]any{}}
+	for _, f := range dnsFields {
+		if fps := b.findings(f.ruleID, f.findKind, f.findID); len(fps) > 0 {
+			m.planField(f, fps)
+		}
+	}
+	m.patchSettings()
+	if !m.target.IsZero() {
+		b.zoneDNS = &m.target
+	}
+	srvRecords(b)
+	recordFields(b)
+}
+
+// dnsSettingsMigration is the zone's DNS settings fields on their way off the deprecated
+// endpoints: the settings after the plan, and the PATCH that writes the values that the
+// DNS settings do not show yet.
+type dnsSettingsMigration struct {
+	b             *builder
+	target        Settings
+	patch         map[string]any
+	patchResolves []string
+	diffs         []Diff
+}
+
+// oldReading is what a field's deprecated source says.
+type oldReading struct {
+	value bool   // the value mapped to the new field
+	read  bool   // the source was read
+	known bool   // the value has a known mapping
+	raw   string // the value as read, compact JSON
+}
+
+// readOld reads the deprecated source of a field.
+func readOld(z *inventory.ZoneInventory, f dnsField) oldReading {
 	if f.field == "flatten_all_cnames" {
 		s, ok := z.Setting("cname_flattening")
 		if !ok {
-			return false, false, false, ""
+			return oldReading{}
 		}
 		v, known := inventory.FlattenAllCNAMEs(s.StringValue())
-		return v, true, known, compactJSON(s.Value)
+		return oldReading{value: v, read: true, known: known, raw: compactJSON(s.Value)}
 	}
 	for _, s := range z.LegacyDNSSettings {
 		if s.ID == f.findID {
 			v, known := inventory.SettingOn(s.Value)
-			return v, true, known, compactJSON(s.Value)
+			return oldReading{value: v, read: true, known: known, raw: compactJSON(s.Value)}
 		}
 	}
-	return false, false, false, ""
+	return oldReading{}
 }
 
-// dnsSettings plans the zone DNS settings fields whose old endpoints are deprecated. Old and
-// new settings reflect each other, so usually nothing needs writing: the step is then "no
-// change, stop using the old endpoint". A PATCH of /zones/:id/dns_settings is planned only
-// when the DNS settings were not read or do not yet show the old value; a disagreement
+// planField plans one zone DNS settings field whose old endpoint is deprecated. Old and new
+// settings reflect each other, so usually nothing needs writing: the step is then "no
+// change, stop using the old endpoint". The field is PATCHed through /zones/:id/dns_settings
+// only when the DNS settings were not read or do not yet show the old value; a disagreement
 // between both is a manual step (which one is current cannot be told from a snapshot).
-func (b *builder) dnsSettings() {
-	z := b.z
-	zid := z.Zone.ID
-	target := Settings{}
-	patch := map[string]any{}
-	var patchResolves []string
-	var diffs []Diff
-	for _, f := range dnsFields {
-		fps := b.findings(f.ruleID, f.findKind, f.findID)
-		if len(fps) == 0 {
-			continue
-		}
-		old, read, known, raw := b.oldValue(f)
-		var cur *bool
-		if z.DNSSettings != nil {
-			cur = f.current(z.DNSSettings)
-		}
-		stop := Step{
-			ID: "dns-settings.stop-old-endpoint:" + f.findID, Kind: "dns-settings.stop-old-endpoint", Manual: true,
-			Resolves: fps, Risk: RiskLow,
-			Title:  fmt.Sprintf("Stop using /zones/:zone_id/%s; use %s of /zones/:zone_id/dns_settings", f.endpoint, f.field),
-			Reason: "The old endpoint is deprecated; old and new settings reflect each other, so what must move is the callers (scripts, Terraform, tools).",
-		}
-		switch {
-		case read && !known:
-			stop.Title = fmt.Sprintf("Set %s by hand: the old value %s has no known mapping", f.field, raw)
-			stop.Reason = fmt.Sprintf("The deprecated %s value has no known %s mapping (off, apex, flatten_at_root -> false; on, flatten_all -> true).", f.endpoint, f.field)
-			stop.Risk = RiskMedium
-			stop.Method, stop.Path = "PATCH", zonePath(zid, "dns_settings")
-		case cur != nil && (!read || *cur == old):
-			v := *cur
-			f.set(&target, v)
-			stop.Title = fmt.Sprintf("No change: %s is already %t; stop using /zones/:zone_id/%s", f.field, v, f.endpoint)
-		case cur != nil && read && *cur != old:
-			f.set(&target, *cur)
-			stop.Title = fmt.Sprintf("Decide %s: the old endpoint says %t, the DNS settings say %t", f.field, old, *cur)
-			stop.Reason = fmt.Sprintf("The deprecated %s reports %s (-> %s = %t) but the DNS settings report %s = %t; they should reflect each other, so one read is stale. Check which one is current, then PATCH /zones/:zone_id/dns_settings if the DNS settings are wrong.", f.endpoint, raw, f.field, old, f.field, *cur)
-			stop.Risk = RiskHigh
-			stop.Method, stop.Path = "PATCH", zonePath(zid, "dns_settings")
-			stop.Body = mustJSON(map[string]bool{f.field: old})
-		case read:
-			f.set(&target, old)
-			patch[f.field] = old
-			patchResolves = append(patchResolves, fps...)
-			diffs = append(diffs, Diff{Label: f.field, Old: fmt.Sprintf("%s = %s", f.endpoint, raw), New: fmt.Sprintf("dns_settings.%s = %t", f.field, old)})
-			stop.DependsOn = []string{"dns-settings.patch"}
-		default:
-			stop.Title = fmt.Sprintf("Stop using /zones/:zone_id/%s; set %s through /zones/:zone_id/dns_settings", f.endpoint, f.field)
-		}
-		if f.field == "flatten_all_cnames" && read && known {
-			stop.Note = fmt.Sprintf("cname_flattening %s maps to flatten_all_cnames = %t (off, apex, flatten_at_root -> false; on, flatten_all -> true).", raw, old)
-		}
-		b.add(phaseManual, stop)
+func (m *dnsSettingsMigration) planField(f dnsField, fps []string) {
+	z := m.b.z
+	old := readOld(z, f)
+	var cur *bool
+	if z.DNSSettings != nil {
+		cur = f.current(z.DNSSettings)
 	}
-	if len(patch) > 0 {
-		keys := make([]string, 0, len(patch))
-		for k := range patch {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		b.add(phaseCreate, Step{
-			ID: "dns-settings.patch", Kind: "dns-settings.patch", Change: ChangeUpdate,
-			Method: "PATCH", Path: zonePath(zid, "dns_settings"), Body: mustJSON(patch),
-			Resolves: patchResolves, Risk: RiskLow,
-			Title:  "Set " + strings.Join(keys, ", ") + " in the zone DNS settings",
-			Reason: "The DNS settings were not read or do not show the values the deprecated endpoints report; writing them through the new endpoint makes the new field the source of truth.",
-			Diffs:  diffs,
-		})
+	stop := Step{
+		ID: "dns-settings.stop-old-endpoint:" + f.findID, Kind: "dns-settings.stop-old-endpoint", Manual: true,
+		Resolves: fps, Risk: RiskLow,
+		Title:  fmt.Sprintf("Stop using /zones/:zone_id/%s; use %s of /zones/:zone_id/dns_settings", f.endpoint, f.field),
+		Reason: "The old endpoint is deprecated; old and new settings reflect each other, so what must move is the callers (scripts, Terraform, tools).",
 	}
-	if !target.IsZero() {
-		b.zoneDNS = &target
+	switch {
+	case old.read && !old.known:
+		m.unknownMapping(&stop, f, old)
+	case cur != nil && (!old.read || *cur == old.value):
+		f.set(&m.target, *cur)
+		stop.Title = fmt.Sprintf("No change: %s is already %t; stop using /zones/:zone_id/%s", f.field, *cur, f.endpoint)
+	case cur != nil && old.read:
+		m.disagreement(&stop, f, old, *cur)
+	case old.read:
+		m.write(f, old, fps)
+		stop.DependsOn = []string{"dns-settings.patch"}
+	default:
+		stop.Title = fmt.Sprintf("Stop using /zones/:zone_id/%s; set %s through /zones/:zone_id/dns_settings", f.endpoint, f.field)
 	}
+	if f.field == "flatten_all_cnames" && old.read && old.known {
+		stop.Note = fmt.Sprintf("cname_flattening %s maps to flatten_all_cnames = %t (off, apex, flatten_at_root -> false; on, flatten_all -> true).", old.raw, old.value)
+	}
+	m.b.add(phaseManual, stop)
+}
+
+// unknownMapping makes stop the manual setting of a field whose old value maps to nothing.
+func (m *dnsSettingsMigration) unknownMapping(stop *Step, f dnsField, old oldReading) {
+	stop.Title = fmt.Sprintf("Set %s by hand: the old value %s has no known mapping", f.field, old.raw)
+	stop.Reason = fmt.Sprintf("The deprecated %s value has no known %s mapping (off, apex, flatten_at_root -> false; on, flatten_all -> true).", f.endpoint, f.field)
+	stop.Risk = RiskMedium
+	stop.Method, stop.Path = "PATCH", zonePath(m.b.z.Zone.ID, "dns_settings")
+}
+
+// disagreement makes stop the decision between the old endpoint's value and the DNS
+// settings' (cur), which should reflect each other; the target keeps the DNS settings'.
+func (m *dnsSettingsMigration) disagreement(stop *Step, f dnsField, old oldReading, cur bool) {
+	f.set(&m.target, cur)
+	stop.Title = fmt.Sprintf("Decide %s: the old endpoint says %t, the DNS settings say %t", f.field, old.value, cur)
+	stop.Reason = fmt.Sprintf("The deprecated %s reports %s (-> %s = %t) but the DNS settings report %s = %t; they should reflect each other, so one read is stale. Check which one is current, then PATCH /zones/:zone_id/dns_settings if the DNS settings are wrong.", f.endpoint, old.raw, f.field, old.value, f.field, cur)
+	stop.Risk = RiskHigh
+	stop.Method, stop.Path = "PATCH", zonePath(m.b.z.Zone.ID, "dns_settings")
+	stop.Body = mustJSON(map[string]bool{f.field: old.value})
+}
+
+// write adds the old value of a field to the DNS settings PATCH.
+func (m *dnsSettingsMigration) write(f dnsField, old oldReading, fps []string) {
+	f.set(&m.target, old.value)
+	m.patch[f.field] = old.value
+	m.patchResolves = append(m.patchResolves, fps...)
+	m.diffs = append(m.diffs, Diff{Label: f.field, Old: fmt.Sprintf("%s = %s", f.endpoint, old.raw), New: fmt.Sprintf("dns_settings.%s = %t", f.field, old.value)})
+}
+
+// patchSettings is the one PATCH of /zones/:id/dns_settings with every value to write.
+func (m *dnsSettingsMigration) patchSettings() {
+	if len(m.patch) == 0 {
+		return
+	}
+	keys := make([]string, 0, len(m.patch))
+	for k := range m.patch {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	m.b.add(phaseCreate, Step{
+		ID: "dns-settings.patch", Kind: "dns-settings.patch", Change: ChangeUpdate,
+		Method: "PATCH", Path: zonePath(m.b.z.Zone.ID, "dns_settings"), Body: mustJSON(m.patch),
+		Resolves: m.patchResolves, Risk: RiskLow,
+		Title:  "Set " + strings.Join(keys, ", ") + " in the zone DNS settings",
+		Reason: "The DNS settings were not read or do not show the values the deprecated endpoints report; writing them through the new endpoint makes the new field the source of truth.",
+		Diffs:  m.diffs,
+	})
 }
 
 // srvRecords plans SRV records carrying data.service/proto/name: a PATCH with the outer
 // name composed from them and the three fields removed. When the composed name conflicts
 // with the record's name, which one is intended is a person's call: a manual step.
-func (b *builder) srvRecords() {
+func srvRecords(b *builder) {
 	z := b.z
 	zid := z.Zone.ID
 	for _, rec := range z.DNSRecords {
@@ -218,7 +262,7 @@ func srvText(name string, d *inventory.RecordData) string {
 
 // recordFields plans the zone-wide findings about DNS record response fields (zone_id,
 // zone_name, locked): the API produces them, so what must change is code reading them.
-func (b *builder) recordFields() {
+func recordFields(b *builder) {
 	zid := b.z.Zone.ID
 	for _, c := range []struct {
 		ruleID          vocab.RuleID

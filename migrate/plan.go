@@ -4,6 +4,19 @@
 // there, which findings it resolves and its risk. The same plan renders as JSON (WriteJSON),
 // Markdown (WriteMarkdown) and Terraform (package migrate/terraform).
 //
+// Structure: one translator per resource kind, behind the one-method interface translator:
+// firewall rules and filters (firewall*.go, with package customrules), previous-version rate
+// limits (ratelimit*.go), previous-version WAF (waf*.go), DNS settings, SRV records and
+// record fields (dns.go), deprecated zone settings with the mobile redirect rule
+// (settings.go), and the account objects: nameservers, pools, tunnels, bookmarks
+// (account.go). A translator reads one zone's or account's objects and findings and adds its
+// steps, each in its phase; it knows nothing of the other kinds. The builder (builder.go)
+// knows no kind: it runs the translators in a fixed order, files their steps by phase,
+// sorts and dedupes each step's lists, gives every finding no translator took a review
+// step, and offers the services translators share: the finding index, ruleset entry point
+// changes (rulesets.go: create or add, then verify, and the target), notes, retired
+// objects, and the catalog's end-of-life dates.
+//
 // Order, per zone: replacements are created first (custom rules, rate limiting rules,
 // managed rulesets, DNS settings, DNS records), then verified (a GET with what to check),
 // then the old firewall rules are paused, then deleted, then the filters that no remaining

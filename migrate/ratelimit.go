@@ -29,39 +29,56 @@ func normalizeList(xs []string) []string {
 	return out
 }
 
-func contains(xs []string, v string) bool {
-	for _, x := range xs {
-		if x == v {
-			return true
-		}
-	}
-	return false
-}
+// rateLimitTranslator plans previous-version rate limits -> rate limiting rules: the rules
+// that fit the (lower) new quota are created, verified, and then the old rate limits
+// deleted; the others stay, each with a manual step saying why and what to do.
+type rateLimitTranslator struct{}
 
-// rateLimits plans previous-version rate limits -> rate limiting rules: the rules that fit
-// the (lower) new quota are created, verified, and then the old rate limits deleted; the
-// others stay, each with a manual step saying why and what to do.
-func (b *builder) rateLimits() {
+func (rateLimitTranslator) translate(b *builder) {
 	z := b.z
 	if !b.has(vocab.RateLimitingV1) || len(z.RateLimits) == 0 {
 		return
 	}
 	plan := strings.ToLower(z.Zone.Plan.LegacyID)
-	entry, hasEntry := z.Ruleset(vocab.PhaseRateLimiting)
-	quota := RateLimitingQuota(plan)
-	s := b.sortRateLimits(entry, plan)
-	room := -1
-	if quota > 0 {
-		room = max(0, quota-len(entry.Rules))
+	m := &rateLimitMigration{b: b, plan: plan, entry: entrypoint(z, vocab.PhaseRateLimiting), quota: RateLimitingQuota(plan)}
+	s := m.sortRateLimits()
+	fit, over := s.fitQuota(m.quota, len(m.existing()))
+	notes := m.quotaNotes(s, len(fit), len(over))
+	b.note(notes...)
+	verify := m.createRules(fit, notes)
+	if verify == "" && len(s.already) > 0 {
+		verify = b.verifyEarlier("rate-limiting-rules", vocab.PhaseRateLimiting,
+			"The rate limits deleted below already have their rules (matched by ref rate_limit:ID).",
+			"every rate limit deleted below has a rule whose ref is rate_limit:<its id>")
 	}
-	var fit, over []rlTranslation
-	for _, t := range s.cands {
-		if room < 0 || len(fit) < room {
-			fit = append(fit, t)
-		} else {
-			over = append(over, t)
-		}
+	m.deleteRateLimits(append(fit, s.already...), verify)
+	m.keepRateLimits(append(s.blocked, over...))
+}
+
+// rateLimitMigration is the previous-version rate limits of one zone on their way to rate
+// limiting rules.
+type rateLimitMigration struct {
+	b     *builder
+	plan  string
+	entry *inventory.Ruleset // the rate limiting entry point; nil when none
+	quota int
+}
+
+// existing are the rules of the rate limiting entry point.
+func (m *rateLimitMigration) existing() []inventory.RulesetRule { return rulesOf(m.entry) }
+
+// quotaNotes say when the new quota is too small for the old rate limits.
+func (m *rateLimitMigration) quotaNotes(s rateLimitSort, fit, over int) []string {
+	existing := len(m.existing())
+	if m.quota <= 0 || existing+len(s.cands)+len(s.already) <= m.quota {
+		return nil
 	}
+	return []string{fmt.Sprintf("the %s plan allows %d rate limiting rules (fewer than previous-version rate limits): %d existing, %d fit, %d do not", m.plan, m.quota, existing, fit, over)}
+}
+
+// createRules plans the rules of the rate limits that fit, and their check; it returns the
+// verify step's id ("" when none fit).
+func (m *rateLimitMigration) createRules(fit []rlTranslation, notes []string) string {
 	var rules []inventory.RulesetRule
 	var diffs []Diff
 	risk := RiskMedium
@@ -72,25 +89,13 @@ func (b *builder) rateLimits() {
 			risk = RiskHigh
 		}
 	}
-	var notes []string
-	if quota > 0 && len(entry.Rules)+len(s.cands)+len(s.already) > quota {
-		notes = append(notes, fmt.Sprintf("the %s plan allows %d rate limiting rules (fewer than previous-version rate limits): %d existing, %d fit, %d do not", plan, quota, len(entry.Rules), len(fit), len(over)))
-	}
-	b.notes = append(b.notes, notes...)
-	verify := b.plan(rulesetChange{
-		prefix: "rate-limiting-rules", phase: vocab.PhaseRateLimiting, existing: entryOrNil(entry, hasEntry),
+	return m.b.changeRuleset(rulesetChange{
+		prefix: "rate-limiting-rules", phase: vocab.PhaseRateLimiting, existing: m.entry,
 		back: rules, what: "rate limiting rule", whats: "rate limiting rules",
 		risk: risk, derived: true,
 		reason: "Previous-version rate limiting is deprecated; each rate limit becomes a rate limiting rule (fields mapped one to one where documented; the steps marked derived are sunset's own decisions where no official mapping exists).",
 		note:   strings.Join(notes, "\n"), diffs: diffs,
 	})
-	if verify == "" && len(s.already) > 0 {
-		verify = b.verifyEarlier("rate-limiting-rules", vocab.PhaseRateLimiting,
-			"The rate limits deleted below already have their rules (matched by ref rate_limit:ID).",
-			"every rate limit deleted below has a rule whose ref is rate_limit:<its id>")
-	}
-	b.deleteRateLimits(append(fit, s.already...), verify)
-	b.keepRateLimits(append(s.blocked, over...), entryOrNil(entry, hasEntry), plan, quota)
 }
 
 // rateLimitSort is the zone's rate limits with a finding, sorted by what the plan can do.
@@ -100,19 +105,38 @@ type rateLimitSort struct {
 	blocked []rlTranslation // cannot become a rule on this plan
 }
 
-func (b *builder) sortRateLimits(entry inventory.Ruleset, plan string) rateLimitSort {
+// fitQuota splits the candidates into those that fit the quota beside the existing rules
+// (all when the quota is unknown) and those over it.
+func (s rateLimitSort) fitQuota(quota, existing int) (fit, over []rlTranslation) {
+	room := -1
+	if quota > 0 {
+		room = max(0, quota-existing)
+	}
+	for _, t := range s.cands {
+		if room < 0 || len(fit) < room {
+			fit = append(fit, t)
+		} else {
+			over = append(over, t)
+		}
+	}
+	return fit, over
+}
+
+// sortRateLimits translates the zone's rate limits with a finding and sorts them by what
+// the plan can do.
+func (m *rateLimitMigration) sortRateLimits() rateLimitSort {
 	migratedRef := map[string]bool{}
-	for _, r := range entry.Rules {
+	for _, r := range m.existing() {
 		if r.Ref != "" {
 			migratedRef[r.Ref] = true
 		}
 	}
 	var s rateLimitSort
-	for _, rl := range b.z.RateLimits {
-		if len(b.peekFindings(vocab.RateLimitingV1, vocab.KindRateLimit, rl.ID)) == 0 {
+	for _, rl := range m.b.z.RateLimits {
+		if len(m.b.peekFindings(vocab.RateLimitingV1, vocab.KindRateLimit, rl.ID)) == 0 {
 			continue
 		}
-		t := translateRateLimit(rl, plan)
+		t := translateRateLimit(rl, m.plan)
 		switch {
 		case migratedRef[t.rule.Ref]:
 			s.already = append(s.already, t)
@@ -131,44 +155,33 @@ func rlDiff(t rlTranslation) Diff {
 }
 
 // deleteRateLimits deletes the rate limits whose rules are in place, after the check.
-func (b *builder) deleteRateLimits(done []rlTranslation, verify string) {
+func (m *rateLimitMigration) deleteRateLimits(done []rlTranslation, verify string) {
 	for _, t := range done {
 		id := t.old.ID
-		b.add(phaseOldDelete, Step{
+		m.b.add(phaseOldDelete, Step{
 			ID: "rate-limit.delete:" + id, Kind: "rate-limit.delete", Change: ChangeDelete,
-			Method: "DELETE", Path: zonePath(b.z.Zone.ID, "rate_limits", id), DependsOn: []string{verify},
-			Resolves: b.findings(vocab.RateLimitingV1, vocab.KindRateLimit, id), Risk: RiskMedium,
+			Method: "DELETE", Path: zonePath(m.b.z.Zone.ID, "rate_limits", id), DependsOn: []string{verify},
+			Resolves: m.b.findings(vocab.RateLimitingV1, vocab.KindRateLimit, id), Risk: RiskMedium,
 			Title:  "Delete rate limit " + named(t.old.Description, id),
 			Reason: "Its rate limiting rule is in place; keeping both would count and mitigate twice.",
 		})
-		b.retired = append(b.retired, Retired{Type: "cloudflare_rate_limit", ID: id})
+		m.b.retire("cloudflare_rate_limit", id)
 	}
 }
 
 // keepRateLimits gives each rate limit that stays a manual step, with the call that adds
-// its rule once the blocker is gone.
-func (b *builder) keepRateLimits(kept []rlTranslation, entry *inventory.Ruleset, plan string, quota int) {
-	quotaFPs := b.findings(vocab.RateLimitingV1, vocab.KindZone, b.z.Zone.ID)
+// its rule once the blocker is gone; the first also settles the zone's quota finding.
+func (m *rateLimitMigration) keepRateLimits(kept []rlTranslation) {
+	quotaFPs := m.b.findings(vocab.RateLimitingV1, vocab.KindZone, m.b.z.Zone.ID)
 	for i, t := range kept {
 		id := t.old.ID
-		why := t.blocked
-		var options []string
-		if len(why) == 0 {
-			why = []string{fmt.Sprintf("it does not fit the %s plan's quota of %d rate limiting rules", plan, quota)}
-			options = []string{
-				"merge rate limits with the same threshold, period and action into one rule (join their expressions with \"or\")",
-				"upgrade the plan (or, on Enterprise, the advanced rate limiting add-on)",
-				"drop the rate limit if it is no longer needed (disabled ones first)",
-			}
-		} else {
-			options = []string{"upgrade the plan, or recreate it by hand with what the plan allows (knowing what the difference counts), or drop it; the previous-version rate limit stays meanwhile (it stops working at its end of life)"}
-		}
-		resolves := b.findings(vocab.RateLimitingV1, vocab.KindRateLimit, id)
+		why, options := m.keptReasons(t)
+		resolves := m.b.findings(vocab.RateLimitingV1, vocab.KindRateLimit, id)
 		if i == 0 {
 			resolves = append(resolves, quotaFPs...)
 		}
-		call := b.manualRuleCall(vocab.PhaseRateLimiting, entry, t.rule)
-		b.add(phaseManual, Step{
+		call := m.b.manualRuleCall(vocab.PhaseRateLimiting, m.entry, t.rule)
+		m.b.add(phaseManual, Step{
 			ID: "rate-limit.keep:" + id, Kind: "rate-limit.keep", Manual: true, Derived: true,
 			Method: call.method, Path: call.path, Body: call.body,
 			Resolves: resolves, Risk: RiskHigh,
@@ -180,15 +193,17 @@ func (b *builder) keepRateLimits(kept []rlTranslation, entry *inventory.Ruleset,
 	}
 }
 
-// peekFindings is findings without marking them planned.
-func (b *builder) peekFindings(ruleID vocab.RuleID, kind vocab.Kind, id string) []string {
-	var out []string
-	for _, f := range b.ix.byScope[b.scope] {
-		if f.RuleID == ruleID && f.Resource.Kind == kind && f.Resource.ID == id {
-			out = append(out, f.Fingerprint)
-		}
+// keptReasons say why a rate limit stays (what blocks its rule, else the quota) and what an
+// operator can do about it.
+func (m *rateLimitMigration) keptReasons(t rlTranslation) (why, options []string) {
+	if len(t.blocked) > 0 {
+		return t.blocked, []string{"upgrade the plan, or recreate it by hand with what the plan allows (knowing what the difference counts), or drop it; the previous-version rate limit stays meanwhile (it stops working at its end of life)"}
 	}
-	return out
+	return []string{fmt.Sprintf("it does not fit the %s plan's quota of %d rate limiting rules", m.plan, m.quota)}, []string{
+		"merge rate limits with the same threshold, period and action into one rule (join their expressions with \"or\")",
+		"upgrade the plan (or, on Enterprise, the advanced rate limiting add-on)",
+		"drop the rate limit if it is no longer needed (disabled ones first)",
+	}
 }
 
 // rlNewText renders a rate limiting rule in one line for diffs.

@@ -48,85 +48,114 @@ func targetRule(r inventory.RulesetRule) json.RawMessage {
 	return mustJSON(r)
 }
 
-// plan emits the create step(s) and the verify step, records the target, and returns the
-// verify step's id ("" when there is nothing to add).
+// changeRuleset emits the create step(s) and the verify step, records the target, and
+// returns the verify step's id ("" when there is nothing to add).
 //
 // Decision: an entry point that does not exist yet is created with one PUT (it holds only
 // the new rules, so nothing can be lost). An entry point that exists gets one POST per new
 // rule with an explicit position, never a PUT: a PUT replaces the whole list, and a custom
 // rule added by someone between the scan and the apply would be deleted by it.
-func (b *builder) plan(c rulesetChange) string {
+func (b *builder) changeRuleset(c rulesetChange) string {
 	if len(c.front)+len(c.back) == 0 {
 		return ""
 	}
-	zid := b.z.Zone.ID
-	var existing []inventory.RulesetRule
-	if c.existing != nil {
-		existing = c.existing.Rules
+	final := c.finalRules()
+	t := c.target(final)
+	var createIDs []string
+	if c.existing == nil {
+		createIDs = []string{b.createEntrypoint(c, final)}
+	} else {
+		createIDs = b.addRules(c, final)
 	}
+	b.targets = append(b.targets, t)
+	return b.verifyEntrypoint(c, final, createIDs)
+}
+
+// existingRules are the rules of the entry point before the change.
+func (c rulesetChange) existingRules() []inventory.RulesetRule {
+	if c.existing == nil {
+		return nil
+	}
+	return c.existing.Rules
+}
+
+// finalRules are the entry point's rules after the change: front, existing, back.
+func (c rulesetChange) finalRules() []inventory.RulesetRule {
+	existing := c.existingRules()
 	final := make([]inventory.RulesetRule, 0, len(existing)+len(c.front)+len(c.back))
 	final = append(final, c.front...)
 	final = append(final, existing...)
-	final = append(final, c.back...)
+	return append(final, c.back...)
+}
 
+// target is the entry point after the change, without the members the service computes.
+func (c rulesetChange) target(final []inventory.RulesetRule) Target {
 	t := Target{Phase: c.phase, Name: "default"}
-	if c.existing != nil && c.existing.Name != "" {
-		t.Name = c.existing.Name
+	if c.existing != nil {
+		t.RulesetID = c.existing.ID
+		if c.existing.Name != "" {
+			t.Name = c.existing.Name
+		}
 	}
 	for _, r := range final {
 		t.Rules = append(t.Rules, targetRule(r))
 	}
-	n := len(c.front) + len(c.back)
-	var createIDs []string
-	if c.existing == nil {
-		id := c.prefix + ".create"
-		createIDs = append(createIDs, id)
-		b.add(phaseCreate, Step{
-			ID: id, Kind: c.prefix + ".create", Change: ChangeCreate,
-			Method: "PUT", Path: entrypointPath(zid, c.phase),
-			Body:     mustJSON(map[string]any{"rules": final}),
-			Resolves: c.resolves, Risk: c.risk, Derived: c.derived,
-			Title:  fmt.Sprintf("Create the %s entry point with %s", c.phase, plural(n, c.what, c.whats)),
-			Reason: c.reason + " The zone has no entry point for this phase yet, so one PUT creates it with exactly these rules.",
-			Note:   c.note, Diffs: c.diffs,
-		})
-	} else {
-		t.RulesetID = c.existing.ID
-		added := map[int]bool{}
-		for i := range c.front {
-			added[i] = true
-		}
-		for i := range c.back {
-			added[len(c.front)+len(existing)+i] = true
-		}
-		prev := ""
-		for k, r := range final {
-			if !added[k] {
-				continue
-			}
-			id := fmt.Sprintf("%s.add:%d", c.prefix, k+1)
-			body := map[string]json.RawMessage{}
-			_ = json.Unmarshal(mustJSON(r), &body)
-			body["position"] = mustJSON(map[string]int{"index": k + 1})
-			st := Step{
-				ID: id, Kind: c.prefix + ".add", Change: ChangeCreate,
-				Method: "POST", Path: zonePath(zid, "rulesets", c.existing.ID, "rules"),
-				Body: mustJSON(body), Risk: c.risk, Derived: c.derived,
-				Title:  fmt.Sprintf("Add %s %s at position %d of the %s entry point", c.what, quoteOr(r.Description, string(r.Action)), k+1, c.phase),
-				Reason: c.reason + fmt.Sprintf(" The entry point %s exists with %s: rules are added one by one at their position (a PUT would replace rules added since the scan).", c.existing.ID, plural(len(existing), "rule", "rules")),
-			}
-			if prev != "" {
-				st.DependsOn = []string{prev}
-			} else {
-				st.Resolves, st.Note, st.Diffs = c.resolves, c.note, c.diffs
-			}
-			b.add(phaseCreate, st)
-			createIDs = append(createIDs, id)
-			prev = id
-		}
-	}
-	b.targets = append(b.targets, t)
+	return t
+}
 
+// createEntrypoint is the PUT that creates a missing entry point with exactly final.
+func (b *builder) createEntrypoint(c rulesetChange, final []inventory.RulesetRule) string {
+	id := c.prefix + ".create"
+	b.add(phaseCreate, Step{
+		ID: id, Kind: c.prefix + ".create", Change: ChangeCreate,
+		Method: "PUT", Path: entrypointPath(b.z.Zone.ID, c.phase),
+		Body:     mustJSON(map[string]any{"rules": final}),
+		Resolves: c.resolves, Risk: c.risk, Derived: c.derived,
+		Title:  fmt.Sprintf("Create the %s entry point with %s", c.phase, plural(len(c.front)+len(c.back), c.what, c.whats)),
+		Reason: c.reason + " The zone has no entry point for this phase yet, so one PUT creates it with exactly these rules.",
+		Note:   c.note, Diffs: c.diffs,
+	})
+	return id
+}
+
+// addRules is one POST per new rule at its position in final, each after the previous one;
+// the first carries what the change resolves. It returns the steps' ids.
+func (b *builder) addRules(c rulesetChange, final []inventory.RulesetRule) []string {
+	existing := c.existingRules()
+	var ids []string
+	for k, r := range final {
+		if k >= len(c.front) && k < len(c.front)+len(existing) {
+			continue // an existing rule
+		}
+		st := b.addRuleStep(c, r, k+1, len(existing))
+		if len(ids) > 0 {
+			st.DependsOn = []string{ids[len(ids)-1]}
+		} else {
+			st.Resolves, st.Note, st.Diffs = c.resolves, c.note, c.diffs
+		}
+		b.add(phaseCreate, st)
+		ids = append(ids, st.ID)
+	}
+	return ids
+}
+
+// addRuleStep is the POST that adds rule r at (1-based) position pos of an existing entry
+// point holding existing rules.
+func (b *builder) addRuleStep(c rulesetChange, r inventory.RulesetRule, pos, existing int) Step {
+	body := map[string]json.RawMessage{}
+	_ = json.Unmarshal(mustJSON(r), &body)
+	body["position"] = mustJSON(map[string]int{"index": pos})
+	return Step{
+		ID: fmt.Sprintf("%s.add:%d", c.prefix, pos), Kind: c.prefix + ".add", Change: ChangeCreate,
+		Method: "POST", Path: zonePath(b.z.Zone.ID, "rulesets", c.existing.ID, "rules"),
+		Body: mustJSON(body), Risk: c.risk, Derived: c.derived,
+		Title:  fmt.Sprintf("Add %s %s at position %d of the %s entry point", c.what, quoteOr(r.Description, string(r.Action)), pos, c.phase),
+		Reason: c.reason + fmt.Sprintf(" The entry point %s exists with %s: rules are added one by one at their position (a PUT would replace rules added since the scan).", c.existing.ID, plural(existing, "rule", "rules")),
+	}
+}
+
+// verifyEntrypoint is the GET of the entry point with every rule it must hold, in order.
+func (b *builder) verifyEntrypoint(c rulesetChange, final []inventory.RulesetRule, createIDs []string) string {
 	checks := []string{fmt.Sprintf("the entry point of phase %s holds %s, in this order:", c.phase, plural(len(final), "rule", "rules"))}
 	for k, r := range final {
 		en := "enabled"
@@ -138,19 +167,12 @@ func (b *builder) plan(c rulesetChange) string {
 	verify := c.prefix + ".verify"
 	b.add(phaseVerify, Step{
 		ID: verify, Kind: c.prefix + ".verify", Change: ChangeVerify,
-		Method: "GET", Path: entrypointPath(zid, c.phase), DependsOn: createIDs, Risk: RiskNone,
+		Method: "GET", Path: entrypointPath(b.z.Zone.ID, c.phase), DependsOn: createIDs, Risk: RiskNone,
 		Title:  fmt.Sprintf("Check the %s entry point", c.phase),
 		Reason: "The old objects are only paused or deleted once their replacements are confirmed in place.",
 		Checks: checks,
 	})
 	return verify
-}
-
-func quoteOr(s, alt string) string {
-	if strings.TrimSpace(s) == "" {
-		return alt
-	}
-	return fmt.Sprintf("%q", s)
 }
 
 // ruleCall is the API call that adds one rule to a zone's entry point of a phase.
@@ -196,4 +218,21 @@ func (b *builder) verifyEarlier(prefix string, phase vocab.Phase, reason, check 
 		Checks: []string{check},
 	})
 	return id
+}
+
+// entrypoint returns the zone's entry point of a phase, nil when it has none.
+func entrypoint(z *inventory.ZoneInventory, phase vocab.Phase) *inventory.Ruleset {
+	rs, ok := z.Ruleset(phase)
+	if !ok {
+		return nil
+	}
+	return &rs
+}
+
+// rulesOf returns the rules of an entry point, none when there is no entry point.
+func rulesOf(rs *inventory.Ruleset) []inventory.RulesetRule {
+	if rs == nil {
+		return nil
+	}
+	return rs.Rules
 }

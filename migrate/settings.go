@@ -15,15 +15,13 @@ import (
 // advice, and whether the feature is on (so something must be done before its end of life).
 type zoneSettingGuide func(v json.RawMessage) (advice string, active bool)
 
-func onOffValue(v json.RawMessage) (on, known bool) { return inventory.SettingOn(v) }
-
 // zoneSettingGuides follow the catalog's replacements: brotli -> compression by default
 // (compression rules on Enterprise), minify -> none (minify in the build), server-side
 // excludes -> none, privacy pass -> none; mobile_redirect is planned separately (a single
 // redirect rule). The scan reports these settings only at values whose end of life matters.
 var zoneSettingGuides = map[string]zoneSettingGuide{
 	"brotli": func(v json.RawMessage) (string, bool) {
-		return "Brotli is off; compression is on by default for every zone after the end of life, so this zone serves compressed responses. Enterprise zones can keep it off with a compression rule (phase http_response_compression). Stop calling the endpoint.", false
+		return "Brotli is off; compression is on by default for every zone after the end of life, so this zone serves compressed responses. Enterprise zones can keep it off with a compression rule (phase " + string(vocab.PhaseCompression) + "). Stop calling the endpoint.", false
 	},
 	"minify": func(v json.RawMessage) (string, bool) {
 		return "Auto Minify goes away at the end of life, so the assets it minifies are served unminified: minify them in the build, then turn the setting off (before the end of life; after it the value does nothing), and stop calling the endpoint.", true
@@ -49,38 +47,46 @@ var offValues = map[string]any{
 	"server_side_exclude": "off",
 }
 
-// zoneSettings plans the deprecated single zone settings. Their values cannot be migrated by
-// a call (the features go away, or their replacement is configured differently): each gets a
-// manual step with what to do, with the call that turns the feature off while the endpoint
-// still takes writes; mobile_redirect gets a single redirect rule (mobileRedirect).
-func (b *builder) zoneSettings() {
-	z := b.z
+// zoneSettingsTranslator plans the deprecated single zone settings. Their values cannot be
+// migrated by a call (the features go away, or their replacement is configured
+// differently): each gets a manual step with what to do, with the call that turns the
+// feature off while the endpoint still takes writes; mobile_redirect gets a single redirect
+// rule (mobileRedirect).
+type zoneSettingsTranslator struct{}
+
+func (zoneSettingsTranslator) translate(b *builder) {
 	for _, name := range []string{"brotli", "minify", "mobile_redirect", "server_side_exclude", "privacy_pass"} {
 		ruleID, _ := vocab.ZoneSettingRule(name)
 		fps := b.findings(ruleID, vocab.KindZoneSetting, name)
 		if len(fps) == 0 {
 			continue
 		}
-		set, _ := z.Setting(name)
+		set, _ := b.z.Setting(name)
 		if name == "mobile_redirect" {
-			b.mobileRedirect(set.Value, fps)
+			mobileRedirect(b, set.Value, fps)
 			continue
 		}
-		advice, active := zoneSettingGuides[name](set.Value)
-		st := Step{
-			ID: "zone-setting.stop:" + name, Kind: "zone-setting.stop", Manual: true,
-			Resolves: fps, Risk: RiskLow,
-			Title:  fmt.Sprintf("Stop using /zones/:zone_id/settings/%s (value %s)", name, compactJSON(set.Value)),
-			Reason: fmt.Sprintf("The %s setting is deprecated; no call migrates it.", name),
-			Note:   advice,
-		}
-		if off, ok := offValues[name]; ok && active && b.writable(ruleID) {
-			st.Risk = RiskMedium
-			st.Method, st.Path = "PATCH", zonePath(z.Zone.ID, "settings", name)
-			st.Body = settingBody(name, off)
-		}
-		b.add(phaseManual, st)
+		stopSetting(b, name, ruleID, set, fps)
 	}
+}
+
+// stopSetting is the manual step of a deprecated setting no call migrates, with the PATCH
+// that turns the feature off while the endpoint still takes writes, if it is on.
+func stopSetting(b *builder, name string, ruleID vocab.RuleID, set inventory.Setting, fps []string) {
+	advice, active := zoneSettingGuides[name](set.Value)
+	st := Step{
+		ID: "zone-setting.stop:" + name, Kind: "zone-setting.stop", Manual: true,
+		Resolves: fps, Risk: RiskLow,
+		Title:  fmt.Sprintf("Stop using /zones/:zone_id/settings/%s (value %s)", name, compactJSON(set.Value)),
+		Reason: fmt.Sprintf("The %s setting is deprecated; no call migrates it.", name),
+		Note:   advice,
+	}
+	if off, ok := offValues[name]; ok && active && b.writable(ruleID) {
+		st.Risk = RiskMedium
+		st.Method, st.Path = "PATCH", zonePath(b.z.Zone.ID, "settings", name)
+		st.Body = settingBody(name, off)
+	}
+	b.add(phaseManual, st)
 }
 
 // mobileRedirectSetting is the value of the mobile_redirect zone setting.
@@ -116,7 +122,7 @@ func mobileRedirectRule(zone string, m mobileRedirectSetting) (inventory.Ruleset
 // redirect entry point (read by the scan), then, while the endpoint still takes writes, the
 // setting turned off. Past its end of life the setting redirects nothing: the rule restores
 // the redirects, and the value left in the setting does nothing.
-func (b *builder) mobileRedirect(v json.RawMessage, fps []string) {
+func mobileRedirect(b *builder, v json.RawMessage, fps []string) {
 	zone := inventory.NormalizeDNSName(b.z.Zone.Name)
 	var m mobileRedirectSetting
 	_ = json.Unmarshal(v, &m)
@@ -137,9 +143,8 @@ func (b *builder) mobileRedirect(v json.RawMessage, fps []string) {
 	rule, target := mobileRedirectRule(zone, m)
 	verify := ""
 	if _, done := b.z.RuleByRef(vocab.PhaseDynamicRedirect, inventory.MobileRedirectRef); !done {
-		entry, hasEntry := b.z.Ruleset(vocab.PhaseDynamicRedirect)
-		verify = b.plan(rulesetChange{
-			prefix: "redirect-rules", phase: vocab.PhaseDynamicRedirect, existing: entryOrNil(entry, hasEntry),
+		verify = b.changeRuleset(rulesetChange{
+			prefix: "redirect-rules", phase: vocab.PhaseDynamicRedirect, existing: entrypoint(b.z, vocab.PhaseDynamicRedirect),
 			back: []inventory.RulesetRule{rule}, what: "redirect rule", whats: "redirect rules",
 			resolves: fps, risk: RiskMedium, derived: true,
 			reason: "mobile_redirect is deprecated; a single redirect rule sending mobile visitors to " + target + " replaces it.",

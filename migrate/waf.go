@@ -37,277 +37,241 @@ var groupCategories = []struct{ word, category string }{
 	{"php", "php"}, {"plone", "plone"}, {"whmcs", "whmcs"}, {"miscellaneous", ""},
 }
 
-// relaxing reports whether a WAF override mode only weakens protection (a skip exception
-// approximates it); "block", "challenge", "on", "default" would tighten or restore it.
-func relaxing(mode string) bool {
-	switch strings.ToLower(mode) {
-	case "disable", "off", "simulate":
-		return true
-	}
-	return false
-}
+// wafTranslator plans previous-version WAF -> managed rulesets (phase
+// http_request_firewall_managed): execute rules for the rulesets matching the active
+// packages (OWASP settings and switched-off groups as overrides where they can be
+// expressed), URL overrides as skip exceptions placed before the execute rules, the previous
+// version switched off once the rulesets run, and a manual step for what cannot be carried
+// over.
+type wafTranslator struct{}
 
-// waf plans previous-version WAF -> managed rulesets (phase http_request_firewall_managed):
-// execute rules for the rulesets matching the active packages (OWASP settings and switched-off
-// groups as overrides where they can be expressed), URL overrides as skip exceptions placed
-// before the execute rules, and a manual step for what cannot be carried over.
-func (b *builder) waf() {
-	z := b.z
+func (wafTranslator) translate(b *builder) {
 	if !b.has(vocab.WAFManagedRulesV1) {
 		return
 	}
-	zid := z.Zone.ID
-	plan := strings.ToLower(z.Zone.Plan.LegacyID)
-	entry, hasEntry := z.Ruleset(vocab.PhaseManaged)
-	executed := map[string]bool{}
-	exceptionRef := map[string]bool{}
-	for _, r := range entry.Rules {
-		if r.Action == vocab.ActionExecute {
-			var ap struct {
-				ID string `json:"id"`
-			}
-			if json.Unmarshal(r.ActionParameters, &ap) == nil && ap.ID != "" {
-				executed[ap.ID] = true
-			}
-		}
-		if r.Ref != "" {
-			exceptionRef[r.Ref] = true
-		}
-	}
-
-	var execs []inventory.RulesetRule
-	var packageFPs []string
-	var manual []string
-	var diffs []Diff
-	pkgRuleset := map[string]string{} // package id -> ruleset it maps to
-	groupPkg := map[string]string{}   // group id -> package id
-	rulePkg := map[string]string{}    // rule id -> package id
-	for _, p := range z.WAFPackages {
-		for _, g := range p.Groups {
-			groupPkg[g.ID] = p.Package.ID
-		}
-		for _, r := range p.Rules {
-			rulePkg[r.ID] = p.Package.ID
-		}
-		fps := b.findings(vocab.WAFManagedRulesV1, vocab.KindWAFPackage, p.Package.ID)
-		if len(fps) == 0 {
-			continue
-		}
-		packageFPs = append(packageFPs, fps...)
-		pkg := p.Package
-		anomaly := pkg.IsOWASP()
-		var rs string
-		var overrides map[string]any
-		var changes []string
-		switch {
-		case anomaly && strings.EqualFold(pkg.Sensitivity, "off"):
-			manual = append(manual, fmt.Sprintf("package %s has sensitivity off (it blocks nothing): deploying the OWASP Core ruleset is a choice, not a migration", named(pkg.Name, pkg.ID)))
-			continue
-		case anomaly && inventory.PlanRank(plan) == 0:
-			manual = append(manual, fmt.Sprintf("package %s: the OWASP Core ruleset is not available on the Free plan", named(pkg.Name, pkg.ID)))
-			continue
-		case anomaly:
-			rs = RulesetOWASPCore
-			pl, threshold, action := pkg.OWASPCoreSettings()
-			var cats []map[string]any
-			for level := pl + 1; level <= 4; level++ {
-				cats = append(cats, map[string]any{"category": fmt.Sprintf("paranoia-level-%d", level), "enabled": false})
-			}
-			overrides = map[string]any{
-				"categories": cats,
-				"rules":      []map[string]any{{"id": owaspScoreRule, "score_threshold": threshold, "action": action}},
-			}
-			changes = append(changes, fmt.Sprintf("sensitivity %s, action mode %s -> paranoia level PL%d (categories paranoia-level-%d..4 disabled), score threshold %d, action %s",
-				orDash(pkg.Sensitivity), orDash(pkg.ActionMode), pl, pl+1, threshold, action))
-			for _, g := range p.Groups {
-				if strings.EqualFold(g.Mode, "off") || g.ModifiedRulesCount > 0 {
-					manual = append(manual, fmt.Sprintf("OWASP group %q is %s%s: OWASP group and rule overrides are not carried over (old ids do not map to new ones); re-create them as rule overrides if still needed",
-						g.Name, strings.ToLower(g.Mode), modifiedNote(g.ModifiedRulesCount)))
-				}
-			}
-		default:
-			rs = RulesetCloudflareManaged
-			if inventory.PlanRank(plan) == 0 {
-				rs = RulesetFreeManaged
-			}
-			var cats []map[string]any
-			for _, g := range p.Groups {
-				if !strings.EqualFold(g.Mode, "off") {
-					if g.ModifiedRulesCount > 0 {
-						manual = append(manual, fmt.Sprintf("group %q has %s: old rule ids do not map to new ones; re-create the changes as rule overrides by hand", g.Name, plural(g.ModifiedRulesCount, "modified rule", "modified rules")))
-					}
-					continue
-				}
-				cat := categoryOf(g.Name)
-				if cat == "" {
-					manual = append(manual, fmt.Sprintf("group %q is off and has no category in the new ruleset: find its rules by hand and disable them with rule overrides", g.Name))
-					continue
-				}
-				cats = append(cats, map[string]any{"category": cat, "enabled": false})
-				changes = append(changes, fmt.Sprintf("group %q off -> category %q disabled (derived from the group name)", g.Name, cat))
-			}
-			sort.Slice(cats, func(i, j int) bool { return cats[i]["category"].(string) < cats[j]["category"].(string) })
-			if len(cats) > 0 {
-				overrides = map[string]any{"categories": cats}
-			}
-			var ruleChanges []string
-			for _, r := range p.Rules {
-				if d := ruleNonDefault(r); d != "" {
-					ruleChanges = append(ruleChanges, d)
-				}
-			}
-			sort.Strings(ruleChanges)
-			if len(ruleChanges) > 0 {
-				manual = append(manual, fmt.Sprintf("package %s rules not at their default: %s; old rule ids do not map to new ones, re-create them as rule overrides by hand", named(pkg.Name, pkg.ID), strings.Join(ruleChanges, ", ")))
-			}
-		}
-		pkgRuleset[pkg.ID] = rs
-		diffs = append(diffs, Diff{Label: "WAF package " + named(pkg.Name, pkg.ID), Old: fmt.Sprintf("package %s (%s)", pkg.Name, pkg.DetectionMode), New: "execute " + rulesetNames[rs] + " (" + rs + ")", Changes: changes})
-		if executed[rs] {
-			continue
-		}
-		executed[rs] = true
-		ap := map[string]any{"id": rs}
-		if overrides != nil {
-			ap["overrides"] = overrides
-		}
-		execs = append(execs, inventory.RulesetRule{
-			Action: vocab.ActionExecute, Expression: "true", Enabled: boolPtr(true),
-			Description:      "Execute " + rulesetNames[rs] + " (migrated from WAF package " + pkg.Name + ")",
-			ActionParameters: mustJSON(ap),
-		})
-	}
-
-	// URL overrides -> skip exceptions before the execute rules.
-	var exceptions []inventory.RulesetRule
-	type overrideStep struct {
-		o       inventory.WAFOverride
-		fps     []string
-		carried bool
-		why     []string
-	}
-	var ovs []overrideStep
-	allExecuted := sortedKeys(executed)
-	for _, o := range z.WAFOverrides {
-		fps := b.findings(vocab.WAFManagedRulesV1, vocab.KindWAFOverride, o.ID)
-		if len(fps) == 0 {
-			continue
-		}
-		os := overrideStep{o: o, fps: fps}
-		var conds []string
-		for _, u := range o.URLs {
-			c, _ := urlCondition(u)
-			if c != "" {
-				conds = append(conds, c)
-			}
-		}
-		switch {
-		case o.Paused:
-			os.carried = true // it does nothing today: deleting it changes nothing
-		case len(o.RewriteAction) > 0:
-			os.why = append(os.why, fmt.Sprintf("it rewrites actions (%s), which exceptions cannot express", strings.Join(inventory.SortedPairs(o.RewriteAction), ", ")))
-		case len(conds) == 0 || len(conds) < len(o.URLs):
-			os.why = append(os.why, "one of its URLs matches every request of the zone: an exception would switch the managed rules off everywhere")
-		}
-		targets := map[string]bool{}
-		for gid, mode := range o.Groups {
-			if !relaxing(mode) {
-				os.why = append(os.why, fmt.Sprintf("it sets group %s to %s, which an exception (a skip) cannot express", gid, mode))
-			}
-			if rs := pkgRuleset[groupPkg[gid]]; rs != "" {
-				targets[rs] = true
-			}
-		}
-		for rid, mode := range o.Rules {
-			if !relaxing(mode) {
-				os.why = append(os.why, fmt.Sprintf("it sets rule %s to %s, which an exception (a skip) cannot express", rid, mode))
-			}
-			if rs := pkgRuleset[rulePkg[rid]]; rs != "" {
-				targets[rs] = true
-			}
-		}
-		if !o.Paused && len(os.why) == 0 {
-			skip := sortedKeys(targets)
-			if len(skip) == 0 {
-				skip = allExecuted
-			}
-			if len(skip) == 0 {
-				os.why = append(os.why, "no managed ruleset is executed for it to skip")
-			} else {
-				os.carried = true
-				ref := "waf_override:" + o.ID
-				if !exceptionRef[ref] {
-					exceptions = append(exceptions, inventory.RulesetRule{
-						Action: vocab.ActionSkip, Expression: anyOf(conds), Enabled: boolPtr(true), Ref: ref,
-						Description:      "Exception from WAF override " + quoteOr(o.Description, o.ID),
-						ActionParameters: mustJSON(map[string]any{"rulesets": skip}),
-					})
-				}
-				diffs = append(diffs, Diff{Label: "WAF override " + named(o.Description, o.ID),
-					Old:     fmt.Sprintf("urls %s; groups %s; rules %s", strings.Join(o.URLs, " "), strings.Join(inventory.SortedPairs(o.Groups), ", "), strings.Join(inventory.SortedPairs(o.Rules), ", ")),
-					New:     "skip " + strings.Join(skip, ", ") + " when " + anyOf(conds),
-					Changes: []string{"the exception skips the whole ruleset(s) for these URLs, which is broader than switching off single groups or rules (derived: old ids do not map to new ones); narrow it with action_parameters.rules if needed"}})
-			}
-		}
-		ovs = append(ovs, os)
-	}
-
-	verify := b.plan(rulesetChange{
-		prefix: "managed-rules", phase: vocab.PhaseManaged, existing: entryOrNil(entry, hasEntry),
-		front: exceptions, back: execs, what: "managed rule", whats: "managed rules",
+	m := newWAFMigration(b)
+	m.mapPackages()
+	m.mapOverrides()
+	verify := b.changeRuleset(rulesetChange{
+		prefix: "managed-rules", phase: vocab.PhaseManaged, existing: m.entry,
+		front: m.exceptions, back: m.execs, what: "managed rule", whats: "managed rules",
 		risk: RiskMedium, derived: true,
-		reason: "The previous version of managed rules is deprecated; its packages map to the managed rulesets executed from the zone's http_request_firewall_managed entry point, and URL overrides to skip exceptions placed before the execute rules.",
-		note:   strings.Join(manual, "\n"), diffs: diffs,
+		reason: fmt.Sprintf("The previous version of managed rules is deprecated; its packages map to the managed rulesets executed from the zone's %s entry point, and URL overrides to skip exceptions placed before the execute rules.", vocab.PhaseManaged),
+		note:   strings.Join(m.manual, "\n"), diffs: m.diffs,
 	})
-	for _, os := range ovs {
-		o := os.o
-		if !os.carried {
-			b.add(phaseManual, Step{
-				ID: "waf-override.keep:" + o.ID, Kind: "waf-override.keep", Manual: true, Derived: true,
-				Method: "DELETE", Path: zonePath(zid, "firewall", "waf", "overrides", o.ID),
-				Resolves: os.fps, Risk: RiskHigh,
-				Title:  "Re-create WAF override " + named(o.Description, o.ID) + " by hand, then delete it",
-				Reason: "It cannot be carried over automatically: " + strings.Join(os.why, "; ") + ".",
-				Note:   "Write the exception or rule overrides in the http_request_firewall_managed entry point by hand; URL overrides block the service's own upgrade until they are deleted.",
-			})
-			continue
-		}
-		dep := verify
-		st := Step{
-			ID: "waf-override.delete:" + o.ID, Kind: "waf-override.delete", Change: ChangeDelete,
-			Method: "DELETE", Path: zonePath(zid, "firewall", "waf", "overrides", o.ID),
-			Resolves: os.fps, Risk: RiskMedium, Derived: !o.Paused,
-			Title:  "Delete WAF override " + named(o.Description, o.ID),
-			Reason: "Its exception is in place (a paused override does nothing); URL overrides block the service's own upgrade until deleted.",
-		}
-		if dep != "" {
-			st.DependsOn = []string{dep}
-		}
-		b.add(phaseOldDelete, st)
-		b.retired = append(b.retired, Retired{Type: "cloudflare_waf_override", ID: o.ID})
-	}
-	if len(packageFPs) > 0 {
-		b.wafOff(packageFPs, verify, manual)
+	m.retireOverrides(verify)
+	if len(m.packageFPs) > 0 {
+		m.previousVersionOff(verify)
 	}
 }
 
-// wafOff turns the previous version of managed rules off for the zone once the managed
-// rulesets run: PATCH /zones/:id/settings/waf {"value": "off"}, the zone's switch of the
-// previous version (its packages cannot be deleted). What the rulesets cannot carry over
-// is listed in the note.
-func (b *builder) wafOff(packageFPs []string, verify string, manual []string) {
+// wafMigration is the previous-version WAF of one zone on its way to managed rulesets.
+type wafMigration struct {
+	b    *builder
+	plan string
+	// entry is the managed rules entry point (nil when none); executed are the rulesets it
+	// (or a package mapped before) executes, exceptionRef the refs of its rules.
+	entry        *inventory.Ruleset
+	executed     map[string]bool
+	exceptionRef map[string]bool
+
+	pkgRuleset map[string]string // package id -> ruleset it maps to
+	groupPkg   map[string]string // group id -> package id
+	rulePkg    map[string]string // rule id -> package id
+
+	execs, exceptions []inventory.RulesetRule
+	packageFPs        []string
+	manual            []string // what is not carried over, for an operator
+	diffs             []Diff
+	overrides         []overrideMapping
+}
+
+func newWAFMigration(b *builder) *wafMigration {
+	m := &wafMigration{
+		b: b, plan: strings.ToLower(b.z.Zone.Plan.LegacyID), entry: entrypoint(b.z, vocab.PhaseManaged),
+		executed: map[string]bool{}, exceptionRef: map[string]bool{},
+		pkgRuleset: map[string]string{}, groupPkg: map[string]string{}, rulePkg: map[string]string{},
+	}
+	for _, r := range rulesOf(m.entry) {
+		if id := executedRuleset(r); id != "" {
+			m.executed[id] = true
+		}
+		if r.Ref != "" {
+			m.exceptionRef[r.Ref] = true
+		}
+	}
+	return m
+}
+
+// executedRuleset is the ruleset an execute rule runs, "" for other rules.
+func executedRuleset(r inventory.RulesetRule) string {
+	if r.Action != vocab.ActionExecute {
+		return ""
+	}
+	var ap struct {
+		ID string `json:"id"`
+	}
+	if json.Unmarshal(r.ActionParameters, &ap) != nil {
+		return ""
+	}
+	return ap.ID
+}
+
+// mapPackages maps every package with a finding to the ruleset that replaces it.
+func (m *wafMigration) mapPackages() {
+	for _, p := range m.b.z.WAFPackages {
+		for _, g := range p.Groups {
+			m.groupPkg[g.ID] = p.Package.ID
+		}
+		for _, r := range p.Rules {
+			m.rulePkg[r.ID] = p.Package.ID
+		}
+		fps := m.b.findings(vocab.WAFManagedRulesV1, vocab.KindWAFPackage, p.Package.ID)
+		if len(fps) == 0 {
+			continue
+		}
+		m.packageFPs = append(m.packageFPs, fps...)
+		m.mapPackage(p)
+	}
+}
+
+// packageMapping is the ruleset a package becomes, with its overrides and what changed.
+type packageMapping struct {
+	ruleset   string
+	overrides map[string]any
+	changes   []string
+}
+
+// mapPackage plans the execute rule of one package's ruleset (once per ruleset).
+func (m *wafMigration) mapPackage(p inventory.WAFPackageInventory) {
+	pm, ok := m.packageRuleset(p)
+	if !ok {
+		return
+	}
+	pkg, rs := p.Package, pm.ruleset
+	m.pkgRuleset[pkg.ID] = rs
+	m.diffs = append(m.diffs, Diff{Label: "WAF package " + named(pkg.Name, pkg.ID), Old: fmt.Sprintf("package %s (%s)", pkg.Name, pkg.DetectionMode), New: "execute " + rulesetNames[rs] + " (" + rs + ")", Changes: pm.changes})
+	if m.executed[rs] {
+		return
+	}
+	m.executed[rs] = true
+	ap := map[string]any{"id": rs}
+	if pm.overrides != nil {
+		ap["overrides"] = pm.overrides
+	}
+	m.execs = append(m.execs, inventory.RulesetRule{
+		Action: vocab.ActionExecute, Expression: "true", Enabled: boolPtr(true),
+		Description:      "Execute " + rulesetNames[rs] + " (migrated from WAF package " + pkg.Name + ")",
+		ActionParameters: mustJSON(ap),
+	})
+}
+
+// packageRuleset maps a package to its ruleset; false (with a manual item) when it has none.
+func (m *wafMigration) packageRuleset(p inventory.WAFPackageInventory) (packageMapping, bool) {
+	pkg := p.Package
+	switch {
+	case pkg.IsOWASP() && strings.EqualFold(pkg.Sensitivity, "off"):
+		m.manual = append(m.manual, fmt.Sprintf("package %s has sensitivity off (it blocks nothing): deploying the OWASP Core ruleset is a choice, not a migration", named(pkg.Name, pkg.ID)))
+		return packageMapping{}, false
+	case pkg.IsOWASP() && inventory.PlanRank(m.plan) == 0:
+		m.manual = append(m.manual, fmt.Sprintf("package %s: the OWASP Core ruleset is not available on the Free plan", named(pkg.Name, pkg.ID)))
+		return packageMapping{}, false
+	case pkg.IsOWASP():
+		return m.owaspPackage(p), true
+	}
+	return m.traditionalPackage(p), true
+}
+
+// owaspPackage maps the OWASP package: sensitivity and action mode become the paranoia
+// level (categories above it disabled), the score threshold and the action.
+func (m *wafMigration) owaspPackage(p inventory.WAFPackageInventory) packageMapping {
+	pkg := p.Package
+	pl, threshold, action := pkg.OWASPCoreSettings()
+	var cats []map[string]any
+	for level := pl + 1; level <= 4; level++ {
+		cats = append(cats, map[string]any{"category": fmt.Sprintf("paranoia-level-%d", level), "enabled": false})
+	}
+	pm := packageMapping{ruleset: RulesetOWASPCore, overrides: map[string]any{
+		"categories": cats,
+		"rules":      []map[string]any{{"id": owaspScoreRule, "score_threshold": threshold, "action": action}},
+	}}
+	pm.changes = append(pm.changes, fmt.Sprintf("sensitivity %s, action mode %s -> paranoia level PL%d (categories paranoia-level-%d..4 disabled), score threshold %d, action %s",
+		orDash(pkg.Sensitivity), orDash(pkg.ActionMode), pl, pl+1, threshold, action))
+	for _, g := range p.Groups {
+		if strings.EqualFold(g.Mode, "off") || g.ModifiedRulesCount > 0 {
+			m.manual = append(m.manual, fmt.Sprintf("OWASP group %q is %s%s: OWASP group and rule overrides are not carried over (old ids do not map to new ones); re-create them as rule overrides if still needed",
+				g.Name, strings.ToLower(g.Mode), modifiedNote(g.ModifiedRulesCount)))
+		}
+	}
+	return pm
+}
+
+// traditionalPackage maps the traditional package to the Cloudflare Managed Ruleset (the
+// Free Managed Ruleset on Free): groups switched off become disabled categories where the
+// group name names one; modified groups and rules are listed for an operator.
+func (m *wafMigration) traditionalPackage(p inventory.WAFPackageInventory) packageMapping {
+	pm := packageMapping{ruleset: RulesetCloudflareManaged}
+	if inventory.PlanRank(m.plan) == 0 {
+		pm.ruleset = RulesetFreeManaged
+	}
+	var cats []map[string]any
+	for _, g := range p.Groups {
+		if cat, ok := m.groupCategory(g); ok {
+			cats = append(cats, map[string]any{"category": cat, "enabled": false})
+			pm.changes = append(pm.changes, fmt.Sprintf("group %q off -> category %q disabled (derived from the group name)", g.Name, cat))
+		}
+	}
+	sort.Slice(cats, func(i, j int) bool { return cats[i]["category"].(string) < cats[j]["category"].(string) })
+	if len(cats) > 0 {
+		pm.overrides = map[string]any{"categories": cats}
+	}
+	var ruleChanges []string
+	for _, r := range p.Rules {
+		if d := ruleNonDefault(r); d != "" {
+			ruleChanges = append(ruleChanges, d)
+		}
+	}
+	sort.Strings(ruleChanges)
+	if len(ruleChanges) > 0 {
+		m.manual = append(m.manual, fmt.Sprintf("package %s rules not at their default: %s; old rule ids do not map to new ones, re-create them as rule overrides by hand", named(p.Package.Name, p.Package.ID), strings.Join(ruleChanges, ", ")))
+	}
+	return pm
+}
+
+// groupCategory is the category a traditional group switched off disables; false (with a
+// manual item where something is lost) when the group is on or has no category.
+func (m *wafMigration) groupCategory(g inventory.WAFGroup) (string, bool) {
+	if !strings.EqualFold(g.Mode, "off") {
+		if g.ModifiedRulesCount > 0 {
+			m.manual = append(m.manual, fmt.Sprintf("group %q has %s: old rule ids do not map to new ones; re-create the changes as rule overrides by hand", g.Name, plural(g.ModifiedRulesCount, "modified rule", "modified rules")))
+		}
+		return "", false
+	}
+	cat := categoryOf(g.Name)
+	if cat == "" {
+		m.manual = append(m.manual, fmt.Sprintf("group %q is off and has no category in the new ruleset: find its rules by hand and disable them with rule overrides", g.Name))
+		return "", false
+	}
+	return cat, true
+}
+
+// previousVersionOff turns the previous version of managed rules off for the zone once the
+// managed rulesets run: PATCH /zones/:id/settings/waf {"value": "off"}, the zone's switch of
+// the previous version (its packages cannot be deleted). What the rulesets cannot carry
+// over is listed in the note.
+func (m *wafMigration) previousVersionOff(verify string) {
 	st := Step{
 		ID: "waf.previous-version-off", Kind: "waf.previous-version-off", Change: ChangeUpdate,
-		Method: "PATCH", Path: zonePath(b.z.Zone.ID, "settings", "waf"), Body: settingBody("waf", "off"),
-		Resolves: packageFPs, Risk: RiskMedium,
+		Method: "PATCH", Path: zonePath(m.b.z.Zone.ID, "settings", "waf"), Body: settingBody("waf", "off"),
+		Resolves: m.packageFPs, Risk: RiskMedium,
 		Title:  "Turn the previous version of managed rules off",
 		Reason: "Once the managed rulesets run, the old packages would inspect the same traffic twice; the packages themselves cannot be deleted through the API.",
-		Note:   "The zone setting waf is the previous version's on/off switch; the packages stay listed, but inspect nothing." + manualNote(manual),
+		Note:   "The zone setting waf is the previous version's on/off switch; the packages stay listed, but inspect nothing." + manualNote(m.manual),
 	}
 	if verify != "" {
 		st.DependsOn = []string{verify}
 	}
-	b.add(phaseOldDelete, st)
+	m.b.add(phaseOldDelete, st)
 }
 
 func manualNote(items []string) string {
@@ -352,15 +316,4 @@ func ruleNonDefault(r inventory.WAFRule) string {
 		return fmt.Sprintf("rule %s off", label)
 	}
 	return ""
-}
-
-func sortedKeys(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k, v := range m {
-		if v {
-			out = append(out, k)
-		}
-	}
-	sort.Strings(out)
-	return out
 }
