@@ -24,31 +24,60 @@ func TranslateExpression(src string, opts Options) ExpressionResult {
 	templated := expr.IsTemplated(src)
 	e, err := expr.Parse(src)
 	if err != nil {
-		if templated {
-			res.Diagnostics = append(res.Diagnostics, Diagnostic{Severity: SeverityWarning, Code: CodeTemplated,
-				Message: "the expression holds template placeholders (such as %s, ${...} or %{...}) and cannot be checked as it is; render the template, then translate the result"})
-			return res
-		}
-		var list expr.ErrorList
-		if errors.As(err, &list) {
-			for _, pe := range list {
-				res.Diagnostics = append(res.Diagnostics, Diagnostic{Severity: SeverityError, Code: CodeParse, Message: pe.Msg, Line: pe.Line, Column: pe.Col})
-			}
-		} else {
-			res.Diagnostics = append(res.Diagnostics, Diagnostic{Severity: SeverityError, Code: CodeParse, Message: err.Error()})
-		}
+		res.Diagnostics = append(res.Diagnostics, parseDiagnostics(err, templated)...)
 		return res
 	}
 	if templated {
 		res.Diagnostics = append(res.Diagnostics, Diagnostic{Severity: SeverityWarning, Code: CodeTemplated,
 			Message: "the expression holds template placeholders inside its text; they were checked as literal text, so check the rendered expression too"})
 	}
+	renames, usesThreat := renameFields(e)
+	res.Expression = expr.Print(e)
+	res.Changes = append(res.Changes, renameChanges(renames)...)
+	for _, r := range renames {
+		res.Diagnostics = append(res.Diagnostics, r.diagnostic(src))
+	}
+	if res.Expression != applyRenames(src, renames) {
+		res.Changes = append(res.Changes, "rewritten in canonical form (English operators, single spaces, only the parentheses needed)")
+	}
+	if n := utf8.RuneCountInString(res.Expression); n > expr.MaxLength {
+		res.Diagnostics = append(res.Diagnostics, Diagnostic{Severity: SeverityError, Code: CodeLength,
+			Message: fmt.Sprintf("the translated expression is %d characters long; a rule expression is at most %d", n, expr.MaxLength)})
+	}
+	res.Diagnostics = append(res.Diagnostics, checkDiagnostics(e, src, opts)...)
+	if usesThreat {
+		res.Diagnostics = append(res.Diagnostics, threatDiagnostics(e, src)...)
+	}
+	sortDiagnostics(res.Diagnostics)
+	res.Valid = !hasSeverity(res.Diagnostics, SeverityError)
+	return res
+}
 
-	// Rename deprecated field names in place; the nodes keep their original
-	// positions, so the checker's diagnostics point into src.
+// parseDiagnostics report an expression that does not parse: one "parse"
+// error per syntax error, or one "templated" warning when it holds template
+// placeholders (its syntax errors would only be about them).
+func parseDiagnostics(err error, templated bool) []Diagnostic {
+	if templated {
+		return []Diagnostic{{Severity: SeverityWarning, Code: CodeTemplated,
+			Message: "the expression holds template placeholders (such as %s, ${...} or %{...}) and cannot be checked as it is; render the template, then translate the result"}}
+	}
+	var list expr.ErrorList
+	if !errors.As(err, &list) {
+		return []Diagnostic{{Severity: SeverityError, Code: CodeParse, Message: err.Error()}}
+	}
+	out := make([]Diagnostic, 0, len(list))
+	for _, pe := range list {
+		out = append(out, Diagnostic{Severity: SeverityError, Code: CodeParse, Message: pe.Msg,
+			Offset: int(pe.Pos), End: int(pe.Pos), Line: pe.Line, Column: pe.Col})
+	}
+	return out
+}
+
+// renameFields renames deprecated field names in place (the nodes keep their
+// original positions, so the checker's diagnostics point into the source),
+// and tells whether cf.threat_score is used.
+func renameFields(e *expr.Expr) (renames []rename, usesThreat bool) {
 	fields := catalog.Fields()
-	var renames []rename
-	usesThreat := false
 	expr.Inspect(e, func(n expr.Node) bool {
 		f, ok := n.(*expr.Field)
 		if !ok {
@@ -63,46 +92,42 @@ func TranslateExpression(src string, opts Options) ExpressionResult {
 		}
 		return true
 	})
-	res.Expression = expr.Print(e)
-	res.Changes = append(res.Changes, renameChanges(renames)...)
-	for _, r := range renames {
-		line, col := lineCol(src, r.pos)
-		res.Diagnostics = append(res.Diagnostics, Diagnostic{Severity: SeverityInfo, Code: CodeRenamedField,
-			Message: fmt.Sprintf("%s is the deprecated name of %s: renamed", r.old, r.new), Line: line, Column: col})
-	}
-	if res.Expression != applyRenames(src, renames) {
-		res.Changes = append(res.Changes, "rewritten in canonical form (English operators, single spaces, only the parentheses needed)")
-	}
-	if n := utf8.RuneCountInString(res.Expression); n > expr.MaxLength {
-		res.Diagnostics = append(res.Diagnostics, Diagnostic{Severity: SeverityError, Code: CodeLength,
-			Message: fmt.Sprintf("the translated expression is %d characters long; a rule expression is at most %d", n, expr.MaxLength)})
-	}
+	return renames, usesThreat
+}
 
-	checked := celcheck.CheckAST(e, src, celcheck.Options{Plan: opts.Plan, Phase: Phase})
+// checkDiagnostics are the CEL checker's diagnostics for the zone's plan in
+// the custom rules phase, with this package's codes: "syntax" is "parse",
+// "plan" says what needs the higher plan, and cf.threat_score is left to
+// threatDiagnostics, which says what the condition does now.
+func checkDiagnostics(e *expr.Expr, src string, opts Options) []Diagnostic {
+	checked := celcheck.CheckAST(e, src, celcheck.Options{Plan: opts.Plan, Phase: string(Phase)})
+	var out []Diagnostic
 	for _, d := range checked.Diagnostics {
-		code := d.Code
-		switch code {
+		switch d.Code {
 		case celcheck.CodeThreatScore:
-			continue // explained below, with what the condition does now
+			continue
 		case celcheck.CodeSyntax:
-			code = CodeParse
+			d.Code = CodeParse
 		case celcheck.CodePlan:
-			code = planCode(src, d)
+			d.Code = planCode(src, d)
 		}
-		res.Diagnostics = append(res.Diagnostics, Diagnostic{Severity: d.Severity, Code: code, Message: d.Message, Line: d.Line, Column: d.Column})
+		out = append(out, d)
 	}
-	if usesThreat {
-		res.Diagnostics = append(res.Diagnostics, threatDiagnostics(e, src)...)
-	}
-	sortDiagnostics(res.Diagnostics)
-	res.Valid = !hasSeverity(res.Diagnostics, SeverityError)
-	return res
+	return out
 }
 
 // rename is one field renamed at a byte offset of the source.
 type rename struct {
 	pos      int
 	old, new string
+}
+
+// diagnostic tells of the rename at its place in src.
+func (r rename) diagnostic(src string) Diagnostic {
+	line, col := lineCol(src, r.pos)
+	return Diagnostic{Severity: SeverityInfo, Code: CodeRenamedField,
+		Message: fmt.Sprintf("%s is the deprecated name of %s: renamed", r.old, r.new),
+		Offset:  r.pos, End: r.pos + len(r.old), Line: line, Column: col}
 }
 
 // renameChanges says each distinct rename once, in source order.
@@ -162,7 +187,8 @@ func threatDiagnostics(e *expr.Expr, src string) []Diagnostic {
 			if _, known := compareZero(c); !known {
 				msg = fmt.Sprintf("cf.threat_score is always 0 now, so `%s` compares 0", expr.Print(c))
 			}
-			out = append(out, Diagnostic{Severity: SeverityError, Code: CodeThreatScore, Message: msg, Line: line, Column: col})
+			out = append(out, Diagnostic{Severity: SeverityError, Code: CodeThreatScore, Message: msg,
+				Offset: int(c.Pos()), End: int(c.End()), Line: line, Column: col})
 		}
 		return true
 	})

@@ -300,75 +300,108 @@ func orNone(s string) string {
 // build translates a unit's rule(s): action, parameters, enabled,
 // description and ref.
 func build(u *unit, opts Options) {
+	u.t = newTranslation(u)
+	t := &u.t
+	if t.NewExpression == "" {
+		u.blocked = true
+		t.Changes = append(t.Changes, "no custom rule: the expression must be fixed first")
+		return
+	}
+	rule := &inventory.RulesetRule{Expression: t.NewExpression}
+	if !setAction(u, rule, opts) {
+		u.blocked = true
+		return
+	}
+	setEnabled(u, rule)
+	rule.Description = description(u.srcs, t)
+	rule.Ref = ref(u.srcs, t)
+	t.Rule = rule
+	u.blocked = slices.ContainsFunc(t.Diagnostics, func(d Diagnostic) bool {
+		return d.Severity == SeverityError && d.Code != CodeThreatScore
+	})
+}
+
+// newTranslation starts a unit's translation from its expression's: no rule yet.
+func newTranslation(u *unit) RuleTranslation {
 	first := u.srcs[0]
 	er := first.expr
-	u.t = RuleTranslation{
+	t := RuleTranslation{
 		FirewallRuleIDs: ids(u.srcs), FirewallActions: actions(u.srcs), FilterID: first.rule.Filter.ID,
 		OldExpression: first.rule.Filter.Expression, NewExpression: er.Expression,
 		Index: -1, Changes: slices.Clone(er.Changes), Diagnostics: slices.Clone(er.Diagnostics),
 	}
-	t := &u.t
 	if t.Changes == nil {
 		t.Changes = []string{}
 	}
 	if t.Diagnostics == nil {
 		t.Diagnostics = []Diagnostic{}
 	}
-	if er.Expression == "" {
-		u.blocked = true
-		t.Changes = append(t.Changes, "no custom rule: the expression must be fixed first")
-		return
-	}
-	var bypass, allow *source
-	rule := &inventory.RulesetRule{Expression: er.Expression}
+	return t
+}
+
+// setAction sets the custom rule's action (and a skip's parameters) from the unit's
+// firewall rule(s); false when there is no counterpart, and then no rule.
+func setAction(u *unit, rule *inventory.RulesetRule, opts Options) bool {
+	t := &u.t
 	if len(u.srcs) == 2 {
-		bypass, allow = u.srcs[0], u.srcs[1]
+		bypass, allow := u.srcs[0], u.srcs[1]
 		t.Changes = append(t.Changes, fmt.Sprintf("merged bypass %s and allow %s on the same expression into one skip rule", orNone(bypass.rule.ID), orNone(allow.rule.ID)))
 		if bypass.rule.Filter.Expression != allow.rule.Filter.Expression {
 			t.Changes = append(t.Changes, fmt.Sprintf("the allow rule's filter %s spells the expression differently: %s", orNone(allow.rule.Filter.ID), allow.rule.Filter.Expression))
 		}
-	} else {
-		switch a := first.rule.Action; a {
-		case vocab.ActionBlock, vocab.ActionChallenge, vocab.ActionJSChallenge, vocab.ActionManagedChallenge:
-			rule.Action = a
-		case vocab.ActionLog:
-			rule.Action = a
-			if opts.Plan != "" && opts.Plan != inventory.PlanEnterprise {
-				t.Diagnostics = append(t.Diagnostics, Diagnostic{Severity: SeverityError, Code: CodePlanLog,
-					Message: fmt.Sprintf("the log action needs the enterprise plan; the zone is on %s: change the action or drop the rule", opts.Plan)})
-			}
-		case vocab.ActionAllow:
-			allow = first
-		case vocab.ActionBypass:
-			bypass = first
-		default:
-			t.Diagnostics = append(t.Diagnostics, Diagnostic{Severity: SeverityError, Code: CodeAction,
-				Message: fmt.Sprintf("action %q has no custom-rule counterpart (want block, challenge, js_challenge, managed_challenge, log, allow or bypass)", a)})
-			u.blocked = true
-			return
-		}
+		return setSkip(t, rule, allow, bypass)
 	}
-	if allow != nil || bypass != nil {
-		var p skipParams
-		if allow != nil {
-			p.Ruleset = "current"
-			t.Changes = append(t.Changes, `allow -> skip with action_parameters.ruleset "current": it stops the remaining custom rules, as allow stopped the remaining firewall rules`)
+	first := u.srcs[0]
+	switch a := first.rule.Action; a {
+	case vocab.ActionBlock, vocab.ActionChallenge, vocab.ActionJSChallenge, vocab.ActionManagedChallenge:
+		rule.Action = a
+	case vocab.ActionLog:
+		rule.Action = a
+		if opts.Plan != "" && opts.Plan != inventory.PlanEnterprise {
+			t.Diagnostics = append(t.Diagnostics, Diagnostic{Severity: SeverityError, Code: CodePlanLog,
+				Message: fmt.Sprintf("the log action needs the enterprise plan; the zone is on %s: change the action or drop the rule", opts.Plan)})
 		}
-		if bypass != nil {
-			p.Products, p.Phases = products(bypass.rule.Products, t)
-			if len(p.Products) == 0 {
-				t.Diagnostics = append(t.Diagnostics, Diagnostic{Severity: SeverityError, Code: CodeProducts,
-					Message: "bypass without products: there is nothing to skip"})
-				u.blocked = true
-				return
-			}
-		}
-		rule.Action = vocab.ActionSkip
-		params, _ := json.Marshal(p) // strings and slices of strings: cannot fail
-		rule.ActionParameters = params
-		t.Changes = append(t.Changes, "skip rules log matching requests by default: logging is left at its default (set logging.enabled to false to turn it off)")
+	case vocab.ActionAllow:
+		return setSkip(t, rule, first, nil)
+	case vocab.ActionBypass:
+		return setSkip(t, rule, nil, first)
+	default:
+		t.Diagnostics = append(t.Diagnostics, Diagnostic{Severity: SeverityError, Code: CodeAction,
+			Message: fmt.Sprintf("action %q has no custom-rule counterpart (want block, challenge, js_challenge, managed_challenge, log, allow or bypass)", a)})
+		return false
 	}
+	return true
+}
 
+// setSkip makes the rule a skip: of the current ruleset for an allow, of the products
+// (and their phases) for a bypass, both for a merged pair. False when a bypass has no
+// products, as there is nothing to skip.
+func setSkip(t *RuleTranslation, rule *inventory.RulesetRule, allow, bypass *source) bool {
+	var p skipParams
+	if allow != nil {
+		p.Ruleset = "current"
+		t.Changes = append(t.Changes, `allow -> skip with action_parameters.ruleset "current": it stops the remaining custom rules, as allow stopped the remaining firewall rules`)
+	}
+	if bypass != nil {
+		p.Products, p.Phases = products(bypass.rule.Products, t)
+		if len(p.Products) == 0 {
+			t.Diagnostics = append(t.Diagnostics, Diagnostic{Severity: SeverityError, Code: CodeProducts,
+				Message: "bypass without products: there is nothing to skip"})
+			return false
+		}
+	}
+	rule.Action = vocab.ActionSkip
+	params, _ := json.Marshal(p) // strings and slices of strings: cannot fail
+	rule.ActionParameters = params
+	t.Changes = append(t.Changes, "skip rules log matching requests by default: logging is left at its default (set logging.enabled to false to turn it off)")
+	return true
+}
+
+// setEnabled sets enabled = !paused (a filter's own paused is ignored), and disabled for a
+// rule using cf.threat_score, which is always 0.
+func setEnabled(u *unit, rule *inventory.RulesetRule) {
+	t := &u.t
+	first := u.srcs[0]
 	u.enabled = !first.rule.Paused
 	if first.rule.Paused {
 		t.Changes = append(t.Changes, "paused -> enabled false")
@@ -384,13 +417,6 @@ func build(u *unit, opts Options) {
 		t.Changes = append(t.Changes, "created disabled (enabled false): its condition uses cf.threat_score, which is always 0; rewrite the condition, then enable it")
 	}
 	rule.Enabled = &u.enabled
-
-	rule.Description = description(u.srcs, t)
-	rule.Ref = ref(u.srcs, t)
-	t.Rule = rule
-	u.blocked = slices.ContainsFunc(t.Diagnostics, func(d Diagnostic) bool {
-		return d.Severity == SeverityError && d.Code != CodeThreatScore
-	})
 }
 
 // products returns the bypass products for the skip action (deduplicated,

@@ -339,6 +339,43 @@ func TestDiagnosticPositionsAreInTheOriginal(t *testing.T) {
 	}
 }
 
+// The checker's diagnostics are this package's: they pass through with their byte offsets
+// (which split the "plan" code), and a set-level diagnostic has no position in its text or
+// in the JSON, which carries the line and column only.
+func TestOneDiagnosticTypeWithTheChecker(t *testing.T) {
+	src := `http.request.uri.path matches "^/wp-"`
+	r := TranslateExpression(src, Options{Plan: "pro"})
+	var regex *Diagnostic
+	for i, d := range r.Diagnostics {
+		if d.Code == CodePlanRegex {
+			regex = &r.Diagnostics[i]
+		}
+	}
+	if regex == nil || src[regex.Offset:regex.End] != "matches" || regex.Line != 1 || regex.Column != 23 {
+		t.Fatalf("plan-regex diagnostic %+v, want it on \"matches\" at 1:23", regex)
+	}
+	js, err := json.Marshal(regex)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"severity":"error","code":"plan-regex","message":"` + regex.Message + `","line":1,"column":23}`; string(js) != want {
+		t.Errorf("JSON %s, want %s", js, want)
+	}
+
+	rules := []inventory.FirewallRule{fw("r1", "block", nil, `ssl`), fw("r2", "block", nil, `ssl`)}
+	res := Translate(rules, Options{Plan: "free", Existing: make([]inventory.RulesetRule, 5)})
+	i := slices.IndexFunc(res.Diagnostics, func(d Diagnostic) bool { return d.Code == CodeQuota })
+	if i < 0 {
+		t.Fatalf("no quota diagnostic in %v", res.Diagnostics)
+	}
+	if got := res.Diagnostics[i].String(); !strings.HasPrefix(got, "error: ") || !strings.HasSuffix(got, " [quota]") {
+		t.Errorf("set-level diagnostic %q, want no position", got)
+	}
+	if got := res.Diagnostics[i].Render(`ssl`); got != res.Diagnostics[i].String() {
+		t.Errorf("set-level render %q draws a caret", got)
+	}
+}
+
 func TestParseErrorRender(t *testing.T) {
 	src := `ip.src in {1.2.3.4, 5.6.7.8}`
 	r := TranslateExpression(src, Options{})

@@ -1,20 +1,19 @@
 package customrules
 
 import (
-	"fmt"
-	"strings"
-
+	"github.com/sunsetscan/sunset/scanner/expr/celcheck"
 	"github.com/sunsetscan/sunset/scanner/inventory"
+	"github.com/sunsetscan/sunset/scanner/vocab"
 )
 
 // Phase is the phase of the zone entry-point ruleset that holds custom rules.
-const Phase = "http_request_firewall_custom"
+const Phase = vocab.PhaseCustomRules
 
 // Severities of a Diagnostic.
 const (
-	SeverityError   = "error"
-	SeverityWarning = "warning"
-	SeverityInfo    = "info"
+	SeverityError   = celcheck.SeverityError
+	SeverityWarning = celcheck.SeverityWarning
+	SeverityInfo    = celcheck.SeverityInfo
 )
 
 // Diagnostic codes of this package. Codes of the CEL checker that have no
@@ -46,55 +45,11 @@ type Options struct {
 	Existing []inventory.RulesetRule
 }
 
-// Diagnostic is one problem or remark, positioned in the ORIGINAL expression
-// when it has a position (Line and Column 0 otherwise).
-type Diagnostic struct {
-	Severity string `json:"severity"`
-	// Code is stable: callers and tests match on it.
-	Code    string `json:"code"`
-	Message string `json:"message"`
-	// Line and Column are 1-based; Column counts characters (runes).
-	Line   int `json:"line"`
-	Column int `json:"column"`
-}
-
-// String formats the diagnostic as "line:col: severity: message [code]",
-// without the position when it has none.
-func (d Diagnostic) String() string {
-	if d.Line == 0 {
-		return fmt.Sprintf("%s: %s [%s]", d.Severity, d.Message, d.Code)
-	}
-	return fmt.Sprintf("%d:%d: %s: %s [%s]", d.Line, d.Column, d.Severity, d.Message, d.Code)
-}
-
-// Render formats the diagnostic and, when it has a position inside src, the
-// source line with a caret under the character it is about.
-func (d Diagnostic) Render(src string) string {
-	s := d.String()
-	if d.Line < 1 || d.Column < 1 {
-		return s
-	}
-	lines := strings.Split(src, "\n")
-	if d.Line > len(lines) {
-		return s
-	}
-	line := strings.TrimSuffix(lines[d.Line-1], "\r")
-	var caret strings.Builder
-	col := 1
-	for _, r := range line {
-		if col >= d.Column {
-			break
-		}
-		// Keep tabs so the caret lines up whatever the tab width.
-		if r == '\t' {
-			caret.WriteByte('\t')
-		} else {
-			caret.WriteByte(' ')
-		}
-		col++
-	}
-	return s + "\n" + line + "\n" + caret.String() + "^"
-}
+// Diagnostic is one problem or remark about a translation: the CEL checker's
+// type, so its diagnostics pass through with only their code changed. It is
+// positioned in the ORIGINAL expression when it has a position (Line and
+// Column 0 otherwise, as for set-level diagnostics); Render draws the caret.
+type Diagnostic = celcheck.Diagnostic
 
 // RuleTranslation is one custom rule made from one firewall rule (or from an
 // allow+bypass pair).

@@ -48,20 +48,55 @@ const (
 // Diagnostic is one finding about an expression, located at the original
 // token: Offset and End are byte offsets into the source, Line and Column
 // are 1-based and Column counts characters (runes), like the service's
-// "(1:73)" messages.
+// "(1:73)" messages. A diagnostic about no place in the source (Line 0)
+// has no position. It is also the diagnostic of migrate/customrules; its
+// JSON form (the translate command's) carries the line and column only.
 type Diagnostic struct {
 	Severity string `json:"severity"`
 	Code     string `json:"code"`
 	Message  string `json:"message"`
-	Offset   int    `json:"offset"`
-	End      int    `json:"end"`
+	Offset   int    `json:"-"`
+	End      int    `json:"-"`
 	Line     int    `json:"line"`
 	Column   int    `json:"column"`
 }
 
-// String formats the diagnostic as "line:col: severity: message [code]".
+// String formats the diagnostic as "line:col: severity: message [code]",
+// without the position when it has none.
 func (d Diagnostic) String() string {
+	if d.Line == 0 {
+		return fmt.Sprintf("%s: %s [%s]", d.Severity, d.Message, d.Code)
+	}
 	return fmt.Sprintf("%d:%d: %s: %s [%s]", d.Line, d.Column, d.Severity, d.Message, d.Code)
+}
+
+// Render formats the diagnostic and, when it has a position inside src, the
+// source line with a caret under the character it is about.
+func (d Diagnostic) Render(src string) string {
+	s := d.String()
+	if d.Line < 1 || d.Column < 1 {
+		return s
+	}
+	lines := strings.Split(src, "\n")
+	if d.Line > len(lines) {
+		return s
+	}
+	line := strings.TrimSuffix(lines[d.Line-1], "\r")
+	var caret strings.Builder
+	col := 1
+	for _, r := range line {
+		if col >= d.Column {
+			break
+		}
+		// Keep tabs so the caret lines up whatever the tab width.
+		if r == '\t' {
+			caret.WriteByte('\t')
+		} else {
+			caret.WriteByte(' ')
+		}
+		col++
+	}
+	return s + "\n" + line + "\n" + caret.String() + "^"
 }
 
 // Options say where the expression is used.
