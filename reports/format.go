@@ -6,12 +6,30 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/sunsetscan/sunset/migrate"
 )
 
 // Reporter writes a report in one format. Write does not modify the report, and writes the
 // same bytes for the same report and options.
 type Reporter interface {
 	Write(w io.Writer, r *Report) error
+}
+
+// PlanAware is a Reporter whose format can include a migration plan (the plan.json of
+// `sunset plan`) after the findings.
+type PlanAware interface {
+	Reporter
+	WithPlan(p *migrate.Plan) Reporter
+}
+
+// WithPlan returns r set to render plan p too when its format has plan sections, and r
+// unchanged otherwise (or when p is nil).
+func WithPlan(r Reporter, p *migrate.Plan) Reporter {
+	if pa, ok := r.(PlanAware); ok && p != nil {
+		return pa.WithPlan(p)
+	}
+	return r
 }
 
 // Options are the presentation choices of the human formats; machine formats ignore them.

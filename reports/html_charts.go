@@ -1,0 +1,173 @@
+package reports
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/sunsetscan/sunset/scanner"
+)
+
+// Bar chart geometry.
+const (
+	barWidth     = 1000
+	barLabelX    = 320
+	barLeft      = 330
+	barRight     = 940
+	barRow       = 22
+	barThickness = 14
+	// barMaxRows caps a chart: the rest are summed in one last row, so an account of a
+	// thousand zones keeps a readable picture (the table lists everything).
+	barMaxRows  = 25
+	barMaxLabel = 40
+)
+
+type svgBars struct {
+	ID, Heading, Title, Caption      string
+	Width, Height, BarHeight, LabelX int
+	BarX                             int
+	Rows                             []svgBarRow
+}
+
+type svgBarRow struct {
+	Label, Short, Tooltip string
+	Total                 int
+	TextY, CountX         string
+	Segs                  []svgSeg
+}
+
+type svgSeg struct{ X, Y, W, Class string }
+
+// barCount is the findings of one bar, per severity.
+type barCount struct {
+	label string
+	by    [4]int // indexed by severity
+	total int
+}
+
+// findingCharts draws findings that are not suppressed by rule and by zone (or file).
+func findingCharts(findings []scanner.Finding, groupNoun string) []*svgBars {
+	byRule, byGroup := map[string]*barCount{}, map[string]*barCount{}
+	add := func(m map[string]*barCount, key string, sev scanner.Severity) {
+		c := m[key]
+		if c == nil {
+			c = &barCount{label: key}
+			m[key] = c
+		}
+		if sev >= 0 && int(sev) < len(c.by) {
+			c.by[sev]++
+		}
+		c.total++
+	}
+	for i := range findings {
+		f := &findings[i]
+		if f.Suppressed {
+			continue
+		}
+		add(byRule, Sanitize(string(f.RuleID)), f.Severity)
+		add(byGroup, groupLabel(f), f.Severity)
+	}
+	if len(byRule) == 0 {
+		return nil
+	}
+	return []*svgBars{
+		barChart("chart-rules", "By rule", "rule", byRule),
+		barChart("chart-groups", "By "+groupNoun, groupNoun, byGroup),
+	}
+}
+
+// barChart draws one chart of counts, most findings first, with at most barMaxRows bars.
+func barChart(id, title, noun string, counts map[string]*barCount) *svgBars {
+	rows := sortedBars(counts)
+	caption := fmt.Sprintf("%s, most findings first, stacked by severity.", plural(len(rows), noun, noun+"s"))
+	if len(rows) > barMaxRows {
+		n := len(rows) - (barMaxRows - 1)
+		rows = append(rows[:barMaxRows-1], sumBars(rows[barMaxRows-1:], fmt.Sprintf("%d more %ss", n, noun)))
+		caption += fmt.Sprintf(" The last bar sums the %d %ss with the fewest findings; the table lists them all.", n, noun)
+	}
+	ch := &svgBars{
+		ID: id, Heading: title, Caption: caption,
+		Title: fmt.Sprintf("Findings by %s: %s", noun, plural(len(counts), noun, noun+"s")),
+		Width: barWidth, BarHeight: barThickness, LabelX: barLabelX, BarX: barLeft,
+		Height: len(rows)*barRow + 6,
+	}
+	scale := float64(barRight-barLeft) / float64(mostFindings(rows))
+	for i, c := range rows {
+		ch.Rows = append(ch.Rows, barChartRow(c, 3+i*barRow, scale))
+	}
+	return ch
+}
+
+// sortedBars orders the counts by total, most first, then by label.
+func sortedBars(counts map[string]*barCount) []*barCount {
+	rows := make([]*barCount, 0, len(counts))
+	for _, c := range counts {
+		rows = append(rows, c)
+	}
+	sort.Slice(rows, func(i, j int) bool {
+		if rows[i].total != rows[j].total {
+			return rows[i].total > rows[j].total
+		}
+		return rows[i].label < rows[j].label
+	})
+	return rows
+}
+
+// sumBars adds bars up into one with the given label.
+func sumBars(bars []*barCount, label string) *barCount {
+	sum := &barCount{label: label}
+	for _, c := range bars {
+		for s := range c.by {
+			sum.by[s] += c.by[s]
+		}
+		sum.total += c.total
+	}
+	return sum
+}
+
+// mostFindings is the longest bar's total, which spans the plot's width.
+func mostFindings(bars []*barCount) int {
+	most := 0
+	for _, c := range bars {
+		most = max(most, c.total)
+	}
+	return most
+}
+
+// barChartRow draws one bar in the band that starts at y = top: a segment per severity,
+// most severe first, scale units wide per finding, and its count after it.
+func barChartRow(c *barCount, top int, scale float64) svgBarRow {
+	y := top + (barRow-barThickness)/2
+	row := svgBarRow{
+		Label: c.label, Short: shorten(c.label, barMaxLabel), Total: c.total,
+		TextY: strconv.Itoa(y + barThickness - 3),
+	}
+	var parts []string
+	x := float64(barLeft)
+	for _, sev := range []scanner.Severity{scanner.SeverityError, scanner.SeverityWarning, scanner.SeverityNotice} {
+		n := c.by[sev]
+		if n == 0 {
+			continue
+		}
+		w := float64(n) * scale
+		row.Segs = append(row.Segs, svgSeg{X: num(x), Y: strconv.Itoa(y), W: num(w), Class: "sev-" + sev.String()})
+		parts = append(parts, fmt.Sprintf("%d %s", n, sev))
+		x += w
+	}
+	row.CountX = num(x + 6)
+	row.Tooltip = c.label + ": " + strings.Join(parts, ", ")
+	return row
+}
+
+// shorten cuts a label to n runes with an ellipsis in the middle, so both the start of a zone
+// name and its suffix stay visible.
+func shorten(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	head := (n - 1) / 2
+	tail := n - 1 - head
+	return string(r[:head]) + "…" + string(r[len(r)-tail:])
+}

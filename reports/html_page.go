@@ -1,0 +1,327 @@
+package reports
+
+import (
+	"fmt"
+	"html/template"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/sunsetscan/sunset/scanner"
+	"github.com/sunsetscan/sunset/scanner/catalog"
+)
+
+// htmlPage is everything the template reads. Strings are plain text: the template escapes them
+// for the context they land in.
+type htmlPage struct {
+	Title, Tool, AsOf, SourceLine string
+	Schema                        int
+	CSP                           string
+	CSS                           template.CSS // the embedded style sheet, never user data
+	JS                            template.JS  // the embedded script, never user data
+	Incomplete                    bool
+	IncompleteText                string
+	Gate                          *htmlGate
+	Cards                         []htmlCard
+	ScopeNoun, GroupNoun          string
+	GroupTitle                    string
+	Timeline                      *svgTimeline
+	Charts                        []*svgBars
+	Findings                      []htmlFinding
+	Groups                        []string
+	HasSuppressed                 bool
+	Errors                        []htmlError
+	Rules                         []htmlRule
+	Plan                          *htmlPlan
+}
+
+type htmlGate struct{ Class, Text string }
+
+type htmlCard struct {
+	Key, Label, Value, Class, Note string
+}
+
+type htmlFinding struct {
+	Severity, SevClass, SevRank string
+	Anchor                      string
+	RuleID, RuleAnchor          string
+	Group, Resource             string
+	Message, EOL, SuppressedBy  string
+	Suppressed                  bool
+}
+
+type htmlError struct{ Where, What, Message string }
+
+type htmlRule struct {
+	ID, Anchor, Title, Description, Class string
+	DeprecatedOn, EndOfLife, Replacement  string
+	DocURL                                string
+	Count                                 int
+	Advisory                              bool
+}
+
+// buildHTMLPage is the page's view model of report r; cat adds the deprecations the report
+// does not hit to the timeline.
+func buildHTMLPage(r *Report, cat *catalog.Catalog) *htmlPage {
+	p := &htmlPage{
+		Tool:           orElse(strings.TrimSpace(Sanitize(r.Tool.Name+" "+r.Tool.Version)), ToolName),
+		AsOf:           Sanitize(r.AsOf),
+		Schema:         r.SchemaVersion,
+		CSP:            htmlAssets.csp,
+		CSS:            htmlAssets.css,
+		JS:             htmlAssets.js,
+		SourceLine:     sourceLine(r.Source),
+		Incomplete:     r.Summary.Incomplete,
+		IncompleteText: incompleteText(r),
+		Gate:           gateBanner(r.Summary),
+		Cards:          summaryCards(r),
+		ScopeNoun:      "account",
+		GroupNoun:      "zone",
+		GroupTitle:     "Zone",
+	}
+	if r.Source.Kind == SourceFiles {
+		p.ScopeNoun, p.GroupNoun, p.GroupTitle = "repository", "file", "File"
+	}
+	p.Title = "sunset report: " + p.SourceLine
+	if p.AsOf != "" {
+		p.Title += ", as of " + p.AsOf
+	}
+	stats := ruleStats(r.Findings)
+	p.Timeline = buildTimeline(r, cat, stats)
+	p.Charts = findingCharts(r.Findings, p.GroupNoun)
+	p.Findings, p.Groups, p.HasSuppressed = findingTableRows(r.Findings)
+	p.Errors = errorRows(r.Errors)
+	p.Rules = ruleRows(r.Catalog, stats)
+	return p
+}
+
+// gateBanner says whether the --fail-on gate passed; nil when there was no gate.
+func gateBanner(s Summary) *htmlGate {
+	switch {
+	case s.FailOn == scanner.SeverityNone:
+		return nil
+	case s.GateFailed:
+		return &htmlGate{Class: "gate", Text: fmt.Sprintf("Gate failed: findings at or above %s.", s.FailOn)}
+	}
+	return &htmlGate{Class: "pass", Text: fmt.Sprintf("Gate passed: no finding at or above %s.", s.FailOn)}
+}
+
+// findingTableRows are the findings table's rows, the sorted groups its filter offers, and
+// whether any row is suppressed (the table then offers to show them).
+func findingTableRows(findings []scanner.Finding) (rows []htmlFinding, groups []string, suppressed bool) {
+	seen := map[string]bool{}
+	for i := range findings {
+		f := &findings[i]
+		row := htmlFinding{
+			Severity:     f.Severity.String(),
+			SevClass:     "sev-" + f.Severity.String(),
+			SevRank:      strconv.Itoa(int(f.Severity)),
+			Anchor:       findingAnchor(f),
+			RuleID:       Sanitize(string(f.RuleID)),
+			RuleAnchor:   "rule-" + anchorID(string(f.RuleID)),
+			Group:        groupLabel(f),
+			Resource:     resourceLabel(f),
+			Message:      Sanitize(f.Message),
+			EOL:          Sanitize(f.EndOfLife),
+			Suppressed:   f.Suppressed,
+			SuppressedBy: Sanitize(f.SuppressedBy),
+		}
+		seen[row.Group] = true
+		suppressed = suppressed || f.Suppressed
+		rows = append(rows, row)
+	}
+	for g := range seen {
+		groups = append(groups, g)
+	}
+	sort.Strings(groups)
+	return rows, groups, suppressed
+}
+
+// errorRows are the read errors' table rows.
+func errorRows(errs []ReportError) []htmlError {
+	var rows []htmlError
+	for _, e := range errs {
+		rows = append(rows, htmlError{Where: errorWhere(e), What: Sanitize(e.What), Message: Sanitize(e.Message)})
+	}
+	return rows
+}
+
+// ruleRows describe the rules the report hits, with what the findings say about each.
+func ruleRows(infos []RuleInfo, stats map[string]ruleStat) []htmlRule {
+	var rows []htmlRule
+	for _, info := range infos {
+		st := stats[info.ID]
+		rows = append(rows, htmlRule{
+			ID: Sanitize(info.ID), Anchor: "rule-" + anchorID(info.ID), Title: Sanitize(orElse(info.Title, info.ID)), Description: Sanitize(info.Description),
+			Class:        "sev-" + st.worst.String(),
+			DeprecatedOn: Sanitize(info.DeprecatedOn), EndOfLife: Sanitize(info.EndOfLife),
+			Replacement: Sanitize(info.Replacement), DocURL: info.DocURL,
+			Count: st.count, Advisory: info.Advisory,
+		})
+	}
+	return rows
+}
+
+// sourceLine says what was scanned, in words.
+func sourceLine(s Source) string {
+	switch s.Kind {
+	case SourceDemo:
+		return "Demo account (built-in emulator)"
+	case SourceLive:
+		if s.Target != "" {
+			return "Live account at " + Sanitize(s.Target)
+		}
+		return "Live account"
+	case SourceSnapshot:
+		if s.Target != "" {
+			return "Saved snapshot " + Sanitize(s.Target)
+		}
+		return "Saved snapshot"
+	case SourceFiles:
+		if len(s.Paths) > 0 {
+			paths := make([]string, len(s.Paths))
+			for i, p := range s.Paths {
+				paths[i] = Sanitize(p)
+			}
+			return "Configuration files in " + strings.Join(paths, ", ")
+		}
+		return "Configuration files"
+	}
+	return orElse(Sanitize(s.Kind), "Unknown source")
+}
+
+func incompleteText(r *Report) string {
+	s := r.Summary
+	var parts []string
+	if s.ZonesFailed > 0 {
+		parts = append(parts, plural(s.ZonesFailed, "zone", "zones")+" could not be read completely")
+	}
+	if s.FilesFailed > 0 {
+		parts = append(parts, plural(s.FilesFailed, "file", "files")+" could not be read")
+	}
+	if len(parts) == 0 && len(r.Errors) > 0 {
+		parts = append(parts, plural(len(r.Errors), "read error", "read errors"))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return strings.Join(parts, "; ") + "."
+}
+
+// summaryCards are the numbers at the top of the page.
+func summaryCards(r *Report) []htmlCard {
+	s := r.Summary
+	var cards []htmlCard
+	if r.Source.Kind == SourceFiles {
+		cards = append(cards, htmlCard{Key: "files", Label: "files scanned", Value: strconv.Itoa(s.FilesScanned)})
+	} else {
+		note := ""
+		if s.Accounts > 0 {
+			note = "in " + plural(s.Accounts, "account", "accounts")
+		}
+		cards = append(cards, htmlCard{Key: "zones", Label: "zones scanned", Value: strconv.Itoa(s.ZonesScanned), Note: note})
+	}
+	cards = append(cards,
+		htmlCard{Key: "findings", Label: "findings", Value: strconv.Itoa(s.FindingsTotal), Note: suppressedNote(s.Suppressed)},
+		htmlCard{Key: "error", Label: "errors (past end of life)", Value: strconv.Itoa(s.BySeverity.Error), Class: "sev-error"},
+		htmlCard{Key: "warning", Label: "warnings (end of life ahead)", Value: strconv.Itoa(s.BySeverity.Warning), Class: "sev-warning"},
+		htmlCard{Key: "notice", Label: "notices (advice)", Value: strconv.Itoa(s.BySeverity.Notice), Class: "sev-notice"},
+	)
+	incomplete := htmlCard{Key: "incomplete", Label: "zones incomplete", Value: strconv.Itoa(s.ZonesFailed)}
+	if r.Source.Kind == SourceFiles {
+		incomplete = htmlCard{Key: "incomplete", Label: "files unreadable", Value: strconv.Itoa(s.FilesFailed)}
+	}
+	if s.Incomplete {
+		incomplete.Class = "bad"
+		incomplete.Note = plural(len(r.Errors), "read error", "read errors")
+	}
+	cards = append(cards, incomplete,
+		htmlCard{Key: "as-of", Label: "as of", Class: "date", Value: orElse(Sanitize(r.AsOf), "–"), Note: "date severities are judged on"})
+	return cards
+}
+
+func suppressedNote(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return "plus " + strconv.Itoa(n) + " suppressed"
+}
+
+// groupLabel names the zone, file or account a finding belongs to, as one short string (the
+// value the table's group filter matches).
+func groupLabel(f *scanner.Finding) string {
+	switch {
+	case f.Location != nil && f.Location.Path != "":
+		return Sanitize(f.Location.Path)
+	case f.ZoneName != "":
+		return Sanitize(f.ZoneName)
+	case f.ZoneID != "":
+		return "zone " + Sanitize(f.ZoneID)
+	case f.AccountID != "":
+		return "account " + Sanitize(f.AccountID)
+	}
+	return "other"
+}
+
+func errorWhere(e ReportError) string {
+	switch {
+	case e.Path != "":
+		return Sanitize(e.Path)
+	case e.ZoneName != "" || e.ZoneID != "":
+		return Sanitize(orElse(e.ZoneName, e.ZoneID))
+	case e.AccountID != "":
+		return "account " + Sanitize(e.AccountID)
+	}
+	return "–"
+}
+
+// ruleStat is what the findings say about one rule: how many (not suppressed) and the most
+// severe; a rule whose only findings are suppressed is hit with count 0.
+type ruleStat struct {
+	count int
+	worst scanner.Severity
+}
+
+func ruleStats(findings []scanner.Finding) map[string]ruleStat {
+	out := map[string]ruleStat{}
+	for _, f := range findings {
+		st := out[string(f.RuleID)]
+		if !f.Suppressed {
+			st.count++
+			if f.Severity > st.worst {
+				st.worst = f.Severity
+			}
+		}
+		out[string(f.RuleID)] = st
+	}
+	return out
+}
+
+// findingAnchor is the id of a finding's table row, which plan steps link to ("" without a
+// fingerprint).
+func findingAnchor(f *scanner.Finding) string {
+	if f.Fingerprint == "" {
+		return ""
+	}
+	return "f-" + anchorID(f.Fingerprint)
+}
+
+// anchorID makes text safe and unique as an element id and URL fragment: letters, digits
+// and '-' stay, every other byte becomes '_' and two hex digits. (A ':' in a fragment would
+// make html/template read the link as an unknown URL scheme and drop it.)
+func anchorID(s string) string {
+	const hex = "0123456789abcdef"
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '-':
+			b.WriteByte(c)
+		default:
+			b.WriteByte('_')
+			b.WriteByte(hex[c>>4])
+			b.WriteByte(hex[c&15])
+		}
+	}
+	return b.String()
+}
