@@ -64,7 +64,9 @@ func renderAll(t *testing.T, p *migrate.Plan) map[string][]byte {
 func checkGolden(t *testing.T, dir string, files map[string][]byte) {
 	t.Helper()
 	if *update {
-		os.RemoveAll(dir)
+		if err := os.RemoveAll(dir); err != nil {
+			t.Fatal(err)
+		}
 		for n, b := range files {
 			path := filepath.Join(dir, n)
 			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -77,13 +79,16 @@ func checkGolden(t *testing.T, dir string, files map[string][]byte) {
 		return
 	}
 	var want []string
-	filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
 		if err == nil && !d.IsDir() {
 			rel, _ := filepath.Rel(dir, path)
 			want = append(want, filepath.ToSlash(rel))
 		}
 		return nil
 	})
+	if err != nil {
+		t.Fatal(err)
+	}
 	var got []string
 	for n := range files {
 		got = append(got, n)

@@ -263,7 +263,9 @@ func TestDeterministic(t *testing.T) {
 		t.Fatal(err)
 	}
 	var again bytes.Buffer
-	p.WriteJSON(&again)
+	if err := p.WriteJSON(&again); err != nil {
+		t.Fatal(err)
+	}
 	if !bytes.Equal(a, again.Bytes()) {
 		t.Fatal("plan.json does not round-trip through ReadPlan")
 	}

@@ -80,7 +80,7 @@ func allOf(conds ...string) string {
 		if c == "" {
 			continue
 		}
-		if strings.Contains(c, " or ") && !(strings.HasPrefix(c, "not (") && strings.HasSuffix(c, ")")) {
+		if strings.Contains(c, " or ") && (!strings.HasPrefix(c, "not (") || !strings.HasSuffix(c, ")")) {
 			c = "(" + c + ")"
 		}
 		out = append(out, c)
