@@ -123,24 +123,7 @@ func (u *unit) name() string {
 // diagnostics, quota checks and the full PUT body in Result.Ruleset.
 func Translate(rules []inventory.FirewallRule, opts Options) *Result {
 	res := &Result{Rules: []RuleTranslation{}, Ruleset: []inventory.RulesetRule{}, Diagnostics: []Diagnostic{}, Quota: Quota(opts.Plan)}
-	cache := map[string]*ExpressionResult{}
-	srcs := make([]*source, len(rules))
-	for i, r := range rules {
-		er, ok := cache[r.Filter.Expression]
-		if !ok {
-			x := TranslateExpression(r.Filter.Expression, opts)
-			er = &x
-			cache[r.Filter.Expression] = er
-		}
-		rank, ok := precedence[r.Action]
-		if !ok {
-			rank = len(precedence) // unknown actions sort after block; they make no rule
-		}
-		srcs[i] = &source{idx: i, rule: r, rank: rank, expr: er}
-	}
-	slices.SortStableFunc(srcs, compareSources)
-	units := pairUp(srcs)
-
+	units := pairUp(sources(rules, opts))
 	existingRef := map[string]int{}
 	for i, r := range opts.Existing {
 		if r.Ref != "" {
@@ -159,29 +142,7 @@ func Translate(rules []inventory.FirewallRule, opts Options) *Result {
 	orderDiagnostics(units)
 	res.Diagnostics = append(res.Diagnostics, existingOrder(opts.Existing, units)...)
 
-	// Inclusion, then the quota over what would be included.
-	var included []*unit
-	for _, u := range units {
-		if !u.migrated && !u.blocked {
-			included = append(included, u)
-		} else if !u.migrated && u.t.Rule != nil {
-			u.t.Changes = append(u.t.Changes, "left out of the ruleset because of the errors below: requests it matched now reach the rules after it")
-		}
-	}
-	if q := res.Quota; q > 0 && len(opts.Existing)+len(included) > q {
-		fit := max(0, q-len(opts.Existing))
-		var names []string
-		for _, u := range included[fit:] {
-			names = append(names, u.name())
-			u.t.Diagnostics = append(u.t.Diagnostics, Diagnostic{Severity: SeverityError, Code: CodeQuota,
-				Message: fmt.Sprintf("does not fit the %s plan's quota of %d custom rules (%d existing + %d new): left out of the ruleset", opts.Plan, q, len(opts.Existing), len(included))})
-		}
-		res.Diagnostics = append(res.Diagnostics, Diagnostic{Severity: SeverityError, Code: CodeQuota,
-			Message: fmt.Sprintf("%d existing + %d new custom rules exceed the %s plan's quota of %d; left out (%d): %s",
-				len(opts.Existing), len(included), opts.Plan, q, len(included)-fit, strings.Join(names, ", "))})
-		included = included[:fit]
-	}
-
+	included := fitQuota(res, toInclude(units), opts)
 	res.Ruleset = append(res.Ruleset, opts.Existing...)
 	for _, u := range included {
 		u.t.Index = len(res.Ruleset)
@@ -193,6 +154,64 @@ func Translate(rules []inventory.FirewallRule, opts Options) *Result {
 	}
 	sortDiagnostics(res.Diagnostics)
 	return res
+}
+
+// sources are the firewall rules in their evaluation order, each with its
+// expression translated (once per distinct expression).
+func sources(rules []inventory.FirewallRule, opts Options) []*source {
+	cache := map[string]*ExpressionResult{}
+	srcs := make([]*source, len(rules))
+	for i, r := range rules {
+		er, ok := cache[r.Filter.Expression]
+		if !ok {
+			x := TranslateExpression(r.Filter.Expression, opts)
+			er = &x
+			cache[r.Filter.Expression] = er
+		}
+		rank, ok := precedence[r.Action]
+		if !ok {
+			rank = len(precedence) // unknown actions sort after block; they make no rule
+		}
+		srcs[i] = &source{idx: i, rule: r, rank: rank, expr: er}
+	}
+	slices.SortStableFunc(srcs, compareSources)
+	return srcs
+}
+
+// toInclude are the units whose rule goes into the ruleset, before the quota:
+// not migrated before, not blocked. A blocked rule says what leaving it out
+// means.
+func toInclude(units []*unit) []*unit {
+	var out []*unit
+	for _, u := range units {
+		if !u.migrated && !u.blocked {
+			out = append(out, u)
+		} else if !u.migrated && u.t.Rule != nil {
+			u.t.Changes = append(u.t.Changes, "left out of the ruleset because of the errors below: requests it matched now reach the rules after it")
+		}
+	}
+	return out
+}
+
+// fitQuota returns the included units that fit the plan's quota beside the
+// existing rules; the others get a quota error each, and the result one that
+// names them.
+func fitQuota(res *Result, included []*unit, opts Options) []*unit {
+	q := res.Quota
+	if q <= 0 || len(opts.Existing)+len(included) <= q {
+		return included
+	}
+	fit := max(0, q-len(opts.Existing))
+	var names []string
+	for _, u := range included[fit:] {
+		names = append(names, u.name())
+		u.t.Diagnostics = append(u.t.Diagnostics, Diagnostic{Severity: SeverityError, Code: CodeQuota,
+			Message: fmt.Sprintf("does not fit the %s plan's quota of %d custom rules (%d existing + %d new): left out of the ruleset", opts.Plan, q, len(opts.Existing), len(included))})
+	}
+	res.Diagnostics = append(res.Diagnostics, Diagnostic{Severity: SeverityError, Code: CodeQuota,
+		Message: fmt.Sprintf("%d existing + %d new custom rules exceed the %s plan's quota of %d; left out (%d): %s",
+			len(opts.Existing), len(included), opts.Plan, q, len(included)-fit, strings.Join(names, ", "))})
+	return included[:fit]
 }
 
 // pairUp makes the units in list order, merging a bypass with the allow of
