@@ -27,18 +27,85 @@ func changeSymbol(st Step) string {
 	return " "
 }
 
-// mdEscaper escapes text from the account (descriptions, names, messages) for Markdown
-// prose and table cells: Markdown punctuation gets a backslash, HTML's <, > and & become
-// entities (so `<script>` shows as text and never runs), line breaks become spaces.
-var mdEscaper = strings.NewReplacer(
-	`\`, `\\`, "`", "\\`", "*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`, "|", `\|`,
-	"#", `\#`, "~", `\~`, "!", `\!`,
-	"<", "&lt;", ">", "&gt;", "&", "&amp;",
-	"\r\n", " ", "\n", " ", "\r", " ",
+// MarkdownMode says where escaped text lands, which decides how much of it is escaped. The
+// modes are flags; the zero mode, MarkdownDocument, is inline text of a Markdown file.
+type MarkdownMode uint8
+
+const (
+	// MarkdownDocument is text after something else on its line (a list marker, a label, a
+	// table cell's pipe) of a file people read raw as well as rendered (plan.md, the
+	// Terraform README): what would change how the line renders is escaped, and '$', '{',
+	// '}' and '@' stay as they are, so expressions and e-mail addresses copy out intact.
+	MarkdownDocument MarkdownMode = 0
+	// MarkdownComment escapes also what GitHub and GitLab act on where reports are posted
+	// (pull-request comments, job summaries, SARIF messages): '$' (math), '{' and '}' (GitLab's
+	// inline diff), and '@', followed by a word joiner so "@team" mentions nobody.
+	MarkdownComment MarkdownMode = 1 << 0
+	// MarkdownLineStart is text that may begin a line (a paragraph of its own): a leading
+	// '-', '+' or '=' (a list item, a setext underline) or "1." / "1)" (an ordered list) is
+	// escaped too.
+	MarkdownLineStart MarkdownMode = 1 << 1
 )
 
-// EscapeMarkdown makes user text safe in Markdown prose and table cells.
-func EscapeMarkdown(s string) string { return mdEscaper.Replace(s) }
+// EscapeMarkdown makes user text safe inline in Markdown prose and table cells of a
+// document: EscapeMarkdownAs(s, MarkdownDocument).
+func EscapeMarkdown(s string) string { return EscapeMarkdownAs(s, MarkdownDocument) }
+
+// EscapeMarkdownAs makes text from the account or a repository (descriptions, names,
+// messages) render as itself in GFM where mode says it lands; it is the project's one
+// Markdown escaper. The characters that start emphasis, links, code, strikethrough or
+// headings get a backslash; HTML's <, > and & become entities (so `<script>` shows as text
+// and never runs); a pipe cannot end a table cell; line breaks become spaces. Other control
+// characters are the caller's to remove (the reports sanitise first).
+func EscapeMarkdownAs(s string, mode MarkdownMode) string {
+	if s == "" {
+		return ""
+	}
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	lineStart, comment := mode&MarkdownLineStart != 0, mode&MarkdownComment != 0
+	listMark := -1
+	if lineStart {
+		listMark = orderedListMark(s)
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	for i, r := range s {
+		if i == listMark || (i == 0 && lineStart && strings.ContainsRune("-+=", r)) {
+			b.WriteByte('\\')
+		}
+		switch {
+		case strings.ContainsRune("\\`*_[]|~#!", r), comment && strings.ContainsRune("${}", r):
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r == '<':
+			b.WriteString("&lt;")
+		case r == '>':
+			b.WriteString("&gt;")
+		case r == '&':
+			b.WriteString("&amp;")
+		case r == '\n' || r == '\r':
+			b.WriteByte(' ')
+		case r == '@' && comment:
+			b.WriteString("@\u2060")
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// orderedListMark is the index of the '.' or ')' of a leading "1." or "1)" (up to nine
+// digits), which at the start of a line would begin an ordered list; -1 when there is none.
+func orderedListMark(s string) int {
+	d := 0
+	for d < len(s) && d < 9 && s[d] >= '0' && s[d] <= '9' {
+		d++
+	}
+	if d > 0 && d < len(s) && (s[d] == '.' || s[d] == ')') {
+		return d
+	}
+	return -1
+}
 
 // code renders s as inline code whatever backticks it holds (a fence longer than any run
 // inside, padded with spaces when s starts or ends with a backtick); line breaks become spaces.

@@ -225,64 +225,23 @@ func markdownErrors(r *Report, maxLen int) string {
 // cell escapes user text for a table cell, with "-" for nothing so no cell reads as missing.
 // A cell never starts a line, so a leading '-' or '+' needs no escape there.
 func cell(s string) string {
-	if s = escapeInline(s, false); s == "" {
+	if s = escapeInline(s); s == "" {
 		return "-"
 	}
 	return s
 }
 
-// escapeMarkdown makes user text render as itself in GFM, in a paragraph of its own or inline.
-// It is sanitised first (one line, no controls); then the characters that start emphasis,
-// links, code, math, strikethrough or HTML are backslash-escaped or written as entities, a
-// pipe cannot end a table cell, a leading '-', '+' or '=' cannot start a list or underline a
-// heading, and an '@' is followed by a word joiner so "@team" does not mention anyone.
-func escapeMarkdown(s string) string { return escapeInline(s, true) }
+// escapeMarkdown makes user text render as itself in GFM in a paragraph of its own: it is
+// sanitised (one line, no controls), then escaped by migrate.EscapeMarkdownAs, the project's
+// one Markdown escaper, for a comment (no @mention, math or inline diff) at a line's start.
+func escapeMarkdown(s string) string {
+	return migrate.EscapeMarkdownAs(Sanitize(s), migrate.MarkdownComment|migrate.MarkdownLineStart)
+}
 
-// escapeInline is escapeMarkdown; lineStart says whether the text may begin a line.
-func escapeInline(s string, lineStart bool) string {
-	s = Sanitize(s)
-	if s == "" {
-		return ""
-	}
-	// "1. " or "1) " at the start of a line would begin an ordered list.
-	listMark := -1
-	if lineStart {
-		d := 0
-		for d < len(s) && d < 9 && s[d] >= '0' && s[d] <= '9' {
-			d++
-		}
-		if d > 0 && d < len(s) && (s[d] == '.' || s[d] == ')') {
-			listMark = d
-		}
-	}
-	var b strings.Builder
-	b.Grow(len(s) + 8)
-	for i, r := range s {
-		if i == listMark {
-			b.WriteByte('\\')
-		}
-		switch r {
-		case '\\', '`', '*', '_', '[', ']', '|', '~', '$', '#', '!', '{', '}':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case '<':
-			b.WriteString("&lt;")
-		case '>':
-			b.WriteString("&gt;")
-		case '&':
-			b.WriteString("&amp;")
-		case '@':
-			b.WriteString("@\u2060")
-		case '-', '+', '=':
-			if i == 0 && lineStart { // a list item or a setext underline
-				b.WriteByte('\\')
-			}
-			b.WriteRune(r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
+// escapeInline is escapeMarkdown for text after something else on its line (a table cell, a
+// list item, a label), where what it starts with cannot open a block.
+func escapeInline(s string) string {
+	return migrate.EscapeMarkdownAs(Sanitize(s), migrate.MarkdownComment)
 }
 
 // escapeHTML makes sanitised user text safe inside raw HTML such as <summary>, where Markdown

@@ -101,9 +101,9 @@ func markdownPlanScope(title string, sum migrate.Summary, notes []string, steps 
 	var manual []string
 	for _, st := range steps {
 		if st.Manual {
-			line := "- " + codeSpan(st.ID) + ": " + escapeInline(truncateRunes(Sanitize(st.Title), markdownMaxCell), false)
+			line := "- " + codeSpan(st.ID) + ": " + escapeInline(truncateRunes(Sanitize(st.Title), markdownMaxCell))
 			if st.Note != "" {
-				line += " — " + escapeInline(truncateRunes(Sanitize(st.Note), markdownMaxCell), false)
+				line += " — " + escapeInline(truncateRunes(Sanitize(st.Note), markdownMaxCell))
 			}
 			manual = append(manual, line+"\n")
 		}
@@ -135,7 +135,7 @@ func markdownDiff(stepID string, d migrate.Diff) string {
 	b.WriteString(escapeMarkdown(d.Label) + " (step " + codeSpan(stepID) + ")\n\n")
 	b.WriteString(fence + "diff\n" + text + fence + "\n\n")
 	for _, c := range d.Changes {
-		b.WriteString("- " + escapeInline(truncateRunes(Sanitize(c), markdownMaxCell), false) + "\n")
+		b.WriteString("- " + escapeInline(truncateRunes(Sanitize(c), markdownMaxCell)) + "\n")
 	}
 	if len(d.Changes) > 0 {
 		b.WriteString("\n")
