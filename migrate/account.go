@@ -32,15 +32,7 @@ func accountNameservers(b *builder, a *inventory.AccountInventory) {
 	if len(fps) == 0 || st == nil {
 		return
 	}
-	aid := a.Account.ID
-	useCustom := st.UseAccountCustomNSByDefault != nil && *st.UseAccountCustomNSByDefault
-	target, derived := "", false
-	switch {
-	case useCustom:
-		target, derived = "custom.account", true
-	default:
-		target = inventory.NameserverType(st.DefaultNameservers)
-	}
+	target, derived := nameserverTarget(st)
 	stop := Step{
 		ID: "account-settings.stop-old-fields", Kind: "account-settings.stop-old-fields", Manual: true,
 		Resolves: fps, Risk: RiskLow, Derived: derived,
@@ -58,13 +50,8 @@ func accountNameservers(b *builder, a *inventory.AccountInventory) {
 	if a.DNSSettings != nil && a.DNSSettings.ZoneDefaults.Nameservers != nil {
 		cur = a.DNSSettings.ZoneDefaults.Nameservers.Type
 	}
-	why := fmt.Sprintf("default_nameservers %q carries over unchanged", st.DefaultNameservers)
-	if useCustom {
-		why = "use_account_custom_ns_by_default = true means custom.account (derived)"
-		if st.DefaultNameservers != "" && inventory.NameserverType(st.DefaultNameservers) != "custom.account" {
-			why += fmt.Sprintf("; it wins over default_nameservers %q", st.DefaultNameservers)
-		}
-	}
+	why := nameserverWhy(st)
+	patch := mustJSON(map[string]any{"zone_defaults": map[string]any{"nameservers": map[string]string{"type": target}}})
 	switch {
 	case cur != "" && inventory.NameserverType(cur) == target:
 		stop.Title = fmt.Sprintf("No change: zone_defaults.nameservers.type is already %q; stop using the account settings fields", cur)
@@ -73,14 +60,12 @@ func accountNameservers(b *builder, a *inventory.AccountInventory) {
 		b.accountDNS = &Settings{NameserversType: cur}
 		stop.Title = fmt.Sprintf("Decide zone_defaults.nameservers.type: the account settings say %q, the DNS settings %q", target, cur)
 		stop.Reason = why + fmt.Sprintf(", but the account DNS settings report %q; they should reflect each other, so one read is stale. Check which is current.", cur)
-		stop.Method, stop.Path = "PATCH", accountPath(aid, "dns_settings")
-		stop.Body = mustJSON(map[string]any{"zone_defaults": map[string]any{"nameservers": map[string]string{"type": target}}})
+		stop.Method, stop.Path, stop.Body = "PATCH", accountPath(a.Account.ID, "dns_settings"), patch
 		stop.Risk = RiskHigh
 	default:
 		b.add(phaseCreate, Step{
 			ID: "account-dns-settings.patch", Kind: "account-dns-settings.patch", Change: ChangeUpdate,
-			Method: "PATCH", Path: accountPath(aid, "dns_settings"),
-			Body:     mustJSON(map[string]any{"zone_defaults": map[string]any{"nameservers": map[string]string{"type": target}}}),
+			Method: "PATCH", Path: accountPath(a.Account.ID, "dns_settings"), Body: patch,
 			Resolves: fps, Risk: RiskLow, Derived: derived,
 			Title:  fmt.Sprintf("Set zone_defaults.nameservers.type = %q in the account DNS settings", target),
 			Reason: "The account DNS settings were not read: " + why + ".",
@@ -88,6 +73,32 @@ func accountNameservers(b *builder, a *inventory.AccountInventory) {
 		stop.DependsOn = []string{"account-dns-settings.patch"}
 	}
 	b.add(phaseManual, stop)
+}
+
+// usesCustomNS tells whether the account defaults to its custom nameservers.
+func usesCustomNS(st *inventory.AccountSettings) bool {
+	return st.UseAccountCustomNSByDefault != nil && *st.UseAccountCustomNSByDefault
+}
+
+// nameserverTarget is the zone_defaults.nameservers.type the old fields mean ("" when
+// default_nameservers has no known mapping), and whether the mapping is derived.
+func nameserverTarget(st *inventory.AccountSettings) (string, bool) {
+	if usesCustomNS(st) {
+		return "custom.account", true
+	}
+	return inventory.NameserverType(st.DefaultNameservers), false
+}
+
+// nameserverWhy says how the old fields map to the type.
+func nameserverWhy(st *inventory.AccountSettings) string {
+	if !usesCustomNS(st) {
+		return fmt.Sprintf("default_nameservers %q carries over unchanged", st.DefaultNameservers)
+	}
+	why := "use_account_custom_ns_by_default = true means custom.account (derived)"
+	if st.DefaultNameservers != "" && inventory.NameserverType(st.DefaultNameservers) != "custom.account" {
+		why += fmt.Sprintf("; it wins over default_nameservers %q", st.DefaultNameservers)
+	}
+	return why
 }
 
 // notificationPolicy is the policy body for a set of addresses (derived alert types).
