@@ -64,6 +64,14 @@ func (z *zoneState) fqdn(name string) string {
 	return name + "." + zone
 }
 
+// hostnameChar reports whether a hostname label may hold the character: letters, digits,
+// hyphens, underscores (service labels) and the wildcard.
+func hostnameChar(ch rune) bool {
+	return ch >= 'a' && ch <= 'z' || ch >= 'A' && ch <= 'Z' || ch >= '0' && ch <= '9' || ch == '-' || ch == '_' || ch == '*'
+}
+
+// validHostname reports whether s is a hostname the API accepts: at most 253 characters in
+// non-empty labels of at most 63.
 func validHostname(s string) bool {
 	if s == "" || len(s) > 253 {
 		return false
@@ -73,7 +81,7 @@ func validHostname(s string) bool {
 			return false
 		}
 		for _, ch := range label {
-			if !(ch >= 'a' && ch <= 'z' || ch >= 'A' && ch <= 'Z' || ch >= '0' && ch <= '9' || ch == '-' || ch == '_' || ch == '*') {
+			if !hostnameChar(ch) {
 				return false
 			}
 		}
@@ -82,9 +90,10 @@ func validHostname(s string) bool {
 }
 
 // validateRecord checks and normalises a record; the error is the root cause (the caller
-// wraps it on creation before 2024-10-01).
+// wraps it on creation before 2024-10-01). The checks run in the API's order, so a record
+// with several faults gets the same first error: type, name, content, TTL, proxying, then
+// clashes with the zone's other records.
 func (c *call) validateRecord(r *inventory.DNSRecord, exceptID string) *APIError {
-	z := c.zone
 	r.Type = strings.ToUpper(strings.TrimSpace(r.Type))
 	if !dnsTypes[r.Type] {
 		return &APIError{Code: CodeDNSBadType, Message: fmt.Sprintf("Invalid DNS record type %q", r.Type)}
@@ -92,6 +101,25 @@ func (c *call) validateRecord(r *inventory.DNSRecord, exceptID string) *APIError
 	// Fields the API ignores in requests.
 	r.ZoneID, r.ZoneName, r.Locked = nil, nil, nil
 
+	if e := c.validateRecordName(r); e != nil {
+		return e
+	}
+	if e := validateContent(r); e != nil {
+		return e
+	}
+	if e := validateTTL(r); e != nil {
+		return e
+	}
+	if e := validateProxied(r); e != nil {
+		return e
+	}
+	return c.zone.recordClash(r, exceptID)
+}
+
+// validateRecordName makes the record's name absolute within the zone and checks it. An SRV
+// record may still name itself through data.service/proto/name before their end of life;
+// from then on those fields are refused.
+func (c *call) validateRecordName(r *inventory.DNSRecord) *APIError {
 	if r.Type == "SRV" && r.Data.HasDeprecatedSRVFields() {
 		if !c.asOf.Before(srvFieldsEndOfLife) {
 			return &APIError{Code: CodeDNSSRVDeprecatedFields, Message: "SRV records no longer accept data.service, data.proto and data.name; set the full record name (_service._proto.name) instead"}
@@ -104,68 +132,131 @@ func (c *call) validateRecord(r *inventory.DNSRecord, exceptID string) *APIError
 	if strings.TrimSpace(r.Name) == "" {
 		return &APIError{Code: CodeDNSBadName, Message: "DNS name is invalid: name is required"}
 	}
-	r.Name = z.fqdn(r.Name)
+	r.Name = c.zone.fqdn(r.Name)
 	if !validHostname(r.Name) {
 		return &APIError{Code: CodeDNSBadName, Message: fmt.Sprintf("DNS name %q is invalid", r.Name)}
 	}
-	badContent := func(what string) *APIError {
-		return &APIError{Code: CodeDNSBadContent, Message: fmt.Sprintf("Content for %s record is invalid: %s", r.Type, what)}
+	return nil
+}
+
+// badContent is the error of a record whose content does not fit its type.
+func badContent(r *inventory.DNSRecord, what string) *APIError {
+	return &APIError{Code: CodeDNSBadContent, Message: fmt.Sprintf("Content for %s record is invalid: %s", r.Type, what)}
+}
+
+// contentValidators check (and for SRV, derive) a record's content, one per type whose
+// content the emulator understands; every other type only needs content or data.
+var contentValidators = map[string]func(r *inventory.DNSRecord) *APIError{
+	"A":     validateA,
+	"AAAA":  validateAAAA,
+	"CNAME": validateHostContent,
+	"NS":    validateHostContent,
+	"PTR":   validateHostContent,
+	"MX":    validateMX,
+	"TXT":   validateTXT,
+	"SRV":   validateSRV,
+}
+
+// validateContent checks the record's content by its type.
+func validateContent(r *inventory.DNSRecord) *APIError {
+	if v, found := contentValidators[r.Type]; found {
+		return v(r)
 	}
-	switch r.Type {
-	case "A":
-		ip := net.ParseIP(r.Content)
-		if ip == nil || ip.To4() == nil || strings.Contains(r.Content, ":") {
-			return badContent("must be a valid IPv4 address")
-		}
-	case "AAAA":
-		ip := net.ParseIP(r.Content)
-		if ip == nil || !strings.Contains(r.Content, ":") {
-			return badContent("must be a valid IPv6 address")
-		}
-	case "CNAME", "NS", "PTR":
-		if !validHostname(strings.TrimSuffix(r.Content, ".")) {
-			return badContent("must be a valid hostname")
-		}
-	case "MX":
-		if !validHostname(strings.TrimSuffix(r.Content, ".")) {
-			return badContent("must be a valid hostname")
-		}
-		if r.Priority == nil || *r.Priority < 0 || *r.Priority > 65535 {
-			return badContent("priority must be between 0 and 65535")
-		}
-	case "TXT":
-		if r.Content == "" {
-			return badContent("content is required")
-		}
-	case "SRV":
-		d := r.Data
-		if d == nil || d.Priority == nil || d.Weight == nil || d.Port == nil || d.Target == "" {
-			return &APIError{Code: CodeDNSBadSRV, Message: "SRV record data must hold priority, weight, port and target"}
-		}
-		for _, v := range []int{*d.Priority, *d.Weight, *d.Port} {
-			if v < 0 || v > 65535 {
-				return &APIError{Code: CodeDNSBadSRV, Message: "SRV priority, weight and port must be between 0 and 65535"}
-			}
-		}
-		r.Priority = intPtr(*d.Priority)
-		r.Content = fmt.Sprintf("%d %d %s", *d.Weight, *d.Port, d.Target)
-	default:
-		if r.Content == "" && r.Data == nil {
-			return badContent("content or data is required")
+	if r.Content == "" && r.Data == nil {
+		return badContent(r, "content or data is required")
+	}
+	return nil
+}
+
+// validateA wants a dotted IPv4 address (not an IPv4-mapped IPv6 one).
+func validateA(r *inventory.DNSRecord) *APIError {
+	ip := net.ParseIP(r.Content)
+	if ip == nil || ip.To4() == nil || strings.Contains(r.Content, ":") {
+		return badContent(r, "must be a valid IPv4 address")
+	}
+	return nil
+}
+
+// validateAAAA wants an address written as IPv6.
+func validateAAAA(r *inventory.DNSRecord) *APIError {
+	ip := net.ParseIP(r.Content)
+	if ip == nil || !strings.Contains(r.Content, ":") {
+		return badContent(r, "must be a valid IPv6 address")
+	}
+	return nil
+}
+
+// validateHostContent wants a hostname, absolute or not (CNAME, NS, PTR).
+func validateHostContent(r *inventory.DNSRecord) *APIError {
+	if !validHostname(strings.TrimSuffix(r.Content, ".")) {
+		return badContent(r, "must be a valid hostname")
+	}
+	return nil
+}
+
+// validateMX wants a hostname and a 16-bit priority.
+func validateMX(r *inventory.DNSRecord) *APIError {
+	if e := validateHostContent(r); e != nil {
+		return e
+	}
+	if r.Priority == nil || *r.Priority < 0 || *r.Priority > 65535 {
+		return badContent(r, "priority must be between 0 and 65535")
+	}
+	return nil
+}
+
+// validateTXT wants some text.
+func validateTXT(r *inventory.DNSRecord) *APIError {
+	if r.Content == "" {
+		return badContent(r, "content is required")
+	}
+	return nil
+}
+
+// validateSRV wants complete data with 16-bit numbers, and derives the record's priority and
+// content from it, as the API shows them.
+func validateSRV(r *inventory.DNSRecord) *APIError {
+	d := r.Data
+	if d == nil || d.Priority == nil || d.Weight == nil || d.Port == nil || d.Target == "" {
+		return &APIError{Code: CodeDNSBadSRV, Message: "SRV record data must hold priority, weight, port and target"}
+	}
+	for _, v := range []int{*d.Priority, *d.Weight, *d.Port} {
+		if v < 0 || v > 65535 {
+			return &APIError{Code: CodeDNSBadSRV, Message: "SRV priority, weight and port must be between 0 and 65535"}
 		}
 	}
+	r.Priority = intPtr(*d.Priority)
+	r.Content = fmt.Sprintf("%d %d %s", *d.Weight, *d.Port, d.Target)
+	return nil
+}
+
+// validateTTL defaults the TTL to 1 (automatic) and checks a set one is in range.
+func validateTTL(r *inventory.DNSRecord) *APIError {
 	if r.TTL == 0 {
 		r.TTL = 1
 	}
 	if r.TTL != 1 && (r.TTL < 60 || r.TTL > 86400) {
 		return &APIError{Code: CodeDNSBadTTL, Message: "Invalid TTL. Must be between 60 and 86400 seconds, or 1 for Automatic"}
 	}
-	if r.Proxied != nil && *r.Proxied && r.Type != "A" && r.Type != "AAAA" && r.Type != "CNAME" {
+	return nil
+}
+
+// validateProxied refuses proxying a type that cannot be proxied and makes "not proxied"
+// explicit on the types that can.
+func validateProxied(r *inventory.DNSRecord) *APIError {
+	if r.Proxied != nil && *r.Proxied && !proxiable(r.Type) {
 		return &APIError{Code: CodeDNSNotProxiable, Message: fmt.Sprintf("%s records cannot be proxied", r.Type)}
 	}
-	if r.Proxied == nil && (r.Type == "A" || r.Type == "AAAA" || r.Type == "CNAME") {
+	if r.Proxied == nil && proxiable(r.Type) {
 		r.Proxied = boolPtr(false)
 	}
+	return nil
+}
+
+// recordClash is the error of a record that repeats another of the same name (same type and
+// content) or shares its name with a CNAME; the record being replaced (exceptID) does not
+// count.
+func (z *zoneState) recordClash(r *inventory.DNSRecord, exceptID string) *APIError {
 	for _, o := range z.records {
 		if o.ID == exceptID || !strings.EqualFold(o.Name, r.Name) {
 			continue
