@@ -223,6 +223,9 @@ func newState(seed *inventory.Snapshot, rnd int64) (*state, error) {
 	return st, nil
 }
 
+// loadZone builds a zone's state from its seed inventory. Objects without an id get one from
+// the state's sequence, in a fixed order (filters, firewall rules, rate limits, WAF overrides,
+// DNS records, health checks, rulesets), so a seed always yields the same ids.
 func (st *state) loadZone(zi inventory.ZoneInventory) (*zoneState, error) {
 	if zi.Zone.ID == "" {
 		return nil, fmt.Errorf("seed: zone %q has no id", zi.Zone.Name)
@@ -239,12 +242,29 @@ func (st *state) loadZone(zi inventory.ZoneInventory) (*zoneState, error) {
 		z.dnsSettings = *zi.DNSSettings
 	}
 	fillDNSDefaults(&z.dnsSettings)
+	if err := z.loadSettings(zi); err != nil {
+		return nil, err
+	}
+	if err := z.loadLegacyDNSSettings(zi); err != nil {
+		return nil, err
+	}
+	st.loadFilterRules(z, zi)
+	st.loadZoneObjects(z, zi)
+	if err := st.loadRulesets(z, zi); err != nil {
+		return nil, err
+	}
+	return z, nil
+}
+
+// loadSettings stores the zone's settings. cname_flattening is no setting of its own in the
+// API the emulator serves: it becomes the DNS settings' flatten_all_cnames.
+func (z *zoneState) loadSettings(zi inventory.ZoneInventory) error {
 	for i := range zi.Settings {
 		s := zi.Settings[i]
 		if s.ID == "cname_flattening" {
 			flat, okv := cnameToFlattenAll(s.StringValue())
 			if !okv {
-				return nil, fmt.Errorf("seed: zone %s: cname_flattening value %s is not flatten_at_root, flatten_all, off, apex or on", zi.Zone.Name, s.Value)
+				return fmt.Errorf("seed: zone %s: cname_flattening value %s is not flatten_at_root, flatten_all, off, apex or on", zi.Zone.Name, s.Value)
 			}
 			z.dnsSettings.FlattenAllCNAMEs = boolPtr(flat)
 			z.modified[s.ID] = s.ModifiedOn
@@ -252,10 +272,16 @@ func (st *state) loadZone(zi inventory.ZoneInventory) (*zoneState, error) {
 		}
 		z.settings[s.ID] = &s
 	}
+	return nil
+}
+
+// loadLegacyDNSSettings folds the zone's legacy dns_settings/* booleans into its DNS
+// settings, remembering when each was modified.
+func (z *zoneState) loadLegacyDNSSettings(zi inventory.ZoneInventory) error {
 	for _, s := range zi.LegacyDNSSettings {
 		v, okv := settingBool(s.Value)
 		if !okv {
-			return nil, fmt.Errorf("seed: zone %s: dns_settings/%s value %s is not a boolean", zi.Zone.Name, s.ID, s.Value)
+			return fmt.Errorf("seed: zone %s: dns_settings/%s value %s is not a boolean", zi.Zone.Name, s.ID, s.Value)
 		}
 		switch s.ID {
 		case "use_apex_ns":
@@ -263,11 +289,17 @@ func (st *state) loadZone(zi inventory.ZoneInventory) (*zoneState, error) {
 		case "secondary_overrides":
 			z.dnsSettings.SecondaryOverrides = boolPtr(v)
 		default:
-			return nil, fmt.Errorf("seed: zone %s: unknown legacy DNS setting %q", zi.Zone.Name, s.ID)
+			return fmt.Errorf("seed: zone %s: unknown legacy DNS setting %q", zi.Zone.Name, s.ID)
 		}
 		z.modified["dns_settings/"+s.ID] = s.ModifiedOn
 	}
+	return nil
+}
 
+// loadFilterRules stores the zone's filters and firewall rules. A rule's inline filter joins
+// the filters unless one with its id is already there, and the rule keeps only a reference to
+// it, as the API stores them.
+func (st *state) loadFilterRules(z *zoneState, zi inventory.ZoneInventory) {
 	filterIdx := map[string]*filterState{}
 	for i := range zi.Filters {
 		f := zi.Filters[i]
@@ -295,6 +327,11 @@ func (st *state) loadZone(zi inventory.ZoneInventory) (*zoneState, error) {
 		r.Filter = inventory.Filter{ID: f.ID}
 		z.rules = append(z.rules, &r)
 	}
+}
+
+// loadZoneObjects stores the zone's rate limits, WAF packages and overrides, DNS records and
+// health checks, each a copy the API can change without touching the seed.
+func (st *state) loadZoneObjects(z *zoneState, zi inventory.ZoneInventory) {
 	for i := range zi.RateLimits {
 		r := zi.RateLimits[i]
 		if r.ID == "" {
@@ -329,10 +366,15 @@ func (st *state) loadZone(zi inventory.ZoneInventory) (*zoneState, error) {
 		}
 		z.health = append(z.health, &h)
 	}
+}
+
+// loadRulesets stores the zone's rulesets with what the API fills in when a seed leaves it
+// out: ids, kind "zone", version "1" on the ruleset and its rules. A ruleset needs a phase.
+func (st *state) loadRulesets(z *zoneState, zi inventory.ZoneInventory) error {
 	for i := range zi.Rulesets {
 		rs := zi.Rulesets[i]
 		if rs.Phase == "" {
-			return nil, fmt.Errorf("seed: zone %s: a ruleset has no phase", zi.Zone.Name)
+			return fmt.Errorf("seed: zone %s: a ruleset has no phase", zi.Zone.Name)
 		}
 		if rs.ID == "" {
 			rs.ID = st.newID("ruleset")
@@ -354,7 +396,7 @@ func (st *state) loadZone(zi inventory.ZoneInventory) (*zoneState, error) {
 		rulesetDefaults(&rs)
 		z.rulesets = append(z.rulesets, &rs)
 	}
-	return z, nil
+	return nil
 }
 
 // settingBool reads a boolean-like setting value: true/false or "on"/"off".
