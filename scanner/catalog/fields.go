@@ -139,18 +139,18 @@ var (
 	plans            = []string{"", "pro", "business", "enterprise"}
 )
 
-// validType reports whether t is a base type or Array<T>/Map<T> of a valid type; any=true
+// validType reports whether t is a base type or Array<T>/Map<T> of a valid type; allowAny
 // also admits "Any" (function signatures only).
-func validType(t string, any bool) bool {
+func validType(t string, allowAny bool) bool {
 	switch {
 	case slices.Contains(baseTypes, t):
 		return true
-	case any && t == "Any":
+	case allowAny && t == "Any":
 		return true
 	case strings.HasPrefix(t, "Array<") && strings.HasSuffix(t, ">"):
-		return validType(t[len("Array<"):len(t)-1], any)
+		return validType(t[len("Array<"):len(t)-1], allowAny)
 	case strings.HasPrefix(t, "Map<") && strings.HasSuffix(t, ">"):
-		return validType(t[len("Map<"):len(t)-1], any)
+		return validType(t[len("Map<"):len(t)-1], allowAny)
 	}
 	return false
 }
@@ -165,13 +165,25 @@ func validAlternatives(t string) bool {
 	return true
 }
 
-// index validates the catalogue, sorts it by name and builds the lookup maps.
+// index validates the catalogue, sorts it by name and builds the lookup maps. Every problem
+// is reported, in catalogue order (fields, renames, functions, operators), so one load
+// shows all that needs fixing.
 func (fc *FieldCatalog) index() error {
 	var errs []error
 	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
 	slices.SortFunc(fc.fields, func(a, b FieldDef) int { return strings.Compare(a.Name, b.Name) })
 	slices.SortFunc(fc.functions, func(a, b FuncDef) int { return strings.Compare(a.Name, b.Name) })
 	slices.SortFunc(fc.operators, func(a, b OperatorDef) int { return strings.Compare(a.Name, b.Name) })
+	fc.indexFields(bad)
+	fc.checkRenames(bad)
+	fc.indexFunctions(bad)
+	fc.indexOperators(bad)
+	return errors.Join(errs...)
+}
+
+// indexFields builds the field index and checks each field on its own: name, type, plan,
+// and that a rename is marked deprecated.
+func (fc *FieldCatalog) indexFields(bad func(format string, args ...any)) {
 	fc.fieldIdx = map[string]int{}
 	for i, f := range fc.fields {
 		if !fieldNamePattern.MatchString(f.Name) {
@@ -191,6 +203,12 @@ func (fc *FieldCatalog) index() error {
 			bad("field %q: renamed_to needs deprecated: true", f.Name)
 		}
 	}
+}
+
+// checkRenames checks each renamed_to against the whole field index (built first): the new
+// name must exist, keep the type and not be deprecated itself, or a migration would lead
+// nowhere.
+func (fc *FieldCatalog) checkRenames(bad func(format string, args ...any)) {
 	for _, f := range fc.fields {
 		if f.RenamedTo == "" {
 			continue
@@ -205,6 +223,11 @@ func (fc *FieldCatalog) index() error {
 			bad("field %q: renamed to %q, which is deprecated itself", f.Name, f.RenamedTo)
 		}
 	}
+}
+
+// indexFunctions builds the function index and checks each signature: name, parameter and
+// return types, the optional count and the plan.
+func (fc *FieldCatalog) indexFunctions(bad func(format string, args ...any)) {
 	fc.funcIdx = map[string]int{}
 	for i, f := range fc.functions {
 		if !funcNamePattern.MatchString(f.Name) {
@@ -232,6 +255,11 @@ func (fc *FieldCatalog) index() error {
 			bad("function %q: plan %q must be empty, pro, business or enterprise", f.Name, f.Plan)
 		}
 	}
+}
+
+// indexOperators builds the operator index, under both the English name and the symbol (a
+// rule may use either), and checks kind, operand types and plan.
+func (fc *FieldCatalog) indexOperators(bad func(format string, args ...any)) {
 	fc.opIdx = map[string]int{}
 	for i, o := range fc.operators {
 		for _, key := range []string{o.Name, o.Symbol} {
@@ -255,7 +283,6 @@ func (fc *FieldCatalog) index() error {
 			bad("operator %q: plan %q must be empty, pro, business or enterprise", o.Name, o.Plan)
 		}
 	}
-	return errors.Join(errs...)
 }
 
 // Field returns the field with exactly this name, e.g. "http.request.uri.path".
@@ -322,8 +349,8 @@ func (f FieldDef) AllowedInPhase(phase string) bool {
 }
 
 // PlanAtLeast reports whether plan (a zone's plan.legacy_id: free, pro, business, enterprise)
-// meets the minimum min ("" = all plans). An unknown plan meets only the "" minimum.
-func PlanAtLeast(plan, min string) bool {
+// meets the minimum ("" = all plans). An unknown plan meets only the "" minimum.
+func PlanAtLeast(plan, minimum string) bool {
 	rank := func(p string) int {
 		switch strings.ToLower(p) {
 		case "", "free":
@@ -337,7 +364,7 @@ func PlanAtLeast(plan, min string) bool {
 		}
 		return -1
 	}
-	m := rank(min)
+	m := rank(minimum)
 	if m <= 0 {
 		return true
 	}
