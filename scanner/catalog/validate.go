@@ -127,16 +127,42 @@ func (e Entry) problems() []problem {
 	return ps
 }
 
+// problems lists what is wrong with the match block, in the order of its keys. An empty
+// match is a problem of its own: the entry could never find anything.
 func (m Match) problems() []problem {
 	var ps []problem
 	add := func(format string, args ...any) {
 		ps = append(ps, problem{key: "match", msg: fmt.Sprintf(format, args...)})
 	}
-	if len(m.Endpoints) == 0 && len(m.Objects) == 0 && len(m.Fields) == 0 && len(m.Settings) == 0 &&
-		len(m.ExpressionFields) == 0 && len(m.Terraform.Resources) == 0 &&
-		len(m.Terraform.Attributes) == 0 && len(m.Text) == 0 {
+	if m.empty() {
 		add("match is empty: give at least one of endpoints, objects, fields, settings, expression_fields, terraform or text")
 	}
+	m.endpointProblems(add)
+	m.inventoryProblems(add)
+	for _, f := range m.ExpressionFields {
+		if !exprFieldPattern.MatchString(f) {
+			add("match.expression_fields: %q must be a Rules language field name, e.g. ip.src.country", f)
+		}
+	}
+	m.terraformProblems(add)
+	for _, t := range m.Text {
+		if _, err := regexp.Compile(t); err != nil {
+			add("match.text: %q does not compile as a Go regular expression: %v", t, err)
+		}
+	}
+	return ps
+}
+
+// empty reports whether the match names nothing to look for.
+func (m Match) empty() bool {
+	return len(m.Endpoints) == 0 && len(m.Objects) == 0 && len(m.Fields) == 0 && len(m.Settings) == 0 &&
+		len(m.ExpressionFields) == 0 && len(m.Terraform.Resources) == 0 &&
+		len(m.Terraform.Attributes) == 0 && len(m.Text) == 0
+}
+
+// endpointProblems checks match.endpoints: each needs upper-case HTTP verbs and a path
+// pattern a route can have, or it would never match a request the client makes.
+func (m Match) endpointProblems(add func(format string, args ...any)) {
 	for i, ep := range m.Endpoints {
 		where := fmt.Sprintf("match.endpoints[%d] (%s)", i, ep.Path)
 		if len(ep.Methods) == 0 {
@@ -151,6 +177,12 @@ func (m Match) problems() []problem {
 			add("%s: %s", where, p)
 		}
 	}
+}
+
+// inventoryProblems checks the keys matched against the collected inventory (objects, fields,
+// settings): kinds must come from the vocabulary and names must be spelled as the inventory
+// spells them.
+func (m Match) inventoryProblems(add func(format string, args ...any)) {
 	for _, k := range m.Objects {
 		if !IsObjectKind(k) {
 			add("match.objects: %q is not an object kind (one of: %s)", k, strings.Join(objectKinds, ", "))
@@ -169,11 +201,11 @@ func (m Match) problems() []problem {
 			add("match.settings: %q must be a zone setting id (lowercase, digits, underscores)", s)
 		}
 	}
-	for _, f := range m.ExpressionFields {
-		if !exprFieldPattern.MatchString(f) {
-			add("match.expression_fields: %q must be a Rules language field name, e.g. ip.src.country", f)
-		}
-	}
+}
+
+// terraformProblems checks match.terraform: resource types and attribute paths as they are
+// written in Terraform configuration.
+func (m Match) terraformProblems(add func(format string, args ...any)) {
 	for _, r := range m.Terraform.Resources {
 		if !tfResourcePattern.MatchString(r) {
 			add("match.terraform.resources: %q must be a resource type, e.g. cloudflare_firewall_rule", r)
@@ -187,12 +219,6 @@ func (m Match) problems() []problem {
 			add("match.terraform.attributes: field %q of %s must be a dotted attribute path, e.g. data.service", a.Field, a.Kind)
 		}
 	}
-	for _, t := range m.Text {
-		if _, err := regexp.Compile(t); err != nil {
-			add("match.text: %q does not compile as a Go regular expression: %v", t, err)
-		}
-	}
-	return ps
 }
 
 // pathProblem returns what is wrong with an endpoint path pattern, or "".
