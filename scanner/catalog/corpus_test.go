@@ -109,7 +109,11 @@ func TestCorpusFieldsCatalogued(t *testing.T) {
 	if err != nil {
 		t.Fatalf("open corpus: %v", err)
 	}
-	defer f.Close()
+	defer func() {
+		if err := f.Close(); err != nil {
+			t.Error(err)
+		}
+	}()
 	fc := Fields()
 	seen := map[string]int{}
 	sc := bufio.NewScanner(f)

@@ -93,7 +93,7 @@ func (d *Date) UnmarshalYAML(n *yaml.Node) error {
 	}
 	v, err := ParseDate(n.Value)
 	if err != nil {
-		return fmt.Errorf("line %d: %v", n.Line, err)
+		return fmt.Errorf("line %d: %w", n.Line, err)
 	}
 	*d = v
 	return nil

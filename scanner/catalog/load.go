@@ -188,33 +188,60 @@ func Parse(data []byte, name string) ([]Entry, error) {
 	if doc.Kind == yaml.DocumentNode && len(doc.Content) > 0 {
 		doc = *doc.Content[0]
 	}
-	var items []*yaml.Node
-	end := 0 // first line after the list of entries, 0 when the list runs to the end
-	switch {
-	case doc.Kind == yaml.SequenceNode:
-		items = doc.Content
-	case doc.Kind == yaml.MappingNode:
-		if v := mappingValue(&doc, "entries"); v != nil {
-			if v.Kind != yaml.SequenceNode {
-				return nil, fmt.Errorf("%s:%d: `entries` must be a list of entries (each starting with \"- id: ...\")", name, v.Line)
-			}
-			items = v.Content
-			for i := 0; i+1 < len(doc.Content); i += 2 {
-				if k := doc.Content[i]; k.Line > v.Line && (end == 0 || k.Line < end) {
-					end = k.Line
-				}
-			}
-		}
-	default:
-		return nil, fmt.Errorf("%s:%d: expected a list of entries, or a mapping with `entries:`", name, doc.Line)
+	items, end, err := entryItems(&doc, name)
+	if err != nil {
+		return nil, err
 	}
 	loc := locator{name: name, items: items, end: end}
+	entries, err := decodeEntries(data, doc.Kind == yaml.SequenceNode, loc)
+	if err != nil {
+		return nil, err
+	}
+	if len(entries) != len(items) {
+		// Cannot happen with a successful decode; guard so locations stay right.
+		return nil, fmt.Errorf("%s: read %d entries from %d list items", name, len(entries), len(items))
+	}
+	if err := checkEntries(name, entries, items); err != nil {
+		return nil, err
+	}
+	return entries, nil
+}
 
+// entryItems finds the list of entries in the document node: the document itself, or the
+// value of its `entries:` key. It also returns the first line after that list (0 when the list
+// runs to the end), so a decode error on a later key is not blamed on the last entry.
+func entryItems(doc *yaml.Node, name string) (items []*yaml.Node, end int, err error) {
+	switch doc.Kind {
+	case yaml.SequenceNode:
+		return doc.Content, 0, nil
+	case yaml.MappingNode:
+		v := mappingValue(doc, "entries")
+		if v == nil {
+			return nil, 0, nil
+		}
+		if v.Kind != yaml.SequenceNode {
+			return nil, 0, fmt.Errorf("%s:%d: `entries` must be a list of entries (each starting with \"- id: ...\")", name, v.Line)
+		}
+		for i := 0; i+1 < len(doc.Content); i += 2 {
+			if k := doc.Content[i]; k.Line > v.Line && (end == 0 || k.Line < end) {
+				end = k.Line
+			}
+		}
+		return v.Content, end, nil
+	default:
+		return nil, 0, fmt.Errorf("%s:%d: expected a list of entries, or a mapping with `entries:`", name, doc.Line)
+	}
+}
+
+// decodeEntries decodes the file strictly (unknown keys are errors, which loc places at an
+// entry) and refuses a second YAML document, whose entries would otherwise be ignored
+// silently.
+func decodeEntries(data []byte, list bool, loc locator) ([]Entry, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	var entries []Entry
 	var err error
-	if doc.Kind == yaml.SequenceNode {
+	if list {
 		err = dec.Decode(&entries)
 	} else {
 		var f catalogFile
@@ -226,15 +253,16 @@ func Parse(data []byte, name string) ([]Entry, error) {
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); err == nil {
-		return nil, fmt.Errorf("%s:%d: only one YAML document is allowed (remove the \"---\" and what follows, or merge the documents)", name, extra.Line)
+		return nil, fmt.Errorf("%s:%d: only one YAML document is allowed (remove the \"---\" and what follows, or merge the documents)", loc.name, extra.Line)
 	} else if !errors.Is(err, io.EOF) {
-		return nil, yamlSyntaxError(name, err)
+		return nil, yamlSyntaxError(loc.name, err)
 	}
-	if len(entries) != len(items) {
-		// Cannot happen with a successful decode; guard so locations stay right.
-		return nil, fmt.Errorf("%s: read %d entries from %d list items", name, len(entries), len(items))
-	}
+	return entries, nil
+}
 
+// checkEntries sets each entry's Origin and validates it, placing every problem on the line
+// of the key it is about, and reports ids used twice within the file.
+func checkEntries(name string, entries []Entry, items []*yaml.Node) error {
 	var errs []error
 	firstLine := map[vocab.RuleID]int{}
 	for i := range entries {
@@ -257,10 +285,7 @@ func Parse(data []byte, name string) ([]Entry, error) {
 			firstLine[e.ID] = item.Line
 		}
 	}
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
-	}
-	return entries, nil
+	return errors.Join(errs...)
 }
 
 // locator maps a line of a file to the entry that holds it.
