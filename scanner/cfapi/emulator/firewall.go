@@ -250,9 +250,33 @@ func (c *call) createFirewallRules() *reply {
 	}
 	z := c.zone
 	n := len(items)
-	rules := make([]inventory.FirewallRule, n)
-	inline := make([]*inventory.Filter, n)
-	var errs []APIError
+	rules, inline, errs := c.checkRuleItems(items)
+	if len(errs) > 0 {
+		return failErrors(http.StatusBadRequest, errs...)
+	}
+	// Rule 1: the filters first.
+	created := c.createInlineFilters(rules, inline)
+	// Rule 3 and the unavailable feature: the filters stay, no rule is created.
+	if errs, status := z.ruleRefusals(rules); len(errs) > 0 {
+		return refusedRules(status, errs, created)
+	}
+	out := make([]inventory.FirewallRule, 0, n)
+	for i := range rules {
+		r := rules[i]
+		r.ID = c.st.newID("firewall_rule")
+		z.rules = append(z.rules, &r)
+		out = append(out, z.renderRule(&r))
+	}
+	return ok(out)
+}
+
+// checkRuleItems turns the items of a rule creation into rules and their inline filters (nil
+// where the item refers to an existing filter), with every item's errors: a request with any
+// creates nothing (spec rule 2).
+func (c *call) checkRuleItems(items []ruleInput) (rules []inventory.FirewallRule, inline []*inventory.Filter, errs []APIError) {
+	n := len(items)
+	rules = make([]inventory.FirewallRule, n)
+	inline = make([]*inventory.Filter, n)
 	seen := map[string]int{}
 	for i, in := range items {
 		r := inventory.FirewallRule{}
@@ -267,56 +291,78 @@ func (c *call) createFirewallRules() *reply {
 		case in.Filter == nil:
 			errs = append(errs, indexed(i, n, APIError{Code: CodeInvalid, Message: "filter is required: an object with an expression, or with the id of an existing filter"}))
 		case in.Filter.ID != nil && *in.Filter.ID != "":
-			if z.filter(*in.Filter.ID) == nil {
+			if c.zone.filter(*in.Filter.ID) == nil {
 				errs = append(errs, indexed(i, n, APIError{Code: CodeNotFound, Message: fmt.Sprintf("filter %q not found", *in.Filter.ID)}))
 			}
 			r.Filter = inventory.Filter{ID: *in.Filter.ID}
 		default:
-			f := inventory.Filter{}
-			if in.Filter.Expression != nil {
-				f.Expression = *in.Filter.Expression
-			}
-			if in.Filter.Paused != nil {
-				f.Paused = *in.Filter.Paused
-			}
-			if in.Filter.Description != nil {
-				f.Description = *in.Filter.Description
-			}
-			if in.Filter.Ref != nil {
-				f.Ref = *in.Filter.Ref
-			}
-			if e := c.checkFilterExpression(f.Expression); e != nil {
-				errs = append(errs, indexed(i, n, *e))
-			} else if d := z.duplicateFilter(f.Expression, ""); d != nil {
-				errs = append(errs, indexed(i, n, APIError{Code: CodeDuplicateFilter, Message: fmt.Sprintf("a filter with this expression already exists (id %s)", d.f.ID)}))
-			} else if j, dup := seen[f.Expression]; dup {
-				errs = append(errs, indexed(i, n, APIError{Code: CodeDuplicateFilter, Message: fmt.Sprintf("the filter expression repeats item %d", j)}))
-			}
-			seen[f.Expression] = i
-			if e := checkFilterText(&f); e != nil {
-				errs = append(errs, indexed(i, n, *e))
-			}
+			f := in.Filter.newFilter()
+			errs = append(errs, c.checkNewFilter(&f, i, n, seen)...)
 			inline[i] = &f
 		}
 		rules[i] = r
 	}
-	if len(errs) > 0 {
-		return failErrors(http.StatusBadRequest, errs...)
-	}
+	return rules, inline, errs
+}
 
-	// Rule 1: the filters first.
+// newFilter is the filter a creation request describes; absent members stay zero.
+func (in filterInput) newFilter() inventory.Filter {
+	f := inventory.Filter{}
+	if in.Expression != nil {
+		f.Expression = *in.Expression
+	}
+	if in.Paused != nil {
+		f.Paused = *in.Paused
+	}
+	if in.Description != nil {
+		f.Description = *in.Description
+	}
+	if in.Ref != nil {
+		f.Ref = *in.Ref
+	}
+	return f
+}
+
+// checkNewFilter is what is wrong with the filter of item i of n about to be created: its
+// expression (invalid, the same as an existing filter's, or repeating an earlier item's: seen
+// maps the request's expressions to their items) and its description and ref.
+func (c *call) checkNewFilter(f *inventory.Filter, i, n int, seen map[string]int) []APIError {
+	var errs []APIError
+	if e := c.checkFilterExpression(f.Expression); e != nil {
+		errs = append(errs, indexed(i, n, *e))
+	} else if d := c.zone.duplicateFilter(f.Expression, ""); d != nil {
+		errs = append(errs, indexed(i, n, APIError{Code: CodeDuplicateFilter, Message: fmt.Sprintf("a filter with this expression already exists (id %s)", d.f.ID)}))
+	} else if j, dup := seen[f.Expression]; dup {
+		errs = append(errs, indexed(i, n, APIError{Code: CodeDuplicateFilter, Message: fmt.Sprintf("the filter expression repeats item %d", j)}))
+	}
+	seen[f.Expression] = i
+	if e := checkFilterText(f); e != nil {
+		errs = append(errs, indexed(i, n, *e))
+	}
+	return errs
+}
+
+// createInlineFilters creates the inline filters of a rule creation, marked as the combined
+// call's (spec rule 4), points their rules at them, and returns their ids.
+func (c *call) createInlineFilters(rules []inventory.FirewallRule, inline []*inventory.Filter) []string {
 	var created []string
 	for i, f := range inline {
 		if f == nil {
 			continue
 		}
 		f.ID = c.st.newID("filter")
-		z.filters = append(z.filters, &filterState{f: *f, combined: true})
+		c.zone.filters = append(c.zone.filters, &filterState{f: *f, combined: true})
 		rules[i].Filter = inventory.Filter{ID: f.ID}
 		created = append(created, f.ID)
 	}
+	return created
+}
 
-	// Rule 3 and the unavailable feature: the filters stay, no rule is created.
+// ruleRefusals are the reasons the zone refuses valid rules, with the reply's status: a
+// feature the plan lacks (403) and the rule quota (400, unless a feature error is there too).
+func (z *zoneState) ruleRefusals(rules []inventory.FirewallRule) ([]APIError, int) {
+	var errs []APIError
+	n := len(rules)
 	status := http.StatusBadRequest
 	for i := range rules {
 		if e := z.featureError(rules[i].Action, z.filter(rules[i].Filter.ID).f.Expression); e != nil {
@@ -328,26 +374,22 @@ func (c *call) createFirewallRules() *reply {
 		errs = append(errs, APIError{Code: CodeQuotaExceeded, Message: fmt.Sprintf(
 			"firewall rule quota exceeded: the %s plan allows %d firewall rules, the zone has %d and the request adds %d", z.plan(), quota, len(z.rules), n)})
 	}
-	if len(errs) > 0 {
-		rep := failErrors(status, errs...)
-		if len(created) > 0 {
-			rep.messages = []Message{{Message: fmt.Sprintf("no firewall rule was created, but these filters were: %s; create the rules with \"filter\": {\"id\": ...} once the quota or the plan allows",
-				strings.Join(created, ", "))}}
-			for i := range errs {
-				rep.errors[i].Message += " (filters created: " + strings.Join(created, ", ") + ")"
-			}
-		}
-		return rep
-	}
+	return errs, status
+}
 
-	out := make([]inventory.FirewallRule, 0, n)
-	for i := range rules {
-		r := rules[i]
-		r.ID = c.st.newID("firewall_rule")
-		z.rules = append(z.rules, &r)
-		out = append(out, z.renderRule(&r))
+// refusedRules is the reply to a refused rule creation. The inline filters were created
+// anyway (spec rule 3), so the reply names them, in a message and in every error, for the
+// caller to create the rules by reference later.
+func refusedRules(status int, errs []APIError, created []string) *reply {
+	rep := failErrors(status, errs...)
+	if len(created) > 0 {
+		rep.messages = []Message{{Message: fmt.Sprintf("no firewall rule was created, but these filters were: %s; create the rules with \"filter\": {\"id\": ...} once the quota or the plan allows",
+			strings.Join(created, ", "))}}
+		for i := range errs {
+			rep.errors[i].Message += " (filters created: " + strings.Join(created, ", ") + ")"
+		}
 	}
-	return ok(out)
+	return rep
 }
 
 // findRule returns the index of a firewall rule.
@@ -677,30 +719,8 @@ func (c *call) createFilters() *reply {
 	fs := make([]inventory.Filter, n)
 	seen := map[string]int{}
 	for i, in := range items {
-		f := inventory.Filter{}
-		if in.Expression != nil {
-			f.Expression = *in.Expression
-		}
-		if in.Paused != nil {
-			f.Paused = *in.Paused
-		}
-		if in.Description != nil {
-			f.Description = *in.Description
-		}
-		if in.Ref != nil {
-			f.Ref = *in.Ref
-		}
-		if e := c.checkFilterExpression(f.Expression); e != nil {
-			errs = append(errs, indexed(i, n, *e))
-		} else if d := z.duplicateFilter(f.Expression, ""); d != nil {
-			errs = append(errs, indexed(i, n, APIError{Code: CodeDuplicateFilter, Message: fmt.Sprintf("a filter with this expression already exists (id %s)", d.f.ID)}))
-		} else if j, dup := seen[f.Expression]; dup {
-			errs = append(errs, indexed(i, n, APIError{Code: CodeDuplicateFilter, Message: fmt.Sprintf("the filter expression repeats item %d", j)}))
-		}
-		seen[f.Expression] = i
-		if e := checkFilterText(&f); e != nil {
-			errs = append(errs, indexed(i, n, *e))
-		}
+		f := in.newFilter()
+		errs = append(errs, c.checkNewFilter(&f, i, n, seen)...)
 		fs[i] = f
 	}
 	if len(errs) > 0 {
