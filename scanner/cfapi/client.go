@@ -286,7 +286,7 @@ type counters struct {
 	byMethod                [len(methodSlots)]atomic.Int64
 }
 
-func (k *counters) count(method string, ctx context.Context) {
+func (k *counters) count(ctx context.Context, method string) {
 	k.total.Add(1)
 	slot := len(methodSlots) - 1
 	for i, m := range methodSlots[:len(methodSlots)-1] {

@@ -67,71 +67,106 @@ func patternOf(segs []string) string {
 // a 429, which the API sends without acting on the request: a POST that met a 5xx or a
 // broken connection may have been applied, and sending it again could duplicate a rule.
 func (c *Client) do(ctx context.Context, r request, out any) (*ResultInfo, error) {
-	var payload []byte
-	if r.body != nil {
-		b, err := json.Marshal(r.body)
-		if err != nil {
-			return nil, c.fail(r, 0, 0, fmt.Errorf("encoding request body: %w", err))
-		}
-		payload = b
+	payload, err := encodeBody(r.body)
+	if err != nil {
+		return nil, c.fail(r, 0, 0, fmt.Errorf("encoding request body: %w", err))
 	}
 	target := c.base + r.path
 	if len(r.query) > 0 {
 		target += "?" + r.query.Encode()
 	}
 	for attempt := 1; ; attempt++ {
-		slot, err := c.pace.wait(ctx)
-		if err != nil {
+		if err := c.startAttempt(ctx, r.method, attempt); err != nil {
 			return nil, c.fail(r, 0, attempt-1, err)
 		}
-		if c.onSend != nil {
-			c.onSend(slot)
-		}
-		c.stats.count(r.method, ctx)
-		if attempt > 1 {
-			c.stats.retries.Add(1)
-		}
 		status, header, body, err := c.send(ctx, r.method, target, payload)
-		retriesLeft := attempt <= c.maxRetries
 		if err != nil {
-			if ctx.Err() != nil {
-				return nil, c.fail(r, 0, attempt, ctx.Err())
-			}
-			if !retriesLeft || !transient(err) || r.method == http.MethodPost {
-				return nil, c.fail(r, status, attempt, err)
-			}
-			if err := c.sleep(ctx, c.backoff(attempt)); err != nil {
-				return nil, c.fail(r, 0, attempt, err)
+			if e := c.afterTransportFailure(ctx, r, status, attempt, err); e != nil {
+				return nil, e
 			}
 			continue
-		}
-		if status == http.StatusTooManyRequests {
-			c.stats.limited.Add(1)
-			wait, ok := retryAfter(header, c.now())
-			if !ok {
-				wait = c.backoff(attempt)
-			}
-			// The gate holds back every worker of this client, this one included: its
-			// retry waits for the gate in pace.wait.
-			c.pace.penalize(wait)
 		}
 		if status >= 200 && status <= 299 {
 			return c.success(r, status, body, attempt, out)
 		}
-		e := c.httpError(r, status, body, attempt)
-		if !retriesLeft || !retryableStatus(status) || (r.method == http.MethodPost && status != http.StatusTooManyRequests) {
+		if e := c.afterHTTPError(ctx, r, status, header, body, attempt); e != nil {
 			return nil, e
 		}
-		if status != http.StatusTooManyRequests {
-			wait := c.backoff(attempt)
-			if ra, ok := retryAfter(header, c.now()); ok && ra > wait {
-				wait = ra
-			}
-			if err := c.sleep(ctx, wait); err != nil {
-				return nil, c.fail(r, 0, attempt, err)
-			}
-		}
 	}
+}
+
+// encodeBody is the JSON of a request body, nil when there is none.
+func encodeBody(body any) ([]byte, error) {
+	if body == nil {
+		return nil, nil
+	}
+	return json.Marshal(body)
+}
+
+// startAttempt waits for the pacer's slot, then counts the attempt, as a retry after the
+// first, so the counters cover every request sent.
+func (c *Client) startAttempt(ctx context.Context, method string, attempt int) error {
+	slot, err := c.pace.wait(ctx)
+	if err != nil {
+		return err
+	}
+	if c.onSend != nil {
+		c.onSend(slot)
+	}
+	c.stats.count(ctx, method)
+	if attempt > 1 {
+		c.stats.retries.Add(1)
+	}
+	return nil
+}
+
+// afterTransportFailure decides what follows an attempt that got no answer: nil once the
+// backoff has passed and the request may be sent again, or the *Error to return. Only a
+// transient failure is retried, and never for a POST, which may have been applied.
+func (c *Client) afterTransportFailure(ctx context.Context, r request, status, attempt int, err error) *Error {
+	if ctx.Err() != nil {
+		return c.fail(r, 0, attempt, ctx.Err())
+	}
+	if attempt > c.maxRetries || !transient(err) || r.method == http.MethodPost {
+		return c.fail(r, status, attempt, err)
+	}
+	if err := c.sleep(ctx, c.backoff(attempt)); err != nil {
+		return c.fail(r, 0, attempt, err)
+	}
+	return nil
+}
+
+// afterHTTPError decides what follows a non-2xx answer: nil when the request may be sent
+// again, or the *Error to return. A 429 closes the client's gate for its Retry-After (or a
+// backoff), which holds back every worker of this client, this one's retry included (it
+// waits for the gate in pace.wait). Another retryable status waits here for the backoff, or
+// for a longer Retry-After. A POST is retried only after a 429, which the API sends without
+// acting on the request.
+func (c *Client) afterHTTPError(ctx context.Context, r request, status int, header http.Header, body []byte, attempt int) *Error {
+	limited := status == http.StatusTooManyRequests
+	if limited {
+		c.stats.limited.Add(1)
+		wait, ok := retryAfter(header, c.now())
+		if !ok {
+			wait = c.backoff(attempt)
+		}
+		c.pace.penalize(wait)
+	}
+	e := c.httpError(r, status, body, attempt)
+	if attempt > c.maxRetries || !retryableStatus(status) || (r.method == http.MethodPost && !limited) {
+		return e
+	}
+	if limited {
+		return nil
+	}
+	wait := c.backoff(attempt)
+	if ra, ok := retryAfter(header, c.now()); ok && ra > wait {
+		wait = ra
+	}
+	if err := c.sleep(ctx, wait); err != nil {
+		return c.fail(r, 0, attempt, err)
+	}
+	return nil
 }
 
 // send performs one attempt and reads the whole body.
@@ -154,7 +189,7 @@ func (c *Client) send(ctx context.Context, method, target string, payload []byte
 	if err != nil {
 		return 0, nil, nil, unwrapURLError(err)
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }() // the body is read whole or its read error returned; a failed close loses nothing
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxBody+1))
 	if err != nil {
 		return resp.StatusCode, resp.Header, nil, fmt.Errorf("reading response: %w", unwrapURLError(err))
