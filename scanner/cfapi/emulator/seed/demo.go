@@ -235,7 +235,32 @@ func blogZone(src ids, acct inventory.Ref) inventory.ZoneInventory {
 // none on health checks).
 func mediaZone(src ids, acct inventory.Ref) inventory.ZoneInventory {
 	b := newZone(src, ZoneMedia, inventory.PlanBusiness, acct)
+	mediaFirewall(b)
+	mediaRateLimits(b)
+	mediaWAF(b)
 
+	b.settings(zoneSettings{Brotli: "on", ServerSideExclude: "on", SecurityLevel: "high", SSL: "strict"})
+	b.dnsSettings(true, false)
+
+	b.basicRecords("192.0.2.20", "2001:db8:20::1")
+	b.record("cname-cdn", inventory.DNSRecord{Type: "CNAME", Name: "cdn.media.example.net", Content: "media-cdn.example.com", Proxied: ptr(true)})
+	b.record("ns-delegated", inventory.DNSRecord{Type: "NS", Name: "lab.media.example.net", Content: "ns1.example.org", TTL: 86400})
+	b.srv("srv-xmpp-conflict", "_xmpp-client", "_tcp", "chat."+ZoneMedia, 5, 0, 5222, "xmpp.media.example.net",
+		&srvLegacy{Service: "_xmpp-server", Name: ZoneMedia})
+	b.srv("srv-caldav", "_caldavs", "_tcp", ZoneMedia, 0, 1, 443, "cal.media.example.net", &srvLegacy{})
+
+	b.zi.HealthChecks = []inventory.HealthCheck{{
+		ID: b.id("health_check", "origin"), Name: "origin-health", Description: "Primary origin",
+		Address: "origin.media.example.net",
+		Extra:   inventory.Extra{"type": raw(`"HTTPS"`), "interval": raw(`60`), "suspended": raw(`false`)},
+	}}
+	return b.zi
+}
+
+// mediaFirewall: the allow and the bypass on one expression at one priority, equal
+// priorities with different actions, the scrapers filter shared by a paused challenge and a
+// block, a regex the Business plan allows, and a rule without priority.
+func mediaFirewall(b *zoneBuilder) {
 	const office = `ip.src in {198.51.100.0/24 2001:db8:1::/48}`
 	officeAllow := b.filter("office-allow", office, "Office network")
 	officeBypass := b.filter("office-bypass", office, "Office network")
@@ -254,7 +279,12 @@ func mediaZone(src ids, acct inventory.Ref) inventory.ZoneInventory {
 	b.rule("block-scrapers", scrapers, inventory.FirewallRule{Action: vocab.ActionBlock, Priority: ptr(40), Description: "Block API scrapers"})
 	b.rule("block-sqli", sqli, inventory.FirewallRule{Action: vocab.ActionBlock, Priority: ptr(50), Description: "Block UNION SELECT in the query"})
 	b.rule("challenge-login", login, inventory.FirewallRule{Action: vocab.ActionJSChallenge, Description: "Challenge logins from far away"})
+}
 
+// mediaRateLimits: response status and headers under match.response (login) and under
+// match (segments), bypass urls and _ALL_ methods and schemes with a custom response body
+// (api), and a disabled one (search).
+func mediaRateLimits(b *zoneBuilder) {
 	b.rateLimit("login", inventory.RateLimit{
 		Description: "Login failures",
 		Match: inventory.RateLimitMatch{
@@ -295,7 +325,10 @@ func mediaZone(src ids, acct inventory.Ref) inventory.ZoneInventory {
 		Threshold: 50, Period: 10,
 		Action: inventory.RateLimitAction{Mode: "js_challenge"},
 	})
+}
 
+// mediaWAF: the package's groups and rule modes, and URL overrides (one of them paused).
+func mediaWAF(b *zoneBuilder) {
 	b.waf(wafSpec{
 		OWASPSensitivity: "low", OWASPActionMode: "challenge",
 		OffGroups: map[string]bool{"cf-wordpress": true, "cf-drupal": true},
@@ -314,23 +347,6 @@ func mediaZone(src ids, acct inventory.Ref) inventory.ZoneInventory {
 			Rules: map[string]string{b.id("waf_rule", "cf-php/code-injection"): "block"},
 		},
 	}
-
-	b.settings(zoneSettings{Brotli: "on", ServerSideExclude: "on", SecurityLevel: "high", SSL: "strict"})
-	b.dnsSettings(true, false)
-
-	b.basicRecords("192.0.2.20", "2001:db8:20::1")
-	b.record("cname-cdn", inventory.DNSRecord{Type: "CNAME", Name: "cdn.media.example.net", Content: "media-cdn.example.com", Proxied: ptr(true)})
-	b.record("ns-delegated", inventory.DNSRecord{Type: "NS", Name: "lab.media.example.net", Content: "ns1.example.org", TTL: 86400})
-	b.srv("srv-xmpp-conflict", "_xmpp-client", "_tcp", "chat."+ZoneMedia, 5, 0, 5222, "xmpp.media.example.net",
-		&srvLegacy{Service: "_xmpp-server", Name: ZoneMedia})
-	b.srv("srv-caldav", "_caldavs", "_tcp", ZoneMedia, 0, 1, 443, "cal.media.example.net", &srvLegacy{})
-
-	b.zi.HealthChecks = []inventory.HealthCheck{{
-		ID: b.id("health_check", "origin"), Name: "origin-health", Description: "Primary origin",
-		Address: "origin.media.example.net",
-		Extra:   inventory.Extra{"type": raw(`"HTTPS"`), "interval": raw(`60`), "suspended": raw(`false`)},
-	}}
-	return b.zi
 }
 
 // newsZone: Free. Null priorities only, a paused rule, and a paused filter behind an active
