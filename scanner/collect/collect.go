@@ -276,41 +276,13 @@ func Collect(ctx context.Context, src Source, opts Options) (*inventory.Snapshot
 	}
 
 	var zones []inventory.Zone
-	seen := map[string]bool{}
-	for _, l := range listed {
-		if !l.keep {
-			continue
-		}
-		snap.Accounts = append(snap.Accounts, l.inv)
-		for _, z := range l.zones {
-			if !seen[z.ID] { // a zone is listed once even if a server ignores account.id
-				seen[z.ID] = true
-				zones = append(zones, z)
-			}
-		}
-	}
+	snap.Accounts, zones = keptAccounts(listed)
 	snap.Zones = c.scan(runCtx, snap.Accounts, zones)
 	if c.fatal != nil {
 		return nil, c.fatal
 	}
 
-	interrupted := false
-	for i := range snap.Accounts {
-		a := &snap.Accounts[i]
-		finishErrors(&a.Errors, &a.Retired)
-		if len(a.Errors) > 0 {
-			snap.Incomplete = true
-		}
-		interrupted = interrupted || hasInterrupted(a.Errors)
-	}
-	for i := range snap.Zones {
-		z := &snap.Zones[i]
-		finishErrors(&z.Errors, &z.Retired)
-		if len(z.Errors) > 0 {
-			snap.Incomplete = true
-		}
-		interrupted = interrupted || hasInterrupted(z.Errors)
-	}
+	interrupted := finishSnapshot(snap)
 	snap.Sort()
 	if interrupted {
 		snap.Incomplete = true
@@ -398,6 +370,51 @@ type listing struct {
 	keep    bool             // the account goes into the snapshot
 	failed  bool             // the zone listing did not complete
 	matched map[string]bool  // Options.Zones entries matched by this account's zones
+}
+
+// keptAccounts returns the accounts that go into the snapshot and their selected zones, in
+// listing order. A zone is kept once even if a server ignores account.id and lists it under
+// several accounts.
+func keptAccounts(listed []listing) ([]inventory.AccountInventory, []inventory.Zone) {
+	var accounts []inventory.AccountInventory
+	var zones []inventory.Zone
+	seen := map[string]bool{}
+	for _, l := range listed {
+		if !l.keep {
+			continue
+		}
+		accounts = append(accounts, l.inv)
+		for _, z := range l.zones {
+			if !seen[z.ID] {
+				seen[z.ID] = true
+				zones = append(zones, z)
+			}
+		}
+	}
+	return accounts, zones
+}
+
+// finishSnapshot puts every account's and zone's errors and retirements in their final order
+// and marks the snapshot incomplete when any part failed. It reports whether any part was
+// not scanned because the run was interrupted, which Collect must return as an error.
+func finishSnapshot(snap *inventory.Snapshot) (interrupted bool) {
+	for i := range snap.Accounts {
+		a := &snap.Accounts[i]
+		finishErrors(&a.Errors, &a.Retired)
+		if len(a.Errors) > 0 {
+			snap.Incomplete = true
+		}
+		interrupted = interrupted || hasInterrupted(a.Errors)
+	}
+	for i := range snap.Zones {
+		z := &snap.Zones[i]
+		finishErrors(&z.Errors, &z.Retired)
+		if len(z.Errors) > 0 {
+			snap.Incomplete = true
+		}
+		interrupted = interrupted || hasInterrupted(z.Errors)
+	}
+	return interrupted
 }
 
 func anyListingFailed(ls []listing) bool {
