@@ -179,7 +179,7 @@ func (f *fake) ListZones(ctx context.Context, accountID, name string) ([]invento
 }
 
 // list serves a zone's list part.
-func list[T any](f *fake, ctx context.Context, zoneID, part string, get func(*inventory.ZoneInventory) []T) ([]T, error) {
+func list[T any](ctx context.Context, f *fake, zoneID, part string, get func(*inventory.ZoneInventory) []T) ([]T, error) {
 	done, err := f.enter(ctx, zoneID+" "+part)
 	defer done()
 	if err != nil {
@@ -211,15 +211,15 @@ func cp[T any](f *fake, v T) T {
 }
 
 func (f *fake) ListFirewallRules(ctx context.Context, zoneID string) ([]inventory.FirewallRule, error) {
-	return list(f, ctx, zoneID, "firewall/rules", func(z *inventory.ZoneInventory) []inventory.FirewallRule { return z.FirewallRules })
+	return list(ctx, f, zoneID, "firewall/rules", func(z *inventory.ZoneInventory) []inventory.FirewallRule { return z.FirewallRules })
 }
 
 func (f *fake) ListFilters(ctx context.Context, zoneID string) ([]inventory.Filter, error) {
-	return list(f, ctx, zoneID, "filters", func(z *inventory.ZoneInventory) []inventory.Filter { return z.Filters })
+	return list(ctx, f, zoneID, "filters", func(z *inventory.ZoneInventory) []inventory.Filter { return z.Filters })
 }
 
 func (f *fake) ListWAFPackages(ctx context.Context, zoneID string) ([]inventory.WAFPackage, error) {
-	return list(f, ctx, zoneID, "firewall/waf/packages", func(z *inventory.ZoneInventory) []inventory.WAFPackage {
+	return list(ctx, f, zoneID, "firewall/waf/packages", func(z *inventory.ZoneInventory) []inventory.WAFPackage {
 		var out []inventory.WAFPackage
 		for _, p := range z.WAFPackages {
 			out = append(out, p.Package)
@@ -238,23 +238,23 @@ func wafPackage(z *inventory.ZoneInventory, id string) inventory.WAFPackageInven
 }
 
 func (f *fake) ListWAFGroups(ctx context.Context, zoneID, pkgID string) ([]inventory.WAFGroup, error) {
-	return list(f, ctx, zoneID, "firewall/waf/packages/"+pkgID+"/groups", func(z *inventory.ZoneInventory) []inventory.WAFGroup { return wafPackage(z, pkgID).Groups })
+	return list(ctx, f, zoneID, "firewall/waf/packages/"+pkgID+"/groups", func(z *inventory.ZoneInventory) []inventory.WAFGroup { return wafPackage(z, pkgID).Groups })
 }
 
 func (f *fake) ListWAFRules(ctx context.Context, zoneID, pkgID string) ([]inventory.WAFRule, error) {
-	return list(f, ctx, zoneID, "firewall/waf/packages/"+pkgID+"/rules", func(z *inventory.ZoneInventory) []inventory.WAFRule { return wafPackage(z, pkgID).Rules })
+	return list(ctx, f, zoneID, "firewall/waf/packages/"+pkgID+"/rules", func(z *inventory.ZoneInventory) []inventory.WAFRule { return wafPackage(z, pkgID).Rules })
 }
 
 func (f *fake) ListWAFOverrides(ctx context.Context, zoneID string) ([]inventory.WAFOverride, error) {
-	return list(f, ctx, zoneID, "firewall/waf/overrides", func(z *inventory.ZoneInventory) []inventory.WAFOverride { return z.WAFOverrides })
+	return list(ctx, f, zoneID, "firewall/waf/overrides", func(z *inventory.ZoneInventory) []inventory.WAFOverride { return z.WAFOverrides })
 }
 
 func (f *fake) ListRateLimits(ctx context.Context, zoneID string) ([]inventory.RateLimit, error) {
-	return list(f, ctx, zoneID, "rate_limits", func(z *inventory.ZoneInventory) []inventory.RateLimit { return z.RateLimits })
+	return list(ctx, f, zoneID, "rate_limits", func(z *inventory.ZoneInventory) []inventory.RateLimit { return z.RateLimits })
 }
 
 func (f *fake) ListDNSRecords(ctx context.Context, zoneID, recordType string) ([]inventory.DNSRecord, error) {
-	return list(f, ctx, zoneID, "dns_records", func(z *inventory.ZoneInventory) []inventory.DNSRecord {
+	return list(ctx, f, zoneID, "dns_records", func(z *inventory.ZoneInventory) []inventory.DNSRecord {
 		all, ok := f.records[zoneID]
 		if !ok {
 			all = z.DNSRecords
@@ -306,7 +306,7 @@ func (f *fake) GetDNSSettings(ctx context.Context, zoneID string) (*inventory.DN
 }
 
 func (f *fake) ListRulesets(ctx context.Context, zoneID string) ([]inventory.Ruleset, error) {
-	return list(f, ctx, zoneID, "rulesets", func(z *inventory.ZoneInventory) []inventory.Ruleset {
+	return list(ctx, f, zoneID, "rulesets", func(z *inventory.ZoneInventory) []inventory.Ruleset {
 		out := []inventory.Ruleset{{ID: "efb7b8c949ac4650a09736fc376e9aee", Name: "Cloudflare Managed Ruleset", Kind: "managed", Phase: "http_request_firewall_managed"}}
 		for _, rs := range z.Rulesets {
 			rs.Rules = nil // the list carries no rules
@@ -340,7 +340,7 @@ func (f *fake) GetAccountDNSSettings(ctx context.Context, accountID string) (*in
 	return cp(f, a.DNSSettings), nil
 }
 
-func accountList[T any](f *fake, ctx context.Context, accountID, part string, get func(*inventory.AccountInventory) []T) ([]T, error) {
+func accountList[T any](ctx context.Context, f *fake, accountID, part string, get func(*inventory.AccountInventory) []T) ([]T, error) {
 	done, err := f.enter(ctx, accountID+" "+part)
 	defer done()
 	if err != nil {
@@ -351,15 +351,15 @@ func accountList[T any](f *fake, ctx context.Context, accountID, part string, ge
 }
 
 func (f *fake) ListLoadBalancerPools(ctx context.Context, accountID string) ([]inventory.LoadBalancerPool, error) {
-	return accountList(f, ctx, accountID, "load_balancers/pools", func(a *inventory.AccountInventory) []inventory.LoadBalancerPool { return a.LoadBalancerPools })
+	return accountList(ctx, f, accountID, "load_balancers/pools", func(a *inventory.AccountInventory) []inventory.LoadBalancerPool { return a.LoadBalancerPools })
 }
 
 func (f *fake) ListTunnels(ctx context.Context, accountID string) ([]inventory.Tunnel, error) {
-	return accountList(f, ctx, accountID, "tunnels", func(a *inventory.AccountInventory) []inventory.Tunnel { return a.Tunnels })
+	return accountList(ctx, f, accountID, "tunnels", func(a *inventory.AccountInventory) []inventory.Tunnel { return a.Tunnels })
 }
 
 func (f *fake) ListAccessBookmarks(ctx context.Context, accountID string) ([]inventory.AccessBookmark, error) {
-	return accountList(f, ctx, accountID, "access/bookmarks", func(a *inventory.AccountInventory) []inventory.AccessBookmark { return a.AccessBookmarks })
+	return accountList(ctx, f, accountID, "access/bookmarks", func(a *inventory.AccountInventory) []inventory.AccessBookmark { return a.AccessBookmarks })
 }
 
 // hashDelay is a latency of 0 to 2 ms that depends on the call, so completion order

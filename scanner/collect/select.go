@@ -38,11 +38,16 @@ func looksLikeID(s string) bool {
 		return false
 	}
 	for _, r := range s {
-		if !(r >= '0' && r <= '9' || r >= 'a' && r <= 'f' || r >= 'A' && r <= 'F') {
+		if !isHexDigit(r) {
 			return false
 		}
 	}
 	return true
+}
+
+// isHexDigit reports whether r is a hexadecimal digit of either case.
+func isHexDigit(r rune) bool {
+	return r >= '0' && r <= '9' || r >= 'a' && r <= 'f' || r >= 'A' && r <= 'F'
 }
 
 // normName is the form zone names are compared in: lower case, no trailing dot.

@@ -154,7 +154,7 @@ func wafPackageActive(p inventory.WAFPackage) bool {
 	if p.Status != "" && p.Status != "active" {
 		return false
 	}
-	return !(p.IsOWASP() && strings.EqualFold(p.Sensitivity, "off"))
+	return !p.IsOWASP() || !strings.EqualFold(p.Sensitivity, "off")
 }
 
 // partWAF reads the WAF packages, then, when there are any, the zone's waf setting (the
