@@ -14,6 +14,8 @@ type Node interface {
 	// End is the byte offset just past the node's last character.
 	End() Pos
 	node()
+	// equal is Equal for the node's own type; o is not nil (see walk.go).
+	equal(o Node) bool
 }
 
 // Op is an operator: a comparison, or a logical connective.
@@ -186,14 +188,14 @@ type IPLit struct {
 }
 
 // IsCIDR reports whether the literal is a network rather than an address.
-func (l *IPLit) IsCIDR() bool { return l.Bits >= 0 }
+func (n *IPLit) IsCIDR() bool { return n.Bits >= 0 }
 
 // Prefix is the literal as a prefix (an address is a full-length prefix).
-func (l *IPLit) Prefix() netip.Prefix {
-	if l.Bits >= 0 {
-		return netip.PrefixFrom(l.Addr, l.Bits)
+func (n *IPLit) Prefix() netip.Prefix {
+	if n.Bits >= 0 {
+		return netip.PrefixFrom(n.Addr, n.Bits)
 	}
-	return netip.PrefixFrom(l.Addr, l.Addr.BitLen())
+	return netip.PrefixFrom(n.Addr, n.Addr.BitLen())
 }
 
 // BytesLit is an unquoted byte string such as 6F:72:67.

@@ -200,80 +200,120 @@ func Operators(n Node) []OpRef {
 // ignoring positions and spelling (operator symbols, raw or quoted strings,
 // hex or decimal integers, IPv6 zero compression).
 func Equal(a, b Node) bool {
-	if ea, ok := a.(*Expr); ok {
-		a = ea.Root
-	}
-	if eb, ok := b.(*Expr); ok {
-		b = eb.Root
-	}
+	a, b = unwrapExpr(a), unwrapExpr(b)
 	if a == nil || b == nil {
 		return a == nil && b == nil
 	}
-	switch x := a.(type) {
-	case *BinaryExpr:
-		y, ok := b.(*BinaryExpr)
-		return ok && x.Op == y.Op && Equal(x.X, y.X) && Equal(x.Y, y.Y)
-	case *NotExpr:
-		y, ok := b.(*NotExpr)
-		return ok && Equal(x.X, y.X)
-	case *Comparison:
-		y, ok := b.(*Comparison)
-		return ok && x.Op == y.Op && Equal(x.X, y.X) && Equal(x.Y, y.Y)
-	case *Field:
-		y, ok := b.(*Field)
-		return ok && x.Name == y.Name
-	case *Call:
-		y, ok := b.(*Call)
-		if !ok || x.Name != y.Name || len(x.Args) != len(y.Args) {
-			return false
-		}
-		for i := range x.Args {
-			if !Equal(x.Args[i], y.Args[i]) {
-				return false
-			}
-		}
-		return true
-	case *IndexExpr:
-		y, ok := b.(*IndexExpr)
-		return ok && Equal(x.X, y.X) && Equal(x.Index, y.Index)
-	case *UnpackExpr:
-		y, ok := b.(*UnpackExpr)
-		return ok && Equal(x.X, y.X)
-	case *StringLit:
-		y, ok := b.(*StringLit)
-		return ok && x.Value == y.Value
-	case *IntLit:
-		y, ok := b.(*IntLit)
-		return ok && x.Value == y.Value
-	case *IPLit:
-		y, ok := b.(*IPLit)
-		return ok && x.Addr == y.Addr && x.Bits == y.Bits
-	case *BytesLit:
-		y, ok := b.(*BytesLit)
-		return ok && bytes.Equal(x.Value, y.Value)
-	case *BoolLit:
-		y, ok := b.(*BoolLit)
-		return ok && x.Value == y.Value
-	case *RangeLit:
-		y, ok := b.(*RangeLit)
-		return ok && Equal(x.Lo, y.Lo) && Equal(x.Hi, y.Hi)
-	case *SetLit:
-		y, ok := b.(*SetLit)
-		if !ok || len(x.Elems) != len(y.Elems) {
-			return false
-		}
-		for i := range x.Elems {
-			if !Equal(x.Elems[i], y.Elems[i]) {
-				return false
-			}
-		}
-		return true
-	case *ListRef:
-		y, ok := b.(*ListRef)
-		return ok && x.Name == y.Name
-	case *BadNode:
-		_, ok := b.(*BadNode)
-		return ok
+	return a.equal(b)
+}
+
+// unwrapExpr is the root of an *Expr, so that a parsed expression equals its
+// tree; any other node is itself.
+func unwrapExpr(n Node) Node {
+	if e, ok := n.(*Expr); ok {
+		return e.Root
 	}
-	return false
+	return n
+}
+
+// equalNodes compares two lists of children pairwise.
+func equalNodes(a, b []Node) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !Equal(a[i], b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// Each node type's equal method is Equal for that kind of node: o is
+// non-nil, and the method decides what of the node is structure or value
+// (compared) and what is position or spelling (ignored).
+
+// An *Expr is only the wrapper Equal unwraps at the top; one nested inside a
+// tree compares unequal to everything.
+func (*Expr) equal(Node) bool { return false }
+
+func (n *BinaryExpr) equal(o Node) bool {
+	m, ok := o.(*BinaryExpr)
+	return ok && n.Op == m.Op && Equal(n.X, m.X) && Equal(n.Y, m.Y)
+}
+
+func (n *NotExpr) equal(o Node) bool {
+	m, ok := o.(*NotExpr)
+	return ok && Equal(n.X, m.X)
+}
+
+func (n *Comparison) equal(o Node) bool {
+	m, ok := o.(*Comparison)
+	return ok && n.Op == m.Op && Equal(n.X, m.X) && Equal(n.Y, m.Y)
+}
+
+func (n *Field) equal(o Node) bool {
+	m, ok := o.(*Field)
+	return ok && n.Name == m.Name
+}
+
+func (n *Call) equal(o Node) bool {
+	m, ok := o.(*Call)
+	return ok && n.Name == m.Name && equalNodes(n.Args, m.Args)
+}
+
+func (n *IndexExpr) equal(o Node) bool {
+	m, ok := o.(*IndexExpr)
+	return ok && Equal(n.X, m.X) && Equal(n.Index, m.Index)
+}
+
+func (n *UnpackExpr) equal(o Node) bool {
+	m, ok := o.(*UnpackExpr)
+	return ok && Equal(n.X, m.X)
+}
+
+func (n *StringLit) equal(o Node) bool {
+	m, ok := o.(*StringLit)
+	return ok && n.Value == m.Value
+}
+
+func (n *IntLit) equal(o Node) bool {
+	m, ok := o.(*IntLit)
+	return ok && n.Value == m.Value
+}
+
+func (n *IPLit) equal(o Node) bool {
+	m, ok := o.(*IPLit)
+	return ok && n.Addr == m.Addr && n.Bits == m.Bits
+}
+
+func (n *BytesLit) equal(o Node) bool {
+	m, ok := o.(*BytesLit)
+	return ok && bytes.Equal(n.Value, m.Value)
+}
+
+func (n *BoolLit) equal(o Node) bool {
+	m, ok := o.(*BoolLit)
+	return ok && n.Value == m.Value
+}
+
+func (n *RangeLit) equal(o Node) bool {
+	m, ok := o.(*RangeLit)
+	return ok && Equal(n.Lo, m.Lo) && Equal(n.Hi, m.Hi)
+}
+
+func (n *SetLit) equal(o Node) bool {
+	m, ok := o.(*SetLit)
+	return ok && equalNodes(n.Elems, m.Elems)
+}
+
+func (n *ListRef) equal(o Node) bool {
+	m, ok := o.(*ListRef)
+	return ok && n.Name == m.Name
+}
+
+// Two bad nodes are equal whatever source they stand for.
+func (*BadNode) equal(o Node) bool {
+	_, ok := o.(*BadNode)
+	return ok
 }

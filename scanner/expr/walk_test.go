@@ -128,6 +128,9 @@ func TestEqual(t *testing.T) {
 		{`x eq r"a"`, `x eq "a"`},
 		{`ip.src eq 2001:0db8::1`, `ip.src eq 2001:db8::1`},
 		{`x in {1..2 "a" 61:62}`, `x in {1..2 "a" 61:62}`},
+		{`not a`, `!a`},
+		{`any(lower(x[*])[*] eq "a")`, `any(lower(x[*])[*] == "a")`},
+		{`x["k"] xor y[0]`, `x["k"] ^^ y[0]`},
 	}
 	for _, c := range same {
 		a, _ := Parse(c[0])
@@ -150,6 +153,10 @@ func TestEqual(t *testing.T) {
 		{`true`, `false`},
 		{`not a`, `a`},
 		{`x in {1..2}`, `x in {1..3}`},
+		{`x["a"]`, `x["b"]`},
+		{`any(x[*])`, `any(y[*])`},
+		{`a`, `a eq 1`},
+		{`x eq "1"`, `x eq 1`},
 	}
 	for _, c := range differ {
 		a, _ := Parse(c[0])
