@@ -524,6 +524,12 @@ type route struct {
 	h       func(*call) *reply
 }
 
+// answers reports whether the route serves requests of the method: its own, and HEAD for a
+// GET route.
+func (rt *route) answers(method string) bool {
+	return rt.method == method || method == http.MethodHead && rt.method == http.MethodGet
+}
+
 // match finds the route for a method and a path relative to BasePath; literal segments win
 // over parameters. When the path matches but the method does not, the pattern is returned.
 func (s *Server) match(method, rel string) (*route, map[string]string, string) {
@@ -540,7 +546,7 @@ func (s *Server) match(method, rel string) (*route, map[string]string, string) {
 		if !matched {
 			continue
 		}
-		if rt.method != method && !(method == http.MethodHead && rt.method == http.MethodGet) {
+		if !rt.answers(method) {
 			if mismatch == "" {
 				mismatch = rt.pattern
 			}

@@ -185,19 +185,6 @@ func (r *reply) encode() []byte {
 	return b
 }
 
-// writeEnvelope writes a complete JSON response.
-func writeEnvelope(w http.ResponseWriter, r *reply) {
-	body := r.encode()
-	h := w.Header()
-	for k, vs := range r.header {
-		h[k] = vs
-	}
-	h.Set("Content-Type", "application/json")
-	h.Set("Content-Length", strconv.Itoa(len(body)))
-	w.WriteHeader(r.status)
-	_, _ = w.Write(body)
-}
-
 // paging is a page request, read from the query and checked against an endpoint's maximum.
 type paging struct {
 	page, perPage int

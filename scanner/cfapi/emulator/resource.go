@@ -3,7 +3,6 @@ package emulator
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"net/http"
 )
 
@@ -198,7 +197,7 @@ func mergeJSON[T any](x T, changes map[string]json.RawMessage) (T, error) {
 		return out, err
 	}
 	if err := json.Unmarshal(b, &out); err != nil {
-		return out, fmt.Errorf("%v", err)
+		return out, err
 	}
 	return out, nil
 }

@@ -278,9 +278,7 @@ func (s *Server) rulesetRoutes() {
 			meta.Rules = nil // the list carries no rules, like the real API
 			out = append(out, meta)
 		}
-		for _, rs := range managedRulesets {
-			out = append(out, rs)
-		}
+		out = append(out, managedRulesets...)
 		return listReply(c, out, pageOther)
 	})
 	s.handle("GET", "/zones/:zone_id/rulesets/:ruleset_id", func(c *call) *reply {

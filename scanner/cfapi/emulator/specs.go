@@ -28,20 +28,20 @@ func ParseLatency(s string) (LatencySpec, error) {
 		return LatencySpec{}, nil
 	}
 	lo, hi, isRange := strings.Cut(s, "-")
-	min, err := time.ParseDuration(strings.TrimSpace(lo))
+	shortest, err := time.ParseDuration(strings.TrimSpace(lo))
 	if err != nil {
 		return LatencySpec{}, fmt.Errorf("latency %q: want a duration like 20ms or a range like 10ms-30ms", s)
 	}
-	max := min
+	longest := shortest
 	if isRange {
-		if max, err = time.ParseDuration(strings.TrimSpace(hi)); err != nil {
+		if longest, err = time.ParseDuration(strings.TrimSpace(hi)); err != nil {
 			return LatencySpec{}, fmt.Errorf("latency %q: want a duration like 20ms or a range like 10ms-30ms", s)
 		}
 	}
-	if min < 0 || max < min {
+	if shortest < 0 || longest < shortest {
 		return LatencySpec{}, fmt.Errorf("latency %q: durations must be non-negative and the range ascending", s)
 	}
-	return LatencySpec{Min: min, Max: max}, nil
+	return LatencySpec{Min: shortest, Max: longest}, nil
 }
 
 // FaultSpec says which faults the emulator injects. Shares are probabilities in [0, 1] per
