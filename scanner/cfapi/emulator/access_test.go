@@ -33,7 +33,7 @@ func (h *harness) raw(method, path string, body any) (int, []byte) {
 	if err != nil {
 		h.t.Fatal(err)
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }()
 	data, err := io.ReadAll(resp.Body)
 	if err != nil {
 		h.t.Fatal(err)

@@ -29,7 +29,7 @@ func ExampleNew() {
 	if err != nil {
 		panic(err)
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }()
 	var env emulator.Envelope
 	if err := json.NewDecoder(resp.Body).Decode(&env); err != nil {
 		panic(err)

@@ -63,7 +63,7 @@ func TestInjected5xxAndDrop(t *testing.T) {
 	req.Header.Set("Authorization", "Bearer "+testToken)
 	resp, err := h.ts.Client().Do(req)
 	if err == nil {
-		resp.Body.Close()
+		_ = resp.Body.Close()
 		t.Fatalf("dropped connection answered %d", resp.StatusCode)
 	}
 	if st := h.srv.Stats(); st.Dropped < 1 || st.FaultsInjected != st.Dropped {

@@ -196,7 +196,7 @@ func (h *harness) doWith(method, path string, body any, auth func(*http.Request)
 	if err != nil {
 		h.t.Fatalf("%s %s: %v", method, path, err)
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }()
 	data, err := io.ReadAll(resp.Body)
 	if err != nil {
 		h.t.Fatal(err)

@@ -55,7 +55,7 @@ func rawExchange(t *testing.T, addr, raw string, n int) []*http.Response {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer conn.Close()
+	defer func() { _ = conn.Close() }()
 	_ = conn.SetDeadline(time.Now().Add(10 * time.Second))
 	if _, err := io.WriteString(conn, raw); err != nil {
 		t.Fatal(err)
@@ -68,7 +68,7 @@ func rawExchange(t *testing.T, addr, raw string, n int) []*http.Response {
 			break
 		}
 		body, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
+		_ = resp.Body.Close()
 		resp.Body = io.NopCloser(strings.NewReader(string(body)))
 		out = append(out, resp)
 	}
@@ -173,7 +173,7 @@ func TestServeShutsDown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp.Body.Close()
+	_ = resp.Body.Close()
 	if resp.StatusCode != 403 {
 		t.Errorf("status %d", resp.StatusCode)
 	}

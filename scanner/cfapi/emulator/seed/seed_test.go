@@ -362,12 +362,6 @@ func anyFilter(s *inventory.Snapshot, p func(f inventory.Filter) bool) bool {
 	return anyZone(s, func(z *inventory.ZoneInventory) bool { return slices.ContainsFunc(z.Filters, p) })
 }
 
-func anyRateLimit(s *inventory.Snapshot, p func(z *inventory.ZoneInventory, r inventory.RateLimit) bool) bool {
-	return anyZone(s, func(z *inventory.ZoneInventory) bool {
-		return slices.ContainsFunc(z.RateLimits, func(r inventory.RateLimit) bool { return p(z, r) })
-	})
-}
-
 func anyRecord(s *inventory.Snapshot, p func(r inventory.DNSRecord) bool) bool {
 	return anyZone(s, func(z *inventory.ZoneInventory) bool { return slices.ContainsFunc(z.DNSRecords, p) })
 }
