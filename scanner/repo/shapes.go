@@ -1,6 +1,7 @@
 package repo
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
@@ -75,8 +76,8 @@ func (r *shapeRules) check(c *Checker, kind Kind, data, lower []byte, add func(h
 		docs, err = parseYAML(data)
 	}
 	if err != nil {
-		pe, ok := err.(*parseError)
-		if !ok {
+		var pe *parseError
+		if !errors.As(err, &pe) {
 			pe = &parseError{Line: 1, Col: 1, Msg: err.Error()}
 		}
 		add(hit{
@@ -117,7 +118,13 @@ func escapePointer(k string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(k, "~", "~0"), "/", "~1")
 }
 
-// object applies every shape to one object.
+// emitFunc reports a finding on the object being matched: the rule, the kind of object, the
+// aspect that tells findings on one object apart in its address, and the message.
+type emitFunc func(rule vocab.RuleID, kind vocab.Kind, aspect, msg string)
+
+// object applies every shape to one object. An object may match several shapes (a firewall
+// rule carrying an id that is also a zone setting's), so each family is tried in turn and
+// the findings keep this order.
 func (r *shapeRules) object(c *Checker, o *node, pointer, parentKey string, add func(hit)) {
 	if pointer == "" {
 		pointer = "/"
@@ -131,6 +138,21 @@ func (r *shapeRules) object(c *Checker, o *node, pointer, parentKey string, add 
 	emit := func(rule vocab.RuleID, kind vocab.Kind, aspect, msg string) {
 		add(hit{rule: rule, kind: kind, id: id, name: name, address: pointer + " " + aspect, msg: msg, loc: nodeLoc(o)})
 	}
+	r.rules(c, o, pointer, parentKey, label, emit, add)
+	if o.has("threshold") && o.has("period") && o.get("match") != nil && o.get("match").kind == nodeObject {
+		emit(vocab.RateLimitingV1, vocab.KindRateLimit, "rate_limit", "rate limit "+label)
+	}
+	r.waf(o, label, emit)
+	srvData(o, label, emit)
+	r.zoneSetting(o, id, pointer, add)
+	accountNameservers(o, label, emit)
+	notificationEmail(o, label, emit)
+}
+
+// rules recognises the objects that carry a Rules language expression: firewall rules
+// (filter nested or flat), filters and ruleset rules, and checks their expressions. A filter
+// nested in a firewall rule is part of that rule's finding, so it is not reported again.
+func (r *shapeRules) rules(c *Checker, o *node, pointer, parentKey, label string, emit emitFunc, add func(hit)) {
 	action, hasAction := o.stringMember("action")
 	exprText, hasExpr := o.stringMember("expression")
 	filter := o.get("filter")
@@ -151,54 +173,80 @@ func (r *shapeRules) object(c *Checker, o *node, pointer, parentKey string, add 
 	case hasExpr && hasAction && (o.has("ref") || o.has("enabled") || o.has("id")):
 		r.expression(c, o, o, pointer+"/expression", exprText, false, add)
 	}
-	if o.has("threshold") && o.has("period") && o.get("match") != nil && o.get("match").kind == nodeObject {
-		emit(vocab.RateLimitingV1, vocab.KindRateLimit, "rate_limit", "rate limit "+label)
+}
+
+// srvData reports an SRV record that still sets the data fields the API no longer takes
+// (service, proto, name), naming each one so the fix is plain.
+func srvData(o *node, label string, emit emitFunc) {
+	if !strings.EqualFold(o.text("type"), "SRV") {
+		return
 	}
-	r.waf(o, label, emit)
-	if strings.EqualFold(o.text("type"), "SRV") {
-		if d := o.get("data"); d != nil && d.kind == nodeObject {
-			var set []string
-			for _, f := range []string{"service", "proto", "name"} {
-				if d.has(f) {
-					set = append(set, "data."+f)
-				}
-			}
-			if len(set) > 0 {
-				emit(vocab.SRVDataFields, vocab.KindDNSRecord, "srv", "SRV record "+label+" sets "+strings.Join(set, ", "))
-			}
-		}
+	d := o.get("data")
+	if d == nil || d.kind != nodeObject {
+		return
 	}
-	if rule, ok := r.settings[id]; ok && o.has("value") {
-		v := o.get("value")
-		val := v.str
-		if v.kind != nodeScalar {
-			val = "{…}"
-		}
-		add(hit{rule: vocab.RuleID(rule), kind: vocab.KindZoneSetting, id: id, name: id, address: pointer + " setting",
-			msg: "zone setting " + id + " = " + clip(val, 60) + " at " + pointer, loc: nodeLoc(o)})
-	}
-	if s := o.get("settings"); s != nil && s.kind == nodeObject {
-		var set []string
-		for _, f := range []string{"default_nameservers", "use_account_custom_ns_by_default"} {
-			if s.has(f) {
-				set = append(set, "settings."+f)
-			}
-		}
-		if len(set) > 0 {
-			emit(vocab.AccountNameserverSettings, vocab.KindAccount, "account_ns", "account "+label+" sets "+strings.Join(set, ", "))
+	var set []string
+	for _, f := range []string{"service", "proto", "name"} {
+		if d.has(f) {
+			set = append(set, "data."+f)
 		}
 	}
-	if email := o.text("notification_email"); email != "" {
-		switch {
-		case o.has("origins"):
-			emit(vocab.NotificationEmail, vocab.KindLoadBalancerPool, "notification_email", "load balancer pool "+label+" sets notification_email")
-		case o.has("check_regions") || o.has("consecutive_fails"):
-			emit(vocab.NotificationEmail, vocab.KindHealthCheck, "notification_email", "health check "+label+" sets notification_email")
-		}
+	if len(set) > 0 {
+		emit(vocab.SRVDataFields, vocab.KindDNSRecord, "srv", "SRV record "+label+" sets "+strings.Join(set, ", "))
 	}
 }
 
-func (r *shapeRules) waf(o *node, label string, emit func(rule vocab.RuleID, kind vocab.Kind, aspect, msg string)) {
+// zoneSetting reports {"id": SETTING, "value": ...} for a setting the catalog deprecates. The
+// finding is named after the setting, not the object, and shows the value it is set to.
+func (r *shapeRules) zoneSetting(o *node, id, pointer string, add func(hit)) {
+	rule, ok := r.settings[id]
+	if !ok || !o.has("value") {
+		return
+	}
+	v := o.get("value")
+	val := v.str
+	if v.kind != nodeScalar {
+		val = "{…}"
+	}
+	add(hit{rule: vocab.RuleID(rule), kind: vocab.KindZoneSetting, id: id, name: id, address: pointer + " setting",
+		msg: "zone setting " + id + " = " + clip(val, 60) + " at " + pointer, loc: nodeLoc(o)})
+}
+
+// accountNameservers reports an account whose settings hold the retired nameserver
+// settings, naming each one set.
+func accountNameservers(o *node, label string, emit emitFunc) {
+	s := o.get("settings")
+	if s == nil || s.kind != nodeObject {
+		return
+	}
+	var set []string
+	for _, f := range []string{"default_nameservers", "use_account_custom_ns_by_default"} {
+		if s.has(f) {
+			set = append(set, "settings."+f)
+		}
+	}
+	if len(set) > 0 {
+		emit(vocab.AccountNameserverSettings, vocab.KindAccount, "account_ns", "account "+label+" sets "+strings.Join(set, ", "))
+	}
+}
+
+// notificationEmail reports a load balancer pool or health check that sets a non-empty
+// notification_email; which of the two it is decides the object kind.
+func notificationEmail(o *node, label string, emit emitFunc) {
+	if o.text("notification_email") == "" {
+		return
+	}
+	switch {
+	case o.has("origins"):
+		emit(vocab.NotificationEmail, vocab.KindLoadBalancerPool, "notification_email", "load balancer pool "+label+" sets notification_email")
+	case o.has("check_regions") || o.has("consecutive_fails"):
+		emit(vocab.NotificationEmail, vocab.KindHealthCheck, "notification_email", "health check "+label+" sets notification_email")
+	}
+}
+
+// waf recognises the previous version's WAF objects: packages, rule groups, rules and
+// overrides.
+func (r *shapeRules) waf(o *node, label string, emit emitFunc) {
 	switch {
 	case o.has("detection_mode") && (o.has("sensitivity") || o.has("action_mode") || o.has("zone_id")):
 		emit(vocab.WAFManagedRulesV1, vocab.KindWAFPackage, "waf_package", "WAF package "+label)
