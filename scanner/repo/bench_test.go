@@ -131,7 +131,9 @@ func peakHeap(stop <-chan struct{}) func() uint64 {
 func BenchmarkCheckRepo(b *testing.B) {
 	files := 20000
 	if v := os.Getenv("SUNSET_BENCH_FILES"); v != "" {
-		fmt.Sscan(v, &files)
+		if _, err := fmt.Sscan(v, &files); err != nil {
+			b.Fatalf("SUNSET_BENCH_FILES=%q: %v", v, err)
+		}
 	}
 	for _, n := range []int{files / 4, files} {
 		dir := b.TempDir()

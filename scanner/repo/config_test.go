@@ -13,7 +13,9 @@ import (
 func TestConfig(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, ConfigFileName)
-	os.WriteFile(p, []byte("paths: [infra, /abs]\nexclude: [\"legacy/**\"]\nfail_on: error\nmax_file_size: 1MiB\nbaseline: base.json\nrules:\n  disable: [dns-error-chain]\n  severity: {zone-setting-brotli: notice}\n"), 0o644)
+	if err := os.WriteFile(p, []byte("paths: [infra, /abs]\nexclude: [\"legacy/**\"]\nfail_on: error\nmax_file_size: 1MiB\nbaseline: base.json\nrules:\n  disable: [dns-error-chain]\n  severity: {zone-setting-brotli: notice}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	cfg, err := LoadConfig(p)
 	if err != nil {
 		t.Fatal(err)

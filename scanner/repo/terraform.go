@@ -2,6 +2,7 @@ package repo
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -606,7 +607,8 @@ func ctyString(v cty.Value) (string, bool) {
 func readTFJSON(data []byte, wanted func(string) bool) ([]tfResource, []span, *parseError) {
 	root, err := parseJSON(data)
 	if err != nil {
-		pe, _ := err.(*parseError)
+		var pe *parseError
+		errors.As(err, &pe) // parseJSON fails only with a *parseError
 		return nil, nil, pe
 	}
 	var spans []span

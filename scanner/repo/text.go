@@ -379,7 +379,7 @@ func placeholderName(b []byte) bool {
 		return false
 	}
 	for _, c := range b {
-		if !(isWordByte(c) || c == ' ') {
+		if !isWordByte(c) && c != ' ' {
 			return false
 		}
 	}
