@@ -77,7 +77,8 @@ func isValueChar(c byte) bool {
 	return isHex(c) || c == ':' || c == '.' || c == '/' || c == '-' || c == 'x' || c == 'X'
 }
 
-// scan returns the next token.
+// scan returns the next token: an operand (string, list, value, name), else
+// an operator or bracket, else an illegal token for whatever is there.
 func (l *lexer) scan(mode int) token {
 	for l.off < len(l.src) && isSpace(l.src[l.off]) {
 		l.off++
@@ -86,77 +87,93 @@ func (l *lexer) scan(mode int) token {
 	if start >= len(l.src) {
 		return token{kind: tEOF, pos: Pos(start), end: Pos(start)}
 	}
+	if t, ok := l.scanOperand(start, mode); ok {
+		return t
+	}
+	if t, ok := l.scanPunct(start); ok {
+		return t
+	}
+	return l.scanStray(start)
+}
+
+// scanOperand scans the tokens that start with a quote, a letter, a digit,
+// a colon, a $ or a minus sign before a digit.
+func (l *lexer) scanOperand(start, mode int) (token, bool) {
 	c := l.src[start]
 	switch {
 	case c == '"':
 		if mode&modeRegex != 0 {
-			return l.scanRegex(start)
+			return l.scanRegex(start), true
 		}
-		return l.scanQuoted(start)
+		return l.scanQuoted(start), true
 	case c == 'r' && start+1 < len(l.src) && (l.src[start+1] == '"' || l.src[start+1] == '#'):
-		return l.scanRaw(start)
+		return l.scanRaw(start), true
 	case c == '$':
-		return l.scanList(start)
+		return l.scanList(start), true
 	case isDigit(c), c == ':', c == '-' && start+1 < len(l.src) && isDigit(l.src[start+1]):
-		return l.scanValue(start)
+		return l.scanValue(start), true
 	case isLetter(c):
 		if isHex(c) {
 			if t, ok := l.tryLetterValue(start, mode); ok {
-				return t
+				return t, true
 			}
 		}
-		return l.scanIdent(start)
+		return l.scanIdent(start), true
 	}
-	two := ""
-	if start+2 <= len(l.src) {
-		two = l.src[start : start+2]
-	}
+	return token{}, false
+}
+
+// punct1 is the token of each one-character operator and bracket; tEOF
+// (the zero) marks a byte that is none.
+var punct1 = [256]tokKind{
+	'(': tLParen, ')': tRParen, '{': tLBrace, '}': tRBrace, '[': tLBrack, ']': tRBrack,
+	',': tComma, '*': tStar, '<': tLt, '>': tGt, '~': tTilde, '&': tAmp, '!': tBang,
+}
+
+// punct2 is the token of a two-character operator, or tEOF.
+func punct2(two string) tokKind {
 	switch two {
 	case "==":
-		return l.punct(start, 2, tEqEq)
+		return tEqEq
 	case "!=":
-		return l.punct(start, 2, tNe)
+		return tNe
 	case "<=":
-		return l.punct(start, 2, tLe)
+		return tLe
 	case ">=":
-		return l.punct(start, 2, tGe)
+		return tGe
 	case "&&":
-		return l.punct(start, 2, tAndAnd)
+		return tAndAnd
 	case "||":
-		return l.punct(start, 2, tOrOr)
+		return tOrOr
 	case "^^":
-		return l.punct(start, 2, tXorXor)
-	case "..":
-		l.off += 2
-		return l.illegal(start, start, "unexpected \"..\": a range a..b is only allowed between two values inside a set")
+		return tXorXor
 	}
-	switch c {
-	case '(':
-		return l.punct(start, 1, tLParen)
-	case ')':
-		return l.punct(start, 1, tRParen)
-	case '{':
-		return l.punct(start, 1, tLBrace)
-	case '}':
-		return l.punct(start, 1, tRBrace)
-	case '[':
-		return l.punct(start, 1, tLBrack)
-	case ']':
-		return l.punct(start, 1, tRBrack)
-	case ',':
-		return l.punct(start, 1, tComma)
-	case '*':
-		return l.punct(start, 1, tStar)
-	case '<':
-		return l.punct(start, 1, tLt)
-	case '>':
-		return l.punct(start, 1, tGt)
-	case '~':
-		return l.punct(start, 1, tTilde)
-	case '&':
-		return l.punct(start, 1, tAmp)
-	case '!':
-		return l.punct(start, 1, tBang)
+	return tEOF
+}
+
+// scanPunct scans an operator or bracket. Two characters are tried first,
+// so that <= is not read as <.
+func (l *lexer) scanPunct(start int) (token, bool) {
+	if start+2 <= len(l.src) {
+		two := l.src[start : start+2]
+		if k := punct2(two); k != tEOF {
+			return l.punct(start, 2, k), true
+		}
+		if two == ".." {
+			l.off += 2
+			return l.illegal(start, start, "unexpected \"..\": a range a..b is only allowed between two values inside a set"), true
+		}
+	}
+	if k := punct1[l.src[start]]; k != tEOF {
+		return l.punct(start, 1, k), true
+	}
+	return token{}, false
+}
+
+// scanStray makes an illegal token of one character that starts no token,
+// naming the operator meant when it is half of one.
+func (l *lexer) scanStray(start int) token {
+	switch l.src[start] {
 	case '=':
 		l.off++
 		return l.illegal(start, start, "unexpected \"=\": use == or eq to compare")
