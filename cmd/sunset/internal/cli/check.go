@@ -79,14 +79,39 @@ func checkCommand(s *Streams) *ucli.Command {
 }
 
 // resolveCheckOptions reads .sunset.yaml (given or discovered) and merges the flags over it.
+// Problems are reported in a fixed order: misplaced flags, the configuration file, the rules
+// and limits it sets, the outputs, then the walk.
 func resolveCheckOptions(c *ucli.Context, s *Streams) (*checkOptions, error) {
-	o := &checkOptions{}
 	args := c.Args().Slice()
 	for _, a := range args {
 		if strings.HasPrefix(a, "-") && a != "-" {
 			return nil, usageErrorf("flags go before the paths (%q follows a path)", a)
 		}
 	}
+	cfg, err := loadCheckConfig(c, args)
+	if err != nil {
+		return nil, err
+	}
+	mergeCheckFlags(c, &cfg, args)
+	o := &checkOptions{cfg: cfg}
+	if err := o.resolvePolicy(c); err != nil {
+		return nil, err
+	}
+	o.printConfig = c.Bool("print-config")
+	if err := o.resolveOutput(c, s); err != nil {
+		return nil, err
+	}
+	o.writeBaseline = c.String("write-baseline")
+	o.showSuppressed = c.Bool("show-suppressed")
+	if err := o.resolveWalk(c); err != nil {
+		return nil, err
+	}
+	return o, nil
+}
+
+// loadCheckConfig loads the --config file or, without one, the .sunset.yaml at the top of the
+// first path (a directory); with neither the configuration is empty.
+func loadCheckConfig(c *ucli.Context, args []string) (repo.Config, error) {
 	cfgPath := c.String("config")
 	if cfgPath == "" {
 		first := "."
@@ -99,76 +124,96 @@ func resolveCheckOptions(c *ucli.Context, s *Streams) (*checkOptions, error) {
 			}
 		}
 	}
-	if cfgPath != "" {
-		cfg, err := repo.LoadConfig(cfgPath)
-		if err != nil {
-			return nil, usageErrorf("%v", err)
-		}
-		o.cfg = *cfg
+	if cfgPath == "" {
+		return repo.Config{}, nil
 	}
+	cfg, err := repo.LoadConfig(cfgPath)
+	if err != nil {
+		return repo.Config{}, usageErrorf("%v", err)
+	}
+	return *cfg, nil
+}
+
+// mergeCheckFlags lays the flags that were given over the configuration file's settings, so
+// --print-config shows what the check will use. --fail-on's default applies only when the
+// file sets none; paths default to the file's, then ".".
+func mergeCheckFlags(c *ucli.Context, cfg *repo.Config, args []string) {
 	if len(args) > 0 {
-		o.cfg.Paths = args
-	} else if len(o.cfg.Paths) == 0 {
-		o.cfg.Paths = []string{"."}
+		cfg.Paths = args
+	} else if len(cfg.Paths) == 0 {
+		cfg.Paths = []string{"."}
 	}
 	if c.IsSet("include") {
-		o.cfg.Include = c.StringSlice("include")
+		cfg.Include = c.StringSlice("include")
 	}
 	if c.IsSet("exclude") {
-		o.cfg.Exclude = c.StringSlice("exclude")
+		cfg.Exclude = c.StringSlice("exclude")
 	}
-	if c.IsSet(flagFailOn) || o.cfg.FailOn == "" {
-		o.cfg.FailOn = c.String(flagFailOn)
+	if c.IsSet(flagFailOn) || cfg.FailOn == "" {
+		cfg.FailOn = c.String(flagFailOn)
 	}
 	if c.IsSet("max-file-size") {
-		o.cfg.MaxFileSize = c.String("max-file-size")
+		cfg.MaxFileSize = c.String("max-file-size")
 	}
 	if c.IsSet("baseline") {
-		o.cfg.Baseline = c.String("baseline")
+		cfg.Baseline = c.String("baseline")
 	}
+}
+
+// resolvePolicy loads the catalog and checks the merged configuration against it (rule ids
+// must be ones the checker knows), then parses the gate severity and the file size limit.
+func (o *checkOptions) resolvePolicy(c *ucli.Context) error {
 	var err error
 	if o.catalog, err = loadCatalog(c); err != nil {
-		return nil, err
+		return err
 	}
 	known := repo.NewChecker(o.catalog, time.Time{}).KnownRule
 	if err := o.cfg.Validate(known); err != nil {
-		return nil, usageErrorf("configuration%s: %v", sourceSuffix(o.cfg.Source), err)
+		return usageErrorf("configuration%s: %v", sourceSuffix(o.cfg.Source), err)
 	}
 	if o.failOn, err = scanner.ParseSeverity(o.cfg.FailOn); err != nil {
-		return nil, usageErrorf("--fail-on: %v", err)
+		return usageErrorf("--fail-on: %v", err)
 	}
 	o.maxFileSize = repo.DefaultMaxFileSize
 	if o.cfg.MaxFileSize != "" {
 		if o.maxFileSize, err = repo.ParseSize(o.cfg.MaxFileSize); err != nil {
-			return nil, usageErrorf("--max-file-size: %v", err)
+			return usageErrorf("--max-file-size: %v", err)
 		}
 	}
-	o.printConfig = c.Bool("print-config")
+	return nil
+}
+
+// resolveOutput reads the report flags: formats and their files, the as-of date and colour.
+func (o *checkOptions) resolveOutput(c *ucli.Context, s *Streams) error {
+	var err error
 	if o.formats, err = formatSpecs(c); err != nil {
-		return nil, err
+		return err
 	}
 	if o.asOf, err = s.asOf(c); err != nil {
-		return nil, err
+		return err
 	}
-	if o.color, err = s.color(c, s.OutTTY); err != nil {
-		return nil, err
-	}
+	o.color, err = s.color(c, s.OutTTY)
+	return err
+}
+
+// resolveWalk reads how the paths are walked: workers, .gitignore, and standard input, which
+// must then be the only path.
+func (o *checkOptions) resolveWalk(c *ucli.Context) error {
 	if o.workers = c.Int("workers"); o.workers < 0 {
-		return nil, usageErrorf("--workers %d: want 1 or more (0 = the number of CPUs)", o.workers)
+		return usageErrorf("--workers %d: want 1 or more (0 = the number of CPUs)", o.workers)
 	}
 	o.noGitignore = c.Bool("no-gitignore")
-	o.writeBaseline = c.String("write-baseline")
-	o.showSuppressed = c.Bool("show-suppressed")
+	var err error
 	if o.stdinKind, err = repo.ParseKind(c.String("stdin-type")); err != nil {
-		return nil, usageErrorf("--stdin-type: %v", err)
+		return usageErrorf("--stdin-type: %v", err)
 	}
 	o.stdinName = c.String("stdin-name")
 	for _, p := range o.cfg.Paths {
 		if p == "-" && len(o.cfg.Paths) > 1 {
-			return nil, usageErrorf("- (standard input) must be the only path")
+			return usageErrorf("- (standard input) must be the only path")
 		}
 	}
-	return o, nil
+	return nil
 }
 
 func sourceSuffix(src string) string {
@@ -213,7 +258,7 @@ func runCheck(c *ucli.Context, s *Streams, o *checkOptions) error {
 		})
 	}
 	if err != nil {
-		if errors.Is(err, c.Context.Err()) && c.Context.Err() != nil {
+		if errors.Is(err, c.Err()) && c.Err() != nil {
 			return fatalError(fmt.Errorf("check interrupted: %w", err))
 		}
 		return usageErrorf("%v", err)
@@ -284,7 +329,7 @@ func writeBaselineFile(path string, b *repo.Baseline) error {
 		return fatalError(fmt.Errorf("cannot write baseline: %w", err))
 	}
 	if err := b.Write(f); err != nil {
-		f.Close()
+		_ = f.Close() // the write failed: that error is the one to report
 		return fatalError(fmt.Errorf("cannot write baseline %s: %w", path, err))
 	}
 	if err := f.Close(); err != nil {
@@ -298,7 +343,7 @@ func readBaselineFile(path string) (*repo.Baseline, error) {
 	if err != nil {
 		return nil, usageErrorf("--baseline: %v", err)
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }() // read only: the baseline is read whole or its error returned
 	b, err := repo.ReadBaseline(f)
 	if err != nil {
 		return nil, usageErrorf("--baseline %s: %v", path, strings.TrimSpace(err.Error()))
