@@ -84,7 +84,9 @@ func TestCheckBaselineRoundTrip(t *testing.T) {
 		t.Fatalf("write-baseline: exit %d (%s)", r.code, r.stderr)
 	}
 	// Lines move, one call is fixed, one is added: only the new one counts; the fixed one is stale.
-	os.WriteFile(filepath.Join(dir, "a.sh"), []byte("\n\ncurl \"$API/zones/$Z/filters\"\ncurl \"$API/organizations/$O/roles\"\n"), 0o644)
+	if err := os.WriteFile(filepath.Join(dir, "a.sh"), []byte("\n\ncurl \"$API/zones/$Z/filters\"\ncurl \"$API/organizations/$O/roles\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	out := filepath.Join(t.TempDir(), "r.json")
 	r := runSunset(t, nil, "check", "--as-of", "2025-07-01", "--baseline", base, "--show-suppressed", "--format", "json:"+out, dir)
 	if r.code != ExitFindings || !strings.Contains(r.stderr, "stale entry rate-limiting-v1") {

@@ -138,7 +138,7 @@ func (l *connTracker) Accept() (net.Conn, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.closed {
-		c.Close()
+		_ = c.Close() // shutting down: the connection never carried a request
 		return nil, net.ErrClosed
 	}
 	tc := &trackedConn{Conn: c, l: l}
@@ -152,7 +152,7 @@ func (l *connTracker) closeAll() {
 	defer l.mu.Unlock()
 	l.closed = true
 	for c := range l.open {
-		c.(*trackedConn).Conn.Close()
+		_ = c.(*trackedConn).Conn.Close() // shutting down: nothing more is sent or read
 	}
 	clear(l.open)
 }

@@ -69,7 +69,7 @@ func emulatorCommand(s *Streams) *ucli.Command {
 			}
 			fmt.Fprintf(s.Out, "  try: SUNSET_API_URL=%s CLOUDFLARE_API_TOKEN=%s sunset scan\n", base, opts.Token)
 			err = emulator.Serve(c.Context, ln, srv)
-			if err != nil && !errors.Is(err, c.Context.Err()) {
+			if err != nil && !errors.Is(err, c.Err()) {
 				return fatalError(err)
 			}
 			st := srv.Stats()

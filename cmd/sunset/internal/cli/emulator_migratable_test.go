@@ -26,7 +26,7 @@ func TestEmulatorMigratable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }()
 	var env struct {
 		Result []struct {
 			Name string `json:"name"`

@@ -186,7 +186,7 @@ func readReportFile(t *testing.T, path string) *reports.Report {
 	if err != nil {
 		t.Fatalf("report not written: %v", err)
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	rep, err := reports.ReadReport(f)
 	if err != nil {
 		t.Fatalf("reading %s: %v", path, err)

@@ -26,7 +26,9 @@ func writeDemoSnapshot(t *testing.T) string {
 	if err := seed.Demo().Write(f); err != nil {
 		t.Fatal(err)
 	}
-	f.Close()
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
 	return path
 }
 
@@ -113,7 +115,9 @@ func TestPlanExitCodes(t *testing.T) {
 		t.Errorf("no credentials: exit %d\n%s", r.code, r.stderr)
 	}
 	file := filepath.Join(t.TempDir(), "a-file")
-	os.WriteFile(file, []byte("x"), 0o644)
+	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if r := runSunset(t, nil, "plan", "--snapshot", snap, "--out-dir", filepath.Join(file, "sub")); r.code != ExitFatal {
 		t.Errorf("unwritable out-dir: exit %d\n%s", r.code, r.stderr)
 	}

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"io"
 	"os"
 	"strings"
 
@@ -86,13 +85,13 @@ func runReport(s *Streams, o *reportOptions) error {
 
 // readPlanInput reads a plan.json; like the report, anything wrong with it is exit 2.
 func readPlanInput(s *Streams, path string) (*migrate.Plan, error) {
-	var r io.Reader = s.In
+	r := s.In
 	if path != "-" {
 		f, err := os.Open(path)
 		if err != nil {
 			return nil, usageErrorf("--plan: %v", err)
 		}
-		defer f.Close()
+		defer func() { _ = f.Close() }() // read only: read whole or its error returned
 		r = f
 	}
 	p, err := migrate.ReadPlan(r)
@@ -105,13 +104,13 @@ func readPlanInput(s *Streams, path string) (*migrate.Plan, error) {
 // readReportInput reads a JSON report from a file or standard input. Anything wrong with it
 // (missing, not a report, a newer schema) is the caller's input: exit 2.
 func readReportInput(s *Streams, path string) (*reports.Report, error) {
-	var r io.Reader = s.In
+	r := s.In
 	if path != "-" {
 		f, err := os.Open(path)
 		if err != nil {
 			return nil, usageErrorf("--in: %v", err)
 		}
-		defer f.Close()
+		defer func() { _ = f.Close() }() // read only: read whole or its error returned
 		r = f
 	}
 	rep, err := reports.ReadReport(r)

@@ -40,7 +40,7 @@ func demoFixtures(t *testing.T) (report, plan []byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	snap, err := inventory.ReadSnapshot(f)
 	if err != nil {
 		t.Fatal(err)
@@ -89,7 +89,7 @@ func TestReportFixtures(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	wantPlan, err := migrate.ReadPlan(f)
 	if err != nil {
 		t.Fatal(err)
