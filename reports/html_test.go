@@ -31,7 +31,7 @@ func readFixtureReport(t testing.TB, name string) *Report {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	r, err := ReadReport(f)
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
@@ -87,7 +87,7 @@ func readFixturePlan(t testing.TB, name string) *migrate.Plan {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	p, err := migrate.ReadPlan(f)
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)

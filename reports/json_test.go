@@ -42,9 +42,14 @@ func TestJSONShape(t *testing.T) {
 	// Top-level members in the documented order.
 	var keys []string
 	dec := json.NewDecoder(strings.NewReader(render(t, "json", Options{}, sampleReport())))
-	dec.Token() // {
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		t.Fatalf("want a JSON object, got %v (%v)", tok, err)
+	}
 	for dec.More() {
-		k, _ := dec.Token()
+		k, err := dec.Token()
+		if err != nil {
+			t.Fatal(err)
+		}
 		keys = append(keys, k.(string))
 		var skip json.RawMessage
 		if err := dec.Decode(&skip); err != nil {

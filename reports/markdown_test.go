@@ -69,7 +69,8 @@ func checkLinks(t *testing.T, page string) {
 	t.Helper()
 	for _, m := range linkRE.FindAllStringSubmatch(page, -1) {
 		href, text := html.UnescapeString(m[1]), html.UnescapeString(m[2])
-		if !(strings.HasPrefix(href, "https://") || strings.HasPrefix(href, "http://")) || href != text {
+		web := strings.HasPrefix(href, "https://") || strings.HasPrefix(href, "http://")
+		if !web || href != text {
 			t.Errorf("link to %q reads %q", href, text)
 		}
 	}
