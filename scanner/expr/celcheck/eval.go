@@ -140,79 +140,100 @@ func zeroValue(t *types.Type) ref.Val {
 // toCEL converts a request value to the CEL value of type t, or a CEL error
 // naming the field when the value does not fit.
 func toCEL(name string, v any, t *types.Type) ref.Val {
-	bad := func() ref.Val {
-		return types.NewErr("field %s is %s; the request gives %T", name, rulesTypeName(t), v)
-	}
+	var out ref.Val
 	switch t.Kind() {
 	case types.StringKind:
 		if s, ok := v.(string); ok {
-			return types.String(s)
+			out = types.String(s)
 		}
 	case types.IntKind:
 		if n, ok := toInt(v); ok {
-			return types.Int(n)
+			out = types.Int(n)
 		}
 	case types.BoolKind:
 		if b, ok := v.(bool); ok {
-			return types.Bool(b)
+			out = types.Bool(b)
 		}
 	case types.OpaqueKind:
-		switch a := v.(type) {
-		case netip.Addr:
-			return ext.IP{Addr: a}
-		case string:
-			ip, err := netip.ParseAddr(a)
-			if err != nil {
-				return types.NewErr("field %s: %q is not an IP address", name, a)
-			}
-			return ext.IP{Addr: ip}
-		}
+		out = ipToCEL(name, v)
 	case types.ListKind:
-		elem := t.Parameters()[0]
-		switch l := v.(type) {
-		case []string:
-			if elem.Kind() == types.StringKind {
-				return types.NewStringList(types.DefaultTypeAdapter, l)
-			}
-		case []int64:
-			if elem.Kind() == types.IntKind {
-				out := make([]ref.Val, len(l))
-				for i, n := range l {
-					out[i] = types.Int(n)
-				}
-				return types.NewRefValList(types.DefaultTypeAdapter, out)
-			}
-		case []any:
+		out = listToCEL(name, v, t.Parameters()[0])
+	case types.MapKind:
+		out = mapToCEL(name, v, t.Parameters()[1])
+	}
+	if out == nil {
+		return types.NewErr("field %s is %s; the request gives %T", name, rulesTypeName(t), v)
+	}
+	return out
+}
+
+// ipToCEL converts an address, or a string spelling one; nil when v is
+// neither.
+func ipToCEL(name string, v any) ref.Val {
+	switch a := v.(type) {
+	case netip.Addr:
+		return ext.IP{Addr: a}
+	case string:
+		ip, err := netip.ParseAddr(a)
+		if err != nil {
+			return types.NewErr("field %s: %q is not an IP address", name, a)
+		}
+		return ext.IP{Addr: ip}
+	}
+	return nil
+}
+
+// listToCEL converts an array with elements of type elem: a typed slice
+// whose element type fits, or []any converted element by element; nil when
+// v is neither.
+func listToCEL(name string, v any, elem *types.Type) ref.Val {
+	switch l := v.(type) {
+	case []string:
+		if elem.Kind() == types.StringKind {
+			return types.NewStringList(types.DefaultTypeAdapter, l)
+		}
+	case []int64:
+		if elem.Kind() == types.IntKind {
 			out := make([]ref.Val, len(l))
-			for i, x := range l {
-				if out[i] = toCEL(name, x, elem); types.IsError(out[i]) {
-					return out[i]
-				}
+			for i, n := range l {
+				out[i] = types.Int(n)
 			}
 			return types.NewRefValList(types.DefaultTypeAdapter, out)
 		}
-	case types.MapKind:
-		elem := t.Parameters()[1]
-		switch m := v.(type) {
-		case map[string][]string:
-			out := make(map[ref.Val]ref.Val, len(m))
-			for k, x := range m {
-				if out[types.String(k)] = toCEL(name, x, elem); types.IsError(out[types.String(k)]) {
-					return out[types.String(k)]
-				}
+	case []any:
+		out := make([]ref.Val, len(l))
+		for i, x := range l {
+			if out[i] = toCEL(name, x, elem); types.IsError(out[i]) {
+				return out[i]
 			}
-			return types.NewRefValMap(types.DefaultTypeAdapter, out)
-		case map[string]any:
-			out := make(map[ref.Val]ref.Val, len(m))
-			for k, x := range m {
-				if out[types.String(k)] = toCEL(name, x, elem); types.IsError(out[types.String(k)]) {
-					return out[types.String(k)]
-				}
-			}
-			return types.NewRefValMap(types.DefaultTypeAdapter, out)
+		}
+		return types.NewRefValList(types.DefaultTypeAdapter, out)
+	}
+	return nil
+}
+
+// mapToCEL converts a map with string keys and values of type elem; nil
+// when v is no such map.
+func mapToCEL(name string, v any, elem *types.Type) ref.Val {
+	switch m := v.(type) {
+	case map[string][]string:
+		return mapValuesToCEL(name, m, elem)
+	case map[string]any:
+		return mapValuesToCEL(name, m, elem)
+	}
+	return nil
+}
+
+// mapValuesToCEL converts each value of m, stopping at the first that does
+// not fit.
+func mapValuesToCEL[V any](name string, m map[string]V, elem *types.Type) ref.Val {
+	out := make(map[ref.Val]ref.Val, len(m))
+	for k, x := range m {
+		if out[types.String(k)] = toCEL(name, x, elem); types.IsError(out[types.String(k)]) {
+			return out[types.String(k)]
 		}
 	}
-	return bad()
+	return types.NewRefValMap(types.DefaultTypeAdapter, out)
 }
 
 func toInt(v any) (int64, bool) {
@@ -272,6 +293,10 @@ func DecodeRequest(data []byte) (Request, error) {
 	return req, errors.Join(errs...)
 }
 
+// decodeValue converts a JSON value to the Go form a Request holds for a
+// field of type t: a string, an int64, a bool, an address as a string, a
+// []string or []int64 (else []any), or a map[string][]string (else
+// map[string]any).
 func decodeValue(v any, t *types.Type) (any, error) {
 	switch t.Kind() {
 	case types.StringKind:
@@ -294,77 +319,90 @@ func decodeValue(v any, t *types.Type) (any, error) {
 			return s, nil
 		}
 	case types.ListKind:
-		l, ok := v.([]any)
-		if !ok {
-			break
+		if l, ok := v.([]any); ok {
+			return decodeList(l, t.Parameters()[0])
 		}
-		elem := t.Parameters()[0]
-		switch elem.Kind() {
-		case types.StringKind:
-			out := make([]string, len(l))
-			for i, x := range l {
-				s, ok := x.(string)
-				if !ok {
-					return nil, fmt.Errorf("element %d is not a string", i)
-				}
-				out[i] = s
-			}
-			return out, nil
-		case types.IntKind:
-			out := make([]int64, len(l))
-			for i, x := range l {
-				n, ok := toInt(x)
-				if !ok {
-					return nil, fmt.Errorf("element %d is not an integer", i)
-				}
-				out[i] = n
-			}
-			return out, nil
+	case types.MapKind:
+		if m, ok := v.(map[string]any); ok {
+			return decodeMap(m, t.Parameters()[1])
 		}
-		out := make([]any, len(l))
+	}
+	return nil, fmt.Errorf("unexpected JSON value %v", v)
+}
+
+// decodeList decodes a JSON array of elem: strings and integers into their
+// typed slices, anything else element by element into []any.
+func decodeList(l []any, elem *types.Type) (any, error) {
+	switch elem.Kind() {
+	case types.StringKind:
+		out := make([]string, len(l))
 		for i, x := range l {
-			d, err := decodeValue(x, elem)
-			if err != nil {
-				return nil, fmt.Errorf("element %d: %w", i, err)
+			s, ok := x.(string)
+			if !ok {
+				return nil, fmt.Errorf("element %d is not a string", i)
 			}
-			out[i] = d
+			out[i] = s
 		}
 		return out, nil
-	case types.MapKind:
-		m, ok := v.(map[string]any)
-		if !ok {
-			break
-		}
-		elem := t.Parameters()[1]
-		if elem.Kind() == types.ListKind && elem.Parameters()[0].Kind() == types.StringKind {
-			out := make(map[string][]string, len(m))
-			for k, x := range m {
-				switch x := x.(type) {
-				case string:
-					out[k] = []string{x}
-				case []any:
-					d, err := decodeValue(x, elem)
-					if err != nil {
-						return nil, fmt.Errorf("key %q: %w", k, err)
-					}
-					out[k] = d.([]string)
-				default:
-					return nil, fmt.Errorf("key %q: want a string or an array of strings", k)
-				}
+	case types.IntKind:
+		out := make([]int64, len(l))
+		for i, x := range l {
+			n, ok := toInt(x)
+			if !ok {
+				return nil, fmt.Errorf("element %d is not an integer", i)
 			}
-			return out, nil
+			out[i] = n
 		}
-		out := make(map[string]any, len(m))
-		for k, x := range m {
+		return out, nil
+	}
+	out := make([]any, len(l))
+	for i, x := range l {
+		d, err := decodeValue(x, elem)
+		if err != nil {
+			return nil, fmt.Errorf("element %d: %w", i, err)
+		}
+		out[i] = d
+	}
+	return out, nil
+}
+
+// decodeMap decodes a JSON object whose values are of type elem. A map of
+// string arrays (headers, cookies, query arguments) becomes a
+// map[string][]string; any other map a map[string]any.
+func decodeMap(m map[string]any, elem *types.Type) (any, error) {
+	if elem.Kind() == types.ListKind && elem.Parameters()[0].Kind() == types.StringKind {
+		return decodeStringsMap(m, elem)
+	}
+	out := make(map[string]any, len(m))
+	for k, x := range m {
+		d, err := decodeValue(x, elem)
+		if err != nil {
+			return nil, fmt.Errorf("key %q: %w", k, err)
+		}
+		out[k] = d
+	}
+	return out, nil
+}
+
+// decodeStringsMap decodes an object of string arrays (elem) into a
+// map[string][]string, where a lone string stands for an array of one.
+func decodeStringsMap(m map[string]any, elem *types.Type) (any, error) {
+	out := make(map[string][]string, len(m))
+	for k, x := range m {
+		switch x := x.(type) {
+		case string:
+			out[k] = []string{x}
+		case []any:
 			d, err := decodeValue(x, elem)
 			if err != nil {
 				return nil, fmt.Errorf("key %q: %w", k, err)
 			}
-			out[k] = d
+			out[k] = d.([]string)
+		default:
+			return nil, fmt.Errorf("key %q: want a string or an array of strings", k)
 		}
-		return out, nil
 	}
-	return nil, fmt.Errorf("unexpected JSON value %v", v)
+	return out, nil
 }
 
 // lru is a small least-recently-used cache of check results.

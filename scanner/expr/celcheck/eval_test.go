@@ -4,9 +4,16 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/json"
+	"net/netip"
 	"net/url"
+	"reflect"
 	"strings"
 	"testing"
+
+	"cel.dev/cel-go/common/types"
+	"cel.dev/cel-go/common/types/ref"
+	"cel.dev/cel-go/ext"
 )
 
 func TestEval(t *testing.T) {
@@ -162,6 +169,70 @@ func TestDecodeRequest(t *testing.T) {
 		`{"http.request.headers":{"a":1}}`, `{"http.request.headers.names":[1]}`, `[1]`} {
 		if _, err := DecodeRequest([]byte(bad)); err == nil {
 			t.Errorf("%s: no error", bad)
+		}
+	}
+}
+
+// TestRequestValues covers the value shapes toCEL and decodeValue take
+// beyond what the catalogue's fields use: nested arrays, maps of other
+// values, typed and untyped slices, and values that do not fit.
+func TestRequestValues(t *testing.T) {
+	strs := types.NewListType(types.StringType)
+	ints := types.NewListType(types.IntType)
+	intMap := types.NewMapType(types.StringType, types.IntType)
+	headers := types.NewMapType(types.StringType, strs)
+	for _, tt := range []struct {
+		v    any
+		t    *types.Type
+		want ref.Val // nil: a CEL error
+	}{
+		{[]int64{1, 2}, ints, types.NewDynamicList(types.DefaultTypeAdapter, []int64{1, 2})},
+		{[]any{json.Number("1"), 2.0}, ints, types.NewDynamicList(types.DefaultTypeAdapter, []int64{1, 2})},
+		{[]any{[]string{"a"}}, types.NewListType(strs), types.NewDynamicList(types.DefaultTypeAdapter, [][]string{{"a"}})},
+		{map[string]any{"k": 4}, intMap, types.NewDynamicMap(types.DefaultTypeAdapter, map[string]int64{"k": 4})},
+		{map[string][]string{"k": {"v"}}, headers, types.NewDynamicMap(types.DefaultTypeAdapter, map[string][]string{"k": {"v"}})},
+		{netip.MustParseAddr("::1"), types.NewOpaqueType("net.IP"), ext.IP{Addr: netip.MustParseAddr("::1")}},
+		{[]string{"a"}, ints, nil},
+		{[]int64{1}, strs, nil},
+		{[]any{"a"}, ints, nil},
+		{map[string]any{"k": "v"}, intMap, nil},
+		{"zz", types.NewOpaqueType("net.IP"), nil},
+	} {
+		got := toCEL("f", tt.v, tt.t)
+		if tt.want == nil {
+			if !types.IsError(got) {
+				t.Errorf("toCEL(%#v, %v) = %v, want an error", tt.v, tt.t, got)
+			}
+			continue
+		}
+		if types.IsError(got) || got.Equal(tt.want) != types.True {
+			t.Errorf("toCEL(%#v, %v) = %v, want %v", tt.v, tt.t, got, tt.want)
+		}
+	}
+	for _, tt := range []struct {
+		v    any
+		t    *types.Type
+		want any // nil: an error
+	}{
+		{[]any{json.Number("1")}, ints, []int64{1}},
+		{[]any{[]any{"a"}}, types.NewListType(strs), []any{[]string{"a"}}},
+		{map[string]any{"k": json.Number("4")}, intMap, map[string]any{"k": int64(4)}},
+		{map[string]any{"a": "x", "b": []any{"y"}}, headers, map[string][]string{"a": {"x"}, "b": {"y"}}},
+		{[]any{"a"}, ints, nil},
+		{[]any{[]any{1}}, types.NewListType(strs), nil},
+		{map[string]any{"k": "v"}, intMap, nil},
+		{map[string]any{"k": []any{1}}, headers, nil},
+		{"a", ints, nil},
+	} {
+		got, err := decodeValue(tt.v, tt.t)
+		if tt.want == nil {
+			if err == nil || got != nil {
+				t.Errorf("decodeValue(%#v, %v) = %#v, %v; want an error", tt.v, tt.t, got, err)
+			}
+			continue
+		}
+		if err != nil || !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("decodeValue(%#v, %v) = %#v, %v; want %#v", tt.v, tt.t, got, err, tt.want)
 		}
 	}
 }
