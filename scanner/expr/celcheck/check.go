@@ -277,71 +277,92 @@ func lineCol(src string, pos int) (line, col int) {
 // explain turns one checker error into a diagnostic at the original token.
 // ok is false when the error is a consequence of one already reported.
 func (l *lowerer) explain(id int64, msg string, checked *ast.AST) (Diagnostic, bool) {
-	if l.reported[id] || id <= 0 || int(id) >= len(l.metas) {
-		if id <= 0 || int(id) >= len(l.metas) {
-			return newDiag(l.src, SeverityError, CodeInternal, 0, expr.Pos(len(l.src)), "type check: "+msg), true
-		}
+	if id <= 0 || int(id) >= len(l.metas) {
+		return newDiag(l.src, SeverityError, CodeInternal, 0, expr.Pos(len(l.src)), "type check: "+msg), true
+	}
+	if l.reported[id] {
 		return Diagnostic{}, false
 	}
 	m := l.metas[id]
+	// After a failed [*] only unknown fields are news; the rest follows from it.
 	if l.unpackFailed && m.role != roleField {
 		return Diagnostic{}, false
 	}
-	typeOf := func(id int64) *types.Type { return checked.GetType(id) }
-	at := func(code string, n expr.Node, format string, args ...any) (Diagnostic, bool) {
-		return newDiag(l.src, SeverityError, code, n.Pos(), n.End(), fmt.Sprintf(format, args...)), true
-	}
+	typeOf := checked.GetType
 	switch {
 	case strings.HasPrefix(msg, "undeclared reference"):
 		if f, ok := m.node.(*expr.Field); ok && m.role == roleField {
-			return at(CodeUnknownField, f, "unknown field %s%s", f.Name, suggestField(l.env, f.Name))
+			return l.errorAt(CodeUnknownField, f, "unknown field %s%s", f.Name, suggestField(l.env, f.Name))
 		}
 	case strings.HasPrefix(msg, "found no matching overload"):
-		for _, a := range m.args {
-			if t := typeOf(a); t.Kind() == types.ErrorKind {
-				return Diagnostic{}, false // explained where the argument failed
-			}
-		}
-		switch m.role {
-		case roleCompare:
-			return l.explainComparison(m, typeOf)
-		case roleCall:
-			return l.explainCall(m, typeOf)
-		case roleJSONKey:
-			return at(CodeArgumentType, m.node, "a key of lookup_json_* is a String (object member) or an Int (array index); %s is %s", l.text(m.node), rulesTypeName(typeOf(m.args[0])))
-		case roleIndex:
-			ix := m.node.(*expr.IndexExpr)
-			t := typeOf(m.args[0])
-			switch t.Kind() {
-			case types.ListKind:
-				return at(CodeTypeMismatch, ix.Index, "%s is %s: index it with an integer, such as [0]", l.text(ix.X), rulesTypeName(t))
-			case types.MapKind:
-				return at(CodeTypeMismatch, ix.Index, "%s is %s: index it with a \"key\" string", l.text(ix.X), rulesTypeName(t))
-			}
-			return at(CodeTypeMismatch, ix, "%s is %s, which has no elements to index; only arrays and maps take [...]", l.text(ix.X), rulesTypeName(t))
-		case roleNot:
-			n := m.node.(*expr.NotExpr)
-			return at(CodeNotBoolean, n.X, "not needs a condition (Bool); %s is %s", l.text(n.X), rulesTypeName(typeOf(m.args[0])))
-		case roleXor:
-			b := m.node.(*expr.BinaryExpr)
-			for i, side := range []expr.Node{b.X, b.Y} {
-				if t := typeOf(m.args[i]); t.Kind() != types.BoolKind {
-					return at(CodeNotBoolean, side, "xor needs conditions (Bool) on both sides; %s is %s", l.text(side), rulesTypeName(t))
-				}
-			}
-		}
+		return l.explainOverload(m, msg, typeOf)
 	case strings.HasPrefix(msg, "expected type 'bool'"):
 		what := m.want
 		if what == "" {
 			what = "this place"
 		}
-		return at(CodeNotBoolean, m.node, "%s needs a condition (Bool); %s is %s", what, l.text(m.node), rulesTypeName(typeOf(id)))
+		return l.errorAt(CodeNotBoolean, m.node, "%s needs a condition (Bool); %s is %s", what, l.text(m.node), rulesTypeName(typeOf(id)))
 	case strings.HasPrefix(msg, "expression of type"):
 		if u := m.rangeOf; u != nil {
-			return at(CodeUnpack, u, "[*] unpacks an array or a map; %s is %s", l.text(u.X), rulesTypeName(typeOf(id)))
+			return l.errorAt(CodeUnpack, u, "[*] unpacks an array or a map; %s is %s", l.text(u.X), rulesTypeName(typeOf(id)))
 		}
 	}
-	return at(CodeTypeMismatch, m.node, "%s: %s", l.text(m.node), msg)
+	return l.unexplained(m, msg)
+}
+
+// errorAt is an error diagnostic covering node n.
+func (l *lowerer) errorAt(code string, n expr.Node, format string, args ...any) (Diagnostic, bool) {
+	return newDiag(l.src, SeverityError, code, n.Pos(), n.End(), fmt.Sprintf(format, args...)), true
+}
+
+// unexplained reports a checker error this package has no words for, with
+// the checker's own message.
+func (l *lowerer) unexplained(m meta, msg string) (Diagnostic, bool) {
+	return l.errorAt(CodeTypeMismatch, m.node, "%s: %s", l.text(m.node), msg)
+}
+
+// explainOverload explains an operator, function, index or connective that
+// has no overload for its operands' types, by the role of the node.
+func (l *lowerer) explainOverload(m meta, msg string, typeOf func(int64) *types.Type) (Diagnostic, bool) {
+	for _, a := range m.args {
+		if t := typeOf(a); t.Kind() == types.ErrorKind {
+			return Diagnostic{}, false // explained where the argument failed
+		}
+	}
+	switch m.role {
+	case roleCompare:
+		return l.explainComparison(m, typeOf)
+	case roleCall:
+		return l.explainCall(m, typeOf)
+	case roleJSONKey:
+		return l.errorAt(CodeArgumentType, m.node, "a key of lookup_json_* is a String (object member) or an Int (array index); %s is %s", l.text(m.node), rulesTypeName(typeOf(m.args[0])))
+	case roleIndex:
+		return l.explainIndex(m, typeOf)
+	case roleNot:
+		n := m.node.(*expr.NotExpr)
+		return l.errorAt(CodeNotBoolean, n.X, "not needs a condition (Bool); %s is %s", l.text(n.X), rulesTypeName(typeOf(m.args[0])))
+	case roleXor:
+		b := m.node.(*expr.BinaryExpr)
+		for i, side := range []expr.Node{b.X, b.Y} {
+			if t := typeOf(m.args[i]); t.Kind() != types.BoolKind {
+				return l.errorAt(CodeNotBoolean, side, "xor needs conditions (Bool) on both sides; %s is %s", l.text(side), rulesTypeName(t))
+			}
+		}
+	}
+	return l.unexplained(m, msg)
+}
+
+// explainIndex says how the indexed value may be indexed, if at all.
+func (l *lowerer) explainIndex(m meta, typeOf func(int64) *types.Type) (Diagnostic, bool) {
+	ix := m.node.(*expr.IndexExpr)
+	t := typeOf(m.args[0])
+	switch t.Kind() {
+	case types.ListKind:
+		return l.errorAt(CodeTypeMismatch, ix.Index, "%s is %s: index it with an integer, such as [0]", l.text(ix.X), rulesTypeName(t))
+	case types.MapKind:
+		return l.errorAt(CodeTypeMismatch, ix.Index, "%s is %s: index it with a \"key\" string", l.text(ix.X), rulesTypeName(t))
+	}
+	return l.errorAt(CodeTypeMismatch, ix, "%s is %s, which has no elements to index; only arrays and maps take [...]", l.text(ix.X), rulesTypeName(t))
 }
 
 // explainComparison says which side of a comparison does not fit.
