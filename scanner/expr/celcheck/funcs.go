@@ -379,7 +379,7 @@ func implToString(args ...ref.Val) ref.Val {
 	case types.Bool:
 		return types.String(strconv.FormatBool(bool(v)))
 	case ext.IP:
-		return types.String(v.Addr.String())
+		return types.String(v.String())
 	}
 	return types.NoSuchOverloadErr()
 }
