@@ -464,53 +464,81 @@ var managedLists = map[string]bool{
 // Renamed fields and cf.threat_score are warnings (the rule still works,
 // but means something else or will stop working), with the replacement.
 func policy(e *expr.Expr, src string, env *environment, opts Options) []Diagnostic {
-	var out []Diagnostic
-	add := func(sev, code string, pos, end expr.Pos, format string, args ...any) {
-		out = append(out, newDiag(src, sev, code, pos, end, fmt.Sprintf(format, args...)))
-	}
+	p := &policyCheck{src: src, env: env, opts: opts}
 	expr.Inspect(e, func(n expr.Node) bool {
 		switch n := n.(type) {
 		case *expr.Field:
-			f, ok := env.fieldDefs[n.Name]
-			if !ok {
-				return true
-			}
-			switch {
-			case f.RenamedTo != "":
-				add(SeverityWarning, CodeDeprecatedField, n.Pos(), n.End(), "%s is deprecated; use %s", n.Name, f.RenamedTo)
-			case n.Name == "cf.threat_score":
-				add(SeverityWarning, CodeThreatScore, n.Pos(), n.End(), "cf.threat_score is always 0 now, so this condition no longer means what it did; replace it (for example with cf.waf.score or a managed challenge) or remove it")
-			case f.Deprecated:
-				add(SeverityWarning, CodeDeprecatedField, n.Pos(), n.End(), "%s is deprecated%s", n.Name, noteSuffix(f.Note))
-			}
-			if opts.Plan != "" && !catalog.PlanAtLeast(opts.Plan, f.Plan) {
-				add(SeverityError, CodePlan, n.Pos(), n.End(), "%s needs the %s plan or above; the zone is on %s", n.Name, f.Plan, opts.Plan)
-			}
-			if opts.Phase != "" && !f.AllowedInPhase(opts.Phase) {
-				add(SeverityError, CodePhase, n.Pos(), n.End(), "%s is not available in phase %s (only in %s)", n.Name, opts.Phase, strings.Join(f.Phases, ", "))
-			}
+			p.field(n)
 		case *expr.Comparison:
-			if o, ok := env.opDefs[n.Op.String()]; ok && opts.Plan != "" && !catalog.PlanAtLeast(opts.Plan, o.Plan) {
-				add(SeverityError, CodePlan, n.OpPos, n.OpPos+expr.Pos(len(n.OpText)), "operator %s (regular expressions) needs the %s plan or above; the zone is on %s", n.OpText, o.Plan, opts.Plan)
-			}
-			if lr, ok := n.Y.(*expr.ListRef); ok && opts.Lists != nil && !managedLists[lr.Name] && !slices.Contains(opts.Lists, lr.Name) {
-				add(SeverityWarning, CodeUnknownList, lr.Pos(), lr.End(), "list $%s is not among the account's lists", lr.Name)
-			}
+			p.comparison(n)
 		case *expr.Call:
-			f, ok := env.funcDefs[n.Name]
-			if !ok {
-				return true
-			}
-			if !f.CustomRules && !transformPhases[opts.Phase] {
-				add(SeverityError, CodeFunctionNotAllow, n.NamePos, n.NamePos+expr.Pos(len(n.Name)), "%s() is not allowed in custom rules or filters%s", n.Name, noteSuffix(f.Note))
-			}
-			if opts.Plan != "" && !catalog.PlanAtLeast(opts.Plan, f.Plan) {
-				add(SeverityError, CodePlan, n.NamePos, n.NamePos+expr.Pos(len(n.Name)), "%s() needs the %s plan or above; the zone is on %s", n.Name, f.Plan, opts.Plan)
-			}
+			p.call(n)
 		}
 		return true
 	})
-	return out
+	return p.out
+}
+
+// policyCheck collects the policy diagnostics of one expression.
+type policyCheck struct {
+	src  string
+	env  *environment
+	opts Options
+	out  []Diagnostic
+}
+
+func (p *policyCheck) add(sev, code string, pos, end expr.Pos, format string, args ...any) {
+	p.out = append(p.out, newDiag(p.src, sev, code, pos, end, fmt.Sprintf(format, args...)))
+}
+
+// field reports a renamed or deprecated field, cf.threat_score, and a field
+// the plan or phase does not have. Unknown fields are the type checker's.
+func (p *policyCheck) field(n *expr.Field) {
+	f, ok := p.env.fieldDefs[n.Name]
+	if !ok {
+		return
+	}
+	switch {
+	case f.RenamedTo != "":
+		p.add(SeverityWarning, CodeDeprecatedField, n.Pos(), n.End(), "%s is deprecated; use %s", n.Name, f.RenamedTo)
+	case n.Name == "cf.threat_score":
+		p.add(SeverityWarning, CodeThreatScore, n.Pos(), n.End(), "cf.threat_score is always 0 now, so this condition no longer means what it did; replace it (for example with cf.waf.score or a managed challenge) or remove it")
+	case f.Deprecated:
+		p.add(SeverityWarning, CodeDeprecatedField, n.Pos(), n.End(), "%s is deprecated%s", n.Name, noteSuffix(f.Note))
+	}
+	if p.opts.Plan != "" && !catalog.PlanAtLeast(p.opts.Plan, f.Plan) {
+		p.add(SeverityError, CodePlan, n.Pos(), n.End(), "%s needs the %s plan or above; the zone is on %s", n.Name, f.Plan, p.opts.Plan)
+	}
+	if p.opts.Phase != "" && !f.AllowedInPhase(p.opts.Phase) {
+		p.add(SeverityError, CodePhase, n.Pos(), n.End(), "%s is not available in phase %s (only in %s)", n.Name, p.opts.Phase, strings.Join(f.Phases, ", "))
+	}
+}
+
+// comparison reports an operator above the zone's plan and a $list the
+// account does not have.
+func (p *policyCheck) comparison(n *expr.Comparison) {
+	if o, ok := p.env.opDefs[n.Op.String()]; ok && p.opts.Plan != "" && !catalog.PlanAtLeast(p.opts.Plan, o.Plan) {
+		p.add(SeverityError, CodePlan, n.OpPos, n.OpPos+expr.Pos(len(n.OpText)), "operator %s (regular expressions) needs the %s plan or above; the zone is on %s", n.OpText, o.Plan, p.opts.Plan)
+	}
+	if lr, ok := n.Y.(*expr.ListRef); ok && p.opts.Lists != nil && !managedLists[lr.Name] && !slices.Contains(p.opts.Lists, lr.Name) {
+		p.add(SeverityWarning, CodeUnknownList, lr.Pos(), lr.End(), "list $%s is not among the account's lists", lr.Name)
+	}
+}
+
+// call reports a function outside the phases that allow it or above the
+// zone's plan. Unknown functions are the lowering's.
+func (p *policyCheck) call(n *expr.Call) {
+	f, ok := p.env.funcDefs[n.Name]
+	if !ok {
+		return
+	}
+	end := n.NamePos + expr.Pos(len(n.Name))
+	if !f.CustomRules && !transformPhases[p.opts.Phase] {
+		p.add(SeverityError, CodeFunctionNotAllow, n.NamePos, end, "%s() is not allowed in custom rules or filters%s", n.Name, noteSuffix(f.Note))
+	}
+	if p.opts.Plan != "" && !catalog.PlanAtLeast(p.opts.Plan, f.Plan) {
+		p.add(SeverityError, CodePlan, n.NamePos, end, "%s() needs the %s plan or above; the zone is on %s", n.Name, f.Plan, p.opts.Plan)
+	}
 }
 
 func noteSuffix(note string) string {
