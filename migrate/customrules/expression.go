@@ -176,22 +176,15 @@ func planCode(src string, d celcheck.Diagnostic) string {
 // at 0, then what the whole expression does now.
 func threatDiagnostics(e *expr.Expr, src string) []Diagnostic {
 	var out []Diagnostic
-	expr.Inspect(e, func(n expr.Node) bool {
-		c, ok := n.(*expr.Comparison)
-		if !ok {
-			return true
+	for _, c := range expr.FieldComparisons(e, threatField) {
+		line, col := lineCol(src, int(c.Pos()))
+		msg := fmt.Sprintf("cf.threat_score is always 0 now, so `%s` compares 0", expr.Print(c))
+		if v, known := expr.CompareInt(c, 0); known {
+			msg = fmt.Sprintf("cf.threat_score is always 0 now, so `%s` is always %t", expr.Print(c), v)
 		}
-		if f, ok := c.X.(*expr.Field); ok && f.Name == threatField {
-			line, col := lineCol(src, int(c.Pos()))
-			msg := fmt.Sprintf("cf.threat_score is always 0 now, so `%s` is always %t", expr.Print(c), zeroIsTrue(c))
-			if _, known := compareZero(c); !known {
-				msg = fmt.Sprintf("cf.threat_score is always 0 now, so `%s` compares 0", expr.Print(c))
-			}
-			out = append(out, Diagnostic{Severity: SeverityError, Code: CodeThreatScore, Message: msg,
-				Offset: int(c.Pos()), End: int(c.End()), Line: line, Column: col})
-		}
-		return true
-	})
+		out = append(out, Diagnostic{Severity: SeverityError, Code: CodeThreatScore, Message: msg,
+			Offset: int(c.Pos()), End: int(c.End()), Line: line, Column: col})
+	}
 	folded, t := foldThreat(e.Root)
 	var effect string
 	switch {
@@ -235,68 +228,14 @@ func (t tri) not() tri {
 	return unknown
 }
 
-// compareZero evaluates a comparison of cf.threat_score with 0 as its value.
-func compareZero(c *expr.Comparison) (bool, bool) {
-	switch y := c.Y.(type) {
-	case *expr.IntLit:
-		v := y.Value
-		switch c.Op {
-		case expr.OpEq:
-			return v == 0, true
-		case expr.OpNe:
-			return v != 0, true
-		case expr.OpLt:
-			return 0 < v, true
-		case expr.OpLe:
-			return 0 <= v, true
-		case expr.OpGt:
-			return 0 > v, true
-		case expr.OpGe:
-			return 0 >= v, true
-		case expr.OpBitwiseAnd:
-			return false, true // 0 & v is 0
-		}
-	case *expr.SetLit:
-		if c.Op != expr.OpIn {
-			return false, false
-		}
-		for _, el := range y.Elems {
-			switch el := el.(type) {
-			case *expr.IntLit:
-				if el.Value == 0 {
-					return true, true
-				}
-			case *expr.RangeLit:
-				lo, ok1 := el.Lo.(*expr.IntLit)
-				hi, ok2 := el.Hi.(*expr.IntLit)
-				if !ok1 || !ok2 {
-					return false, false
-				}
-				if lo.Value <= 0 && 0 <= hi.Value {
-					return true, true
-				}
-			default:
-				return false, false
-			}
-		}
-		return false, true
-	}
-	return false, false
-}
-
-func zeroIsTrue(c *expr.Comparison) bool {
-	v, _ := compareZero(c)
-	return v
-}
-
 // foldThreat simplifies a tree with cf.threat_score comparisons replaced by
 // their value at 0. It builds new nodes where something changed and never
 // modifies the input.
 func foldThreat(n expr.Node) (expr.Node, tri) {
 	switch n := n.(type) {
 	case *expr.Comparison:
-		if f, ok := n.X.(*expr.Field); ok && f.Name == threatField {
-			if v, known := compareZero(n); known {
+		if expr.ComparesField(n, threatField) {
+			if v, known := expr.CompareInt(n, 0); known {
 				return n, triOf(v)
 			}
 		}
