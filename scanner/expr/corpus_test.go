@@ -33,7 +33,11 @@ func loadCorpus(tb testing.TB, dir string) map[string][]corpusEntry {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	defer f.Close()
+	defer func() {
+		if err := f.Close(); err != nil {
+			tb.Error(err)
+		}
+	}()
 	out := map[string][]corpusEntry{}
 	sc := bufio.NewScanner(f)
 	sc.Buffer(nil, 1<<20)
@@ -158,13 +162,13 @@ func TestCorpusFilters(t *testing.T) {
 			if strings.Contains(e.Expr, key) {
 				found = true
 				excepted++
-				if !strings.Contains(err.(ErrorList).Render(e.Expr), ex.wantErr) {
+				if !strings.Contains(errorList(t, err).Render(e.Expr), ex.wantErr) {
 					t.Errorf("exception %q: error %v, want %q", key, err, ex.wantErr)
 				}
 			}
 		}
 		if !found {
-			t.Errorf("valid corpus expression rejected:\n%s", err.(ErrorList).Render(e.Expr))
+			t.Errorf("valid corpus expression rejected:\n%s", errorList(t, err).Render(e.Expr))
 		}
 	}
 	if excepted != len(filterExceptions) {
@@ -221,7 +225,7 @@ func TestCorpusWirefilterScheme(t *testing.T) {
 			continue
 		}
 		if !listed {
-			t.Errorf("engine test-scheme expression rejected:\n%s", err.(ErrorList).Render(e.Expr))
+			t.Errorf("engine test-scheme expression rejected:\n%s", errorList(t, err).Render(e.Expr))
 			continue
 		}
 		switch ex.kind {

@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"errors"
 	"strings"
 	"testing"
 )
@@ -8,8 +9,8 @@ import (
 // syntaxErrors drops the length error, which a canonical print can earn
 // (\xHH escapes are longer than the bytes they stand for).
 func syntaxErrors(err error) ErrorList {
-	var out ErrorList
-	if list, ok := err.(ErrorList); ok {
+	var out, list ErrorList
+	if errors.As(err, &list) {
 		for _, e := range list {
 			if !strings.Contains(e.Msg, " characters long; the limit is ") {
 				out = append(out, e)
@@ -51,7 +52,7 @@ func FuzzParse(f *testing.F) {
 				return true
 			})
 			if err != nil {
-				for _, x := range err.(ErrorList) {
+				for _, x := range errorList(t, err) {
 					if x.Line < 1 || x.Col < 1 || x.Pos < 0 || int(x.Pos) > len(src) {
 						t.Fatalf("parse(%q): bad error position %+v", src, x)
 					}

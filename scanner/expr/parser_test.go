@@ -406,10 +406,21 @@ func TestParseErrors(t *testing.T) {
 	}
 }
 
+// errorList is err as the ErrorList the parser returns; the test stops when
+// err is nil or another kind of error.
+func errorList(tb testing.TB, err error) ErrorList {
+	tb.Helper()
+	var list ErrorList
+	if !errors.As(err, &list) {
+		tb.Fatalf("error %v (%T) is not an ErrorList", err, err)
+	}
+	return list
+}
+
 func TestErrorRender(t *testing.T) {
 	src := "ip.src in {1.2.3.4,\n\t\t5.6.7.8} and\n\tx eq \"a\\q\""
 	_, err := Parse(src)
-	list := err.(ErrorList)
+	list := errorList(t, err)
 	want := "1:19: expected a set element, found \",\": set elements are separated by spaces, not commas\n" +
 		"ip.src in {1.2.3.4,\n" +
 		"                  ^\n" +
@@ -427,7 +438,7 @@ func TestErrorRender(t *testing.T) {
 	}
 	// Columns count runes, not bytes.
 	_, err = Parse(`x eq "ééé" and y eq "\q"`)
-	if e := err.(ErrorList)[0]; e.Col != 22 || e.Pos != 24 {
+	if e := errorList(t, err)[0]; e.Col != 22 || e.Pos != 24 {
 		t.Errorf("col/pos = %d/%d, want 22/24", e.Col, e.Pos)
 	}
 }
@@ -436,8 +447,8 @@ func TestMaxLength(t *testing.T) {
 	elems := strings.Repeat(`"aaaaaaaa" `, 400)
 	src := `http.host in {` + elems + `}`
 	e, err := Parse(src)
-	list, ok := err.(ErrorList)
-	if !ok || len(list) != 1 {
+	var list ErrorList
+	if !errors.As(err, &list) || len(list) != 1 {
 		t.Fatalf("err = %v", err)
 	}
 	want := "1:4097: expression is 4415 characters long; the limit is 4096"
@@ -464,8 +475,8 @@ func TestMaxDepth(t *testing.T) {
 		strings.Repeat("any(", 200) + "x" + strings.Repeat(")", 200),
 	} {
 		_, err := Parse(src)
-		list, ok := err.(ErrorList)
-		if !ok || len(list) == 0 || !strings.Contains(list[0].Msg, "too deeply nested: more than 128 levels") {
+		var list ErrorList
+		if !errors.As(err, &list) || len(list) == 0 || !strings.Contains(list[0].Msg, "too deeply nested: more than 128 levels") {
 			t.Errorf("Parse(%.20q...): %v", src, err)
 		}
 	}
@@ -478,7 +489,7 @@ func TestMaxDepth(t *testing.T) {
 
 func TestTooManyErrors(t *testing.T) {
 	_, err := Parse(strings.Repeat(`x eq "\q" or `, 50) + "ssl")
-	if list := err.(ErrorList); len(list) != maxErrors {
+	if list := errorList(t, err); len(list) != maxErrors {
 		t.Errorf("%d errors, want %d", len(list), maxErrors)
 	}
 }

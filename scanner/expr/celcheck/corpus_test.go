@@ -30,7 +30,11 @@ func loadCorpus(tb testing.TB) map[string][]corpusEntry {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	defer f.Close()
+	defer func() {
+		if err := f.Close(); err != nil {
+			tb.Error(err)
+		}
+	}()
 	out := map[string][]corpusEntry{}
 	sc := bufio.NewScanner(f)
 	sc.Buffer(nil, 1<<20)
