@@ -129,36 +129,17 @@ func (l *lowerer) text(n expr.Node) string {
 	return l.src[n.Pos():n.End()]
 }
 
+// lower turns one Rules node into its CEL expression: the connectives,
+// indexing and [*] have a method each, as comparisons and calls do; names
+// and literals are one CEL node.
 func (l *lowerer) lower(n expr.Node) val {
 	switch n := n.(type) {
 	case *expr.Expr:
 		return l.lower(n.Root)
 	case *expr.BinaryExpr:
-		x := l.scalar(l.lower(n.X), n.X, n.Op.String())
-		y := l.scalar(l.lower(n.Y), n.Y, n.Op.String())
-		switch n.Op {
-		case expr.OpAnd, expr.OpOr:
-			fn := operators.LogicalAnd
-			if n.Op == expr.OpOr {
-				fn = operators.LogicalOr
-			}
-			l.want(x, n.Op.String())
-			l.want(y, n.Op.String())
-			return val{e: l.fac.NewCall(l.call(n, roleLogical, x, y), fn, x, y)}
-		default: // xor
-			return val{e: l.fac.NewCall(l.call(n, roleXor, x, y), fnXor, x, y)}
-		}
+		return l.lowerBinary(n)
 	case *expr.NotExpr:
-		x := l.lower(n.X)
-		if x.collected {
-			// Reduce nothing: not applies to each element of the array.
-			x.e = l.fac.NewCall(l.call(n, roleNot, x.e), operators.LogicalNot, x.e)
-			return x
-		}
-		if x.it != nil {
-			return val{e: l.fac.NewCall(l.call(n, roleNot, x.e), operators.LogicalNot, x.e), it: x.it, collected: true}
-		}
-		return val{e: l.fac.NewCall(l.call(n, roleNot, x.e), operators.LogicalNot, x.e)}
+		return l.lowerNot(n)
 	case *expr.Comparison:
 		return l.lowerComparison(n)
 	case *expr.Field:
@@ -166,30 +147,9 @@ func (l *lowerer) lower(n expr.Node) val {
 	case *expr.Call:
 		return l.lowerCall(n)
 	case *expr.IndexExpr:
-		x := l.materialize(l.lower(n.X), n.X)
-		var key ast.Expr
-		switch k := n.Index.(type) {
-		case *expr.StringLit:
-			key = l.lit(k, types.String(k.Value))
-		case *expr.IntLit:
-			key = l.fac.NewLiteral(l.id(k, roleOther), types.Int(k.Value))
-		default:
-			l.errorf(CodeSyntax, n.Index, "an index is a non-negative integer or a \"key\" string")
-			key = l.fac.NewLiteral(l.id(n.Index, roleOther), types.Int(0))
-		}
-		x.e = l.fac.NewCall(l.call(n, roleIndex, x.e, key), fnIndex, x.e, key)
-		return x
+		return l.lowerIndex(n)
 	case *expr.UnpackExpr:
-		x := l.lower(n.X)
-		if x.collected {
-			// f(a[*])[*]: the mapped array is unpacked again, element by element.
-			x.collected = false
-			return x
-		}
-		l.iters++
-		it := &iteration{rng: x.e, key: fmt.Sprintf("@k%d", l.iters), elem: fmt.Sprintf("@v%d", l.iters), outer: x.it, node: n}
-		l.metas[x.e.ID()].rangeOf = n
-		return val{e: l.fac.NewIdent(l.id(n, roleOther), it.elem), it: it}
+		return l.lowerUnpack(n)
 	case *expr.StringLit:
 		return val{e: l.lit(n, types.String(n.Value))}
 	case *expr.BytesLit:
@@ -209,6 +169,71 @@ func (l *lowerer) lower(n expr.Node) val {
 	// parser has reported these; keep the tree well-formed.
 	l.errorf(CodeSyntax, n, "unexpected %s here", describeNode(n))
 	return val{e: l.fac.NewLiteral(l.id(n, roleOther), types.False)}
+}
+
+// lowerBinary lowers and, or and xor, whose sides are single conditions.
+func (l *lowerer) lowerBinary(n *expr.BinaryExpr) val {
+	x := l.scalar(l.lower(n.X), n.X, n.Op.String())
+	y := l.scalar(l.lower(n.Y), n.Y, n.Op.String())
+	switch n.Op {
+	case expr.OpAnd, expr.OpOr:
+		fn := operators.LogicalAnd
+		if n.Op == expr.OpOr {
+			fn = operators.LogicalOr
+		}
+		l.want(x, n.Op.String())
+		l.want(y, n.Op.String())
+		return val{e: l.fac.NewCall(l.call(n, roleLogical, x, y), fn, x, y)}
+	default: // xor
+		return val{e: l.fac.NewCall(l.call(n, roleXor, x, y), fnXor, x, y)}
+	}
+}
+
+// lowerNot lowers not, which applies element by element to an unpacked or
+// collected operand.
+func (l *lowerer) lowerNot(n *expr.NotExpr) val {
+	x := l.lower(n.X)
+	if x.collected {
+		// Reduce nothing: not applies to each element of the array.
+		x.e = l.fac.NewCall(l.call(n, roleNot, x.e), operators.LogicalNot, x.e)
+		return x
+	}
+	if x.it != nil {
+		return val{e: l.fac.NewCall(l.call(n, roleNot, x.e), operators.LogicalNot, x.e), it: x.it, collected: true}
+	}
+	return val{e: l.fac.NewCall(l.call(n, roleNot, x.e), operators.LogicalNot, x.e)}
+}
+
+// lowerIndex lowers x["key"] and x[0].
+func (l *lowerer) lowerIndex(n *expr.IndexExpr) val {
+	x := l.materialize(l.lower(n.X), n.X)
+	var key ast.Expr
+	switch k := n.Index.(type) {
+	case *expr.StringLit:
+		key = l.lit(k, types.String(k.Value))
+	case *expr.IntLit:
+		key = l.fac.NewLiteral(l.id(k, roleOther), types.Int(k.Value))
+	default:
+		l.errorf(CodeSyntax, n.Index, "an index is a non-negative integer or a \"key\" string")
+		key = l.fac.NewLiteral(l.id(n.Index, roleOther), types.Int(0))
+	}
+	x.e = l.fac.NewCall(l.call(n, roleIndex, x.e, key), fnIndex, x.e, key)
+	return x
+}
+
+// lowerUnpack lowers x[*]: a new iteration over x, whose element variable
+// stands for the unpacked value.
+func (l *lowerer) lowerUnpack(n *expr.UnpackExpr) val {
+	x := l.lower(n.X)
+	if x.collected {
+		// f(a[*])[*]: the mapped array is unpacked again, element by element.
+		x.collected = false
+		return x
+	}
+	l.iters++
+	it := &iteration{rng: x.e, key: fmt.Sprintf("@k%d", l.iters), elem: fmt.Sprintf("@v%d", l.iters), outer: x.it, node: n}
+	l.metas[x.e.ID()].rangeOf = n
+	return val{e: l.fac.NewIdent(l.id(n, roleOther), it.elem), it: it}
 }
 
 func describeNode(n expr.Node) string {
