@@ -55,6 +55,7 @@ func printParen(b *strings.Builder, n Node, paren bool) {
 	printNode(b, n)
 }
 
+// printNode prints n in canonical style, by node type.
 func printNode(b *strings.Builder, n Node) {
 	switch n := n.(type) {
 	case nil:
@@ -72,27 +73,12 @@ func printNode(b *strings.Builder, n Node) {
 		b.WriteString("not ")
 		printParen(b, n.X, precOf(n.X) < precNot)
 	case *Comparison:
-		printNode(b, n.X)
-		b.WriteByte(' ')
-		b.WriteString(n.Op.String())
-		b.WriteByte(' ')
-		if s, ok := n.Y.(*StringLit); ok && n.Op == OpMatches {
-			b.WriteString(quoteRegex(s.Value))
-		} else {
-			printNode(b, n.Y)
-		}
+		printComparison(b, n)
 	case *Field:
 		b.WriteString(n.Name)
 	case *Call:
 		b.WriteString(n.Name)
-		b.WriteByte('(')
-		for i, a := range n.Args {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			printNode(b, a)
-		}
-		b.WriteByte(')')
+		printJoined(b, '(', n.Args, ", ", ')')
 	case *IndexExpr:
 		printNode(b, n.X)
 		b.WriteByte('[')
@@ -116,20 +102,40 @@ func printNode(b *strings.Builder, n Node) {
 		b.WriteString("..")
 		printNode(b, n.Hi)
 	case *SetLit:
-		b.WriteByte('{')
-		for i, e := range n.Elems {
-			if i > 0 {
-				b.WriteByte(' ')
-			}
-			printNode(b, e)
-		}
-		b.WriteByte('}')
+		printJoined(b, '{', n.Elems, " ", '}')
 	case *ListRef:
 		b.WriteByte('$')
 		b.WriteString(n.Name)
 	case *BadNode:
 		b.WriteString("<bad>")
 	}
+}
+
+// printComparison prints X op Y; the pattern of matches is quoted as a
+// regular expression literal, whose escapes differ from a string's.
+func printComparison(b *strings.Builder, n *Comparison) {
+	printNode(b, n.X)
+	b.WriteByte(' ')
+	b.WriteString(n.Op.String())
+	b.WriteByte(' ')
+	if s, ok := n.Y.(*StringLit); ok && n.Op == OpMatches {
+		b.WriteString(quoteRegex(s.Value))
+	} else {
+		printNode(b, n.Y)
+	}
+}
+
+// printJoined prints nodes between open and end with sep between them:
+// call arguments and set elements.
+func printJoined(b *strings.Builder, open byte, nodes []Node, sep string, end byte) {
+	b.WriteByte(open)
+	for i, n := range nodes {
+		if i > 0 {
+			b.WriteString(sep)
+		}
+		printNode(b, n)
+	}
+	b.WriteByte(end)
 }
 
 // ipText keeps a spelling that is also a byte string (so that a bytes field
