@@ -40,58 +40,53 @@ type exprSite struct {
 }
 
 // check reports one expression:
-//   - templated (Terraform ${...} or %{...}, Go fmt verbs such as %[1]s): a notice that it
-//     was not checked, never a syntax error; deprecated fields are still looked for with the
-//     scanner's conservative field scan;
+//   - templated (Terraform ${...} or %{...}, Go fmt verbs such as %[1]s; expr.IsTemplated, or
+//     an HCL template): a notice that it was not checked, never a syntax error;
 //   - literal: parsed and type-checked; the first error (and the number of others) becomes a
-//     warning; every deprecated field used is a finding of its catalog rule.
+//     warning.
+//
+// Either way every deprecated field the parser finds is a finding of its catalog rule: the
+// placeholders of a templated expression are neutralised first (expr.ParseTemplated), and a
+// tree that does not parse still names the fields around the error.
 func (r *exprRules) check(c *Checker, x exprSite, src string, templated bool, add func(hit)) {
 	if strings.TrimSpace(src) == "" && !templated {
 		return
 	}
-	var fields []string
-	if !x.typeCheck {
+	templated = templated || expr.IsTemplated(src)
+	switch {
+	case !x.typeCheck:
 		if !r.mentionsField(src) {
 			return
 		}
-		if templated || expr.IsTemplated(src) {
-			fields = scanner.FallbackInspector{}.Inspect(src).Fields
-		} else if e, _ := expr.Parse(src); e != nil {
-			for _, f := range expr.Fields(e) {
-				fields = append(fields, f.Name)
-			}
-		}
-		r.fieldHits(x, fields, add)
-		return
-	}
-	if templated || expr.IsTemplated(src) {
+	case templated:
 		add(hit{
 			rule: RuleExpression, sev: scanner.SeverityNotice, kind: vocab.Kind(x.kind), id: x.id, name: x.name,
 			address: x.address + " templated",
 			msg:     "expression of " + x.address + " holds template interpolation; it was not parsed or type-checked",
 			loc:     x.loc,
 		})
-		fields = scanner.FallbackInspector{}.Inspect(src).Fields
-	} else {
-		ch := celcheck.Check(src, celcheck.Options{Phase: x.phase})
-		if errs := ch.Errors(); len(errs) > 0 {
-			msg := fmt.Sprintf("expression of %s is invalid: %s", x.address, errs[0].String())
-			if len(errs) > 1 {
-				msg += fmt.Sprintf(" (and %d more)", len(errs)-1)
-			}
-			add(hit{
-				rule: RuleExpression, sev: scanner.SeverityWarning, kind: vocab.Kind(x.kind), id: x.id, name: x.name,
-				address: x.address + " invalid", msg: msg, loc: x.loc,
-			})
-		}
-		e, _ := expr.Parse(src) // a partial tree still names its fields
-		if e != nil {
-			for _, f := range expr.Fields(e) {
-				fields = append(fields, f.Name)
-			}
-		}
+	default:
+		r.validity(x, src, add)
 	}
-	r.fieldHits(x, fields, add)
+	e, _ := expr.ParseTemplated(src) // a partial tree still names its fields
+	r.fieldHits(x, expr.Names(expr.Fields(e)), add)
+}
+
+// validity reports the first error of the parse and type check of src, and how many follow.
+func (r *exprRules) validity(x exprSite, src string, add func(hit)) {
+	ch := celcheck.Check(src, celcheck.Options{Phase: x.phase})
+	errs := ch.Errors()
+	if len(errs) == 0 {
+		return
+	}
+	msg := fmt.Sprintf("expression of %s is invalid: %s", x.address, errs[0].String())
+	if len(errs) > 1 {
+		msg += fmt.Sprintf(" (and %d more)", len(errs)-1)
+	}
+	add(hit{
+		rule: RuleExpression, sev: scanner.SeverityWarning, kind: vocab.Kind(x.kind), id: x.id, name: x.name,
+		address: x.address + " invalid", msg: msg, loc: x.loc,
+	})
 }
 
 // mentionsField is a cheap prefilter: whether src contains a deprecated field name at all.

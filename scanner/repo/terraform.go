@@ -537,8 +537,8 @@ func hclAttr(name string, e hclsyntax.Expression, depth int) *tfAttr {
 	return a
 }
 
-// templateSource renders a template with its interpolations written as ${...}, so that the
-// fields used around them can still be found.
+// templateSource renders a template with each interpolation written as ${_}, a placeholder
+// expr.IsTemplated recognises, so that the fields used around them can still be found.
 func templateSource(t *hclsyntax.TemplateExpr) string {
 	var b strings.Builder
 	for _, p := range t.Parts {
@@ -548,7 +548,7 @@ func templateSource(t *hclsyntax.TemplateExpr) string {
 				continue
 			}
 		}
-		b.WriteString("${…}")
+		b.WriteString("${_}")
 	}
 	return b.String()
 }
