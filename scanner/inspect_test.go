@@ -1,7 +1,6 @@
 package scanner
 
 import (
-	"bufio"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -10,7 +9,9 @@ import (
 	"testing"
 )
 
-func TestFallbackInspector(t *testing.T) {
+// TestInspectExpression: the scanner's answers come from the Rules language parser, including
+// for expressions that do not parse (the partial tree's names) and templated ones (not judged).
+func TestInspectExpression(t *testing.T) {
 	cases := []struct {
 		expr      string
 		valid     bool
@@ -32,21 +33,31 @@ func TestFallbackInspector(t *testing.T) {
 		{expr: `ip.src in $office_net or ip.src in $cf.open_proxies`, valid: true, fields: []string{"ip.src"}},
 		{expr: `http.request.uri.path eq r#"a "quoted" (path"#`, valid: true, fields: []string{"http.request.uri.path"}},
 		{expr: `ip.geoip.country in {"T1" "XX"} and ip.src.asnum eq 13335`, valid: true, fields: []string{"ip.geoip.country", "ip.src.asnum"}},
-		{expr: "(http.host eq \"a\"\n and ssl", valid: false, line: 1, col: 1, errPart: `"(" is never closed`, fields: []string{"http.host", "ssl"}},
-		{expr: `ip.src in {198.51.100.1} ~ "^.*/login.php$")`, valid: false, line: 1, col: 44, errPart: "nothing to close", fields: []string{"ip.src"}, regex: true},
-		{expr: "ssl and\n  (http.host eq \"x\"]", valid: false, line: 2, col: 20, errPart: `"(" opened at 2:3 is not closed`},
-		{expr: `http.host eq "unterminated`, valid: false, line: 1, col: 14, errPart: "unterminated string"},
-		{expr: `http.host eq r#"raw"`, valid: false, line: 1, col: 14, errPart: "unterminated raw string"},
-		{expr: "   ", valid: false, line: 1, col: 1, errPart: "empty expression"},
-		{expr: `http.host eq "%[4]s" and ip.src ne ${var.ip}`, valid: true, templated: true, fields: []string{"http.host", "ip.src", "var.ip"}},
-		{expr: `not ip.geoip.country in {${"${join(" ", x)}"}}`, valid: true, templated: true},
 		{expr: `lookup_json_string(http.request.body.raw, "a") eq "b" and starts_with(http.request.uri.path, "/api")`, valid: true,
 			fields: []string{"http.request.body.raw", "http.request.uri.path"}, funcs: []string{"lookup_json_string", "starts_with"}},
-		{expr: `http.request.uri.path eq "/é" and ssl)`, valid: false, line: 1, col: 38, errPart: "nothing to close"},
+		// Not parsed: the first error's position (1-based, columns in characters), and the names
+		// of the partial tree.
+		{expr: "(http.host eq \"a\"\n and ssl", line: 2, col: 9, errPart: `expected ")" to close the "(" at 1:1`, fields: []string{"http.host", "ssl"}},
+		{expr: `ip.src in {198.51.100.1} ~ "^.*/login.php$")`, line: 1, col: 26, errPart: `found "~"`, fields: []string{"ip.src"}},
+		{expr: "ssl and\n  (http.host eq \"x\"]", line: 2, col: 20, errPart: `expected ")" to close the "(" at 2:3, found "]"`, fields: []string{"http.host", "ssl"}},
+		{expr: `http.host eq "unterminated`, line: 1, col: 14, errPart: "missing its closing quote", fields: []string{"http.host"}},
+		{expr: `http.host eq r#"raw"`, line: 1, col: 14, errPart: "raw string is missing its closing", fields: []string{"http.host"}},
+		{expr: "   ", line: 1, col: 4, errPart: "empty expression"},
+		{expr: `http.request.uri.path eq "/é" and ssl)`, line: 1, col: 38, errPart: `found ")"`, fields: []string{"http.request.uri.path", "ssl"}},
+		{expr: `http.host eq "a" AND ssl`, line: 1, col: 18, errPart: "operators are lowercase", fields: []string{"http.host"}},
+		// Templated: valid (not judged) whatever the placeholders do to the syntax, with the
+		// names the parser finds around them, so deprecated fields are still seen.
+		{expr: `http.host eq "%[4]s" and ip.src ne ${var.ip}`, valid: true, templated: true, fields: []string{"http.host", "ip.src"}},
+		{expr: `not ip.geoip.country in {${"${join(" ", x)}"}}`, valid: true, templated: true, fields: []string{"ip.geoip.country"}},
+		{expr: `http.request.full_uri in $redirect_list_%[1]s`, valid: true, templated: true, fields: []string{"http.request.full_uri"}},
+		// Not templated: a regex replacement group and a URL escape are the text's own.
+		{expr: `regex_replace(http.request.uri.path, "^/foo/(.*)$", "/bar/${1}") eq "/bar/x"`, valid: true,
+			fields: []string{"http.request.uri.path"}, funcs: []string{"regex_replace"}},
+		{expr: `http.request.uri contains "%d0%b0"`, valid: true, fields: []string{"http.request.uri"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.expr, func(t *testing.T) {
-			got := FallbackInspector{}.Inspect(tc.expr)
+			got := inspectExpression(tc.expr)
 			if got.Valid != tc.valid {
 				t.Fatalf("Valid = %v (%s at %d:%d), want %v", got.Valid, got.Error, got.Line, got.Column, tc.valid)
 			}
@@ -57,7 +68,7 @@ func TestFallbackInspector(t *testing.T) {
 			} else if got.Error != "" || got.Line != 0 {
 				t.Errorf("valid expression with error %q at %d", got.Error, got.Line)
 			}
-			if tc.fields != nil && !reflect.DeepEqual(got.Fields, tc.fields) {
+			if !reflect.DeepEqual(got.Fields, tc.fields) {
 				t.Errorf("Fields = %q, want %q", got.Fields, tc.fields)
 			}
 			if !reflect.DeepEqual(got.Functions, tc.funcs) {
@@ -73,11 +84,35 @@ func TestFallbackInspector(t *testing.T) {
 	}
 }
 
-func TestStripStringsKeepsOffsets(t *testing.T) {
-	in := `cf.threat_score gt 1 and http.host eq "cf.threat_score lt 5" and x eq r#"cf.threat_score ge 0"#`
-	out := stripStrings(in)
-	if len(out) != len(in) || strings.Count(out, "cf.threat_score") != 1 {
-		t.Errorf("stripStrings(%q) = %q", in, out)
+// TestThreatScoreEffects: each comparison of cf.threat_score with a literal is evaluated at 0 on
+// the syntax tree, quoted as written; text inside strings, other fields, functions of the score
+// and comparisons 0 does not decide are left out.
+func TestThreatScoreEffects(t *testing.T) {
+	cases := []struct {
+		expr string
+		want []string
+	}{
+		{`cf.threat_score gt 10`, []string{`"cf.threat_score gt 10" is always false (never matches)`}},
+		{`cf.threat_score>10 or cf.threat_score  <=  0x0a`, []string{
+			`"cf.threat_score>10" is always false (never matches)`,
+			`"cf.threat_score  <=  0x0a" is always true (always matches)`}},
+		{`http.host eq "cf.threat_score lt 3" and x eq r#"cf.threat_score ge 0"#`, nil},
+		{`cf.threat_score in {0 1 2} and not cf.threat_score in {5..10}`, []string{
+			`"cf.threat_score in {0 1 2}" is always true (always matches)`,
+			`"cf.threat_score in {5..10}" is always false (never matches)`}},
+		{`cf.threat_score & 4`, []string{`"cf.threat_score & 4" is always false (never matches)`}},
+		{`cf.threat_score eq 0 or cf.threat_score eq 0`, []string{`"cf.threat_score eq 0" is always true (always matches)`}},
+		{`cf.threat_score in $scores or len(cf.threat_score) gt 1 or cf.threat_score_x eq 1`, nil},
+		// A broken expression: the comparisons the partial tree holds.
+		{`(cf.threat_score ge 5 and`, []string{`"cf.threat_score ge 5" is always false (never matches)`}},
+		// A placeholder is not a value: it decides nothing.
+		{`cf.threat_score gt %d or cf.threat_score gt ${var.limit}`, nil},
+	}
+	for _, tc := range cases {
+		got := threatScoreEffects(inspectExpression(tc.expr).tree)
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("threatScoreEffects(%q) =\n  %q\nwant\n  %q", tc.expr, got, tc.want)
+		}
 	}
 }
 
@@ -94,45 +129,41 @@ func corpusDir(t *testing.T) string {
 	return dir
 }
 
-// TestFallbackInspectorOnCorpus checks the fallback is conservative: every expression the
-// sources call valid passes, templated ones are flagged as such, and the real-world
-// expressions with unbalanced parentheses are caught.
-func TestFallbackInspectorOnCorpus(t *testing.T) {
+// corpusTypos picks out the corpus filters labelled valid that the service rejects as written
+// (see scanner/expr's corpus test: a published IP list that lost dots and spaces).
+const corpusTypos = "159 223.166.150"
+
+// TestInspectExpressionOnCorpus: the real-world filters parse, templated expressions are
+// flagged as such (and so not called invalid), and the unbalanced invalid ones are caught.
+func TestInspectExpressionOnCorpus(t *testing.T) {
 	dir := corpusDir(t)
-	f, err := os.Open(filepath.Join(dir, "expressions.jsonl"))
+	data, err := os.ReadFile(filepath.Join(dir, "expressions.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
 	counts := map[string]int{}
 	unbalancedCaught := 0
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
 		var rec struct {
 			Expr     string `json:"expr"`
 			Category string `json:"category"`
-			Notes    string `json:"notes"`
 		}
-		if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
+		if err := json.Unmarshal([]byte(line), &rec); err != nil {
 			t.Fatal(err)
 		}
 		counts[rec.Category]++
-		info := FallbackInspector{}.Inspect(rec.Expr)
+		info := inspectExpression(rec.Expr)
 		switch rec.Category {
-		case "filter", "wirefilter-scheme", "value":
-			if strings.Contains(rec.Notes, "not a whole filter") {
-				continue // a lexer unit test's fragment, not an expression
-			}
-			if !info.Valid {
-				t.Errorf("%s expression judged invalid (%s at %d:%d): %s", rec.Category, info.Error, info.Line, info.Column, rec.Expr)
+		case "filter":
+			if !info.Valid && !strings.Contains(rec.Expr, corpusTypos) {
+				t.Errorf("filter judged invalid (%s at %d:%d): %s", info.Error, info.Line, info.Column, rec.Expr)
 			}
 		case "templated":
 			if !info.Templated || !info.Valid {
 				t.Errorf("templated expression not recognised (templated %v valid %v): %s", info.Templated, info.Valid, rec.Expr)
 			}
 		case "invalid":
-			if strings.Count(rec.Expr, "(") != strings.Count(rec.Expr, ")") {
+			if strings.Count(rec.Expr, "(") != strings.Count(rec.Expr, ")") && !info.Templated {
 				if info.Valid {
 					t.Errorf("unbalanced expression judged valid: %s", rec.Expr)
 				} else {
@@ -141,10 +172,7 @@ func TestFallbackInspectorOnCorpus(t *testing.T) {
 			}
 		}
 	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	if counts["filter"] < 100 || unbalancedCaught < 3 {
+	if counts["filter"] < 100 || counts["templated"] < 10 || unbalancedCaught < 3 {
 		t.Errorf("corpus smaller than expected: %v, unbalanced caught %d", counts, unbalancedCaught)
 	}
 }

@@ -2,15 +2,13 @@ package scanner
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 
-	"github.com/sunsetscan/sunset/scanner/vocab"
-
 	"github.com/sunsetscan/sunset/scanner/catalog"
+	"github.com/sunsetscan/sunset/scanner/expr"
 	"github.com/sunsetscan/sunset/scanner/inventory"
+	"github.com/sunsetscan/sunset/scanner/vocab"
 )
 
 // exprUnit is one expression the scan inspects for deprecated fields: a filter (with the
@@ -92,9 +90,10 @@ func expressionUnits(z *inventory.ZoneInventory) []exprUnit {
 				id = fmt.Sprintf("%s#%d", rs.ID, j)
 			}
 			kind := "rule"
-			if rs.Phase == vocab.PhaseCustomRules {
+			switch rs.Phase {
+			case vocab.PhaseCustomRules:
 				kind = "custom rule"
-			} else if rs.Phase == vocab.PhaseRateLimiting {
+			case vocab.PhaseRateLimiting:
 				kind = "rate limiting rule"
 			}
 			where := fmt.Sprintf("%s %s in ruleset %s (phase %s)", strings.ToUpper(kind[:1])+kind[1:], named(rr.Description, rr.ID), named(rs.Name, rs.ID), rs.Phase)
@@ -121,71 +120,32 @@ func matchFields(used, patterns []string) []string {
 	return out
 }
 
-// threatScoreCmp finds comparisons of cf.threat_score with an integer literal.
-var threatScoreCmp = regexp.MustCompile(`cf\.threat_score\s*(eq|ne|lt|le|gt|ge|==|!=|<=|>=|<|>)\s*(-?\d+)`)
+// threatScoreField is the field whose value is always 0 now.
+const threatScoreField = "cf.threat_score"
 
-// compareZero evaluates "0 op n".
-func compareZero(op string, n int64) bool {
-	switch op {
-	case "eq", "==":
-		return 0 == n
-	case "ne", "!=":
-		return 0 != n
-	case "lt", "<":
-		return 0 < n
-	case "le", "<=":
-		return 0 <= n
-	case "gt", ">":
-		return 0 > n
-	case "ge", ">=":
-		return 0 >= n
-	}
-	return false
-}
-
-// threatScoreEffects says what each comparison of cf.threat_score does now that the field is
-// always 0.
-func threatScoreEffects(expr string) []string {
+// threatScoreEffects says what each comparison of cf.threat_score with a literal does now that
+// the field is always 0, quoting each comparison as written (once each). Comparisons the value 0
+// does not decide (a $list, a string) are left out.
+func threatScoreEffects(e *expr.Expr) []string {
 	var out []string
 	seen := map[string]bool{}
-	for _, m := range threatScoreCmp.FindAllStringSubmatch(stripStrings(expr), -1) {
-		n, err := strconv.ParseInt(m[2], 10, 64)
-		if err != nil || seen[m[0]] {
+	for _, c := range expr.FieldComparisons(e, threatScoreField) {
+		result, ok := expr.CompareInt(c, 0)
+		if !ok || c.End() > expr.Pos(len(e.Src)) {
 			continue
 		}
-		seen[m[0]] = true
-		if compareZero(m[1], n) {
-			out = append(out, fmt.Sprintf("%q is always true (always matches)", m[0]))
+		text := e.Src[c.Pos():c.End()]
+		if seen[text] {
+			continue
+		}
+		seen[text] = true
+		if result {
+			out = append(out, fmt.Sprintf("%q is always true (always matches)", text))
 		} else {
-			out = append(out, fmt.Sprintf("%q is always false (never matches)", m[0]))
+			out = append(out, fmt.Sprintf("%q is always false (never matches)", text))
 		}
 	}
 	return out
-}
-
-// stripStrings blanks the contents of string literals so that a regular expression over the
-// expression does not match inside them.
-func stripStrings(expr string) string {
-	b := []byte(expr)
-	for i := 0; i < len(b); i++ {
-		switch {
-		case b[i] == '"':
-			end, _ := scanString(expr, i)
-			for k := i + 1; k < end-1 && k < len(b); k++ {
-				b[k] = ' '
-			}
-			i = end - 1
-		case b[i] == 'r' && isRawStart(expr, i):
-			end, _ := scanRawString(expr, i)
-			for k := i + 1; k < end && k < len(b); k++ {
-				if b[k] != '"' && b[k] != '#' {
-					b[k] = ' '
-				}
-			}
-			i = end - 1
-		}
-	}
-	return string(b)
 }
 
 // geoipRename returns the ip.src.* name of a deprecated ip.geoip.* field: the field
@@ -220,7 +180,7 @@ func (s *liveScan) expressionFields(z *inventory.ZoneInventory) {
 		if threatOK {
 			if used := matchFields(info.Fields, threatFields); len(used) > 0 {
 				effect := "every comparison behaves as if the score were 0"
-				if eff := threatScoreEffects(u.expr); len(eff) > 0 {
+				if eff := threatScoreEffects(info.tree); len(eff) > 0 {
 					effect = strings.Join(eff, "; ")
 				}
 				sev, msg := threat.sev, fmt.Sprintf("%s uses %s, which is always 0 now, so the rule silently changed meaning: %s. Decide what the rule should do and replace the condition (e.g. with a managed challenge, bot score or WAF attack score); never translate it unchanged.",

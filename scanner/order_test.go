@@ -107,7 +107,7 @@ func shuffleSnapshot(r *rand.Rand, s *inventory.Snapshot) {
 
 func TestScanIsDeterministicAndOrderIndependent(t *testing.T) {
 	base := richSnapshot()
-	first := scan(t, base, asOf2024, geoFake())
+	first := scan(t, base, asOf2024)
 	if len(first.Findings) < 40 {
 		t.Fatalf("rich snapshot gave only %d findings", len(first.Findings))
 	}
@@ -118,7 +118,7 @@ func TestScanIsDeterministicAndOrderIndependent(t *testing.T) {
 		}
 		seen[f.Fingerprint] = true
 	}
-	again := scan(t, base, asOf2024, geoFake())
+	again := scan(t, base, asOf2024)
 	if !reflect.DeepEqual(first, again) {
 		t.Fatal("two scans of the same snapshot differ")
 	}
@@ -126,14 +126,14 @@ func TestScanIsDeterministicAndOrderIndependent(t *testing.T) {
 	for i := 0; i < 20; i++ {
 		s := cloneSnapshot(t, base)
 		shuffleSnapshot(r, s)
-		got := scan(t, s, asOf2024, geoFake())
+		got := scan(t, s, asOf2024)
 		if !reflect.DeepEqual(first.Findings, got.Findings) {
 			t.Fatalf("shuffle %d changed the findings", i)
 		}
 	}
 	// A fingerprint does not depend on the date (severity changes, identity does not) nor on
 	// how many other objects a zone has.
-	later := scan(t, base, day("2030-01-01"), geoFake())
+	later := scan(t, base, day("2030-01-01"))
 	fps := func(fs []Finding) []string {
 		out := make([]string, len(fs))
 		for i, f := range fs {
@@ -151,7 +151,7 @@ func TestFingerprintIsIdentityNotContent(t *testing.T) {
 	mk := func(action string, extra int) Result {
 		return scan(t, withZone("enterprise", func(z *inventory.ZoneInventory) {
 			z.FirewallRules = append(fwRules(extra, nil), inventory.FirewallRule{ID: "keep", Action: vocab.Action(action), Filter: inventory.Filter{ID: "fk", Expression: "ssl"}})
-		}), asOf2024, nil)
+		}), asOf2024)
 	}
 	a := findingFor(t, mk("block", 0).Findings, "firewall-rules", string(vocab.KindFirewallRule), "keep")
 	b := findingFor(t, mk("challenge", 3).Findings, "firewall-rules", string(vocab.KindFirewallRule), "keep")
@@ -164,7 +164,7 @@ func TestFingerprintIsIdentityNotContent(t *testing.T) {
 		})
 		s.Zones[0].Zone.ID = "another-zone"
 		return s
-	}(), asOf2024, nil).Findings
+	}(), asOf2024).Findings
 	if other[0].Fingerprint == a[0].Fingerprint {
 		t.Error("same object id in another zone has the same fingerprint")
 	}
@@ -179,7 +179,7 @@ func TestDuplicateObjectIDsGetDistinctFingerprints(t *testing.T) {
 			{ID: "dup", Type: "SRV", Name: "_pop3._tcp.example.com", Data: &inventory.RecordData{Service: ptr("_imap"), Proto: ptr("_pop3"), Name: ptr("example.com")}},
 		}
 	})
-	fs := only(scan(t, snap, asOf2024, nil).Findings, "srv-data-fields")
+	fs := only(scan(t, snap, asOf2024).Findings, "srv-data-fields")
 	if len(fs) != 2 {
 		t.Fatalf("want 2 findings (the exact duplicate kept once), got %d", len(fs))
 	}

@@ -47,8 +47,6 @@ type Options struct {
 	// AsOf is the day severities are computed for (the --as-of clock); it is never read from
 	// the system clock here.
 	AsOf time.Time
-	// Inspector judges filter expressions; nil uses FallbackInspector.
-	Inspector ExpressionInspector
 }
 
 // Result is what a live scan found.
@@ -137,10 +135,7 @@ func ScanSnapshot(snap *inventory.Snapshot, cat *catalog.Catalog, opts Options) 
 	if cat == nil {
 		cat = catalog.Default()
 	}
-	s := &liveScan{cat: cat, asOf: opts.AsOf, insp: opts.Inspector, exprs: map[string]ExprInfo{}}
-	if s.insp == nil {
-		s.insp = FallbackInspector{}
-	}
+	s := &liveScan{cat: cat, asOf: opts.AsOf, exprs: map[string]ExprInfo{}}
 	res.Zones, res.Accounts = len(snap.Zones), len(snap.Accounts)
 	for i := range snap.Accounts {
 		a := &snap.Accounts[i]
@@ -218,8 +213,7 @@ func dedupeFingerprints(fs []Finding) []Finding {
 type liveScan struct {
 	cat      *catalog.Catalog
 	asOf     time.Time
-	insp     ExpressionInspector
-	exprs    map[string]ExprInfo
+	exprs    map[string]ExprInfo // inspectExpression's answers, by expression
 	findings []Finding
 }
 
@@ -282,18 +276,13 @@ func (s *liveScan) add(r rule, sev Severity, sc scope, res Resource, aspect, msg
 	})
 }
 
-// inspect judges an expression once per scan. When the inspector cannot parse it and names no
-// fields, the fallback's field scan fills them in, so deprecated fields in a broken expression
-// are still found.
+// inspect parses an expression once per scan: a filter shared by several rules, or one
+// expression in several rulesets, is read once.
 func (s *liveScan) inspect(expr string) ExprInfo {
 	if info, ok := s.exprs[expr]; ok {
 		return info
 	}
-	info := s.insp.Inspect(expr)
-	if !info.Valid && len(info.Fields) == 0 {
-		fb := FallbackInspector{}.Inspect(expr)
-		info.Fields, info.UsesRegex = fb.Fields, info.UsesRegex || fb.UsesRegex
-	}
+	info := inspectExpression(expr)
 	s.exprs[expr] = info
 	return info
 }

@@ -48,9 +48,6 @@ func fwRules(n int, edit func(i int, r *inventory.FirewallRule)) []inventory.Fir
 }
 
 func TestFirewallRuleDetails(t *testing.T) {
-	insp := newFake(map[string]ExprInfo{
-		"broken (": {Valid: false, Error: `unclosed "("`, Line: 1, Column: 8},
-	})
 	snap := withZone("enterprise", func(z *inventory.ZoneInventory) {
 		z.FirewallRules = []inventory.FirewallRule{
 			{ID: "a", Action: "allow", Paused: true, Filter: inventory.Filter{ID: "fa", Expression: "broken ("}},
@@ -61,25 +58,34 @@ func TestFirewallRuleDetails(t *testing.T) {
 		}
 		z.Filters = []inventory.Filter{{ID: "fd", Expression: "broken ("}}
 	})
-	fs := only(scan(t, snap, asOf2024, insp).Findings, "firewall-rules")
+	fs := only(scan(t, snap, asOf2024).Findings, "firewall-rules")
 	if len(fs) != 5 {
 		t.Fatalf("got %d findings:\n%s", len(fs), dump(fs))
 	}
-	mustContain(t, fs[3].Message, "its filter fd does not parse (1:8")
+	mustContain(t, fs[3].Message, "its filter fd does not parse (1:9")
 	mustContain(t, fs[4].Message, "its filter fe (expression not in the snapshot)")
 	mustContain(t, fs[0].Message, "Firewall rule id a", "action allow", "no priority", "paused (becomes enabled: false)",
-		`its filter fa does not parse (1:8: unclosed "(")`, `skip with action_parameters {"ruleset": "current"}`, "Fix the expression first")
+		`its filter fa does not parse (1:9: expected a field, a function call or a parenthesized expression, found end of expression)`, `skip with action_parameters {"ruleset": "current"}`, "Fix the expression first")
 	mustContain(t, fs[1].Message, `"bypass waf" (id b)`, "action bypass (products waf, uaBlock)", "priority 5", "active",
 		`skip with action_parameters {"products": [waf, uaBlock]}`)
 	mustContain(t, fs[2].Message, "action log", "log (Enterprise only)")
-	if insp.calls["ssl"] != 1 {
-		t.Errorf("expression inspected %d times, want 1 (cached per scan)", insp.calls["ssl"])
+}
+
+// TestInspectIsCachedPerScan: an expression used by several rules is parsed once per scan.
+func TestInspectIsCachedPerScan(t *testing.T) {
+	s := &liveScan{exprs: map[string]ExprInfo{}}
+	first := s.inspect("ssl")
+	if !first.Valid || len(first.Fields) != 1 || first.Fields[0] != "ssl" {
+		t.Fatalf("inspect(ssl) = %+v", first)
+	}
+	s.exprs["ssl"] = ExprInfo{Error: "from the cache"}
+	if got := s.inspect("ssl"); got.Error != "from the cache" {
+		t.Errorf("second inspect did not use the cache: %+v", got)
 	}
 }
 
 func TestFirewallPlanChecks(t *testing.T) {
 	regex := "http.request.uri.path matches \"^/a\""
-	insp := newFake(map[string]ExprInfo{regex: {Valid: true, UsesRegex: true, Fields: []string{"http.request.uri.path"}}})
 	build := func(plan string, rules, custom int) *inventory.Snapshot {
 		return withZone(plan, func(z *inventory.ZoneInventory) {
 			z.FirewallRules = fwRules(rules, func(i int, r *inventory.FirewallRule) {
@@ -116,7 +122,7 @@ func TestFirewallPlanChecks(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(fmt.Sprintf("%s/%d+%d", tc.plan, tc.rules, tc.custom), func(t *testing.T) {
-			fs := scan(t, build(tc.plan, tc.rules, tc.custom), asOf2024, insp).Findings
+			fs := scan(t, build(tc.plan, tc.rules, tc.custom), asOf2024).Findings
 			quota := findingFor(t, fs, "firewall-rules", string(vocab.KindZone), "z1")
 			if tc.quota == "" && len(quota) != 0 {
 				t.Errorf("unexpected quota finding: %s", quota[0].Message)
@@ -171,7 +177,7 @@ func TestFiltersOrphanSharedAndCovered(t *testing.T) {
 			{ID: "r3", Action: "block", Filter: single},
 		}
 	})
-	fs := only(scan(t, snap, asOf2024, nil).Findings, "filters")
+	fs := only(scan(t, snap, asOf2024).Findings, "filters")
 	if len(fs) != 2 {
 		t.Fatalf("want orphan and shared findings only, got:\n%s", dump(fs))
 	}
@@ -210,7 +216,7 @@ func TestRateLimitQuota(t *testing.T) {
 					z.Rulesets = []inventory.Ruleset{rs}
 				}
 			})
-			fs := scan(t, snap, asOf2024, nil).Findings
+			fs := scan(t, snap, asOf2024).Findings
 			if got := len(findingFor(t, fs, "rate-limiting-v1", string(vocab.KindRateLimit), "rl0")); got != 1 {
 				t.Errorf("per rate limit finding missing")
 			}
@@ -249,14 +255,14 @@ func TestCNAMEFlatteningMapping(t *testing.T) {
 					z.DNSSettings = &inventory.DNSSettings{FlattenAllCNAMEs: tc.dns}
 				}
 			})
-			fs := only(scan(t, snap, asOf2024, nil).Findings, "cname-flattening-setting")
+			fs := only(scan(t, snap, asOf2024).Findings, "cname-flattening-setting")
 			if len(fs) != 1 {
 				t.Fatalf("got %d findings", len(fs))
 			}
 			mustContain(t, fs[0].Message, tc.contains...)
 		})
 	}
-	if fs := only(scan(t, withZone("free", func(*inventory.ZoneInventory) {}), asOf2024, nil).Findings, "cname-flattening-setting"); len(fs) != 0 {
+	if fs := only(scan(t, withZone("free", func(*inventory.ZoneInventory) {}), asOf2024).Findings, "cname-flattening-setting"); len(fs) != 0 {
 		t.Errorf("finding without the setting: %v", fs)
 	}
 }
@@ -291,7 +297,7 @@ func TestAccountNameserverMapping(t *testing.T) {
 					a.DNSSettings = &inventory.AccountDNSSettings{ZoneDefaults: inventory.DNSSettings{Nameservers: &inventory.Nameservers{Type: tc.dnsType}}}
 				}
 			})
-			fs := only(scan(t, snap, asOf2024, nil).Findings, "account-nameserver-settings")
+			fs := only(scan(t, snap, asOf2024).Findings, "account-nameserver-settings")
 			if !tc.wantFound {
 				if len(fs) != 0 {
 					t.Fatalf("unexpected finding: %s", fs[0].Message)
@@ -330,7 +336,7 @@ func TestLegacyDNSSettingsDecisions(t *testing.T) {
 					z.DNSSettings = &inventory.DNSSettings{MultiProvider: tc.multi}
 				}
 			})
-			fs := only(scan(t, snap, asOf2024, nil).Findings, "dns-settings-use-apex-ns")
+			fs := only(scan(t, snap, asOf2024).Findings, "dns-settings-use-apex-ns")
 			if tc.want == nil {
 				if len(fs) != 0 {
 					t.Fatalf("unexpected finding: %s", fs[0].Message)
@@ -368,7 +374,7 @@ func TestSRVComposition(t *testing.T) {
 					{ID: "a1", Type: "A", Name: "example.com", Content: "192.0.2.1"},
 				}
 			})
-			fs := only(scan(t, snap, asOf2024, nil).Findings, "srv-data-fields")
+			fs := only(scan(t, snap, asOf2024).Findings, "srv-data-fields")
 			if len(fs) != 1 {
 				t.Fatalf("got %d findings:\n%s", len(fs), dump(fs))
 			}
@@ -408,7 +414,7 @@ func TestZoneSettingSeverityByValue(t *testing.T) {
 				day  time.Time
 				want Severity
 			}{{before, tc.before}, {after, tc.after}} {
-				fs := only(scan(t, snap, when.day, nil).Findings, tc.ruleID)
+				fs := only(scan(t, snap, when.day).Findings, tc.ruleID)
 				if when.want == SeverityNone {
 					if len(fs) != 0 {
 						t.Errorf("%s: a no-op value is a finding:\n%s", when.day.Format(time.DateOnly), dump(fs))
@@ -436,7 +442,7 @@ func TestMobileRedirectReplaced(t *testing.T) {
 			{ID: "rr1", Action: "redirect", Expression: "true", Description: "Mobile redirect", Ref: inventory.MobileRedirectRef}}}}
 	})
 	for _, d := range []time.Time{day("2024-01-01"), day("2030-01-01")} {
-		fs := only(scan(t, snap, d, nil).Findings, "zone-setting-mobile-redirect")
+		fs := only(scan(t, snap, d).Findings, "zone-setting-mobile-redirect")
 		if len(fs) != 1 || fs[0].Severity != SeverityNotice {
 			t.Fatalf("%s: want one notice, got:\n%s", d.Format(time.DateOnly), dump(fs))
 		}
@@ -480,7 +486,7 @@ func TestReflectedValuesAreNotices(t *testing.T) {
 		}), "account-nameserver-settings", SeverityNotice},
 	}
 	for _, tc := range cases {
-		fs := only(scan(t, tc.snap, eol, nil).Findings, tc.rule)
+		fs := only(scan(t, tc.snap, eol).Findings, tc.rule)
 		if len(fs) != 1 || fs[0].Severity != tc.want {
 			t.Errorf("%s: want one %s, got:\n%s", tc.name, tc.want, dump(fs))
 		}
@@ -496,7 +502,7 @@ func TestWAFOffAndDisabledRules(t *testing.T) {
 		z.Rulesets = []inventory.Ruleset{{ID: "rs1", Phase: "http_request_firewall_custom", Rules: []inventory.RulesetRule{
 			{ID: "cr1", Action: "block", Expression: "cf.threat_score gt 10", Enabled: ptr(false)}}}}
 	})
-	res := scan(t, snap, day("2030-01-01"), geoFake())
+	res := scan(t, snap, day("2030-01-01"))
 	if fs := only(res.Findings, "waf-managed-rules-v1"); len(fs) != 0 {
 		t.Errorf("WAF off: packages reported:\n%s", dump(fs))
 	}
@@ -509,7 +515,6 @@ func TestWAFOffAndDisabledRules(t *testing.T) {
 
 func TestThreatScoreEffectsAndUnits(t *testing.T) {
 	expr := `(cf.threat_score gt 10 and http.host eq "cf.threat_score lt 3") or cf.threat_score lt 14 or cf.threat_score ge 0`
-	insp := newFake(map[string]ExprInfo{expr: {Valid: true, Fields: []string{"cf.threat_score", "http.host"}}})
 	snap := withZone("pro", func(z *inventory.ZoneInventory) {
 		f := inventory.Filter{ID: "f1", Expression: expr}
 		z.Filters = []inventory.Filter{f}
@@ -519,7 +524,7 @@ func TestThreatScoreEffectsAndUnits(t *testing.T) {
 		}
 		z.Rulesets = []inventory.Ruleset{{ID: "rsl", Name: "rl", Phase: "http_ratelimit", Rules: []inventory.RulesetRule{{ID: "x1", Action: "block", Expression: expr}}}}
 	})
-	fs := only(scan(t, snap, asOf2024, insp).Findings, "threat-score-field")
+	fs := only(scan(t, snap, asOf2024).Findings, "threat-score-field")
 	if len(fs) != 2 {
 		t.Fatalf("want one finding for the shared filter and one for the ruleset rule, got:\n%s", dump(fs))
 	}
@@ -537,14 +542,12 @@ func TestThreatScoreEffectsAndUnits(t *testing.T) {
 }
 
 func TestExpressionFieldsFromBrokenExpression(t *testing.T) {
-	// The inspector cannot parse it and names no fields: the fallback's field scan still finds
-	// the deprecated field.
+	// The expression does not parse: the parser's partial tree still names the deprecated field.
 	expr := `(ip.geoip.country eq "T1"`
-	insp := newFake(map[string]ExprInfo{expr: {Valid: false, Error: "unclosed", Line: 1, Column: 1}})
 	snap := withZone("pro", func(z *inventory.ZoneInventory) {
 		z.FirewallRules = []inventory.FirewallRule{{ID: "r1", Action: "block", Filter: inventory.Filter{Expression: expr}}}
 	})
-	fs := only(scan(t, snap, asOf2024, insp).Findings, "geoip-field-names")
+	fs := only(scan(t, snap, asOf2024).Findings, "geoip-field-names")
 	if len(fs) != 1 {
 		t.Fatalf("got %d findings", len(fs))
 	}
@@ -555,7 +558,9 @@ func TestExpressionFieldsFromBrokenExpression(t *testing.T) {
 	mustContain(t, fs[0].Message, "ip.geoip.country -> ip.src.country")
 }
 
-func TestNilInspectorUsesFallback(t *testing.T) {
+// TestUnparsedExpressionNote: a rule whose filter does not parse says where the parser stops
+// and why.
+func TestUnparsedExpressionNote(t *testing.T) {
 	snap := withZone("enterprise", func(z *inventory.ZoneInventory) {
 		z.FirewallRules = []inventory.FirewallRule{{ID: "r1", Action: "block", Filter: inventory.Filter{ID: "f1", Expression: `ip.src in {198.51.100.1} ~ "^.*/login.php$")`}}}
 	})
@@ -563,7 +568,8 @@ func TestNilInspectorUsesFallback(t *testing.T) {
 	if len(fs) != 1 {
 		t.Fatalf("got %d findings", len(fs))
 	}
-	mustContain(t, fs[0].Message, `does not parse (1:44: unexpected ")": nothing to close)`)
+	mustContain(t, fs[0].Message, `does not parse (1:26: expected a logical operator (and, or, xor) or the end of the expression, found "~")`,
+		"Fix the expression first")
 }
 
 func TestUpcomingEntriesProduceNothing(t *testing.T) {
@@ -608,7 +614,7 @@ func TestRetiredErrorsAndCounts(t *testing.T) {
 	acc := inventory.AccountInventory{Account: inventory.Account{ID: "acc1"},
 		Retired: []inventory.Retired{{Method: "GET", Path: "/client/v4/accounts/acc1/tunnels?page=1", Status: 410}},
 		Errors:  []inventory.CollectError{{What: "load_balancer_pools", Message: "forbidden"}}}
-	res := scan(t, snapOf([]inventory.ZoneInventory{z1, z2, z3}, acc), asOf2024, nil)
+	res := scan(t, snapOf([]inventory.ZoneInventory{z1, z2, z3}, acc), asOf2024)
 	if res.Zones != 3 || res.Accounts != 1 || res.ZonesFailed != 1 || !res.Incomplete {
 		t.Errorf("counts: zones %d accounts %d failed %d incomplete %v", res.Zones, res.Accounts, res.ZonesFailed, res.Incomplete)
 	}
@@ -631,13 +637,13 @@ func TestRetiredErrorsAndCounts(t *testing.T) {
 		t.Errorf("zone retired: %+v", r)
 	}
 
-	clean := scan(t, snapOf([]inventory.ZoneInventory{z3}), asOf2024, nil)
+	clean := scan(t, snapOf([]inventory.ZoneInventory{z3}), asOf2024)
 	if clean.Incomplete || clean.ZonesFailed != 0 || clean.Errors == nil || clean.Findings == nil {
 		t.Errorf("clean scan: %+v", clean)
 	}
 	marked := snapOf([]inventory.ZoneInventory{z3})
 	marked.Incomplete = true
-	if !scan(t, marked, asOf2024, nil).Incomplete {
+	if !scan(t, marked, asOf2024).Incomplete {
 		t.Error("snapshot's Incomplete not carried over")
 	}
 	if r := ScanSnapshot(nil, nil, Options{}); r.Zones != 0 || len(r.Findings) != 0 {
@@ -661,7 +667,7 @@ func TestWAFDetails(t *testing.T) {
 		z.WAFOverrides = []inventory.WAFOverride{{ID: "o1", Description: "admin", URLs: []string{"example.com/b*", "example.com/a*"}, Priority: 3, Paused: true,
 			Groups: map[string]string{"g2": "off", "g1": "on"}, Rules: map[string]string{"100": "simulate"}, RewriteAction: map[string]string{"block": "challenge"}}}
 	})
-	fs := only(scan(t, snap, asOf2024, nil).Findings, "waf-managed-rules-v1")
+	fs := only(scan(t, snap, asOf2024).Findings, "waf-managed-rules-v1")
 	if len(fs) != 3 {
 		t.Fatalf("want p1, p3 and o1, got:\n%s", dump(fs))
 	}

@@ -13,25 +13,6 @@ import (
 	"github.com/sunsetscan/sunset/scanner/inventory"
 )
 
-// fakeInspector answers from a table; unknown expressions are valid with no fields. It counts
-// calls so tests can check the scanner's cache.
-type fakeInspector struct {
-	infos map[string]ExprInfo
-	calls map[string]int
-}
-
-func newFake(infos map[string]ExprInfo) *fakeInspector {
-	return &fakeInspector{infos: infos, calls: map[string]int{}}
-}
-
-func (f *fakeInspector) Inspect(expr string) ExprInfo {
-	f.calls[expr]++
-	if info, ok := f.infos[expr]; ok {
-		return info
-	}
-	return ExprInfo{Valid: true}
-}
-
 func day(s string) time.Time {
 	t, err := time.Parse("2006-01-02", s)
 	if err != nil {
@@ -69,9 +50,9 @@ func setting(id string, value string) inventory.Setting {
 	return inventory.Setting{ID: id, Value: json.RawMessage(value)}
 }
 
-func scan(t *testing.T, snap *inventory.Snapshot, asOf time.Time, insp ExpressionInspector) Result {
+func scan(t *testing.T, snap *inventory.Snapshot, asOf time.Time) Result {
 	t.Helper()
-	return ScanSnapshot(snap, catalog.Default(), Options{AsOf: asOf, Inspector: insp})
+	return ScanSnapshot(snap, catalog.Default(), Options{AsOf: asOf})
 }
 
 // only keeps the findings of one rule.
@@ -209,14 +190,6 @@ var liveCases = []struct {
 		contains: []string{`Custom rule "geo" (id cr1) in ruleset "default" (id rs1)`, "ip.geoip.country -> ip.src.country"}}}},
 }
 
-// geoFake gives the field lists the table's expressions use, as the real parser would.
-func geoFake() *fakeInspector {
-	return newFake(map[string]ExprInfo{
-		"cf.threat_score gt 10":    {Valid: true, Fields: []string{"cf.threat_score"}},
-		`ip.geoip.country eq "T1"`: {Valid: true, Fields: []string{"ip.geoip.country"}},
-	})
-}
-
 func TestScanSnapshotPerCatalogEntry(t *testing.T) {
 	cat := catalog.Default()
 	for _, tc := range liveCases {
@@ -231,7 +204,7 @@ func TestScanSnapshotPerCatalogEntry(t *testing.T) {
 				dates["after"] = e.EndOfLife.Time
 			}
 			for _, when := range []string{"before", "after"} {
-				res := scan(t, tc.snap, dates[when], geoFake())
+				res := scan(t, tc.snap, dates[when])
 				got := only(res.Findings, tc.id)
 				if len(got) != len(tc.want) {
 					t.Fatalf("%s: got %d findings of %s, want %d:\n%s", when, len(got), tc.id, len(tc.want), dump(res.Findings))

@@ -74,7 +74,7 @@ func planCommand(s *Streams) *ucli.Command {
 					return err
 				}
 			}
-			res := scanner.ScanSnapshot(snap, opts.catalog, scanner.Options{AsOf: opts.asOf, Inspector: exprInspector{}})
+			res := scanner.ScanSnapshot(snap, opts.catalog, scanner.Options{AsOf: opts.asOf})
 			if err := writePlanDir(s.Out, dir, buildPlan(snap, res, opts)); err != nil {
 				return err
 			}

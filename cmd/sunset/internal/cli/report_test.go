@@ -47,7 +47,7 @@ func demoFixtures(t *testing.T) (report, plan []byte) {
 	}
 	asOf := time.Date(2025, 2, 1, 0, 0, 0, 0, time.UTC)
 	cat := catalog.Default()
-	res := scanner.ScanSnapshot(snap, cat, scanner.Options{AsOf: asOf, Inspector: exprInspector{}})
+	res := scanner.ScanSnapshot(snap, cat, scanner.Options{AsOf: asOf})
 	p := migrate.Build(snap, res, migrate.Options{AsOf: asOf, Catalog: cat})
 	p.Source = reports.SourceDemo
 	var b bytes.Buffer

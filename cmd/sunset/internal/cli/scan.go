@@ -205,7 +205,7 @@ func runScan(ctx context.Context, s *Streams, o *scanOptions) error {
 			return err
 		}
 	}
-	res := scanner.ScanSnapshot(snap, o.catalog, scanner.Options{AsOf: o.asOf, Inspector: exprInspector{}})
+	res := scanner.ScanSnapshot(snap, o.catalog, scanner.Options{AsOf: o.asOf})
 	errs := reportErrors(res)
 	if collectErr != nil && len(errs) == 0 {
 		// Interrupted while the accounts were listed: no part was read, so none records the
@@ -254,7 +254,7 @@ func acquireSnapshot(ctx context.Context, s *Streams, o *scanOptions) (*inventor
 		if err != nil {
 			return nil, "", usageErrorf("--snapshot: %v", err)
 		}
-		defer f.Close()
+		defer func() { _ = f.Close() }() // read only: read whole or its error returned
 		snap, err := inventory.ReadSnapshot(f)
 		if err != nil {
 			return nil, "", usageErrorf("--snapshot %s: %v", o.snapshotIn, err)
@@ -289,7 +289,7 @@ func acquireSnapshot(ctx context.Context, s *Streams, o *scanOptions) (*inventor
 	case snap != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)):
 		return snap, target, err
 	case cfapi.IsAuth(err):
-		return nil, "", fatalError(fmt.Errorf("the API refused %s: %v", o.creds.Describe(), err))
+		return nil, "", fatalError(fmt.Errorf("the API refused %s: %w", o.creds.Describe(), err))
 	}
 	var unmatched *collect.UnmatchedZonesError
 	if errors.As(err, &unmatched) {
@@ -320,7 +320,7 @@ func writeSnapshot(path string, snap *inventory.Snapshot) error {
 		return fatalError(fmt.Errorf("cannot write snapshot: %w", err))
 	}
 	if err := snap.Write(f); err != nil {
-		f.Close()
+		_ = f.Close() // the write failed: that error is the one to report
 		return fatalError(fmt.Errorf("cannot write snapshot %s: %w", path, err))
 	}
 	if err := f.Close(); err != nil {
