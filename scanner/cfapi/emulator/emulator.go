@@ -81,8 +81,8 @@ type Options struct {
 	Catalog *catalog.Catalog
 	// Rand seeds fault and latency decisions and the ids of created objects.
 	Rand int64
-	// ValidateExpression checks a filter or rule expression; the default is a small
-	// structural check (see CheckExpression). The error text becomes the API error message.
+	// ValidateExpression checks a filter or rule expression; the default is the Rules
+	// language parser (see CheckExpression). The error text becomes the API error message.
 	ValidateExpression func(string) error
 	// LogLimit caps the request log (default 100,000 entries; the oldest are dropped).
 	LogLimit int
