@@ -250,46 +250,52 @@ func foldThreat(n expr.Node) (expr.Node, tri) {
 			return &expr.NotExpr{NotPos: n.NotPos, Bang: n.Bang, X: x}, unknown
 		}
 	case *expr.BinaryExpr:
-		x, tx := foldThreat(n.X)
-		y, ty := foldThreat(n.Y)
-		if tx != unknown && ty != unknown {
-			switch n.Op {
-			case expr.OpAnd:
-				return n, triOf(tx == isTrue && ty == isTrue)
-			case expr.OpOr:
-				return n, triOf(tx == isTrue || ty == isTrue)
-			default:
-				return n, triOf(tx != ty)
+		return foldBinary(n)
+	}
+	return n, unknown
+}
+
+// foldBinary is foldThreat of "x and y", "x or y" or "x xor y".
+func foldBinary(n *expr.BinaryExpr) (expr.Node, tri) {
+	x, tx := foldThreat(n.X)
+	y, ty := foldThreat(n.Y)
+	if tx != unknown && ty != unknown {
+		switch n.Op {
+		case expr.OpAnd:
+			return n, triOf(tx == isTrue && ty == isTrue)
+		case expr.OpOr:
+			return n, triOf(tx == isTrue || ty == isTrue)
+		default:
+			return n, triOf(tx != ty)
+		}
+	}
+	// One side is known: and/or absorb or drop it, xor keeps the other
+	// side or its negation.
+	known, other := tx, y
+	if tx == unknown {
+		known, other = ty, x
+	}
+	if known != unknown {
+		switch n.Op {
+		case expr.OpAnd:
+			if known == isFalse {
+				return n, isFalse
 			}
-		}
-		// One side is known: and/or absorb or drop it, xor keeps the other
-		// side or its negation.
-		known, kt, other := tx, tx, y
-		if tx == unknown {
-			known, kt, other = ty, ty, x
-		}
-		if known != unknown {
-			switch n.Op {
-			case expr.OpAnd:
-				if kt == isFalse {
-					return n, isFalse
-				}
-				return other, unknown
-			case expr.OpOr:
-				if kt == isTrue {
-					return n, isTrue
-				}
-				return other, unknown
-			default:
-				if kt == isFalse {
-					return other, unknown
-				}
-				return &expr.NotExpr{NotPos: other.Pos(), X: other}, unknown
+			return other, unknown
+		case expr.OpOr:
+			if known == isTrue {
+				return n, isTrue
 			}
+			return other, unknown
+		default:
+			if known == isFalse {
+				return other, unknown
+			}
+			return &expr.NotExpr{NotPos: other.Pos(), X: other}, unknown
 		}
-		if x != n.X || y != n.Y {
-			return &expr.BinaryExpr{X: x, Op: n.Op, OpPos: n.OpPos, OpText: n.OpText, Y: y}, unknown
-		}
+	}
+	if x != n.X || y != n.Y {
+		return &expr.BinaryExpr{X: x, Op: n.Op, OpPos: n.OpPos, OpText: n.OpText, Y: y}, unknown
 	}
 	return n, unknown
 }
