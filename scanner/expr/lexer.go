@@ -77,8 +77,9 @@ func isValueChar(c byte) bool {
 	return isHex(c) || c == ':' || c == '.' || c == '/' || c == '-' || c == 'x' || c == 'X'
 }
 
-// scan returns the next token: an operand (string, list, value, name), else
-// an operator or bracket, else an illegal token for whatever is there.
+// scan returns the next token. The first character says which class of
+// token it is, and each class has its own method; scan calls it directly,
+// since a token is large and scan is the parser's hottest path.
 func (l *lexer) scan(mode int) token {
 	for l.off < len(l.src) && isSpace(l.src[l.off]) {
 		l.off++
@@ -87,40 +88,25 @@ func (l *lexer) scan(mode int) token {
 	if start >= len(l.src) {
 		return token{kind: tEOF, pos: Pos(start), end: Pos(start)}
 	}
-	if t, ok := l.scanOperand(start, mode); ok {
-		return t
-	}
-	if t, ok := l.scanPunct(start); ok {
-		return t
-	}
-	return l.scanStray(start)
-}
-
-// scanOperand scans the tokens that start with a quote, a letter, a digit,
-// a colon, a $ or a minus sign before a digit.
-func (l *lexer) scanOperand(start, mode int) (token, bool) {
 	c := l.src[start]
 	switch {
+	case c == '"' && mode&modeRegex != 0:
+		return l.scanRegex(start)
 	case c == '"':
-		if mode&modeRegex != 0 {
-			return l.scanRegex(start), true
-		}
-		return l.scanQuoted(start), true
+		return l.scanQuoted(start)
 	case c == 'r' && start+1 < len(l.src) && (l.src[start+1] == '"' || l.src[start+1] == '#'):
-		return l.scanRaw(start), true
+		return l.scanRaw(start)
 	case c == '$':
-		return l.scanList(start), true
+		return l.scanList(start)
 	case isDigit(c), c == ':', c == '-' && start+1 < len(l.src) && isDigit(l.src[start+1]):
-		return l.scanValue(start), true
+		return l.scanValue(start)
 	case isLetter(c):
-		if isHex(c) {
-			if t, ok := l.tryLetterValue(start, mode); ok {
-				return t, true
-			}
-		}
-		return l.scanIdent(start), true
+		return l.scanWord(start, mode)
 	}
-	return token{}, false
+	if k, n := l.punctAt(start); n > 0 {
+		return l.punct(start, n, k)
+	}
+	return l.scanStray(start)
 }
 
 // punct1 is the token of each one-character operator and bracket; tEOF
@@ -151,28 +137,27 @@ func punct2(two string) tokKind {
 	return tEOF
 }
 
-// scanPunct scans an operator or bracket. Two characters are tried first,
-// so that <= is not read as <.
-func (l *lexer) scanPunct(start int) (token, bool) {
+// punctAt is the operator or bracket at start and its length, or a length
+// of 0. Two characters are tried first, so that <= is not read as <.
+func (l *lexer) punctAt(start int) (tokKind, int) {
 	if start+2 <= len(l.src) {
-		two := l.src[start : start+2]
-		if k := punct2(two); k != tEOF {
-			return l.punct(start, 2, k), true
-		}
-		if two == ".." {
-			l.off += 2
-			return l.illegal(start, start, "unexpected \"..\": a range a..b is only allowed between two values inside a set"), true
+		if k := punct2(l.src[start : start+2]); k != tEOF {
+			return k, 2
 		}
 	}
 	if k := punct1[l.src[start]]; k != tEOF {
-		return l.punct(start, 1, k), true
+		return k, 1
 	}
-	return token{}, false
+	return tEOF, 0
 }
 
-// scanStray makes an illegal token of one character that starts no token,
-// naming the operator meant when it is half of one.
+// scanStray makes an illegal token of what starts no token: a stray "..",
+// or one character, naming the operator meant when it is half of one.
 func (l *lexer) scanStray(start int) token {
+	if strings.HasPrefix(l.src[start:], "..") {
+		l.off += 2
+		return l.illegal(start, start, "unexpected \"..\": a range a..b is only allowed between two values inside a set")
+	}
 	switch l.src[start] {
 	case '=':
 		l.off++
@@ -201,7 +186,14 @@ func (l *lexer) illegal(start, errPos int, msg string) token {
 	return token{kind: tIllegal, pos: Pos(start), end: Pos(l.off), text: l.src[start:l.off], msg: msg, errPos: Pos(errPos)}
 }
 
-func (l *lexer) scanIdent(start int) token {
+// scanWord scans what starts with a letter: a field or function name, or
+// an address or byte string that happens to (fe80::1, de:ad:be:ef).
+func (l *lexer) scanWord(start, mode int) token {
+	if isHex(l.src[start]) {
+		if t, ok := l.tryLetterValue(start, mode); ok {
+			return t
+		}
+	}
 	i := start
 	for i < len(l.src) && isIdentChar(l.src[i]) {
 		i++
