@@ -66,7 +66,7 @@ func ciReport() *Report {
 		AsOf:     asOf,
 		Source:   Source{Kind: SourceLive, Target: "https://api.example.invalid/client/v4"},
 		Findings: ciFindings(),
-		Errors: []ReportError{
+		Errors: []scanner.RunError{
 			{AccountID: "a1", ZoneID: "5f0c1c3c7e9d4b2a8c6e0f1a2b3c4d5e", ZoneName: "broken.example", What: "firewall rules", Message: "HTTP 500 after 3 attempts"},
 			{Path: "infra/bad.tf", What: "parse", Message: "infra/bad.tf:3,1-2: Argument or block definition required"},
 			{ZoneName: "hostile.example", What: "dns records", Message: hostileText},

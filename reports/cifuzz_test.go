@@ -26,7 +26,7 @@ func FuzzCIFormats(f *testing.F) {
 		file.Source, file.ZoneID, file.ZoneName = scanner.SourceFile, "", ""
 		file.Location = &scanner.Location{Path: path, StartLine: 3, StartColumn: 2}
 		r := NewReport(Input{AsOf: asOf, Findings: []scanner.Finding{live, file},
-			Errors: []ReportError{{ZoneName: zone, What: name, Message: text}}})
+			Errors: []scanner.RunError{{ZoneName: zone, What: name, Message: text}}})
 
 		cmds, logLines := parseGitHub(t, render(t, "github", Options{}, r))
 		if len(cmds) != 3 || len(logLines) != 1 {

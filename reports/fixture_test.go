@@ -75,7 +75,7 @@ func sampleReport() *Report {
 		AsOf:     asOf,
 		Source:   Source{Kind: SourceLive, Target: "https://api.example.invalid/client/v4"},
 		Findings: sampleFindings(),
-		Errors: []ReportError{
+		Errors: []scanner.RunError{
 			{AccountID: "a1", ZoneID: "5f0c1c3c7e9d4b2a8c6e0f1a2b3c4d5e", ZoneName: "broken.example", What: "firewall rules", Message: "HTTP 500 after 3 attempts"},
 		},
 		Counts: Counts{ZonesScanned: 3, ZonesFailed: 1, Accounts: 1, FilesScanned: 1},

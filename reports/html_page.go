@@ -138,7 +138,7 @@ func findingTableRows(findings []scanner.Finding) (rows []htmlFinding, groups []
 }
 
 // errorRows are the read errors' table rows.
-func errorRows(errs []ReportError) []htmlError {
+func errorRows(errs []scanner.RunError) []htmlError {
 	var rows []htmlError
 	for _, e := range errs {
 		rows = append(rows, htmlError{Where: errorWhere(e), What: Sanitize(e.What), Message: Sanitize(e.Message)})
@@ -263,7 +263,7 @@ func groupLabel(f *scanner.Finding) string {
 	return "other"
 }
 
-func errorWhere(e ReportError) string {
+func errorWhere(e scanner.RunError) string {
 	switch {
 	case e.Path != "":
 		return Sanitize(e.Path)

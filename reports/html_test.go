@@ -173,7 +173,7 @@ func TestHTMLEscapesUserText(t *testing.T) {
 	f[3].Location = &scanner.Location{Path: "infra/" + closeT + ".tf", StartLine: 3}
 	f[4].SuppressedBy = script
 	rep := NewReport(Input{Version: "1.0" + img, AsOf: asOf, Source: Source{Kind: SourceFiles, Paths: []string{"repo" + breakA}}, Findings: f})
-	rep.Errors = []ReportError{{Path: "x" + script, What: img, Message: closeT}}
+	rep.Errors = []scanner.RunError{{Path: "x" + script, What: img, Message: closeT}}
 	rep.Catalog = append(rep.Catalog, RuleInfo{
 		ID: "user-rule", Title: "User " + closeT, Description: "A rule whose description holds " + script,
 		Replacement: img, DocURL: "javascript:alert(1)", EndOfLife: "2025-01-01",

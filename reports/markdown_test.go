@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sunsetscan/sunset/scanner"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/extension"
 	gmhtml "github.com/yuin/goldmark/renderer/html"
@@ -223,7 +224,7 @@ func TestMarkdownEmpty(t *testing.T) {
 		t.Errorf("empty report:\n%q\nwant\n%q", md, want)
 	}
 	// Nothing found but something unreadable: the errors still show, after a blank line.
-	r := NewReport(Input{Errors: []ReportError{{ZoneName: "z.example", What: "zone", Message: "HTTP 403"}}})
+	r := NewReport(Input{Errors: []scanner.RunError{{ZoneName: "z.example", What: "zone", Message: "HTTP 403"}}})
 	md = render(t, "markdown", Options{}, r)
 	if !strings.Contains(md, "No findings.\n\n### Incomplete\n") || !strings.Contains(md, "> **The scan is incomplete:** 1 part could not be read") {
 		t.Errorf("errors only:\n%s", md)
@@ -235,9 +236,9 @@ func TestMarkdownEmpty(t *testing.T) {
 
 // TestMarkdownManyErrors checks that a run where everything failed stays under the cap.
 func TestMarkdownManyErrors(t *testing.T) {
-	errs := make([]ReportError, 5000)
+	errs := make([]scanner.RunError, 5000)
 	for i := range errs {
-		errs[i] = ReportError{ZoneName: fmt.Sprintf("z%d.example", i), What: strings.Repeat("w", 2000), Message: strings.Repeat("m", 2000)}
+		errs[i] = scanner.RunError{ZoneName: fmt.Sprintf("z%d.example", i), What: strings.Repeat("w", 2000), Message: strings.Repeat("m", 2000)}
 	}
 	r := NewReport(Input{Findings: manyFindings(50), Errors: errs})
 	for _, limit := range []int{0, 65536, 8192} {

@@ -43,8 +43,8 @@ type Report struct {
 	Summary       Summary `json:"summary"`
 	// Findings are in the order the scanner gave them (it sorts); suppressed ones included,
 	// marked "suppressed": true.
-	Findings []scanner.Finding `json:"findings"`
-	Errors   []ReportError     `json:"errors"`
+	Findings []scanner.Finding  `json:"findings"`
+	Errors   []scanner.RunError `json:"errors"`
 	// Catalog holds the catalog entries the findings reference, sorted by id, for formats that
 	// describe rules separately (SARIF rules, the HTML timeline).
 	Catalog []RuleInfo `json:"catalog"`
@@ -107,18 +107,6 @@ type RuleCount struct {
 	Count    int              `json:"count"`
 }
 
-// ReportError is something that could not be read: an account, a zone, one of its object
-// kinds, or a file. Fields that do not apply are empty.
-type ReportError struct {
-	AccountID string `json:"account_id,omitempty"`
-	ZoneID    string `json:"zone_id,omitempty"`
-	ZoneName  string `json:"zone_name,omitempty"`
-	Path      string `json:"path,omitempty"`
-	// What names what was being read, e.g. "firewall rules", "zone list", "parse".
-	What    string `json:"what"`
-	Message string `json:"message"`
-}
-
 // RuleInfo describes one catalog entry referenced by the findings of a report.
 type RuleInfo struct {
 	ID           string `json:"id"`
@@ -151,7 +139,7 @@ type Input struct {
 	AsOf     time.Time // the date severities were computed for (only the day is kept)
 	Source   Source
 	Findings []scanner.Finding // in the scanner's order
-	Errors   []ReportError
+	Errors   []scanner.RunError
 	Counts   Counts
 	FailOn   scanner.Severity
 	// Rules, when set, adds descriptions (and anything the findings lack) to Catalog.
@@ -162,7 +150,7 @@ type Input struct {
 // errors sorted, and the source target stripped of credentials. Findings keep their order.
 func NewReport(in Input) *Report {
 	findings := append([]scanner.Finding{}, in.Findings...)
-	errs := append([]ReportError{}, in.Errors...)
+	errs := append([]scanner.RunError{}, in.Errors...)
 	SortErrors(errs)
 	src := in.Source
 	if src.Kind != SourceFiles && src.Kind != SourceSnapshot {
@@ -184,7 +172,7 @@ func NewReport(in Input) *Report {
 // BuildSummary computes a summary from findings, errors and scan sizes. Suppressed findings
 // count only in Suppressed. The report is incomplete when there is any error or any failed
 // zone or file.
-func BuildSummary(findings []scanner.Finding, errs []ReportError, counts Counts, failOn scanner.Severity) Summary {
+func BuildSummary(findings []scanner.Finding, errs []scanner.RunError, counts Counts, failOn scanner.Severity) Summary {
 	s := Summary{
 		ZonesScanned: counts.ZonesScanned,
 		ZonesFailed:  counts.ZonesFailed,
@@ -276,7 +264,7 @@ func BuildCatalog(findings []scanner.Finding, rules RuleLookup) []RuleInfo {
 
 // SortErrors sorts errors by account, zone name, zone id, path, what and message, so a
 // report does not depend on the order concurrent workers finished in.
-func SortErrors(errs []ReportError) {
+func SortErrors(errs []scanner.RunError) {
 	sort.SliceStable(errs, func(i, j int) bool {
 		a, b := errs[i], errs[j]
 		for _, p := range [][2]string{
@@ -350,7 +338,7 @@ func (r *Report) normalize() {
 		r.Findings = []scanner.Finding{}
 	}
 	if r.Errors == nil {
-		r.Errors = []ReportError{}
+		r.Errors = []scanner.RunError{}
 	}
 	if r.Catalog == nil {
 		r.Catalog = []RuleInfo{}

@@ -13,7 +13,7 @@ import (
 )
 
 func TestBuildSummary(t *testing.T) {
-	errs := []ReportError{{ZoneName: "broken.example", What: "firewall rules", Message: "HTTP 500"}}
+	errs := []scanner.RunError{{ZoneName: "broken.example", What: "firewall rules", Message: "HTTP 500"}}
 	s := BuildSummary(sampleFindings(), errs, Counts{ZonesScanned: 3, ZonesFailed: 1, Accounts: 1, FilesScanned: 1}, scanner.SeverityError)
 	want := Summary{
 		FindingsTotal: 5,
@@ -106,7 +106,7 @@ func TestNewReport(t *testing.T) {
 		AsOf:     time.Date(2025, 7, 1, 23, 30, 0, 0, time.FixedZone("east", 10*3600)),
 		Source:   Source{Kind: SourceLive, Target: "https://user:s3cret@api.example.invalid/client/v4?token=s3cret#frag"},
 		Findings: sampleFindings(),
-		Errors: []ReportError{
+		Errors: []scanner.RunError{
 			{ZoneName: "b.example", What: "rate limits", Message: "x"},
 			{ZoneName: "a.example", What: "waf", Message: "y"},
 			{AccountID: "a0", What: "zone list", Message: "z"},

@@ -349,7 +349,7 @@ func fit(s string, width int) string {
 }
 
 // errorLine describes one read error in one sanitised line.
-func errorLine(e ReportError) string {
+func errorLine(e scanner.RunError) string {
 	var where string
 	switch {
 	case e.Path != "":

@@ -164,7 +164,7 @@ func hostileReport() *Report {
 	file.Location = &scanner.Location{Path: "infra/\x1b[1mwaf\n.tf", StartLine: 3}
 	return NewReport(Input{
 		AsOf: asOf, Findings: []scanner.Finding{f, file},
-		Errors: []ReportError{{ZoneName: evil, What: "firewall\nrules", Message: evil}},
+		Errors: []scanner.RunError{{ZoneName: evil, What: "firewall\nrules", Message: evil}},
 		Counts: Counts{ZonesScanned: 1, ZonesFailed: 1},
 	})
 }
@@ -334,7 +334,7 @@ func FuzzTableText(f *testing.F) {
 			Source: scanner.SourceLive, ZoneID: "z1", ZoneName: zone,
 			Resource: scanner.Resource{Kind: "firewall_rule", ID: name, Name: name}, EndOfLife: "2026-01-01",
 		}}
-		r := NewReport(Input{Findings: fs, Errors: []ReportError{{ZoneName: zone, What: name, Message: message}}})
+		r := NewReport(Input{Findings: fs, Errors: []scanner.RunError{{ZoneName: zone, What: name, Message: message}}})
 		table := render(t, "table", Options{Width: width}, r)
 		for _, line := range strings.Split(table, "\n") {
 			if w := ansi.StringWidth(line); w > width {

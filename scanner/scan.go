@@ -66,14 +66,16 @@ type Result struct {
 }
 
 // RunError is a part of a scan that could not be done: a zone or account part that could not
-// be collected (live), or a file that could not be read (Path).
+// be collected (live), or a file that could not be read (Path). Fields that do not apply are
+// empty. Reports list these as they are (the JSON report's "errors").
 type RunError struct {
 	AccountID string `json:"account_id,omitempty"`
 	ZoneID    string `json:"zone_id,omitempty"`
 	ZoneName  string `json:"zone_name,omitempty"`
 	Path      string `json:"path,omitempty"`
-	What      string `json:"what"`
-	Message   string `json:"message"`
+	// What names what was being read, e.g. "firewall rules", "zone list", "parse".
+	What    string `json:"what"`
+	Message string `json:"message"`
 }
 
 // RetiredNote records an endpoint that answered as retired (404/410/4xx past its end of life)

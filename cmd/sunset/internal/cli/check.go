@@ -300,16 +300,12 @@ func runCheck(c *ucli.Context, s *Streams, o *checkOptions) error {
 			fmt.Fprintf(s.Err, "sunset: %d suppressed finding(s) not shown (--show-suppressed lists them)\n", n)
 		}
 	}
-	var errs []reports.ReportError
-	for _, e := range res.Errors {
-		errs = append(errs, reports.ReportError{Path: e.Path, What: e.What, Message: e.Message})
-	}
 	rep := reports.NewReport(reports.Input{
 		Version:  Version,
 		AsOf:     o.asOf,
 		Source:   reports.Source{Kind: reports.SourceFiles, Paths: o.cfg.Paths},
 		Findings: shown,
-		Errors:   errs,
+		Errors:   res.Errors,
 		Counts:   reports.Counts{FilesScanned: res.FilesScanned, FilesFailed: res.FilesFailed},
 		FailOn:   o.failOn,
 		Rules:    o.catalog,

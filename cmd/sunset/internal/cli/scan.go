@@ -210,7 +210,7 @@ func runScan(ctx context.Context, s *Streams, o *scanOptions) error {
 	if collectErr != nil && len(errs) == 0 {
 		// Interrupted while the accounts were listed: no part was read, so none records the
 		// interruption; say it, or the report would claim a complete run that found nothing.
-		errs = append(errs, reports.ReportError{What: "accounts", Message: collect.NotScannedInterrupted})
+		errs = append(errs, scanner.RunError{What: "accounts", Message: collect.NotScannedInterrupted})
 	}
 	rep := reports.NewReport(reports.Input{
 		Version:  Version,
@@ -329,14 +329,9 @@ func writeSnapshot(path string, snap *inventory.Snapshot) error {
 	return nil
 }
 
-func reportErrors(res scanner.Result) []reports.ReportError {
-	var out []reports.ReportError
-	for _, e := range res.Errors {
-		out = append(out, reports.ReportError{
-			AccountID: e.AccountID, ZoneID: e.ZoneID, ZoneName: e.ZoneName, Path: e.Path,
-			What: e.What, Message: e.Message,
-		})
-	}
+// reportErrors is a copy of the scan's errors in report order.
+func reportErrors(res scanner.Result) []scanner.RunError {
+	out := append([]scanner.RunError(nil), res.Errors...)
 	reports.SortErrors(out)
 	return out
 }
