@@ -147,7 +147,7 @@ func TestUnknownRoutesAndIDs(t *testing.T) {
 // and creating the ruleset, POST of a rule with a position, and the plan quotas.
 func TestRulesets(t *testing.T) {
 	h := newHarness(t, Options{})
-	ep := "/zones/" + proZone + "/rulesets/phases/" + string(PhaseCustom) + "/entrypoint"
+	ep := "/zones/" + proZone + "/rulesets/phases/" + string(vocab.PhaseCustomRules) + "/entrypoint"
 	if r := h.do("GET", string(ep), nil); r.status != 404 || r.code() != CodeNoEntrypoint {
 		t.Fatalf("missing entry point: %d %+v", r.status, r.env.Errors)
 	}
@@ -156,7 +156,7 @@ func TestRulesets(t *testing.T) {
 	}
 	var rs inventory.Ruleset
 	h.mustOK("PUT", string(ep), map[string]any{"rules": []any{rule("a"), rule("b")}}).into(t, &rs)
-	if rs.Phase != PhaseCustom || len(rs.ID) != 32 || len(rs.Rules) != 2 || rs.Version != "1" || *rs.Rules[0].Enabled != true {
+	if rs.Phase != vocab.PhaseCustomRules || len(rs.ID) != 32 || len(rs.Rules) != 2 || rs.Version != "1" || *rs.Rules[0].Enabled != true {
 		t.Fatalf("created ruleset %+v", rs)
 	}
 	a, b := rs.Rules[0].ID, rs.Rules[1].ID
@@ -212,22 +212,22 @@ func TestRulesets(t *testing.T) {
 		rules       int
 		ok          bool
 	}{
-		{freeZone, string(PhaseCustom), 5, true},
-		{freeZone, string(PhaseCustom), 6, false},
-		{proZone, string(PhaseCustom), 20, true},
-		{proZone, string(PhaseCustom), 21, false},
-		{freeZone, string(PhaseRateLimit), 1, true},
-		{freeZone, string(PhaseRateLimit), 2, false},
-		{proZone, string(PhaseRateLimit), 2, true},
-		{proZone, string(PhaseRateLimit), 3, false},
-		{entZone, string(PhaseRateLimit), 5, true},
-		{entZone, string(PhaseRateLimit), 6, false},
+		{freeZone, string(vocab.PhaseCustomRules), 5, true},
+		{freeZone, string(vocab.PhaseCustomRules), 6, false},
+		{proZone, string(vocab.PhaseCustomRules), 20, true},
+		{proZone, string(vocab.PhaseCustomRules), 21, false},
+		{freeZone, string(vocab.PhaseRateLimiting), 1, true},
+		{freeZone, string(vocab.PhaseRateLimiting), 2, false},
+		{proZone, string(vocab.PhaseRateLimiting), 2, true},
+		{proZone, string(vocab.PhaseRateLimiting), 3, false},
+		{entZone, string(vocab.PhaseRateLimiting), 5, true},
+		{entZone, string(vocab.PhaseRateLimiting), 6, false},
 	}
 	for _, q := range quota {
 		var rules []any
 		for i := 0; i < q.rules; i++ {
 			r := map[string]any{"expression": fmt.Sprintf("ip.src eq 192.0.2.%d", i+1), "action": "block"}
-			if vocab.Phase(q.phase) == PhaseRateLimit {
+			if vocab.Phase(q.phase) == vocab.PhaseRateLimiting {
 				r["ratelimit"] = map[string]any{"characteristics": []string{"cf.colo.id", "ip.src"}, "period": 60, "requests_per_period": 100, "mitigation_timeout": 600}
 			}
 			rules = append(rules, r)
@@ -238,7 +238,7 @@ func TestRulesets(t *testing.T) {
 		}
 	}
 	// The quota counts every rule of the phase for POST too.
-	freeEP := "/zones/" + freeZone + "/rulesets/phases/" + string(PhaseCustom) + "/entrypoint"
+	freeEP := "/zones/" + freeZone + "/rulesets/phases/" + string(vocab.PhaseCustomRules) + "/entrypoint"
 	var full inventory.Ruleset
 	h.mustOK("GET", string(freeEP), nil).into(t, &full)
 	if r := h.do("POST", "/zones/"+freeZone+"/rulesets/"+full.ID+"/rules", rule("over")); r.code() != CodeQuotaExceeded {
@@ -250,15 +250,15 @@ func TestRulesets(t *testing.T) {
 		rule        map[string]any
 		status      int
 	}{
-		{proZone, string(PhaseCustom), map[string]any{"expression": "ip.src eq 192.0.2.1", "action": "log"}, 403},
-		{proZone, string(PhaseCustom), map[string]any{"expression": `http.host matches "x"`, "action": "block"}, 403},
-		{bizZone, string(PhaseCustom), map[string]any{"expression": `http.host matches "x"`, "action": "block"}, 200},
-		{bizZone, string(PhaseCustom), map[string]any{"expression": "ip.src eq 192.0.2.1", "action": "skip"}, 400},
-		{bizZone, string(PhaseCustom), map[string]any{"expression": "ip.src eq 192.0.2.1", "action": "execute"}, 400},
-		{bizZone, string(PhaseCustom), map[string]any{"expression": "(ip.src eq 192.0.2.1", "action": "block"}, 400},
-		{bizZone, string(PhaseRateLimit), map[string]any{"expression": "true", "action": "block", "ratelimit": map[string]any{"characteristics": []string{"ip.src"}, "period": 60, "requests_per_period": 5}}, 400},
-		{bizZone, string(PhaseRateLimit), map[string]any{"expression": "true", "action": "block", "ratelimit": map[string]any{"characteristics": []string{"cf.colo.id"}, "period": 45, "requests_per_period": 5}}, 400},
-		{bizZone, string(PhaseManaged), map[string]any{"expression": "true", "action": "execute", "action_parameters": map[string]any{"id": "efb7b8c949ac4650a09736fc376e9aee"}}, 200},
+		{proZone, string(vocab.PhaseCustomRules), map[string]any{"expression": "ip.src eq 192.0.2.1", "action": "log"}, 403},
+		{proZone, string(vocab.PhaseCustomRules), map[string]any{"expression": `http.host matches "x"`, "action": "block"}, 403},
+		{bizZone, string(vocab.PhaseCustomRules), map[string]any{"expression": `http.host matches "x"`, "action": "block"}, 200},
+		{bizZone, string(vocab.PhaseCustomRules), map[string]any{"expression": "ip.src eq 192.0.2.1", "action": "skip"}, 400},
+		{bizZone, string(vocab.PhaseCustomRules), map[string]any{"expression": "ip.src eq 192.0.2.1", "action": "execute"}, 400},
+		{bizZone, string(vocab.PhaseCustomRules), map[string]any{"expression": "(ip.src eq 192.0.2.1", "action": "block"}, 400},
+		{bizZone, string(vocab.PhaseRateLimiting), map[string]any{"expression": "true", "action": "block", "ratelimit": map[string]any{"characteristics": []string{"ip.src"}, "period": 60, "requests_per_period": 5}}, 400},
+		{bizZone, string(vocab.PhaseRateLimiting), map[string]any{"expression": "true", "action": "block", "ratelimit": map[string]any{"characteristics": []string{"cf.colo.id"}, "period": 45, "requests_per_period": 5}}, 400},
+		{bizZone, string(vocab.PhaseManaged), map[string]any{"expression": "true", "action": "execute", "action_parameters": map[string]any{"id": "efb7b8c949ac4650a09736fc376e9aee"}}, 200},
 	}
 	for _, c := range checks {
 		r := h.do("PUT", "/zones/"+c.zone+"/rulesets/phases/"+c.phase+"/entrypoint", map[string]any{"rules": []any{c.rule}})
@@ -275,7 +275,7 @@ func TestRulesets(t *testing.T) {
 			t.Errorf("list carries rules of %s", r.ID)
 		}
 	}
-	if phases["zone/"+string(PhaseCustom)] != 1 || phases["zone/"+string(PhaseManaged)] != 1 || phases["managed/"+string(PhaseManaged)] != 3 {
+	if phases["zone/"+string(vocab.PhaseCustomRules)] != 1 || phases["zone/"+string(vocab.PhaseManaged)] != 1 || phases["managed/"+string(vocab.PhaseManaged)] != 3 {
 		t.Errorf("rulesets listed: %v", phases)
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sunsetscan/sunset/scanner/vocab"
 )
 
 // TestCheckExpression: the default validator is the Rules language parser; valid expressions
@@ -154,7 +156,7 @@ func TestExpressionRefusedThroughTheAPI(t *testing.T) {
 		{"POST", "/zones/" + freeZone + "/filters", []map[string]any{{"expression": bad}}},
 		{"POST", "/zones/" + freeZone + "/firewall/rules", []map[string]any{{"filter": map[string]any{"expression": bad}, "action": "block"}}},
 		{"POST", "/zones/" + freeZone + "/filters/validate-expr", map[string]any{"expression": bad}},
-		{"PUT", "/zones/" + proZone + "/rulesets/phases/" + string(PhaseCustom) + "/entrypoint",
+		{"PUT", "/zones/" + proZone + "/rulesets/phases/" + string(vocab.PhaseCustomRules) + "/entrypoint",
 			map[string]any{"rules": []any{map[string]any{"expression": bad, "action": "block"}}}},
 	}
 	for _, c := range checks {

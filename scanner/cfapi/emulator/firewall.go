@@ -218,7 +218,7 @@ func validateRule(r *inventory.FirewallRule) *APIError {
 // needs Enterprise, the regex operator (matches, ~) Business or Enterprise.
 func (z *zoneState) featureError(action vocab.Action, expr string) *APIError {
 	plan := z.plan()
-	if action == "log" && planRank(plan) < planRank(inventory.PlanEnterprise) {
+	if action == vocab.ActionLog && planRank(plan) < planRank(inventory.PlanEnterprise) {
 		return &APIError{Code: CodeFeatureUnavailable, Message: fmt.Sprintf("the log action is not available on the %s plan (Enterprise only)", plan)}
 	}
 	if usesRegex(expr) && planRank(plan) < planRank(inventory.PlanBusiness) {

@@ -261,7 +261,7 @@ func TestValidateExpr(t *testing.T) {
 	}
 }
 
-// TestValidatorOption checks that Options.ValidateExpression replaces the small check.
+// TestValidatorOption checks that Options.ValidateExpression replaces the default check (the Rules language parser).
 func TestValidatorOption(t *testing.T) {
 	h := newHarness(t, Options{ValidateExpression: func(s string) error {
 		if strings.Contains(s, "forbidden") {

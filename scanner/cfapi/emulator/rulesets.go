@@ -13,19 +13,11 @@ import (
 	"github.com/sunsetscan/sunset/scanner/inventory"
 )
 
-// Phases the emulator knows best; any other phase of the ruleset engine is accepted with no
-// action checks and no quota.
-const (
-	PhaseCustom    = vocab.PhaseCustomRules
-	PhaseRateLimit = vocab.PhaseRateLimiting
-	PhaseManaged   = vocab.PhaseManaged
-)
-
 // knownPhases are the zone-level phases of the ruleset engine.
 var knownPhases = map[vocab.Phase]bool{
 	"ddos_l7": true, "http_config_settings": true, "http_custom_errors": true, "http_log_custom_fields": true,
-	PhaseRateLimit: true, "http_request_cache_settings": true, vocab.PhaseDynamicRedirect: true,
-	PhaseCustom: true, PhaseManaged: true, "http_request_late_transform": true, "http_request_origin": true,
+	vocab.PhaseRateLimiting: true, "http_request_cache_settings": true, vocab.PhaseDynamicRedirect: true,
+	vocab.PhaseCustomRules: true, vocab.PhaseManaged: true, "http_request_late_transform": true, "http_request_origin": true,
 	"http_request_redirect": true, "http_request_sanitize": true, "http_request_sbfm": true,
 	"http_request_transform": true, "http_response_compression": true, "http_response_firewall_managed": true,
 	"http_response_headers_transform": true,
@@ -33,17 +25,17 @@ var knownPhases = map[vocab.Phase]bool{
 
 // Actions allowed per phase for the phases the migration writes.
 var phaseActions = map[vocab.Phase][]vocab.Action{
-	PhaseCustom:    {vocab.ActionBlock, vocab.ActionChallenge, vocab.ActionJSChallenge, vocab.ActionLog, vocab.ActionManagedChallenge, vocab.ActionSkip},
-	PhaseRateLimit: {vocab.ActionBlock, vocab.ActionChallenge, vocab.ActionJSChallenge, vocab.ActionLog, vocab.ActionManagedChallenge},
-	PhaseManaged:   {vocab.ActionExecute, vocab.ActionLog, vocab.ActionSkip},
+	vocab.PhaseCustomRules:  {vocab.ActionBlock, vocab.ActionChallenge, vocab.ActionJSChallenge, vocab.ActionLog, vocab.ActionManagedChallenge, vocab.ActionSkip},
+	vocab.PhaseRateLimiting: {vocab.ActionBlock, vocab.ActionChallenge, vocab.ActionJSChallenge, vocab.ActionLog, vocab.ActionManagedChallenge},
+	vocab.PhaseManaged:      {vocab.ActionExecute, vocab.ActionLog, vocab.ActionSkip},
 }
 
 // managedRulesets are the account-independent managed rulesets a zone can deploy
 // (domain-facts "Previous-version WAF"); GET /zones/:id/rulesets lists them.
 var managedRulesets = []inventory.Ruleset{
-	{ID: "efb7b8c949ac4650a09736fc376e9aee", Name: "Cloudflare Managed Ruleset", Description: "Created by the Cloudflare security team, this ruleset is designed to provide fast and effective protection for all your applications.", Kind: "managed", Phase: PhaseManaged, Version: "1"},
-	{ID: "4814384a9e5d4991b9815dcfc25d2f1f", Name: "Cloudflare OWASP Core Ruleset", Description: "Cloudflare's implementation of the Open Web Application Security Project (OWASP) ModSecurity Core Rule Set.", Kind: "managed", Phase: PhaseManaged, Version: "1"},
-	{ID: "77454fe2d30c4220b5701f6fdfb893ba", Name: "Cloudflare Free Managed Ruleset", Description: "Free managed ruleset for all plans.", Kind: "managed", Phase: PhaseManaged, Version: "1"},
+	{ID: "efb7b8c949ac4650a09736fc376e9aee", Name: "Cloudflare Managed Ruleset", Description: "Created by the Cloudflare security team, this ruleset is designed to provide fast and effective protection for all your applications.", Kind: "managed", Phase: vocab.PhaseManaged, Version: "1"},
+	{ID: "4814384a9e5d4991b9815dcfc25d2f1f", Name: "Cloudflare OWASP Core Ruleset", Description: "Cloudflare's implementation of the Open Web Application Security Project (OWASP) ModSecurity Core Rule Set.", Kind: "managed", Phase: vocab.PhaseManaged, Version: "1"},
+	{ID: "77454fe2d30c4220b5701f6fdfb893ba", Name: "Cloudflare Free Managed Ruleset", Description: "Free managed ruleset for all plans.", Kind: "managed", Phase: vocab.PhaseManaged, Version: "1"},
 }
 
 // Allowed rate limiting rule values (domain-facts "New rate limiting rule").
@@ -56,9 +48,9 @@ var (
 // custom rules count every rule of the phase.
 func rulesetRuleQuota(phase vocab.Phase, plan string) int {
 	switch phase {
-	case PhaseCustom:
+	case vocab.PhaseCustomRules:
 		return inventory.CustomRulesQuota(plan)
-	case PhaseRateLimit:
+	case vocab.PhaseRateLimiting:
 		return inventory.RateLimitingRulesQuota(plan)
 	}
 	return 0
@@ -120,7 +112,7 @@ func (c *call) checkRulesetRule(phase vocab.Phase, r *inventory.RulesetRule) (*A
 			return &APIError{Code: CodeInvalid, Message: "an execute rule needs action_parameters.id (the ruleset to execute)"}, false
 		}
 	}
-	if phase == PhaseRateLimit {
+	if phase == vocab.PhaseRateLimiting {
 		if e := checkRateLimitParams(r.RateLimit); e != nil {
 			return e, false
 		}

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/sunsetscan/sunset/scanner/inventory"
+	"github.com/sunsetscan/sunset/scanner/vocab"
 )
 
 // TestRulesetCRUD covers the calls the Terraform provider manages a cloudflare_ruleset with:
@@ -13,15 +14,15 @@ import (
 func TestRulesetCRUD(t *testing.T) {
 	h := newHarness(t, Options{})
 	base := "/zones/" + proZone + "/rulesets"
-	body := map[string]any{"name": "default", "kind": "zone", "phase": PhaseCustom, "rules": []any{
+	body := map[string]any{"name": "default", "kind": "zone", "phase": vocab.PhaseCustomRules, "rules": []any{
 		map[string]any{"expression": `http.host eq "a.pro.example"`, "action": "block", "description": "a"}}}
 	var rs inventory.Ruleset
 	h.mustOK("POST", base, body).into(t, &rs)
-	if rs.Phase != PhaseCustom || rs.Kind != "zone" || len(rs.Rules) != 1 || rs.Version != "1" {
+	if rs.Phase != vocab.PhaseCustomRules || rs.Kind != "zone" || len(rs.Rules) != 1 || rs.Version != "1" {
 		t.Fatalf("created %+v", rs)
 	}
 	var ep inventory.Ruleset
-	h.mustOK("GET", base+"/phases/"+string(PhaseCustom)+"/entrypoint", nil).into(t, &ep)
+	h.mustOK("GET", base+"/phases/"+string(vocab.PhaseCustomRules)+"/entrypoint", nil).into(t, &ep)
 	if ep.ID != rs.ID {
 		t.Errorf("the created ruleset is not the phase's entry point: %s vs %s", ep.ID, rs.ID)
 	}
@@ -40,11 +41,11 @@ func TestRulesetCRUD(t *testing.T) {
 	if len(up.Rules) != 2 || up.Rules[0].ID != rs.Rules[0].ID || up.Rules[0].Action != "managed_challenge" || up.Version != "2" {
 		t.Errorf("updated %+v", up)
 	}
-	if r := h.do("PUT", base+"/"+rs.ID, map[string]any{"phase": PhaseRateLimit, "rules": []any{}}); r.status != 400 {
+	if r := h.do("PUT", base+"/"+rs.ID, map[string]any{"phase": vocab.PhaseRateLimiting, "rules": []any{}}); r.status != 400 {
 		t.Errorf("a phase change: %d", r.status)
 	}
 	h.mustOK("DELETE", base+"/"+rs.ID, nil)
-	if r := h.do("GET", base+"/phases/"+string(PhaseCustom)+"/entrypoint", nil); r.status != 404 {
+	if r := h.do("GET", base+"/phases/"+string(vocab.PhaseCustomRules)+"/entrypoint", nil); r.status != 404 {
 		t.Errorf("after delete: %d", r.status)
 	}
 }
