@@ -8,9 +8,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/sunsetscan/sunset/scanner/vocab"
-
 	"github.com/sunsetscan/sunset/scanner/inventory"
+	"github.com/sunsetscan/sunset/scanner/vocab"
 )
 
 // knownPhases are the zone-level phases of the ruleset engine.
