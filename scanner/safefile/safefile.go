@@ -1,0 +1,184 @@
+// Package safefile reads and writes the files sunset is pointed at without trusting what is
+// at the path. A checked-out repository is attacker-controlled input: a pull request can turn
+// .gitignore into a link to /dev/zero, a FIFO, or a link to a file elsewhere.
+//
+// Reads (ReadFile, ReadFileNoFollow) take only regular files, up to a size bound. The file is
+// opened non-blocking and checked with fstat after opening, so a FIFO never blocks, a device
+// is never read, and the checked file is the one read (no race between a stat and the open).
+// ReadFileNoFollow also refuses a symbolic link at the final path: files found inside a
+// checked tree (.gitignore, .git/info/exclude, .sunset.yaml) are read only when they are
+// what they claim to be, as git itself does.
+//
+// Writes (Create, MkdirNoFollow) never follow a symbolic link at the final path: a link there
+// is refused with an error naming it (it is not replaced). Refusing rather than replacing
+// keeps a user's deliberate device output (/dev/null) working and tells a CI job that its
+// tree holds a link where sunset writes. Directories given to sunset may sit below links
+// (the user chose them); the final directory sunset writes into must be a real directory.
+//
+// Errors name the file and say what to do.
+package safefile
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"syscall"
+)
+
+// ErrRefused is wrapped by every error about a file that is not what sunset accepts (not a
+// regular file, a symbolic link, too large).
+var ErrRefused = errors.New("refused")
+
+// refused is a refusal naming the file.
+func refused(path, format string, args ...any) error {
+	return fmt.Errorf("%s: %w: %s", path, ErrRefused, fmt.Sprintf(format, args...))
+}
+
+// ReadFile reads the regular file at path (symbolic links followed), at most limit bytes.
+// FIFOs, devices, sockets and directories are refused without blocking; a file over limit is
+// refused without being read to its end.
+func ReadFile(path string, limit int64) ([]byte, error) {
+	return read(path, limit, false)
+}
+
+// ReadFileNoFollow is ReadFile for a file inside a tree sunset checks: a symbolic link at the
+// final path is refused (not followed).
+func ReadFileNoFollow(path string, limit int64) ([]byte, error) {
+	return read(path, limit, true)
+}
+
+func read(path string, limit int64, noFollow bool) ([]byte, error) {
+	flags := os.O_RDONLY | nonBlock
+	if noFollow {
+		if info, err := os.Lstat(path); err == nil && info.Mode()&fs.ModeSymlink != 0 {
+			return nil, refused(path, "is a symbolic link; sunset reads it only as a regular file (replace the link with the file)")
+		}
+		flags |= noFollowFlag
+	}
+	f, err := os.OpenFile(path, flags, 0)
+	if err != nil {
+		if noFollow && errors.Is(err, syscall.ELOOP) {
+			return nil, refused(path, "is a symbolic link; sunset reads it only as a regular file (replace the link with the file)")
+		}
+		return nil, err
+	}
+	defer func() { _ = f.Close() }() // read-only
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, refused(path, "is %s, not a regular file; give a regular file", describe(info.Mode()))
+	}
+	if info.Size() > limit {
+		return nil, refused(path, "%d bytes is over the %d-byte limit", info.Size(), limit)
+	}
+	// The file may grow after the stat: read one byte past the bound to tell.
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if int64(len(data)) > limit {
+		return nil, refused(path, "is over the %d-byte limit", limit)
+	}
+	return data, nil
+}
+
+// CheckRegular reports an error naming path when the file there (links followed) is not a
+// regular file; a path that does not exist is passed through as the Stat error.
+func CheckRegular(path string) error {
+	info, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	if !info.Mode().IsRegular() {
+		return refused(path, "is %s, not a regular file; give a regular file", describe(info.Mode()))
+	}
+	return nil
+}
+
+// describe names a non-regular file mode for messages.
+func describe(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO (named pipe)"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	}
+	return "not a regular file"
+}
+
+// Create opens path for writing, truncating a regular file or creating it (mode 0o644), and
+// never through a symbolic link at path: a link there is refused. A directory is refused.
+// Other existing files (/dev/null, a FIFO the user made) are written as they are.
+func Create(path string) (*os.File, error) {
+	if info, err := os.Lstat(path); err == nil {
+		switch {
+		case info.Mode()&fs.ModeSymlink != 0:
+			return nil, refused(path, "is a symbolic link; sunset does not write through links (remove it or choose another output path)")
+		case info.IsDir():
+			return nil, refused(path, "is a directory; give a file path")
+		}
+	}
+	// O_NOFOLLOW closes the window between the Lstat and the open; no O_TRUNC, so that a
+	// file swapped in meanwhile is checked before anything in it is lost.
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|noFollowFlag, 0o644)
+	if err != nil {
+		if errors.Is(err, syscall.ELOOP) {
+			return nil, refused(path, "is a symbolic link; sunset does not write through links (remove it or choose another output path)")
+		}
+		return nil, err
+	}
+	info, err := f.Stat()
+	if err == nil && info.Mode().IsRegular() {
+		err = f.Truncate(0)
+	}
+	if err != nil {
+		_ = f.Close() // the error that matters is err
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return f, nil
+}
+
+// WriteFile writes data to path through Create (no symbolic link at path).
+func WriteFile(path string, data []byte) error {
+	f, err := Create(path)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		_ = f.Close() // the write error is the one to report
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return f.Close()
+}
+
+// MkdirNoFollow creates the directory dir (and its parents, 0o755) and checks that dir
+// itself is a directory and not a symbolic link to one, so files written into it stay where
+// the caller put them. Parents may be links.
+func MkdirNoFollow(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	info, err := os.Lstat(dir)
+	if err != nil {
+		return err
+	}
+	switch {
+	case info.Mode()&fs.ModeSymlink != 0:
+		return refused(dir, "is a symbolic link; sunset does not write into linked directories (remove it or choose another directory)")
+	case !info.IsDir():
+		return refused(dir, "is not a directory")
+	}
+	return nil
+}

@@ -1,0 +1,108 @@
+//go:build unix
+
+package safefile
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func TestReadFileRefusesWhatIsNotARegularFile(t *testing.T) {
+	dir := t.TempDir()
+	reg := filepath.Join(dir, "reg")
+	if err := os.WriteFile(reg, []byte("hello"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link")
+	if err := os.Symlink(reg, link); err != nil {
+		t.Fatal(err)
+	}
+	if data, err := ReadFile(link, 10); err != nil || string(data) != "hello" {
+		t.Fatalf("ReadFile through a link: %q, %v", data, err)
+	}
+	cases := map[string]struct {
+		read func(string, int64) ([]byte, error)
+		path string
+		max  int64
+		want string
+	}{
+		"directory":       {ReadFile, dir, 10, "a directory"},
+		"too large":       {ReadFile, reg, 4, "over the 4-byte limit"},
+		"link, no follow": {ReadFileNoFollow, link, 10, "symbolic link"},
+	}
+	{
+		cases["device"] = struct {
+			read func(string, int64) ([]byte, error)
+			path string
+			max  int64
+			want string
+		}{ReadFile, "/dev/zero", 10, "character device"}
+		fifo := filepath.Join(dir, "fifo")
+		if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cases["fifo"] = struct {
+			read func(string, int64) ([]byte, error)
+			path string
+			max  int64
+			want string
+		}{ReadFile, fifo, 10, "FIFO"}
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			done := make(chan error, 1)
+			go func() { _, err := c.read(c.path, c.max); done <- err }()
+			select {
+			case err := <-done:
+				if !errors.Is(err, ErrRefused) || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), c.path) {
+					t.Fatalf("error %v, want a refusal naming %s and saying %q", err, c.path, c.want)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatal("read blocked")
+			}
+		})
+	}
+}
+
+func TestCreateRefusesLinks(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "elsewhere")
+	if err := os.WriteFile(target, []byte("keep"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "sunset.sarif")
+	if err := os.Symlink(target, out); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteFile(out, []byte("new")); !errors.Is(err, ErrRefused) || !strings.Contains(err.Error(), out) {
+		t.Fatalf("WriteFile through a link: %v", err)
+	}
+	if data, _ := os.ReadFile(target); string(data) != "keep" {
+		t.Fatalf("link target written: %q", data)
+	}
+	plain := filepath.Join(dir, "plain")
+	if err := os.WriteFile(plain, []byte("a long old content"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteFile(plain, []byte("new")); err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := os.ReadFile(plain); string(data) != "new" {
+		t.Fatalf("regular file not truncated: %q", data)
+	}
+	linkedDir := filepath.Join(dir, "plan")
+	if err := os.Symlink(t.TempDir(), linkedDir); err != nil {
+		t.Fatal(err)
+	}
+	if err := MkdirNoFollow(linkedDir); !errors.Is(err, ErrRefused) {
+		t.Fatalf("MkdirNoFollow on a link: %v", err)
+	}
+	if err := MkdirNoFollow(filepath.Join(dir, "a", "b")); err != nil {
+		t.Fatal(err)
+	}
+}
