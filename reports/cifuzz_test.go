@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/sunsetscan/sunset/scanner"
+	"github.com/sunsetscan/sunset/scanner/textsafe"
 )
 
 // FuzzCIFormats puts arbitrary text in every user field of a live and a file finding and an
@@ -65,7 +66,7 @@ func FuzzCIFormats(f *testing.F) {
 			t.Fatalf("markdown: %d tables:\n%s", len(tables), md)
 		}
 		want := "-"
-		if s := Sanitize(text); s != "" {
+		if s := textsafe.Sanitize(text); s != "" {
 			want = shown(truncateRunes(s, markdownMaxCell))
 		}
 		for _, tab := range tables[1:3] {

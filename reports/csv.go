@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/sunsetscan/sunset/scanner"
+	"github.com/sunsetscan/sunset/scanner/textsafe"
 )
 
 // CSVHeader is the header row of the CSV format.
@@ -26,7 +27,7 @@ var CSVHeader = []string{
 // Spreadsheets run a cell that starts with '=', '+', '-' or '@' as a formula, and zone names,
 // descriptions and resource names come from the scanned account; such a cell is written with
 // a leading apostrophe ("'=HYPERLINK(...)"), which spreadsheets show as text (OWASP's advice
-// for CSV injection). Every field is sanitised first (see Sanitize), so none holds a line break.
+// for CSV injection). Every field is sanitised first (see textsafe.Sanitize), so none holds a line break.
 type CSV struct{}
 
 // Write implements Reporter.
@@ -78,7 +79,7 @@ func csvRow(row []string, f *scanner.Finding) {
 
 // csvCell sanitises a field and defuses it as a formula.
 func csvCell(s string) string {
-	s = Sanitize(s)
+	s = textsafe.Sanitize(s)
 	if s != "" && strings.IndexByte("=+-@", s[0]) >= 0 {
 		return "'" + s
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/sunsetscan/sunset/scanner"
+	"github.com/sunsetscan/sunset/scanner/textsafe"
 )
 
 func TestCSVGolden(t *testing.T) {
@@ -58,7 +59,7 @@ func TestCSVParsesBack(t *testing.T) {
 		t.Errorf("suppressed row = %q / %q", rows[3], rows[8])
 	}
 	hostile := rows[9]
-	if want := "SRV record " + Sanitize(hostileText); hostile[col["message"]] != want {
+	if want := "SRV record " + textsafe.Sanitize(hostileText); hostile[col["message"]] != want {
 		t.Errorf("hostile message = %q, want %q", hostile[col["message"]], want)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/sunsetscan/sunset/scanner"
+	"github.com/sunsetscan/sunset/scanner/textsafe"
 )
 
 // GitHubAnnotationLimit is how many annotations of one type (error, warning, notice) GitHub
@@ -134,7 +135,7 @@ func githubLevel(s scanner.Severity) string {
 // githubProps are the properties of a finding's annotation, in the order GitHub documents.
 func githubProps(f *scanner.Finding) [][2]string {
 	var props [][2]string
-	rule := Sanitize(string(f.RuleID))
+	rule := textsafe.Sanitize(string(f.RuleID))
 	if l := f.Location; l != nil && l.Path != "" {
 		props = append(props, [2]string{"file", slashPath(stripControls(l.Path))})
 		if l.StartLine > 0 {
@@ -150,7 +151,7 @@ func githubProps(f *scanner.Finding) [][2]string {
 			}
 		}
 		title := rule
-		if t := Sanitize(f.Title); t != "" {
+		if t := textsafe.Sanitize(f.Title); t != "" {
 			title += ": " + t
 		}
 		return append(props, [2]string{"title", title})
@@ -159,9 +160,9 @@ func githubProps(f *scanner.Finding) [][2]string {
 	place := ""
 	switch {
 	case f.ZoneName != "" || f.ZoneID != "":
-		place = "zone " + Sanitize(orElse(f.ZoneName, f.ZoneID))
+		place = "zone " + textsafe.Sanitize(orElse(f.ZoneName, f.ZoneID))
 	case f.AccountID != "":
-		place = "account " + Sanitize(f.AccountID)
+		place = "account " + textsafe.Sanitize(f.AccountID)
 	}
 	parts := []string{}
 	for _, p := range []string{place, resourceLabel(f)} {
@@ -179,12 +180,12 @@ func githubProps(f *scanner.Finding) [][2]string {
 // githubMessage is the message, then the end of life, replacement and documentation link on
 // a second line.
 func githubMessage(f *scanner.Finding) string {
-	msg := orElse(Sanitize(f.Message), orElse(Sanitize(f.Title), Sanitize(string(f.RuleID))))
+	msg := orElse(textsafe.Sanitize(f.Message), orElse(textsafe.Sanitize(f.Title), textsafe.Sanitize(string(f.RuleID))))
 	var facts []string
-	if eol := Sanitize(f.EndOfLife); eol != "" {
+	if eol := textsafe.Sanitize(f.EndOfLife); eol != "" {
 		facts = append(facts, "End of life: "+eol+".")
 	}
-	if rep := Sanitize(f.Replacement); rep != "" {
+	if rep := textsafe.Sanitize(f.Replacement); rep != "" {
 		facts = append(facts, "Replacement: "+rep+".")
 	}
 	if u := absoluteURL(f.DocURL); u != "" {

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sunsetscan/sunset/scanner/textsafe"
 )
 
 func TestGitHubGolden(t *testing.T) {
@@ -95,13 +97,13 @@ func TestGitHubAnnotations(t *testing.T) {
 			if _, ok := c.props["file"]; ok || c.props["line"] != "" {
 				t.Errorf("live finding %d has a file: %+v", i, c.props)
 			}
-			if !strings.HasPrefix(c.props["title"], Sanitize(string(f.RuleID))+": ") {
+			if !strings.HasPrefix(c.props["title"], textsafe.Sanitize(string(f.RuleID))+": ") {
 				t.Errorf("live finding %d title %q", i, c.props["title"])
 			}
 		} else if c.props["file"] != slashPath(f.Location.Path) {
 			t.Errorf("finding %d: file %q, want %q", i, c.props["file"], slashPath(f.Location.Path))
 		}
-		if !strings.HasPrefix(c.data, Sanitize(f.Message)) {
+		if !strings.HasPrefix(c.data, textsafe.Sanitize(f.Message)) {
 			t.Errorf("finding %d: data %q does not start with the message", i, c.data)
 		}
 	}
@@ -120,7 +122,7 @@ func TestGitHubAnnotations(t *testing.T) {
 	}
 	// The hostile finding: its text reads back as sanitised, and injected commands stay data.
 	hostile := cmds[6]
-	if hostile.data != "SRV record "+Sanitize(hostileText)+"\nEnd of life: 2025-12-31. Replacement: name "+Sanitize(hostileText)+"." {
+	if hostile.data != "SRV record "+textsafe.Sanitize(hostileText)+"\nEnd of life: 2025-12-31. Replacement: name "+textsafe.Sanitize(hostileText)+"." {
 		t.Errorf("hostile data = %q", hostile.data)
 	}
 	if !strings.Contains(hostile.props["title"], "::error ::pwned %0A 100%") {

@@ -10,6 +10,7 @@ import (
 	"strconv"
 
 	"github.com/sunsetscan/sunset/scanner"
+	"github.com/sunsetscan/sunset/scanner/textsafe"
 )
 
 // GitLab writes a GitLab Code Quality report (the Code Climate issue subset GitLab reads): a
@@ -62,7 +63,7 @@ func (GitLab) Write(w io.Writer, r *Report) error {
 		if f.Suppressed {
 			continue
 		}
-		fp := Sanitize(f.Fingerprint)
+		fp := textsafe.Sanitize(f.Fingerprint)
 		if fp == "" {
 			fp = derivedFingerprint(f)
 		}
@@ -72,7 +73,7 @@ func (GitLab) Write(w io.Writer, r *Report) error {
 		}
 		issues = append(issues, gitlabIssue{
 			Type:        "issue",
-			CheckName:   Sanitize(string(f.RuleID)),
+			CheckName:   textsafe.Sanitize(string(f.RuleID)),
 			Description: gitlabDescription(f),
 			Categories:  []string{"Compatibility"},
 			Severity:    gitlabSeverity(f.Severity),
@@ -106,8 +107,8 @@ func gitlabSeverity(s scanner.Severity) string {
 
 // gitlabDescription is the message (the title, else the rule id), with the end of life.
 func gitlabDescription(f *scanner.Finding) string {
-	d := orElse(Sanitize(f.Message), orElse(Sanitize(f.Title), Sanitize(string(f.RuleID))))
-	if eol := Sanitize(f.EndOfLife); eol != "" {
+	d := orElse(textsafe.Sanitize(f.Message), orElse(textsafe.Sanitize(f.Title), textsafe.Sanitize(string(f.RuleID))))
+	if eol := textsafe.Sanitize(f.EndOfLife); eol != "" {
 		d += " (end of life " + eol + ")"
 	}
 	return d
@@ -116,16 +117,16 @@ func gitlabDescription(f *scanner.Finding) string {
 // gitlabLocationOf is the file and line of a file finding, else "zone:NAME" or "account:ID".
 func gitlabLocationOf(f *scanner.Finding) gitlabLocation {
 	if l := f.Location; l != nil && l.Path != "" {
-		return gitlabLocation{Path: slashPath(Sanitize(l.Path)), Lines: gitlabLines{Begin: max(l.StartLine, 1)}}
+		return gitlabLocation{Path: slashPath(textsafe.Sanitize(l.Path)), Lines: gitlabLines{Begin: max(l.StartLine, 1)}}
 	}
 	var path string
 	switch {
 	case f.ZoneName != "":
-		path = "zone:" + Sanitize(f.ZoneName)
+		path = "zone:" + textsafe.Sanitize(f.ZoneName)
 	case f.ZoneID != "":
-		path = "zone:" + Sanitize(f.ZoneID)
+		path = "zone:" + textsafe.Sanitize(f.ZoneID)
 	case f.AccountID != "":
-		path = "account:" + Sanitize(f.AccountID)
+		path = "account:" + textsafe.Sanitize(f.AccountID)
 	default:
 		path = ToolName
 	}

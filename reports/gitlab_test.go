@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/sunsetscan/sunset/scanner"
+	"github.com/sunsetscan/sunset/scanner/textsafe"
 )
 
 func TestGitLabGolden(t *testing.T) {
@@ -41,7 +42,7 @@ func TestGitLabIssues(t *testing.T) {
 		}
 		is := issues[k]
 		k++
-		if is.Type != "issue" || is.CheckName != Sanitize(string(f.RuleID)) || !severities[is.Severity] || is.Description == "" ||
+		if is.Type != "issue" || is.CheckName != textsafe.Sanitize(string(f.RuleID)) || !severities[is.Severity] || is.Description == "" ||
 			len(is.Categories) != 1 || is.Location.Path == "" || is.Location.Lines.Begin < 1 {
 			t.Errorf("issue for %s: %+v", f.Fingerprint, is)
 		}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/sunsetscan/sunset/scanner"
+	"github.com/sunsetscan/sunset/scanner/textsafe"
 )
 
 // Bar chart geometry.
@@ -65,7 +66,7 @@ func findingCharts(findings []scanner.Finding, groupNoun string) []*svgBars {
 		if f.Suppressed {
 			continue
 		}
-		add(byRule, Sanitize(string(f.RuleID)), f.Severity)
+		add(byRule, textsafe.Sanitize(string(f.RuleID)), f.Severity)
 		add(byGroup, groupLabel(f), f.Severity)
 	}
 	if len(byRule) == 0 {

@@ -5,6 +5,7 @@ import (
 	"unicode"
 
 	"github.com/sunsetscan/sunset/migrate"
+	"github.com/sunsetscan/sunset/scanner/textsafe"
 )
 
 // htmlDiff is one old -> new pair of a plan step, for the page: both sides marked, and the
@@ -23,8 +24,8 @@ type diffSpan struct {
 
 // planDiff shows one expression change of plan step hs, old and new marked token by token.
 func planDiff(d migrate.Diff, hs htmlStep) htmlDiff {
-	hd := htmlDiff{Title: Sanitize(d.Label), Step: hs.ID, StepHref: "#" + hs.Anchor, Changes: sanitizeAll(d.Changes)}
-	hd.Old, hd.New = diffTokens(cleanBlock(d.Old), cleanBlock(d.New))
+	hd := htmlDiff{Title: textsafe.Sanitize(d.Label), Step: hs.ID, StepHref: "#" + hs.Anchor, Changes: sanitizeAll(d.Changes)}
+	hd.Old, hd.New = diffTokens(textsafe.Block(d.Old), textsafe.Block(d.New))
 	return hd
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/sunsetscan/sunset/scanner"
 	"github.com/sunsetscan/sunset/scanner/catalog"
+	"github.com/sunsetscan/sunset/scanner/textsafe"
 )
 
 // htmlPage is everything the template reads. Strings are plain text: the template escapes them
@@ -64,8 +65,8 @@ type htmlRule struct {
 // does not hit to the timeline.
 func buildHTMLPage(r *Report, cat *catalog.Catalog) *htmlPage {
 	p := &htmlPage{
-		Tool:           orElse(strings.TrimSpace(Sanitize(r.Tool.Name+" "+r.Tool.Version)), ToolName),
-		AsOf:           Sanitize(r.AsOf),
+		Tool:           orElse(strings.TrimSpace(textsafe.Sanitize(r.Tool.Name+" "+r.Tool.Version)), ToolName),
+		AsOf:           textsafe.Sanitize(r.AsOf),
 		Schema:         r.SchemaVersion,
 		CSP:            htmlAssets.csp,
 		CSS:            htmlAssets.css,
@@ -117,14 +118,14 @@ func findingTableRows(findings []scanner.Finding) (rows []htmlFinding, groups []
 			SevClass:     "sev-" + f.Severity.String(),
 			SevRank:      strconv.Itoa(int(f.Severity)),
 			Anchor:       findingAnchor(f),
-			RuleID:       Sanitize(string(f.RuleID)),
+			RuleID:       textsafe.Sanitize(string(f.RuleID)),
 			RuleAnchor:   "rule-" + anchorID(string(f.RuleID)),
 			Group:        groupLabel(f),
 			Resource:     resourceLabel(f),
-			Message:      Sanitize(f.Message),
-			EOL:          Sanitize(f.EndOfLife),
+			Message:      textsafe.Sanitize(f.Message),
+			EOL:          textsafe.Sanitize(f.EndOfLife),
 			Suppressed:   f.Suppressed,
-			SuppressedBy: Sanitize(f.SuppressedBy),
+			SuppressedBy: textsafe.Sanitize(f.SuppressedBy),
 		}
 		seen[row.Group] = true
 		suppressed = suppressed || f.Suppressed
@@ -141,7 +142,7 @@ func findingTableRows(findings []scanner.Finding) (rows []htmlFinding, groups []
 func errorRows(errs []scanner.RunError) []htmlError {
 	var rows []htmlError
 	for _, e := range errs {
-		rows = append(rows, htmlError{Where: errorWhere(e), What: Sanitize(e.What), Message: Sanitize(e.Message)})
+		rows = append(rows, htmlError{Where: errorWhere(e), What: textsafe.Sanitize(e.What), Message: textsafe.Sanitize(e.Message)})
 	}
 	return rows
 }
@@ -152,10 +153,10 @@ func ruleRows(infos []RuleInfo, stats map[string]ruleStat) []htmlRule {
 	for _, info := range infos {
 		st := stats[info.ID]
 		rows = append(rows, htmlRule{
-			ID: Sanitize(info.ID), Anchor: "rule-" + anchorID(info.ID), Title: Sanitize(orElse(info.Title, info.ID)), Description: Sanitize(info.Description),
+			ID: textsafe.Sanitize(info.ID), Anchor: "rule-" + anchorID(info.ID), Title: textsafe.Sanitize(orElse(info.Title, info.ID)), Description: textsafe.Sanitize(info.Description),
 			Class:        "sev-" + st.worst.String(),
-			DeprecatedOn: Sanitize(info.DeprecatedOn), EndOfLife: Sanitize(info.EndOfLife),
-			Replacement: Sanitize(info.Replacement), DocURL: info.DocURL,
+			DeprecatedOn: textsafe.Sanitize(info.DeprecatedOn), EndOfLife: textsafe.Sanitize(info.EndOfLife),
+			Replacement: textsafe.Sanitize(info.Replacement), DocURL: info.DocURL,
 			Count: st.count, Advisory: info.Advisory,
 		})
 	}
@@ -169,25 +170,25 @@ func sourceLine(s Source) string {
 		return "Demo account (built-in emulator)"
 	case SourceLive:
 		if s.Target != "" {
-			return "Live account at " + Sanitize(s.Target)
+			return "Live account at " + textsafe.Sanitize(s.Target)
 		}
 		return "Live account"
 	case SourceSnapshot:
 		if s.Target != "" {
-			return "Saved snapshot " + Sanitize(s.Target)
+			return "Saved snapshot " + textsafe.Sanitize(s.Target)
 		}
 		return "Saved snapshot"
 	case SourceFiles:
 		if len(s.Paths) > 0 {
 			paths := make([]string, len(s.Paths))
 			for i, p := range s.Paths {
-				paths[i] = Sanitize(p)
+				paths[i] = textsafe.Sanitize(p)
 			}
 			return "Configuration files in " + strings.Join(paths, ", ")
 		}
 		return "Configuration files"
 	}
-	return orElse(Sanitize(s.Kind), "Unknown source")
+	return orElse(textsafe.Sanitize(s.Kind), "Unknown source")
 }
 
 func incompleteText(r *Report) string {
@@ -236,7 +237,7 @@ func summaryCards(r *Report) []htmlCard {
 		incomplete.Note = plural(len(r.Errors), "read error", "read errors")
 	}
 	cards = append(cards, incomplete,
-		htmlCard{Key: "as-of", Label: "as of", Class: "date", Value: orElse(Sanitize(r.AsOf), "–"), Note: "date severities are judged on"})
+		htmlCard{Key: "as-of", Label: "as of", Class: "date", Value: orElse(textsafe.Sanitize(r.AsOf), "–"), Note: "date severities are judged on"})
 	return cards
 }
 
@@ -252,13 +253,13 @@ func suppressedNote(n int) string {
 func groupLabel(f *scanner.Finding) string {
 	switch {
 	case f.Location != nil && f.Location.Path != "":
-		return Sanitize(f.Location.Path)
+		return textsafe.Sanitize(f.Location.Path)
 	case f.ZoneName != "":
-		return Sanitize(f.ZoneName)
+		return textsafe.Sanitize(f.ZoneName)
 	case f.ZoneID != "":
-		return "zone " + Sanitize(f.ZoneID)
+		return "zone " + textsafe.Sanitize(f.ZoneID)
 	case f.AccountID != "":
-		return "account " + Sanitize(f.AccountID)
+		return "account " + textsafe.Sanitize(f.AccountID)
 	}
 	return "other"
 }
@@ -266,11 +267,11 @@ func groupLabel(f *scanner.Finding) string {
 func errorWhere(e scanner.RunError) string {
 	switch {
 	case e.Path != "":
-		return Sanitize(e.Path)
+		return textsafe.Sanitize(e.Path)
 	case e.ZoneName != "" || e.ZoneID != "":
-		return Sanitize(orElse(e.ZoneName, e.ZoneID))
+		return textsafe.Sanitize(orElse(e.ZoneName, e.ZoneID))
 	case e.AccountID != "":
-		return "account " + Sanitize(e.AccountID)
+		return "account " + textsafe.Sanitize(e.AccountID)
 	}
 	return "–"
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/sunsetscan/sunset/migrate"
 	"github.com/sunsetscan/sunset/scanner"
+	"github.com/sunsetscan/sunset/scanner/textsafe"
 )
 
 type htmlPlan struct {
@@ -50,7 +51,7 @@ func buildHTMLPlan(p *migrate.Plan, r *Report) *htmlPlan {
 	ref := findingRefs(r.Findings)
 	out := &htmlPlan{Summary: planSummaryLine(p.Summary)}
 	if p.AsOf != "" && r.AsOf != "" && p.AsOf != r.AsOf {
-		out.Notes = append(out.Notes, fmt.Sprintf("The plan was made as of %s and the findings as of %s: steps may not match the findings above.", Sanitize(p.AsOf), Sanitize(r.AsOf)))
+		out.Notes = append(out.Notes, fmt.Sprintf("The plan was made as of %s and the findings as of %s: steps may not match the findings above.", textsafe.Sanitize(p.AsOf), textsafe.Sanitize(r.AsOf)))
 	}
 	for _, fp := range p.Unplanned {
 		out.Unplanned = append(out.Unplanned, ref(fp))
@@ -75,18 +76,18 @@ func findingRefs(findings []scanner.Finding) func(fp string) htmlRef {
 	}
 	return func(fp string) htmlRef {
 		if f, ok := byFingerprint[fp]; ok {
-			return htmlRef{Href: "#" + findingAnchor(f), Text: Sanitize(string(f.RuleID)) + ": " + resourceLabel(f)}
+			return htmlRef{Href: "#" + findingAnchor(f), Text: textsafe.Sanitize(string(f.RuleID)) + ": " + resourceLabel(f)}
 		}
-		return htmlRef{Text: "finding " + Sanitize(fp)}
+		return htmlRef{Text: "finding " + textsafe.Sanitize(fp)}
 	}
 }
 
 // accountSection is the plan of one account, titled by its name and id.
 func accountSection(a migrate.AccountPlan, ref func(string) htmlRef) htmlPlanSection {
 	key := "account-" + anchorID(a.AccountID)
-	title := "Account " + Sanitize(orElse(a.AccountName, a.AccountID))
+	title := "Account " + textsafe.Sanitize(orElse(a.AccountName, a.AccountID))
 	if a.AccountName != "" {
-		title += " (" + Sanitize(a.AccountID) + ")"
+		title += " (" + textsafe.Sanitize(a.AccountID) + ")"
 	}
 	return planSection(key, title, "", a.Summary, a.Notes, a.Steps, ref)
 }
@@ -94,13 +95,13 @@ func accountSection(a migrate.AccountPlan, ref func(string) htmlRef) htmlPlanSec
 // zoneSection is the plan of one zone, titled by its name, with its id and plan level below.
 func zoneSection(z migrate.ZonePlan, ref func(string) htmlRef) htmlPlanSection {
 	key := "zone-" + anchorID(orElse(z.ZoneID, z.ZoneName))
-	title := "Zone " + Sanitize(orElse(z.ZoneName, z.ZoneID))
+	title := "Zone " + textsafe.Sanitize(orElse(z.ZoneName, z.ZoneID))
 	var sub []string
 	if z.ZoneName != "" && z.ZoneID != "" {
-		sub = append(sub, Sanitize(z.ZoneID))
+		sub = append(sub, textsafe.Sanitize(z.ZoneID))
 	}
 	if z.PlanLevel != "" {
-		sub = append(sub, Sanitize(z.PlanLevel)+" plan")
+		sub = append(sub, textsafe.Sanitize(z.PlanLevel)+" plan")
 	}
 	return planSection(key, title, strings.Join(sub, ", "), z.Summary, z.Notes, z.Steps, ref)
 }
@@ -130,27 +131,27 @@ func planSection(key, title, sub string, sum migrate.Summary, notes []string, st
 // steps it depends on.
 func planStep(n int, st migrate.Step, stepAnchor func(id string) string, ref func(string) htmlRef) htmlStep {
 	hs := htmlStep{
-		N: n, Anchor: stepAnchor(st.ID), ID: Sanitize(st.ID), Kind: Sanitize(st.Kind), Change: Sanitize(string(st.Change)),
-		Title: Sanitize(st.Title), Reason: Sanitize(st.Reason), Note: Sanitize(st.Note),
-		Method: Sanitize(st.Method), Path: Sanitize(st.Path), Body: prettyBody(st.Body),
-		Risk: Sanitize(string(st.Risk)), Manual: st.Manual, Derived: st.Derived,
+		N: n, Anchor: stepAnchor(st.ID), ID: textsafe.Sanitize(st.ID), Kind: textsafe.Sanitize(st.Kind), Change: textsafe.Sanitize(string(st.Change)),
+		Title: textsafe.Sanitize(st.Title), Reason: textsafe.Sanitize(st.Reason), Note: textsafe.Sanitize(st.Note),
+		Method: textsafe.Sanitize(st.Method), Path: textsafe.Sanitize(st.Path), Body: prettyBody(st.Body),
+		Risk: textsafe.Sanitize(string(st.Risk)), Manual: st.Manual, Derived: st.Derived,
 		Checks: sanitizeAll(st.Checks),
 	}
 	for _, fp := range st.Resolves {
 		hs.Resolves = append(hs.Resolves, ref(fp))
 	}
 	for _, d := range st.DependsOn {
-		hs.DependsOn = append(hs.DependsOn, htmlRef{Href: "#" + stepAnchor(d), Text: Sanitize(d)})
+		hs.DependsOn = append(hs.DependsOn, htmlRef{Href: "#" + stepAnchor(d), Text: textsafe.Sanitize(d)})
 	}
 	return hs
 }
 
-// sanitizeAll is Sanitize of every string; nil for none, as the template's emptiness tests
+// sanitizeAll is textsafe.Sanitize of every string; nil for none, as the template's emptiness tests
 // expect either way.
 func sanitizeAll(ss []string) []string {
 	var out []string
 	for _, s := range ss {
-		out = append(out, Sanitize(s))
+		out = append(out, textsafe.Sanitize(s))
 	}
 	return out
 }
@@ -171,26 +172,7 @@ func prettyBody(raw []byte) string {
 	}
 	var b bytes.Buffer
 	if err := json.Indent(&b, raw, "", "  "); err != nil {
-		return cleanBlock(string(raw))
+		return textsafe.Block(string(raw))
 	}
-	return cleanBlock(b.String())
-}
-
-// cleanBlock prepares multi-line user text (expressions, request bodies) for a <pre>: lines
-// and indentation stay, control characters other than tab and newline and the bidirectional
-// controls that reorder what is shown are dropped, invalid UTF-8 becomes U+FFFD. Markup is
-// left to html/template to escape.
-func cleanBlock(s string) string {
-	s = strings.ReplaceAll(s, "\r\n", "\n")
-	return strings.Map(func(r rune) rune {
-		switch {
-		case r == '\n' || r == '\t':
-			return r
-		case r == '\r':
-			return '\n'
-		case r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) || isBidiControl(r):
-			return -1
-		}
-		return r
-	}, strings.ToValidUTF8(s, "\uFFFD"))
+	return textsafe.Block(b.String())
 }

@@ -658,14 +658,6 @@ func TestDiffTokens(t *testing.T) {
 	}
 }
 
-func TestCleanBlock(t *testing.T) {
-	in := "line 1\r\n\tline 2\x1b[31m red\u202e evil\xff"
-	want := "line 1\n\tline 2[31m red evil\uFFFD"
-	if got := cleanBlock(in); got != want {
-		t.Errorf("cleanBlock(%q) = %q, want %q", in, got, want)
-	}
-}
-
 // ExampleHTML writes the HTML report of a small scan: one self-contained page whose only
 // script is its own and whose policy forbids every fetch.
 func ExampleHTML() {

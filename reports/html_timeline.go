@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/sunsetscan/sunset/scanner/catalog"
+	"github.com/sunsetscan/sunset/scanner/textsafe"
 )
 
 // Timeline geometry, in SVG user units (the picture scales to the page width).
@@ -66,7 +67,7 @@ func buildTimeline(r *Report, cat *catalog.Catalog, stats map[string]ruleStat) *
 	asOf, hasAsOf := parseDay(r.AsOf)
 	axis := newTimeAxis(dated, asOf, hasAsOf)
 	t := &svgTimeline{
-		Width: tlWidth, RowHeight: tlRow, LabelX: tlLabelX, AsOf: Sanitize(r.AsOf),
+		Width: tlWidth, RowHeight: tlRow, LabelX: tlLabelX, AsOf: textsafe.Sanitize(r.AsOf),
 		TickY: tlTop - 10, AxisTop: tlTop - 6, AxisBottom: tlTop + len(dated)*tlRow + 4,
 		Years: axis.years(), Undated: undated,
 	}
@@ -120,7 +121,7 @@ func splitDated(entries map[string]*timelineEntry, stats map[string]ruleStat) (d
 		e := entries[id]
 		if e.eol.IsZero() && e.deprecated.IsZero() {
 			_, hit := stats[id]
-			undated = append(undated, svgUndated{ID: Sanitize(id), Hit: hit})
+			undated = append(undated, svgUndated{ID: textsafe.Sanitize(id), Hit: hit})
 			continue
 		}
 		dated = append(dated, e)
@@ -190,8 +191,8 @@ func (a timeAxis) years() []svgTick {
 func timelineRow(e *timelineEntry, top int, stats map[string]ruleStat, axis timeAxis) svgTimelineRow {
 	st, hit := stats[e.id]
 	row := svgTimelineRow{
-		ID:      Sanitize(e.id),
-		Label:   shorten(Sanitize(e.id), tlMaxLabel),
+		ID:      textsafe.Sanitize(e.id),
+		Label:   shorten(textsafe.Sanitize(e.id), tlMaxLabel),
 		Hit:     hit,
 		BandY:   strconv.Itoa(top),
 		MidY:    strconv.Itoa(top + tlRow/2),
@@ -264,7 +265,7 @@ func (e *timelineEntry) sortDate() time.Time {
 
 func timelineTooltip(e *timelineEntry, st ruleStat, hit bool) string {
 	var b strings.Builder
-	b.WriteString(Sanitize(orElse(e.title, e.id)))
+	b.WriteString(textsafe.Sanitize(orElse(e.title, e.id)))
 	if !e.deprecated.IsZero() {
 		b.WriteString("; deprecated " + e.deprecated.Format(time.DateOnly))
 	}

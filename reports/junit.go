@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/sunsetscan/sunset/scanner"
+	"github.com/sunsetscan/sunset/scanner/textsafe"
 )
 
 // JUnitErrorSuite is the name of the test suite that lists what could not be read.
@@ -22,7 +23,7 @@ const JUnitErrorSuite = "sunset: incomplete scan"
 // tests, failures, errors and skipped are counted on every suite and on <testsuites>.
 //
 // The only time written is the as-of day (timestamp "YYYY-MM-DDT00:00:00", time "0"), so the
-// same report gives the same bytes. User text is sanitised (see Sanitize) and stripped of
+// same report gives the same bytes. User text is sanitised (see textsafe.Sanitize) and stripped of
 // the characters XML 1.0 cannot hold, so hostile descriptions still give well-formed XML.
 type JUnit struct{}
 
@@ -258,7 +259,7 @@ func parenthesized(s string) string {
 // xmlText sanitises user text and drops what XML 1.0 cannot hold at all (even escaped):
 // controls other than tab and line ends, U+FFFE and U+FFFF.
 func xmlText(s string) string {
-	s = Sanitize(s)
+	s = textsafe.Sanitize(s)
 	if !strings.ContainsFunc(s, notXMLChar) {
 		return s
 	}

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/sunsetscan/sunset/migrate"
+	"github.com/sunsetscan/sunset/scanner/textsafe"
 )
 
 // Markdown limits.
@@ -134,10 +135,10 @@ func markdownHead(r *Report) string {
 			c := info[rc.RuleID]
 			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %d |\n",
 				codeSpan(rc.RuleID),
-				cell(truncateRunes(Sanitize(orElse(rc.Title, c.Title)), markdownMaxCell)),
+				cell(truncateRunes(textsafe.Sanitize(orElse(rc.Title, c.Title)), markdownMaxCell)),
 				rc.Severity,
 				cell(c.EndOfLife),
-				cell(truncateRunes(Sanitize(c.Replacement), markdownMaxCell)),
+				cell(truncateRunes(textsafe.Sanitize(c.Replacement), markdownMaxCell)),
 				rc.Count)
 		}
 	}
@@ -211,8 +212,8 @@ func markdownErrors(r *Report, maxLen int) string {
 		case e.AccountID != "":
 			where = "account " + e.AccountID
 		}
-		row := fmt.Sprintf("| %s | %s | %s |\n", cell(truncateRunes(Sanitize(where), markdownMaxCell)),
-			cell(truncateRunes(Sanitize(e.What), markdownMaxCell)), cell(truncateRunes(Sanitize(e.Message), markdownMaxCell)))
+		row := fmt.Sprintf("| %s | %s | %s |\n", cell(truncateRunes(textsafe.Sanitize(where), markdownMaxCell)),
+			cell(truncateRunes(textsafe.Sanitize(e.What), markdownMaxCell)), cell(truncateRunes(textsafe.Sanitize(e.Message), markdownMaxCell)))
 		if i == markdownMaxErrors || b.Len()+len(row)+moreRoom > maxLen {
 			fmt.Fprintf(&b, "\n…and %d more (see the JSON report).\n", len(r.Errors)-i)
 			break
@@ -235,19 +236,19 @@ func cell(s string) string {
 // sanitised (one line, no controls), then escaped by migrate.EscapeMarkdownAs, the project's
 // one Markdown escaper, for a comment (no @mention, math or inline diff) at a line's start.
 func escapeMarkdown(s string) string {
-	return migrate.EscapeMarkdownAs(Sanitize(s), migrate.MarkdownComment|migrate.MarkdownLineStart)
+	return migrate.EscapeMarkdownAs(textsafe.Sanitize(s), migrate.MarkdownComment|migrate.MarkdownLineStart)
 }
 
 // escapeInline is escapeMarkdown for text after something else on its line (a table cell, a
 // list item, a label), where what it starts with cannot open a block.
 func escapeInline(s string) string {
-	return migrate.EscapeMarkdownAs(Sanitize(s), migrate.MarkdownComment)
+	return migrate.EscapeMarkdownAs(textsafe.Sanitize(s), migrate.MarkdownComment)
 }
 
 // escapeHTML makes sanitised user text safe inside raw HTML such as <summary>, where Markdown
 // is not interpreted; '@' gets the same word joiner as in escapeMarkdown.
 func escapeHTML(s string) string {
-	s = Sanitize(s)
+	s = textsafe.Sanitize(s)
 	var b strings.Builder
 	b.Grow(len(s) + 8)
 	for _, r := range s {
@@ -273,7 +274,7 @@ func escapeHTML(s string) string {
 // longest run inside, so backticks in the text cannot close it; a pipe is escaped because GFM
 // splits table cells before it parses code spans.
 func codeSpan(s string) string {
-	s = Sanitize(s)
+	s = textsafe.Sanitize(s)
 	if s == "" {
 		return "-"
 	}

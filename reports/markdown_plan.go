@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/sunsetscan/sunset/migrate"
+	"github.com/sunsetscan/sunset/scanner/textsafe"
 )
 
 // WithPlan implements PlanAware: the Markdown report then ends with the migration plan.
@@ -24,16 +25,16 @@ func markdownPlan(p *migrate.Plan, maxLen int) string {
 		plural(len(p.Accounts), "account", "accounts"), plural(len(p.Zones), "zone", "zones"))
 	var sections []string
 	for _, a := range p.Accounts {
-		title := "Account " + Sanitize(orElse(a.AccountName, a.AccountID))
+		title := "Account " + textsafe.Sanitize(orElse(a.AccountName, a.AccountID))
 		if a.AccountName != "" {
-			title += " (" + Sanitize(a.AccountID) + ")"
+			title += " (" + textsafe.Sanitize(a.AccountID) + ")"
 		}
 		sections = append(sections, markdownPlanScope(title, a.Summary, a.Notes, a.Steps))
 	}
 	for _, z := range p.Zones {
-		title := "Zone " + Sanitize(orElse(z.ZoneName, z.ZoneID))
+		title := "Zone " + textsafe.Sanitize(orElse(z.ZoneName, z.ZoneID))
 		if z.PlanLevel != "" {
-			title += " (" + Sanitize(z.PlanLevel) + " plan)"
+			title += " (" + textsafe.Sanitize(z.PlanLevel) + " plan)"
 		}
 		sections = append(sections, markdownPlanScope(title, z.Summary, z.Notes, z.Steps))
 	}
@@ -62,14 +63,14 @@ func markdownPlanScope(title string, sum migrate.Summary, notes []string, steps 
 	if len(notes) > 0 {
 		b.WriteString("**Warnings (quotas, differences in behaviour):**\n\n")
 		for _, n := range notes {
-			b.WriteString("- " + cell(truncateRunes(Sanitize(n), markdownMaxCell*2)) + "\n")
+			b.WriteString("- " + cell(truncateRunes(textsafe.Sanitize(n), markdownMaxCell*2)) + "\n")
 		}
 		b.WriteString("\n")
 	}
 	if len(steps) > 0 {
 		b.WriteString("| # | Step | Call | Risk | Resolves |\n| ---: | --- | --- | --- | ---: |\n")
 		for i, st := range steps {
-			step := cell(truncateRunes(Sanitize(st.Title), markdownMaxCell)) + " · " + codeSpan(st.ID)
+			step := cell(truncateRunes(textsafe.Sanitize(st.Title), markdownMaxCell)) + " · " + codeSpan(st.ID)
 			var tags []string
 			if st.Manual {
 				tags = append(tags, "manual")
@@ -101,9 +102,9 @@ func markdownPlanScope(title string, sum migrate.Summary, notes []string, steps 
 	var manual []string
 	for _, st := range steps {
 		if st.Manual {
-			line := "- " + codeSpan(st.ID) + ": " + escapeInline(truncateRunes(Sanitize(st.Title), markdownMaxCell))
+			line := "- " + codeSpan(st.ID) + ": " + escapeInline(truncateRunes(textsafe.Sanitize(st.Title), markdownMaxCell))
 			if st.Note != "" {
-				line += " — " + escapeInline(truncateRunes(Sanitize(st.Note), markdownMaxCell))
+				line += " — " + escapeInline(truncateRunes(textsafe.Sanitize(st.Note), markdownMaxCell))
 			}
 			manual = append(manual, line+"\n")
 		}
@@ -119,12 +120,12 @@ func markdownPlanScope(title string, sum migrate.Summary, notes []string, steps 
 // object's label and the step that carries it out.
 func markdownDiff(stepID string, d migrate.Diff) string {
 	var body strings.Builder
-	for _, line := range strings.Split(cleanBlock(d.Old), "\n") {
+	for _, line := range strings.Split(textsafe.Block(d.Old), "\n") {
 		if d.Old != "" {
 			body.WriteString("- " + line + "\n")
 		}
 	}
-	for _, line := range strings.Split(cleanBlock(d.New), "\n") {
+	for _, line := range strings.Split(textsafe.Block(d.New), "\n") {
 		if d.New != "" {
 			body.WriteString("+ " + line + "\n")
 		}
@@ -135,7 +136,7 @@ func markdownDiff(stepID string, d migrate.Diff) string {
 	b.WriteString(escapeMarkdown(d.Label) + " (step " + codeSpan(stepID) + ")\n\n")
 	b.WriteString(fence + "diff\n" + text + fence + "\n\n")
 	for _, c := range d.Changes {
-		b.WriteString("- " + escapeInline(truncateRunes(Sanitize(c), markdownMaxCell)) + "\n")
+		b.WriteString("- " + escapeInline(truncateRunes(textsafe.Sanitize(c), markdownMaxCell)) + "\n")
 	}
 	if len(d.Changes) > 0 {
 		b.WriteString("\n")

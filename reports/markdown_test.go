@@ -8,10 +8,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sunsetscan/sunset/scanner"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/extension"
 	gmhtml "github.com/yuin/goldmark/renderer/html"
+
+	"github.com/sunsetscan/sunset/scanner"
+	"github.com/sunsetscan/sunset/scanner/textsafe"
 )
 
 func TestMarkdownGolden(t *testing.T) {
@@ -78,7 +80,7 @@ func checkLinks(t *testing.T, page string) {
 }
 
 // shown is how user text reads once rendered: sanitised, with the word joiner after '@'.
-func shown(s string) string { return strings.ReplaceAll(Sanitize(s), "@", "@\u2060") }
+func shown(s string) string { return strings.ReplaceAll(textsafe.Sanitize(s), "@", "@\u2060") }
 
 func TestMarkdownTables(t *testing.T) {
 	r := ciReport()
@@ -117,7 +119,7 @@ func TestMarkdownTables(t *testing.T) {
 		}
 		row := rows[k]
 		k++
-		want := []string{f.Severity.String(), Sanitize(string(f.RuleID)), shown(resourceLabel(&f)), shown(truncateRunes(Sanitize(f.Message), markdownMaxCell)), orElse(Sanitize(f.EndOfLife), "-")}
+		want := []string{f.Severity.String(), textsafe.Sanitize(string(f.RuleID)), shown(resourceLabel(&f)), shown(truncateRunes(textsafe.Sanitize(f.Message), markdownMaxCell)), orElse(textsafe.Sanitize(f.EndOfLife), "-")}
 		if strings.Join(row, "\x00") != strings.Join(want, "\x00") {
 			t.Errorf("finding %s row:\n got %q\nwant %q", f.Fingerprint, row, want)
 		}

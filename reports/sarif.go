@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/sunsetscan/sunset/scanner"
+	"github.com/sunsetscan/sunset/scanner/textsafe"
 )
 
 // SARIF constants.
@@ -43,7 +44,7 @@ const (
 //   - invocations[0].executionSuccessful is false when the scan is incomplete, and every
 //     report error is a toolExecutionNotification of level error.
 //
-// An empty run has "results": []. User text is sanitised (see Sanitize).
+// An empty run has "results": []. User text is sanitised (see textsafe.Sanitize).
 type SARIF struct{}
 
 // The SARIF object model, limited to what this package writes. Field order is output order.
@@ -146,7 +147,7 @@ func (SARIF) Write(w io.Writer, r *Report) error {
 	run := sarifRun{
 		Tool: sarifTool{Driver: sarifDriver{
 			Name:           ToolName,
-			Version:        Sanitize(r.Tool.Version),
+			Version:        textsafe.Sanitize(r.Tool.Version),
 			InformationURI: InformationURI,
 			Rules:          rules,
 		}},
@@ -222,9 +223,9 @@ func sarifRules(r *Report) ([]sarifRule, map[string]int) {
 
 // sarifRuleOf describes one catalog entry.
 func sarifRuleOf(c RuleInfo, worst scanner.Severity) sarifRule {
-	id := Sanitize(c.ID)
-	title := orElse(Sanitize(c.Title), id)
-	desc := Sanitize(c.Description)
+	id := textsafe.Sanitize(c.ID)
+	title := orElse(textsafe.Sanitize(c.Title), id)
+	desc := textsafe.Sanitize(c.Description)
 	full := orElse(desc, title+".")
 	level := sarifLevel(worst)
 	if c.Advisory {
@@ -236,9 +237,9 @@ func sarifRuleOf(c RuleInfo, worst scanner.Severity) sarifRule {
 	}
 	props := sarifRuleProps{
 		Tags:         tags,
-		DeprecatedOn: Sanitize(c.DeprecatedOn),
-		EndOfLife:    Sanitize(c.EndOfLife),
-		Replacement:  Sanitize(c.Replacement),
+		DeprecatedOn: textsafe.Sanitize(c.DeprecatedOn),
+		EndOfLife:    textsafe.Sanitize(c.EndOfLife),
+		Replacement:  textsafe.Sanitize(c.Replacement),
 	}
 	return sarifRule{
 		ID:                   id,
@@ -263,15 +264,15 @@ func sarifHelpOf(c RuleInfo, title, desc string) sarifHelp {
 		text = append(text, title+".")
 		md = append(md, escapeMarkdown(title)+".")
 	}
-	if d := Sanitize(c.DeprecatedOn); d != "" {
+	if d := textsafe.Sanitize(c.DeprecatedOn); d != "" {
 		text = append(text, "Deprecated on: "+d+".")
 		md = append(md, "**Deprecated on:** "+escapeMarkdown(d))
 	}
-	if d := Sanitize(c.EndOfLife); d != "" {
+	if d := textsafe.Sanitize(c.EndOfLife); d != "" {
 		text = append(text, "End of life: "+d+".")
 		md = append(md, "**End of life:** "+escapeMarkdown(d))
 	}
-	if rep := Sanitize(c.Replacement); rep != "" {
+	if rep := textsafe.Sanitize(c.Replacement); rep != "" {
 		text = append(text, "Replacement: "+rep+".")
 		md = append(md, "**Replacement:** "+escapeMarkdown(rep))
 	}
@@ -298,18 +299,18 @@ func sarifInvocationOf(r *Report) sarifInvocation {
 // sarifResultOf converts one finding.
 func sarifResultOf(f *scanner.Finding, index map[string]int) sarifResult {
 	res := sarifResult{
-		RuleID:    Sanitize(string(f.RuleID)),
+		RuleID:    textsafe.Sanitize(string(f.RuleID)),
 		RuleIndex: index[string(f.RuleID)],
 		Level:     sarifLevel(f.Severity),
-		Message:   sarifText{Text: orElse(Sanitize(f.Message), orElse(Sanitize(f.Title), Sanitize(string(f.RuleID))))},
+		Message:   sarifText{Text: orElse(textsafe.Sanitize(f.Message), orElse(textsafe.Sanitize(f.Title), textsafe.Sanitize(string(f.RuleID))))},
 		Locations: []sarifLocation{sarifLocationOf(f)},
 	}
-	if fp := Sanitize(f.Fingerprint); fp != "" {
+	if fp := textsafe.Sanitize(f.Fingerprint); fp != "" {
 		res.PartialFingerprints = map[string]string{SARIFFingerprintKey: fp}
 	}
 	if f.Suppressed {
 		s := sarifSuppression{Kind: suppressionKind(f.SuppressedBy)}
-		if by := Sanitize(f.SuppressedBy); by != "" {
+		if by := textsafe.Sanitize(f.SuppressedBy); by != "" {
 			s.Justification = "suppressed by " + by
 		}
 		res.Suppressions = []sarifSuppression{s}
@@ -349,15 +350,15 @@ func sarifLocationOf(f *scanner.Finding) sarifLocation {
 // liveLogicalLocation names a live finding's object: "ZONE/KIND/ID" (or "account:ID/...").
 func liveLogicalLocation(f *scanner.Finding) sarifLogical {
 	parts := make([]string, 0, 3)
-	for _, p := range []string{Sanitize(where(f)), Sanitize(string(f.Resource.Kind)), Sanitize(orElse(f.Resource.ID, f.Resource.Name))} {
+	for _, p := range []string{textsafe.Sanitize(where(f)), textsafe.Sanitize(string(f.Resource.Kind)), textsafe.Sanitize(orElse(f.Resource.ID, f.Resource.Name))} {
 		if p != "" {
 			parts = append(parts, p)
 		}
 	}
 	fqn := strings.Join(parts, "/")
 	return sarifLogical{
-		Name:               Sanitize(orElse(f.Resource.Name, f.Resource.ID)),
-		FullyQualifiedName: orElse(fqn, Sanitize(string(f.RuleID))),
+		Name:               textsafe.Sanitize(orElse(f.Resource.Name, f.Resource.ID)),
+		FullyQualifiedName: orElse(fqn, textsafe.Sanitize(string(f.RuleID))),
 		Kind:               "resource",
 	}
 }

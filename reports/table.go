@@ -13,6 +13,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/sunsetscan/sunset/scanner"
+	"github.com/sunsetscan/sunset/scanner/textsafe"
 )
 
 // Table layout constants.
@@ -37,7 +38,7 @@ const (
 // "3 zones scanned, 1 error, 2 warnings, 0 notices, 0 zones failed".
 //
 // The styling is bound to the writer, never to the process's stdout: with Color off the output
-// contains no escape sequence. Every piece of user-provided text is sanitised (see Sanitize).
+// contains no escape sequence. Every piece of user-provided text is sanitised (see textsafe.Sanitize).
 // With Width set, messages are truncated to fit; below NarrowWidth (or when the rule ids leave
 // too little room) the columns are stacked into severity and one multi-line finding column.
 type Table struct {
@@ -163,10 +164,10 @@ func groupFindings(findings []scanner.Finding) []tableGroup {
 		}
 		groups[gi].rows = append(groups[gi].rows, tableRow{
 			sev:      f.Severity,
-			rule:     Sanitize(string(f.RuleID)),
+			rule:     textsafe.Sanitize(string(f.RuleID)),
 			resource: resourceLabel(f),
-			message:  Sanitize(f.Message),
-			eol:      orElse(Sanitize(f.EndOfLife), "-"),
+			message:  textsafe.Sanitize(f.Message),
+			eol:      orElse(textsafe.Sanitize(f.EndOfLife), "-"),
 		})
 	}
 	return groups
@@ -176,15 +177,15 @@ func groupFindings(findings []scanner.Finding) []tableGroup {
 func groupOf(f *scanner.Finding) (key, heading string) {
 	switch {
 	case f.Location != nil && f.Location.Path != "":
-		return "file\x00" + f.Location.Path, "File " + Sanitize(f.Location.Path)
+		return "file\x00" + f.Location.Path, "File " + textsafe.Sanitize(f.Location.Path)
 	case f.ZoneID != "" || f.ZoneName != "":
-		h := "Zone " + Sanitize(orElse(f.ZoneName, f.ZoneID))
+		h := "Zone " + textsafe.Sanitize(orElse(f.ZoneName, f.ZoneID))
 		if f.ZoneName != "" && f.ZoneID != "" {
-			h += " (" + Sanitize(f.ZoneID) + ")"
+			h += " (" + textsafe.Sanitize(f.ZoneID) + ")"
 		}
 		return "zone\x00" + f.AccountID + "\x00" + f.ZoneID + "\x00" + f.ZoneName, h
 	case f.AccountID != "":
-		return "account\x00" + f.AccountID, "Account " + Sanitize(f.AccountID)
+		return "account\x00" + f.AccountID, "Account " + textsafe.Sanitize(f.AccountID)
 	}
 	return "other", "Other findings"
 }
@@ -192,8 +193,8 @@ func groupOf(f *scanner.Finding) (key, heading string) {
 // resourceLabel is "kind name" (the id when there is no name), with the line of a file finding.
 // A Terraform address that already starts with its kind ("cloudflare_filter.x") stands alone.
 func resourceLabel(f *scanner.Finding) string {
-	label := Sanitize(string(f.Resource.Kind))
-	if id := Sanitize(orElse(f.Resource.Name, f.Resource.ID)); id != "" {
+	label := textsafe.Sanitize(string(f.Resource.Kind))
+	if id := textsafe.Sanitize(orElse(f.Resource.Name, f.Resource.ID)); id != "" {
 		switch {
 		case label == "" || strings.HasPrefix(id, label+"."):
 			label = id
@@ -363,7 +364,7 @@ func errorLine(e scanner.RunError) string {
 	}
 	parts := make([]string, 0, 3)
 	for _, p := range []string{where, e.What, e.Message} {
-		if p = Sanitize(p); p != "" {
+		if p = textsafe.Sanitize(p); p != "" {
 			parts = append(parts, p)
 		}
 	}
@@ -381,7 +382,7 @@ func rulesBlock(rules []RuleCount, st tableStyles, width int) string {
 	var b strings.Builder
 	for _, rc := range rules {
 		sev := rc.Severity.String()
-		plain := fmt.Sprintf("  %*d  %-7s  %-*s  %s", countWidth, rc.Count, sev, idWidth, rc.RuleID, Sanitize(rc.Title))
+		plain := fmt.Sprintf("  %*d  %-7s  %-*s  %s", countWidth, rc.Count, sev, idWidth, rc.RuleID, textsafe.Sanitize(rc.Title))
 		line := fit(plain, width)
 		// Colour only the severity word, once the line is cut to the width.
 		if i := strings.Index(line, sev); i >= 0 {

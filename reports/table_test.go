@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/sunsetscan/sunset/scanner"
+	"github.com/sunsetscan/sunset/scanner/textsafe"
 )
 
 func TestTableGolden(t *testing.T) {
@@ -341,7 +342,7 @@ func FuzzTableText(f *testing.F) {
 				t.Fatalf("width %d: line is %d wide: %q", width, w, line)
 			}
 			for _, c := range line {
-				if c < 0x20 || c == 0x7f || (c >= 0x80 && c <= 0x9f) || isBidiControl(c) {
+				if textsafe.IsControl(c) {
 					t.Fatalf("table keeps %U: %q", c, line)
 				}
 			}
@@ -352,7 +353,9 @@ func FuzzTableText(f *testing.F) {
 			t.Fatalf("TSV broke its shape: %q", tsv)
 		}
 		for _, field := range strings.Split(lines[1], "\t") {
-			checkSafe(t, "field", field)
+			if textsafe.Sanitize(field) != field {
+				t.Fatalf("TSV field is not safe text: %q", field)
+			}
 		}
 	})
 }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/sunsetscan/sunset/scanner"
+	"github.com/sunsetscan/sunset/scanner/textsafe"
 )
 
 // TSVHeader is the one header line of the TSV format.
@@ -15,7 +16,7 @@ const TSVHeader = "severity\trule_id\tzone\tresource_kind\tresource_id\tmessage"
 // TSV writes one tab-separated line per finding that is not suppressed, after TSVHeader:
 // severity, rule_id, zone, resource_kind, resource_id, message. It is what scripts parse when
 // output is piped: no colour, no decoration, no summary, one finding per line. Every field is
-// sanitised (see Sanitize), so no field holds a tab or a newline.
+// sanitised (see textsafe.Sanitize), so no field holds a tab or a newline.
 //
 // The zone column holds the zone name (else its id) of a live finding, "account:ID" for an
 // account-level one, and "PATH:LINE" (or PATH) for a file finding. resource_id is the
@@ -57,7 +58,7 @@ func (TSV) Write(w io.Writer, r *Report) error {
 // tsvField sanitises a field; an empty one is written as "-" so every line keeps six
 // non-empty columns for tools that split on runs of whitespace.
 func tsvField(s string) string {
-	if s = Sanitize(s); s == "" {
+	if s = textsafe.Sanitize(s); s == "" {
 		return "-"
 	}
 	return s

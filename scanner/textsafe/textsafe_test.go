@@ -1,4 +1,4 @@
-package reports
+package textsafe
 
 import (
 	"strings"
@@ -48,12 +48,35 @@ func checkSafe(t testing.TB, in, s string) {
 		t.Fatalf("Sanitize(%q) = %q: invalid UTF-8", in, s)
 	}
 	for _, r := range s {
-		if r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) || isBidiControl(r) || r == 0x2028 || r == 0x2029 {
+		if IsControl(r) {
 			t.Fatalf("Sanitize(%q) = %q: keeps %U", in, s, r)
 		}
 	}
 	if s != strings.TrimSpace(s) || strings.Contains(s, "  ") {
 		t.Fatalf("Sanitize(%q) = %q: untrimmed or double spaces", in, s)
+	}
+}
+
+func TestBlock(t *testing.T) {
+	tests := []struct {
+		name, in, want string
+	}{
+		{"clean", "line 1\n\tline 2", "line 1\n\tline 2"},
+		{"empty", "", ""},
+		{"crlf and cr", "a\r\nb\rc", "a\nb\nc"},
+		{"whole escape sequences", "line\x1b[31m red\x1b[0m", "line red"},
+		{"osc hyperlink", "\x1b]8;;http://evil\x07link", "link"},
+		{"controls and bidi dropped", "a\x00b\u202ec\u0085d\u2028e\x7f", "abcde"},
+		{"invalid utf8", "a\xffb", "a\ufffdb"},
+		{"spaces kept", "  a   b  ", "  a   b  "},
+		{"forged command stays a line of data", "x\n::error::FORGED", "x\n::error::FORGED"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Block(tt.in); got != tt.want {
+				t.Errorf("Block(%q) = %q, want %q", tt.in, got, tt.want)
+			}
+		})
 	}
 }
 
@@ -65,6 +88,26 @@ func FuzzSanitize(f *testing.F) {
 		out := Sanitize(in)
 		checkSafe(t, in, out)
 		if again := Sanitize(out); again != out {
+			t.Fatalf("not idempotent: %q -> %q -> %q", in, out, again)
+		}
+	})
+}
+
+func FuzzBlock(f *testing.F) {
+	for _, s := range []string{"plain\n\tindented", "\x1b[31mred", "\x1b]0;t\x07", "a\r\nb\rc", "\u202e", "\xff\xfe"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		out := Block(in)
+		if !utf8.ValidString(out) {
+			t.Fatalf("Block(%q) = %q: invalid UTF-8", in, out)
+		}
+		for _, r := range out {
+			if IsControl(r) && r != '\n' && r != '\t' {
+				t.Fatalf("Block(%q) = %q: keeps %U", in, out, r)
+			}
+		}
+		if again := Block(out); again != out {
 			t.Fatalf("not idempotent: %q -> %q -> %q", in, out, again)
 		}
 	})
