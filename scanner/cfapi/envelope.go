@@ -74,17 +74,39 @@ func decodeDetails(raw json.RawMessage, out *[]ErrorDetail) error {
 	return nil
 }
 
-// excerpt returns the start of a body as printable text for an error message.
-func excerpt(body []byte) string {
-	s := strings.TrimSpace(string(body))
+// redactedExcerpt returns the start of a body as printable text for an error message. Every
+// secret is redacted before the text is cut: cut first, a secret straddling the cut would
+// keep the part before it. whole is false when body is only the first bytes of a longer
+// body; a secret's first characters at its end are then dropped too.
+func redactedExcerpt(body []byte, whole bool, secrets []string) string {
+	s := string(body)
+	if !whole {
+		s = dropPartialSecret(s, secrets)
+	}
+	s = scrub(strings.TrimSpace(s), secrets)
 	if len(s) > maxExcerpt {
 		cut := maxExcerpt
 		for cut > 0 && !utf8.RuneStart(s[cut]) {
 			cut--
 		}
-		s = s[:cut] + "..."
+		s = dropPartialSecret(s[:cut], secrets) + "..."
 	}
 	return strings.ToValidUTF8(s, "?")
+}
+
+// dropPartialSecret removes the longest end of s that is the beginning of a secret: what a
+// cut through that secret would leave (after scrub, no whole secret is left to find).
+func dropPartialSecret(s string, secrets []string) string {
+	longest := 0
+	for _, sec := range secrets {
+		for k := min(len(sec)-1, len(s)); k > longest; k-- {
+			if strings.HasSuffix(s, sec[:k]) {
+				longest = k
+				break
+			}
+		}
+	}
+	return s[:len(s)-longest]
 }
 
 // decodeResult decodes an envelope's result into out (nil out skips it). A JSON null result

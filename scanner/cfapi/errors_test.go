@@ -269,3 +269,31 @@ func TestErrorDetailDecoding(t *testing.T) {
 		t.Errorf("String %q", got)
 	}
 }
+
+// TestErrorBodyRedactedBeforeCut: a token straddling the 200-character cut of a plain text
+// error body is redacted whole; cutting first left 29 of its 31 characters in the report
+// (issue 12, item 2). Every cut position around the token is tried.
+func TestErrorBodyRedactedBeforeCut(t *testing.T) {
+	const token = "tok_SECRET_0123456789abcdefghij" // 31 characters
+	for at := maxExcerpt - len(token) - 2; at <= maxExcerpt+2; at++ {
+		body := strings.Repeat("x", at) + token + strings.Repeat("y", 50)
+		srv := server(t, func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/plain")
+			w.WriteHeader(http.StatusBadGateway)
+			_, _ = io.WriteString(w, body)
+		})
+		c, _ := testClient(t, srv.URL, func(c *Config) { c.Credentials = TokenCredentials(token); c.MaxRetries = -1 })
+		_, err := c.GetZone(context.Background(), "z1")
+		var e *Error
+		if !errors.As(err, &e) {
+			t.Fatalf("at %d: %v", at, err)
+		}
+		for _, s := range []string{e.Body, e.Error()} {
+			for k := 4; k <= len(token); k++ {
+				if strings.Contains(s, token[:k]) {
+					t.Fatalf("token at %d: %d of its characters leak in %q", at, k, s)
+				}
+			}
+		}
+	}
+}

@@ -209,7 +209,7 @@ func (c *Client) success(r request, status int, body []byte, attempt int, out an
 	env, ok := parseEnvelope(body)
 	if !ok {
 		e := c.fail(r, status, attempt, errors.New("response is not a JSON envelope"))
-		e.Body = scrub(excerpt(body), c.creds.secrets())
+		e.Body = redactedExcerpt(body, true, c.creds.secrets())
 		return nil, e
 	}
 	if env.Success != nil && !*env.Success {
@@ -227,7 +227,7 @@ func (c *Client) httpError(r request, status int, body []byte, attempt int) *Err
 		return c.envelopeError(r, status, env, attempt)
 	}
 	e := c.fail(r, status, attempt, nil)
-	e.Body = scrub(excerpt(body), c.creds.secrets())
+	e.Body = redactedExcerpt(body, true, c.creds.secrets())
 	return e
 }
 
