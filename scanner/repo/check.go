@@ -8,17 +8,20 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"runtime"
 	"sort"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/sourcegraph/conc/pool"
 
 	"github.com/sunsetscan/sunset/scanner"
 	"github.com/sunsetscan/sunset/scanner/catalog"
+	"github.com/sunsetscan/sunset/scanner/safefile"
 )
 
 // DefaultMaxFileSize is the size above which a file is reported and not read.
@@ -51,10 +54,12 @@ type Options struct {
 type Result struct {
 	// Findings are sorted with scanner.SortFindings; inline suppressions are applied.
 	Findings []scanner.Finding
-	// Errors are files and directories that could not be read (too large, permission, I/O).
+	// Errors are files and directories that could not be read (too large, not a regular file,
+	// permission, I/O), ignore files that were refused, and files whose structure was not
+	// fully read (What "parse": nesting past sunset's bound; they were text-checked).
 	Errors []scanner.RunError
-	// FilesScanned counts files read and checked; FilesFailed those in Errors; FilesSkipped
-	// binary files and symbolic links.
+	// FilesScanned counts files read and checked; FilesFailed those in Errors (a file not
+	// fully read counts in both); FilesSkipped binary files and symbolic links.
 	FilesScanned, FilesFailed, FilesSkipped int
 	// Bytes is the total size of the files checked.
 	Bytes int64
@@ -93,7 +98,7 @@ func (c *Checker) Check(ctx context.Context, opts Options) (*Result, error) {
 	p := pool.New().WithMaxGoroutines(workers)
 	w := &walker{
 		ctx: ctx, include: newGlobSet(opts.Include), exclude: newGlobSet(opts.Exclude),
-		gitignore: !opts.NoGitignore,
+		gitignore: !opts.NoGitignore, maxSize: maxSize,
 		fail: func(path, what, msg string) {
 			mu.Lock()
 			res.Errors = append(res.Errors, scanner.RunError{Path: path, What: what, Message: msg})
@@ -108,7 +113,8 @@ func (c *Checker) Check(ctx context.Context, opts Options) (*Result, error) {
 			return
 		}
 		p.Go(func() {
-			data, err := os.ReadFile(f.abs)
+			// Bounded again at the read: the file may have grown since it was listed.
+			data, err := safefile.ReadFile(f.abs, maxSize)
 			if err != nil {
 				w.fail(f.display, "read", unwrapPathError(err).Error())
 				return
@@ -118,6 +124,9 @@ func (c *Checker) Check(ctx context.Context, opts Options) (*Result, error) {
 				return
 			}
 			fr := c.CheckFile(f.display, KindOf(f.display), data)
+			if fr.Unread != "" {
+				w.fail(f.display, "parse", fr.Unread)
+			}
 			mu.Lock()
 			res.Findings = append(res.Findings, fr.Findings...)
 			res.FilesScanned++
@@ -159,8 +168,12 @@ func (c *Checker) CheckReader(r io.Reader, name string, kind Kind, maxSize int64
 		res.FilesFailed = 1
 		return res, nil
 	}
-	res.Findings = c.CheckFile(name, kind, data).Findings
+	fr := c.CheckFile(name, kind, data)
+	res.Findings = fr.Findings
 	res.FilesScanned, res.Bytes = 1, int64(len(data))
+	if fr.Unread != "" {
+		res.Errors = append(res.Errors, scanner.RunError{Path: name, What: "parse", Message: fr.Unread})
+	}
 	return res, nil
 }
 
@@ -169,11 +182,16 @@ func isBinary(data []byte) bool {
 	return bytes.IndexByte(data[:min(len(data), 8000)], 0) >= 0
 }
 
-// unwrapPathError drops the operation and path of an *fs.PathError (the caller names the path).
+// unwrapPathError drops the operation and path of an *fs.PathError, and the path of a
+// refusal (the caller names the path).
 func unwrapPathError(err error) error {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		return pe.Err
+	}
+	var re *safefile.RefusedError
+	if errors.As(err, &re) {
+		return errors.New(re.Reason)
 	}
 	return err
 }
@@ -192,6 +210,7 @@ type walker struct {
 	include   globSet
 	exclude   globSet
 	gitignore bool
+	maxSize   int64 // bound of every file read, ignore files included
 	file      func(walkFile)
 	fail      func(path, what, msg string)
 	skip      func()
@@ -203,17 +222,40 @@ func (w *walker) root(root string) {
 		w.fail(displayJoin(root, ""), "read", unwrapPathError(err).Error())
 		return
 	}
-	if !info.IsDir() {
+	switch {
+	case info.Mode().IsRegular():
 		w.file(walkFile{abs: root, display: displayJoin(root, ""), size: info.Size()})
+		return
+	case !info.IsDir():
+		// check /dev/zero or a FIFO would read forever or block.
+		w.fail(displayJoin(root, ""), "read", "not a regular file or a directory; not read")
 		return
 	}
 	var ign ignoreSet
 	if w.gitignore {
-		if data, err := os.ReadFile(filepath.Join(root, ".git", "info", "exclude")); err == nil {
-			ign = ign.with(data, "")
-		}
+		ign = w.ignoreFile(ign, root, filepath.Join(".git", "info", "exclude"), "")
 	}
 	w.dir(root, "", ign)
+}
+
+// ignoreFile extends ign with the patterns of the ignore file at root/name (rel is its
+// directory below root). A missing file is nothing; one that is a link, not a regular file or
+// over the size bound is not used (as git does not follow a linked .gitignore) and reported,
+// which makes the run incomplete: --no-gitignore turns the reading off.
+func (w *walker) ignoreFile(ign ignoreSet, root, name, rel string) ignoreSet {
+	limit := w.maxSize
+	if limit <= 0 {
+		limit = DefaultMaxFileSize
+	}
+	data, err := safefile.ReadFileNoFollow(filepath.Join(root, filepath.FromSlash(rel), name), limit)
+	switch {
+	case err == nil:
+		return ign.with(data, rel)
+	case !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR): // .git may be a file (worktrees)
+		display := displayJoin(root, path.Join(rel, filepath.ToSlash(name)))
+		w.fail(display, "ignore-file", unwrapPathError(err).Error()+" (not used; --no-gitignore skips ignore files)")
+	}
+	return ign
 }
 
 // dir walks the directory at root/rel with the ignore patterns of its parents.
@@ -228,9 +270,7 @@ func (w *walker) dir(root, rel string, ign ignoreSet) {
 		return
 	}
 	if w.gitignore {
-		if data, err := os.ReadFile(filepath.Join(abs, ".gitignore")); err == nil {
-			ign = ign.with(data, rel)
-		}
+		ign = w.ignoreFile(ign, root, ".gitignore", rel)
 	}
 	for _, e := range entries { // os.ReadDir sorts by name
 		name := e.Name()

@@ -93,6 +93,21 @@ type hit struct {
 	address string // line-independent address of the thing within the file
 	msg     string
 	loc     scanner.Location // lines and columns; Path is filled in later
+	// unread: the file was not fully read (a RuleParse hit at one of sunset's own bounds).
+	unread bool
+}
+
+// parseHit is the RuleParse notice of a file that does not parse, or that sunset stopped
+// reading at one of its bounds (then the file also makes the run incomplete).
+func parseHit(kind Kind, pe *parseError) hit {
+	msg := "does not parse as " + string(kind) + " (" + pe.Msg + "); only text checks ran"
+	if pe.Limit {
+		msg = "not fully read as " + string(kind) + " (" + pe.Msg + "); structured checks stopped there, text checks ran; the run is incomplete"
+	}
+	return hit{
+		rule: RuleParse, sev: scanner.SeverityNotice, kind: "file", address: "parse", msg: msg, unread: pe.Limit,
+		loc: scanner.Location{StartLine: pe.Line, StartColumn: pe.Col, EndLine: pe.Line, EndColumn: pe.Col},
+	}
 }
 
 // span is a block or object of a file: a suppression on the line before its first line
@@ -144,6 +159,10 @@ func (c *Checker) KnownRule(id string) bool {
 type FileResult struct {
 	// Findings are sorted; inline suppressions are applied (suppressed ones are marked).
 	Findings []scanner.Finding
+	// Unread, when not empty, says why the file's structure was not fully read (nesting past
+	// sunset's bound): a check counts the file as an error, so the run is incomplete and a
+	// file sunset cannot read never passes a gate silently. Text checks ran over all of it.
+	Unread string
 }
 
 // bufPool recycles the lowercase copies the text prefilters search.
@@ -155,7 +174,13 @@ func (c *Checker) CheckFile(displayPath string, kind Kind, data []byte) FileResu
 	li := newLineIndex(data)
 	var hits []hit
 	var spans []span
-	add := func(h hit) { hits = append(hits, h) }
+	unread := ""
+	add := func(h hit) {
+		if h.unread && unread == "" {
+			unread = h.msg
+		}
+		hits = append(hits, h)
+	}
 
 	bp := bufPool.Get().(*[]byte)
 	lower := toLower((*bp)[:0], data)
@@ -173,7 +198,7 @@ func (c *Checker) CheckFile(displayPath string, kind Kind, data []byte) FileResu
 	findings := c.findings(displayPath, hits)
 	findings = append(findings, c.applySuppressions(displayPath, findings, sups, spans)...)
 	scanner.SortFindings(findings)
-	return FileResult{Findings: findings}
+	return FileResult{Findings: findings, Unread: unread}
 }
 
 // toLower appends data lowercased (ASCII only, which is what the prefilters need) to dst.

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -15,6 +14,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/sunsetscan/sunset/scanner"
+	"github.com/sunsetscan/sunset/scanner/safefile"
 )
 
 // ConfigFileName is the configuration file looked for in the first path of a check.
@@ -53,10 +53,24 @@ type RulesConfig struct {
 	Severity map[string]string `yaml:"severity,omitempty" json:"severity,omitempty"`
 }
 
-// LoadConfig reads and validates a configuration file; relative paths in it are resolved
-// against its directory.
+// MaxConfigSize bounds a configuration file: a larger one is refused, not read.
+const MaxConfigSize = 1 << 20
+
+// LoadConfig reads and validates a configuration file named by the user (a symbolic link is
+// followed); relative paths in it are resolved against its directory. Only a regular file of
+// at most MaxConfigSize bytes is read.
 func LoadConfig(path string) (*Config, error) {
-	data, err := os.ReadFile(path)
+	return loadConfig(path, safefile.ReadFile)
+}
+
+// LoadConfigInTree is LoadConfig for the configuration file found in a checked tree: a
+// symbolic link there is refused, as a pull request could point it anywhere.
+func LoadConfigInTree(path string) (*Config, error) {
+	return loadConfig(path, safefile.ReadFileNoFollow)
+}
+
+func loadConfig(path string, read func(string, int64) ([]byte, error)) (*Config, error) {
+	data, err := read(path, MaxConfigSize)
 	if err != nil {
 		return nil, fmt.Errorf("config %s: %w", path, unwrapPathError(err))
 	}

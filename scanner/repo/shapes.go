@@ -9,7 +9,6 @@ import (
 
 	"github.com/sunsetscan/sunset/scanner/vocab"
 
-	"github.com/sunsetscan/sunset/scanner"
 	"github.com/sunsetscan/sunset/scanner/catalog"
 )
 
@@ -80,11 +79,7 @@ func (r *shapeRules) check(c *Checker, kind Kind, data, lower []byte, add func(h
 		if !errors.As(err, &pe) {
 			pe = &parseError{Line: 1, Col: 1, Msg: err.Error()}
 		}
-		add(hit{
-			rule: RuleParse, sev: scanner.SeverityNotice, kind: "file", address: "parse",
-			msg: "does not parse as " + string(kind) + " (" + pe.Msg + "); only text checks ran",
-			loc: scanner.Location{StartLine: pe.Line, StartColumn: pe.Col, EndLine: pe.Line, EndColumn: pe.Col},
-		})
+		add(parseHit(kind, pe))
 	}
 	var spans []span
 	for i, d := range docs {

@@ -299,11 +299,7 @@ func (r *tfRules) check(c *Checker, displayPath string, kind Kind, data, lower [
 		resources, spans, perr = readHCL(data, displayPath, wanted)
 	}
 	if perr != nil {
-		add(hit{
-			rule: RuleParse, sev: scanner.SeverityNotice, kind: "file", address: "parse",
-			msg: "does not parse as " + string(kind) + " (" + perr.Msg + "); only text checks ran",
-			loc: scanner.Location{StartLine: perr.Line, StartColumn: perr.Col, EndLine: perr.Line, EndColumn: perr.Col},
-		})
+		add(parseHit(kind, perr))
 	}
 	for _, res := range resources {
 		r.resource(c, res, add)

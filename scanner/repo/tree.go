@@ -80,6 +80,9 @@ const maxJSONDepth = 500
 type parseError struct {
 	Line, Col int
 	Msg       string
+	// Limit marks a document sunset stopped reading at one of its own bounds (nesting depth,
+	// aliasing), not one known to be invalid: the file was not fully checked.
+	Limit bool
 }
 
 func (e *parseError) Error() string { return fmt.Sprintf("%d:%d: %s", e.Line, e.Col, e.Msg) }
@@ -161,7 +164,7 @@ func (p *jsonParser) value() (*node, error) {
 func (p *jsonParser) enter() error {
 	p.depth++
 	if p.depth > maxJSONDepth {
-		return p.errorf("nesting deeper than %d levels", maxJSONDepth)
+		return &parseError{Line: p.line, Col: p.pos - p.lineStart + 1, Msg: fmt.Sprintf("nesting deeper than %d levels", maxJSONDepth), Limit: true}
 	}
 	return nil
 }
@@ -397,50 +400,72 @@ func parseYAML(data []byte) ([]*node, error) {
 			}
 			return docs, yamlError(err)
 		}
-		if n := fromYAML(&doc, 0, map[*yaml.Node]bool{}); n != nil {
+		conv := &yamlConv{seen: map[*yaml.Node]bool{}}
+		if n := conv.node(&doc, 0); n != nil {
 			docs = append(docs, n)
+		}
+		if conv.deep != nil {
+			// The rest of the stream may hold more documents, but this one was cut short.
+			return docs, &parseError{Line: conv.deep.Line, Col: max(conv.deep.Column, 1), Msg: fmt.Sprintf("nesting deeper than %d levels", maxJSONDepth), Limit: true}
 		}
 	}
 }
 
-// yamlError turns yaml.v3's "yaml: line N: msg" into a positioned error.
+// yamlError turns yaml.v3's "yaml: line N: msg" into a positioned error. yaml.v3's own bounds
+// (depth, aliasing) are marked Limit: the document may be valid, but it was not read.
 func yamlError(err error) error {
 	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	pe := &parseError{Line: 1, Col: 1, Msg: msg}
 	if rest, ok := strings.CutPrefix(msg, "line "); ok {
 		if i := strings.IndexByte(rest, ':'); i > 0 {
 			if line, convErr := strconv.Atoi(rest[:i]); convErr == nil {
-				return &parseError{Line: line, Col: 1, Msg: strings.TrimSpace(rest[i+1:])}
+				pe.Line, pe.Msg = line, strings.TrimSpace(rest[i+1:])
 			}
 		}
 	}
-	return &parseError{Line: 1, Col: 1, Msg: msg}
+	pe.Limit = strings.HasPrefix(pe.Msg, "exceeded max depth") || strings.Contains(pe.Msg, "excessive aliasing")
+	return pe
 }
 
-// fromYAML converts a yaml.v3 node. Aliases are followed once (a cycle or a repeated alias
-// becomes an empty scalar) so that alias bombs cannot blow the tree up.
-func fromYAML(y *yaml.Node, depth int, seen map[*yaml.Node]bool) *node {
-	if y == nil || depth > maxJSONDepth {
+// yamlConv converts one yaml.v3 document. Aliases are followed once (a cycle or a repeated
+// alias becomes an empty scalar) so that alias bombs cannot blow the tree up; nodes nested
+// deeper than maxJSONDepth are left out and the first one is remembered in deep.
+type yamlConv struct {
+	seen map[*yaml.Node]bool
+	deep *yaml.Node
+}
+
+// node converts y at the given depth.
+func (cv *yamlConv) node(y *yaml.Node, depth int) *node {
+	if y == nil {
 		return nil
 	}
+	if depth > maxJSONDepth {
+		if cv.deep == nil {
+			cv.deep = y
+		}
+		return nil
+	}
+	seen := cv.seen
 	switch y.Kind {
 	case yaml.DocumentNode:
 		if len(y.Content) == 0 {
 			return nil
 		}
-		return fromYAML(y.Content[0], depth+1, seen)
+		return cv.node(y.Content[0], depth+1)
 	case yaml.AliasNode:
 		if seen[y.Alias] {
 			return &node{line: y.Line, col: y.Column, endLine: y.Line, endCol: y.Column}
 		}
 		seen[y.Alias] = true
-		return fromYAML(y.Alias, depth+1, seen)
+		return cv.node(y.Alias, depth+1)
 	}
 	n := &node{line: y.Line, col: y.Column, endLine: y.Line, endCol: y.Column + len(y.Value)}
 	switch y.Kind {
 	case yaml.MappingNode:
 		n.kind = nodeObject
 		for i := 0; i+1 < len(y.Content); i += 2 {
-			k, v := y.Content[i], fromYAML(y.Content[i+1], depth+1, seen)
+			k, v := y.Content[i], cv.node(y.Content[i+1], depth+1)
 			if v == nil {
 				v = &node{line: k.Line, col: k.Column, endLine: k.Line, endCol: k.Column, isNull: true}
 			}
@@ -450,7 +475,7 @@ func fromYAML(y *yaml.Node, depth int, seen map[*yaml.Node]bool) *node {
 	case yaml.SequenceNode:
 		n.kind = nodeArray
 		for _, c := range y.Content {
-			if v := fromYAML(c, depth+1, seen); v != nil {
+			if v := cv.node(c, depth+1); v != nil {
 				n.vals = append(n.vals, v)
 			}
 		}

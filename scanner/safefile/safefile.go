@@ -31,9 +31,20 @@ import (
 // regular file, a symbolic link, too large).
 var ErrRefused = errors.New("refused")
 
+// RefusedError is a file sunset does not read or write: Path says which, Reason why and
+// what to do. It matches ErrRefused with errors.Is.
+type RefusedError struct {
+	Path, Reason string
+}
+
+func (e *RefusedError) Error() string { return e.Path + ": " + e.Reason }
+
+// Is makes errors.Is(err, ErrRefused) true.
+func (e *RefusedError) Is(target error) bool { return target == ErrRefused }
+
 // refused is a refusal naming the file.
 func refused(path, format string, args ...any) error {
-	return fmt.Errorf("%s: %w: %s", path, ErrRefused, fmt.Sprintf(format, args...))
+	return &RefusedError{Path: path, Reason: fmt.Sprintf(format, args...)}
 }
 
 // ReadFile reads the regular file at path (symbolic links followed), at most limit bytes.

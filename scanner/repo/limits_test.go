@@ -1,0 +1,152 @@
+package repo
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/sunsetscan/sunset/scanner/vocab"
+)
+
+// deepFiles are valid documents holding a firewall rule beside a value nested past a bound:
+// maxJSONDepth (500) for sunset's JSON parser and tree, 10,000 for yaml.v3's own parser.
+func deepFiles() map[string]string {
+	rule := `{"id":"r1","action":"block","filter":{"id":"f1","expression":"ip.src eq 192.0.2.1"}}`
+	deepJSON := strings.Repeat("[", 501) + strings.Repeat("]", 501)
+	return map[string]string{
+		"export.json":     `{"result":[` + rule + `],"deep":` + deepJSON + `}`,
+		"main.tf.json":    `{"resource":{"cloudflare_firewall_rule":{"a":{"action":"block"}}},"x":` + deepJSON + `}`,
+		"shallow.yaml":    "rules:\n  - " + rule + "\ndeep: " + strings.Repeat("[", 501) + strings.Repeat("]", 501) + "\n",
+		"yamlv3deep.yaml": "rules:\n  - " + rule + "\ndeep: " + strings.Repeat("[", 10001) + strings.Repeat("]", 10001) + "\n",
+	}
+}
+
+// TestDeepDocumentsMakeTheRunIncomplete: a valid file nested past a bound is not a silent
+// parse notice: the text checks still run over it, and the file is a run error (exit 4).
+func TestDeepDocumentsMakeTheRunIncomplete(t *testing.T) {
+	dir := t.TempDir()
+	for name, body := range deepFiles() {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body+"\n# curl -X GET \"$API/zones/$Z/firewall/rules\"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := Check(context.Background(), Options{Paths: []string{dir}, AsOf: asOf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	failed := map[string]string{}
+	for _, e := range res.Errors {
+		failed[filepath.Base(e.Path)] = e.What + ": " + e.Message
+	}
+	textFound := map[string]bool{}
+	for _, f := range res.Findings {
+		if f.RuleID == vocab.FirewallRules && f.Resource.Kind == "endpoint" {
+			textFound[filepath.Base(f.Location.Path)] = true
+		}
+	}
+	for name := range deepFiles() {
+		if msg := failed[name]; !strings.HasPrefix(msg, "parse: ") || !strings.Contains(msg, "not fully read") {
+			t.Errorf("%s: run error %q, want a parse error (not fully read)", name, msg)
+		}
+		if !textFound[name] {
+			t.Errorf("%s: the text matcher did not run over the file", name)
+		}
+	}
+	if !res.Incomplete() || res.FilesScanned != len(deepFiles()) {
+		t.Errorf("incomplete %v, scanned %d", res.Incomplete(), res.FilesScanned)
+	}
+	// Excluding the file is the way out.
+	res, err = Check(context.Background(), Options{Paths: []string{dir}, AsOf: asOf, Exclude: []string{"*.json", "*.yaml"}})
+	if err != nil || res.Incomplete() {
+		t.Errorf("excluded: %v %+v", err, res.Errors)
+	}
+	// Standard input too.
+	c := NewChecker(nil, asOf)
+	r, err := c.CheckReader(strings.NewReader(deepFiles()["export.json"]), "-", KindJSON, 0)
+	if err != nil || !r.Incomplete() {
+		t.Errorf("stdin: %v %+v", err, r)
+	}
+	// An invalid file is still only a notice.
+	fr := c.CheckFile("bad.json", KindJSON, []byte(`{"expression": `))
+	if fr.Unread != "" || len(fr.Findings) != 1 || fr.Findings[0].RuleID != RuleParse {
+		t.Errorf("invalid JSON: %+v", fr)
+	}
+}
+
+// TestRefusedFiles: what the walk and the ignore files read is a bounded regular file; a
+// device, a FIFO or a linked ignore file is refused by name without blocking.
+func TestRefusedFiles(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no FIFOs or /dev/zero")
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "a.sh"), []byte("curl \"$API/zones/$Z/filters\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("/dev/zero", filepath.Join(dir, ".gitignore")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(dir, "sub", ".gitignore"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	type outcome struct {
+		res *Result
+		err error
+	}
+	run := func(opts Options) *Result {
+		t.Helper()
+		done := make(chan outcome, 1)
+		go func() { r, err := Check(context.Background(), opts); done <- outcome{r, err} }()
+		select {
+		case o := <-done:
+			if o.err != nil {
+				t.Fatal(o.err)
+			}
+			return o.res
+		case <-time.After(20 * time.Second):
+			t.Fatal("check blocked")
+		}
+		return nil
+	}
+	res := run(Options{Paths: []string{dir}, AsOf: asOf})
+	var got []string
+	for _, e := range res.Errors {
+		got = append(got, strings.TrimPrefix(e.Path, filepath.ToSlash(dir)+"/")+" "+e.What)
+	}
+	if strings.Join(got, ",") != ".gitignore ignore-file,sub/.gitignore ignore-file" || len(res.Findings) != 1 {
+		t.Errorf("errors %v (%+v), findings %d", got, res.Errors, len(res.Findings))
+	}
+	if res = run(Options{Paths: []string{dir}, AsOf: asOf, NoGitignore: true}); res.Incomplete() {
+		t.Errorf("--no-gitignore: %+v", res.Errors)
+	}
+	res = run(Options{Paths: []string{"/dev/zero", filepath.Join(dir, "sub", ".gitignore")}, AsOf: asOf})
+	if len(res.Errors) != 2 || res.Errors[0].What != "read" || !strings.Contains(res.Errors[0].Message, "not a regular file") {
+		t.Errorf("named devices: %+v", res.Errors)
+	}
+	// A linked configuration file in the tree is refused, one named by the user is followed.
+	cfg := filepath.Join(dir, "real.yaml")
+	if err := os.WriteFile(cfg, []byte("fail_on: notice\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, ConfigFileName)
+	if err := os.Symlink(cfg, link); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadConfigInTree(link); err == nil || !strings.Contains(err.Error(), "symbolic link") {
+		t.Errorf("LoadConfigInTree through a link: %v", err)
+	}
+	if c, err := LoadConfig(link); err != nil || c.FailOn != "notice" {
+		t.Errorf("LoadConfig: %v", err)
+	}
+	if _, err := LoadConfig("/dev/zero"); err == nil || !strings.Contains(err.Error(), "/dev/zero") {
+		t.Errorf("LoadConfig(/dev/zero): %v", err)
+	}
+}
