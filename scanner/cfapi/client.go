@@ -30,6 +30,9 @@ const (
 	// 5 minutes: with a burst of 1, no 5-minute window, however it is aligned, can then
 	// hold more than 1,200 requests (burst + rate x window <= 1,200).
 	DefaultRPS = 1199.0 / 300.0
+	// MinRPS is the slowest pace Config.RPS may ask for (one request every 10 seconds): a
+	// slower one would leave a scan waiting for hours between requests, which looks hung.
+	MinRPS = 0.1
 	// DefaultMaxRetries is used when Config.MaxRetries is 0.
 	DefaultMaxRetries = 5
 	// DefaultRetryBaseDelay is the first backoff step.
@@ -65,7 +68,7 @@ type Config struct {
 	// another host).
 	HTTPClient *http.Client
 	// RPS is the sustained request rate shared by all goroutines of the client; RPS <= 0
-	// means unlimited.
+	// means unlimited. A rate that is not a number, infinite or below MinRPS is refused.
 	RPS float64
 	// Burst is how many requests may go at once; <= 0 means ceil(RPS) (at least 1).
 	Burst int
@@ -122,6 +125,9 @@ func New(cfg Config) (*Client, error) {
 	if err := cfg.Credentials.validate(); err != nil {
 		return nil, err
 	}
+	if err := CheckRPS(cfg.RPS); err != nil {
+		return nil, err
+	}
 	c := &Client{
 		base:       base,
 		creds:      cfg.Credentials,
@@ -173,6 +179,19 @@ func New(cfg Config) (*Client, error) {
 	}
 	c.pace = newPacer(cfg.RPS, burst, c.now, c.sleep)
 	return c, nil
+}
+
+// CheckRPS refuses a request rate the pacer cannot honour: NaN and infinities (which would
+// silently mean "unpaced") and a positive rate below MinRPS (which would wait for hours).
+// 0 and negative rates mean unpaced.
+func CheckRPS(rps float64) error {
+	switch {
+	case math.IsNaN(rps) || math.IsInf(rps, 0):
+		return fmt.Errorf("cfapi: rate %g requests per second is not a finite number", rps)
+	case rps > 0 && rps < MinRPS:
+		return fmt.Errorf("cfapi: rate %g requests per second is below the minimum %g", rps, MinRPS)
+	}
+	return nil
 }
 
 // defaultTransport is http.DefaultTransport with room for the idle connections of a pool

@@ -61,11 +61,12 @@ func patternOf(segs []string) string {
 // do sends r with pacing and retries and decodes the envelope's result into out (nil out
 // ignores the result). It returns the envelope's result_info (nil when absent).
 //
-// Retry rule: 429, 5xx (except 501) and transport failures (connection reset, EOF,
-// timeouts) are retried up to MaxRetries times with exponential backoff and jitter; a
-// Retry-After (seconds or HTTP date) is honoured as a minimum. A POST is retried only after
-// a 429, which the API sends without acting on the request: a POST that met a 5xx or a
-// broken connection may have been applied, and sending it again could duplicate a rule.
+// Retry rule: 429, 5xx (except 501) and network failures (connection refused or reset,
+// unreachable host, EOF, timeouts) are retried up to MaxRetries times with exponential
+// backoff and jitter; a Retry-After (seconds or HTTP date) is honoured as a minimum. A POST
+// is retried only after a 429, which the API sends without acting on the request, or when
+// its connection could not be opened: a POST that met a 5xx or a broken connection may have
+// been applied, and sending it again could duplicate a rule.
 func (c *Client) do(ctx context.Context, r request, out any) (*ResultInfo, error) {
 	payload, err := encodeBody(r.body)
 	if err != nil {
@@ -122,12 +123,13 @@ func (c *Client) startAttempt(ctx context.Context, method string, attempt int) e
 
 // afterTransportFailure decides what follows an attempt that got no answer: nil once the
 // backoff has passed and the request may be sent again, or the *Error to return. Only a
-// transient failure is retried, and never for a POST, which may have been applied.
+// transient failure is retried, and a POST only when its connection could not be opened
+// (otherwise it may have been applied).
 func (c *Client) afterTransportFailure(ctx context.Context, r request, status, attempt int, err error) *Error {
 	if ctx.Err() != nil {
 		return c.fail(r, 0, attempt, ctx.Err())
 	}
-	if attempt > c.maxRetries || !transient(err) || r.method == http.MethodPost {
+	if attempt > c.maxRetries || !transient(err) || (r.method == http.MethodPost && !notSent(err)) {
 		return c.fail(r, status, attempt, err)
 	}
 	if err := c.sleep(ctx, c.backoff(attempt)); err != nil {
@@ -295,16 +297,29 @@ func retryableStatus(status int) bool {
 	return status == http.StatusTooManyRequests || (status >= 500 && status <= 599 && status != http.StatusNotImplemented)
 }
 
-// transient reports transport failures worth another attempt: a reset or closed
-// connection, an unexpected EOF, a timeout.
+// transient reports transport failures worth another attempt (the README's "network"
+// failures): a refused, reset or closed connection, an unreachable host or network, a name
+// lookup that failed for now, an unexpected EOF, a timeout.
 func transient(err error) bool {
-	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
-		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.ECONNABORTED) ||
-		errors.Is(err, syscall.EPIPE) || errors.Is(err, os.ErrDeadlineExceeded) {
+	for _, target := range []error{io.EOF, io.ErrUnexpectedEOF, syscall.ECONNRESET, syscall.ECONNABORTED,
+		syscall.EPIPE, syscall.ECONNREFUSED, syscall.EHOSTUNREACH, syscall.ENETUNREACH, os.ErrDeadlineExceeded} {
+		if errors.Is(err, target) {
+			return true
+		}
+	}
+	var dns *net.DNSError
+	if errors.As(err, &dns) && (dns.IsTemporary || dns.IsTimeout) {
 		return true
 	}
 	var ne net.Error
 	return errors.As(err, &ne) && ne.Timeout()
+}
+
+// notSent reports a failure before the request left this machine: the connection could not
+// be opened. Sending it again cannot apply it twice, so even a POST is retried.
+func notSent(err error) bool {
+	var oe *net.OpError
+	return errors.As(err, &oe) && oe.Op == "dial"
 }
 
 // unwrapURLError drops *url.Error's repetition of the method and URL (the Error already

@@ -1,13 +1,17 @@
 package cli
 
 import (
-	"os"
+	"fmt"
+	"math"
+	"path"
 	"strings"
 	"time"
 
 	ucli "github.com/urfave/cli/v2"
 
 	"github.com/sunsetscan/sunset/scanner/catalog"
+	"github.com/sunsetscan/sunset/scanner/cfapi"
+	"github.com/sunsetscan/sunset/scanner/safefile"
 )
 
 // Flag names shared by several commands.
@@ -68,7 +72,7 @@ func (s *Streams) color(c *ucli.Context, tty bool) (bool, error) {
 func loadCatalog(c *ucli.Context) (*catalog.Catalog, error) {
 	cat := catalog.Default()
 	if path := c.String(flagCatalog); path != "" {
-		data, err := os.ReadFile(path)
+		data, err := safefile.ReadFile(path, maxCatalogFile)
 		if err != nil {
 			return nil, usageErrorf("--catalog: %v", err)
 		}
@@ -99,4 +103,28 @@ func oneOf(flag, value string, allowed ...string) error {
 		}
 	}
 	return usageErrorf("--%s %q: want %s", flag, value, strings.Join(allowed, ", "))
+}
+
+// rpsFlag reads --rps before any request is sent: a rate that is not a number or infinite
+// (both read as "unpaced" further down) or slower than cfapi.MinRPS (a scan that waits for
+// hours and looks hung) is a usage error.
+func rpsFlag(c *ucli.Context) (float64, error) {
+	v := c.Float64("rps")
+	if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 || (v > 0 && v < cfapi.MinRPS) {
+		return 0, usageErrorf("--rps %s: want 0 (unpaced) or a rate from %g requests per second up", fmt.Sprint(v), cfapi.MinRPS)
+	}
+	return v, nil
+}
+
+// zoneFilterFlag reads --zone-filter, a glob on zone names, and refuses a malformed one
+// before any request is sent.
+func zoneFilterFlag(c *ucli.Context) (string, error) {
+	v := c.String("zone-filter")
+	if v == "" {
+		return "", nil
+	}
+	if _, err := path.Match(v, ""); err != nil {
+		return "", usageErrorf("--zone-filter %q: %v; want a glob such as '*.example.com' (*, ?, [a-z] classes, \\ escapes)", v, err)
+	}
+	return v, nil
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -18,6 +17,8 @@ import (
 	"github.com/sunsetscan/sunset/scanner/cfapi"
 	"github.com/sunsetscan/sunset/scanner/collect"
 	"github.com/sunsetscan/sunset/scanner/inventory"
+	"github.com/sunsetscan/sunset/scanner/safefile"
+	"github.com/sunsetscan/sunset/scanner/textsafe"
 )
 
 // scanOptions is everything `sunset scan` (and `sunset demo`) needs, resolved from flags.
@@ -100,7 +101,7 @@ func scanCommand(s *Streams) *ucli.Command {
 // from the environment. Errors name the flag or variable, never a value.
 func credentials(c *ucli.Context, s *Streams) (cfapi.Credentials, error) {
 	readSecret := func(flag string) (string, error) {
-		data, err := os.ReadFile(c.String(flag))
+		data, err := safefile.ReadFile(c.String(flag), maxSecretFile)
 		if err != nil {
 			return "", usageErrorf("--%s: %v", flag, err)
 		}
@@ -153,18 +154,22 @@ func resolveScanOptions(c *ucli.Context, s *Streams) (*scanOptions, error) {
 	if c.Int("workers") < 1 {
 		return nil, usageErrorf("--workers %d: want at least 1", c.Int("workers"))
 	}
-	if c.Float64("rps") < 0 {
-		return nil, usageErrorf("--rps %g: want 0 (unpaced) or more", c.Float64("rps"))
+	if o.rps, err = rpsFlag(c); err != nil {
+		return nil, err
+	}
+	zoneFilter, err := zoneFilterFlag(c)
+	if err != nil {
+		return nil, err
 	}
 	o.snapshotIn, o.snapshotOut = c.String("snapshot"), c.String("snapshot-out")
-	o.baseURL, o.rps = c.String("api-url"), c.Float64("rps")
+	o.baseURL = c.String("api-url")
 	if o.retries = c.Int("retries"); o.retries < 0 {
 		return nil, usageErrorf("--retries %d: want 0 or more", o.retries)
 	}
 	o.collect = collect.Options{
 		Accounts:   c.StringSlice("account"),
 		Zones:      c.StringSlice("zone"),
-		ZoneFilter: c.String("zone-filter"),
+		ZoneFilter: zoneFilter,
 		Workers:    c.Int("workers"),
 		IsRetired:  cfapi.IsRetired,
 		IsFatal:    cfapi.IsAuth,
@@ -237,7 +242,7 @@ func runScan(ctx context.Context, s *Streams, o *scanOptions) error {
 		}
 	}
 	if collectErr != nil {
-		fmt.Fprintf(s.Err, "sunset: scan interrupted (%v); the reports cover what was read\n", collectErr)
+		fmt.Fprintf(s.Err, "sunset: scan interrupted (%s); the reports cover what was read\n", textsafe.Sanitize(collectErr.Error()))
 	}
 	code := outcomeCode(rep.Summary.GateFailed, rep.Summary.Incomplete || res.Incomplete || collectErr != nil)
 	if code != ExitOK {
@@ -250,7 +255,7 @@ func runScan(ctx context.Context, s *Streams, o *scanOptions) error {
 // non-nil error means the collection was interrupted: report what was read.
 func acquireSnapshot(ctx context.Context, s *Streams, o *scanOptions) (*inventory.Snapshot, string, error) {
 	if o.snapshotIn != "" {
-		f, err := os.Open(o.snapshotIn)
+		f, err := openInput(o.snapshotIn, maxSavedFile)
 		if err != nil {
 			return nil, "", usageErrorf("--snapshot: %v", err)
 		}
@@ -315,18 +320,7 @@ func (z zoneLister) ListZones(ctx context.Context, accountID, name string) ([]in
 }
 
 func writeSnapshot(path string, snap *inventory.Snapshot) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return fatalError(fmt.Errorf("cannot write snapshot: %w", err))
-	}
-	if err := snap.Write(f); err != nil {
-		_ = f.Close() // the write failed: that error is the one to report
-		return fatalError(fmt.Errorf("cannot write snapshot %s: %w", path, err))
-	}
-	if err := f.Close(); err != nil {
-		return fatalError(fmt.Errorf("cannot write snapshot %s: %w", path, err))
-	}
-	return nil
+	return writeOutputFile("snapshot", path, snap.Write)
 }
 
 // reportErrors is a copy of the scan's errors in report order.
