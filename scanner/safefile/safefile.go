@@ -61,6 +61,26 @@ func ReadFileNoFollow(path string, limit int64) ([]byte, error) {
 }
 
 func read(path string, limit int64, noFollow bool) ([]byte, error) {
+	f, err := open(path, limit, noFollow)
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = f.Close() }() // read-only
+	data, err := io.ReadAll(f)
+	if err != nil {
+		return nil, err
+	}
+	return data, nil
+}
+
+// Open opens the regular file at path (symbolic links followed) for reading, refusing what
+// ReadFile refuses; reading past limit bytes fails with a refusal naming the file, so a
+// decoder streaming from it never reads more (the file may grow after it was opened).
+func Open(path string, limit int64) (io.ReadCloser, error) {
+	return open(path, limit, false)
+}
+
+func open(path string, limit int64, noFollow bool) (*bounded, error) {
 	flags := os.O_RDONLY | nonBlock
 	if noFollow {
 		if info, err := os.Lstat(path); err == nil && info.Mode()&fs.ModeSymlink != 0 {
@@ -75,27 +95,49 @@ func read(path string, limit int64, noFollow bool) ([]byte, error) {
 		}
 		return nil, err
 	}
-	defer func() { _ = f.Close() }() // read-only
 	info, err := f.Stat()
+	switch {
+	case err != nil:
+	case !info.Mode().IsRegular():
+		err = refused(path, "is %s, not a regular file; give a regular file", describe(info.Mode()))
+	case info.Size() > limit:
+		err = refused(path, "%d bytes is over the %d-byte limit", info.Size(), limit)
+	}
 	if err != nil {
+		_ = f.Close() // read-only; err says why
 		return nil, err
 	}
-	if !info.Mode().IsRegular() {
-		return nil, refused(path, "is %s, not a regular file; give a regular file", describe(info.Mode()))
-	}
-	if info.Size() > limit {
-		return nil, refused(path, "%d bytes is over the %d-byte limit", info.Size(), limit)
-	}
-	// The file may grow after the stat: read one byte past the bound to tell.
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if int64(len(data)) > limit {
-		return nil, refused(path, "is over the %d-byte limit", limit)
-	}
-	return data, nil
+	return &bounded{f: f, path: path, limit: limit, left: limit}, nil
 }
+
+// bounded reads a file up to limit bytes; one byte more is an error.
+type bounded struct {
+	f           *os.File
+	path        string
+	limit, left int64
+}
+
+func (b *bounded) Read(p []byte) (int, error) {
+	if b.left <= 0 {
+		// Reached the bound: anything further means the file is over it.
+		var one [1]byte
+		if n, _ := b.f.Read(one[:]); n > 0 {
+			return 0, refused(b.path, "is over the %d-byte limit", b.limit)
+		}
+		return 0, io.EOF
+	}
+	if int64(len(p)) > b.left {
+		p = p[:b.left]
+	}
+	n, err := b.f.Read(p)
+	b.left -= int64(n)
+	if err != nil && !errors.Is(err, io.EOF) {
+		err = fmt.Errorf("%s: %w", b.path, err)
+	}
+	return n, err
+}
+
+func (b *bounded) Close() error { return b.f.Close() }
 
 // CheckRegular reports an error naming path when the file there (links followed) is not a
 // regular file; a path that does not exist is passed through as the Stat error.

@@ -4,6 +4,7 @@ package safefile
 
 import (
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -104,5 +105,28 @@ func TestCreateRefusesLinks(t *testing.T) {
 	}
 	if err := MkdirNoFollow(filepath.Join(dir, "a", "b")); err != nil {
 		t.Fatal(err)
+	}
+}
+
+func TestOpenIsBounded(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "f")
+	if err := os.WriteFile(p, []byte("0123456789"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Open(p, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The file grows after the open: the reader stops at the bound with a refusal.
+	if err := os.WriteFile(p, []byte("0123456789abc"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	data, err := io.ReadAll(f)
+	if !errors.Is(err, ErrRefused) || len(data) != 10 {
+		t.Fatalf("read %q, %v", data, err)
+	}
+	_ = f.Close()
+	if data, err := ReadFile(p, 13); err != nil || len(data) != 13 {
+		t.Fatalf("read %q, %v", data, err)
 	}
 }

@@ -15,11 +15,12 @@ package openapi
 import (
 	"errors"
 	"fmt"
-	"os"
 	"sort"
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/sunsetscan/sunset/scanner/safefile"
 )
 
 // ErrNoOperation is wrapped by the errors of lookups and validations when the document
@@ -59,13 +60,16 @@ func (o *Operation) String() string { return o.Method + " " + o.Path }
 // HasRequestSchema reports whether the operation describes a JSON request body with a schema.
 func (o *Operation) HasRequestSchema() bool { return requestSchema(o.op) != nil }
 
+// maxDocSize bounds the document read (the published spec is a few tens of megabytes).
+const maxDocSize = 512 << 20
+
 // Load reads an OpenAPI 3.0 document (JSON or YAML) from a file, resolves its internal
 // references and patches its known stale points. The error names the file.
 func Load(path string) (*Doc, error) { return load(path, true) }
 
 // load is Load with the patches optional, so tests can show each stale point.
 func load(path string, patched bool) (*Doc, error) {
-	data, err := os.ReadFile(path)
+	data, err := safefile.ReadFile(path, maxDocSize)
 	if err != nil {
 		return nil, fmt.Errorf("openapi: cannot read %s: %w", path, err)
 	}

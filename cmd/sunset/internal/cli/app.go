@@ -12,6 +12,9 @@ import (
 	"strings"
 
 	ucli "github.com/urfave/cli/v2"
+
+	"github.com/sunsetscan/sunset/scanner/safefile"
+	"github.com/sunsetscan/sunset/scanner/textsafe"
 )
 
 // Version is the sunset version, set at build time with -ldflags "-X .../cli.Version=...".
@@ -30,12 +33,25 @@ func Run(ctx context.Context, args []string, s *Streams) int {
 	err := app.RunContext(ctx, args)
 	code := exitCode(err)
 	if err != nil && err.Error() != "" {
-		fmt.Fprintf(s.Err, "sunset: %s\n", err)
+		printError(s.Err, err)
 		if code == ExitUsage {
 			fmt.Fprintf(s.Err, "Run 'sunset --help' for usage.\n")
 		}
 	}
 	return code
+}
+
+// printError writes an error on stderr, a "sunset: " line for each line of its message.
+// Messages carry text from the account, a repository or a file (names, paths, the API's own
+// messages): each line is sanitised (textsafe.Sanitize), so no escape sequence or control
+// character reaches the terminal, and every line starts with "sunset: ", so none can pass for
+// a CI log command such as a forged "::error ...".
+func printError(w io.Writer, err error) {
+	for _, line := range strings.Split(err.Error(), "\n") {
+		if line = textsafe.Sanitize(line); line != "" {
+			fmt.Fprintf(w, "sunset: %s\n", line)
+		}
+	}
 }
 
 func newApp(s *Streams) *ucli.App {
@@ -100,14 +116,21 @@ func noArgs(c *ucli.Context) error {
 	return nil
 }
 
-// writeTo opens a --format destination: "" or "-" is Out, else a file created fresh.
+// writeTo opens a --format destination: "" or "-" is Out, else a file created fresh, never
+// through a symbolic link at path (refused).
 func (s *Streams) writeTo(path string) (io.Writer, func() error, error) {
 	if path == "" || path == "-" {
 		return s.Out, func() error { return nil }, nil
 	}
-	f, err := os.Create(path)
+	f, err := createOutput(path)
 	if err != nil {
-		return nil, nil, fatalError(fmt.Errorf("cannot write %s: %w", path, errors.Unwrap(err)))
+		if u := errors.Unwrap(err); u != nil {
+			err = u // an *os.PathError: the path is named here
+		}
+		if re := (*safefile.RefusedError)(nil); errors.As(err, &re) {
+			err = errors.New(re.Reason)
+		}
+		return nil, nil, fatalError(fmt.Errorf("cannot write %s: %w", path, err))
 	}
 	return f, f.Close, nil
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/sunsetscan/sunset/scanner"
 	"github.com/sunsetscan/sunset/scanner/catalog"
 	"github.com/sunsetscan/sunset/scanner/repo"
+	"github.com/sunsetscan/sunset/scanner/textsafe"
 )
 
 // checkOptions is everything `sunset check` needs, resolved from flags and .sunset.yaml.
@@ -112,7 +113,7 @@ func resolveCheckOptions(c *ucli.Context, s *Streams) (*checkOptions, error) {
 // loadCheckConfig loads the --config file or, without one, the .sunset.yaml at the top of the
 // first path (a directory); with neither the configuration is empty.
 func loadCheckConfig(c *ucli.Context, args []string) (repo.Config, error) {
-	cfgPath := c.String("config")
+	cfgPath, inTree := c.String("config"), false
 	if cfgPath == "" {
 		first := "."
 		if len(args) > 0 {
@@ -120,14 +121,18 @@ func loadCheckConfig(c *ucli.Context, args []string) (repo.Config, error) {
 		}
 		if info, err := os.Stat(first); err == nil && info.IsDir() {
 			if p := filepath.Join(first, repo.ConfigFileName); fileExists(p) {
-				cfgPath = p
+				cfgPath, inTree = p, true
 			}
 		}
 	}
 	if cfgPath == "" {
 		return repo.Config{}, nil
 	}
-	cfg, err := repo.LoadConfig(cfgPath)
+	load := repo.LoadConfig
+	if inTree {
+		load = repo.LoadConfigInTree // the checked tree's own file: never through a link
+	}
+	cfg, err := load(cfgPath)
 	if err != nil {
 		return repo.Config{}, usageErrorf("%v", err)
 	}
@@ -223,8 +228,10 @@ func sourceSuffix(src string) string {
 	return " (" + src + ")"
 }
 
+// fileExists reports whether something other than a directory is at p; a symbolic link
+// counts (even a dangling one), so that loading it can refuse it by name.
 func fileExists(p string) bool {
-	info, err := os.Stat(p)
+	info, err := os.Lstat(p)
 	return err == nil && !info.IsDir()
 }
 
@@ -232,7 +239,7 @@ func fileExists(p string) bool {
 func printCheckConfig(s *Streams, o *checkOptions) error {
 	src := "no configuration file; defaults and flags"
 	if o.cfg.Source != "" {
-		src = "from " + filepath.ToSlash(o.cfg.Source) + " and flags"
+		src = "from " + textsafe.Sanitize(filepath.ToSlash(o.cfg.Source)) + " and flags"
 	}
 	cfg := o.cfg
 	if cfg.MaxFileSize == "" {
@@ -272,7 +279,7 @@ func runCheck(c *ucli.Context, s *Streams, o *checkOptions) error {
 		if err := writeBaselineFile(o.writeBaseline, repo.NewBaseline(findings)); err != nil {
 			return err
 		}
-		fmt.Fprintf(s.Err, "sunset: wrote %s\n", o.writeBaseline)
+		fmt.Fprintf(s.Err, "sunset: wrote %s\n", textsafe.Sanitize(o.writeBaseline))
 		o.cfg.Baseline = o.writeBaseline
 	}
 	if o.cfg.Baseline != "" {
@@ -285,7 +292,7 @@ func runCheck(c *ucli.Context, s *Streams, o *checkOptions) error {
 		findings, stale = policy.Apply(res.Findings)
 		for _, e := range stale {
 			fmt.Fprintf(s.Err, "sunset: baseline %s: stale entry %s %s %s (no longer found; refresh with --write-baseline)\n",
-				o.cfg.Baseline, e.RuleID, e.Path, e.Resource)
+				textsafe.Sanitize(o.cfg.Baseline), textsafe.Sanitize(string(e.RuleID)), textsafe.Sanitize(e.Path), textsafe.Sanitize(e.Resource))
 		}
 	}
 	shown := findings
@@ -320,22 +327,11 @@ func runCheck(c *ucli.Context, s *Streams, o *checkOptions) error {
 }
 
 func writeBaselineFile(path string, b *repo.Baseline) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return fatalError(fmt.Errorf("cannot write baseline: %w", err))
-	}
-	if err := b.Write(f); err != nil {
-		_ = f.Close() // the write failed: that error is the one to report
-		return fatalError(fmt.Errorf("cannot write baseline %s: %w", path, err))
-	}
-	if err := f.Close(); err != nil {
-		return fatalError(fmt.Errorf("cannot write baseline %s: %w", path, err))
-	}
-	return nil
+	return writeOutputFile("baseline", path, b.Write)
 }
 
 func readBaselineFile(path string) (*repo.Baseline, error) {
-	f, err := os.Open(path)
+	f, err := openInput(path, maxBaseline)
 	if err != nil {
 		return nil, usageErrorf("--baseline: %v", err)
 	}

@@ -13,6 +13,8 @@ import (
 	"github.com/sunsetscan/sunset/migrate/terraform"
 	"github.com/sunsetscan/sunset/scanner"
 	"github.com/sunsetscan/sunset/scanner/inventory"
+	"github.com/sunsetscan/sunset/scanner/safefile"
+	"github.com/sunsetscan/sunset/scanner/textsafe"
 )
 
 // planOutDirDefault is where `sunset plan` writes when --out-dir is not given.
@@ -79,7 +81,7 @@ func planCommand(s *Streams) *ucli.Command {
 				return err
 			}
 			if collectErr != nil {
-				fmt.Fprintf(s.Err, "sunset: scan interrupted (%v); the plan covers what was read\n", collectErr)
+				fmt.Fprintf(s.Err, "sunset: scan interrupted (%s); the plan covers what was read\n", textsafe.Sanitize(collectErr.Error()))
 			} else if res.Incomplete {
 				fmt.Fprintf(s.Err, "sunset: some zones or parts could not be read (%d errors); the plan covers what was read\n", len(res.Errors))
 			}
@@ -104,7 +106,8 @@ func writePlanDir(w io.Writer, dir string, p *migrate.Plan) error {
 		}
 		return fatalError(fmt.Errorf("cannot write the plan: %w", err))
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	// The plan directory may be in a checked-out tree: never a link (nor is terraform/).
+	if err := safefile.MkdirNoFollow(dir); err != nil {
 		return unwritable(err)
 	}
 	for _, out := range []struct {
@@ -114,7 +117,7 @@ func writePlanDir(w io.Writer, dir string, p *migrate.Plan) error {
 		{"plan.json", func(f *os.File) error { return p.WriteJSON(f) }},
 		{"plan.md", func(f *os.File) error { return p.WriteMarkdown(f) }},
 	} {
-		f, err := os.Create(filepath.Join(dir, out.name))
+		f, err := safefile.Create(filepath.Join(dir, out.name))
 		if err != nil {
 			return unwritable(err)
 		}
@@ -134,10 +137,10 @@ func writePlanDir(w io.Writer, dir string, p *migrate.Plan) error {
 		if name == "" {
 			name = a.AccountID
 		}
-		fmt.Fprintf(w, "account %s: %s\n", name, a.Summary.Line())
+		fmt.Fprintf(w, "account %s: %s\n", textsafe.Sanitize(name), a.Summary.Line())
 	}
 	for _, z := range p.Zones {
-		fmt.Fprintf(w, "zone %s: %s\n", z.ZoneName, z.Summary.Line())
+		fmt.Fprintf(w, "zone %s: %s\n", textsafe.Sanitize(z.ZoneName), z.Summary.Line())
 	}
 	if len(p.Accounts)+len(p.Zones) == 0 {
 		fmt.Fprintf(w, "No changes: nothing deprecated needs migrating.\n")

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"os"
 	"strings"
 
 	ucli "github.com/urfave/cli/v2"
@@ -87,7 +86,7 @@ func runReport(s *Streams, o *reportOptions) error {
 func readPlanInput(s *Streams, path string) (*migrate.Plan, error) {
 	r := s.In
 	if path != "-" {
-		f, err := os.Open(path)
+		f, err := openInput(path, maxSavedFile)
 		if err != nil {
 			return nil, usageErrorf("--plan: %v", err)
 		}
@@ -106,7 +105,7 @@ func readPlanInput(s *Streams, path string) (*migrate.Plan, error) {
 func readReportInput(s *Streams, path string) (*reports.Report, error) {
 	r := s.In
 	if path != "-" {
-		f, err := os.Open(path)
+		f, err := openInput(path, maxSavedFile)
 		if err != nil {
 			return nil, usageErrorf("--in: %v", err)
 		}

@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/lipgloss/table"
@@ -13,6 +13,8 @@ import (
 	ucli "github.com/urfave/cli/v2"
 
 	"github.com/sunsetscan/sunset/migrate/customrules"
+	"github.com/sunsetscan/sunset/scanner/safefile"
+	"github.com/sunsetscan/sunset/scanner/textsafe"
 )
 
 // translateOptions are the inputs of `sunset translate`.
@@ -121,13 +123,13 @@ func runTranslate(s *Streams, opts translateOptions) error {
 		}
 	} else {
 		if res.Expression != "" {
-			fmt.Fprintln(s.Out, res.Expression)
+			fmt.Fprintln(s.Out, textsafe.Block(res.Expression))
 		}
 		for _, ch := range res.Changes {
-			fmt.Fprintf(s.Err, "changed: %s\n", ch)
+			fmt.Fprintf(s.Err, "changed: %s\n", textsafe.Sanitize(ch))
 		}
 		for _, d := range res.Diagnostics {
-			fmt.Fprintln(s.Err, d.Render(src))
+			fmt.Fprintln(s.Err, renderDiagnostic(d, src))
 		}
 	}
 	if !res.Valid {
@@ -189,9 +191,9 @@ func (s *Streams) readInput(path string) ([]byte, error) {
 	if path == "-" {
 		return io.ReadAll(s.In)
 	}
-	data, err := os.ReadFile(path)
+	data, err := safefile.ReadFile(path, maxRulesFile)
 	if err != nil {
-		// The path is the user's own; the OS error names it already.
+		// The path is the user's own; the error names it already.
 		return nil, err
 	}
 	return data, nil
@@ -237,7 +239,7 @@ func writeTranslationTable(s *Streams, res *customrules.Result, existing int) {
 		if t.Index >= 0 {
 			pos = fmt.Sprint(t.Index)
 		}
-		rows = append(rows, row{pos, strings.Join(t.FirewallRuleIDs, "+"), strings.Join(t.FirewallActions, "+"), to, translationStatus(t, existing)})
+		rows = append(rows, row{pos, ruleIDs(t), textsafe.Sanitize(strings.Join(t.FirewallActions, "+")), textsafe.Sanitize(to), translationStatus(t, existing)})
 	}
 	w := s.Err
 	if s.ErrTTY {
@@ -264,10 +266,45 @@ func writeTranslationTable(s *Streams, res *customrules.Result, existing int) {
 	}
 	for _, t := range res.Rules {
 		for _, d := range t.Diagnostics {
-			fmt.Fprintf(w, "%s: %s\n", strings.Join(t.FirewallRuleIDs, "+"), d.Render(t.OldExpression))
+			fmt.Fprintf(w, "%s: %s\n", ruleIDs(t), renderDiagnostic(d, t.OldExpression))
 		}
 	}
 	for _, d := range res.Diagnostics {
-		fmt.Fprintln(w, d.String())
+		fmt.Fprintln(w, textsafe.Sanitize(d.String()))
 	}
+}
+
+// ruleIDs names the firewall rules of a translation, sanitised: they come from the file.
+func ruleIDs(t customrules.RuleTranslation) string {
+	return textsafe.Sanitize(strings.Join(t.FirewallRuleIDs, "+"))
+}
+
+// renderDiagnostic is d.Render(src) made safe for a terminal or a CI log: the message line is
+// sanitised, and the quoted source line shows each control character as one visible symbol
+// (see showSource), so the caret under it still points at the right character.
+func renderDiagnostic(d customrules.Diagnostic, src string) string {
+	head := d.String()
+	return textsafe.Sanitize(head) + strings.TrimPrefix(d.Render(showSource(src)), head)
+}
+
+// showSource replaces each control character of an expression (textsafe.IsControl) but a
+// newline, a tab and the CR of a CR LF with one visible symbol: a C0 control or DEL with its
+// Control Pictures symbol (ESC shows as U+241B), anything else with U+FFFD. Columns count
+// runes, so the caret of a diagnostic lines up as before.
+func showSource(src string) string {
+	var b strings.Builder
+	b.Grow(len(src))
+	for i, r := range src {
+		switch {
+		case r == '\n' || r == '\t' || (r == '\r' && strings.HasPrefix(src[i+1:], "\n")) || !textsafe.IsControl(r):
+			b.WriteRune(r)
+		case r < 0x20:
+			b.WriteRune(0x2400 + r)
+		case r == 0x7f:
+			b.WriteRune(0x2421)
+		default:
+			b.WriteRune(utf8.RuneError)
+		}
+	}
+	return b.String()
 }
