@@ -3,6 +3,7 @@ package cfapi
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -109,10 +110,18 @@ func dropPartialSecret(s string, secrets []string) string {
 	return s[:len(s)-longest]
 }
 
+// errNullList is the failure of a list page whose success carried no result array.
+var errNullList = errors.New("the list's result is null or missing: nothing was read")
+
+// isNull reports whether a result member is absent or JSON null.
+func isNull(raw json.RawMessage) bool {
+	return len(raw) == 0 || string(bytes.TrimSpace(raw)) == "null"
+}
+
 // decodeResult decodes an envelope's result into out (nil out skips it). A JSON null result
 // leaves out untouched.
 func decodeResult(raw json.RawMessage, out any) error {
-	if out == nil || len(raw) == 0 || string(bytes.TrimSpace(raw)) == "null" {
+	if out == nil || isNull(raw) {
 		return nil
 	}
 	if err := json.Unmarshal(raw, out); err != nil {

@@ -2,8 +2,11 @@ package cfapi
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/json"
 	"fmt"
 	"net/url"
+	"reflect"
 	"strconv"
 )
 
@@ -32,12 +35,16 @@ const maxPages = 100000
 //   - the page came back empty;
 //   - result_info.page of a later page differs from the page asked for (the server ignores
 //     paging; that page is dropped, it repeats an earlier one);
+//   - a later page holds the same items as an earlier one (same ids, same order): the
+//     server repeats itself while numbering its pages, and the listing fails with an error
+//     saying so;
 //   - total_pages is present and reached;
 //   - otherwise, with total_pages missing: count (or the number of items) is below per_page
 //     (the server's per_page if it reports one, else the one asked for), or page*per_page
 //     reaches total_count.
 func listAll[T any](ctx context.Context, c *Client, r request, perPage int) ([]T, error) {
 	var all []T
+	seen := seenPages{}
 	for page := 1; ; page++ {
 		items, info, err := listPage[T](ctx, c, r, page, perPage)
 		if err != nil {
@@ -46,6 +53,11 @@ func listAll[T any](ctx context.Context, c *Client, r request, perPage int) ([]T
 		if page > 1 && info != nil && info.Page != 0 && info.Page != page {
 			// The server ignored the page parameter and sent an earlier page again.
 			return all, nil
+		}
+		if !addPage(seen, items) {
+			// The server numbers its pages but sends the same items again (total_pages
+			// 1e9 would otherwise be followed to maxPages, hours at the real budget).
+			return nil, c.fail(r, 0, 0, fmt.Errorf("page %d repeats an earlier page (the server repeats itself%s); stopping this listing", page, announced(info)))
 		}
 		all = append(all, items...)
 		if !morePages(page, perPage, len(items), info) {
@@ -71,6 +83,7 @@ func listPage[T any](ctx context.Context, c *Client, r request, page, perPage in
 	}
 	pr := r
 	pr.query = q
+	pr.list = true
 	var items []T
 	info, err := c.do(ctx, pr, &items)
 	if err != nil {
@@ -102,4 +115,49 @@ func morePages(page, askedPerPage, got int, info *ResultInfo) bool {
 		return page*per < *info.TotalCount
 	}
 	return true
+}
+
+// seenPages remembers a digest of every page of a listing (the ids of its items, in order),
+// to tell a server that repeats a page from one that moves on.
+type seenPages map[[sha256.Size]byte]struct{}
+
+// addPage records a page and reports whether it is new: empty, or not the same items in the
+// same order as an earlier page. Single items may repeat (a fixture repeats one rule on both
+// of its pages, and offset pagination shifts when objects are added during a listing); a
+// whole page repeated means the server will never reach the end.
+func addPage[T any](s seenPages, items []T) bool {
+	if len(items) == 0 {
+		return true
+	}
+	h := sha256.New()
+	for i := range items {
+		_, _ = h.Write([]byte(itemKey(&items[i]) + "\x00")) // a hash.Hash never fails to write
+	}
+	var sum [sha256.Size]byte
+	h.Sum(sum[:0])
+	if _, ok := s[sum]; ok {
+		return false
+	}
+	s[sum] = struct{}{}
+	return true
+}
+
+// itemKey is "id:" and the item's string ID field when it has a non-empty one, else its JSON.
+func itemKey(item any) string {
+	v := reflect.Indirect(reflect.ValueOf(item))
+	if v.Kind() == reflect.Struct {
+		if f := v.FieldByName("ID"); f.IsValid() && f.Kind() == reflect.String && f.String() != "" {
+			return "id:" + f.String()
+		}
+	}
+	b, _ := json.Marshal(item) // items were decoded from JSON, so they encode back
+	return string(b)
+}
+
+// announced describes how many pages the server claims, for the repeated-page error.
+func announced(info *ResultInfo) string {
+	if info != nil && info.TotalPages != nil {
+		return fmt.Sprintf(", announcing %d pages", *info.TotalPages)
+	}
+	return ""
 }

@@ -278,3 +278,68 @@ func TestListDNSRecordsTypeFilter(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestRepeatedPagesStop: a server that numbers its pages but sends the same one forever
+// (total_pages 1e9) was followed to the 100,000-page cap, about 7 hours at the real budget
+// (issue 12, item 9). The listing now fails at the first repeated page, saying why; so does
+// a server cycling through two pages.
+func TestRepeatedPagesStop(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		ids    func(page int) []string
+		asked  int
+		repeat int
+	}{
+		{"same page forever", func(int) []string { return []string{"a", "b"} }, 2, 2},
+		{"two pages in turn", func(p int) []string { return []string{fmt.Sprint("x", p%2), "y"} }, 3, 3},
+	} {
+		var asked int
+		srv := server(t, func(w http.ResponseWriter, r *http.Request) {
+			asked++
+			p, _ := strconv.Atoi(r.URL.Query().Get("page"))
+			okEnvelope(w, rules(tc.ids(p)...), info("page", p, "per_page", 2, "count", 2, "total_count", 2e9, "total_pages", 1e9))
+		})
+		c, _ := testClient(t, srv.URL)
+		got, err := c.ListFirewallRules(context.Background(), "z1")
+		if err == nil || got != nil {
+			t.Fatalf("%s: got %d rules, err %v; want a failure", tc.name, len(got), err)
+		}
+		want := fmt.Sprintf("page %d repeats an earlier page (the server repeats itself, announcing 1000000000 pages)", tc.repeat)
+		if !strings.Contains(err.Error(), want) || asked != tc.asked {
+			t.Errorf("%s: %d requests, err %v; want %d requests and %q", tc.name, asked, err, tc.asked, want)
+		}
+	}
+}
+
+// TestNullListIsAFailedRead: `success: true, result: null` on the zone list read as "0
+// zones, complete" (issue 12, item 10). A list page whose result is null, missing, or whose
+// body is empty read nothing: every list fails with an error saying so. An empty array is
+// still an empty list.
+func TestNullListIsAFailedRead(t *testing.T) {
+	for _, body := range []string{
+		`{"success":true,"errors":[],"messages":[],"result":null}`,
+		`{"success":true,"errors":[],"messages":[],"result":null,"result_info":{"page":1,"per_page":50,"count":0,"total_count":0}}`,
+		`{"success":true,"errors":[],"messages":[]}`,
+		``,
+	} {
+		srv := server(t, func(w http.ResponseWriter, r *http.Request) { writeJSON(w, 200, body) })
+		c, _ := testClient(t, srv.URL)
+		zones, err := c.ListZones(context.Background(), ZoneFilter{})
+		if err == nil || !strings.Contains(err.Error(), "result is null or missing: nothing was read") {
+			t.Errorf("%q: %d zones, err %v; want a failed read", body, len(zones), err)
+		}
+		if _, err := c.ListDNSRecords(context.Background(), "z1", ""); err == nil {
+			t.Errorf("%q: DNS records listed", body)
+		}
+		if _, err := c.ListZones(context.Background(), ZoneFilter{Page: 2}); err == nil {
+			t.Errorf("%q: one page of zones listed", body)
+		}
+	}
+	srv := server(t, func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, 200, `{"success":true,"errors":[],"messages":[],"result":[],"result_info":{"page":1,"per_page":50,"count":0,"total_count":0}}`)
+	})
+	c, _ := testClient(t, srv.URL)
+	if zones, err := c.ListZones(context.Background(), ZoneFilter{}); err != nil || len(zones) != 0 {
+		t.Errorf("empty array: %v %v", zones, err)
+	}
+}

@@ -31,6 +31,9 @@ type request struct {
 	body any
 	// deprecated marks routes of a deprecation notice, which widens Error.Retired.
 	deprecated bool
+	// list marks a page of a list: its result must be an array. A success whose result
+	// is null or missing read nothing, which is a failure, not an empty list.
+	list bool
 }
 
 // route joins path segments, escaping each with url.PathEscape. An empty, "." or ".."
@@ -206,6 +209,9 @@ func (c *Client) send(ctx context.Context, method, target string, payload []byte
 // that is not an envelope, or an envelope with success false, is an *Error.
 func (c *Client) success(r request, status int, body []byte, attempt int, out any) (*ResultInfo, error) {
 	if len(bytes.TrimSpace(body)) == 0 {
+		if r.list {
+			return nil, c.fail(r, status, attempt, errNullList)
+		}
 		return nil, nil
 	}
 	env, ok := parseEnvelope(body)
@@ -216,6 +222,9 @@ func (c *Client) success(r request, status int, body []byte, attempt int, out an
 	}
 	if env.Success != nil && !*env.Success {
 		return nil, c.envelopeError(r, status, env, attempt)
+	}
+	if r.list && isNull(env.Result) {
+		return nil, c.fail(r, status, attempt, errNullList)
 	}
 	if err := decodeResult(env.Result, out); err != nil {
 		return nil, c.fail(r, status, attempt, err)
