@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/sunsetscan/sunset/scanner/textsafe"
 )
 
 // changeSymbol marks a step like Terraform's plan does.
@@ -55,13 +57,12 @@ func EscapeMarkdown(s string) string { return EscapeMarkdownAs(s, MarkdownDocume
 // messages) render as itself in GFM where mode says it lands; it is the project's one
 // Markdown escaper. The characters that start emphasis, links, code, strikethrough or
 // headings get a backslash; HTML's <, > and & become entities (so `<script>` shows as text
-// and never runs); a pipe cannot end a table cell; line breaks become spaces. Other control
-// characters are the caller's to remove (the reports sanitise first).
+// and never runs); a pipe cannot end a table cell. The text is sanitised first
+// (textsafe.Sanitize): one line, no escape sequence or control character, spaces folded.
 func EscapeMarkdownAs(s string, mode MarkdownMode) string {
-	if s == "" {
+	if s = textsafe.Sanitize(s); s == "" {
 		return ""
 	}
-	s = strings.ReplaceAll(s, "\r\n", "\n")
 	lineStart, comment := mode&MarkdownLineStart != 0, mode&MarkdownComment != 0
 	listMark := -1
 	if lineStart {
@@ -83,8 +84,6 @@ func EscapeMarkdownAs(s string, mode MarkdownMode) string {
 			b.WriteString("&gt;")
 		case r == '&':
 			b.WriteString("&amp;")
-		case r == '\n' || r == '\r':
-			b.WriteByte(' ')
 		case r == '@' && comment:
 			b.WriteString("@\u2060")
 		default:
@@ -108,9 +107,10 @@ func orderedListMark(s string) int {
 }
 
 // code renders s as inline code whatever backticks it holds (a fence longer than any run
-// inside, padded with spaces when s starts or ends with a backtick); line breaks become spaces.
+// inside, padded with spaces when s starts or ends with a backtick); s is sanitised
+// (textsafe.Sanitize), so line breaks become spaces and no control character is left.
 func code(s string) string {
-	s = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(s)
+	s = textsafe.Sanitize(s)
 	fence := strings.Repeat("`", longestRun(s, '`')+1)
 	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") || s == "" {
 		s = " " + s + " "
@@ -275,12 +275,30 @@ func writeStep(w io.Writer, n int, st Step, num map[string]int) {
 			pretty.Write(st.Body)
 		}
 		fmt.Fprintf(w, "<details><summary>Request body</summary>\n\n")
-		fenced(w, "json", pretty.String())
+		fenced(w, "json", escapeControls(pretty.String()))
 		fmt.Fprintf(w, "\n</details>\n\n")
 	}
 }
 
-// oneLine keeps a diff entry on one line so that +/- prefixes stay meaningful.
+// oneLine keeps a diff entry on one line so that +/- prefixes stay meaningful: line breaks
+// are written as \n and \r, and what else textsafe.Block drops (escape sequences, controls)
+// goes.
 func oneLine(s string) string {
-	return strings.NewReplacer("\r\n", `\n`, "\n", `\n`, "\r", `\r`).Replace(s)
+	return textsafe.Block(strings.NewReplacer("\r\n", `\n`, "\n", `\n`, "\r", `\r`).Replace(s))
+}
+
+// escapeControls writes each control character of a request body (textsafe.IsControl) other
+// than a newline or a tab as a JSON \uXXXX escape. In JSON that json.Indent wrote such a
+// character stands only inside a string, where the escape means the same; the body keeps its
+// meaning and the fenced block holds nothing a terminal would act on.
+func escapeControls(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToValidUTF8(s, "\uFFFD") {
+		if textsafe.IsControl(r) && r != '\n' && r != '\t' {
+			fmt.Fprintf(&b, `\u%04x`, r)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }

@@ -13,6 +13,7 @@ import (
 	ucli "github.com/urfave/cli/v2"
 
 	"github.com/sunsetscan/sunset/scanner/catalog"
+	"github.com/sunsetscan/sunset/scanner/textsafe"
 )
 
 // ruleRow is one catalog entry as `sunset rules` shows it.
@@ -90,7 +91,7 @@ func catalogRows(cat *catalog.Catalog, asOf time.Time) []ruleRow {
 func writeRulesTSV(w io.Writer, rows []ruleRow) error {
 	fmt.Fprintln(w, "id\tstatus\tend_of_life\ttitle")
 	for _, r := range rows {
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", r.ID, r.Status, r.EndOfLife, r.Title)
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", textsafe.Sanitize(r.ID), r.Status, r.EndOfLife, textsafe.Sanitize(r.Title))
 	}
 	return nil
 }
@@ -124,7 +125,7 @@ func writeRulesTable(w io.Writer, rows []ruleRow, color bool, asOf time.Time) er
 		})
 	counts := map[string]int{}
 	for _, r := range rows {
-		t.Row(r.ID, r.Status, r.EndOfLife, r.Title)
+		t.Row(textsafe.Sanitize(r.ID), r.Status, r.EndOfLife, textsafe.Sanitize(r.Title))
 		counts[r.Status]++
 	}
 	fmt.Fprintln(w, t.Render())
