@@ -138,7 +138,8 @@ type Stats struct {
 	FaultsInjected int
 	// Dropped counts connections closed without a response.
 	Dropped int
-	// Declined counts requests refused at the connection for carrying Transfer-Encoding and Content-Length.
+	// Declined counts requests refused at the connection for carrying Transfer-Encoding and
+	// Content-Length (not those refused there for a malformed or oversized head).
 	Declined int
 	// Retired counts answers "no longer available" from retired endpoints.
 	Retired int
@@ -154,7 +155,9 @@ type LoggedRequest struct {
 	Query   string    `json:"query,omitempty"`
 	Pattern string    `json:"pattern,omitempty"`
 	Status  int       `json:"status"`
-	// Fault names an injected fault: "429", "5xx", "drop", "zone", "rate_limit", "declined", "cancelled".
+	// Fault names an injected fault or a refusal at the connection: "429", "5xx", "drop", "zone",
+	// "rate_limit", "declined" (Transfer-Encoding with Content-Length), "bad_field" (a header
+	// line that is not "name: value"), "head_too_large" (a head over 1 MiB), "cancelled".
 	Fault string `json:"fault,omitempty"`
 }
 
@@ -250,8 +253,8 @@ func (c *call) stamp() string { return c.now.UTC().Format("2006-01-02T15:04:05.0
 
 // ServeHTTP answers one API request.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if tok := r.Header.Get(declinedHeader); tok != "" && subtle.ConstantTimeCompare([]byte(tok), []byte(s.declineToken)) == 1 {
-		s.declined(w, r)
+	if reason, ok := s.standInReason(r); ok {
+		s.declined(w, r, reason)
 		return
 	}
 	entry := LoggedRequest{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery}
@@ -326,6 +329,17 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mu.Unlock()
 
 	s.writeEncoded(w, &entry, rep, encoded)
+}
+
+// standInReason reports whether r is the stand-in of a request Serve's guard refused (see
+// guard.go), and why it was refused.
+func (s *Server) standInReason(r *http.Request) (string, bool) {
+	v := r.Header.Get(declinedHeader)
+	if v == "" {
+		return "", false
+	}
+	tok, reason, _ := strings.Cut(v, " ")
+	return reason, subtle.ConstantTimeCompare([]byte(tok), []byte(s.declineToken)) == 1
 }
 
 // limited answers 429 when the credential is over the global rate limit and reports whether

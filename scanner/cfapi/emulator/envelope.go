@@ -19,7 +19,8 @@ const (
 	CodeUnknownSetting = 1003
 	// CodeInvalidSettingValue is a value a zone or DNS setting does not accept (emulator's choice).
 	CodeInvalidSettingValue = 1007
-	// CodeBadHeaders declines a request carrying both Transfer-Encoding and Content-Length (emulator's choice).
+	// CodeBadHeaders refuses a request head at the connection: both Transfer-Encoding and
+	// Content-Length, a malformed header line, or a head over 1 MiB (emulator's choice).
 	CodeBadHeaders = 6003
 	// CodeMalformedJSON is a request body that is not the JSON the endpoint expects.
 	CodeMalformedJSON = 6007

@@ -1,12 +1,10 @@
 package emulator
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"net"
 	"net/http"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -16,10 +14,12 @@ import (
 // get a few seconds to finish). It returns nil after a shutdown caused by ctx, or the error
 // that stopped the server.
 //
-// Unlike a plain http.Server, Serve declines requests that carry both Transfer-Encoding and
-// Content-Length (from 2023-07-01 on the emulator's clock), as the real API does. net/http
-// silently drops Content-Length from such a request, so the check runs on the raw bytes of
-// every request head of a connection, before net/http parses it.
+// Unlike a plain http.Server, Serve reads every request head of a connection before net/http
+// parses it (see guard.go), so that it can refuse, as the real API does, a request that
+// carries both Transfer-Encoding and Content-Length (400, from 2023-07-01 on the emulator's
+// clock; net/http would silently drop Content-Length), a head over 1 MiB (431) and a header
+// line that is not "name: value" (400); each refusal closes the connection. Other requests
+// are served as by net/http, many on one keep-alive connection.
 func Serve(ctx context.Context, ln net.Listener, s *Server) error {
 	// Connections a client opened but never used stay "new", and http.Server.Shutdown only
 	// closes those after 5 s; they are tracked so that a stop does not wait for them.
@@ -67,223 +67,30 @@ func Serve(ctx context.Context, ln net.Listener, s *Server) error {
 	return err
 }
 
-// declinedHeader marks the stand-in request a guardConn hands to net/http in place of a
-// declined one; its value is the server's secret token, so a client cannot forge it.
-const declinedHeader = "X-Sunset-Emulator-Declined"
-
-// teClDeclinedFrom is the day requests with both headers start being declined (spec, Limits).
-var teClDeclinedFrom = time.Date(2023, 7, 1, 0, 0, 0, 0, time.UTC)
-
-// maxHead bounds how much of a request head is buffered for inspection; a larger head is
-// passed through for net/http to refuse (431).
-const maxHead = 1 << 20
-
-type guardListener struct {
-	net.Listener
-	s *Server
-}
-
-func (l *guardListener) Accept() (net.Conn, error) {
-	c, err := l.Listener.Accept()
-	if err != nil {
-		return nil, err
-	}
-	return &guardConn{Conn: c, s: l.s}, nil
-}
-
-// Framing states of the inbound byte stream.
-const (
-	stHead = iota
-	stFixed
-	stChunkSize
-	stChunkData
-	stTrailer
-	stPass    // framing unknown (net/http will refuse the request): pass bytes through
-	stDiscard // a request was declined: the connection closes after the stand-in answer
-)
-
-// guardConn follows HTTP/1.1 message framing on the inbound side of a connection, so that it
-// sees every request head, and replaces a head carrying both Transfer-Encoding and
-// Content-Length by a bodyless stand-in request that the handler answers with 400. The
-// stand-in goes through net/http like any request, so responses stay in order on a
-// keep-alive or pipelined connection.
-type guardConn struct {
-	net.Conn
-	s       *Server
-	raw     []byte // read from the network, not yet classified
-	out     []byte // classified, ready for net/http
-	state   int
-	remain  int64
-	pending error
-	buf     [32 << 10]byte
-}
-
-func (c *guardConn) Read(p []byte) (int, error) {
-	for {
-		if len(c.out) > 0 {
-			n := copy(p, c.out)
-			c.out = c.out[n:]
-			return n, nil
-		}
-		if c.pending != nil {
-			return 0, c.pending
-		}
-		n, err := c.Conn.Read(c.buf[:])
-		if n > 0 && c.state != stDiscard {
-			c.raw = append(c.raw, c.buf[:n]...)
-			c.feed()
-		}
-		if err != nil {
-			if c.state == stHead && len(c.raw) > 0 {
-				// An incomplete head at the end of the stream: let net/http see it and fail.
-				c.out = append(c.out, c.raw...)
-				c.raw = nil
-			}
-			c.pending = err
-		}
-	}
-}
-
-// feed classifies as much of raw as the framing allows.
-func (c *guardConn) feed() {
-	for len(c.raw) > 0 {
-		switch c.state {
-		case stHead:
-			end := bytes.Index(c.raw, []byte("\r\n\r\n"))
-			sep := 4
-			if lf := bytes.Index(c.raw, []byte("\n\n")); lf >= 0 && (end < 0 || lf < end) {
-				end, sep = lf, 2
-			}
-			if end < 0 {
-				if len(c.raw) > maxHead {
-					c.state = stPass
-					continue
-				}
-				return
-			}
-			head := c.raw[:end+sep]
-			c.raw = c.raw[end+sep:]
-			c.inspect(head)
-		case stFixed, stChunkData:
-			n := int64(len(c.raw))
-			if n > c.remain {
-				n = c.remain
-			}
-			c.out = append(c.out, c.raw[:n]...)
-			c.raw = c.raw[n:]
-			c.remain -= n
-			if c.remain == 0 {
-				if c.state == stFixed {
-					c.state = stHead
-				} else {
-					c.state = stChunkSize
-				}
-			}
-		case stChunkSize, stTrailer:
-			nl := bytes.IndexByte(c.raw, '\n')
-			if nl < 0 {
-				if len(c.raw) > 64<<10 {
-					c.state = stPass
-					continue
-				}
-				return
-			}
-			line := c.raw[:nl+1]
-			c.out = append(c.out, line...)
-			c.raw = c.raw[nl+1:]
-			text := strings.TrimSpace(string(line))
-			if c.state == stTrailer {
-				if text == "" {
-					c.state = stHead
-				}
-				continue
-			}
-			sizeText, _, _ := strings.Cut(text, ";")
-			size, err := strconv.ParseInt(strings.TrimSpace(sizeText), 16, 64)
-			switch {
-			case err != nil || size < 0:
-				c.state = stPass
-			case size == 0:
-				c.state = stTrailer
-			default:
-				c.state, c.remain = stChunkData, size+2 // data and its CRLF
-			}
-		case stPass:
-			c.out = append(c.out, c.raw...)
-			c.raw = nil
-		case stDiscard:
-			c.raw = nil
-		}
-	}
-}
-
-// inspect looks at one request head: it either passes it on and sets the framing of the body,
-// or, for Transfer-Encoding with Content-Length, passes a stand-in and discards the rest.
-func (c *guardConn) inspect(head []byte) {
-	lines := strings.Split(strings.ReplaceAll(string(head), "\r\n", "\n"), "\n")
-	var te []string
-	var cl []string
-	host := ""
-	for _, line := range lines[1:] {
-		name, value, found := strings.Cut(line, ":")
-		if !found {
-			continue
-		}
-		value = strings.TrimSpace(value)
-		switch strings.ToLower(strings.TrimSpace(name)) {
-		case "transfer-encoding":
-			te = append(te, value)
-		case "content-length":
-			cl = append(cl, value)
-		case "host":
-			host = value
-		}
-	}
-	if len(te) > 0 && len(cl) > 0 && !c.s.asOf().Before(teClDeclinedFrom) {
-		method, target := "GET", "/"
-		if f := strings.Fields(lines[0]); len(f) >= 2 {
-			method, target = f[0], f[1]
-		}
-		if host == "" {
-			host = "localhost"
-		}
-		stand := method + " " + target + " HTTP/1.1\r\nHost: " + host + "\r\n" + declinedHeader + ": " + c.s.declineToken +
-			"\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
-		c.out = append(c.out, stand...)
-		c.raw = nil
-		c.state = stDiscard
-		return
-	}
-	c.out = append(c.out, head...)
-	switch {
-	case len(te) > 0:
-		codings := strings.Split(strings.ToLower(strings.Join(te, ",")), ",")
-		if strings.TrimSpace(codings[len(codings)-1]) == "chunked" {
-			c.state = stChunkSize
-		} else {
-			c.state = stPass
-		}
-	case len(cl) > 0:
-		n, err := strconv.ParseInt(strings.TrimSpace(cl[0]), 10, 64)
-		if err != nil || n < 0 {
-			c.state = stPass
-		} else if n > 0 {
-			c.state, c.remain = stFixed, n
-		}
-	}
-}
-
-// declined answers the stand-in of a request that carried both Transfer-Encoding and
-// Content-Length.
-func (s *Server) declined(w http.ResponseWriter, r *http.Request) {
-	entry := LoggedRequest{Time: s.now(), Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Fault: "declined"}
+// declined answers the stand-in of a request the guard refused (see guard.go) for reason, and
+// closes the connection.
+func (s *Server) declined(w http.ResponseWriter, r *http.Request, reason string) {
+	entry := LoggedRequest{Time: s.now(), Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery}
 	if rel, found := strings.CutPrefix(r.URL.Path, BasePath); found {
 		if rt, _, _ := s.match(r.Method, rel); rt != nil {
 			entry.Pattern = rt.pattern
 		}
 	}
-	rep := fail(http.StatusBadRequest, CodeBadHeaders,
-		"Invalid request headers: a request must not carry both Transfer-Encoding and Content-Length (RFC 7230 section 3.3.3); such requests are declined since 2023-07-01")
+	var rep *reply
+	switch reason {
+	case refuseTooLarge:
+		entry.Fault = "head_too_large"
+		rep = fail(http.StatusRequestHeaderFieldsTooLarge, CodeBadHeaders,
+			"Request header fields too large: the request line and header fields exceed 1 MiB")
+	case refuseBadField:
+		entry.Fault = "bad_field"
+		rep = fail(http.StatusBadRequest, CodeBadHeaders,
+			"Invalid request headers: every header line must be a field name, a colon and a value, with no whitespace before the colon and no line folding (RFC 7230 section 3.2.4)")
+	default:
+		entry.Fault = "declined"
+		rep = fail(http.StatusBadRequest, CodeBadHeaders,
+			"Invalid request headers: a request must not carry both Transfer-Encoding and Content-Length (RFC 7230 section 3.3.3); such requests are declined since 2023-07-01")
+	}
 	rep.header = http.Header{"Connection": {"close"}}
 	s.respond(w, &entry, rep)
 }
