@@ -8,16 +8,26 @@ import (
 	"golang.org/x/time/rate"
 )
 
-// Pacing after a 429: the API answers every call with 429 for a while once the account's
-// budget is spent, so one worker's 429 must hold back all of them. The pacer keeps a
-// "nobody sends before T" gate and, while penalised, a lowered rate with a burst of 1.
+// Pacing after a 429. The API answers every call with 429 for a while once the account's
+// budget is spent, with a long Retry-After (its block lasts 5 minutes): one worker's 429 must
+// then hold back all of them, and they come back slower. A short Retry-After is a throttle
+// of that request, honoured exactly by that request alone: holding every worker back for
+// each one (and halving the shared rate each time, as this pacer once did) turned a 15 s
+// scan of a server that answers each new path once with "429, Retry-After: 1" into 9
+// minutes. So the pacer keeps a "nobody sends before T" gate for the shared case, lowers
+// the rate multiplicatively (at most once per round of requests) when a 429 says the pace
+// itself is too fast, and raises it additively with every answer that is not a 429.
 const (
-	// penaltyWindow is how long the lowered rate lasts after the gate opens.
-	penaltyWindow = time.Minute
-	// maxPenaltyLevel bounds the halving: the rate never drops below base/2^maxPenaltyLevel.
-	maxPenaltyLevel = 4
+	// sharedRetryAfter is the shortest Retry-After read as "the account's budget is spent":
+	// it closes the gate for every worker. Shorter ones hold back only their own request.
+	sharedRetryAfter = 10 * time.Second
 	// minRetryAfterGate is the gate used for a 429 that carried no Retry-After.
 	minRetryAfterGate = time.Second
+	// minRateDivisor bounds the decrease: the rate never drops below base/minRateDivisor.
+	minRateDivisor = 16
+	// recoverySteps is how many answers bring the rate back from its floor to the base:
+	// each adds base/recoverySteps.
+	recoverySteps = 16
 )
 
 // pacer is the one limiter a Client shares between all its goroutines. It reserves on the
@@ -30,8 +40,8 @@ type pacer struct {
 	baseBurst int
 	last      time.Time // latest reservation time, kept monotonic for the limiter
 	gate      time.Time // nobody sends before this
-	level     int       // penalty level, 0 when not penalised
-	until     time.Time // penalty ends (rate restored) at this time
+	slowedAt  time.Time // the last decrease; a 429 for a slot booked before it is the same congestion
+	slowed    bool      // the rate is below the base
 	now       func() time.Time
 	sleep     func(context.Context, time.Duration) error
 }
@@ -51,26 +61,27 @@ func (p *pacer) reserve() (at time.Time, now time.Time) {
 	now = p.now()
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	start := now
+	start := p.monotonic(now)
 	if start.Before(p.gate) {
 		start = p.gate
+		p.last = start
 	}
-	// rate.Limiter goes wrong when reservation times step backwards (it would count the
-	// same interval twice), so reserve at a monotonic time.
-	if start.Before(p.last) {
-		start = p.last
-	}
-	p.last = start
 	if p.lim == nil {
 		return start, now
 	}
-	if p.level > 0 && !start.Before(p.until) {
-		p.lim.SetLimitAt(start, p.baseLimit)
-		p.lim.SetBurstAt(start, p.baseBurst)
-		p.level = 0
-	}
 	r := p.lim.ReserveN(start, 1)
 	return start.Add(r.DelayFrom(start)), now
+}
+
+// monotonic returns t, or the latest reservation time when t is before it: rate.Limiter
+// goes wrong when times step backwards (it would count the same interval twice). Called
+// with mu held.
+func (p *pacer) monotonic(t time.Time) time.Time {
+	if t.Before(p.last) {
+		return p.last
+	}
+	p.last = t
+	return t
 }
 
 // wait blocks until the next send slot, or until ctx is done. It returns the slot's time.
@@ -96,42 +107,65 @@ func (p *pacer) wait(ctx context.Context) (time.Time, error) {
 	}
 }
 
-// penalize records a 429: nobody sends before now+retryAfter, and the rate is halved (down
-// to base/16) with a burst of 1 until penaltyWindow after that.
-func (p *pacer) penalize(retryAfter time.Duration) {
-	if retryAfter < minRetryAfterGate {
-		retryAfter = minRetryAfterGate
+// block closes the gate for every worker until now+d (a gate already further out stays).
+func (p *pacer) block(d time.Duration) {
+	now := p.now()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if g := now.Add(d); g.After(p.gate) {
+		p.gate = g
+	}
+}
+
+// slowDown halves the rate (down to base/minRateDivisor) with a burst of 1, after a 429
+// that says the pace itself is too fast. slot is when the 429's request was sent: the
+// answers to requests sent before the last decrease report the same congestion and do not
+// lower the rate again.
+func (p *pacer) slowDown(slot time.Time) {
+	if p.lim == nil {
+		return
 	}
 	now := p.now()
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if g := now.Add(retryAfter); g.After(p.gate) {
-		p.gate = g
+	if p.slowed && slot.Before(p.slowedAt) {
+		return
 	}
+	at := p.monotonic(now)
+	p.lim.SetLimitAt(at, max(p.lim.Limit()/2, p.baseLimit/minRateDivisor))
+	p.lim.SetBurstAt(at, 1)
+	p.slowed, p.slowedAt = true, at
+}
+
+// answered raises a lowered rate by base/recoverySteps after an answer that was not a 429;
+// the base rate and burst are back once it reaches the base.
+func (p *pacer) answered() {
 	if p.lim == nil {
 		return
 	}
-	if p.level < maxPenaltyLevel {
-		p.level++
-	}
-	at := now
-	if at.Before(p.last) {
-		at = p.last
-	}
-	p.last = at
-	p.lim.SetLimitAt(at, p.baseLimit/rate.Limit(int(1)<<p.level))
-	p.lim.SetBurstAt(at, 1)
-	p.until = p.gate.Add(penaltyWindow)
-}
-
-// snapshot returns the gate and current limit, for tests and diagnostics.
-func (p *pacer) snapshot() (gate time.Time, limit rate.Limit, level int) {
+	now := p.now()
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.lim != nil {
-		limit = p.lim.Limit()
-	} else {
-		limit = rate.Inf
+	if !p.slowed {
+		return
 	}
-	return p.gate, limit, p.level
+	at := p.monotonic(now)
+	next := p.lim.Limit() + p.baseLimit/recoverySteps
+	if next < p.baseLimit {
+		p.lim.SetLimitAt(at, next)
+		return
+	}
+	p.lim.SetLimitAt(at, p.baseLimit)
+	p.lim.SetBurstAt(at, p.baseBurst)
+	p.slowed = false
+}
+
+// snapshot returns the gate, the current limit and burst, for tests and diagnostics.
+func (p *pacer) snapshot() (gate time.Time, limit rate.Limit, burst int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.lim == nil {
+		return p.gate, rate.Inf, 0
+	}
+	return p.gate, p.lim.Limit(), p.lim.Burst()
 }

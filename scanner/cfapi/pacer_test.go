@@ -3,6 +3,7 @@ package cfapi
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"sort"
 	"sync"
@@ -148,9 +149,9 @@ func TestRateLimitedWorkerSlowsOthers(t *testing.T) {
 	if s := rec.sorted(); len(s) != 2 || !s[0].Equal(t0) || !s[1].Equal(gate) {
 		t.Fatalf("first worker's slots %v, want t0 and t0+30s", s)
 	}
-	g, limit, level := c.pace.snapshot()
-	if !g.Equal(gate) || limit != 2 || level != 1 {
-		t.Fatalf("pacer after 429: gate %v limit %v level %d", g.Sub(t0), limit, level)
+	g, limit, burst := c.pace.snapshot()
+	if !g.Equal(gate) || limit != 2.25 || burst != 1 { // halved, plus one answer's step
+		t.Fatalf("pacer after 429: gate %v limit %v burst %d", g.Sub(t0), limit, burst)
 	}
 	rec.reset()
 	var wg sync.WaitGroup
@@ -172,12 +173,19 @@ func TestRateLimitedWorkerSlowsOthers(t *testing.T) {
 		if s.Before(gate) {
 			t.Errorf("worker slot %v is before the gate", s.Sub(t0))
 		}
-		if i > 0 && s.Sub(slots[i-1]) < 500*time.Millisecond {
-			t.Errorf("slots %v and %v closer than the halved rate allows", slots[i-1].Sub(t0), s.Sub(t0))
+		// The halved rate comes back by 1/16 of the base per answer, never above it.
+		if i > 0 && s.Sub(slots[i-1]) < 250*time.Millisecond {
+			t.Errorf("slots %v and %v closer than the base rate allows", slots[i-1].Sub(t0), s.Sub(t0))
 		}
+	}
+	if s := slots[1].Sub(slots[0]); s < 400*time.Millisecond {
+		t.Errorf("first slots after the gate %v apart: the rate was not lowered", s)
 	}
 	if st := c.Stats(); st.RateLimited != 1 || st.Requests != 12 {
 		t.Errorf("stats %+v", st)
+	}
+	if _, limit, burst := c.pace.snapshot(); limit != 4 || burst != 4 {
+		t.Errorf("after 11 answers: limit %v burst %d, want the base 4 and 4", limit, burst)
 	}
 }
 
@@ -189,7 +197,7 @@ func TestGateMovesBookedSlots(t *testing.T) {
 	sleep := func(ctx context.Context, d time.Duration) error {
 		calls++
 		if calls == 1 {
-			p.penalize(10 * time.Second) // another worker's 429 while this one sleeps
+			p.block(10 * time.Second) // another worker's 429 while this one sleeps
 		}
 		return nil
 	}
@@ -206,27 +214,130 @@ func TestGateMovesBookedSlots(t *testing.T) {
 	}
 }
 
-// TestPenaltyRecovers: the lowered rate lasts penaltyWindow after the gate, then the base
-// rate and burst come back; repeated 429s halve it further, down to base/16.
-func TestPenaltyRecovers(t *testing.T) {
+// TestRateRecoversAdditively: each 429 that says the pace is too fast halves the rate, down
+// to base/16 with a burst of 1, but only once for the requests sent before that decrease;
+// every answer that is not a 429 adds base/16 back, and the base rate and burst return after
+// enough of them, whatever 429s came before (issue 12, item 11: the old penalty never
+// lifted while new 429s came).
+func TestRateRecoversAdditively(t *testing.T) {
 	now := t0
 	p := newPacer(8, 8, func() time.Time { return now }, func(context.Context, time.Duration) error { return nil })
-	for range 6 {
-		p.penalize(2 * time.Second)
+	for i := range 6 {
+		now = t0.Add(time.Duration(i) * time.Second)
+		p.slowDown(now)
 	}
-	if _, limit, level := p.snapshot(); level != maxPenaltyLevel || limit != rate.Limit(8.0/16) {
-		t.Fatalf("after 6 429s: limit %v level %d", limit, level)
+	if _, limit, burst := p.snapshot(); limit != rate.Limit(8.0/16) || burst != 1 {
+		t.Fatalf("after 6 429s: limit %v burst %d", limit, burst)
 	}
-	now = t0.Add(2*time.Second + penaltyWindow - time.Millisecond)
-	p.reserve()
-	if _, _, level := p.snapshot(); level == 0 {
-		t.Fatal("penalty lifted too early")
+	p.slowDown(t0) // a request sent before the last decrease: same congestion
+	if _, limit, _ := p.snapshot(); limit != 0.5 {
+		t.Fatalf("a stale 429 lowered the rate to %v", limit)
 	}
-	now = t0.Add(2*time.Second + penaltyWindow + time.Second)
-	p.reserve()
-	if _, limit, level := p.snapshot(); level != 0 || limit != 8 || p.lim.Burst() != 8 {
-		t.Fatalf("after the window: limit %v level %d burst %d", limit, level, p.lim.Burst())
+	for i := 1; i <= 14; i++ {
+		p.answered()
+		if _, limit, burst := p.snapshot(); limit != rate.Limit(0.5+0.5*float64(i)) || burst != 1 {
+			t.Fatalf("after %d answers: limit %v burst %d", i, limit, burst)
+		}
 	}
+	p.answered()
+	if _, limit, burst := p.snapshot(); limit != 8 || burst != 8 {
+		t.Fatalf("after 15 answers: limit %v burst %d, want 8 and 8", limit, burst)
+	}
+	p.answered()
+	if _, limit, _ := p.snapshot(); limit != 8 {
+		t.Fatalf("the rate grew past the base: %v", limit)
+	}
+}
+
+// TestShortRetryAfterHoldsOnlyItsRequest: a server that answers each new path once with
+// 429 and Retry-After: 1 made every 429 hold back all workers and halve the shared rate, to
+// 1/16 (a 3-zone scan took 9 minutes instead of 15 s, issue 12, item 11). On the frozen
+// clock: each 429 costs its own request exactly the Retry-After, nobody else waits, the rate
+// stays at the base, and the schedule of 8 workers' 64 requests is the clean one of 32 plus
+// one slot per retry. A 429 that says the budget is spent (Ratelimit r=0) still holds
+// everyone back.
+func TestShortRetryAfterHoldsOnlyItsRequest(t *testing.T) {
+	var mu sync.Mutex
+	seen := map[string]bool{}
+	srv := server(t, func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		first := !seen[r.URL.Path]
+		seen[r.URL.Path] = true
+		mu.Unlock()
+		if first {
+			w.Header().Set("Retry-After", "1")
+			writeJSON(w, 429, `{"success":false,"errors":[{"code":971,"message":"Please wait"}],"result":null}`)
+			return
+		}
+		okEnvelope(w, map[string]any{"id": "z1", "name": "a.example"}, nil)
+	})
+	c, clk := testClient(t, srv.URL, func(c *Config) { c.RPS = 4; c.Burst = 1 })
+	var rec slotRecorder
+	c.onSend = rec.record
+	var wg sync.WaitGroup
+	for w := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for z := range 4 {
+				if _, err := c.GetZone(context.Background(), fmt.Sprint("z", w, "-", z)); err != nil {
+					t.Error(err)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	slots := rec.sorted()
+	if len(slots) != 64 {
+		t.Fatalf("%d requests, want 64", len(slots))
+	}
+	// 64 requests at 4/s with a burst of 1: exactly 63 quarter seconds from first to last.
+	if span := slots[63].Sub(slots[0]); span != 63*250*time.Millisecond {
+		t.Errorf("schedule spans %v, want 15.75s", span)
+	}
+	own := 0
+	for _, d := range clk.Sleeps() {
+		if d == time.Second {
+			own++
+		}
+	}
+	// One per 429, plus the pacer's own wait for the slot at t0+1s.
+	if own != 32+1 {
+		t.Errorf("%d waits of exactly 1s, want 33: one Retry-After per 429 and the slot at t0+1s", own)
+	}
+	if gate, limit, burst := c.pace.snapshot(); !gate.IsZero() || limit != 4 || burst != 1 {
+		t.Errorf("pacer: gate %v limit %v burst %d; want no gate, the base rate", gate, limit, burst)
+	}
+	if st := c.Stats(); st.RateLimited != 32 || st.Requests != 64 {
+		t.Errorf("stats %+v", st)
+	}
+
+	// The API's own block: a short Retry-After, but nothing remains in the window.
+	srv2 := server(t, func(w http.ResponseWriter, r *http.Request) {
+		if !seenOnce(&mu, seen, "block") {
+			w.Header().Set("Retry-After", "3")
+			w.Header().Set("Ratelimit", `"default";r=0;t=3`)
+			writeJSON(w, 429, `{"success":false,"errors":[],"result":null}`)
+			return
+		}
+		okEnvelope(w, map[string]any{"id": "z1", "name": "a.example"}, nil)
+	})
+	c2, _ := testClient(t, srv2.URL, func(c *Config) { c.RPS = 4; c.Burst = 1 })
+	if _, err := c2.GetZone(context.Background(), "z1"); err != nil {
+		t.Fatal(err)
+	}
+	if gate, limit, _ := c2.pace.snapshot(); !gate.Equal(t0.Add(3*time.Second)) || limit != 2.25 {
+		t.Errorf("budget spent: gate %v limit %v; want t0+3s and the halved rate plus one answer's step", gate.Sub(t0), limit)
+	}
+}
+
+// seenOnce reports whether key was seen before, and records it.
+func seenOnce(mu *sync.Mutex, seen map[string]bool, key string) bool {
+	mu.Lock()
+	defer mu.Unlock()
+	was := seen[key]
+	seen[key] = true
+	return was
 }
 
 // blockingSleep is the real sleep that reports when it starts waiting.

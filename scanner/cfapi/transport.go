@@ -79,24 +79,33 @@ func (c *Client) do(ctx context.Context, r request, out any) (*ResultInfo, error
 	if len(r.query) > 0 {
 		target += "?" + r.query.Encode()
 	}
-	for attempt := 1; ; attempt++ {
-		if err := c.startAttempt(ctx, r.method, attempt); err != nil {
-			return nil, c.fail(r, 0, attempt-1, err)
+	var t try
+	for t.n = 1; ; t.n++ {
+		if err := c.startAttempt(ctx, r.method, &t); err != nil {
+			return nil, c.fail(r, 0, t.n-1, err)
 		}
 		status, header, body, err := c.send(ctx, r.method, target, payload)
 		if err != nil {
-			if e := c.afterTransportFailure(ctx, r, status, attempt, err); e != nil {
+			if e := c.afterTransportFailure(ctx, r, status, t.n, err); e != nil {
 				return nil, e
 			}
 			continue
 		}
 		if status >= 200 && status <= 299 {
-			return c.success(r, status, body, attempt, out)
+			c.pace.answered()
+			return c.success(r, status, body, t.n, out)
 		}
-		if e := c.afterHTTPError(ctx, r, status, header, body, attempt); e != nil {
+		if e := c.afterHTTPError(ctx, r, status, header, body, &t); e != nil {
 			return nil, e
 		}
 	}
+}
+
+// try is the state of one request across its attempts.
+type try struct {
+	n       int       // the attempt, from 1
+	slot    time.Time // when the pacer let the attempt go
+	limited bool      // the attempt before this one got a 429
 }
 
 // encodeBody is the JSON of a request body, nil when there is none.
@@ -109,16 +118,17 @@ func encodeBody(body any) ([]byte, error) {
 
 // startAttempt waits for the pacer's slot, then counts the attempt, as a retry after the
 // first, so the counters cover every request sent.
-func (c *Client) startAttempt(ctx context.Context, method string, attempt int) error {
+func (c *Client) startAttempt(ctx context.Context, method string, t *try) error {
 	slot, err := c.pace.wait(ctx)
 	if err != nil {
 		return err
 	}
+	t.slot = slot
 	if c.onSend != nil {
 		c.onSend(slot)
 	}
 	c.stats.count(ctx, method)
-	if attempt > 1 {
+	if t.n > 1 {
 		c.stats.retries.Add(1)
 	}
 	return nil
@@ -142,36 +152,73 @@ func (c *Client) afterTransportFailure(ctx context.Context, r request, status, a
 }
 
 // afterHTTPError decides what follows a non-2xx answer: nil when the request may be sent
-// again, or the *Error to return. A 429 closes the client's gate for its Retry-After (or a
-// backoff), which holds back every worker of this client, this one's retry included (it
-// waits for the gate in pace.wait). Another retryable status waits here for the backoff, or
-// for a longer Retry-After. A POST is retried only after a 429, which the API sends without
-// acting on the request.
-func (c *Client) afterHTTPError(ctx context.Context, r request, status int, header http.Header, body []byte, attempt int) *Error {
+// again, or the *Error to return. A 429 is applied to the shared pacer (see on429) and
+// this request waits for its own Retry-After; another retryable status waits here for the
+// backoff, or for a longer Retry-After. A POST is retried only after a 429, which the API
+// sends without acting on the request.
+func (c *Client) afterHTTPError(ctx context.Context, r request, status int, header http.Header, body []byte, t *try) *Error {
 	limited := status == http.StatusTooManyRequests
+	var wait time.Duration
 	if limited {
 		c.stats.limited.Add(1)
-		wait, ok := retryAfter(header, c.now())
-		if !ok {
-			wait = c.backoff(attempt)
-		}
-		c.pace.penalize(wait)
+		wait = c.on429(header, *t)
+	} else {
+		c.pace.answered()
 	}
-	e := c.httpError(r, status, body, attempt)
-	if attempt > c.maxRetries || !retryableStatus(status) || (r.method == http.MethodPost && !limited) {
+	e := c.httpError(r, status, body, t.n)
+	if t.n > c.maxRetries || !retryableStatus(status) || (r.method == http.MethodPost && !limited) {
 		return e
 	}
-	if limited {
-		return nil
+	t.limited = limited
+	if !limited {
+		wait = c.backoff(t.n)
+		if ra, ok := retryAfter(header, c.now()); ok && ra > wait {
+			wait = ra
+		}
 	}
-	wait := c.backoff(attempt)
-	if ra, ok := retryAfter(header, c.now()); ok && ra > wait {
-		wait = ra
-	}
-	if err := c.sleep(ctx, wait); err != nil {
-		return c.fail(r, 0, attempt, err)
+	if wait > 0 { // 0: the retry waits at the shared gate, in pace.wait
+		if err := c.sleep(ctx, wait); err != nil {
+			return c.fail(r, 0, t.n, err)
+		}
 	}
 	return nil
+}
+
+// on429 applies a 429 to the pacer and returns how long this request alone waits before
+// its retry. A 429 that says the account's budget is spent (a Retry-After of
+// sharedRetryAfter or more, or a Ratelimit header with nothing remaining), or that gives
+// no Retry-After at all, closes the gate for every worker and lowers the shared rate; the
+// retry then waits at the gate. A shorter Retry-After is honoured exactly by this request
+// alone, and lowers the shared rate only when the previous attempt's Retry-After was not
+// enough.
+func (c *Client) on429(header http.Header, t try) time.Duration {
+	ra, ok := retryAfter(header, c.now())
+	switch {
+	case !ok:
+		c.pace.block(max(c.backoff(t.n), minRetryAfterGate))
+	case ra >= sharedRetryAfter || budgetSpent(header):
+		c.pace.block(ra)
+	default:
+		if t.limited {
+			c.pace.slowDown(t.slot)
+		}
+		return ra
+	}
+	c.pace.slowDown(t.slot)
+	return 0
+}
+
+// budgetSpent reports whether a Ratelimit header (IETF draft, sent by newer API answers as
+// `"default";r=0;t=30`) says no request remains in the window.
+func budgetSpent(h http.Header) bool {
+	for _, v := range h.Values("Ratelimit") {
+		for _, item := range strings.FieldsFunc(v, func(r rune) bool { return r == ';' || r == ',' }) {
+			if strings.TrimSpace(item) == "r=0" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // send performs one attempt and reads the whole body.
