@@ -194,9 +194,9 @@ func (c *Checker) CheckFile(displayPath string, kind Kind, data []byte) FileResu
 	}
 	c.text.match(data, lower, li, add)
 
-	sups := findSuppressions(data, li)
-	findings := c.findings(displayPath, hits)
-	findings = append(findings, c.applySuppressions(displayPath, findings, sups, spans)...)
+	apply, by, notes := c.checkSuppressions(findSuppressions(data, li))
+	findings := c.findings(displayPath, hits, newCoverage(apply, by, spans))
+	findings = append(findings, c.findings(displayPath, notes, nil)...)
 	scanner.SortFindings(findings)
 	return FileResult{Findings: findings, Unread: unread}
 }
@@ -215,8 +215,10 @@ func toLower(dst, data []byte) []byte {
 // findings turns hits into findings: catalog severity as of the check date (entries not yet
 // deprecated then produce nothing), fingerprints from rule, path and address, made unique by
 // an occurrence number when one address repeats; hits identical in rule and position are kept
-// once (a route and a text pattern of one entry can both match one call).
-func (c *Checker) findings(displayPath string, hits []hit) []scanner.Finding {
+// once (a route and a text pattern of one entry can both match one call). cov (may be nil)
+// marks the findings inline suppressions cover. Past MaxFindingsPerRule findings of one rule
+// (suppressed and not counted apart), the rest become one finding (see aggregate).
+func (c *Checker) findings(displayPath string, hits []hit, cov *coverage) []scanner.Finding {
 	sort.SliceStable(hits, func(i, j int) bool {
 		a, b := hits[i].loc, hits[j].loc
 		if a.StartLine != b.StartLine {
@@ -224,57 +226,81 @@ func (c *Checker) findings(displayPath string, hits []hit) []scanner.Finding {
 		}
 		return a.StartColumn < b.StartColumn
 	})
-	out := make([]scanner.Finding, 0, len(hits))
-	seenAt := map[string]bool{}
+	type ruleLine struct {
+		rule vocab.RuleID
+		line int
+	}
+	out := make([]scanner.Finding, 0, min(len(hits), 4*MaxFindingsPerRule))
+	seenAt := map[ruleLine]bool{}
 	occurrences := map[string]int{}
+	aggs := newAggregates()
 	for _, h := range hits {
-		f, ok := c.finding(h)
+		sev, ok := c.severity(h)
 		if !ok {
 			continue
 		}
-		at := fmt.Sprintf("%s\x00%d", h.rule, h.loc.StartLine)
 		if h.kind == "text" || h.kind == "endpoint" {
+			at := ruleLine{h.rule, h.loc.StartLine}
 			if seenAt[at] {
 				continue
 			}
 			seenAt[at] = true
 		}
+		by := cov.suppressedBy(h.rule, h.loc.StartLine)
+		if aggs.over(h, sev, by) {
+			continue
+		}
 		key := string(h.rule) + "\x00" + h.address
-		occurrences[string(key)]++
+		occurrences[key]++
 		addr := h.address
-		if n := occurrences[string(key)]; n > 1 {
+		if n := occurrences[key]; n > 1 {
 			addr = fmt.Sprintf("%s#%d", h.address, n)
 		}
-		loc := h.loc
-		loc.Path = displayPath
-		f.Location = &loc
-		f.Fingerprint = scanner.Fingerprint(scanner.SourceFile, string(h.rule), displayPath, addr)
-		out = append(out, f)
+		out = append(out, c.build(displayPath, h, sev, addr, by))
 	}
-	return out
+	return append(out, aggs.findings(c, displayPath)...)
 }
 
-// finding builds the finding of a hit, false when its rule is unknown or not deprecated yet.
-func (c *Checker) finding(h hit) (scanner.Finding, bool) {
+// build makes the finding of a hit whose severity is known, at address addr.
+func (c *Checker) build(displayPath string, h hit, sev scanner.Severity, addr, suppressedBy string) scanner.Finding {
+	f := c.finding(h, sev)
+	loc := h.loc
+	loc.Path = displayPath
+	f.Location = &loc
+	f.Fingerprint = scanner.Fingerprint(scanner.SourceFile, string(h.rule), displayPath, addr)
+	f.Suppressed, f.SuppressedBy = suppressedBy != "", suppressedBy
+	return f
+}
+
+// severity is a hit's severity; false when its rule is unknown or not deprecated yet.
+func (c *Checker) severity(h hit) (scanner.Severity, bool) {
+	if _, ok := toolRules[string(h.rule)]; ok {
+		return h.sev, h.sev > scanner.SeverityNone
+	}
+	es, ok := c.entries[string(h.rule)]
+	if !ok || es.sev == scanner.SeverityNone {
+		return scanner.SeverityNone, false
+	}
+	if h.sev > scanner.SeverityNone && h.sev < es.sev {
+		return h.sev, true // a detector may know a use is harmless (e.g. a setting turned off)
+	}
+	return es.sev, true
+}
+
+// finding builds the finding of a hit with its severity (see severity).
+func (c *Checker) finding(h hit, sev scanner.Severity) scanner.Finding {
 	f := scanner.Finding{
 		RuleID:   h.rule,
+		Severity: sev,
 		Message:  h.msg,
 		Source:   scanner.SourceFile,
 		Resource: scanner.Resource{Kind: h.kind, ID: h.id, Name: h.name},
 	}
 	if tr, ok := toolRules[string(h.rule)]; ok {
-		f.Severity, f.Title = h.sev, tr.title
-		return f, f.Severity > scanner.SeverityNone
+		f.Title = tr.title
+		return f
 	}
-	es, ok := c.entries[string(h.rule)]
-	if !ok || es.sev == scanner.SeverityNone {
-		return f, false
-	}
-	e := es.e
-	f.Severity = es.sev
-	if h.sev > scanner.SeverityNone && h.sev < f.Severity {
-		f.Severity = h.sev // a detector may know a use is harmless (e.g. a setting turned off)
-	}
+	e := c.entries[string(h.rule)].e
 	f.Title = e.Title
 	f.DeprecatedOn, f.EndOfLife = e.DeprecatedOn.String(), e.EndOfLife.String()
 	f.Replacement, f.DocURL = e.Replacement, e.DocURL
@@ -286,5 +312,5 @@ func (c *Checker) finding(h hit) (scanner.Finding, bool) {
 		// The message is what annotations and SARIF show: say what to use instead.
 		f.Message += ". Use instead: " + e.Replacement
 	}
-	return f, true
+	return f
 }

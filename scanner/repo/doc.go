@@ -32,7 +32,11 @@
 // (cloudflare_ruleset rules, ruleset rule objects) are only searched for deprecated fields.
 //
 // A Terraform, JSON or YAML file that does not parse yields a RuleParse notice (the file was
-// read; only its structured checks were skipped). Structured parsing only happens for files
+// read; only its structured checks were skipped). A file that is valid as far as sunset read
+// it but nests deeper than its bounds (500 levels of JSON or YAML, yaml.v3's own 10,000 and
+// its aliasing limit) yields the notice and is also a run error (What "parse"): a file sunset
+// cannot fully read makes the run incomplete (exit 4) unless it is excluded, so it never
+// passes a gate silently. Text checks run over every file either way. Structured parsing only happens for files
 // that can hold a finding: for Terraform, a file naming a deprecated resource type, or a
 // resource kind together with a deprecated attribute's name and its condition value
 // (cloudflare_record, service, srv), and so on (tfRules.literalNeeds); for JSON and YAML, a
@@ -48,6 +52,24 @@
 // a JSON pointer (/result/0), or the method, route and path text of a call. It is
 // line-independent; a repeated address gets an occurrence number (#2).
 //
+// # Many findings in one file
+//
+// One file reports at most MaxFindingsPerRule (100) findings of one rule one by one, counting
+// suppressed and unsuppressed findings apart. The rest become one finding of the rule, at the
+// first of them, with the highest of their severities (so the gate sees them), a message
+// "N more findings of this rule in this file past the first 100, at lines …" and the
+// fingerprint of rule, path and "more" ("more suppressed" for suppressed ones). A generated
+// or hostile file with a finding on every line (5 MB of header pairs: 233,000 findings) would
+// otherwise hold gigabytes through every report.
+//
+// # Files sunset reads
+//
+// Files are read through scanner/safefile: regular files only (a FIFO, device or directory
+// named on the command line is a run error, never read or waited on), bounded by the size
+// limit. .gitignore and .git/info/exclude are not read through a symbolic link (as git does
+// not); one that is a link, not a regular file or too large is not used and is reported as a
+// run error naming it (--no-gitignore skips ignore files).
+//
 // # Inline suppressions
 //
 // In any comment style (#, //, /* */, <!-- -->, --, ;):
@@ -57,7 +79,9 @@
 // RULE_ID may be "all". A comment after code applies to its own line; a comment on a line of
 // its own applies to the next line that is neither blank nor a comment (so several can stack)
 // and, when a block or object starts there, to every finding inside it. Suppressed findings
-// are kept, marked Suppressed with SuppressedBy "inline: reason". Problems are findings of
+// are kept, marked Suppressed with SuppressedBy "inline: reason"; when several cover a finding,
+// the first in the file names it. A comment's text ends at the end of its line, a closing
+// --> or */, or the next sunset:ignore. Finding and applying them is linear in the file. Problems are findings of
 // RuleSuppression (notice): no reason (the suppression still applies), an expired until=
 // (it no longer applies; until is inclusive), an invalid until= date or no rule id (it does
 // not apply), an unknown rule id (reported; the known ids still apply).

@@ -3,6 +3,7 @@ package repo
 import (
 	"bytes"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/sunsetscan/sunset/scanner/vocab"
 
@@ -36,12 +37,18 @@ type suppression struct {
 //
 // A comment after code on the same line applies to that line; a comment on a line of its own
 // applies to the next line that is neither blank nor a comment (so suppressions can stack),
-// and, when a block or object starts on that line, to everything inside it.
+// and, when a block or object starts on that line, to everything inside it. A comment's text
+// ends at the end of its line, a closing --> or */, or the next sunset:ignore.
+//
+// The work is linear in the file: each line is looked at a bounded number of times however
+// many comments stack over one code line or share one long line.
 func findSuppressions(data []byte, li *lineIndex) []suppression {
 	if !bytes.Contains(data, []byte(suppressMarker)) {
 		return nil
 	}
 	var out []suppression
+	var next nextCode
+	endLine, endCol := 0, 0 // the end column of the last line asked about
 	for off := 0; ; {
 		i := bytes.Index(data[off:], []byte(suppressMarker))
 		if i < 0 {
@@ -51,36 +58,51 @@ func findSuppressions(data []byte, li *lineIndex) []suppression {
 		off = at + len(suppressMarker)
 		line, col := li.pos(at)
 		ls, le := li.lineBounds(line)
-		before := strings.TrimRight(string(data[ls:at]), " \t")
-		marker := ""
-		for _, m := range commentMarkers {
-			if strings.HasSuffix(before, m) {
-				marker = m
-				break
-			}
-		}
+		before := bytes.TrimRight(data[ls:at], " \t")
+		marker := commentMarkerAtEnd(before)
 		if marker == "" {
 			continue // prose that mentions the marker, not a comment
 		}
-		code := strings.TrimSpace(strings.TrimSuffix(before, marker))
-		rest := string(data[off:le])
-		for _, closer := range []string{"-->", "*/"} {
-			if j := strings.Index(rest, closer); j >= 0 {
-				rest = rest[:j]
-			}
+		code := bytes.TrimSpace(before[:len(before)-len(marker)])
+		restEnd := le
+		if j := bytes.Index(data[off:le], []byte(suppressMarker)); j >= 0 {
+			restEnd = off + j
 		}
-		s := parseSuppression(rest)
+		s := parseSuppression(commentText(data[off:restEnd]))
 		s.line = line
-		s.col = col - len([]rune(string(data[ls:at]))) + len([]rune(strings.TrimSuffix(before, marker)))
-		_, s.endCol = li.pos(le)
-		s.trailing = code != "" && !isCommentOnly(code)
+		s.col = col - utf8.RuneCount(data[ls+len(before)-len(marker):at])
+		if line != endLine {
+			endLine, endCol = line, col+utf8.RuneCount(data[at:le])
+		}
+		s.endCol = endCol
+		s.trailing = len(code) > 0 && !isCommentOnly(code)
 		s.target = line
 		if !s.trailing {
-			s.target = nextCodeLine(data, li, line)
+			s.target = next.after(data, li, line)
 		}
 		out = append(out, s)
 	}
 	return out
+}
+
+// commentMarkerAtEnd returns the comment opener text ends with, "" when none.
+func commentMarkerAtEnd(text []byte) string {
+	for _, m := range commentMarkers {
+		if bytes.HasSuffix(text, []byte(m)) {
+			return m
+		}
+	}
+	return ""
+}
+
+// commentText is a comment's text up to a closing --> or */.
+func commentText(rest []byte) string {
+	for _, closer := range []string{"-->", "*/"} {
+		if j := bytes.Index(rest, []byte(closer)); j >= 0 {
+			rest = rest[:j]
+		}
+	}
+	return string(rest)
 }
 
 // parseSuppression reads "RULES [until=DATE] reason".
@@ -111,71 +133,57 @@ func parseSuppression(rest string) suppression {
 
 // isCommentOnly reports whether text before a marker is itself only a comment opener (as in
 // "# # sunset:ignore" or "<!-- #").
-func isCommentOnly(code string) bool {
+func isCommentOnly(code []byte) bool {
 	for _, m := range commentMarkers {
-		if strings.HasPrefix(code, m) {
+		if bytes.HasPrefix(code, []byte(m)) {
 			return true
 		}
 	}
-	return code == "*"
+	return string(code) == "*"
 }
 
-// nextCodeLine returns the first line after line that is not blank and not a comment line;
-// the line itself when there is none.
-func nextCodeLine(data []byte, li *lineIndex, line int) int {
-	for n := line + 1; n <= li.lines(); n++ {
-		s, e := li.lineBounds(n)
-		t := strings.TrimSpace(string(data[s:e]))
-		if t == "" || isCommentOnly(t) || strings.HasPrefix(t, "*") {
+// nextCode finds the next code line after a comment line, remembering its last answer: a
+// stack of comments over one code line is scanned once, not once per comment.
+type nextCode struct {
+	from, target int // every line in (from, target) is blank or a comment; 0: no answer yet
+	none         int // when not 0: no code line follows this line
+}
+
+// after returns the first line after line that is not blank and not a comment line; the
+// line itself when there is none.
+func (n *nextCode) after(data []byte, li *lineIndex, line int) int {
+	switch {
+	case n.none != 0 && line >= n.none:
+		return line
+	case n.target != 0 && line > n.from && line < n.target:
+		return n.target
+	}
+	for l := line + 1; l <= li.lines(); l++ {
+		s, e := li.lineBounds(l)
+		t := bytes.TrimSpace(data[s:e])
+		if len(t) == 0 || isCommentOnly(t) || t[0] == '*' {
 			continue
 		}
-		return n
+		n.from, n.target = line, l
+		return l
 	}
+	n.none = line
 	return line
 }
 
-// covers reports whether s applies to a finding starting on line.
-func (s suppression) covers(line int, spans []span) bool {
-	if line == s.target {
-		return true
-	}
-	if s.trailing {
-		return false
-	}
-	for _, sp := range spans {
-		if sp.start == s.target && line >= sp.start && line <= sp.end {
-			return true
-		}
-	}
-	return false
-}
-
-func (s suppression) names(rule vocab.RuleID) bool {
-	for _, r := range s.rules {
-		if vocab.RuleID(r) == rule || r == "all" {
-			return true
-		}
-	}
-	return false
-}
-
-// applySuppressions marks the findings the comments cover and returns the findings about the
-// comments themselves (rule RuleSuppression):
+// checkSuppressions returns the suppressions that apply, with the SuppressedBy text of each,
+// and the hits about the comments themselves (rule RuleSuppression):
 //   - a suppression without a reason still suppresses, and is reported (notice);
 //   - an expired one (until= before the as-of date) no longer suppresses, and is reported;
 //   - one that names no rule, an unknown rule, or an invalid until= date is reported and,
 //     for the rules it does name correctly, still applies (an invalid date never expires it
 //     silently: it suppresses nothing).
-func (c *Checker) applySuppressions(displayPath string, findings []scanner.Finding, sups []suppression, spans []span) []scanner.Finding {
-	if len(sups) == 0 {
-		return nil
-	}
-	var hits []hit
+func (c *Checker) checkSuppressions(sups []suppression) (apply []suppression, by []string, notes []hit) {
 	day := catalog.DateOf(c.asOf)
 	for _, s := range sups {
 		loc := scanner.Location{StartLine: s.line, StartColumn: max(s.col, 1), EndLine: s.line, EndColumn: max(s.endCol, 1)}
 		note := func(aspect, msg string) {
-			hits = append(hits, hit{
+			notes = append(notes, hit{
 				rule: RuleSuppression, sev: scanner.SeverityNotice, kind: "suppression",
 				id: strings.Join(s.rules, ","), address: "suppression " + strings.Join(s.rules, ",") + " " + aspect + " " + s.reason,
 				msg: msg, loc: loc,
@@ -205,20 +213,98 @@ func (c *Checker) applySuppressions(displayPath string, findings []scanner.Findi
 		if s.reason == "" {
 			note("no-reason", "sunset:ignore "+strings.Join(s.rules, ",")+" gives no reason: add one after the rule id")
 		}
-		by := "inline"
+		b := "inline"
 		if s.reason != "" {
-			by = "inline: " + s.reason
+			b = "inline: " + s.reason
 		}
 		if !s.until.IsZero() {
-			by += " (until " + s.until.String() + ")"
+			b += " (until " + s.until.String() + ")"
 		}
-		for i := range findings {
-			f := &findings[i]
-			if f.Suppressed || f.Location == nil || !s.names(f.RuleID) || !s.covers(f.Location.StartLine, spans) {
-				continue
-			}
-			f.Suppressed, f.SuppressedBy = true, by
+		apply, by = append(apply, s), append(by, b)
+	}
+	return apply, by, notes
+}
+
+// coverage tells which suppression covers a finding, for findings taken in line order: a
+// sweep over the suppressions grouped by the line they target, so the cost is the findings
+// times the suppressed blocks open at a line (their nesting), not findings times comments.
+type coverage struct {
+	groups []*supGroup // in document order (targets never decrease along a file)
+	by     []string    // SuppressedBy text of each applying suppression
+	next   int         // the first group not yet reached
+	active []*supGroup // reached groups whose reach is not yet behind
+}
+
+// supGroup is a run of suppressions with one target and one placement (trailing or not).
+type supGroup struct {
+	target, reach int            // lines covered: target..reach
+	rules         map[string]int // rule id or "all" -> the first suppression naming it
+}
+
+// newCoverage groups the applying suppressions; a comment on its own line reaches to the end
+// of the longest block (span) starting on its target line. nil when there is none.
+func newCoverage(apply []suppression, by []string, spans []span) *coverage {
+	if len(apply) == 0 {
+		return nil
+	}
+	reach := map[int]int{}
+	for _, s := range apply {
+		if !s.trailing {
+			reach[s.target] = s.target
 		}
 	}
-	return c.findings(displayPath, hits)
+	for _, sp := range spans {
+		if r, ok := reach[sp.start]; ok && sp.end > r {
+			reach[sp.start] = sp.end
+		}
+	}
+	cv := &coverage{by: by}
+	var g *supGroup
+	prevTrailing := false
+	for i, s := range apply {
+		if g == nil || g.target != s.target || prevTrailing != s.trailing {
+			g = &supGroup{target: s.target, reach: s.target, rules: map[string]int{}}
+			if !s.trailing {
+				g.reach = reach[s.target]
+			}
+			cv.groups = append(cv.groups, g)
+		}
+		prevTrailing = s.trailing
+		for _, r := range s.rules {
+			if _, ok := g.rules[r]; !ok {
+				g.rules[r] = i
+			}
+		}
+	}
+	return cv
+}
+
+// suppressedBy returns the SuppressedBy text of the first suppression (in document order)
+// that covers a finding of rule on line, "" when none does. line must not decrease from one
+// call to the next.
+func (cv *coverage) suppressedBy(rule vocab.RuleID, line int) string {
+	if cv == nil {
+		return ""
+	}
+	for cv.next < len(cv.groups) && cv.groups[cv.next].target <= line {
+		cv.active = append(cv.active, cv.groups[cv.next])
+		cv.next++
+	}
+	keep := cv.active[:0]
+	for _, g := range cv.active {
+		if g.reach >= line { // a group behind line is never needed again
+			keep = append(keep, g)
+		}
+	}
+	cv.active = keep
+	for _, g := range cv.active {
+		i, ok := g.rules[string(rule)]
+		if j, all := g.rules["all"]; all && (!ok || j < i) {
+			i, ok = j, true
+		}
+		if ok {
+			return cv.by[i]
+		}
+	}
+	return ""
 }
