@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"syscall"
 
 	ucli "github.com/urfave/cli/v2"
 
@@ -20,14 +21,49 @@ import (
 // Version is the sunset version, set at build time with -ldflags "-X .../cli.Version=...".
 var Version = "0.1.0-dev"
 
-// Main runs sunset with args (args[0] is the program name) and returns the exit code.
+// ExitInterrupted is the exit code when a second interrupt, termination or hang-up signal
+// stops sunset at once, without finishing its reports (128 + SIGINT, as shells report Ctrl-C).
+const ExitInterrupted = 130
+
+// stopSignals end a run: Ctrl-C, and the signals of a service manager, a CI runner's cancel
+// or a closed terminal, which would otherwise kill the process before any report is written.
+var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
+
+// Main runs sunset with args (args[0] is the program name) and returns the exit code. The first
+// stop signal (SIGINT, SIGTERM, SIGHUP) cancels the run, which then writes its reports marked
+// incomplete; a second one exits at once with ExitInterrupted.
 func Main(args []string, s *Streams) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, stopSignals...)
+	defer signal.Stop(sigs)
+	done := make(chan struct{})
+	defer close(done)
+	go watchSignals(sigs, done, cancel, func() {
+		fmt.Fprintf(s.Err, "sunset: interrupted again; exiting without finishing\n")
+		os.Exit(ExitInterrupted)
+	})
 	return Run(ctx, args, s)
 }
 
-// Run is Main with a caller-owned context (cancelled on Ctrl-C by Main).
+// watchSignals cancels the run on the first signal and calls exit on the second, until done.
+func watchSignals(sigs <-chan os.Signal, done <-chan struct{}, cancel func(), exit func()) {
+	for first := true; ; first = false {
+		select {
+		case <-done:
+			return
+		case <-sigs:
+		}
+		if !first {
+			exit()
+			return
+		}
+		cancel()
+	}
+}
+
+// Run is Main with a caller-owned context (cancelled by Main on the first stop signal).
 func Run(ctx context.Context, args []string, s *Streams) int {
 	app := newApp(s)
 	err := app.RunContext(ctx, args)
