@@ -1,9 +1,13 @@
 package repo
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/sunsetscan/sunset/scanner/vocab"
 )
 
 // seeds adds the test repository's files of the given extensions as fuzz seeds.
@@ -55,5 +59,143 @@ func FuzzText(f *testing.F) {
 				}
 			}
 		}
+	})
+}
+
+// FuzzTerraform feeds arbitrary bytes to the Terraform readers with the prefilter off, so
+// every input is parsed by hcl/v2 (native syntax) and the JSON reader.
+func FuzzTerraform(f *testing.F) {
+	seeds(f, ".tf", ".tfvars")
+	f.Add([]byte("resource \"cloudflare_record\" \"r\" {\n  type = \"SRV\"\n  data { service = \"${x}\" }\n}\n"))
+	f.Add([]byte(`{"resource":{"cloudflare_filter":{"a":{"expression":"${var.x}"}}}}`))
+	c := NewChecker(nil, asOf)
+	c.tf.parseAll = true
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, k := range []Kind{KindTerraform, KindTerraformJSON} {
+			for _, fd := range c.CheckFile("f", k, data).Findings {
+				if fd.Location == nil || fd.Location.StartLine < 1 || fd.Location.EndLine < fd.Location.StartLine {
+					t.Fatalf("%s: bad location %+v", k, fd.Location)
+				}
+			}
+		}
+	})
+}
+
+// FuzzSuppressions checks the suppression sweep against the direct rule (a suppression covers
+// its target line and, on a line of its own, the blocks starting there; the first in the file
+// names the finding) for every line and rule of arbitrary comment text.
+func FuzzSuppressions(f *testing.F) {
+	f.Add([]byte("# sunset:ignore filters a\n*x # sunset:ignore all b\n{\n  # sunset:ignore filters c\n}\nx\n"), uint8(3))
+	f.Add([]byte("<!-- sunset:ignore all r --> # sunset:ignore filters s\n\n-- sunset:ignore\n"), uint8(1))
+	c := NewChecker(nil, asOf)
+	rules := []vocab.RuleID{vocab.Filters, vocab.FirewallRules, "all", "x"}
+	f.Fuzz(func(t *testing.T, data []byte, spanLen uint8) {
+		li := newLineIndex(data)
+		sups := findSuppressions(data, li)
+		apply, by, _ := c.checkSuppressions(sups)
+		var spans []span
+		for l := 1; l <= li.lines(); l += 2 {
+			spans = append(spans, span{start: l, end: l + int(spanLen%8)})
+		}
+		cov := newCoverage(apply, by, spans)
+		for line := 1; line <= li.lines()+1; line++ {
+			for _, r := range rules {
+				want := ""
+				for i, s := range apply {
+					if names(s, r) && covers(s, line, spans) {
+						want = by[i]
+						break
+					}
+				}
+				if got := cov.suppressedBy(r, line); got != want {
+					t.Fatalf("line %d rule %s: suppressed by %q, want %q", line, r, got, want)
+				}
+			}
+		}
+	})
+}
+
+// covers and names are the direct rule FuzzSuppressions checks the sweep against.
+func covers(s suppression, line int, spans []span) bool {
+	if line == s.target {
+		return true
+	}
+	if s.trailing {
+		return false
+	}
+	for _, sp := range spans {
+		if sp.start == s.target && line >= sp.start && line <= sp.end {
+			return true
+		}
+	}
+	return false
+}
+
+func names(s suppression, rule vocab.RuleID) bool {
+	for _, r := range s.rules {
+		if vocab.RuleID(r) == rule || r == "all" {
+			return true
+		}
+	}
+	return false
+}
+
+// FuzzConfig feeds arbitrary bytes to the .sunset.yaml reader: no panic, and a configuration
+// it accepts reads back the same from its own YAML.
+func FuzzConfig(f *testing.F) {
+	f.Add([]byte("paths: [infra]\nfail_on: warning\nmax_file_size: 5MiB\nrules:\n  disable: [dns-error-chain]\n  severity:\n    filters: notice\n"))
+	f.Add([]byte("include: ['[!a]**']\nbaseline: b.json\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		cfg, err := ParseConfig(data, "c")
+		if err != nil {
+			return
+		}
+		again, err := ParseConfig(cfg.YAML(), "c")
+		if err != nil {
+			t.Fatalf("own YAML does not read back: %v\n%s", err, cfg.YAML())
+		}
+		a, _ := cfg.MarshalJSON()
+		b, _ := again.MarshalJSON()
+		if string(a) != string(b) {
+			t.Fatalf("round trip: %s != %s", a, b)
+		}
+	})
+}
+
+// FuzzBaseline feeds arbitrary bytes to the baseline reader: no panic, and a baseline it
+// accepts writes and reads back with the same entries.
+func FuzzBaseline(f *testing.F) {
+	f.Add([]byte(`{"version":1,"findings":[{"fingerprint":"abc","rule_id":"filters","path":"a.sh","resource":"x"}]}`))
+	f.Add([]byte(`{"version":1,"findings":[]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		b, err := ReadBaseline(bytes.NewReader(data))
+		if err != nil {
+			return
+		}
+		var buf bytes.Buffer
+		if err := b.Write(&buf); err != nil {
+			t.Fatal(err)
+		}
+		again, err := ReadBaseline(&buf)
+		if err != nil {
+			t.Fatalf("own output does not read back: %v\n%s", err, buf.String())
+		}
+		var w1, w2 bytes.Buffer
+		_ = b.Write(&w1)
+		_ = again.Write(&w2)
+		if w1.String() != w2.String() {
+			t.Fatalf("round trip:\n%s\n%s", w1.String(), w2.String())
+		}
+	})
+}
+
+// FuzzIgnorePatterns feeds arbitrary .gitignore text and paths to the pattern matcher.
+func FuzzIgnorePatterns(f *testing.F) {
+	f.Add([]byte("*.log\n!keep.log\n/build/\ndocs/**/*.md\n[!a]x\n\\#lit\n"), "docs/a/b.md", true)
+	f.Fuzz(func(t *testing.T, data []byte, rel string, isDir bool) {
+		var ign ignoreSet
+		ign = ign.with(data, "")
+		_ = ign.ignored(rel, isDir)
+		_ = newGlobSet(strings.Split(string(data), "\n")).match(rel, isDir)
 	})
 }

@@ -2,6 +2,7 @@ package repo
 
 import (
 	"bytes"
+	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -229,7 +230,7 @@ func (c *Checker) checkSuppressions(sups []suppression) (apply []suppression, by
 // sweep over the suppressions grouped by the line they target, so the cost is the findings
 // times the suppressed blocks open at a line (their nesting), not findings times comments.
 type coverage struct {
-	groups []*supGroup // in document order (targets never decrease along a file)
+	groups []*supGroup // by target line
 	by     []string    // SuppressedBy text of each applying suppression
 	next   int         // the first group not yet reached
 	active []*supGroup // reached groups whose reach is not yet behind
@@ -238,7 +239,7 @@ type coverage struct {
 // supGroup is a run of suppressions with one target and one placement (trailing or not).
 type supGroup struct {
 	target, reach int            // lines covered: target..reach
-	rules         map[string]int // rule id or "all" -> the first suppression naming it
+	rules         map[string]int // rule id or "all" -> the first suppression naming it (its index)
 }
 
 // newCoverage groups the applying suppressions; a comment on its own line reaches to the end
@@ -276,6 +277,9 @@ func newCoverage(apply []suppression, by []string, spans []span) *coverage {
 			}
 		}
 	}
+	// Targets almost always follow the file; a line that one test reads as a comment and the
+	// other as code ("*x # sunset:ignore") can break that, so the sweep sorts them.
+	sort.SliceStable(cv.groups, func(i, j int) bool { return cv.groups[i].target < cv.groups[j].target })
 	return cv
 }
 
@@ -297,14 +301,18 @@ func (cv *coverage) suppressedBy(rule vocab.RuleID, line int) string {
 		}
 	}
 	cv.active = keep
+	best := -1
 	for _, g := range cv.active {
 		i, ok := g.rules[string(rule)]
 		if j, all := g.rules["all"]; all && (!ok || j < i) {
 			i, ok = j, true
 		}
-		if ok {
-			return cv.by[i]
+		if ok && (best < 0 || i < best) {
+			best = i
 		}
 	}
-	return ""
+	if best < 0 {
+		return ""
+	}
+	return cv.by[best]
 }
