@@ -221,4 +221,10 @@ func TestHostileTranslateText(t *testing.T) {
 	if !strings.Contains(r.stderr, want) {
 		t.Errorf("want the source line and caret\n%s\ngot\n%s", want, r.stderr)
 	}
+	// A source line starting with "::" is shown after "| ", its caret too.
+	r = runSunset(t, nil, "translate", "ip.src in {\n  ::error::FORGED\n}")
+	checkLines(t, "translate stderr", r.stderr, false)
+	if want := "|   ::error::FORGED\n|      ^\n"; !strings.Contains(r.stderr, want) {
+		t.Errorf("want\n%s\ngot\n%s", want, r.stderr)
+	}
 }

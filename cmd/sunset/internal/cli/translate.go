@@ -281,10 +281,16 @@ func ruleIDs(t customrules.RuleTranslation) string {
 
 // renderDiagnostic is d.Render(src) made safe for a terminal or a CI log: the message line is
 // sanitised, and the quoted source line shows each control character as one visible symbol
-// (see showSource), so the caret under it still points at the right character.
+// (see showSource), so the caret under it still points at the right character. A source line
+// that starts with "::" (after blanks) would read as a workflow command in a GitHub Actions
+// log: it and its caret line are then shown after "| ".
 func renderDiagnostic(d customrules.Diagnostic, src string) string {
 	head := d.String()
-	return textsafe.Sanitize(head) + strings.TrimPrefix(d.Render(showSource(src)), head)
+	excerpt := strings.Split(strings.TrimPrefix(d.Render(showSource(src)), head), "\n")
+	if len(excerpt) == 3 && strings.HasPrefix(strings.TrimSpace(excerpt[1]), "::") {
+		excerpt[1], excerpt[2] = "| "+excerpt[1], "| "+excerpt[2]
+	}
+	return textsafe.Sanitize(head) + strings.Join(excerpt, "\n")
 }
 
 // showSource replaces each control character of an expression (textsafe.IsControl) but a
