@@ -48,18 +48,24 @@ func startServe(t *testing.T, opts Options) (string, *Server, func()) {
 }
 
 // rawExchange writes raw bytes on one connection and reads responses until the server closes
-// it or n responses have arrived.
+// it or n responses have arrived. It writes while it reads, as a client would: the server may
+// answer and close before it has read everything (then the rest of the write fails).
 func rawExchange(t *testing.T, addr, raw string, n int) []*http.Response {
 	t.Helper()
 	conn, err := net.Dial("tcp", addr)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer func() { _ = conn.Close() }()
+	wrote := make(chan struct{})
+	defer func() {
+		_ = conn.Close()
+		<-wrote
+	}()
 	_ = conn.SetDeadline(time.Now().Add(10 * time.Second))
-	if _, err := io.WriteString(conn, raw); err != nil {
-		t.Fatal(err)
-	}
+	go func() {
+		defer close(wrote)
+		_, _ = io.WriteString(conn, raw)
+	}()
 	br := bufio.NewReader(conn)
 	var out []*http.Response
 	for len(out) < n {
