@@ -109,6 +109,14 @@ func Write(dir string, p *migrate.Plan) error {
 	if err != nil {
 		return err
 	}
+	// Stale files are removed through dir and its cleanup folder: neither may be a link, or
+	// generated-looking files elsewhere would go.
+	if err := safefile.MkdirNoFollow(dir); err != nil {
+		return err
+	}
+	if err := safefile.NotLink(filepath.Join(dir, CleanupDir)); err != nil {
+		return err
+	}
 	if err := removeStale(dir, files); err != nil {
 		return err
 	}

@@ -216,6 +216,15 @@ func WriteFile(path string, data []byte) error {
 	return f.Close()
 }
 
+// NotLink returns a refusal naming path when a symbolic link is there; nil when anything else
+// is, or nothing. Use it before acting inside a directory sunset did not just create.
+func NotLink(path string) error {
+	if info, err := os.Lstat(path); err == nil && info.Mode()&fs.ModeSymlink != 0 {
+		return refused(path, "is a symbolic link; sunset does not write into linked directories (remove it or choose another directory)")
+	}
+	return nil
+}
+
 // MkdirNoFollow creates the directory dir (and its parents, 0o755) and checks that dir
 // itself is a directory and not a symbolic link to one, so files written into it stay where
 // the caller put them. Parents may be links.
