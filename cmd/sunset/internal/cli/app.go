@@ -41,6 +41,9 @@ func Main(args []string, s *Streams) int {
 	done := make(chan struct{})
 	defer close(done)
 	go watchSignals(sigs, done, cancel, func() {
+		if s.ErrTTY {
+			fmt.Fprint(s.Err, "\r\x1b[K") // over a progress line, if one is drawn
+		}
 		fmt.Fprintf(s.Err, "sunset: interrupted again; exiting without finishing\n")
 		os.Exit(ExitInterrupted)
 	})
