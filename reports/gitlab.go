@@ -1,10 +1,8 @@
 package reports
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
@@ -54,15 +52,19 @@ type (
 	}
 )
 
-// Write implements Reporter.
+// Write implements Reporter. Issues are made and written one at a time, in the order of
+// the findings (a repeated fingerprint gets "#2", "#3", ... in that order).
 func (GitLab) Write(w io.Writer, r *Report) error {
-	issues := make([]gitlabIssue, 0, len(r.Findings))
-	seen := map[string]int{}
+	shown := make([]int, 0, len(r.Findings)) // the findings that are not suppressed
 	for i := range r.Findings {
-		f := &r.Findings[i]
-		if f.Suppressed {
-			continue
+		if !r.Findings[i].Suppressed {
+			shown = append(shown, i)
 		}
+	}
+	seen := map[string]int{}
+	var issue gitlabIssue
+	err := writeJSONStream(w, streamMarker, "", len(shown), func(i int) any {
+		f := &r.Findings[shown[i]]
 		fp := textsafe.Sanitize(f.Fingerprint)
 		if fp == "" {
 			fp = derivedFingerprint(f)
@@ -71,28 +73,25 @@ func (GitLab) Write(w io.Writer, r *Report) error {
 		if n := seen[fp]; n > 1 {
 			fp += "#" + strconv.Itoa(n)
 		}
-		issues = append(issues, gitlabIssue{
+		issue = gitlabIssue{
 			Type:        "issue",
 			CheckName:   textsafe.Sanitize(string(f.RuleID)),
 			Description: gitlabDescription(f),
-			Categories:  []string{"Compatibility"},
+			Categories:  gitlabCategories,
 			Severity:    gitlabSeverity(f.Severity),
 			Fingerprint: fp,
 			Location:    gitlabLocationOf(f),
-		})
-	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(issues); err != nil {
-		return fmt.Errorf("encoding GitLab Code Quality report: %w", err)
-	}
-	if _, err := w.Write(buf.Bytes()); err != nil {
+		}
+		return &issue
+	})
+	if err != nil {
 		return fmt.Errorf("writing GitLab Code Quality report: %w", err)
 	}
 	return nil
 }
+
+// gitlabCategories are the categories of every issue.
+var gitlabCategories = []string{"Compatibility"}
 
 // gitlabSeverity maps a severity to a Code Quality severity.
 func gitlabSeverity(s scanner.Severity) string {

@@ -1,7 +1,7 @@
 package reports
 
 import (
-	"bytes"
+	"bufio"
 	"crypto/sha256"
 	"embed"
 	"encoding/base64"
@@ -100,11 +100,13 @@ func (h HTML) Write(w io.Writer, r *Report) error {
 	}
 	page := buildHTMLPage(r, cat)
 	page.Plan = buildHTMLPlan(h.Plan, r)
-	var buf bytes.Buffer
-	if err := htmlAssets.tmpl.Execute(&buf, page); err != nil {
+	// The page is rendered into the writer, not into a buffer of its own: a page of a
+	// million findings is gigabytes.
+	bw := bufio.NewWriterSize(w, streamBufSize)
+	if err := htmlAssets.tmpl.Execute(bw, page); err != nil {
 		return fmt.Errorf("rendering HTML report: %w", err)
 	}
-	if _, err := w.Write(buf.Bytes()); err != nil {
+	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("writing HTML report: %w", err)
 	}
 	return nil

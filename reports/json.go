@@ -1,16 +1,30 @@
 package reports
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
+
+	"github.com/sunsetscan/sunset/scanner"
 )
 
 // JSON writes the JSON report: indented by two spaces, fields in the documented order, lists
 // as [] when empty (never null), and a trailing newline. HTML characters are not escaped, so
-// expressions such as `a && b` read as written.
+// expressions such as `a && b` read as written. The findings are written one at a time, so
+// a report of a million findings never exists as one encoded document in memory.
 type JSON struct{}
+
+// jsonReport is Report as written, the findings replaced by the streamed-array marker.
+type jsonReport struct {
+	SchemaVersion int                `json:"schema_version"`
+	Tool          Tool               `json:"tool"`
+	AsOf          string             `json:"as_of"`
+	Source        Source             `json:"source"`
+	Summary       Summary            `json:"summary"`
+	Findings      json.RawMessage    `json:"findings"`
+	Errors        []scanner.RunError `json:"errors"`
+	Catalog       []RuleInfo         `json:"catalog"`
+}
 
 // Write implements Reporter.
 func (JSON) Write(w io.Writer, r *Report) error {
@@ -19,14 +33,13 @@ func (JSON) Write(w io.Writer, r *Report) error {
 	if out.SchemaVersion == 0 {
 		out.SchemaVersion = SchemaVersion
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(&out); err != nil { // Encode ends with the trailing newline
-		return fmt.Errorf("encoding JSON report: %w", err)
+	doc := jsonReport{
+		SchemaVersion: out.SchemaVersion, Tool: out.Tool, AsOf: out.AsOf, Source: out.Source,
+		Summary: out.Summary, Findings: streamMarker, Errors: out.Errors, Catalog: out.Catalog,
 	}
-	if _, err := w.Write(buf.Bytes()); err != nil {
+	// Encode ends with the trailing newline.
+	err := writeJSONStream(w, doc, "findings", len(out.Findings), func(i int) any { return &out.Findings[i] })
+	if err != nil {
 		return fmt.Errorf("writing JSON report: %w", err)
 	}
 	return nil

@@ -1,7 +1,7 @@
 package reports
 
 import (
-	"bytes"
+	"bufio"
 	"encoding/xml"
 	"fmt"
 	"io"
@@ -138,15 +138,16 @@ func (JUnit) Write(w io.Writer, r *Report) error {
 		doc.add(suite)
 	}
 
-	var buf bytes.Buffer
-	buf.WriteString(xml.Header)
-	enc := xml.NewEncoder(&buf)
+	// Encoded into the writer, not a buffer: the document is as large as the findings.
+	bw := bufio.NewWriterSize(w, streamBufSize)
+	bw.WriteString(xml.Header)
+	enc := xml.NewEncoder(bw)
 	enc.Indent("", "  ")
 	if err := enc.Encode(doc); err != nil {
 		return fmt.Errorf("encoding JUnit XML: %w", err)
 	}
-	buf.WriteByte('\n')
-	if _, err := w.Write(buf.Bytes()); err != nil {
+	bw.WriteByte('\n')
+	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("writing JUnit XML: %w", err)
 	}
 	return nil

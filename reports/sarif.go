@@ -1,7 +1,6 @@
 package reports
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -58,7 +57,7 @@ type (
 		Tool        sarifTool         `json:"tool"`
 		Invocations []sarifInvocation `json:"invocations"`
 		ColumnKind  string            `json:"columnKind"`
-		Results     []sarifResult     `json:"results"`
+		Results     json.RawMessage   `json:"results"` // streamMarker: written one by one
 	}
 	sarifTool struct {
 		Driver sarifDriver `json:"driver"`
@@ -153,19 +152,15 @@ func (SARIF) Write(w io.Writer, r *Report) error {
 		}},
 		Invocations: []sarifInvocation{sarifInvocationOf(r)},
 		ColumnKind:  "unicodeCodePoints",
-		Results:     make([]sarifResult, 0, len(r.Findings)),
+		Results:     streamMarker,
 	}
-	for i := range r.Findings {
-		run.Results = append(run.Results, sarifResultOf(&r.Findings[i], index))
-	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(sarifLog{Schema: SARIFSchemaURI, Version: SARIFVersion, Runs: []sarifRun{run}}); err != nil {
-		return fmt.Errorf("encoding SARIF: %w", err)
-	}
-	if _, err := w.Write(buf.Bytes()); err != nil {
+	// The results are written one at a time, as they are made.
+	doc := sarifLog{Schema: SARIFSchemaURI, Version: SARIFVersion, Runs: []sarifRun{run}}
+	err := writeJSONStream(w, doc, "results", len(r.Findings), func(i int) any {
+		res := sarifResultOf(&r.Findings[i], index)
+		return &res
+	})
+	if err != nil {
 		return fmt.Errorf("writing SARIF: %w", err)
 	}
 	return nil
