@@ -15,6 +15,7 @@ import (
 
 	"github.com/sunsetscan/sunset/scanner"
 	"github.com/sunsetscan/sunset/scanner/safefile"
+	"github.com/sunsetscan/sunset/scanner/textsafe"
 )
 
 // ConfigFileName is the configuration file looked for in the first path of a check.
@@ -153,12 +154,47 @@ func (c *Config) Validate(known func(string) bool) error {
 
 // YAML renders the configuration (the effective one, for --print-config).
 func (c *Config) YAML() []byte {
+	var doc yaml.Node
+	_ = doc.Encode(c) // a Config always encodes
+	quoteControls(&doc)
 	var buf bytes.Buffer
 	enc := yaml.NewEncoder(&buf)
 	enc.SetIndent(2)
-	_ = enc.Encode(c) // a Config always encodes
+	_ = enc.Encode(&doc)
 	_ = enc.Close()
-	return buf.Bytes()
+	return escapeBidi(buf.Bytes())
+}
+
+// escapeBidi writes the controls the YAML encoder keeps as they are (it counts the
+// bidirectional ones as printable) as \uXXXX escapes, which mean the same inside the
+// double-quoted strings quoteControls made of every value holding one.
+func escapeBidi(out []byte) []byte {
+	if !bytes.ContainsFunc(out, func(r rune) bool { return r != '\n' && textsafe.IsControl(r) }) {
+		return out
+	}
+	var b bytes.Buffer
+	for _, r := range string(out) {
+		if r != '\n' && textsafe.IsControl(r) {
+			fmt.Fprintf(&b, "\\u%04X", r)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.Bytes()
+}
+
+// quoteControls gives every string holding a line break or another control character
+// (textsafe.IsControl) the double-quoted style, where YAML writes them as escapes (see also
+// escapeBidi): a
+// literal block would put a value's second line at the start of an output line, where a
+// "::error ..." taken from a checked repository's .sunset.yaml reads as a CI log command.
+func quoteControls(n *yaml.Node) {
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!str" && strings.ContainsFunc(n.Value, textsafe.IsControl) {
+		n.Style = yaml.DoubleQuotedStyle
+	}
+	for _, c := range n.Content {
+		quoteControls(c)
+	}
 }
 
 // MarshalJSON is the default JSON form (tests compare configurations through it).
