@@ -41,8 +41,6 @@ const (
 	DefaultRetryMaxDelay = 30 * time.Second
 	// DefaultTimeout bounds one attempt of the default HTTP client.
 	DefaultTimeout = 60 * time.Second
-	// maxBody bounds a response body read into memory.
-	maxBody = 256 << 20
 )
 
 // UserAgent returns the User-Agent sunset sends: "sunset/<version>".
@@ -78,6 +76,10 @@ type Config struct {
 	// RetryBaseDelay and RetryMaxDelay shape the exponential backoff (0: the defaults).
 	RetryBaseDelay time.Duration
 	RetryMaxDelay  time.Duration
+	// BodyBudget bounds the bytes of response bodies all goroutines of the client hold at
+	// once (0: DefaultBodyBudget); one body may take at most about three quarters of it, a
+	// larger one fails its call with a *BodyTooLargeError.
+	BodyBudget int64
 	// Now, Sleep and Rand are the clock, the wait and the jitter source (tests inject
 	// them); nil means the real ones. Sleep must return ctx.Err() promptly when ctx ends.
 	Now   func() time.Time
@@ -105,6 +107,7 @@ type Client struct {
 	userAgent  string
 	hc         *http.Client
 	pace       *pacer
+	budget     *bodyBudget
 	maxRetries int
 	retryBase  time.Duration
 	retryMax   time.Duration
@@ -178,6 +181,7 @@ func New(cfg Config) (*Client, error) {
 		burst = max(1, int(math.Ceil(cfg.RPS)))
 	}
 	c.pace = newPacer(cfg.RPS, burst, c.now, c.sleep)
+	c.budget = newBodyBudget(cfg.BodyBudget)
 	return c, nil
 }
 

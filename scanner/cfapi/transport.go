@@ -84,18 +84,18 @@ func (c *Client) do(ctx context.Context, r request, out any) (*ResultInfo, error
 		if err := c.startAttempt(ctx, r.method, &t); err != nil {
 			return nil, c.fail(r, 0, t.n-1, err)
 		}
-		status, header, body, err := c.send(ctx, r.method, target, payload)
+		a, err := c.send(ctx, r.method, target, payload, out)
 		if err != nil {
-			if e := c.afterTransportFailure(ctx, r, status, t.n, err); e != nil {
+			if e := c.afterTransportFailure(ctx, r, a.status, t.n, err); e != nil {
 				return nil, e
 			}
 			continue
 		}
-		if status >= 200 && status <= 299 {
+		if a.status >= 200 && a.status <= 299 {
 			c.pace.answered()
-			return c.success(r, status, body, t.n, out)
+			return c.success(r, a, t.n)
 		}
-		if e := c.afterHTTPError(ctx, r, status, header, body, &t); e != nil {
+		if e := c.afterHTTPError(ctx, r, a, &t); e != nil {
 			return nil, e
 		}
 	}
@@ -156,7 +156,8 @@ func (c *Client) afterTransportFailure(ctx context.Context, r request, status, a
 // this request waits for its own Retry-After; another retryable status waits here for the
 // backoff, or for a longer Retry-After. A POST is retried only after a 429, which the API
 // sends without acting on the request.
-func (c *Client) afterHTTPError(ctx context.Context, r request, status int, header http.Header, body []byte, t *try) *Error {
+func (c *Client) afterHTTPError(ctx context.Context, r request, a *answer, t *try) *Error {
+	status, header := a.status, a.header
 	limited := status == http.StatusTooManyRequests
 	var wait time.Duration
 	if limited {
@@ -165,7 +166,7 @@ func (c *Client) afterHTTPError(ctx context.Context, r request, status int, head
 	} else {
 		c.pace.answered()
 	}
-	e := c.httpError(r, status, body, t.n)
+	e := c.httpError(r, a, t.n)
 	if t.n > c.maxRetries || !retryableStatus(status) || (r.method == http.MethodPost && !limited) {
 		return e
 	}
@@ -221,15 +222,28 @@ func budgetSpent(h http.Header) bool {
 	return false
 }
 
-// send performs one attempt and reads the whole body.
-func (c *Client) send(ctx context.Context, method, target string, payload []byte) (int, http.Header, []byte, error) {
+// answer is one response, its body decoded as it was read.
+type answer struct {
+	status int
+	header http.Header
+	decoded
+	// excerpt is the redacted start of a body that is not an envelope.
+	excerpt string
+}
+
+// send performs one attempt and decodes its body as it streams in, within the client's
+// body budget: a 2xx envelope's result goes straight into out. An error is a failure to get
+// or read the answer (transport, context, a body over the budget); the answer then carries
+// the status when one came.
+func (c *Client) send(ctx context.Context, method, target string, payload []byte, out any) (*answer, error) {
+	a := &answer{}
 	var rd io.Reader
 	if payload != nil {
 		rd = bytes.NewReader(payload)
 	}
 	req, err := http.NewRequestWithContext(ctx, method, target, rd)
 	if err != nil {
-		return 0, nil, nil, err
+		return a, err
 	}
 	c.creds.apply(req.Header)
 	req.Header.Set("User-Agent", c.userAgent)
@@ -239,53 +253,59 @@ func (c *Client) send(ctx context.Context, method, target string, payload []byte
 	}
 	resp, err := c.hc.Do(req)
 	if err != nil {
-		return 0, nil, nil, unwrapURLError(err)
+		return a, unwrapURLError(err)
 	}
-	defer func() { _ = resp.Body.Close() }() // the body is read whole or its read error returned; a failed close loses nothing
-	body, err := io.ReadAll(io.LimitReader(resp.Body, maxBody+1))
+	a.status, a.header = resp.StatusCode, resp.Header
+	body, err := c.budget.open(ctx, resp.Body)
 	if err != nil {
-		return resp.StatusCode, resp.Header, nil, fmt.Errorf("reading response: %w", unwrapURLError(err))
+		_ = resp.Body.Close() // nothing was read; a failed close loses nothing
+		return a, err
 	}
-	if len(body) > maxBody {
-		return resp.StatusCode, resp.Header, nil, fmt.Errorf("response body larger than %d bytes", maxBody)
+	defer func() { _ = body.Close() }() // the body was decoded or its read error returned; a failed close loses nothing
+	if a.status < 200 || a.status > 299 {
+		out = nil
 	}
-	return resp.StatusCode, resp.Header, body, nil
+	a.decoded = decodeStream(body, out)
+	if !a.isEnv && !a.empty && body.failed == nil {
+		whole := body.fillHead()
+		a.excerpt = redactedExcerpt(body.head, whole, c.creds.secrets())
+	}
+	if body.failed != nil {
+		return a, fmt.Errorf("reading response: %w", unwrapURLError(body.failed))
+	}
+	return a, nil
 }
 
-// success decodes a 2xx answer. An empty body (204) is a success without result; a body
-// that is not an envelope, or an envelope with success false, is an *Error.
-func (c *Client) success(r request, status int, body []byte, attempt int, out any) (*ResultInfo, error) {
-	if len(bytes.TrimSpace(body)) == 0 {
-		if r.list {
-			return nil, c.fail(r, status, attempt, errNullList)
-		}
+// success judges a 2xx answer. An empty body (204) is a success without result, except for
+// a list page; a body that is not an envelope, an envelope with success false, a list page
+// without a result array or a result that does not decode is an *Error.
+func (c *Client) success(r request, a *answer, attempt int) (*ResultInfo, error) {
+	switch {
+	case a.empty && r.list:
+		return nil, c.fail(r, a.status, attempt, errNullList)
+	case a.empty:
 		return nil, nil
-	}
-	env, ok := parseEnvelope(body)
-	if !ok {
-		e := c.fail(r, status, attempt, errors.New("response is not a JSON envelope"))
-		e.Body = redactedExcerpt(body, true, c.creds.secrets())
+	case !a.isEnv:
+		e := c.fail(r, a.status, attempt, errors.New("response is not a JSON envelope"))
+		e.Body = a.excerpt
 		return nil, e
+	case a.env.Success != nil && !*a.env.Success:
+		return nil, c.envelopeError(r, a.status, a.env, attempt)
+	case r.list && a.result != resultValue:
+		return nil, c.fail(r, a.status, attempt, errNullList)
+	case a.resultErr != nil:
+		return nil, c.fail(r, a.status, attempt, fmt.Errorf("decoding result: %w", a.resultErr))
 	}
-	if env.Success != nil && !*env.Success {
-		return nil, c.envelopeError(r, status, env, attempt)
-	}
-	if r.list && isNull(env.Result) {
-		return nil, c.fail(r, status, attempt, errNullList)
-	}
-	if err := decodeResult(env.Result, out); err != nil {
-		return nil, c.fail(r, status, attempt, err)
-	}
-	return env.ResultInfo, nil
+	return a.env.ResultInfo, nil
 }
 
 // httpError builds the *Error of a non-2xx answer from its envelope or its text.
-func (c *Client) httpError(r request, status int, body []byte, attempt int) *Error {
-	if env, ok := parseEnvelope(body); ok {
-		return c.envelopeError(r, status, env, attempt)
+func (c *Client) httpError(r request, a *answer, attempt int) *Error {
+	if a.isEnv {
+		return c.envelopeError(r, a.status, a.env, attempt)
 	}
-	e := c.fail(r, status, attempt, nil)
-	e.Body = redactedExcerpt(body, true, c.creds.secrets())
+	e := c.fail(r, a.status, attempt, nil)
+	e.Body = a.excerpt
 	return e
 }
 
