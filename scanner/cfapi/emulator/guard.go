@@ -82,6 +82,10 @@ type guardConn struct {
 	pending error
 	ended   atomic.Bool // input was dropped: Close lingers (set with stEnd)
 	buf     [32 << 10]byte
+	// passed counts the bytes Read returned; headAt, when set (tests), is told the offset in
+	// that stream of every head the guard checked and passed on, and of every stand-in.
+	passed int64
+	headAt func(int64)
 }
 
 func (c *guardConn) Read(p []byte) (int, error) {
@@ -89,6 +93,7 @@ func (c *guardConn) Read(p []byte) (int, error) {
 		if len(c.out) > 0 {
 			n := copy(p, c.out)
 			c.out = c.out[n:]
+			c.passed += int64(n)
 			return n, nil
 		}
 		if c.pending != nil {
@@ -271,6 +276,9 @@ func (c *guardConn) feedTrailer() bool {
 // inspect looks at one request head: it refuses it with a stand-in, or passes it on and sets
 // the framing of its body, or passes it on and ends the stream when net/http refuses it.
 func (c *guardConn) inspect(b []byte) {
+	if c.headAt != nil {
+		c.headAt(c.passed + int64(len(c.out)))
+	}
 	h := parseHead(b)
 	switch {
 	case len(h.te) > 0 && len(h.cl) > 0 && !c.s.asOf().Before(teClDeclinedFrom):
@@ -294,6 +302,9 @@ func (c *guardConn) inspect(b []byte) {
 func (c *guardConn) standIn(reason, method, target string) {
 	if !isToken(method) || !isTarget(target) {
 		method, target = "GET", "/"
+	}
+	if c.headAt != nil && reason == refuseTooLarge {
+		c.headAt(c.passed + int64(len(c.out))) // inspect told the others
 	}
 	c.out = append(c.out, method+" "+target+" HTTP/1.1\r\nHost: emulator\r\n"+declinedHeader+": "+c.s.declineToken+" "+reason+
 		"\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"...)

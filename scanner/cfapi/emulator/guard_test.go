@@ -2,11 +2,13 @@ package emulator
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httptrace"
+	"net/textproto"
 	"strings"
 	"testing"
 	"time"
@@ -205,4 +207,63 @@ func TestGuardFramingIgnoresReadSizes(t *testing.T) {
 			t.Fatalf("reads of %d bytes: passed\n%q\nwant\n%q", n, got, want)
 		}
 	}
+}
+
+// FuzzGuardFraming checks the guard against net/http on any input: every request net/http
+// reads from what the guard passes on starts where the guard saw a head (so none slipped by
+// unchecked), and none carries both Transfer-Encoding and Content-Length.
+func FuzzGuardFraming(f *testing.F) {
+	post := "POST /f HTTP/1.1\r\nHost: x\r\n"
+	for _, seed := range []string{
+		getZone + getZone,
+		post + "Transfer-Encoding: chunked\r\n\r\n3;x\r\nabc\r\n0\r\nX-T: 1\r\n \r\n\r\n" + smuggled,
+		post + "Content-Length: 5\r\n\r\nhello" + smuggled,
+		post + "Transfer-Encoding : chunked\r\n\r\n" + smuggled,
+		post + "X: y\r\n Transfer-Encoding: chunked\r\n\r\n" + smuggled,
+		"POST /f HTTP/1.0\r\nConnection: keep-alive\r\nTransfer-Encoding: chunked\r\n\r\n" + smuggled,
+		"GET /f HTTP/1.1\nHost: x\n\r\n" + smuggled,
+		post + "Transfer-Encoding: chunked\r\n\r\n2\n[]\r\n0\r\n\r\n" + smuggled,
+		post + "Content-Length: 2\r\nContent-Length: 2\r\n\r\n[]" + smuggled,
+	} {
+		f.Add([]byte(seed), uint8(7))
+	}
+	srv, err := New(Options{Token: testToken, Seed: testSeed(), AsOf: day("2025-01-01")})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, in []byte, step uint8) {
+		heads := map[int64]bool{}
+		c := &guardConn{Conn: &trickleConn{in: in, n: int(step%64) + 1}, s: srv, headAt: func(at int64) { heads[at] = true }}
+		out, err := io.ReadAll(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src := strings.NewReader(string(out))
+		br := bufio.NewReader(src)
+		for {
+			at := int64(len(out)) - int64(src.Len()) - int64(br.Buffered())
+			req, err := http.ReadRequest(br)
+			if err != nil {
+				return
+			}
+			if !heads[at] {
+				t.Fatalf("net/http read a request at offset %d that the guard did not check: %q", at, out[at:])
+			}
+			// The fields as net/textproto reads them, before net/http drops Content-Length.
+			tp := textproto.NewReader(bufio.NewReader(bytes.NewReader(out[at:])))
+			if _, err := tp.ReadLine(); err != nil {
+				t.Fatal(err)
+			}
+			hdr, err := tp.ReadMIMEHeader()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if hdr.Get(declinedHeader) == "" && len(hdr["Transfer-Encoding"]) > 0 && len(hdr["Content-Length"]) > 0 {
+				t.Fatalf("a request with Transfer-Encoding and Content-Length passed: %q", out[at:])
+			}
+			if _, err := io.Copy(io.Discard, req.Body); err != nil {
+				return
+			}
+		}
+	})
 }
