@@ -23,10 +23,11 @@ import (
 // A body larger than slotBytes+bigBytes fails that call with a *BodyTooLargeError; nothing is
 // retried, as the same answer would come again.
 const (
-	// DefaultBodyBudget is Config.BodyBudget's default: 64 MiB for all response bodies being
-	// read at once. The largest pages the scan asks for (5,000 DNS records, 1,000 rate
-	// limits) are a few MiB.
-	DefaultBodyBudget = 64 << 20
+	// DefaultBodyBudget is Config.BodyBudget's default: 32 MiB for all response bodies being
+	// read at once, so one body may have 24 MiB. The largest pages the scan asks for (5,000
+	// DNS records, 1,000 rate limits) are a few MiB. Decoded objects take more room than
+	// their JSON (a list of small zones about 4x), which is why the budget is not larger.
+	DefaultBodyBudget = 32 << 20
 	// maxSlotBytes is the most a slot holds; the slots share a quarter of the budget.
 	maxSlotBytes = 256 << 10
 	// headBytes is how much of a body is kept for an error excerpt.
