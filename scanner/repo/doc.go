@@ -34,7 +34,9 @@
 // A Terraform, JSON or YAML file that does not parse yields a RuleParse notice (the file was
 // read; only its structured checks were skipped). A file that is valid as far as sunset read
 // it but nests deeper than its bounds (500 levels of JSON or YAML, yaml.v3's own 10,000 and
-// its aliasing limit) yields the notice and is also a run error (What "parse"): a file sunset
+// its aliasing limit; Terraform nested past 1,000 levels or with over 10,000 operators in one
+// expression, which hclsyntax's recursion would not survive: see hclTooDeep) yields the
+// notice and is also a run error (What "parse"): a file sunset
 // cannot fully read makes the run incomplete (exit 4) unless it is excluded, so it never
 // passes a gate silently. Text checks run over every file either way. Structured parsing only happens for files
 // that can hold a finding: for Terraform, a file naming a deprecated resource type, or a

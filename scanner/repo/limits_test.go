@@ -150,3 +150,44 @@ func TestRefusedFiles(t *testing.T) {
 		t.Errorf("LoadConfig(/dev/zero): %v", err)
 	}
 }
+
+// TestDeepHCLIsNotParsed: Terraform nested or chained past what hclsyntax's recursion (and
+// the walks of its trees) survive used to end the process with a fatal stack overflow; such
+// a file is now a run error (not fully read) with its text checks run, and real nesting
+// still parses.
+func TestDeepHCLIsNotParsed(t *testing.T) {
+	c := NewChecker(nil, asOf)
+	c.tf.parseAll = true
+	deep := map[string]string{
+		"brackets":           strings.Repeat("[", 200000) + strings.Repeat("]", 200000),
+		"parentheses, lines": strings.Repeat("(\n", 200000) + "1" + strings.Repeat(")", 200000),
+		"unary":              strings.Repeat("- ", 200000) + "1",
+		"conditionals":       strings.Repeat("a ? b : ", 200000) + "c",
+		"sums":               strings.Repeat("1 + ", 200000) + "1",
+		"interpolations":     strings.Repeat(`"${`, 200000) + "1" + strings.Repeat(`}"`, 200000),
+		"indexes":            "a" + strings.Repeat("[0]", 200000),
+		"heredoc template":   "<<EOT\n" + strings.Repeat("${[", 2000) + strings.Repeat("]}", 2000) + "\nEOT",
+	}
+	for name, expr := range deep {
+		src := "resource \"cloudflare_filter\" \"f\" {\n  expression = " + expr + "\n}\n# curl \"$API/zones/$Z/filters\"\n"
+		fr := c.CheckFile("a.tf", KindTerraform, []byte(src))
+		if !strings.Contains(fr.Unread, "nesting deeper than the HCL parser is given") {
+			t.Errorf("%s: unread %q", name, fr.Unread)
+		}
+		if len(fr.Findings) < 2 { // the parse notice and the text match
+			t.Errorf("%s: findings %+v", name, fr.Findings)
+		}
+	}
+	fine := map[string]string{
+		"nested lists": strings.Repeat("[", 50) + strings.Repeat("]", 50),
+		"heredoc":      "<<-EOT\n  " + strings.Repeat("(((( - - - ? : [[[ ", 1000) + "\n  EOT",
+		"long list":    "[" + strings.Repeat(`"a-b-c", 1 + 2, `, 20000) + "]",
+		"comments":     "1\n" + strings.Repeat("# [[[[ ((((\n/* ]]] { */\n", 5000),
+	}
+	for name, expr := range fine {
+		src := "resource \"cloudflare_filter\" \"f\" {\n  expression = " + expr + "\n}\n"
+		if fr := c.CheckFile("a.tf", KindTerraform, []byte(src)); fr.Unread != "" {
+			t.Errorf("%s: unread %q", name, fr.Unread)
+		}
+	}
+}

@@ -425,6 +425,9 @@ func hclLoc(r hcl.Range) scanner.Location {
 // readHCL parses native syntax. A file with syntax errors still yields the resources of the
 // partial tree hclsyntax recovers, and the first error.
 func readHCL(data []byte, name string, wanted func(string) bool) ([]tfResource, []span, *parseError) {
+	if pe := hclTooDeep(data); pe != nil {
+		return nil, nil, pe
+	}
 	f, diags := hclsyntax.ParseConfig(data, name, hcl.InitialPos)
 	var perr *parseError
 	for _, d := range diags {
