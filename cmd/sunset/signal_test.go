@@ -64,15 +64,22 @@ type scanProc struct {
 // waits until it has sent its first requests.
 func startScan(t *testing.T, api string, srv *emulator.Server, formats ...string) *scanProc {
 	t.Helper()
+	return startScanUnder(t, nil, api, srv, formats...)
+}
+
+// startScanUnder is startScan with the scan run by a wrapper command (such as nohup) that
+// execs it.
+func startScanUnder(t *testing.T, wrapper []string, api string, srv *emulator.Server, formats ...string) *scanProc {
+	t.Helper()
 	bin, err := exec.LookPath("sunset") // testscript.Main put the test binary there as sunset
 	if err != nil {
 		t.Fatal(err)
 	}
-	args := []string{"scan", "--rps", "0", "--as-of", "2025-02-01", "--fail-on", "none", "--retries", "0"}
+	args := append(append([]string(nil), wrapper...), bin, "scan", "--rps", "0", "--as-of", "2025-02-01", "--fail-on", "none", "--retries", "0")
 	for _, f := range formats {
 		args = append(args, "--format", f)
 	}
-	p := &scanProc{cmd: exec.Command(bin, args...), done: make(chan struct{})}
+	p := &scanProc{cmd: exec.Command(args[0], args[1:]...), done: make(chan struct{})}
 	p.cmd.Env = append(os.Environ(), "SUNSET_API_URL="+api, "CLOUDFLARE_API_TOKEN="+seed.DemoToken, "NO_COLOR=1")
 	p.cmd.Stderr = &p.stderr
 	if err := p.cmd.Start(); err != nil {
@@ -197,5 +204,32 @@ func TestSecondSignalExitsAtOnce(t *testing.T) {
 				t.Errorf("no word of the second signal; stderr:\n%s", p.stderr.String())
 			}
 		})
+	}
+}
+
+// TestIgnoredSignalStaysIgnored starts a scan under nohup: SIGHUP, ignored from the start,
+// does not stop it; SIGTERM then does (exit 4).
+func TestIgnoredSignalStaysIgnored(t *testing.T) {
+	nohup, err := exec.LookPath("nohup")
+	if err != nil {
+		t.Skip("no nohup")
+	}
+	api, srv := slowEmulator(t)
+	out := filepath.Join(t.TempDir(), "report.json")
+	p := startScanUnder(t, []string{nohup}, api, srv, "json:"+out)
+	// nohup execs sunset in its own process; wait until sunset itself has sent requests
+	// (startScanUnder did) before signalling.
+	if err := p.cmd.Process.Signal(syscall.SIGHUP); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond)
+	if p.exited() {
+		t.Fatalf("SIGHUP under nohup stopped the scan (%v); stderr:\n%s", p.err, p.stderr.String())
+	}
+	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if code := p.waitExit(t); code != cli.ExitIncomplete {
+		t.Fatalf("exit %d, want %d; stderr:\n%s", code, cli.ExitIncomplete, p.stderr.String())
 	}
 }

@@ -36,7 +36,13 @@ func Main(args []string, s *Streams) int {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	sigs := make(chan os.Signal, 2)
-	signal.Notify(sigs, stopSignals...)
+	for _, sig := range stopSignals {
+		// A signal ignored at start stays ignored (nohup, a shell's background job): notifying
+		// for it would install a handler and end the run on it after all.
+		if !signal.Ignored(sig) {
+			signal.Notify(sigs, sig)
+		}
+	}
 	defer signal.Stop(sigs)
 	done := make(chan struct{})
 	defer close(done)
