@@ -1,11 +1,15 @@
 package cli
 
 import (
+	"io"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/sunsetscan/sunset/scanner/cfapi/emulator"
 )
 
 // TestScanFlagsValidatedBeforeAnyRequest: --rps NaN/+Inf meant "unpaced", --rps 1e-9 hung,
@@ -45,5 +49,35 @@ func TestScanFlagsValidatedBeforeAnyRequest(t *testing.T) {
 		if r := runSunset(t, demoEnv(), "scan", "--api-url", srv.URL, "--rps", rps, "--retries", "0", "--format", "json:"+t.TempDir()+"/r.json"); r.code == ExitUsage {
 			t.Errorf("--rps %s refused: %s", rps, r.stderr)
 		}
+	}
+}
+
+// TestNullZoneListIsIncomplete: a zone list answered `success: true, result: null` was read
+// as "0 zones, complete, exit 0" (issue 12, item 10); it is a failed read: exit 4, and the
+// report says which listing read nothing.
+func TestNullZoneListIsIncomplete(t *testing.T) {
+	emu := newEmulator(t, emulator.Options{})
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/zones") {
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = io.WriteString(w, `{"success":true,"errors":[],"messages":[],"result":null}`)
+			return
+		}
+		emu.ServeHTTP(w, r)
+	}))
+	defer hs.Close()
+	report := filepath.Join(t.TempDir(), "r.json")
+	r := runSunset(t, demoEnv(), "scan", "--api-url", hs.URL+emulator.BasePath, "--rps", "0", "--retries", "0",
+		"--as-of", "2025-02-01", "--fail-on", "none", "--format", "json:"+report)
+	if r.code != ExitIncomplete {
+		t.Fatalf("exit %d, want %d (incomplete); stderr %s", r.code, ExitIncomplete, r.stderr)
+	}
+	rep := readReportFile(t, report)
+	found := false
+	for _, e := range rep.Errors {
+		found = found || strings.Contains(e.Message, "result is null or missing: nothing was read")
+	}
+	if !found || !rep.Summary.Incomplete {
+		t.Errorf("report errors %+v (incomplete %v); want the null zone list named", rep.Errors, rep.Summary.Incomplete)
 	}
 }
