@@ -166,17 +166,17 @@ func markdownSource(src Source) string {
 // how many findings it showed of how many there are.
 func markdownFindings(b *bytes.Buffer, groups []tableGroup, budget int) (shown, total int) {
 	for _, g := range groups {
-		total += len(g.rows)
+		total += len(g.idx)
 	}
 	const header = "| Severity | Rule | Resource | Message | End of life |\n| --- | --- | --- | --- | --- |\n"
 	const closing = "\n</details>\n\n"
 	for _, g := range groups {
-		open := "<details>\n<summary>" + escapeHTML(g.heading) + " · " + plural(len(g.rows), "finding", "findings") + "</summary>\n\n" + header
+		open := "<details>\n<summary>" + escapeHTML(g.heading) + " · " + plural(len(g.idx), "finding", "findings") + "</summary>\n\n" + header
 		if b.Len()+len(open)+len(closing) > budget {
 			return shown, total
 		}
 		b.WriteString(open)
-		for _, row := range g.rows {
+		for _, row := range g.rows() {
 			line := "| " + row.sev.String() + " | " + codeSpan(row.rule) + " | " + cell(row.resource) + " | " +
 				cell(truncateRunes(row.message, markdownMaxCell)) + " | " + cell(row.eol) + " |\n"
 			if b.Len()+len(line)+len(closing) > budget {

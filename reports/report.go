@@ -148,8 +148,13 @@ type Input struct {
 
 // NewReport assembles a report: the summary, the catalog entries the findings reference,
 // errors sorted, and the source target stripped of credentials. Findings keep their order.
+// The report shares in.Findings (a large scan has a million of them; a copy would double
+// them in memory): the caller must not modify them afterwards.
 func NewReport(in Input) *Report {
-	findings := append([]scanner.Finding{}, in.Findings...)
+	findings := in.Findings
+	if findings == nil {
+		findings = []scanner.Finding{}
+	}
 	errs := append([]scanner.RunError{}, in.Errors...)
 	SortErrors(errs)
 	src := in.Source

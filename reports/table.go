@@ -54,10 +54,28 @@ type tableRow struct {
 	eol      string
 }
 
-// tableGroup is the findings of one zone, file or account.
+// tableGroup is the findings of one zone, file or account: their indexes in the report,
+// made into rows one group at a time, so a million findings are never all rows at once.
 type tableGroup struct {
-	heading string
-	rows    []tableRow
+	heading  string
+	findings []scanner.Finding // the report's
+	idx      []int
+}
+
+// rows returns the rows of the group's findings, in the report's order.
+func (g tableGroup) rows() []tableRow {
+	rows := make([]tableRow, len(g.idx))
+	for i, fi := range g.idx {
+		f := &g.findings[fi]
+		rows[i] = tableRow{
+			sev:      f.Severity,
+			rule:     textsafe.Sanitize(string(f.RuleID)),
+			resource: resourceLabel(f),
+			message:  textsafe.Sanitize(f.Message),
+			eol:      orElse(textsafe.Sanitize(f.EndOfLife), "-"),
+		}
+	}
+	return rows
 }
 
 // tableStyles are the styles of one Write, bound to its renderer.
@@ -160,15 +178,9 @@ func groupFindings(findings []scanner.Finding) []tableGroup {
 		if !ok {
 			gi = len(groups)
 			index[key] = gi
-			groups = append(groups, tableGroup{heading: heading})
+			groups = append(groups, tableGroup{heading: heading, findings: findings})
 		}
-		groups[gi].rows = append(groups[gi].rows, tableRow{
-			sev:      f.Severity,
-			rule:     textsafe.Sanitize(string(f.RuleID)),
-			resource: resourceLabel(f),
-			message:  textsafe.Sanitize(f.Message),
-			eol:      orElse(textsafe.Sanitize(f.EndOfLife), "-"),
-		})
+		groups[gi].idx = append(groups[gi].idx, i)
 	}
 	return groups
 }
@@ -219,7 +231,7 @@ func wideLayout(groups []tableGroup, width int, st tableStyles) (func(tableGroup
 		widths[i] = ansi.StringWidth(h)
 	}
 	for _, g := range groups {
-		for _, row := range g.rows {
+		for _, row := range g.rows() {
 			for i, cell := range row.cells() {
 				widths[i] = max(widths[i], ansi.StringWidth(cell))
 			}
@@ -239,15 +251,16 @@ func wideLayout(groups []tableGroup, width int, st tableStyles) (func(tableGroup
 		}
 	}
 	return func(g tableGroup) string {
-		rows := make([][]string, len(g.rows))
-		for i, row := range g.rows {
+		src := g.rows()
+		rows := make([][]string, len(src))
+		for i, row := range src {
 			cells := row.cells()
 			for j := range cells {
 				cells[j] = ansi.Truncate(cells[j], widths[j], "…")
 			}
 			rows[i] = cells
 		}
-		return renderTable(st, headers, rows, widths, g.rows)
+		return renderTable(st, headers, rows, widths, src)
 	}, true
 }
 
@@ -263,8 +276,9 @@ func narrowLayout(groups []tableGroup, width int, st tableStyles) func(tableGrou
 	sevWidth := ansi.StringWidth(headers[0])
 	stack := max(width-sevWidth-cellGap, minStackWidth)
 	return func(g tableGroup) string {
-		rows := make([][]string, len(g.rows))
-		for i, row := range g.rows {
+		src := g.rows()
+		rows := make([][]string, len(src))
+		for i, row := range src {
 			var lines []string
 			if head := row.rule + "  " + row.resource; ansi.StringWidth(head) <= stack {
 				lines = append(lines, head)
@@ -275,12 +289,12 @@ func narrowLayout(groups []tableGroup, width int, st tableStyles) func(tableGrou
 			if row.eol != "-" {
 				lines = append(lines, "end of life "+row.eol)
 			}
-			if i < len(g.rows)-1 {
+			if i < len(src)-1 {
 				lines = append(lines, "") // a blank line keeps stacked rows apart
 			}
 			rows[i] = []string{row.sev.String(), strings.Join(lines, "\n")}
 		}
-		return renderTable(st, headers, rows, []int{sevWidth, stack}, g.rows)
+		return renderTable(st, headers, rows, []int{sevWidth, stack}, src)
 	}
 }
 
