@@ -21,7 +21,9 @@ import (
 //     queue for it holding only their slot, and its holder waits only for the network.
 //
 // A body larger than slotBytes+bigBytes fails that call with a *BodyTooLargeError; nothing is
-// retried, as the same answer would come again.
+// retried, as the same answer would come again. The wait for the big share counts against
+// the HTTP client's timeout (it covers reading the body); at the sizes the API sends, a
+// body is read in well under a second.
 const (
 	// DefaultBodyBudget is Config.BodyBudget's default: 32 MiB for all response bodies being
 	// read at once, so one body may have 24 MiB. The largest pages the scan asks for (5,000
