@@ -48,7 +48,13 @@ type (
 		Time       string           `xml:"time,attr"`
 		Timestamp  string           `xml:"timestamp,attr,omitempty"`
 		Properties *junitProperties `xml:"properties"`
-		Cases      []junitCase      `xml:"testcase"`
+		Cases      junitCases       `xml:"testcase"`
+	}
+	// junitCases are the cases of a suite: a rule's are made from its findings as they are
+	// encoded, one at a time, so the document never holds a case per finding.
+	junitCases struct {
+		findings []*scanner.Finding
+		list     []junitCase
 	}
 	junitProperties struct {
 		Items []junitProperty `xml:"property"`
@@ -109,24 +115,22 @@ func (JUnit) Write(w io.Writer, r *Report) error {
 	doc := junitSuites{Name: ToolName, Time: "0"}
 	for _, id := range ids {
 		suite := junitSuite{Name: xmlText(id), Time: "0", Timestamp: stamp, Properties: junitRuleProperties(info[id])}
+		suite.Cases.findings = byRule[id]
 		for _, f := range byRule[id] {
-			c := junitCaseOf(f)
-			switch {
-			case c.Skipped != nil:
+			if f.Suppressed { // a skipped case (junitCaseOf)
 				suite.Skipped++
-			default:
+			} else {
 				suite.Failures++
 			}
-			suite.Cases = append(suite.Cases, c)
 		}
-		suite.Tests = len(suite.Cases)
+		suite.Tests = len(byRule[id])
 		doc.add(suite)
 	}
 	if len(r.Errors) > 0 {
 		suite := junitSuite{Name: JUnitErrorSuite, Time: "0", Timestamp: stamp}
 		for _, e := range r.Errors {
 			line := xmlText(errorLine(e))
-			suite.Cases = append(suite.Cases, junitCase{
+			suite.Cases.list = append(suite.Cases.list, junitCase{
 				Name:      orElse(xmlText(orElse(e.Path, orElse(e.ZoneName, orElse(e.ZoneID, e.AccountID)))), "scan"),
 				ClassName: ToolName + ".read",
 				Time:      "0",
@@ -134,7 +138,7 @@ func (JUnit) Write(w io.Writer, r *Report) error {
 				Error:     &junitProblem{Message: orElse(line, "read error"), Type: "read-error", Body: orElse(line, "read error")},
 			})
 		}
-		suite.Tests, suite.Errors = len(suite.Cases), len(suite.Cases)
+		suite.Tests, suite.Errors = len(suite.Cases.list), len(suite.Cases.list)
 		doc.add(suite)
 	}
 
@@ -177,6 +181,21 @@ func junitRuleProperties(c RuleInfo) *junitProperties {
 		return nil
 	}
 	return &junitProperties{Items: props}
+}
+
+// MarshalXML writes one start element per case, as a slice of cases would be written.
+func (cs junitCases) MarshalXML(e *xml.Encoder, start xml.StartElement) error {
+	for _, f := range cs.findings {
+		if err := e.EncodeElement(junitCaseOf(f), start); err != nil {
+			return err
+		}
+	}
+	for _, c := range cs.list {
+		if err := e.EncodeElement(c, start); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // junitCaseOf is the test case of one finding.
