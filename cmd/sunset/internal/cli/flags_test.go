@@ -2,6 +2,7 @@ package cli
 
 import (
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -79,5 +80,22 @@ func TestNullZoneListIsIncomplete(t *testing.T) {
 	}
 	if !found || !rep.Summary.Incomplete {
 		t.Errorf("report errors %+v (incomplete %v); want the null zone list named", rep.Errors, rep.Summary.Incomplete)
+	}
+}
+
+// TestConnectionRefusedRetried: the README says network failures are retried; a refused
+// connection was not (issue 12, item 13). With --retries 1 the scan tries twice, then
+// stops as a fatal network failure (exit 3) that says so.
+func TestConnectionRefusedRetried(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	_ = ln.Close()
+	r := runSunset(t, demoEnv(), "scan", "--api-url", "http://"+addr+"/client/v4", "--retries", "1",
+		"--format", "json:"+filepath.Join(t.TempDir(), "r.json"))
+	if r.code != ExitFatal || !strings.Contains(r.stderr, "refused") || !strings.Contains(r.stderr, "(after 2 attempts)") {
+		t.Errorf("exit %d, stderr %q; want exit %d naming the refused connection after 2 attempts", r.code, r.stderr, ExitFatal)
 	}
 }
