@@ -233,3 +233,54 @@ func TestIgnoredSignalStaysIgnored(t *testing.T) {
 		t.Fatalf("exit %d, want %d; stderr:\n%s", code, cli.ExitIncomplete, p.stderr.String())
 	}
 }
+
+// TestEmulatorStopsOnTerm sends SIGTERM to `sunset emulator`: it stops as on Ctrl-C, saying
+// so, with exit 0.
+func TestEmulatorStopsOnTerm(t *testing.T) {
+	bin, err := exec.LookPath("sunset")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	if err := ln.Close(); err != nil {
+		t.Fatal(err)
+	}
+	p := &scanProc{cmd: exec.Command(bin, "emulator", "--listen", addr), done: make(chan struct{})}
+	var stdout bytes.Buffer
+	p.cmd.Stdout = &stdout
+	p.cmd.Stderr = &p.stderr
+	if err := p.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		p.err = p.cmd.Wait()
+		close(p.done)
+	}()
+	t.Cleanup(p.kill)
+	deadline := time.Now().Add(exitDeadline)
+	for {
+		conn, err := net.DialTimeout("tcp", addr, time.Second)
+		if err == nil {
+			_ = conn.Close()
+			break
+		}
+		if time.Now().After(deadline) || p.exited() {
+			p.kill()
+			t.Fatalf("the emulator does not listen; stderr:\n%s", p.stderr.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if code := p.waitExit(t); code != 0 {
+		t.Fatalf("exit %d; stderr:\n%s", code, p.stderr.String())
+	}
+	if !strings.Contains(stdout.String(), "sunset emulator stopped after") {
+		t.Errorf("stdout:\n%s", stdout.String())
+	}
+}
