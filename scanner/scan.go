@@ -192,11 +192,18 @@ func (s *liveScan) retired(r inventory.Retired, accountID, zoneID, zoneName stri
 // objects with one id, as a public fixture does for DNS records) get a fingerprint that also
 // covers the resource name and message, and findings identical in every field are kept once.
 func dedupeFingerprints(fs []Finding) []Finding {
-	count := map[string]int{}
+	if len(fs) == 0 {
+		return []Finding{} // never nil: results list [] rather than null
+	}
+	count := make(map[string]int, len(fs))
 	for i := range fs {
 		count[fs[i].Fingerprint]++
 	}
-	out := make([]Finding, 0, len(fs))
+	if len(count) == len(fs) {
+		return fs // no collision: the common case needs no second set nor a copy
+	}
+	// Compacted in place: a million findings are not copied.
+	out := fs[:0]
 	seen := map[string]bool{}
 	for _, f := range fs {
 		if count[f.Fingerprint] > 1 {
@@ -208,6 +215,7 @@ func dedupeFingerprints(fs []Finding) []Finding {
 		seen[f.Fingerprint] = true
 		out = append(out, f)
 	}
+	clear(fs[len(out):]) // what was dropped is not kept alive by the array
 	return out
 }
 
@@ -217,6 +225,9 @@ type liveScan struct {
 	asOf     time.Time
 	exprs    map[string]ExprInfo // inspectExpression's answers, by expression
 	findings []Finding
+	// dates are each rule's deprecation and end-of-life days as text, made once: a scan
+	// of a million findings would otherwise hold two million copies.
+	dates map[vocab.RuleID][2]string
 }
 
 // scope is where a finding lives: an account, or a zone (of an account).
@@ -260,6 +271,14 @@ func (s *liveScan) add(r rule, sev Severity, sc scope, res Resource, aspect, msg
 	} else {
 		fp = Fingerprint(SourceLive, string(r.e.ID), "account", sc.accountID, string(res.Kind), res.ID, aspect)
 	}
+	d, ok := s.dates[r.e.ID]
+	if !ok {
+		d = [2]string{r.e.DeprecatedOn.String(), r.e.EndOfLife.String()}
+		if s.dates == nil {
+			s.dates = map[vocab.RuleID][2]string{}
+		}
+		s.dates[r.e.ID] = d
+	}
 	s.findings = append(s.findings, Finding{
 		RuleID:       r.e.ID,
 		Severity:     sev,
@@ -270,8 +289,8 @@ func (s *liveScan) add(r rule, sev Severity, sc scope, res Resource, aspect, msg
 		ZoneID:       sc.zoneID,
 		ZoneName:     sc.zoneName,
 		Resource:     res,
-		DeprecatedOn: r.e.DeprecatedOn.String(),
-		EndOfLife:    r.e.EndOfLife.String(),
+		DeprecatedOn: d[0],
+		EndOfLife:    d[1],
 		Replacement:  r.e.Replacement,
 		DocURL:       r.e.DocURL,
 		Fingerprint:  fp,
