@@ -66,7 +66,8 @@ func patternOf(segs []string) string {
 //
 // Retry rule: 429, 5xx (except 501) and network failures (connection refused or reset,
 // unreachable host, EOF, timeouts) are retried up to MaxRetries times with exponential
-// backoff and jitter; a Retry-After (seconds or HTTP date) is honoured as a minimum. A POST
+// backoff and jitter; a Retry-After (seconds or HTTP date) is honoured as a minimum, and a
+// 429's exactly (see on429 for which 429s hold back every worker). A POST
 // is retried only after a 429, which the API sends without acting on the request, or when
 // its connection could not be opened: a POST that met a 5xx or a broken connection may have
 // been applied, and sending it again could duplicate a rule.
