@@ -3,6 +3,7 @@ package reports
 import (
 	"fmt"
 	"html/template"
+	"iter"
 	"sort"
 	"strconv"
 	"strings"
@@ -28,12 +29,15 @@ type htmlPage struct {
 	GroupTitle                    string
 	Timeline                      *svgTimeline
 	Charts                        []*svgBars
-	Findings                      []htmlFinding
-	Groups                        []string
-	HasSuppressed                 bool
-	Errors                        []htmlError
-	Rules                         []htmlRule
-	Plan                          *htmlPlan
+	// Findings are the table's rows, made one at a time as the page is written: a page
+	// of a million findings never holds them all. FindingCount is how many there are.
+	Findings      iter.Seq[htmlFinding]
+	FindingCount  int
+	Groups        []string
+	HasSuppressed bool
+	Errors        []htmlError
+	Rules         []htmlRule
+	Plan          *htmlPlan
 }
 
 type htmlGate struct{ Class, Text string }
@@ -91,6 +95,7 @@ func buildHTMLPage(r *Report, cat *catalog.Catalog) *htmlPage {
 	p.Timeline = buildTimeline(r, cat, stats)
 	p.Charts = findingCharts(r.Findings, p.GroupNoun)
 	p.Findings, p.Groups, p.HasSuppressed = findingTableRows(r.Findings)
+	p.FindingCount = len(r.Findings)
 	p.Errors = errorRows(r.Errors)
 	p.Rules = ruleRows(r.Catalog, stats)
 	return p
@@ -107,35 +112,46 @@ func gateBanner(s Summary) *htmlGate {
 	return &htmlGate{Class: "pass", Text: fmt.Sprintf("Gate passed: no finding at or above %s.", s.FailOn)}
 }
 
-// findingTableRows are the findings table's rows, the sorted groups its filter offers, and
-// whether any row is suppressed (the table then offers to show them).
-func findingTableRows(findings []scanner.Finding) (rows []htmlFinding, groups []string, suppressed bool) {
+// findingTableRows are the findings table's rows (made as they are ranged over), the
+// sorted groups its filter offers, and whether any row is suppressed (the table then offers
+// to show them).
+func findingTableRows(findings []scanner.Finding) (rows iter.Seq[htmlFinding], groups []string, suppressed bool) {
 	seen := map[string]bool{}
 	for i := range findings {
 		f := &findings[i]
-		row := htmlFinding{
-			Severity:     f.Severity.String(),
-			SevClass:     "sev-" + f.Severity.String(),
-			SevRank:      strconv.Itoa(int(f.Severity)),
-			Anchor:       findingAnchor(f),
-			RuleID:       textsafe.Sanitize(string(f.RuleID)),
-			RuleAnchor:   "rule-" + anchorID(string(f.RuleID)),
-			Group:        groupLabel(f),
-			Resource:     resourceLabel(f),
-			Message:      textsafe.Sanitize(f.Message),
-			EOL:          textsafe.Sanitize(f.EndOfLife),
-			Suppressed:   f.Suppressed,
-			SuppressedBy: textsafe.Sanitize(f.SuppressedBy),
-		}
-		seen[row.Group] = true
+		seen[groupLabel(f)] = true
 		suppressed = suppressed || f.Suppressed
-		rows = append(rows, row)
 	}
 	for g := range seen {
 		groups = append(groups, g)
 	}
 	sort.Strings(groups)
+	rows = func(yield func(htmlFinding) bool) {
+		for i := range findings {
+			if !yield(htmlFindingOf(&findings[i])) {
+				return
+			}
+		}
+	}
 	return rows, groups, suppressed
+}
+
+// htmlFindingOf is the table row of one finding.
+func htmlFindingOf(f *scanner.Finding) htmlFinding {
+	return htmlFinding{
+		Severity:     f.Severity.String(),
+		SevClass:     "sev-" + f.Severity.String(),
+		SevRank:      strconv.Itoa(int(f.Severity)),
+		Anchor:       findingAnchor(f),
+		RuleID:       textsafe.Sanitize(string(f.RuleID)),
+		RuleAnchor:   "rule-" + anchorID(string(f.RuleID)),
+		Group:        groupLabel(f),
+		Resource:     resourceLabel(f),
+		Message:      textsafe.Sanitize(f.Message),
+		EOL:          textsafe.Sanitize(f.EndOfLife),
+		Suppressed:   f.Suppressed,
+		SuppressedBy: textsafe.Sanitize(f.SuppressedBy),
+	}
 }
 
 // errorRows are the read errors' table rows.
