@@ -124,7 +124,7 @@ type rename struct {
 
 // diagnostic tells of the rename at its place in src.
 func (r rename) diagnostic(src string) Diagnostic {
-	line, col := lineCol(src, r.pos)
+	line, col := expr.LineCol(src, r.pos)
 	return Diagnostic{Severity: SeverityInfo, Code: CodeRenamedField,
 		Message: fmt.Sprintf("%s is the deprecated name of %s: renamed", r.old, r.new),
 		Offset:  r.pos, End: r.pos + len(r.old), Line: line, Column: col}
@@ -177,7 +177,7 @@ func planCode(src string, d celcheck.Diagnostic) string {
 func threatDiagnostics(e *expr.Expr, src string) []Diagnostic {
 	var out []Diagnostic
 	for _, c := range expr.FieldComparisons(e, threatField) {
-		line, col := lineCol(src, int(c.Pos()))
+		line, col := expr.LineCol(src, int(c.Pos()))
 		msg := fmt.Sprintf("cf.threat_score is always 0 now, so `%s` compares 0", expr.Print(c))
 		if v, known := expr.CompareInt(c, 0); known {
 			msg = fmt.Sprintf("cf.threat_score is always 0 now, so `%s` is always %t", expr.Print(c), v)
@@ -310,15 +310,6 @@ func usesField(n expr.Node, name string) bool {
 		return !found
 	})
 	return found
-}
-
-// lineCol converts a byte offset into a 1-based line and rune column.
-func lineCol(src string, pos int) (line, col int) {
-	pos = max(0, min(pos, len(src)))
-	before := src[:pos]
-	line = 1 + strings.Count(before, "\n")
-	start := strings.LastIndexByte(before, '\n') + 1
-	return line, 1 + utf8.RuneCountInString(before[start:])
 }
 
 // sortDiagnostics orders diagnostics by position (set-level ones, without a

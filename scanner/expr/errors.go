@@ -91,17 +91,12 @@ func (l ErrorList) sort() {
 	sort.SliceStable(l, func(i, j int) bool { return l[i].Pos < l[j].Pos })
 }
 
-// position converts a byte offset into a 1-based line and rune column.
-func position(src string, pos Pos) (line, col int) {
-	if int(pos) > len(src) {
-		pos = Pos(len(src))
-	}
-	if pos < 0 {
-		pos = 0
-	}
+// LineCol converts a byte offset of src into a 1-based line and a 1-based column counted in
+// runes, as Error reports them; an offset outside src is clamped to it.
+func LineCol(src string, pos int) (line, col int) {
+	pos = max(0, min(pos, len(src)))
 	before := src[:pos]
 	line = 1 + strings.Count(before, "\n")
 	start := strings.LastIndexByte(before, '\n') + 1
-	col = 1 + utf8.RuneCountInString(before[start:])
-	return line, col
+	return line, 1 + utf8.RuneCountInString(before[start:])
 }

@@ -85,7 +85,7 @@ func (p *parser) next() { p.tok = p.lx.scan(0) }
 func (p *parser) nextIn(mode int) { p.tok = p.lx.scan(mode) }
 
 func (p *parser) newError(pos Pos, msg string) *Error {
-	line, col := position(p.src, pos)
+	line, col := LineCol(p.src, int(pos))
 	return &Error{Pos: pos, Line: line, Col: col, Msg: msg}
 }
 
@@ -725,7 +725,7 @@ func setRbrack(n Node, pos Pos) {
 }
 
 func (p *parser) posString(pos Pos) string {
-	line, col := position(p.src, pos)
+	line, col := LineCol(p.src, int(pos))
 	return fmt.Sprintf("%d:%d", line, col)
 }
 

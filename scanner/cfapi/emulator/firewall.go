@@ -308,6 +308,12 @@ func (c *call) checkRuleItems(items []ruleInput) (rules []inventory.FirewallRule
 // newFilter is the filter a creation request describes; absent members stay zero.
 func (in filterInput) newFilter() inventory.Filter {
 	f := inventory.Filter{}
+	in.applyTo(&f)
+	return f
+}
+
+// applyTo merges the members present in in over f (creation and update alike).
+func (in filterInput) applyTo(f *inventory.Filter) {
 	if in.Expression != nil {
 		f.Expression = *in.Expression
 	}
@@ -320,7 +326,6 @@ func (in filterInput) newFilter() inventory.Filter {
 	if in.Ref != nil {
 		f.Ref = *in.Ref
 	}
-	return f
 }
 
 // checkNewFilter is what is wrong with the filter of item i of n about to be created: its
@@ -765,16 +770,7 @@ func (c *call) updateFilters(items []filterInput) ([]inventory.Filter, *reply) {
 			errs = append(errs, indexed(i, n, APIError{Code: CodeInvalid, Message: "expression is required"}))
 			continue
 		}
-		f.Expression = *in.Expression
-		if in.Paused != nil {
-			f.Paused = *in.Paused
-		}
-		if in.Description != nil {
-			f.Description = *in.Description
-		}
-		if in.Ref != nil {
-			f.Ref = *in.Ref
-		}
+		in.applyTo(&f)
 		if e := c.checkFilterExpression(f.Expression); e != nil {
 			errs = append(errs, indexed(i, n, *e))
 			continue

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/sunsetscan/sunset/scanner/vocab"
 
@@ -258,20 +257,11 @@ func sortDiags(d []Diagnostic) []Diagnostic {
 }
 
 func newDiag(src, sev, code string, pos, end expr.Pos, msg string) Diagnostic {
-	line, col := lineCol(src, int(pos))
+	line, col := expr.LineCol(src, int(pos))
 	if end < pos {
 		end = pos
 	}
 	return Diagnostic{Severity: sev, Code: code, Message: msg, Offset: int(pos), End: int(end), Line: line, Column: col}
-}
-
-// lineCol converts a byte offset into a 1-based line and rune column.
-func lineCol(src string, pos int) (line, col int) {
-	pos = max(0, min(pos, len(src)))
-	before := src[:pos]
-	line = 1 + strings.Count(before, "\n")
-	start := strings.LastIndexByte(before, '\n') + 1
-	return line, 1 + utf8.RuneCountInString(before[start:])
 }
 
 // explain turns one checker error into a diagnostic at the original token.
