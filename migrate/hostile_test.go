@@ -2,7 +2,6 @@ package migrate_test
 
 import (
 	"bytes"
-	"encoding/json"
 	"strings"
 	"testing"
 
@@ -14,50 +13,15 @@ import (
 // by a GitHub workflow command, an SGR colour and an OSC 8 hyperlink, a bidi override.
 const hostileText = "\x1b]8;;http://evil\x07link \x1b[31mred\x1b[0m x\n::error file=a.tf,line=1::FORGED\r\u202e"
 
-// hostileSnapshot is the demo account with hostile text before every name, description and
-// ref, and a string literal holding it at the end of every expression.
+// hostileSnapshot is the demo account with hostileText in every name, description, ref and
+// expression (seed.Hostile).
 func hostileSnapshot(t *testing.T) *inventory.Snapshot {
 	t.Helper()
-	var buf bytes.Buffer
-	if err := seed.Demo().Write(&buf); err != nil {
-		t.Fatal(err)
-	}
-	var v any
-	if err := json.Unmarshal(buf.Bytes(), &v); err != nil {
-		t.Fatal(err)
-	}
-	data, err := json.Marshal(poison(v))
-	if err != nil {
-		t.Fatal(err)
-	}
-	snap, err := inventory.ReadSnapshot(bytes.NewReader(data))
+	snap, err := seed.Hostile(hostileText)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return snap
-}
-
-// poison rewrites the user text of a decoded snapshot.
-func poison(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		for k, e := range x {
-			s, ok := e.(string)
-			switch {
-			case ok && (k == "name" || k == "description" || k == "ref"):
-				x[k] = hostileText + s
-			case ok && k == "expression" && s != "":
-				x[k] = s + ` or http.host eq "` + strings.ReplaceAll(hostileText, `"`, "") + `"`
-			default:
-				x[k] = poison(e)
-			}
-		}
-	case []any:
-		for i, e := range x {
-			x[i] = poison(e)
-		}
-	}
-	return v
 }
 
 // checkSafeLines fails when a line of out holds a control character other than a tab or

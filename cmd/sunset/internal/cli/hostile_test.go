@@ -1,14 +1,13 @@
 package cli
 
 import (
-	"bytes"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/sunsetscan/sunset/scanner/cfapi/emulator"
+	"github.com/sunsetscan/sunset/scanner/cfapi/emulator/seed"
 	"github.com/sunsetscan/sunset/scanner/inventory"
 	"github.com/sunsetscan/sunset/scanner/textsafe"
 )
@@ -21,50 +20,15 @@ const forged = "x\n::error file=a.tf,line=1::FORGED"
 // override: what an account can put in any name or description.
 const hostileText = "\x1b[31mred\x1b[0m \x1b]8;;http://evil\x07link " + forged + "\r\u202e"
 
-// hostileSeed is the demo account with hostileText before every name, description and ref
-// and inside a string literal at the end of every expression.
+// hostileSeed is the demo account with hostileText in every name, description, ref and
+// expression (seed.Hostile).
 func hostileSeed(t *testing.T) *inventory.Snapshot {
 	t.Helper()
-	var buf bytes.Buffer
-	if err := demoSeed().Write(&buf); err != nil {
-		t.Fatal(err)
-	}
-	var v any
-	if err := json.Unmarshal(buf.Bytes(), &v); err != nil {
-		t.Fatal(err)
-	}
-	data, err := json.Marshal(poison(v))
-	if err != nil {
-		t.Fatal(err)
-	}
-	snap, err := inventory.ReadSnapshot(bytes.NewReader(data))
+	snap, err := seed.Hostile(hostileText)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return snap
-}
-
-// poison rewrites the user text of a decoded snapshot.
-func poison(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		for k, e := range x {
-			s, ok := e.(string)
-			switch {
-			case ok && (k == "name" || k == "description" || k == "ref"):
-				x[k] = hostileText + s
-			case ok && k == "expression" && s != "":
-				x[k] = s + ` or http.host eq "` + hostileText + `"`
-			default:
-				x[k] = poison(e)
-			}
-		}
-	case []any:
-		for i, e := range x {
-			x[i] = poison(e)
-		}
-	}
-	return v
 }
 
 // checkLines fails when a line of out holds a control character other than a tab, or starts
