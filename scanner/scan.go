@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/sunsetscan/sunset/scanner/vocab"
@@ -130,14 +131,49 @@ type RetiredNote struct {
 // finding; colliding fingerprints (duplicate object ids) are made unique, and findings
 // identical in every field are kept once.
 func ScanSnapshot(snap *inventory.Snapshot, cat *catalog.Catalog, opts Options) Result {
-	res := Result{Findings: []Finding{}, Errors: []RunError{}}
 	if snap == nil {
-		return res
+		return Result{Findings: []Finding{}, Errors: []RunError{}}
 	}
+	l := NewLive(cat, opts)
+	for i := range snap.Zones {
+		l.Zone(&snap.Zones[i])
+	}
+	return l.Result(snap)
+}
+
+// Live is a live scan fed zone by zone, so that a collection can hand each zone over as it
+// is read and drop its objects: memory then holds findings, not the account. Zone is safe
+// for concurrent use; Result is called once, after the last Zone.
+type Live struct {
+	mu sync.Mutex
+	s  liveScan
+}
+
+// NewLive starts a live scan (see ScanSnapshot for what it finds). A nil catalog means
+// catalog.Default().
+func NewLive(cat *catalog.Catalog, opts Options) *Live {
 	if cat == nil {
 		cat = catalog.Default()
 	}
-	s := &liveScan{cat: cat, asOf: opts.AsOf, exprs: map[string]ExprInfo{}}
+	return &Live{s: liveScan{cat: cat, asOf: opts.AsOf, exprs: map[string]ExprInfo{}}}
+}
+
+// Zone records the findings of one zone's objects. Its errors, retirements and the counts
+// come from the snapshot given to Result, where the zone may stand without its objects.
+func (l *Live) Zone(z *inventory.ZoneInventory) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.s.zone(z)
+}
+
+// Result scans the snapshot's accounts, takes the counts, errors and retired endpoints of its
+// accounts and zones (their objects must have gone through Zone), and returns every finding
+// deduplicated and sorted.
+func (l *Live) Result(snap *inventory.Snapshot) Result {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	s := &l.s
+	res := Result{Findings: []Finding{}, Errors: []RunError{}}
 	res.Zones, res.Accounts = len(snap.Zones), len(snap.Accounts)
 	for i := range snap.Accounts {
 		a := &snap.Accounts[i]
@@ -151,7 +187,6 @@ func ScanSnapshot(snap *inventory.Snapshot, cat *catalog.Catalog, opts Options) 
 	}
 	for i := range snap.Zones {
 		z := &snap.Zones[i]
-		s.zone(z)
 		if len(z.Errors) > 0 {
 			res.ZonesFailed++
 		}
@@ -163,20 +198,29 @@ func ScanSnapshot(snap *inventory.Snapshot, cat *catalog.Catalog, opts Options) 
 		}
 	}
 	res.Findings = dedupeFingerprints(s.findings)
+	s.findings = nil
 	SortFindings(res.Findings)
-	sort.SliceStable(res.Errors, func(i, j int) bool {
-		a, b := &res.Errors[i], &res.Errors[j]
+	sortRunErrors(res.Errors)
+	sortRetired(res.Retired)
+	res.Incomplete = snap.Incomplete || len(res.Errors) > 0
+	return res
+}
+
+func sortRunErrors(errs []RunError) {
+	sort.SliceStable(errs, func(i, j int) bool {
+		a, b := &errs[i], &errs[j]
 		return cmpStrings(a.ZoneName, b.ZoneName, a.ZoneID, b.ZoneID, a.AccountID, b.AccountID, a.Path, b.Path, a.What, b.What, a.Message, b.Message) < 0
 	})
-	sort.SliceStable(res.Retired, func(i, j int) bool {
-		a, b := &res.Retired[i], &res.Retired[j]
+}
+
+func sortRetired(notes []RetiredNote) {
+	sort.SliceStable(notes, func(i, j int) bool {
+		a, b := &notes[i], &notes[j]
 		if c := cmpStrings(a.ZoneName, b.ZoneName, a.ZoneID, b.ZoneID, a.AccountID, b.AccountID, a.Path, b.Path, a.Method, b.Method); c != 0 {
 			return c < 0
 		}
 		return a.Status < b.Status
 	})
-	res.Incomplete = snap.Incomplete || len(res.Errors) > 0
-	return res
 }
 
 func (s *liveScan) retired(r inventory.Retired, accountID, zoneID, zoneName string) RetiredNote {

@@ -199,6 +199,12 @@ type Options struct {
 	Progress func(Progress)
 	// Source is recorded in Snapshot.Source (e.g. the API base URL).
 	Source string
+	// OnZone, when set, receives each collected zone, its lists sorted, as soon as it is
+	// read; the snapshot then keeps only the zone's identity, errors, retirements and
+	// request count, so memory holds what OnZone keeps rather than the whole account. It is
+	// called from the workers, concurrently: it must be safe for concurrent use. Zones never
+	// started (an interrupted run) are not passed to it; they are in the snapshot.
+	OnZone func(*inventory.ZoneInventory)
 	// FailureLimit is how many calls of one zone or account may fail (after the client's
 	// retries) before any call of it got an answer; at the limit the rest of it is skipped
 	// and recorded as SkippedAfterFailures. 0 means DefaultFailureLimit, a negative value
@@ -509,7 +515,7 @@ func (c *collector) scan(ctx context.Context, accounts []inventory.AccountInvent
 			if ctx.Err() != nil {
 				return result{account: -1, zone: -1}, nil
 			}
-			return result{account: -1, zone: i, inv: c.scanZone(ctx, z)}, nil
+			return result{account: -1, zone: i, inv: c.handOver(c.scanZone(ctx, z))}, nil
 		})
 	}
 	results, _ := p.Wait() // tasks report fatal errors through abort, never by returning them
@@ -543,6 +549,17 @@ func (c *collector) scan(ctx context.Context, accounts []inventory.AccountInvent
 		}
 	}
 	return out
+}
+
+// handOver gives a collected zone to Options.OnZone and returns what the snapshot keeps of
+// it: the whole zone without OnZone, its identity and outcome with it.
+func (c *collector) handOver(inv inventory.ZoneInventory) inventory.ZoneInventory {
+	if c.opts.OnZone == nil {
+		return inv
+	}
+	inv.Sort()
+	c.opts.OnZone(&inv)
+	return inventory.ZoneInventory{Zone: inv.Zone, Retired: inv.Retired, Errors: inv.Errors, Requests: inv.Requests}
 }
 
 // reportZone updates and reports the progress after a zone; serialised by progressMu.

@@ -147,28 +147,36 @@ func (s *Snapshot) Sort() {
 		return s.Zones[i].Zone.ID < s.Zones[j].Zone.ID
 	})
 	for i := range s.Accounts {
-		a := &s.Accounts[i]
-		sortBy(a.Tunnels, func(t Tunnel) string { return t.ID })
-		sortBy(a.AccessBookmarks, func(b AccessBookmark) string { return b.ID })
-		sortBy(a.LoadBalancerPools, func(p LoadBalancerPool) string { return p.ID })
+		s.Accounts[i].Sort()
 	}
 	for i := range s.Zones {
-		z := &s.Zones[i]
-		sortBy(z.FirewallRules, func(r FirewallRule) string { return r.ID })
-		sortBy(z.Filters, func(f Filter) string { return f.ID })
-		sortBy(z.RateLimits, func(r RateLimit) string { return r.ID })
-		sortBy(z.WAFPackages, func(p WAFPackageInventory) string { return p.Package.ID })
-		for j := range z.WAFPackages {
-			sortBy(z.WAFPackages[j].Groups, func(g WAFGroup) string { return g.ID })
-			sortBy(z.WAFPackages[j].Rules, func(r WAFRule) string { return r.ID })
-		}
-		sortBy(z.WAFOverrides, func(o WAFOverride) string { return o.ID })
-		sortBy(z.Settings, func(s Setting) string { return s.ID })
-		sortBy(z.LegacyDNSSettings, func(s Setting) string { return s.ID })
-		sortBy(z.DNSRecords, func(r DNSRecord) string { return r.ID })
-		sortBy(z.HealthChecks, func(h HealthCheck) string { return h.ID })
-		sortBy(z.Rulesets, func(r Ruleset) string { return string(r.Phase) + "\x00" + r.ID })
+		s.Zones[i].Sort()
 	}
+}
+
+// Sort orders every list of the account by id.
+func (a *AccountInventory) Sort() {
+	sortBy(a.Tunnels, func(t Tunnel) string { return t.ID })
+	sortBy(a.AccessBookmarks, func(b AccessBookmark) string { return b.ID })
+	sortBy(a.LoadBalancerPools, func(p LoadBalancerPool) string { return p.ID })
+}
+
+// Sort orders every list of the zone by id (rulesets by phase, then id).
+func (z *ZoneInventory) Sort() {
+	sortBy(z.FirewallRules, func(r FirewallRule) string { return r.ID })
+	sortBy(z.Filters, func(f Filter) string { return f.ID })
+	sortBy(z.RateLimits, func(r RateLimit) string { return r.ID })
+	sortBy(z.WAFPackages, func(p WAFPackageInventory) string { return p.Package.ID })
+	for j := range z.WAFPackages {
+		sortBy(z.WAFPackages[j].Groups, func(g WAFGroup) string { return g.ID })
+		sortBy(z.WAFPackages[j].Rules, func(r WAFRule) string { return r.ID })
+	}
+	sortBy(z.WAFOverrides, func(o WAFOverride) string { return o.ID })
+	sortBy(z.Settings, func(s Setting) string { return s.ID })
+	sortBy(z.LegacyDNSSettings, func(s Setting) string { return s.ID })
+	sortBy(z.DNSRecords, func(r DNSRecord) string { return r.ID })
+	sortBy(z.HealthChecks, func(h HealthCheck) string { return h.ID })
+	sortBy(z.Rulesets, func(r Ruleset) string { return string(r.Phase) + "\x00" + r.ID })
 }
 
 func sortBy[T any](xs []T, key func(T) string) {
