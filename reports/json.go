@@ -24,6 +24,7 @@ type jsonReport struct {
 	Findings      json.RawMessage    `json:"findings"`
 	Errors        []scanner.RunError `json:"errors"`
 	Catalog       []RuleInfo         `json:"catalog"`
+	AccountNames  map[string]string  `json:"account_names,omitempty"`
 }
 
 // Write implements Reporter.
@@ -36,6 +37,7 @@ func (JSON) Write(w io.Writer, r *Report) error {
 	doc := jsonReport{
 		SchemaVersion: out.SchemaVersion, Tool: out.Tool, AsOf: out.AsOf, Source: out.Source,
 		Summary: out.Summary, Findings: streamMarker, Errors: out.Errors, Catalog: out.Catalog,
+		AccountNames: out.AccountNames,
 	}
 	// Encode ends with the trailing newline.
 	err := writeJSONStream(w, doc, "findings", len(out.Findings), func(i int) any { return &out.Findings[i] })

@@ -34,7 +34,7 @@ const (
 )
 
 // Report is the JSON report:
-// {schema_version, tool, as_of, source, summary, findings[], errors[], catalog[]}.
+// {schema_version, tool, as_of, source, summary, findings[], errors[], catalog[], account_names}.
 type Report struct {
 	SchemaVersion int     `json:"schema_version"`
 	Tool          Tool    `json:"tool"`
@@ -48,6 +48,9 @@ type Report struct {
 	// Catalog holds the catalog entries the findings reference, sorted by id, for formats that
 	// describe rules separately (SARIF rules, the HTML timeline).
 	Catalog []RuleInfo `json:"catalog"`
+	// AccountNames maps the ids of accounts to their names where the source knows them, so
+	// formats for people can show names; omitted when empty.
+	AccountNames map[string]string `json:"account_names,omitempty"`
 }
 
 // Tool names the program that wrote a report.
@@ -144,6 +147,8 @@ type Input struct {
 	FailOn   scanner.Severity
 	// Rules, when set, adds descriptions (and anything the findings lack) to Catalog.
 	Rules RuleLookup
+	// AccountNames maps account ids to names (from the scanned snapshot); nil shows ids.
+	AccountNames map[string]string
 }
 
 // NewReport assembles a report: the summary, the catalog entries the findings reference,
@@ -171,6 +176,7 @@ func NewReport(in Input) *Report {
 		Findings:      findings,
 		Errors:        errs,
 		Catalog:       BuildCatalog(findings, in.Rules),
+		AccountNames:  in.AccountNames,
 	}
 }
 
