@@ -253,6 +253,9 @@ func printCheckConfig(s *Streams, o *checkOptions) error {
 // runCheck checks the paths, applies the policy (severity overrides, disabled rules,
 // baseline), writes every report and returns the exit status.
 func runCheck(c *ucli.Context, s *Streams, o *checkOptions) error {
+	if err := checkOutputs(o.outputs()); err != nil {
+		return err // before the first file is read
+	}
 	checker := repo.NewChecker(o.catalog, o.asOf)
 	var res *repo.Result
 	var err error

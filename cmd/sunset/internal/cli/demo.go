@@ -71,6 +71,10 @@ func demoCommand(s *Streams) *ucli.Command {
 			if htmlPath != "" {
 				opts.formats = append(opts.formats, reports.FormatSpec{Format: "html", Path: htmlPath})
 			}
+			// Named as the demo's flags before the emulator starts; runScan checks them again.
+			if err := checkOutputs(append(fileOutput("--report", c.String("report")), fileOutput("--html", htmlPath)...)); err != nil {
+				return err
+			}
 			base, stop, err := startDemoEmulator(c.Context, opts)
 			if err != nil {
 				return err

@@ -198,6 +198,9 @@ func formatSpecs(c *ucli.Context) ([]reports.FormatSpec, error) {
 // runScan collects (or loads) a snapshot, scans it, writes every report and returns the
 // exit status: 1 when the gate fails, else 4 when anything could not be read.
 func runScan(ctx context.Context, s *Streams, o *scanOptions) error {
+	if err := checkOutputs(o.outputs()); err != nil {
+		return err // before the first request: a bad path must not cost a scan
+	}
 	snap, target, collectErr := acquireSnapshot(ctx, s, o)
 	if snap == nil {
 		return collectErr
