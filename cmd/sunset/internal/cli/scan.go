@@ -201,7 +201,10 @@ func runScan(ctx context.Context, s *Streams, o *scanOptions) error {
 	if err := checkOutputs(o.outputs()); err != nil {
 		return err // before the first request: a bad path must not cost a scan
 	}
-	snap, target, collectErr := acquireSnapshot(ctx, s, o)
+	// The plan and --snapshot-out need the account whole; otherwise each zone is scanned as
+	// it is collected and its objects dropped, so memory holds findings, not the account.
+	keepSnapshot := o.snapshotOut != "" || o.planDir != "" || showsPlan(o.formats)
+	snap, res, target, collectErr := scanSource(ctx, s, o, keepSnapshot)
 	if snap == nil {
 		return collectErr
 	}
@@ -213,7 +216,6 @@ func runScan(ctx context.Context, s *Streams, o *scanOptions) error {
 			return err
 		}
 	}
-	res := scanner.ScanSnapshot(snap, o.catalog, scanner.Options{AsOf: o.asOf})
 	errs := reportErrors(res)
 	if collectErr != nil && len(errs) == 0 {
 		// Interrupted while the accounts were listed: no part was read, so none records the
@@ -254,9 +256,37 @@ func runScan(ctx context.Context, s *Streams, o *scanOptions) error {
 	return nil
 }
 
-// acquireSnapshot loads --snapshot or collects from the API. A non-nil snapshot with a
-// non-nil error means the collection was interrupted: report what was read.
+// scanSource loads --snapshot or collects from the API, and scans it. Unless keep is set,
+// a collected zone is scanned as soon as it is read and stays in the snapshot without its
+// objects. A non-nil snapshot with a non-nil error means the collection was interrupted:
+// report what was read.
+func scanSource(ctx context.Context, s *Streams, o *scanOptions, keep bool) (*inventory.Snapshot, scanner.Result, string, error) {
+	live := scanner.NewLive(o.catalog, scanner.Options{AsOf: o.asOf})
+	var onZone func(*inventory.ZoneInventory)
+	if !keep && o.snapshotIn == "" {
+		onZone = live.Zone
+	}
+	snap, target, err := readOrCollect(ctx, s, o, onZone)
+	if snap == nil {
+		return nil, scanner.Result{}, "", err
+	}
+	if onZone == nil {
+		for i := range snap.Zones {
+			live.Zone(&snap.Zones[i])
+		}
+	}
+	return snap, live.Result(snap), target, err
+}
+
+// acquireSnapshot loads --snapshot or collects the whole account from the API. A non-nil
+// snapshot with a non-nil error means the collection was interrupted: report what was read.
 func acquireSnapshot(ctx context.Context, s *Streams, o *scanOptions) (*inventory.Snapshot, string, error) {
+	return readOrCollect(ctx, s, o, nil)
+}
+
+// readOrCollect is acquireSnapshot handing each collected zone to onZone when it is set
+// (see collect.Options.OnZone).
+func readOrCollect(ctx context.Context, s *Streams, o *scanOptions, onZone func(*inventory.ZoneInventory)) (*inventory.Snapshot, string, error) {
 	if o.snapshotIn != "" {
 		f, err := openInput(o.snapshotIn, maxSavedFile)
 		if err != nil {
@@ -289,6 +319,7 @@ func acquireSnapshot(ctx context.Context, s *Streams, o *scanOptions) (*inventor
 	}
 	prog := newProgress(s, o.rps, copts.Workers)
 	copts.Progress = prog.update
+	copts.OnZone = onZone
 	snap, err := collect.Collect(ctx, zoneLister{client}, copts)
 	prog.done()
 	switch {
