@@ -38,6 +38,7 @@ import (
 	"io"
 	"sort"
 
+	"github.com/sunsetscan/sunset/migrate/verify/ruleeval"
 	"github.com/sunsetscan/sunset/scanner/vocab"
 )
 
@@ -202,6 +203,77 @@ type ZonePlan struct {
 	Retired []Retired `json:"retired,omitempty"`
 	// Notes are zone-wide remarks: quotas, declared differences in behaviour.
 	Notes []string `json:"notes,omitempty"`
+	// Verification is the old rules and the new ones evaluated on generated requests
+	// (package migrate/verify); nil when the plan was not verified.
+	Verification *Verification `json:"verification,omitempty"`
+}
+
+// Verification is what evaluating a zone's old firewall rules and the plan's custom rules
+// on the same generated requests found, and how its rate limits compare.
+type Verification struct {
+	// Requests is how many generated requests both rule lists were evaluated on.
+	Requests int `json:"requests"`
+	// Differing is how many of them got another decision from the new rules.
+	Differing int `json:"differing"`
+	// Differences group the differing requests by their two decisions and the rules they
+	// match, each with one witness request.
+	Differences []Difference `json:"differences"`
+	// RateLimits compares each previous-version rate limit with its rate limiting rule.
+	RateLimits []RateLimitCheck `json:"rate_limits,omitempty"`
+	// Notes say what the comparison assumed or could not cover.
+	Notes []string `json:"notes,omitempty"`
+}
+
+// Same reports whether every request got the same decision and every rate limit counted
+// the same requests.
+func (v *Verification) Same() bool {
+	if v.Differing > 0 {
+		return false
+	}
+	for _, rl := range v.RateLimits {
+		if rl.Differing > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// Decision is what a rule list does to one request (package migrate/verify/ruleeval).
+type Decision = ruleeval.Decision
+
+// Difference is one way the new rules decide otherwise than the old ones.
+type Difference struct {
+	// Requests counts the generated requests that differ this way.
+	Requests int      `json:"requests"`
+	Old      Decision `json:"old"`
+	New      Decision `json:"new"`
+	// OldRules are the firewall rules (and existing custom rules) the witness matches, in
+	// evaluation order; NewRules the custom rules it matches, in list order.
+	OldRules []string `json:"old_rules"`
+	NewRules []string `json:"new_rules"`
+	// Witness is one such request: the fields the rules involved read.
+	Witness map[string]any `json:"witness"`
+	// Declared is the plan's own account of the difference, "" when the plan does not
+	// declare it.
+	Declared string `json:"declared,omitempty"`
+}
+
+// RateLimitCheck compares one previous-version rate limit with its rate limiting rule.
+type RateLimitCheck struct {
+	RateLimitID string `json:"rate_limit_id"`
+	// Rule is the ref of the rule that replaces it, "" when the plan keeps the old one.
+	Rule string `json:"rule,omitempty"`
+	// Requests and Differing count generated requests, and those the two count differently.
+	Requests  int `json:"requests"`
+	Differing int `json:"differing"`
+	// Witness is one differing request (the fields either side reads), with what each side does.
+	Witness   map[string]any `json:"witness,omitempty"`
+	OldCounts bool           `json:"old_counts,omitempty"`
+	NewCounts bool           `json:"new_counts,omitempty"`
+	// Exact is set when matching, threshold, period, timeout and action carry over unchanged;
+	// NotExact says what does not.
+	Exact    bool     `json:"exact"`
+	NotExact []string `json:"not_exact,omitempty"`
 }
 
 // AccountPlan is the plan of the account-scoped objects of one account.

@@ -15,8 +15,8 @@ import (
 // advanced rate limiting add-on, which the API does not show); 0 when the plan is unknown.
 func RateLimitingQuota(plan string) int { return inventory.RateLimitingRulesQuota(plan) }
 
-// rateLimitRef is the ref a migrated rate limit's rule carries, so a later run recognises it.
-func rateLimitRef(id string) string { return "rate_limit:" + id }
+// RateLimitRef is the ref a migrated rate limit's rule carries, so a later run recognises it.
+func RateLimitRef(id string) string { return "rate_limit:" + id }
 
 func normalizeList(xs []string) []string {
 	out := make([]string, 0, len(xs))

@@ -63,7 +63,7 @@ func translateRateLimit(rl inventory.RateLimit, plan string) rlTranslation {
 	action := x.action(rl.Action)
 	rule := inventory.RulesetRule{
 		Action: action, Expression: expression, Description: rl.Description,
-		Enabled: boolPtr(!rl.Disabled), Ref: rateLimitRef(rl.ID), RateLimit: mustJSON(x.ratelimit(rl, action, counting)),
+		Enabled: boolPtr(!rl.Disabled), Ref: RateLimitRef(rl.ID), RateLimit: mustJSON(x.ratelimit(rl, action, counting)),
 	}
 	rule.ActionParameters = x.response(rl.Action.Response, action)
 	if rl.Disabled {
