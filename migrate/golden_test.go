@@ -19,6 +19,7 @@ import (
 	"github.com/sunsetscan/sunset/migrate"
 	"github.com/sunsetscan/sunset/migrate/customrules"
 	"github.com/sunsetscan/sunset/migrate/terraform"
+	"github.com/sunsetscan/sunset/migrate/verify"
 	"github.com/sunsetscan/sunset/scanner"
 	"github.com/sunsetscan/sunset/scanner/cfapi/emulator/seed"
 	"github.com/sunsetscan/sunset/scanner/inventory"
@@ -146,7 +147,9 @@ func TestGoldenDemoZones(t *testing.T) {
 	full := seed.Demo()
 	for _, z := range full.Zones {
 		t.Run(z.Zone.Name, func(t *testing.T) {
-			p, _ := planOf(zoneSnapshot(full, z.Zone.Name), goldenAsOf)
+			snap := zoneSnapshot(full, z.Zone.Name)
+			p, _ := planOf(snap, goldenAsOf)
+			verify.Verify(p, snap) // as `sunset plan` does by default
 			if len(p.Zones) != 1 || len(p.Zones[0].Steps) == 0 {
 				t.Fatalf("demo zone %s has no plan", z.Zone.Name)
 			}
@@ -280,6 +283,7 @@ func TestGoldenRealworld(t *testing.T) {
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
 			p, res := planOf(snaps[name], goldenAsOf)
+			verify.Verify(p, snaps[name])
 			if len(p.Zones) != 1 {
 				t.Fatalf("no zone plan for %s (%d findings)", name, len(res.Findings))
 			}

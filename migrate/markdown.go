@@ -169,7 +169,7 @@ func (p *Plan) WriteMarkdown(w io.Writer) error {
 	}
 	for _, a := range p.Accounts {
 		title := "Account " + EscapeMarkdown(a.AccountName) + " (" + code(a.AccountID) + ")"
-		writeScope(bw, title, "", a.Steps, a.Notes, a.Summary)
+		writeScope(bw, title, nil, a.Steps, a.Notes, a.Summary)
 	}
 	for _, z := range p.Zones {
 		level := ""
@@ -177,7 +177,7 @@ func (p *Plan) WriteMarkdown(w io.Writer) error {
 			level = ", " + EscapeMarkdown(z.PlanLevel) + " plan"
 		}
 		title := "Zone " + EscapeMarkdown(z.ZoneName) + " (" + code(z.ZoneID) + level + ")"
-		writeScope(bw, title, z.ZoneName, z.Steps, z.Notes, z.Summary)
+		writeScope(bw, title, z.Verification, z.Steps, z.Notes, z.Summary)
 	}
 	if len(p.Unplanned) > 0 {
 		fmt.Fprintf(bw, "## Findings without a step\n\n")
@@ -189,9 +189,12 @@ func (p *Plan) WriteMarkdown(w io.Writer) error {
 	return bw.Flush()
 }
 
-func writeScope(w io.Writer, title, _ string, steps []Step, notes []string, sum Summary) {
+func writeScope(w io.Writer, title string, v *Verification, steps []Step, notes []string, sum Summary) {
 	fmt.Fprintf(w, "## %s\n\n", title)
 	fmt.Fprintf(w, "%s.\n\n", sum.Line())
+	if v != nil {
+		writeVerification(w, v)
+	}
 	if len(notes) > 0 {
 		fmt.Fprintf(w, "Notes:\n\n")
 		for _, n := range notes {
@@ -207,6 +210,104 @@ func writeScope(w io.Writer, title, _ string, steps []Step, notes []string, sum 
 		writeStep(w, i+1, st, num)
 	}
 	fmt.Fprintf(w, "**%s.**\n\n", sum.Line())
+}
+
+// VerificationLine is the one-line account of a zone's verification: "verified on N
+// generated requests: same decision", or how many differ, and how the rate limits compare.
+func (v *Verification) VerificationLine() string {
+	var parts []string
+	switch {
+	case v.Requests == 0 && len(v.RateLimits) == 0:
+		return "nothing compared"
+	case v.Requests == 0:
+	case v.Differing == 0:
+		parts = append(parts, fmt.Sprintf("verified on %s: same decision", plural(v.Requests, "generated request", "generated requests")))
+	default:
+		parts = append(parts, fmt.Sprintf("verified on %s: %d decide otherwise (%s)", plural(v.Requests, "generated request", "generated requests"),
+			v.Differing, plural(len(v.Differences), "kind of difference", "kinds of difference")))
+	}
+	if n := len(v.RateLimits); n > 0 {
+		differ, exact := 0, 0
+		for _, rl := range v.RateLimits {
+			if rl.Differing > 0 {
+				differ++
+			}
+			if rl.Exact {
+				exact++
+			}
+		}
+		rl := fmt.Sprintf("%s compared: ", plural(n, "rate limit", "rate limits"))
+		if differ == 0 {
+			rl += "same requests counted"
+		} else {
+			rl += fmt.Sprintf("%d count other requests", differ)
+		}
+		parts = append(parts, fmt.Sprintf("%s, %d exact", rl, exact))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// writeVerification writes a zone's verification: its line, then each difference with its
+// witness and rules, each rate limit that is not exact, and the notes.
+func writeVerification(w io.Writer, v *Verification) {
+	fmt.Fprintf(w, "Verification: %s.\n\n", v.VerificationLine())
+	var items []string
+	for _, d := range v.Differences {
+		item := fmt.Sprintf("%s on %s: old %s, new %s; witness %s; old rules matched: %s; new rules matched: %s",
+			decisionText(d.Old)+" -> "+decisionText(d.New), plural(d.Requests, "request", "requests"),
+			EscapeMarkdown(orNone(d.Old.By)), EscapeMarkdown(orNone(d.New.By)), code(witnessJSON(d.Witness)),
+			EscapeMarkdown(orNone(strings.Join(d.OldRules, ", "))), EscapeMarkdown(orNone(strings.Join(d.NewRules, ", "))))
+		if d.Declared != "" {
+			item += "; declared by the plan: " + EscapeMarkdown(d.Declared)
+		}
+		items = append(items, item)
+	}
+	for _, rl := range v.RateLimits {
+		if rl.Differing > 0 {
+			items = append(items, fmt.Sprintf("rate limit %s: %d of %d requests counted otherwise; witness %s (old counts it: %t, new: %t)",
+				code(rl.RateLimitID), rl.Differing, rl.Requests, code(witnessJSON(rl.Witness)), rl.OldCounts, rl.NewCounts))
+		}
+		if len(rl.NotExact) > 0 {
+			items = append(items, fmt.Sprintf("rate limit %s is not exact: %s", code(rl.RateLimitID), EscapeMarkdown(strings.Join(rl.NotExact, "; "))))
+		}
+	}
+	for _, n := range v.Notes {
+		items = append(items, EscapeMarkdown(n))
+	}
+	for _, it := range items {
+		fmt.Fprintf(w, "- %s\n", it)
+	}
+	if len(items) > 0 {
+		fmt.Fprintln(w)
+	}
+}
+
+// decisionText is a decision in a few words, for plan.md.
+func decisionText(d Decision) string {
+	s := "`" + orNone(d.Action) + "`"
+	if len(d.Skipped) > 0 {
+		s += " skipping " + EscapeMarkdown(strings.Join(d.Skipped, " "))
+	}
+	if d.Logged {
+		s += " logged"
+	}
+	return s
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}
+
+// witnessJSON is a witness request as one line of JSON (keys sorted).
+func witnessJSON(w map[string]any) string {
+	b, err := json.Marshal(w)
+	if err != nil {
+		return fmt.Sprint(w)
+	}
+	return string(b)
 }
 
 func writeStep(w io.Writer, n int, st Step, num map[string]int) {
