@@ -1,267 +1,23 @@
 package customrules
 
 import (
-	"cmp"
-	"encoding/json"
 	"fmt"
-	"maps"
-	"regexp"
-	"regexp/syntax"
-	"slices"
 	"strings"
 	"testing"
 
+	"github.com/sunsetscan/sunset/migrate/verify/ruleeval"
 	"github.com/sunsetscan/sunset/scanner/cfapi/emulator/seed"
-	"github.com/sunsetscan/sunset/scanner/expr"
 	"github.com/sunsetscan/sunset/scanner/expr/celcheck"
 	"github.com/sunsetscan/sunset/scanner/inventory"
-	"github.com/sunsetscan/sunset/scanner/vocab"
 )
 
-// outcome is what a rule list does to one request: the action that stopped
-// evaluation ("" when none did; allow and skip-current are both "allow"),
-// the products bypassed on the way, and whether a log rule recorded it.
-type outcome struct {
-	action   string
-	products string // sorted, space-separated
-	logged   bool
-}
-
-func (o outcome) String() string {
-	return fmt.Sprintf("{action=%q products=[%s] logged=%t}", o.action, o.products, o.logged)
-}
-
-// evaluator evaluates both worlds over celcheck programs, compiled once per
-// expression. Expressions that do not check never match (the old world
-// cannot have evaluated them either).
-type evaluator struct {
-	t     testing.TB
-	progs map[string]*celcheck.Program
-	lists map[string][]string
-}
-
-func newEvaluator(t testing.TB) *evaluator {
-	return &evaluator{t: t, progs: map[string]*celcheck.Program{}, lists: map[string][]string{}}
-}
-
-func (ev *evaluator) matches(src string, req celcheck.Request) bool {
-	p, ok := ev.progs[src]
-	if !ok {
-		if c := celcheck.Check(src, celcheck.Options{}); c.Valid {
-			p = c.Program
-		}
-		ev.progs[src] = p
-		if e, err := expr.Parse(src); err == nil {
-			for _, l := range expr.Lists(e) {
-				if _, ok := ev.lists[l.Name]; !ok {
-					// Addresses the generator derives from the literals of the
-					// test rule sets, so that list rules match some requests.
-					ev.lists[l.Name] = []string{"10.0.0.0/8", "192.0.2.0/24", "198.51.100.0/25"}
-				}
-			}
-		}
-	}
-	if p == nil {
-		return false
-	}
-	ok, err := p.Eval(req, ev.lists)
-	if err != nil {
-		ev.t.Fatalf("eval %s: %v", src, err)
-	}
-	return ok
-}
-
-// firewallPrecedence is written out again here, independently of the code
-// under test, from the facts: log, bypass, allow, challenge,
-// managed_challenge, js_challenge, block.
-var firewallPrecedence = []vocab.Action{vocab.ActionLog, vocab.ActionBypass, vocab.ActionAllow, vocab.ActionChallenge, vocab.ActionManagedChallenge, vocab.ActionJSChallenge, vocab.ActionBlock}
-
-// oldOutcome evaluates firewall rules semantics: ascending priority, null
-// last, ties by action precedence; paused rules do not run; log and bypass
-// do not stop evaluation, the other actions do.
-func (ev *evaluator) oldOutcome(rules []inventory.FirewallRule, req celcheck.Request) outcome {
-	order := slices.Clone(rules)
-	slices.SortStableFunc(order, func(a, b inventory.FirewallRule) int {
-		if (a.Priority == nil) != (b.Priority == nil) {
-			if a.Priority == nil {
-				return 1
-			}
-			return -1
-		}
-		if a.Priority != nil && *a.Priority != *b.Priority {
-			return cmp.Compare(*a.Priority, *b.Priority)
-		}
-		return cmp.Compare(slices.Index(firewallPrecedence, a.Action), slices.Index(firewallPrecedence, b.Action))
-	})
-	var o outcome
-	var prods []string
-	for _, r := range order {
-		if r.Paused || !ev.matches(r.Filter.Expression, req) {
-			continue
-		}
-		switch r.Action {
-		case "log":
-			o.logged = true
-			continue
-		case "bypass":
-			prods = append(prods, r.Products...)
-			continue
-		}
-		o.action = string(r.Action)
-		break
-	}
-	o.products = productSet(prods)
-	return o
-}
-
-// newOutcome evaluates custom rules semantics: list order; disabled rules do
-// not run; log and skip of products/phases do not stop evaluation; skip of
-// the current ruleset and the other actions do.
-func (ev *evaluator) newOutcome(rules []inventory.RulesetRule, req celcheck.Request) outcome {
-	var o outcome
-	var prods []string
-	for _, r := range rules {
-		if (r.Enabled != nil && !*r.Enabled) || !ev.matches(r.Expression, req) {
-			continue
-		}
-		switch r.Action {
-		case "log":
-			o.logged = true
-			continue
-		case "skip":
-			var p skipParams
-			if err := json.Unmarshal(r.ActionParameters, &p); err != nil {
-				ev.t.Fatalf("action_parameters %s: %v", r.ActionParameters, err)
-			}
-			prods = append(prods, p.Products...)
-			if p.Ruleset != "current" {
-				continue
-			}
-			o.action = "allow"
-		default:
-			o.action = string(r.Action)
-		}
-		break
-	}
-	o.products = productSet(prods)
-	return o
-}
-
-func productSet(p []string) string {
-	p = slices.Clone(p)
-	slices.Sort(p)
-	return strings.Join(slices.Compact(p), " ")
-}
-
-// requestsFor generates requests from all expressions of a rule set at once
-// (so that requests match several rules) and from each one alone.
-func requestsFor(rules []inventory.FirewallRule, perRule, all int, seed int64) []celcheck.Request {
-	var parts []string
-	var reqs []celcheck.Request
+// expressions are the filter expressions of rules, for generating requests.
+func expressions(rules []inventory.FirewallRule) []string {
+	out := make([]string, len(rules))
 	for i, r := range rules {
-		e, err := expr.Parse(r.Filter.Expression)
-		if err != nil {
-			continue
-		}
-		parts = append(parts, "("+expr.Print(e)+")")
-		gen := celcheck.GenerateRequests(e, perRule, seed+int64(i))
-		reqs = append(reqs, gen...)
-		reqs = append(reqs, regexMatches(e, gen)...)
+		out[i] = r.Filter.Expression
 	}
-	if len(parts) > 0 {
-		// Parse keeps the whole tree when the only error is the length limit.
-		e, _ := expr.Parse(strings.Join(parts, " or "))
-		reqs = append(reqs, celcheck.GenerateRequests(e, all, seed)...)
-	}
-	return reqs
-}
-
-// regexMatches makes, for each plain field compared with matches, copies of
-// half the requests whose field holds a string the regex matches: the
-// generator draws literals from a pattern, which seldom satisfies anchors.
-func regexMatches(e *expr.Expr, gen []celcheck.Request) []celcheck.Request {
-	var out []celcheck.Request
-	expr.Inspect(e, func(n expr.Node) bool {
-		c, ok := n.(*expr.Comparison)
-		if !ok || c.Op != expr.OpMatches {
-			return true
-		}
-		f, ok1 := c.X.(*expr.Field)
-		lit, ok2 := c.Y.(*expr.StringLit)
-		if !ok1 || !ok2 {
-			return true
-		}
-		sample, ok := regexSample(lit.Value)
-		if !ok {
-			return true
-		}
-		for _, r := range gen[:len(gen)/2] {
-			cp := maps.Clone(r)
-			cp[f.Name] = sample
-			out = append(out, cp)
-		}
-		return true
-	})
 	return out
-}
-
-// regexSample builds one string that the pattern matches (first branch of
-// alternations, minimum repetitions, first character of classes).
-func regexSample(pattern string) (string, bool) {
-	re, err := syntax.Parse(pattern, syntax.Perl)
-	if err != nil {
-		return "", false
-	}
-	var b strings.Builder
-	var walk func(*syntax.Regexp) bool
-	walk = func(re *syntax.Regexp) bool {
-		switch re.Op {
-		case syntax.OpLiteral:
-			b.WriteString(string(re.Rune))
-		case syntax.OpCharClass:
-			if len(re.Rune) == 0 {
-				return false
-			}
-			r := re.Rune[0]
-			if r < 'a' && re.Rune[1] >= 'a' {
-				r = 'a'
-			}
-			b.WriteRune(r)
-		case syntax.OpAnyChar, syntax.OpAnyCharNotNL:
-			b.WriteByte('x')
-		case syntax.OpBeginLine, syntax.OpEndLine, syntax.OpBeginText, syntax.OpEndText,
-			syntax.OpWordBoundary, syntax.OpNoWordBoundary, syntax.OpEmptyMatch:
-		case syntax.OpCapture:
-			return walk(re.Sub[0])
-		case syntax.OpStar, syntax.OpQuest:
-		case syntax.OpPlus:
-			return walk(re.Sub[0])
-		case syntax.OpRepeat:
-			for range re.Min {
-				if !walk(re.Sub[0]) {
-					return false
-				}
-			}
-		case syntax.OpConcat:
-			for _, s := range re.Sub {
-				if !walk(s) {
-					return false
-				}
-			}
-		case syntax.OpAlternate:
-			return walk(re.Sub[0])
-		default:
-			return false
-		}
-		return true
-	}
-	if !walk(re) {
-		return "", false
-	}
-	if ok, _ := regexp.MatchString(pattern, b.String()); !ok {
-		return "", false
-	}
-	return b.String(), true
 }
 
 // declared reports whether a translation says that it does not keep the
@@ -284,30 +40,33 @@ func checkEquivalence(t *testing.T, name string, rules []inventory.FirewallRule,
 			byID[id] = tr
 		}
 	}
-	ev := newEvaluator(t)
+	ev := ruleeval.NewEvaluator()
 	newRules := res.Ruleset[len(opts.Existing):]
 	hits := map[string]int{}
 	defer func() {
+		if err := ev.Err(); err != nil {
+			t.Fatal(err)
+		}
 		for _, r := range rules {
-			if hits[r.ID] == 0 && ev.progs[r.Filter.Expression] != nil {
+			if hits[r.ID] == 0 && ev.Checks(r.Filter.Expression) {
 				unmatched = append(unmatched, r.ID)
 			}
 		}
 	}()
-	for _, req := range requestsFor(rules, perRule, perSet, seed) {
+	for _, req := range ruleeval.Requests(expressions(rules), perRule, perSet, seed) {
 		for _, r := range rules {
-			if ev.matches(r.Filter.Expression, req) {
+			if ev.Matches(r.Filter.Expression, req) {
 				hits[r.ID]++
 			}
 		}
-		old, now := ev.oldOutcome(rules, req), ev.newOutcome(newRules, req)
+		old, now := ev.Old(rules, req), ev.New(newRules, req)
 		compared++
-		if old == now {
+		if old.Same(now) {
 			continue
 		}
 		explained := false
 		for _, r := range rules {
-			if !r.Paused && ev.matches(r.Filter.Expression, req) && declared(byID[r.ID]) {
+			if !r.Paused && ev.Matches(r.Filter.Expression, req) && declared(byID[r.ID]) {
 				explained = true
 				break
 			}
@@ -328,10 +87,10 @@ const (
 )
 
 // reqSummary lists the rules a request matches, for failure messages.
-func reqSummary(rules []inventory.FirewallRule, req celcheck.Request, ev *evaluator) string {
+func reqSummary(rules []inventory.FirewallRule, req celcheck.Request, ev *ruleeval.Evaluator) string {
 	var out []string
 	for _, r := range rules {
-		if ev.matches(r.Filter.Expression, req) {
+		if ev.Matches(r.Filter.Expression, req) {
 			out = append(out, fmt.Sprintf("%s(%s)", r.ID, r.Action))
 		}
 	}
@@ -392,13 +151,13 @@ func TestEvaluatorDetectsReordering(t *testing.T) {
 	}
 	res := Translate(rules, Options{})
 	wrong := []inventory.RulesetRule{res.Ruleset[1], res.Ruleset[0]}
-	ev := newEvaluator(t)
+	ev := ruleeval.NewEvaluator()
 	diff := 0
-	for _, req := range requestsFor(rules, 50, 300, 3) {
-		if ev.oldOutcome(rules, req) != ev.newOutcome(wrong, req) {
+	for _, req := range ruleeval.Requests(expressions(rules), 50, 300, 3) {
+		if !ev.Old(rules, req).Same(ev.New(wrong, req)) {
 			diff++
 		}
-		if ev.oldOutcome(rules, req) != ev.newOutcome(res.Ruleset, req) {
+		if !ev.Old(rules, req).Same(ev.New(res.Ruleset, req)) {
 			t.Fatalf("the translation differs on %v", req)
 		}
 	}
