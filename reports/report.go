@@ -15,6 +15,7 @@ import (
 
 	"github.com/sunsetscan/sunset/scanner"
 	"github.com/sunsetscan/sunset/scanner/catalog"
+	"github.com/sunsetscan/sunset/scanner/inventory"
 	"github.com/sunsetscan/sunset/scanner/vocab"
 )
 
@@ -149,6 +150,18 @@ type Input struct {
 	Rules RuleLookup
 	// AccountNames maps account ids to names (from the scanned snapshot); nil shows ids.
 	AccountNames map[string]string
+}
+
+// AccountNames maps the id of each named account of a snapshot to its name, for
+// Input.AccountNames.
+func AccountNames(accounts []inventory.AccountInventory) map[string]string {
+	names := map[string]string{}
+	for _, a := range accounts {
+		if a.Account.ID != "" && a.Account.Name != "" {
+			names[a.Account.ID] = a.Account.Name
+		}
+	}
+	return names
 }
 
 // NewReport assembles a report: the summary, the catalog entries the findings reference,

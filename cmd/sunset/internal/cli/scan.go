@@ -231,6 +231,8 @@ func runScan(ctx context.Context, s *Streams, o *scanOptions) error {
 		Counts:   reports.Counts{ZonesScanned: res.Zones, ZonesFailed: res.ZonesFailed, Accounts: res.Accounts},
 		FailOn:   o.failOn,
 		Rules:    o.catalog,
+		// The table and HTML show accounts by name.
+		AccountNames: reports.AccountNames(snap.Accounts),
 	})
 	// The plan is built when something shows it: --plan, or a format with plan sections.
 	var plan *migrate.Plan
