@@ -75,12 +75,19 @@ func watchSignals(sigs <-chan os.Signal, done <-chan struct{}, cancel func(), ex
 // Run is Main with a caller-owned context (cancelled by Main on the first stop signal).
 func Run(ctx context.Context, args []string, s *Streams) int {
 	app := newApp(s)
-	err := app.RunContext(ctx, args)
+	line := parseCommandLine(app, args)
+	err := line.err
+	if err == nil {
+		err = checkHelpTopic(app, line.args)
+	}
+	if err == nil {
+		err = app.RunContext(ctx, line.args)
+	}
 	code := exitCode(err)
 	if err != nil && err.Error() != "" {
 		printError(s.Err, err)
-		if code == ExitUsage {
-			fmt.Fprintf(s.Err, "Run 'sunset --help' for usage.\n")
+		if code == ExitUsage && wantsUsageHint(err) {
+			fmt.Fprintln(s.Err, line.usageHint())
 		}
 	}
 	return code
@@ -114,20 +121,17 @@ Exit codes: 0 nothing at or above --fail-on, 1 findings at or above it, 2 usage 
 configuration error, 3 fatal (auth, network, unwritable output), 4 incomplete run (also
 after Ctrl-C, SIGTERM or SIGHUP, once the reports are written), 130 a second such signal,
 which exits at once.`),
-		Writer:          s.Out,
-		ErrWriter:       s.Err,
-		Reader:          s.In,
-		HideHelpCommand: true,
-		Suggest:         true,
-		ExitErrHandler:  func(*ucli.Context, error) {},
-		OnUsageError: func(_ *ucli.Context, err error, _ bool) error {
-			return usageErrorf("%s", err)
-		},
+		Writer:         s.Out,
+		ErrWriter:      s.Err,
+		Reader:         s.In,
+		Suggest:        true,
+		ExitErrHandler: func(*ucli.Context, error) {},
+		OnUsageError:   onUsageError,
 		// The root action runs only when no command matched: a bare "sunset" shows help, an
 		// unknown word is a usage error (urfave/cli would otherwise exit 3 on its own).
 		Action: func(c *ucli.Context) error {
 			if c.NArg() > 0 {
-				return usageErrorf("unknown command %q", c.Args().First())
+				return unknownCommand(c.App, "unknown command", c.Args().First())
 			}
 			return ucli.ShowAppHelp(c)
 		},
@@ -135,6 +139,9 @@ which exits at once.`),
 	}
 	for _, cmd := range app.Commands {
 		cmd.OnUsageError = app.OnUsageError
+		// `sunset help CMD` is the help command; no command has a "help" subcommand, so
+		// `sunset check help` checks a path named help.
+		cmd.HideHelpCommand = true
 	}
 	return app
 }
@@ -148,10 +155,12 @@ func commands(s *Streams) []*ucli.Command {
 		scanCommand(s),
 		checkCommand(s),
 		planCommand(s),
+		verifyCommand(s),
 		translateCommand(s),
 		reportCommand(s),
 		rulesCommand(s),
 		emulatorCommand(s),
+		versionCommand(),
 	}
 }
 

@@ -70,7 +70,7 @@ func TestCheckExitCodesAndConfig(t *testing.T) {
 	if r := runSunset(t, nil, "check", bad); r.code != ExitUsage || !strings.Contains(r.stderr, "no-such-rule") {
 		t.Errorf("bad config: %d %s", r.code, r.stderr)
 	}
-	for _, args := range [][]string{{"check", "/no/such/dir"}, {"check", dir, "--format", "json"}, {"check", "--stdin-type", "cobol", "-"}, {"check", "--baseline", "/no/such/file", dir}} {
+	for _, args := range [][]string{{"check", "/no/such/dir"}, {"check", dir, "--format", "xml"}, {"check", "--stdin-type", "cobol", "-"}, {"check", "--baseline", "/no/such/file", dir}} {
 		if r := runSunset(t, nil, args...); r.code != ExitUsage {
 			t.Errorf("%v: exit %d, want 2 (%s)", args, r.code, r.stderr)
 		}

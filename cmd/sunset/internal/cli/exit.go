@@ -1,8 +1,11 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
+
+	"github.com/sunsetscan/sunset/scanner/textsafe"
 )
 
 // Exit codes of sunset (design page): 1 wins over 4 when both apply.
@@ -30,10 +33,30 @@ func (e *exitError) Error() string {
 
 func (e *exitError) Unwrap() error { return e.err }
 
-// usageErrorf is a bad flag, argument or configuration: exit 2.
+// usageErrorf is a bad flag, argument or configuration: exit 2. Errors among args stay in
+// the chain (errors.Is and errors.As find them) even when formatted with %v or %s.
 func usageErrorf(format string, args ...any) error {
-	return &exitError{code: ExitUsage, err: fmt.Errorf(format, args...)}
+	err := fmt.Errorf(format, args...)
+	var causes []error
+	for _, a := range args {
+		if e, ok := a.(error); ok {
+			causes = append(causes, e)
+		}
+	}
+	if len(causes) > 0 {
+		err = &causedError{msg: err.Error(), causes: causes}
+	}
+	return &exitError{code: ExitUsage, err: err}
 }
+
+// causedError is a message with the errors it was formatted from.
+type causedError struct {
+	msg    string
+	causes []error
+}
+
+func (e *causedError) Error() string   { return e.msg }
+func (e *causedError) Unwrap() []error { return e.causes }
 
 // fatalError is a run that could not do its job (auth, network, output): exit 3.
 func fatalError(err error) error { return &exitError{code: ExitFatal, err: err} }
@@ -59,4 +82,16 @@ func outcomeCode(gateFailed, incomplete bool) int {
 		return ExitIncomplete
 	}
 	return ExitOK
+}
+
+// stopReason says in words why a run stopped early: Go's "context canceled" is no message
+// for a user who pressed Ctrl-C.
+func stopReason(err error) string {
+	switch {
+	case errors.Is(err, context.Canceled):
+		return "interrupted"
+	case errors.Is(err, context.DeadlineExceeded):
+		return "timed out"
+	}
+	return "stopped: " + textsafe.Sanitize(err.Error())
 }

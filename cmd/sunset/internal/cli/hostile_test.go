@@ -149,7 +149,7 @@ func TestHostileErrorText(t *testing.T) {
 	}
 	checkLines(t, "stderr", r.stderr, false)
 	for _, line := range strings.Split(strings.TrimSuffix(r.stderr, "\n"), "\n") {
-		if !strings.HasPrefix(line, "sunset: ") && !strings.HasPrefix(line, "Run 'sunset --help'") {
+		if !strings.HasPrefix(line, "sunset: ") && !strings.HasPrefix(line, "Run 'sunset scan --help'") {
 			t.Errorf("error line without the prefix: %q", line)
 		}
 	}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -20,24 +21,31 @@ import (
 // planOutDirDefault is where `sunset plan` writes when --out-dir is not given.
 const planOutDirDefault = "sunset-plan"
 
-// planFlags are scan's source flags (live or --snapshot) plus --out-dir; the report flags
-// that make no sense for a plan (--format, --fail-on, --color) are kept hidden so that the
-// shared option resolver sees its defaults.
+// planFlags are scan's source flags (live or --snapshot), the flags that judge findings
+// (--as-of, --catalog, --dates) and --out-dir. A plan writes no report and is no gate, so
+// scan's report flags (--format, --fail-on, --color) are not among them: given, they are an
+// unknown flag, not silently ignored.
 func planFlags() []ucli.Flag {
 	var out []ucli.Flag
 	for _, f := range scanFlags() {
 		switch f.Names()[0] {
-		case flagFormat:
-			out = append(out, &ucli.StringSliceFlag{Name: flagFormat, Hidden: true})
-		case flagFailOn:
-			out = append(out, &ucli.StringFlag{Name: flagFailOn, Value: "none", Hidden: true})
-		case flagColor:
-			out = append(out, &ucli.StringFlag{Name: flagColor, Value: "never", Hidden: true})
-		default:
-			out = append(out, f)
+		case flagFormat, flagFailOn, flagColor:
+			continue
 		}
+		out = append(out, f)
 	}
-	return append(out, &ucli.StringFlag{Name: "out-dir", Value: planOutDirDefault, Usage: "write plan.json, plan.md and terraform/ to `DIR` (created)"})
+	return append(out, &ucli.StringFlag{Name: "out-dir", Value: planOutDirDefault, Usage: "write plan.json, plan.md and terraform/ to `DIR` (created)"}, noVerifyFlag())
+}
+
+// withoutReport is c with the report flags that scan's option resolver reads, and a plan
+// does not have, set to what a plan means: no gate, no colour (the resolver then refuses
+// nothing a plan does not take). Other flags are c's: a context looks a flag up in its
+// parents when its own set lacks it.
+func withoutReport(c *ucli.Context) *ucli.Context {
+	set := flag.NewFlagSet("plan", flag.ContinueOnError)
+	set.String(flagFailOn, "none", "")
+	set.String(flagColor, "never", "")
+	return ucli.NewContext(c.App, set, c)
 }
 
 func planCommand(s *Streams) *ucli.Command {
@@ -54,7 +62,7 @@ func planCommand(s *Streams) *ucli.Command {
 			if err := noArgs(c); err != nil {
 				return err
 			}
-			opts, err := resolveScanOptions(c, s)
+			opts, err := resolveScanOptions(withoutReport(c), s)
 			if err != nil {
 				return err
 			}
@@ -77,11 +85,13 @@ func planCommand(s *Streams) *ucli.Command {
 				}
 			}
 			res := scanner.ScanSnapshot(snap, opts.catalog, scanner.Options{AsOf: opts.asOf})
-			if err := writePlanDir(s.Out, dir, buildPlan(snap, res, opts)); err != nil {
+			p := buildPlan(snap, res, opts)
+			verifyPlan(c, s.Out, p, snap) // unless --no-verify
+			if err := writePlanDir(s.Out, dir, p); err != nil {
 				return err
 			}
 			if collectErr != nil {
-				fmt.Fprintf(s.Err, "sunset: scan interrupted (%s); the plan covers what was read\n", textsafe.Sanitize(collectErr.Error()))
+				fmt.Fprintf(s.Err, "sunset: scan %s; the plan covers what was read\n", stopReason(collectErr))
 			} else if res.Incomplete {
 				fmt.Fprintf(s.Err, "sunset: some zones or parts could not be read (%d errors); the plan covers what was read\n", len(res.Errors))
 			}

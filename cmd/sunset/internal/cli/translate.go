@@ -49,7 +49,7 @@ point first (they stay, and count in the quota). Exit 1 when any translation has
 
 --format json prints one JSON document on stdout instead: {input, valid, expression, changes,
 diagnostics} for an expression, {rules, translations, diagnostics, quota} for --rules.
-Flags go before EXPR.`),
+Flags go before or after EXPR; an expression that starts with - follows --.`),
 		Flags: []ucli.Flag{
 			&ucli.StringFlag{Name: "rules", Usage: "translate the firewall rules in `FILE` (- for stdin)"},
 			&ucli.StringFlag{Name: "existing", Usage: "custom rules entry point `FILE` to keep first (with --rules)"},
@@ -82,9 +82,6 @@ func translateOptionsFrom(c *ucli.Context) (translateOptions, error) {
 	}
 	args := c.Args().Slice()
 	if len(args) > 1 {
-		if strings.HasPrefix(args[1], "-") && args[1] != "-" {
-			return opts, usageErrorf("translate: flags go before the expression (got %q after it)", args[1])
-		}
 		return opts, usageErrorf("translate takes one expression (got %d arguments); quote it", len(args))
 	}
 	switch {

@@ -57,7 +57,11 @@ func TestTranslateExpressionCommand(t *testing.T) {
 			stderr: []string{"matches every request"}},
 		{name: "no argument", args: []string{"translate"}, code: 2, stderr: []string{"give an expression"}},
 		{name: "two arguments", args: []string{"translate", "ssl", "ssl"}, code: 2, stderr: []string{"one expression"}},
-		{name: "flag after", args: []string{"translate", "ssl", "--plan", "pro"}, code: 2, stderr: []string{"flags go before"}},
+		// Flags after the expression apply as before it (the plan check fires on the regex).
+		{name: "flag after", args: []string{"translate", `http.request.uri.path ~ "^/a"`, "--plan", "pro"}, code: 1,
+			stdout: "http.request.uri.path matches \"^/a\"\n", stderr: []string{"[plan-regex]"}},
+		{name: "flag after, bad value", args: []string{"translate", "ssl", "--plan", "gold"}, code: 2, stderr: []string{`--plan "gold"`}},
+		{name: "after --", args: []string{"translate", "--", "ssl", "--plan"}, code: 2, stderr: []string{"one expression"}},
 		{name: "bad plan", args: []string{"translate", "--plan", "gold", "ssl"}, code: 2, stderr: []string{`--plan "gold"`}},
 		{name: "bad format", args: []string{"translate", "--format", "xml", "ssl"}, code: 2, stderr: []string{`--format "xml"`}},
 		{name: "existing alone", args: []string{"translate", "--existing", "x.json", "ssl"}, code: 2, stderr: []string{"--existing goes with --rules"}},

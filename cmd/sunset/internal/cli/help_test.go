@@ -1,0 +1,131 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestFlagsAfterPositionalArguments: urfave/cli v2 stops parsing flags at the first
+// positional argument, so `check . --format sarif` refused --format. parseCommandLine moves
+// each command's flags (with their values) ahead of its positional arguments.
+func TestFlagsAfterPositionalArguments(t *testing.T) {
+	app := newApp(&Streams{})
+	for _, tc := range []struct {
+		in, want string
+	}{
+		{"check . --format sarif", "check --format sarif ."},
+		{"check --format sarif .", "check --format sarif ."},
+		{"check a --format=json b --no-gitignore c", "check --format=json --no-gitignore a b c"},
+		// The argument after a flag that takes a value is that value, whatever it looks like.
+		{"check --include . dir", "check --include . dir"},
+		{"check dir --config .sunset.yaml", "check --config .sunset.yaml dir"},
+		{"check - --stdin-name - --stdin-type json", "check --stdin-name - --stdin-type json -"},
+		{"check --stdin-name --odd -", "check --stdin-name --odd -"},
+		// A bool flag takes none: the word after it stays a path.
+		{"check --show-suppressed dir", "check --show-suppressed dir"},
+		// After "--" nothing is a flag; "--" goes ahead of every path.
+		{"check a -- --format b", "check -- a --format b"},
+		{"translate http.host --plan pro", "translate --plan pro http.host"},
+		{"translate -- -x --plan", "translate -- -x --plan"},
+		// --help shows the command's help: the paths would be read as help topics.
+		{"check a b --help", "check --help"},
+		// Unknown flags move too, alone; the parser then names them.
+		{"check a --nope b", "check --nope a b"},
+		// No command, or not one: as given.
+		{"--help", "--help"},
+		{"chek . --format sarif", "chek . --format sarif"},
+		{"help check --x", "help check --x"},
+	} {
+		line := parseCommandLine(app, append([]string{"sunset"}, strings.Fields(tc.in)...))
+		got := strings.Join(line.args[1:], " ")
+		if line.err != nil || got != tc.want {
+			t.Errorf("%s: got %q (err %v), want %q", tc.in, got, line.err, tc.want)
+		}
+	}
+	// A flag that wants a value and ends the line would take a path once moved ahead.
+	if line := parseCommandLine(app, []string{"sunset", "check", ".", "--format"}); line.err == nil || line.err.Error() != "--format needs a value" {
+		t.Errorf("check . --format: err %v, want --format needs a value", line.err)
+	}
+}
+
+// TestFlagsAfterPathsApply runs check with its flags after the path: the SARIF format and
+// the fail-on level are both used.
+func TestFlagsAfterPathsApply(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte("resource \"cloudflare_firewall_rule\" \"r\" {}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := runSunset(t, nil, "check", dir, "--format", "sarif", "--fail-on", "none", "--as-of", "2025-07-01")
+	if r.code != ExitOK || !strings.Contains(r.stdout, `"version": "2.1.0"`) || !strings.Contains(r.stdout, "firewall-rules") {
+		t.Errorf("exit %d, stdout %.300q, stderr %q; want SARIF with the finding and exit 0", r.code, r.stdout, r.stderr)
+	}
+}
+
+// TestUsageErrors: flag errors name long flags with two dashes, the command, the closest
+// flag or command when one is close, and end with where that command's help is.
+func TestUsageErrors(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want []string
+		not  []string
+	}{
+		{[]string{"check", "--formt", "sarif", "."}, []string{"sunset: check: unknown flag --formt\n", `Did you mean "--format"?`, "Run 'sunset check --help' for usage.\n"}, []string{" -formt"}},
+		{[]string{"scan", "--zones", "a.example"}, []string{"scan: unknown flag --zones", `Did you mean "--zone"?`, "Run 'sunset scan --help'"}, nil},
+		{[]string{"rules", "--frobnicate"}, []string{"rules: unknown flag --frobnicate\n", "Run 'sunset rules --help'"}, []string{"Did you mean"}},
+		{[]string{"plan", "--format", "json"}, []string{"plan: unknown flag --format (a flag of ", "Run 'sunset plan --help'"}, []string{"Did you mean"}},
+		{[]string{"scan", "--rps", "fast"}, []string{`sunset: --rps "fast": want a number`}, nil},
+		{[]string{"check", "--workers", "1.5"}, []string{`--workers "1.5": want a whole number`}, nil},
+		{[]string{"check", "--no-gitignore=maybe"}, []string{`--no-gitignore "maybe": want true or false`}, nil},
+		{[]string{"scan", "--zone"}, []string{"sunset: --zone needs a value\n", "Run 'sunset scan --help'"}, nil},
+		{[]string{"scna"}, []string{`unknown command "scna"`, `Did you mean "scan"?`, "Run 'sunset --help' for usage.\n"}, nil},
+		{[]string{"xyz"}, []string{`unknown command "xyz"`}, []string{"Did you mean"}},
+		{[]string{"help", "rulez"}, []string{`no help for "rulez"`, `Did you mean "rules"?`}, nil},
+	} {
+		r := runSunset(t, nil, tc.args...)
+		if r.code != ExitUsage {
+			t.Errorf("%v: exit %d, want %d", tc.args, r.code, ExitUsage)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(r.stderr, w) {
+				t.Errorf("%v: stderr lacks %q:\n%s", tc.args, w, r.stderr)
+			}
+		}
+		for _, n := range tc.not {
+			if strings.Contains(r.stderr, n) {
+				t.Errorf("%v: stderr has %q:\n%s", tc.args, n, r.stderr)
+			}
+		}
+	}
+}
+
+// TestEveryCommandTakesOnlyItsFlags lists each command's flags, so that a flag added to a
+// command or dropped from it is a decision this test records: plan has no report flags
+// (--format, --fail-on, --color were accepted and ignored).
+func TestEveryCommandTakesOnlyItsFlags(t *testing.T) {
+	want := map[string]string{
+		"plan":      "account zone zone-filter workers rps retries api-url api-token-file api-email api-key-file snapshot-out snapshot as-of catalog dates out-dir",
+		"rules":     "format as-of color catalog dates",
+		"translate": "rules existing plan format",
+		"report":    "in plan format color",
+		"version":   "",
+	}
+	for _, cmd := range newApp(&Streams{}).Commands {
+		w, ok := want[cmd.Name]
+		if !ok {
+			continue
+		}
+		var names []string
+		for _, f := range cmd.Flags {
+			names = append(names, f.Names()[0])
+		}
+		if got := strings.Join(names, " "); got != w {
+			t.Errorf("%s flags:\n got %s\nwant %s", cmd.Name, got, w)
+		}
+		if cmd.Name == "plan" && slices.Contains(names, flagFormat) {
+			t.Error("plan takes --format")
+		}
+	}
+}
