@@ -222,6 +222,8 @@ type Verification struct {
 	RateLimits []RateLimitCheck `json:"rate_limits,omitempty"`
 	// Notes say what the comparison assumed or could not cover.
 	Notes []string `json:"notes,omitempty"`
+	// Missing is set when the snapshot lacks the zone: nothing was compared.
+	Missing bool `json:"missing,omitempty"`
 }
 
 // Same reports whether every request got the same decision and every rate limit counted

@@ -49,7 +49,7 @@ func Verify(p *migrate.Plan, snap *inventory.Snapshot) {
 				if z, ok := zones[zp.ZoneID]; ok {
 					zp.Verification = Zone(zp, z)
 				} else {
-					zp.Verification = &migrate.Verification{Differences: []migrate.Difference{},
+					zp.Verification = &migrate.Verification{Differences: []migrate.Difference{}, Missing: true,
 						Notes: []string{"the zone is not in the snapshot: nothing was compared"}}
 				}
 			}

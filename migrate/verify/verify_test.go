@@ -278,7 +278,7 @@ func TestMissingZone(t *testing.T) {
 	p := &migrate.Plan{Zones: []migrate.ZonePlan{{ZoneID: "gone", ZoneName: "gone.example"}}}
 	verify.Verify(p, &inventory.Snapshot{})
 	v := p.Zones[0].Verification
-	if v == nil || v.Requests != 0 || len(v.Notes) == 0 || !strings.Contains(v.Notes[0], "not in the snapshot") {
+	if v == nil || !v.Missing || v.Requests != 0 || len(v.Notes) == 0 || !strings.Contains(v.Notes[0], "not in the snapshot") {
 		t.Fatalf("verification of a missing zone: %+v", v)
 	}
 }
