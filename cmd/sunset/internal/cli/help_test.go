@@ -106,7 +106,7 @@ func TestUsageErrors(t *testing.T) {
 // (--format, --fail-on, --color were accepted and ignored).
 func TestEveryCommandTakesOnlyItsFlags(t *testing.T) {
 	want := map[string]string{
-		"plan":      "account zone zone-filter workers rps retries api-url api-token-file api-email api-key-file snapshot-out snapshot as-of catalog dates out-dir",
+		"plan":      "account zone zone-filter workers rps retries api-url api-token-file api-email api-key-file snapshot-out snapshot as-of catalog dates out-dir no-verify",
 		"rules":     "format as-of color catalog dates",
 		"translate": "rules existing plan format",
 		"report":    "in plan format color",

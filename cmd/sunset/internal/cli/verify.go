@@ -79,18 +79,15 @@ func undeclaredIn(v *migrate.Verification) bool {
 }
 
 // verifyFlags are the plan's source flags (live or --snapshot, with --plan-in for a saved
-// plan) and a --format of table or json; scan's gate and colour flags are kept hidden so
-// that the shared option resolver sees their defaults.
+// plan), the flags that judge findings, and a --format of its own: table or json. Scan's
+// gate and colour flags are not among them (withoutReport gives the resolver their values).
 func verifyFlags() []ucli.Flag {
-	var out []ucli.Flag
+	out := []ucli.Flag{}
 	for _, f := range scanFlags() {
 		switch f.Names()[0] {
 		case flagFormat:
 			out = append(out, &ucli.StringFlag{Name: flagFormat, Value: "table", Usage: "output `FORMAT`: table or json, to stdout"})
-		case flagFailOn:
-			out = append(out, &ucli.StringFlag{Name: flagFailOn, Value: "none", Hidden: true})
-		case flagColor:
-			out = append(out, &ucli.StringFlag{Name: flagColor, Value: "never", Hidden: true})
+		case flagFailOn, flagColor:
 		default:
 			out = append(out, f)
 		}
@@ -125,7 +122,7 @@ func runVerify(c *ucli.Context, s *Streams) error {
 	if format != "table" && format != "json" {
 		return usageErrorf("--format %q: want table or json", format)
 	}
-	opts, err := resolveScanOptions(c, s)
+	opts, err := resolveScanOptions(withoutReport(c), s)
 	if err != nil {
 		return err
 	}
