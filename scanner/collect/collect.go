@@ -82,7 +82,6 @@ import (
 	"fmt"
 	"path"
 	"sort"
-	"strings"
 	"sync"
 
 	"github.com/sunsetscan/sunset/scanner/vocab"
@@ -226,18 +225,6 @@ func (o Options) breakerLimit() int {
 	return o.FailureLimit
 }
 
-// UnmatchedZonesError is returned when entries of Options.Zones match no zone of the
-// selected accounts (and every zone listing succeeded, so the absence is certain).
-type UnmatchedZonesError struct {
-	// Zones are the entries that matched nothing, in the order given.
-	Zones []string
-}
-
-// Error names the --zone entries that matched nothing.
-func (e *UnmatchedZonesError) Error() string {
-	return "collect: no zone matches " + strings.Join(e.Zones, ", ")
-}
-
 // Collect reads the accounts and zones that opts select from src and returns them as a
 // sorted snapshot. See the package documentation for the result contract.
 func Collect(ctx context.Context, src Source, opts Options) (*inventory.Snapshot, error) {
@@ -277,7 +264,7 @@ func Collect(ctx context.Context, src Source, opts Options) (*inventory.Snapshot
 	}
 	if ctx.Err() == nil {
 		if missing := c.sel.unmatched(listed); len(missing) > 0 && !anyListingFailed(listed) {
-			return nil, &UnmatchedZonesError{Zones: missing}
+			return nil, c.unmatchedError(runCtx, listed, missing)
 		}
 	}
 
