@@ -139,6 +139,11 @@ func runVerify(c *ucli.Context, s *Streams) error {
 	if snap == nil {
 		return collectErr
 	}
+	if opts.snapshotOut != "" {
+		if err := writeSnapshot(opts.snapshotOut, snap); err != nil {
+			return err
+		}
+	}
 	var p *migrate.Plan
 	incomplete := collectErr != nil
 	if planIn != "" {

@@ -1,0 +1,124 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sunsetscan/sunset/migrate"
+	"github.com/sunsetscan/sunset/scanner/cfapi/emulator/seed"
+	"github.com/sunsetscan/sunset/scanner/inventory"
+	"github.com/sunsetscan/sunset/scanner/vocab"
+)
+
+// planDemo writes the demo snapshot and its plan (with extra args) and returns the snapshot
+// path and the plan directory.
+func planDemo(t *testing.T, args ...string) (string, string) {
+	t.Helper()
+	snap := writeDemoSnapshot(t)
+	dir := filepath.Join(t.TempDir(), "plan")
+	r := runSunset(t, nil, append([]string{"plan", "--snapshot", snap, "--as-of", "2024-05-01", "--out-dir", dir}, args...)...)
+	if r.code != ExitOK {
+		t.Fatalf("plan: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	return snap, dir
+}
+
+func readPlanJSON(t *testing.T, path string) *migrate.Plan {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := migrate.ReadPlan(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestPlanVerifiesByDefault: plan.json carries every zone's verification (same decision on
+// the demo), and --no-verify leaves it out.
+func TestPlanVerifiesByDefault(t *testing.T) {
+	_, dir := planDemo(t)
+	for _, z := range readPlanJSON(t, filepath.Join(dir, "plan.json")).Zones {
+		if z.Verification == nil || !z.Verification.Same() {
+			t.Errorf("zone %s: verification %+v", z.ZoneName, z.Verification)
+		}
+	}
+	_, dir = planDemo(t, "--no-verify")
+	for _, z := range readPlanJSON(t, filepath.Join(dir, "plan.json")).Zones {
+		if z.Verification != nil {
+			t.Errorf("zone %s verified under --no-verify", z.ZoneName)
+		}
+	}
+}
+
+// TestVerifyFindsPlantedDifference: a saved plan whose shop.example custom rules lost the one
+// that blocks xmlrpc.php fails verification (exit 1), naming the firewall rule and a witness.
+func TestVerifyFindsPlantedDifference(t *testing.T) {
+	snapPath, dir := planDemo(t, "--no-verify")
+	planPath := filepath.Join(dir, "plan.json")
+	if r := runSunset(t, nil, "verify", "--plan-in", planPath, "--snapshot", snapPath); r.code != ExitOK {
+		t.Fatalf("the demo plan does not verify: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	var xmlrpc string
+	for _, z := range seed.Demo().Zones {
+		for _, r := range z.FirewallRules {
+			if z.Zone.Name == seed.ZoneShop && strings.Contains(r.Filter.Expression, "xmlrpc") {
+				xmlrpc = r.ID
+			}
+		}
+	}
+	p := readPlanJSON(t, planPath)
+	zp, _ := p.Zone(seed.ZoneShop)
+	dropped := false
+	for i, tg := range zp.Targets {
+		if tg.Phase != vocab.PhaseCustomRules {
+			continue
+		}
+		var kept []json.RawMessage
+		for _, raw := range tg.Rules {
+			var r inventory.RulesetRule
+			if err := json.Unmarshal(raw, &r); err != nil {
+				t.Fatal(err)
+			}
+			if r.Ref == xmlrpc {
+				dropped = true
+				continue
+			}
+			kept = append(kept, raw)
+		}
+		zp.Targets[i].Rules = kept
+	}
+	if !dropped {
+		t.Fatalf("no custom rule of firewall rule %s in the plan", xmlrpc)
+	}
+	var buf bytes.Buffer
+	if err := p.WriteJSON(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(planPath, buf.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := runSunset(t, nil, "verify", "--plan-in", planPath, "--snapshot", snapPath)
+	if r.code != ExitFindings {
+		t.Fatalf("exit %d, want 1\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	for _, want := range []string{"old block by firewall rule " + xmlrpc, "new - by -", "witness {", "xmlrpc", "1 without a declared reason"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	r = runSunset(t, nil, "verify", "--plan-in", planPath, "--snapshot", snapPath, "--format", "json")
+	var out verifyOutput
+	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil || r.code != ExitFindings {
+		t.Fatalf("exit %d, %v:\n%s", r.code, err, r.stdout)
+	}
+	if out.Undeclared != 1 || out.Differing != 1 || len(out.Zones) != 6 {
+		t.Errorf("json summary %+v", out)
+	}
+}
