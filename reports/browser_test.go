@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"html"
 	"image"
 	"image/png"
 	"math"
@@ -14,6 +15,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -49,8 +51,10 @@ type chromeRun struct {
 	netLog         string // path of the network log
 }
 
-// runChromium loads file in a fresh headless profile with every host unresolvable, logs its
-// network activity, and returns what it printed. mode is "--dump-dom" or "--screenshot=PATH".
+// runChromium loads file (a path, with a #fragment if any) in a fresh headless profile with
+// every host unresolvable, logs its network activity, and returns what it printed. mode is
+// "--dump-dom" or "--screenshot=PATH", with other switches (a --window-size replaces the
+// default 1280x2000).
 func runChromium(t *testing.T, browser, file string, mode ...string) chromeRun {
 	t.Helper()
 	dir, err := os.MkdirTemp("", "sunset-chromium-")
@@ -70,8 +74,11 @@ func runChromium(t *testing.T, browser, file string, mode ...string) chromeRun {
 		"--log-net-log=" + netLog,
 		// Console messages (CSP violations, script errors) go to stderr.
 		"--enable-logging=stderr", "--v=0",
-		"--hide-scrollbars", "--window-size=1280,2000",
+		"--hide-scrollbars",
 	}, mode...)
+	if !slices.ContainsFunc(mode, func(m string) bool { return strings.HasPrefix(m, "--window-size=") }) {
+		args = append(args, "--window-size=1280,2000")
+	}
 	args = append(args, "file://"+file)
 
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -149,10 +156,11 @@ func pageRequests(t *testing.T, path string) []string {
 
 // TestHTMLInBrowser loads the demo's HTML report (with its plan, and markup planted in a
 // finding and a rule description) in headless Chromium. The DOM after the page's script ran
-// must hold the summary numbers, the timeline, every findings row, the plan, the script's
-// work (sorting buttons, the filter count), and no trace of the planted markup running; the
-// console must show no policy violation or script error; the page must request nothing; and
-// a screenshot must be a PNG of the page.
+// must hold the summary numbers, the "what to do first" section, the timeline, every finding
+// in its group, the plan, the script's work (the filter count), and no trace of the planted
+// markup running; the console must show no policy violation or script error; the page must
+// request nothing. The layout subtests work the page at 1400 and 800 px wide (see
+// browserLayout) and take screenshots.
 func TestHTMLInBrowser(t *testing.T) {
 	browser := findChromium(t)
 	if testing.Short() {
@@ -190,16 +198,19 @@ func TestHTMLInBrowser(t *testing.T) {
 		if got, want := strings.Count(dom, `<g class="tl-row`), strings.Count(page, `<g class="tl-row`); got != want || got == 0 {
 			t.Errorf("timeline rows in the DOM: %d, in the page: %d", got, want)
 		}
-		// The findings table, after the script: every row, sort buttons, the filter count.
+		// The findings, after the script: every one in a group, all groups closed, the count.
 		if got := findingRows(dom); got != len(rep.Findings) {
-			t.Errorf("%d findings rows in the DOM, want %d", got, len(rep.Findings))
+			t.Errorf("%d findings in the DOM, want %d", got, len(rep.Findings))
+		}
+		if n := strings.Count(dom, `<details class="group `); n == 0 || strings.Count(dom, `<details class="group `) != strings.Count(page, `<details class="group `) {
+			t.Errorf("%d groups in the DOM", n)
 		}
 		n := len(rep.Findings)
 		for _, want := range []string{
-			`id="findings-table" data-interactive="true"`,
+			`id="finding-groups" data-interactive="true"`,
 			fmt.Sprintf(">%d of %d findings shown</output>", n, n),
-			`<button type="button" class="sort" title="Sort by severity">Severity</button>`,
 			`<form class="controls noprint" id="findings-controls">`, // unhidden by the script
+			`<section id="first" aria-labelledby="first-h">`,
 			`<section id="plan" class="break"`,
 		} {
 			if !strings.Contains(dom, want) {
@@ -213,45 +224,38 @@ func TestHTMLInBrowser(t *testing.T) {
 		if !strings.Contains(dom, "setAttribute('data-pwned','script')&lt;/script&gt;") {
 			t.Error("the planted description is not shown as text")
 		}
-		for _, line := range strings.Split(run.stderr, "\n") {
-			if strings.Contains(line, "Content Security Policy") || strings.Contains(line, "Uncaught") {
-				t.Errorf("console: %s", line)
+		checkConsole(t, run)
+	})
+
+	// A link to a finding (as the plan's steps make) opens the group that holds it.
+	t.Run("link-opens-group", func(t *testing.T) {
+		f := rep.Findings[len(rep.Findings)-1]
+		anchor := findingAnchor(&f)
+		run := runChromium(t, browser, file+"#"+anchor, "--dump-dom")
+		m := regexp.MustCompile(`<details class="group [^"]*" id="([^"]*)"[^>]*>`).FindAllStringSubmatchIndex(run.stdout, -1)
+		at := strings.Index(run.stdout, `id="`+anchor+`"`)
+		if len(m) == 0 || at < 0 {
+			t.Fatalf("no groups, or no finding %s, in the DOM", anchor)
+		}
+		var holder string
+		for _, g := range m {
+			if g[0] < at {
+				holder = run.stdout[g[0]:g[1]]
 			}
 		}
-		if urls := pageRequests(t, run.netLog); len(urls) > 0 {
-			t.Errorf("the page made network requests: %v", urls)
+		if !strings.Contains(holder, " open=") {
+			t.Errorf("the group of the linked finding is not open: %s", holder)
+		}
+		if got := strings.Count(run.stdout, `<details class="group `) - strings.Count(run.stdout, `" open="">`); got <= 0 {
+			t.Errorf("every group opened, not only the linked one")
 		}
 	})
 
-	t.Run("screenshot", func(t *testing.T) {
-		shot := filepath.Join(dir, "report.png")
-		run := runChromium(t, browser, file, "--screenshot="+shot)
-		data, err := os.ReadFile(shot)
-		if err != nil {
-			t.Fatalf("no screenshot: %v\nstderr:\n%s", err, tail(run.stderr, 2000))
-		}
-		if dst := os.Getenv("SUNSET_SCREENSHOT"); dst != "" { // to look at it
-			if err := os.WriteFile(dst, data, 0o644); err != nil {
-				t.Error(err)
-			}
-		}
-		if !bytes.HasPrefix(data, []byte("\x89PNG\r\n\x1a\n")) {
-			t.Fatal("the screenshot is not a PNG")
-		}
-		img, err := png.Decode(bytes.NewReader(data))
-		if err != nil {
-			t.Fatalf("decoding the screenshot: %v", err)
-		}
-		if b := img.Bounds(); b.Dx() != 1280 || b.Dy() != 2000 {
-			t.Errorf("screenshot is %dx%d, want 1280x2000", b.Dx(), b.Dy())
-		}
-		if n := distinctColors(img, 2000); n < 8 {
-			t.Errorf("the screenshot has %d distinct colours: the page did not render", n)
-		}
-		if urls := pageRequests(t, run.netLog); len(urls) > 0 {
-			t.Errorf("the page made network requests: %v", urls)
-		}
-	})
+	for _, width := range []int{1400, 800} {
+		t.Run(fmt.Sprintf("layout-%d", width), func(t *testing.T) {
+			browserLayout(t, browser, dir, file, rep, width)
+		})
+	}
 
 	// The check of requests must be able to fail: a page that loads an image and fetches
 	// is caught (the host names fail to resolve, but the requests are logged).
@@ -268,6 +272,239 @@ func TestHTMLInBrowser(t *testing.T) {
 			t.Errorf("the probe's requests were not both caught: %v", urls)
 		}
 	})
+}
+
+// checkConsole fails on a policy violation or a script error on the console, and on any
+// request the page made.
+func checkConsole(t *testing.T, run chromeRun) {
+	t.Helper()
+	for _, line := range strings.Split(run.stderr, "\n") {
+		if strings.Contains(line, "Content Security Policy") || strings.Contains(line, "Uncaught") {
+			t.Errorf("console: %s", line)
+		}
+	}
+	if urls := pageRequests(t, run.netLog); len(urls) > 0 {
+		t.Errorf("the page made network requests: %v", urls)
+	}
+}
+
+// layoutHarness is a page that shows the report in a frame of a given width and works it as
+// a reader would: it clicks a group's summary line and a finding's, the expand-all and
+// collapse-all buttons and the severity filter, measures what is visible and how wide the
+// page is, writes what it saw as JSON into <pre id="result">, and leaves the frame scrolled
+// to a section for a screenshot. It reaches into the frame, which Chromium allows between
+// file:// pages only with --allow-file-access-from-files; the report keeps its own policy.
+const layoutHarness = `<!DOCTYPE html><html><head><meta charset="utf-8"><title>harness</title></head>
+<body style="margin:0"><iframe id="r" src="report.html" style="border:0;display:block;width:%dpx;height:%dpx"></iframe>
+<pre id="result">not run</pre>
+<script>
+window.addEventListener("load", function () {
+  var out = {};
+  try {
+    var f = document.getElementById("r"), d = f.contentDocument, w = f.contentWindow;
+    // checkVisibility: the content of a closed details element is laid out but not shown.
+    var shown = function (el) { return !!el && el.checkVisibility(); };
+    var all = function (sel) { return Array.prototype.slice.call(d.querySelectorAll(sel)); };
+    var openCount = function () { return all("details.group[open]").length; };
+    var width = function () {
+      out.overflowing = out.overflowing || [];
+      var cw = d.documentElement.clientWidth;
+      all("body *").forEach(function (el) {
+        var r = el.getBoundingClientRect();
+        if (r.width > 0 && r.right > cw + 1 && out.overflowing.length < 8) {
+          out.overflowing.push(el.tagName.toLowerCase() + "." + el.className + " right " + Math.round(r.right));
+        }
+      });
+      return d.documentElement.scrollWidth;
+    };
+    out.clientWidth = d.documentElement.clientWidth;
+    out.groups = all("details.group").length;
+    out.openAtLoad = openCount();
+    out.scrollWidthClosed = width();
+    var g = d.querySelector("details.group"), li = g.querySelector("li[data-severity]");
+    var fd = li.querySelector("details.finding"), msg = fd.querySelector("p.msg");
+    out.findingShownClosed = shown(li);
+    var h0 = g.getBoundingClientRect().height;
+    g.querySelector("summary").click();
+    out.groupOpenAfterClick = g.open;
+    out.findingShownOpen = shown(li);
+    out.groupGrew = g.getBoundingClientRect().height > h0;
+    out.messageShownBefore = shown(msg);
+    fd.querySelector("summary").click();
+    out.messageShownAfter = shown(msg);
+    g.querySelector("summary").click();
+    out.groupOpenAfterSecondClick = g.open;
+    out.findingShownAfterSecondClick = shown(li);
+    d.getElementById("expand-all").click();
+    out.openAfterExpandAll = openCount();
+    all("details").forEach(function (x) { x.open = true; });
+    out.scrollWidthExpanded = width();
+    out.headlineHeights = all("details.finding > summary").map(function (s) { return Math.round(s.getBoundingClientRect().height); });
+    out.lineHeight = parseFloat(w.getComputedStyle(d.body).lineHeight);
+    all("details").forEach(function (x) { x.open = false; });
+    d.getElementById("expand-all").click();
+    d.getElementById("collapse-all").click();
+    out.openAfterCollapseAll = openCount();
+    var sev = d.getElementById("filter-severity");
+    sev.value = "error";
+    sev.dispatchEvent(new w.Event("change"));
+    out.shownErrors = d.getElementById("findings-shown").value;
+    sev.value = "";
+    sev.dispatchEvent(new w.Event("change"));
+    out.first = all("#first li.first-entry").map(function (e) { return e.className; });
+    out.firstTitles = all("#first li.first-entry .gtitle").map(function (e) { return e.textContent; });
+    // The view to photograph: the first group open with its first finding.
+    g.open = true;
+    fd.open = true;
+    w.scrollTo(0, d.getElementById("%s").getBoundingClientRect().top + w.scrollY);
+  } catch (e) {
+    out.error = String(e);
+  }
+  document.getElementById("result").textContent = JSON.stringify(out);
+});
+</script></body></html>`
+
+// layoutResult is what layoutHarness saw.
+type layoutResult struct {
+	Error                                    string
+	ClientWidth, Groups, OpenAtLoad          int
+	ScrollWidthClosed, ScrollWidthExpanded   int
+	Overflowing                              []string
+	FindingShownClosed, FindingShownOpen     bool
+	GroupOpenAfterClick, GroupGrew           bool
+	MessageShownBefore, MessageShownAfter    bool
+	GroupOpenAfterSecondClick                bool
+	FindingShownAfterSecondClick             bool
+	OpenAfterExpandAll, OpenAfterCollapseAll int
+	HeadlineHeights                          []int
+	LineHeight                               float64
+	ShownErrors                              string
+	First, FirstTitles                       []string
+}
+
+// browserLayout loads the report at width px in layoutHarness and checks that groups start
+// closed, open and close on a click and all at once with the buttons; that a finding is one
+// line until opened; that nothing is wider than the window, closed or with everything open;
+// that the severity filter counts the errors; and that "what to do first" lists the zones
+// most urgent first. Then it takes screenshots of that section and of the findings, kept
+// under SUNSET_SCREENSHOT_DIR when set (reports/testdata/screenshots holds the last ones).
+func browserLayout(t *testing.T, browser, dir, file string, rep *Report, width int) {
+	const height = 1000
+	size := fmt.Sprintf("--window-size=%d,%d", width, height)
+	harness := func(target string) string {
+		path := filepath.Join(dir, fmt.Sprintf("harness-%d-%s.html", width, target))
+		if err := os.WriteFile(path, []byte(fmt.Sprintf(layoutHarness, width, height, target)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	shoot := func(target string) {
+		shot := filepath.Join(dir, fmt.Sprintf("after-%s-%d.png", target, width))
+		checkConsole(t, runChromium(t, browser, harness(target), "--screenshot="+shot, "--allow-file-access-from-files", size))
+		checkScreenshot(t, shot, width, height)
+	}
+	run := runChromium(t, browser, harness("findings"), "--dump-dom", "--allow-file-access-from-files", size)
+	checkConsole(t, run)
+	m := regexp.MustCompile(`<pre id="result">([^<]*)</pre>`).FindStringSubmatch(run.stdout)
+	if m == nil {
+		t.Fatalf("the harness wrote no result:\n%s", tail(run.stdout, 2000))
+	}
+	var res layoutResult
+	if err := json.Unmarshal([]byte(html.UnescapeString(m[1])), &res); err != nil {
+		t.Fatalf("the harness result %q: %v", m[1], err)
+	}
+	if res.Error != "" {
+		t.Fatalf("the harness failed: %s", res.Error)
+	}
+	if res.ClientWidth != width {
+		t.Errorf("the frame is %d px wide, want %d", res.ClientWidth, width)
+	}
+	if res.ScrollWidthClosed > width || res.ScrollWidthExpanded > width {
+		t.Errorf("the page is wider than the window (%d px): %d px with groups closed, %d with everything open; too wide: %v",
+			width, res.ScrollWidthClosed, res.ScrollWidthExpanded, res.Overflowing)
+	}
+	for name, c := range map[string]struct{ got, want any }{
+		"groups open at load":                        {res.OpenAtLoad, 0},
+		"finding shown in a closed group":            {res.FindingShownClosed, false},
+		"group open after a click on its summary":    {res.GroupOpenAfterClick, true},
+		"finding shown in the open group":            {res.FindingShownOpen, true},
+		"group taller when open":                     {res.GroupGrew, true},
+		"message shown before the finding is opened": {res.MessageShownBefore, false},
+		"message shown after the finding is opened":  {res.MessageShownAfter, true},
+		"group open after a second click":            {res.GroupOpenAfterSecondClick, false},
+		"finding shown after the second click":       {res.FindingShownAfterSecondClick, false},
+		"groups open after expand all":               {res.OpenAfterExpandAll, res.Groups},
+		"groups open after collapse all":             {res.OpenAfterCollapseAll, 0},
+		"shown with the error filter":                {res.ShownErrors, fmt.Sprintf("%d of %d findings shown", rep.Summary.BySeverity.Error, len(rep.Findings))},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s: %v, want %v", name, c.got, c.want)
+		}
+	}
+	if len(res.HeadlineHeights) != len(rep.Findings) {
+		t.Errorf("%d finding headlines measured, want %d", len(res.HeadlineHeights), len(rep.Findings))
+	}
+	for _, h := range res.HeadlineHeights {
+		if float64(h) > 1.9*res.LineHeight {
+			t.Errorf("a finding's headline is %d px high, more than one line (%.0f px)", h, res.LineHeight)
+			break
+		}
+	}
+	checkFirstOrder(t, res, rep)
+	shoot("findings")
+	shoot("first")
+}
+
+// checkFirstOrder checks "what to do first" lists every zone and account with findings,
+// errors before the rest.
+func checkFirstOrder(t *testing.T, res layoutResult, rep *Report) {
+	t.Helper()
+	groups := map[string]bool{}
+	for i := range rep.Findings {
+		k := groupKeyOf(&rep.Findings[i])
+		groups[k.kind+k.accountID+k.zoneID] = true
+	}
+	if len(res.First) != len(groups) || len(res.First) == 0 {
+		t.Fatalf("what to do first lists %d entries, the report has findings in %d zones and accounts", len(res.First), len(groups))
+	}
+	rank := func(class string) int {
+		for i, sev := range []string{"sev-notice", "sev-warning", "sev-error"} {
+			if strings.Contains(class, sev) {
+				return i
+			}
+		}
+		return -1
+	}
+	for i := 1; i < len(res.First); i++ {
+		if rank(res.First[i]) > rank(res.First[i-1]) {
+			t.Errorf("what to do first: %s (%s) after %s (%s)", res.FirstTitles[i], res.First[i], res.FirstTitles[i-1], res.First[i-1])
+		}
+	}
+}
+
+// checkScreenshot checks a screenshot is a PNG of the window's size with more than a blank
+// page in it, and copies it to SUNSET_SCREENSHOT_DIR when set.
+func checkScreenshot(t *testing.T, path string, width, height int) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("no screenshot: %v", err)
+	}
+	if dst := os.Getenv("SUNSET_SCREENSHOT_DIR"); dst != "" { // to look at it, or keep it
+		if err := os.WriteFile(filepath.Join(dst, filepath.Base(path)), data, 0o644); err != nil {
+			t.Error(err)
+		}
+	}
+	img, err := png.Decode(bytes.NewReader(data))
+	if err != nil {
+		t.Fatalf("decoding the screenshot: %v", err)
+	}
+	if b := img.Bounds(); b.Dx() != width || b.Dy() != height {
+		t.Errorf("screenshot is %dx%d, want %dx%d", b.Dx(), b.Dy(), width, height)
+	}
+	if n := distinctColors(img, 2000); n < 8 {
+		t.Errorf("the screenshot has %d distinct colours: the page did not render", n)
+	}
 }
 
 // distinctColors counts the colours of a grid of about n sampled pixels.

@@ -98,8 +98,7 @@ func (h HTML) Write(w io.Writer, r *Report) error {
 	if cat == nil {
 		cat = catalog.Default()
 	}
-	page := buildHTMLPage(r, cat)
-	page.Plan = buildHTMLPlan(h.Plan, r)
+	page := buildHTMLPage(r, cat, h.Plan)
 	// The page is rendered into the writer, not into a buffer of its own: a page of a
 	// million findings is gigabytes.
 	bw := bufio.NewWriterSize(w, streamBufSize)

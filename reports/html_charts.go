@@ -47,27 +47,38 @@ type barCount struct {
 	total int
 }
 
-// findingCharts draws findings that are not suppressed by rule and by zone (or file).
-func findingCharts(findings []scanner.Finding, groupNoun string) []*svgBars {
+// findingCharts draws findings that are not suppressed by rule and by zone (or file), the
+// latter from the groups' counts.
+func findingCharts(findings []scanner.Finding, groups []*htmlGroup, groupNoun string) []*svgBars {
 	byRule, byGroup := map[string]*barCount{}, map[string]*barCount{}
-	add := func(m map[string]*barCount, key string, sev scanner.Severity) {
+	bar := func(m map[string]*barCount, key string) *barCount {
 		c := m[key]
 		if c == nil {
 			c = &barCount{label: key}
 			m[key] = c
 		}
-		if sev >= 0 && int(sev) < len(c.by) {
-			c.by[sev]++
-		}
-		c.total++
+		return c
 	}
 	for i := range findings {
 		f := &findings[i]
 		if f.Suppressed {
 			continue
 		}
-		add(byRule, textsafe.Sanitize(string(f.RuleID)), f.Severity)
-		add(byGroup, groupLabel(f), f.Severity)
+		c := bar(byRule, textsafe.Sanitize(string(f.RuleID)))
+		if f.Severity >= 0 && int(f.Severity) < len(c.by) {
+			c.by[f.Severity]++
+		}
+		c.total++
+	}
+	for _, g := range groups {
+		if g.Total == 0 {
+			continue
+		}
+		c := bar(byGroup, g.Label)
+		c.by[scanner.SeverityError] += g.Counts.Error
+		c.by[scanner.SeverityWarning] += g.Counts.Warning
+		c.by[scanner.SeverityNotice] += g.Counts.Notice
+		c.total += g.Total
 	}
 	if len(byRule) == 0 {
 		return nil

@@ -3,11 +3,10 @@ package reports
 import (
 	"fmt"
 	"html/template"
-	"iter"
-	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/sunsetscan/sunset/migrate"
 	"github.com/sunsetscan/sunset/scanner"
 	"github.com/sunsetscan/sunset/scanner/catalog"
 	"github.com/sunsetscan/sunset/scanner/textsafe"
@@ -29,11 +28,12 @@ type htmlPage struct {
 	GroupTitle                    string
 	Timeline                      *svgTimeline
 	Charts                        []*svgBars
-	// Findings are the table's rows, made one at a time as the page is written: a page
-	// of a million findings never holds them all. FindingCount is how many there are.
-	Findings      iter.Seq[htmlFinding]
+	// First is the "what to do first" section; nil for a files scan or no findings.
+	First *htmlFirst
+	// Groups hold the findings by zone, account or file; each makes its findings' headlines
+	// as the page is written, so a page of a million findings never holds them all.
+	Groups        []*htmlGroup
 	FindingCount  int
-	Groups        []string
 	HasSuppressed bool
 	Errors        []htmlError
 	Rules         []htmlRule
@@ -46,15 +46,6 @@ type htmlCard struct {
 	Key, Label, Value, Class, Note string
 }
 
-type htmlFinding struct {
-	Severity, SevClass, SevRank string
-	Anchor                      string
-	RuleID, RuleAnchor          string
-	Group, Resource             string
-	Message, EOL, SuppressedBy  string
-	Suppressed                  bool
-}
-
 type htmlError struct{ Where, What, Message string }
 
 type htmlRule struct {
@@ -65,9 +56,9 @@ type htmlRule struct {
 	Advisory                              bool
 }
 
-// buildHTMLPage is the page's view model of report r; cat adds the deprecations the report
-// does not hit to the timeline.
-func buildHTMLPage(r *Report, cat *catalog.Catalog) *htmlPage {
+// buildHTMLPage is the page's view model of report r and plan p (nil for none); cat adds the
+// deprecations the report does not hit to the timeline.
+func buildHTMLPage(r *Report, cat *catalog.Catalog, plan *migrate.Plan) *htmlPage {
 	p := &htmlPage{
 		Tool:           orElse(strings.TrimSpace(textsafe.Sanitize(r.Tool.Name+" "+r.Tool.Version)), ToolName),
 		AsOf:           textsafe.Sanitize(r.AsOf),
@@ -91,13 +82,17 @@ func buildHTMLPage(r *Report, cat *catalog.Catalog) *htmlPage {
 	if p.AsOf != "" {
 		p.Title += ", as of " + p.AsOf
 	}
+	names := newAccountNames(r, plan)
 	stats := ruleStats(r.Findings)
 	p.Timeline = buildTimeline(r, cat, stats)
-	p.Charts = findingCharts(r.Findings, p.GroupNoun)
-	p.Findings, p.Groups, p.HasSuppressed = findingTableRows(r.Findings)
+	p.Groups = groupFindingsHTML(r.Findings, names)
+	p.Charts = findingCharts(r.Findings, p.Groups, p.GroupNoun)
+	p.First = buildFirst(p.Groups, plan, r.Source.Kind)
 	p.FindingCount = len(r.Findings)
-	p.Errors = errorRows(r.Errors)
+	p.HasSuppressed = r.Summary.Suppressed > 0
+	p.Errors = errorRows(r.Errors, names)
 	p.Rules = ruleRows(r.Catalog, stats)
+	p.Plan = buildHTMLPlan(plan, r, names)
 	return p
 }
 
@@ -112,53 +107,11 @@ func gateBanner(s Summary) *htmlGate {
 	return &htmlGate{Class: "pass", Text: fmt.Sprintf("Gate passed: no finding at or above %s.", s.FailOn)}
 }
 
-// findingTableRows are the findings table's rows (made as they are ranged over), the
-// sorted groups its filter offers, and whether any row is suppressed (the table then offers
-// to show them).
-func findingTableRows(findings []scanner.Finding) (rows iter.Seq[htmlFinding], groups []string, suppressed bool) {
-	seen := map[string]bool{}
-	for i := range findings {
-		f := &findings[i]
-		seen[groupLabel(f)] = true
-		suppressed = suppressed || f.Suppressed
-	}
-	for g := range seen {
-		groups = append(groups, g)
-	}
-	sort.Strings(groups)
-	rows = func(yield func(htmlFinding) bool) {
-		for i := range findings {
-			if !yield(htmlFindingOf(&findings[i])) {
-				return
-			}
-		}
-	}
-	return rows, groups, suppressed
-}
-
-// htmlFindingOf is the table row of one finding.
-func htmlFindingOf(f *scanner.Finding) htmlFinding {
-	return htmlFinding{
-		Severity:     f.Severity.String(),
-		SevClass:     "sev-" + f.Severity.String(),
-		SevRank:      strconv.Itoa(int(f.Severity)),
-		Anchor:       findingAnchor(f),
-		RuleID:       textsafe.Sanitize(string(f.RuleID)),
-		RuleAnchor:   "rule-" + anchorID(string(f.RuleID)),
-		Group:        groupLabel(f),
-		Resource:     resourceLabel(f),
-		Message:      textsafe.Sanitize(f.Message),
-		EOL:          textsafe.Sanitize(f.EndOfLife),
-		Suppressed:   f.Suppressed,
-		SuppressedBy: textsafe.Sanitize(f.SuppressedBy),
-	}
-}
-
 // errorRows are the read errors' table rows.
-func errorRows(errs []scanner.RunError) []htmlError {
+func errorRows(errs []scanner.RunError, names accountNames) []htmlError {
 	var rows []htmlError
 	for _, e := range errs {
-		rows = append(rows, htmlError{Where: errorWhere(e), What: textsafe.Sanitize(e.What), Message: textsafe.Sanitize(e.Message)})
+		rows = append(rows, htmlError{Where: errorWhere(e, names), What: textsafe.Sanitize(e.What), Message: textsafe.Sanitize(e.Message)})
 	}
 	return rows
 }
@@ -264,30 +217,14 @@ func suppressedNote(n int) string {
 	return "plus " + strconv.Itoa(n) + " suppressed"
 }
 
-// groupLabel names the zone, file or account a finding belongs to, as one short string (the
-// value the table's group filter matches).
-func groupLabel(f *scanner.Finding) string {
-	switch {
-	case f.Location != nil && f.Location.Path != "":
-		return textsafe.Sanitize(f.Location.Path)
-	case f.ZoneName != "":
-		return textsafe.Sanitize(f.ZoneName)
-	case f.ZoneID != "":
-		return "zone " + textsafe.Sanitize(f.ZoneID)
-	case f.AccountID != "":
-		return "account " + textsafe.Sanitize(f.AccountID)
-	}
-	return "other"
-}
-
-func errorWhere(e scanner.RunError) string {
+func errorWhere(e scanner.RunError, names accountNames) string {
 	switch {
 	case e.Path != "":
 		return textsafe.Sanitize(e.Path)
 	case e.ZoneName != "" || e.ZoneID != "":
 		return textsafe.Sanitize(orElse(e.ZoneName, e.ZoneID))
 	case e.AccountID != "":
-		return "account " + textsafe.Sanitize(e.AccountID)
+		return names.label(e.AccountID)
 	}
 	return "–"
 }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/sunsetscan/sunset/migrate"
@@ -14,6 +16,7 @@ import (
 type htmlPlan struct {
 	Summary   string
 	Notes     []string
+	Shared    []htmlShared
 	Sections  []htmlPlanSection
 	Unplanned []htmlRef
 }
@@ -30,21 +33,34 @@ type htmlPlanSection struct {
 type htmlStep struct {
 	N                        int
 	Anchor, ID, Kind, Change string
-	Title, Reason, Note      string
-	Method, Path, Body       string
-	Risk                     string
-	Manual, Derived          bool
-	Checks                   []string
-	Resolves, DependsOn      []htmlRef
+	Title                    string
+	// Reason and Note are shown on the step when no other step has the same text; a text
+	// shared by several steps is shown once in the plan's shared list and the step links to
+	// it (ReasonRef, NoteRef).
+	Reason, Note        string
+	ReasonRef, NoteRef  *htmlRef
+	Method, Path, Body  string
+	Risk                string
+	Manual, Derived     bool
+	Checks              []string
+	Resolves, DependsOn []htmlRef
 }
 
 // htmlRef is a link inside the page (Href "" for plain text).
 type htmlRef struct{ Href, Text string }
 
+// htmlShared is a reason or note that several steps of the plan share, shown once.
+type htmlShared struct {
+	Anchor, Label, Text string
+	Steps               int
+	Kinds               []string
+}
+
 // buildHTMLPlan lays out a plan for the page: accounts, then zones, in the plan's order.
 // Steps link to the findings of the report they resolve; a fingerprint the report does not
-// hold (a plan from another run) is shown as it is.
-func buildHTMLPlan(p *migrate.Plan, r *Report) *htmlPlan {
+// hold (a plan from another run) is shown as it is. Reasons and notes that several steps
+// share are listed once, before the sections.
+func buildHTMLPlan(p *migrate.Plan, r *Report, names accountNames) *htmlPlan {
 	if p == nil {
 		return nil
 	}
@@ -56,13 +72,64 @@ func buildHTMLPlan(p *migrate.Plan, r *Report) *htmlPlan {
 	for _, fp := range p.Unplanned {
 		out.Unplanned = append(out.Unplanned, ref(fp))
 	}
+	shared := newSharedTexts(p)
 	for _, a := range p.Accounts {
-		out.Sections = append(out.Sections, accountSection(a, ref))
+		out.Sections = append(out.Sections, accountSection(a, ref, shared))
 	}
 	for _, z := range p.Zones {
-		out.Sections = append(out.Sections, zoneSection(z, ref))
+		out.Sections = append(out.Sections, zoneSection(z, names, ref, shared))
 	}
+	out.Shared = shared.list
 	return out
+}
+
+// sharedTexts numbers the reasons and notes used by more than one step, in the order the
+// steps first use them.
+type sharedTexts struct {
+	uses  map[string]int // text -> steps using it
+	refs  map[string]int // text -> index in list
+	kinds map[string]map[string]bool
+	list  []htmlShared
+}
+
+func newSharedTexts(p *migrate.Plan) *sharedTexts {
+	s := &sharedTexts{uses: map[string]int{}, refs: map[string]int{}, kinds: map[string]map[string]bool{}}
+	count := func(steps []migrate.Step) {
+		for _, st := range steps {
+			for _, t := range []string{st.Reason, st.Note} {
+				if t != "" {
+					s.uses[t]++
+				}
+			}
+		}
+	}
+	for _, a := range p.Accounts {
+		count(a.Steps)
+	}
+	for _, z := range p.Zones {
+		count(z.Steps)
+	}
+	return s
+}
+
+// ref returns the link to text in the shared list (adding it there the first time), or nil
+// when no other step uses it.
+func (s *sharedTexts) ref(text, kind string) *htmlRef {
+	if text == "" || s.uses[text] < 2 {
+		return nil
+	}
+	i, ok := s.refs[text]
+	if !ok {
+		i = len(s.list)
+		s.refs[text] = i
+		label := "[" + strconv.Itoa(i+1) + "]"
+		s.list = append(s.list, htmlShared{Anchor: "why-" + strconv.Itoa(i+1), Label: label, Text: textsafe.Sanitize(text), Steps: s.uses[text]})
+	}
+	sh := &s.list[i]
+	if !slices.Contains(sh.Kinds, kind) {
+		sh.Kinds = append(sh.Kinds, kind)
+	}
+	return &htmlRef{Href: "#" + sh.Anchor, Text: sh.Label}
 }
 
 // findingRefs returns the link to the finding of a fingerprint among findings, or its plain
@@ -82,40 +149,51 @@ func findingRefs(findings []scanner.Finding) func(fp string) htmlRef {
 	}
 }
 
+// accountPlanKey and zonePlanKey name a plan section in anchors: "plan-" + key is the
+// section, stepAnchor(key, id) a step of it.
+func accountPlanKey(a migrate.AccountPlan) string { return "account-" + anchorID(a.AccountID) }
+
+func zonePlanKey(z migrate.ZonePlan) string {
+	return "zone-" + anchorID(orElse(z.ZoneID, z.ZoneName))
+}
+
+func stepAnchor(key, id string) string { return "step-" + key + "-" + anchorID(id) }
+
 // accountSection is the plan of one account, titled by its name and id.
-func accountSection(a migrate.AccountPlan, ref func(string) htmlRef) htmlPlanSection {
-	key := "account-" + anchorID(a.AccountID)
+func accountSection(a migrate.AccountPlan, ref func(string) htmlRef, shared *sharedTexts) htmlPlanSection {
 	title := "Account " + textsafe.Sanitize(orElse(a.AccountName, a.AccountID))
 	if a.AccountName != "" {
 		title += " (" + textsafe.Sanitize(a.AccountID) + ")"
 	}
-	return planSection(key, title, "", a.Summary, a.Notes, a.Steps, ref)
+	return planSection(accountPlanKey(a), title, "", a.Summary, a.Notes, a.Steps, ref, shared)
 }
 
-// zoneSection is the plan of one zone, titled by its name, with its id and plan level below.
-func zoneSection(z migrate.ZonePlan, ref func(string) htmlRef) htmlPlanSection {
-	key := "zone-" + anchorID(orElse(z.ZoneID, z.ZoneName))
+// zoneSection is the plan of one zone, titled by its name, with its id, account and plan
+// level below.
+func zoneSection(z migrate.ZonePlan, names accountNames, ref func(string) htmlRef, shared *sharedTexts) htmlPlanSection {
 	title := "Zone " + textsafe.Sanitize(orElse(z.ZoneName, z.ZoneID))
 	var sub []string
 	if z.ZoneName != "" && z.ZoneID != "" {
 		sub = append(sub, textsafe.Sanitize(z.ZoneID))
 	}
+	if z.AccountID != "" {
+		sub = append(sub, names.label(z.AccountID))
+	}
 	if z.PlanLevel != "" {
 		sub = append(sub, textsafe.Sanitize(z.PlanLevel)+" plan")
 	}
-	return planSection(key, title, strings.Join(sub, ", "), z.Summary, z.Notes, z.Steps, ref)
+	return planSection(zonePlanKey(z), title, strings.Join(sub, ", "), z.Summary, z.Notes, z.Steps, ref, shared)
 }
 
 // planSection lays out the steps of one account or zone (key names it in anchors), with the
 // manual ones again in a list of their own, and the diffs of the expressions they change.
-func planSection(key, title, sub string, sum migrate.Summary, notes []string, steps []migrate.Step, ref func(string) htmlRef) htmlPlanSection {
+func planSection(key, title, sub string, sum migrate.Summary, notes []string, steps []migrate.Step, ref func(string) htmlRef, shared *sharedTexts) htmlPlanSection {
 	sec := htmlPlanSection{Anchor: "plan-" + key, Title: title, Summary: planSummaryLine(sum), Warnings: sanitizeAll(notes)}
 	if sub != "" {
 		sec.Summary = sub + " · " + sec.Summary
 	}
-	stepAnchor := func(id string) string { return "step-" + key + "-" + anchorID(id) }
 	for i, st := range steps {
-		hs := planStep(i+1, st, stepAnchor, ref)
+		hs := planStep(i+1, st, key, ref, shared)
 		sec.Steps = append(sec.Steps, hs)
 		if st.Manual {
 			sec.Manual = append(sec.Manual, hs)
@@ -129,19 +207,25 @@ func planSection(key, title, sub string, sum migrate.Summary, notes []string, st
 
 // planStep is step n of a section: its request, the findings it resolves and links to the
 // steps it depends on.
-func planStep(n int, st migrate.Step, stepAnchor func(id string) string, ref func(string) htmlRef) htmlStep {
+func planStep(n int, st migrate.Step, key string, ref func(string) htmlRef, shared *sharedTexts) htmlStep {
 	hs := htmlStep{
-		N: n, Anchor: stepAnchor(st.ID), ID: textsafe.Sanitize(st.ID), Kind: textsafe.Sanitize(st.Kind), Change: textsafe.Sanitize(string(st.Change)),
-		Title: textsafe.Sanitize(st.Title), Reason: textsafe.Sanitize(st.Reason), Note: textsafe.Sanitize(st.Note),
+		N: n, Anchor: stepAnchor(key, st.ID), ID: textsafe.Sanitize(st.ID), Kind: textsafe.Sanitize(st.Kind), Change: textsafe.Sanitize(string(st.Change)),
+		Title:  textsafe.Sanitize(st.Title),
 		Method: textsafe.Sanitize(st.Method), Path: textsafe.Sanitize(st.Path), Body: prettyBody(st.Body),
 		Risk: textsafe.Sanitize(string(st.Risk)), Manual: st.Manual, Derived: st.Derived,
 		Checks: sanitizeAll(st.Checks),
+	}
+	if hs.ReasonRef = shared.ref(st.Reason, hs.Kind); hs.ReasonRef == nil {
+		hs.Reason = textsafe.Sanitize(st.Reason)
+	}
+	if hs.NoteRef = shared.ref(st.Note, hs.Kind); hs.NoteRef == nil {
+		hs.Note = textsafe.Sanitize(st.Note)
 	}
 	for _, fp := range st.Resolves {
 		hs.Resolves = append(hs.Resolves, ref(fp))
 	}
 	for _, d := range st.DependsOn {
-		hs.DependsOn = append(hs.DependsOn, htmlRef{Href: "#" + stepAnchor(d), Text: textsafe.Sanitize(d)})
+		hs.DependsOn = append(hs.DependsOn, htmlRef{Href: "#" + stepAnchor(key, d), Text: textsafe.Sanitize(d)})
 	}
 	return hs
 }

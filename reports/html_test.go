@@ -17,6 +17,7 @@ import (
 	"github.com/sunsetscan/sunset/migrate"
 	"github.com/sunsetscan/sunset/scanner"
 	"github.com/sunsetscan/sunset/scanner/catalog"
+	"github.com/sunsetscan/sunset/scanner/textsafe"
 )
 
 // reportGoldenDir holds the report fixtures and golden pages at the repository root:
@@ -147,9 +148,9 @@ func TestHTMLGoldenDemo(t *testing.T) {
 	}
 }
 
-// findingRows counts the rows of the findings table.
+// findingRows counts the findings listed in the page's groups.
 func findingRows(page string) int {
-	return len(regexp.MustCompile(`<tr[^>]* data-severity="`).FindAllStringIndex(page, -1))
+	return len(regexp.MustCompile(`<li[^>]* data-severity="`).FindAllStringIndex(page, -1))
 }
 
 // TestHTMLEscapesUserText puts markup in every field that comes from the account, a
@@ -348,13 +349,14 @@ func TestHTMLSampleReport(t *testing.T) {
 		`<p class="banner gate" role="status">Gate failed: findings at or above error.</p>`,
 		`<div class="card bad" data-card="incomplete"><span class="value">1</span><span class="label">zones incomplete</span><span class="note">1 read error</span>`,
 		`<span class="note">plus 1 suppressed</span>`,
-		`<tr id="f-fp3" data-severity="error" data-group="example.org" data-suppressed="true" class="suppressed">`,
-		`<span class="tag">suppressed: baseline</span>`,
-		`<td>infra/waf.tf</td>`,
-		`<td>cloudflare_firewall_rule.block (line 12)</td>`,
+		`<li id="f-fp3" data-severity="error" data-suppressed="true" class="suppressed">`,
+		`<dt>Suppressed</dt><dd>baseline</dd>`,
+		`<span class="gtitle">example.org</span> <span class="gsub">account a1</span> <span class="gcounts"><span class="sev sev-warning">1 warning</span> <span class="muted">1 finding, 1 suppressed &middot; end of life <time datetime="2025-12-31">2025-12-31</time></span></span></summary>`,
+		`<details class="group sev-error" id="g-file-infra_2fwaf_2etf" data-kind="file" data-label="infra/waf.tf">`,
+		`<span class="fres">cloudflare_firewall_rule.block (line 12)</span>`,
+		`<details class="group sev-notice" id="g-account-a1" data-kind="account" data-label="account a1">`,
 		`<h2 id="errors-h">Could not read (1)</h2>`,
 		`<tr><td>broken.example</td><td>firewall rules</td><td>HTTP 500 after 3 attempts</td></tr>`,
-		`<option value="account a1">account a1</option>`,
 		`<input type="checkbox" id="filter-suppressed">`,
 		`Live account at https://api.example.invalid/client/v4`,
 	} {
@@ -681,10 +683,258 @@ func ExampleHTML() {
 	fmt.Println(regexp.MustCompile(`<title>.*</title>`).FindString(page))
 	fmt.Println(html.UnescapeString(regexp.MustCompile(`content="(default-src [^"]*)`).FindStringSubmatch(page)[1])[:38])
 	fmt.Println(strings.Count(page, "<script"), "script element")
-	fmt.Println(regexp.MustCompile(`<td class="msg">[^<]*`).FindString(page))
+	fmt.Println(regexp.MustCompile(`<p class="msg">[^<]*`).FindString(page))
 	// Output:
 	// <title>sunset report: Demo account (built-in emulator), as of 2025-07-01</title>
 	// default-src 'none'; style-src 'sha256-
 	// 1 script element
-	// <td class="msg">Firewall rule &#34;&lt;b&gt;block bots&lt;/b&gt;&#34; uses the retired firewall rules API.
+	// <p class="msg">Firewall rule &#34;&lt;b&gt;block bots&lt;/b&gt;&#34; uses the retired firewall rules API.
+}
+
+// TestHTMLFindingGroups checks the findings are grouped by zone, account and file, each
+// group closed with a summary line of counts, each finding a one-line headline with its
+// details behind it, every finding once, in the report's order within its group.
+func TestHTMLFindingGroups(t *testing.T) {
+	rep := readFixtureReport(t, "demo-report.json")
+	page := renderHTML(t, HTML{}, rep)
+	groups := regexp.MustCompile(`<details class="group [^"]*" id="([^"]*)" data-kind="(zone|account|file)"`).FindAllStringSubmatch(page, -1)
+	want := map[groupKey]bool{}
+	for i := range rep.Findings {
+		want[groupKeyOf(&rep.Findings[i])] = true
+	}
+	if len(groups) != len(want) || len(groups) < 2 {
+		t.Fatalf("%d groups, the findings belong to %d zones and accounts", len(groups), len(want))
+	}
+	if strings.Contains(page, `<details class="group" open`) || regexp.MustCompile(`<details class="group [^>]* open`).MatchString(page) {
+		t.Error("a group is open when the page loads")
+	}
+	// Each finding sits in its own group, as a headline: severity, rule title, resource.
+	for i := range rep.Findings {
+		f := &rep.Findings[i]
+		at := strings.Index(page, `<li id="`+findingAnchor(f)+`"`)
+		if at < 0 {
+			t.Fatalf("finding %s is not listed", f.Fingerprint)
+		}
+		holder := strings.LastIndex(page[:at], `<details class="group `)
+		k := groupKeyOf(f)
+		if wantID := `id="g-` + k.kind; !strings.HasPrefix(page[holder:][strings.Index(page[holder:], "id="):], wantID) {
+			t.Errorf("finding %s is in group %.80s", f.Fingerprint, page[holder:])
+		}
+		head := fmt.Sprintf(`<summary><span class="sev sev-%s">%s</span> <span class="ftitle">%s</span> <span class="fres">%s</span>`,
+			f.Severity, f.Severity, html.EscapeString(f.Title), html.EscapeString(resourceLabel(f)))
+		if !strings.Contains(page[at:], head) {
+			t.Errorf("finding %s has no headline %q", f.Fingerprint, head)
+		}
+	}
+	// An account's findings are grouped under its name (the plan knows it) with the id below.
+	named := renderHTML(t, HTML{Plan: readFixturePlan(t, "demo-plan.json")}, rep)
+	for _, a := range readFixturePlan(t, "demo-plan.json").Accounts {
+		if a.AccountName == "" {
+			continue
+		}
+		if !strings.Contains(named, `<summary><span class="gtitle">`+html.EscapeString(a.AccountName)+`</span> <span class="gsub">`+a.AccountID+`</span>`) {
+			t.Errorf("account %s is not grouped under its name %q", a.AccountID, a.AccountName)
+		}
+	}
+	if strings.Contains(named, `>account 47da6e6217660dba7c3a71c4005dba9f<`) {
+		t.Error("an account the plan names is shown by id")
+	}
+}
+
+// TestHTMLAccountNames checks names given to the report (and kept by its JSON) replace
+// account ids in groups, the zones' lines, errors and charts, escaped.
+func TestHTMLAccountNames(t *testing.T) {
+	rep := sampleReport()
+	rep.AccountNames = map[string]string{"a1": `Acme <b>"Retail"</b>`}
+	var buf bytes.Buffer
+	if err := (JSON{}).Write(&buf, rep); err != nil {
+		t.Fatal(err)
+	}
+	read, err := ReadReport(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const name = `Acme &lt;b&gt;&#34;Retail&#34;&lt;/b&gt;`
+	page := renderHTML(t, HTML{}, read)
+	for _, want := range []string{
+		`<summary><span class="gtitle">` + name + `</span> <span class="gsub">a1</span>`,
+		`<span class="gtitle">example.com</span> <span class="gsub">` + name + `</span>`,
+		`data-label="` + name + `" data-count="1"`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+	rep.Errors = []scanner.RunError{{AccountID: "a1", What: "accounts", Message: "x"}}
+	if page := renderHTML(t, HTML{}, rep); !strings.Contains(page, `<tr><td>`+name+`</td><td>accounts</td>`) {
+		t.Error("a read error of an account is not shown by its name")
+	}
+	if strings.Contains(page, "account a1") {
+		t.Error("an account with a name is still shown by id")
+	}
+}
+
+// firstPlan is a plan for sampleReport's zones: example.org migrates by API calls but for a
+// rate limit the quota keeps and a firewall rule the zone's plan cannot express; example.com
+// has a manual step that blocks nothing.
+func firstPlan() *migrate.Plan {
+	return &migrate.Plan{
+		SchemaVersion: migrate.SchemaVersion, AsOf: "2025-07-01",
+		Zones: []migrate.ZonePlan{{
+			ZoneID: "023e105f4ecef8ad9ca31a8372d0c353", ZoneName: "example.com", AccountID: "a1",
+			Steps: []migrate.Step{
+				{ID: "custom-rules.create", Kind: "custom-rules.create", Change: migrate.ChangeCreate, Title: "Create", Reason: "shared reason"},
+				{ID: "dns-settings.stop-old-endpoint", Kind: "dns-settings.stop-old-endpoint", Manual: true, Change: migrate.ChangeManual, Title: "Stop using the old endpoint", Reason: "callers"},
+			},
+		}, {
+			ZoneID: "9a7806061c88ada191ed06f989cc3dac", ZoneName: "example.org", AccountID: "a1", PlanLevel: "free",
+			Notes: []string{"the free plan allows 1 rate limiting rules (fewer than previous-version rate limits): 0 existing, 1 fit, 1 do not"},
+			Steps: []migrate.Step{
+				{ID: "rate-limiting-rules.create", Kind: "rate-limiting-rules.create", Change: migrate.ChangeCreate, Title: "Create the entry point", Reason: "shared reason"},
+				{ID: "rate-limit.delete:1", Kind: "rate-limit.delete", Change: migrate.ChangeDelete, Title: "Delete 1", Reason: "twice"},
+				{ID: "rate-limit.delete:2", Kind: "rate-limit.delete", Change: migrate.ChangeDelete, Title: "Delete 2", Reason: "twice"},
+				{ID: "rate-limit.keep:3", Kind: "rate-limit.keep", Manual: true, Change: migrate.ChangeManual, Title: "Keep rate limit 3",
+					Reason: "It cannot become a rate limiting rule now: it does not fit the free plan's quota of 1 rate limiting rules."},
+				{ID: "firewall-rule.keep:4", Kind: "firewall-rule.keep", Manual: true, Change: migrate.ChangeManual, Title: "Keep firewall rule 4",
+					Reason: "The translator left it out of the custom rules: error plan-regex: matches needs the Business plan."},
+			},
+		}},
+	}
+}
+
+// TestHTMLWhatToDoFirst checks the section lists zones and accounts most urgent first, with
+// the plan's automatic steps by kind, what blocks it (quota, plan features) and what needs
+// a person, each linking to its step.
+func TestHTMLWhatToDoFirst(t *testing.T) {
+	page := renderHTML(t, HTML{Plan: firstPlan()}, sampleReport())
+	sec := page[strings.Index(page, `<section id="first"`):]
+	sec = sec[:strings.Index(sec, "</section>")]
+	order := regexp.MustCompile(`class="gtitle">([^<]*)</a>`).FindAllStringSubmatch(sec, -1)
+	var titles []string
+	for _, m := range order {
+		titles = append(titles, m[1])
+	}
+	// example.com has an error; example.org a warning; the account a notice. The file is no zone.
+	if got := strings.Join(titles, ", "); got != "example.com, example.org, account a1" {
+		t.Errorf("order %s, want example.com, example.org, account a1", got)
+	}
+	for _, want := range []string{
+		`<strong>Automatic (3 steps):</strong> <span class="kind"><code>rate-limiting-rules.create</code>&nbsp;&times;1</span>, <span class="kind"><code>rate-limit.delete</code>&nbsp;&times;2</span></p>`,
+		`<p class="first-label"><strong>Blocked (2):</strong></p>`,
+		`<li><span class="tag blocker">quota</span> <a href="#step-zone-9a7806061c88ada191ed06f989cc3dac-rate-limit_2ekeep_3a3">Keep rate limit 3</a>`,
+		`<li><span class="tag blocker">plan features</span> <a href="#step-zone-9a7806061c88ada191ed06f989cc3dac-firewall-rule_2ekeep_3a4">Keep firewall rule 4</a>`,
+		`<li><a href="#step-zone-023e105f4ecef8ad9ca31a8372d0c353-dns-settings_2estop-old-endpoint">Stop using the old endpoint</a></li>`,
+		`<li>the free plan allows 1 rate limiting rules`,
+		`<a href="#plan-zone-9a7806061c88ada191ed06f989cc3dac" class="muted">plan</a>`,
+	} {
+		if !strings.Contains(sec, want) {
+			t.Errorf("what to do first lacks %q", want)
+		}
+	}
+	if strings.Count(sec, `tag blocker`) != 2 {
+		t.Error("a manual step that keeps nothing is listed as blocked")
+	}
+	// Every link of the section lands.
+	for _, m := range regexp.MustCompile(`href="#([^"]+)"`).FindAllStringSubmatch(sec, -1) {
+		if !strings.Contains(page, ` id="`+m[1]+`"`) {
+			t.Errorf("link #%s lands nowhere", m[1])
+		}
+	}
+	if p := renderHTML(t, HTML{}, NewReport(Input{Source: Source{Kind: SourceFiles}, Findings: sampleFindings()[5:]})); strings.Contains(p, `<section id="first"`) {
+		t.Error("a files scan has a what-to-do-first section")
+	}
+	// Text from the plan stays text here too.
+	const evil = `<script>alert(1)</script><img src=x onerror=alert(2)>`
+	plan := firstPlan()
+	z := &plan.Zones[1]
+	z.Notes = append(z.Notes, evil)
+	for i := range z.Steps {
+		if !z.Steps[i].Manual {
+			z.Steps[i].Kind += evil
+		}
+		z.Steps[i].Title += evil
+		z.Steps[i].Reason += evil
+	}
+	page = renderHTML(t, HTML{Plan: plan}, sampleReport())
+	if strings.Count(page, "<script") != 1 || strings.Contains(page, "<img") {
+		t.Error("plan text became markup in what to do first")
+	}
+	if !strings.Contains(page, `<span class="tag blocker">quota</span> <a href="#step-zone-9a7806061c88ada191ed06f989cc3dac-rate-limit_2ekeep_3a3">Keep rate limit 3&lt;script&gt;`) {
+		t.Error("a blocker's title is not shown escaped")
+	}
+}
+
+// TestHTMLWhatToDoFirstCap checks a large account lists the most urgent zones only: errors
+// first, then the nearest end of life, and says how many more there are.
+func TestHTMLWhatToDoFirstCap(t *testing.T) {
+	var findings []scanner.Finding
+	for i := range firstMaxEntries + 5 {
+		sev, eol := scanner.SeverityWarning, fmt.Sprintf("2026-%02d-01", 12-i%12)
+		if i%10 == 7 {
+			sev = scanner.SeverityError
+		}
+		findings = append(findings, scanner.Finding{
+			RuleID: "firewall-rules", Severity: sev, Source: scanner.SourceLive, EndOfLife: eol,
+			ZoneName: fmt.Sprintf("zone-%02d.example", i), Resource: scanner.Resource{Kind: "firewall_rule", ID: fmt.Sprint(i)},
+		})
+	}
+	page := renderHTML(t, HTML{}, NewReport(Input{Source: Source{Kind: SourceLive}, Findings: findings}))
+	sec := page[strings.Index(page, `<section id="first"`):]
+	sec = sec[:strings.Index(sec, "</section>")]
+	entries := regexp.MustCompile(`<li class="first-entry sev-(\w+)">\n<p class="first-head"><a [^>]*>([^<]*)</a>.*?datetime="([^"]*)"`).FindAllStringSubmatch(sec, -1)
+	if len(entries) != firstMaxEntries {
+		t.Fatalf("%d entries, want %d", len(entries), firstMaxEntries)
+	}
+	if !strings.Contains(sec, "And 5 more zones and accounts, less urgent") {
+		t.Error("the section does not say how many zones it leaves out")
+	}
+	for i, e := range entries {
+		if wantErr := i < 3; (e[1] == "error") != wantErr {
+			t.Errorf("entry %d (%s) is %s", i, e[2], e[1])
+		}
+		if i > 0 && e[1] == entries[i-1][1] && e[3] < entries[i-1][3] {
+			t.Errorf("entry %d (%s, %s) after a later end of life (%s)", i, e[2], e[3], entries[i-1][3])
+		}
+	}
+}
+
+// TestHTMLPlanSharedReasons checks a reason or note that several steps share is shown once,
+// in the plan's list, and each of those steps links to it; a reason of one step stays on it.
+func TestHTMLPlanSharedReasons(t *testing.T) {
+	plan := readFixturePlan(t, "demo-plan.json")
+	page := renderHTML(t, HTML{Plan: plan}, readFixtureReport(t, "demo-report.json"))
+	uses := map[string]int{}
+	for _, st := range plan.Steps() {
+		for _, text := range []string{st.Reason, st.Note} {
+			if text != "" {
+				uses[text]++
+			}
+		}
+	}
+	sec := page[strings.Index(page, `<section id="plan"`):]
+	sec = html.UnescapeString(sec[:strings.Index(sec, "</section>")])
+	shared, refs := 0, 0
+	for text, n := range uses {
+		text = textsafe.Sanitize(text)
+		if n == 1 {
+			if !strings.Contains(sec, text) {
+				t.Errorf("%q (used by one step) is not on its step", text)
+			}
+			continue
+		}
+		shared++
+		refs += n
+		if got := strings.Count(sec, text); got != 1 {
+			t.Errorf("%q (used by %d steps) is in the plan %d times, want once", text, n, got)
+		}
+	}
+	if shared == 0 {
+		t.Fatal("no reason is shared by several steps in the demo plan: the test would pass vacuously")
+	}
+	if got := strings.Count(page, `<li id="why-`); got != shared {
+		t.Errorf("%d shared texts listed, want %d", got, shared)
+	}
+	if got := strings.Count(page, `">Why: <a href="#why-`) + strings.Count(page, `">Note: <a href="#why-`); got < refs {
+		t.Errorf("%d links to shared texts, want at least %d (one per step using one)", got, refs)
+	}
 }

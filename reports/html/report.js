@@ -1,66 +1,71 @@
-// Sorting and filtering for the findings table. Every row is rendered by the server, so the page
-// reads the same without this script; it only hides rows and reorders them.
+// Filtering, expand/collapse-all and link targets for the grouped findings. Every group and
+// finding is rendered by the server as <details>, so the page reads the same without this
+// script (groups open and close by themselves); it only hides findings and opens groups.
 (function () {
   "use strict";
-  var table = document.getElementById("findings-table");
-  if (!table || !table.tBodies.length) { return; }
-  var body = table.tBodies[0];
-  var rows = Array.prototype.slice.call(body.rows);
+  var root = document.getElementById("finding-groups");
+  if (!root) { return; }
+  var groups = Array.prototype.slice.call(root.querySelectorAll("details.group"));
+  var items = Array.prototype.slice.call(root.querySelectorAll("li[data-severity]"));
   var controls = document.getElementById("findings-controls");
   var search = document.getElementById("filter-text");
   var sev = document.getElementById("filter-severity");
-  var group = document.getElementById("filter-group");
   var supp = document.getElementById("filter-suppressed");
   var shown = document.getElementById("findings-shown");
 
   function apply() {
     var words = search.value.toLowerCase().split(/\s+/).filter(Boolean);
     var n = 0;
-    rows.forEach(function (row) {
-      var text = row.textContent.toLowerCase();
-      var ok = (!sev.value || row.getAttribute("data-severity") === sev.value) &&
-        (!group.value || row.getAttribute("data-group") === group.value) &&
-        (supp.checked || row.getAttribute("data-suppressed") !== "true") &&
-        words.every(function (w) { return text.indexOf(w) >= 0; });
-      row.hidden = !ok;
-      if (ok) { n++; }
+    groups.forEach(function (g) {
+      var label = (g.getAttribute("data-label") || "").toLowerCase();
+      var visible = 0;
+      Array.prototype.forEach.call(g.querySelectorAll("li[data-severity]"), function (li) {
+        var text = label + " " + li.textContent.toLowerCase();
+        var ok = (!sev.value || li.getAttribute("data-severity") === sev.value) &&
+          (supp.checked || li.getAttribute("data-suppressed") !== "true") &&
+          words.every(function (w) { return text.indexOf(w) >= 0; });
+        li.hidden = !ok;
+        if (ok) { visible++; }
+      });
+      g.hidden = visible === 0;
+      n += visible;
     });
-    shown.value = n + " of " + rows.length + " findings shown";
+    shown.value = n + " of " + items.length + " findings shown";
   }
 
-  function key(row, col) {
-    var cell = row.cells[col];
-    var v = cell.getAttribute("data-sort");
-    return v !== null ? v : cell.textContent.trim().toLowerCase();
+  function setAll(open) {
+    groups.forEach(function (g) { if (!g.hidden) { g.open = open; } });
   }
 
-  function sortBy(th, col) {
-    var asc = th.getAttribute("aria-sort") !== "ascending";
-    Array.prototype.forEach.call(table.tHead.rows[0].cells, function (c) { c.removeAttribute("aria-sort"); });
-    th.setAttribute("aria-sort", asc ? "ascending" : "descending");
-    var order = rows.map(function (row, i) { return { row: row, i: i, k: key(row, col) }; });
-    order.sort(function (a, b) {
-      var c = a.k < b.k ? -1 : a.k > b.k ? 1 : a.i - b.i;
-      return asc ? c : -c;
-    });
-    order.forEach(function (o) { body.appendChild(o.row); });
+  // A link to a finding (from a plan step) opens the groups around it; Chromium does so by
+  // itself for fragment navigation, other browsers may not.
+  function openTarget() {
+    var id = decodeURIComponent(location.hash.slice(1));
+    var el = id && document.getElementById(id);
+    for (; el; el = el.parentElement) {
+      if (el.tagName === "DETAILS") { el.open = true; }
+    }
   }
 
-  Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th, col) {
-    var button = document.createElement("button");
-    button.type = "button";
-    button.className = "sort";
-    button.textContent = th.textContent;
-    button.title = "Sort by " + th.textContent.toLowerCase();
-    th.textContent = "";
-    th.appendChild(button);
-    button.addEventListener("click", function () { sortBy(th, col); });
-  });
-  [search, sev, group, supp].forEach(function (el) {
+  [search, sev, supp].forEach(function (el) {
     el.addEventListener("input", apply);
     el.addEventListener("change", apply);
   });
+  document.getElementById("expand-all").addEventListener("click", function () { setAll(true); });
+  document.getElementById("collapse-all").addEventListener("click", function () { setAll(false); });
+  window.addEventListener("hashchange", openTarget);
+  // Printing shows every finding: groups are opened for the print and closed again after.
+  var closed = [];
+  window.addEventListener("beforeprint", function () {
+    closed = Array.prototype.slice.call(document.querySelectorAll("details:not([open])"));
+    closed.forEach(function (d) { d.open = true; });
+  });
+  window.addEventListener("afterprint", function () {
+    closed.forEach(function (d) { d.open = false; });
+    closed = [];
+  });
   controls.hidden = false;
-  table.setAttribute("data-interactive", "true");
+  root.setAttribute("data-interactive", "true");
   apply();
+  openTarget();
 }());
