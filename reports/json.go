@@ -16,15 +16,16 @@ type JSON struct{}
 
 // jsonReport is Report as written, the findings replaced by the streamed-array marker.
 type jsonReport struct {
-	SchemaVersion int                `json:"schema_version"`
-	Tool          Tool               `json:"tool"`
-	AsOf          string             `json:"as_of"`
-	Source        Source             `json:"source"`
-	Summary       Summary            `json:"summary"`
-	Findings      json.RawMessage    `json:"findings"`
-	Errors        []scanner.RunError `json:"errors"`
-	Catalog       []RuleInfo         `json:"catalog"`
-	AccountNames  map[string]string  `json:"account_names,omitempty"`
+	SchemaVersion int                   `json:"schema_version"`
+	Tool          Tool                  `json:"tool"`
+	AsOf          string                `json:"as_of"`
+	Source        Source                `json:"source"`
+	Summary       Summary               `json:"summary"`
+	Findings      json.RawMessage       `json:"findings"`
+	Errors        []scanner.RunError    `json:"errors"`
+	Retired       []scanner.RetiredNote `json:"retired"`
+	Catalog       []RuleInfo            `json:"catalog"`
+	AccountNames  map[string]string     `json:"account_names,omitempty"`
 }
 
 // Write implements Reporter.
@@ -36,8 +37,8 @@ func (JSON) Write(w io.Writer, r *Report) error {
 	}
 	doc := jsonReport{
 		SchemaVersion: out.SchemaVersion, Tool: out.Tool, AsOf: out.AsOf, Source: out.Source,
-		Summary: out.Summary, Findings: streamMarker, Errors: out.Errors, Catalog: out.Catalog,
-		AccountNames: out.AccountNames,
+		Summary: out.Summary, Findings: streamMarker, Errors: out.Errors, Retired: out.Retired,
+		Catalog: out.Catalog, AccountNames: out.AccountNames,
 	}
 	// Encode ends with the trailing newline.
 	err := writeJSONStream(w, doc, "findings", len(out.Findings), func(i int) any { return &out.Findings[i] })

@@ -56,7 +56,7 @@ func TestJSONShape(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	want := "schema_version tool as_of source summary findings errors catalog"
+	want := "schema_version tool as_of source summary findings errors retired catalog"
 	if got := strings.Join(keys, " "); got != want {
 		t.Errorf("top-level keys = %s, want %s", got, want)
 	}

@@ -35,7 +35,8 @@ const (
 )
 
 // Report is the JSON report:
-// {schema_version, tool, as_of, source, summary, findings[], errors[], catalog[], account_names}.
+// {schema_version, tool, as_of, source, summary, findings[], errors[], retired[], catalog[],
+// account_names}.
 type Report struct {
 	SchemaVersion int     `json:"schema_version"`
 	Tool          Tool    `json:"tool"`
@@ -46,6 +47,10 @@ type Report struct {
 	// marked "suppressed": true.
 	Findings []scanner.Finding  `json:"findings"`
 	Errors   []scanner.RunError `json:"errors"`
+	// Retired lists the endpoints that answered as past their end of life, per account and
+	// zone: what they list was not read. Each is also one of Errors (see RetiredError), so
+	// every format shows it; this list keeps the status and catalog ids for tools.
+	Retired []scanner.RetiredNote `json:"retired"`
 	// Catalog holds the catalog entries the findings reference, sorted by id, for formats that
 	// describe rules separately (SARIF rules, the HTML timeline).
 	Catalog []RuleInfo `json:"catalog"`
@@ -77,16 +82,21 @@ type Summary struct {
 	BySeverity SeverityCounts `json:"by_severity"`
 	// Suppressed counts suppressed findings (listed in Findings, counted nowhere else).
 	Suppressed int `json:"suppressed"`
-	// ZonesScanned counts the zones in scope, failed ones included; ZonesFailed those with at
-	// least one error (their findings may be partial).
-	ZonesScanned int `json:"zones_scanned"`
-	ZonesFailed  int `json:"zones_failed"`
-	Accounts     int `json:"accounts"`
+	// ZonesScanned counts the zones whose scan began, failed ones included; ZonesFailed
+	// those of them with at least one part not read (their findings may be partial);
+	// ZonesNotScanned the zones selected but never started, as the run was interrupted.
+	ZonesScanned    int `json:"zones_scanned"`
+	ZonesFailed     int `json:"zones_failed"`
+	ZonesNotScanned int `json:"zones_not_scanned"`
+	Accounts        int `json:"accounts"`
 	// FilesScanned counts the files read by a files scan, FilesFailed those that could not be
 	// read or parsed.
 	FilesScanned int `json:"files_scanned"`
 	FilesFailed  int `json:"files_failed"`
-	// Incomplete is true when anything could not be read: the findings may be missing some.
+	// RetiredEndpoints counts the entries of Report.Retired.
+	RetiredEndpoints int `json:"retired_endpoints"`
+	// Incomplete is true when anything could not be read (an endpoint that answered retired
+	// included): the findings may be missing some.
 	Incomplete bool `json:"incomplete"`
 	// FailOn is the gate threshold (none disables the gate); GateFailed is true when a finding
 	// that is not suppressed is at or above it.
@@ -124,12 +134,14 @@ type RuleInfo struct {
 }
 
 // Counts are the scan sizes a Summary reports; the sources know them, findings do not.
+// Zones count as in Summary: scanned (begun), failed (begun, a part not read), not scanned.
 type Counts struct {
-	ZonesScanned int
-	ZonesFailed  int
-	Accounts     int
-	FilesScanned int
-	FilesFailed  int
+	ZonesScanned    int
+	ZonesFailed     int
+	ZonesNotScanned int
+	Accounts        int
+	FilesScanned    int
+	FilesFailed     int
 }
 
 // RuleLookup finds catalog entries by id; *catalog.Catalog satisfies it.
@@ -144,8 +156,11 @@ type Input struct {
 	Source   Source
 	Findings []scanner.Finding // in the scanner's order
 	Errors   []scanner.RunError
-	Counts   Counts
-	FailOn   scanner.Severity
+	// Retired are the endpoints that answered retired (scanner.Result.Retired); NewReport
+	// adds one error for each.
+	Retired []scanner.RetiredNote
+	Counts  Counts
+	FailOn  scanner.Severity
 	// Rules, when set, adds descriptions (and anything the findings lack) to Catalog.
 	Rules RuleLookup
 	// AccountNames maps account ids to names (from the scanned snapshot); nil shows ids.
@@ -173,21 +188,29 @@ func NewReport(in Input) *Report {
 	if findings == nil {
 		findings = []scanner.Finding{}
 	}
+	retired := append([]scanner.RetiredNote{}, in.Retired...)
+	sortRetired(retired)
 	errs := append([]scanner.RunError{}, in.Errors...)
+	for _, n := range retired {
+		errs = append(errs, RetiredError(n))
+	}
 	SortErrors(errs)
 	src := in.Source
 	if src.Kind != SourceFiles && src.Kind != SourceSnapshot {
 		src.Target = RedactURL(src.Target)
 	}
 	src.Paths = append([]string(nil), src.Paths...)
+	summary := BuildSummary(findings, errs, in.Counts, in.FailOn)
+	summary.RetiredEndpoints = len(retired)
 	return &Report{
 		SchemaVersion: SchemaVersion,
 		Tool:          Tool{Name: ToolName, Version: in.Version},
 		AsOf:          formatDay(in.AsOf),
 		Source:        src,
-		Summary:       BuildSummary(findings, errs, in.Counts, in.FailOn),
+		Summary:       summary,
 		Findings:      findings,
 		Errors:        errs,
+		Retired:       retired,
 		Catalog:       BuildCatalog(findings, in.Rules),
 		AccountNames:  in.AccountNames,
 	}
@@ -198,13 +221,14 @@ func NewReport(in Input) *Report {
 // zone or file.
 func BuildSummary(findings []scanner.Finding, errs []scanner.RunError, counts Counts, failOn scanner.Severity) Summary {
 	s := Summary{
-		ZonesScanned: counts.ZonesScanned,
-		ZonesFailed:  counts.ZonesFailed,
-		Accounts:     counts.Accounts,
-		FilesScanned: counts.FilesScanned,
-		FilesFailed:  counts.FilesFailed,
-		FailOn:       failOn,
-		ByRule:       []RuleCount{},
+		ZonesScanned:    counts.ZonesScanned,
+		ZonesFailed:     counts.ZonesFailed,
+		ZonesNotScanned: counts.ZonesNotScanned,
+		Accounts:        counts.Accounts,
+		FilesScanned:    counts.FilesScanned,
+		FilesFailed:     counts.FilesFailed,
+		FailOn:          failOn,
+		ByRule:          []RuleCount{},
 	}
 	byRule := map[string]int{} // rule id -> index in s.ByRule
 	for _, f := range findings {
@@ -246,7 +270,7 @@ func BuildSummary(findings []scanner.Finding, errs []scanner.RunError, counts Co
 		}
 		return a.RuleID < b.RuleID
 	})
-	s.Incomplete = len(errs) > 0 || counts.ZonesFailed > 0 || counts.FilesFailed > 0
+	s.Incomplete = len(errs) > 0 || counts.ZonesFailed > 0 || counts.ZonesNotScanned > 0 || counts.FilesFailed > 0
 	return s
 }
 
@@ -363,6 +387,9 @@ func (r *Report) normalize() {
 	}
 	if r.Errors == nil {
 		r.Errors = []scanner.RunError{}
+	}
+	if r.Retired == nil {
+		r.Retired = []scanner.RetiredNote{}
 	}
 	if r.Catalog == nil {
 		r.Catalog = []RuleInfo{}

@@ -323,6 +323,7 @@ func runCheck(c *ucli.Context, s *Streams, o *checkOptions) error {
 	if err := writeReports(s, o.formats, rep, o.color, nil); err != nil {
 		return err
 	}
+	printOutcome(s, rep, o.formats, false)
 	if code := outcomeCode(scanner.GateFails(findings, o.failOn), res.Incomplete()); code != ExitOK {
 		return &exitError{code: code}
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/sunsetscan/sunset/scanner/cfapi"
 	"github.com/sunsetscan/sunset/scanner/cfapi/emulator"
 	"github.com/sunsetscan/sunset/scanner/cfapi/emulator/seed"
+	"github.com/sunsetscan/sunset/scanner/textsafe"
 )
 
 const demoReportDefault = "sunset-demo-report.json"
@@ -84,14 +85,16 @@ func demoCommand(s *Streams) *ucli.Command {
 			opts.baseURL = base
 			opts.rps = 0 // the in-process emulator has no rate limit to respect
 			opts.creds = cfapi.TokenCredentials(seed.DemoToken)
-			err = runScan(c.Context, s, opts)
-			if path := c.String("report"); path != "" && exitCode(err) != ExitFatal && exitCode(err) != ExitUsage {
-				fmt.Fprintf(s.Err, "report written to %s\n", path)
+			// Said once the reports are written, before the closing summary line.
+			opts.afterReports = func() {
+				if path := c.String("report"); path != "" {
+					fmt.Fprintf(s.Err, "report written to %s\n", textsafe.Sanitize(path))
+				}
+				if htmlPath != "" {
+					fmt.Fprintf(s.Err, "HTML report written to %s (open it in a browser; it works offline)\n", textsafe.Sanitize(htmlPath))
+				}
 			}
-			if htmlPath != "" && exitCode(err) != ExitFatal && exitCode(err) != ExitUsage {
-				fmt.Fprintf(s.Err, "HTML report written to %s (open it in a browser; it works offline)\n", htmlPath)
-			}
-			return err
+			return runScan(c.Context, s, opts)
 		},
 	}
 }

@@ -79,7 +79,11 @@ func runReport(s *Streams, o *reportOptions) error {
 			return err
 		}
 	}
-	return writeReports(s, o.formats, rep, o.color, plan)
+	if err := writeReports(s, o.formats, rep, o.color, plan); err != nil {
+		return err
+	}
+	printOutcome(s, rep, o.formats, false) // the saved run's outcome; the exit code is rendering's
+	return nil
 }
 
 // readPlanInput reads a plan.json; like the report, anything wrong with it is exit 2.

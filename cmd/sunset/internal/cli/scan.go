@@ -18,7 +18,6 @@ import (
 	"github.com/sunsetscan/sunset/scanner/collect"
 	"github.com/sunsetscan/sunset/scanner/inventory"
 	"github.com/sunsetscan/sunset/scanner/safefile"
-	"github.com/sunsetscan/sunset/scanner/textsafe"
 )
 
 // scanOptions is everything `sunset scan` (and `sunset demo`) needs, resolved from flags.
@@ -39,6 +38,9 @@ type scanOptions struct {
 	// planDir, when set, receives the migration plan of the scan (plan.json, plan.md,
 	// terraform/), as `sunset plan --out-dir` writes it.
 	planDir string
+	// afterReports, when set, runs once every report is written, before the closing summary
+	// (the demo names its report files there).
+	afterReports func()
 }
 
 func planDirFlag() ucli.Flag {
@@ -228,7 +230,8 @@ func runScan(ctx context.Context, s *Streams, o *scanOptions) error {
 		Source:   reports.Source{Kind: o.sourceKind, Target: target},
 		Findings: res.Findings,
 		Errors:   errs,
-		Counts:   reports.Counts{ZonesScanned: res.Zones, ZonesFailed: res.ZonesFailed, Accounts: res.Accounts},
+		Retired:  res.Retired,
+		Counts:   liveCounts(res),
 		FailOn:   o.failOn,
 		Rules:    o.catalog,
 		// The table and HTML show accounts by name.
@@ -248,9 +251,10 @@ func runScan(ctx context.Context, s *Streams, o *scanOptions) error {
 			return err
 		}
 	}
-	if collectErr != nil {
-		fmt.Fprintf(s.Err, "sunset: scan interrupted (%s); the reports cover what was read\n", textsafe.Sanitize(collectErr.Error()))
+	if o.afterReports != nil {
+		o.afterReports()
 	}
+	printOutcome(s, rep, o.formats, collectErr != nil)
 	code := outcomeCode(rep.Summary.GateFailed, rep.Summary.Incomplete || res.Incomplete || collectErr != nil)
 	if code != ExitOK {
 		return &exitError{code: code}

@@ -1,0 +1,271 @@
+package reports
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/sunsetscan/sunset/scanner"
+	"github.com/sunsetscan/sunset/scanner/textsafe"
+)
+
+// DefaultMaxUnread is how many zones, accounts or files OutcomeLines names one by one
+// before it counts the rest.
+const DefaultMaxUnread = 10
+
+// OutcomeOptions tune OutcomeLines.
+type OutcomeOptions struct {
+	// Brief leaves out what a table on a terminal has just shown: the finding counts and the
+	// lists of what was not read. The last line still says the gate and completeness.
+	Brief bool
+	// Interrupted says the run was stopped before its end (a signal).
+	Interrupted bool
+	// MaxUnread caps the unread places named one by one; 0 means DefaultMaxUnread.
+	MaxUnread int
+}
+
+// OutcomeLines is how a run ends, for a log that shows nothing else (CI, a pipe): one line
+// per zone, account or file not fully read (its first reason; capped, then counted), one
+// line per retired endpoint (all the zones it answered retired in), and last one summary
+// line: findings by severity, the gate's result and why, and what was not read, e.g.
+//
+//	107 findings (12 errors, 80 warnings, 15 notices); gate failed: 12 at or above --fail-on error; incomplete: 6 zones scanned (3 failed)
+//
+// The lines depend on the report alone and are sanitised; callers prefix them ("sunset: ").
+func OutcomeLines(r *Report, o OutcomeOptions) []string {
+	var lines []string
+	if !o.Brief {
+		lines = append(lines, unreadLines(r, o.MaxUnread)...)
+		lines = append(lines, retiredLines(r)...)
+	}
+	return append(lines, summaryOutcome(r, o))
+}
+
+// summaryOutcome is the last line: counts, gate, completeness, joined by "; ".
+func summaryOutcome(r *Report, o OutcomeOptions) string {
+	s := r.Summary
+	var parts []string
+	if !o.Brief {
+		counts := plural(s.FindingsTotal, "finding", "findings") + " (" + plural(s.BySeverity.Error, "error", "errors") + ", " +
+			plural(s.BySeverity.Warning, "warning", "warnings") + ", " + plural(s.BySeverity.Notice, "notice", "notices") + ")"
+		if s.Suppressed > 0 {
+			counts += ", " + strconv.Itoa(s.Suppressed) + " suppressed"
+		}
+		parts = append(parts, counts)
+	}
+	parts = append(parts, gateOutcome(s), completeness(r, o.Interrupted))
+	return strings.Join(parts, "; ")
+}
+
+// gateOutcome says whether the gate failed and why, from the summary's counts.
+func gateOutcome(s Summary) string {
+	if s.FailOn == scanner.SeverityNone {
+		return "no gate (--fail-on none)"
+	}
+	at := 0
+	for _, c := range []struct {
+		sev scanner.Severity
+		n   int
+	}{{scanner.SeverityError, s.BySeverity.Error}, {scanner.SeverityWarning, s.BySeverity.Warning}, {scanner.SeverityNotice, s.BySeverity.Notice}} {
+		if c.sev >= s.FailOn {
+			at += c.n
+		}
+	}
+	if s.GateFailed {
+		return "gate failed: " + strconv.Itoa(at) + " at or above --fail-on " + s.FailOn.String()
+	}
+	return "gate passed: none at or above --fail-on " + s.FailOn.String()
+}
+
+// completeness says what was read and, when something was not, what: zones not started
+// (an interrupted run says so once, here), zones with a part not read, endpoints that
+// answered retired, files, and other parts (an account's, a zone listing).
+func completeness(r *Report, interrupted bool) string {
+	s := r.Summary
+	var parts []string
+	interrupted = interrupted || s.ZonesNotScanned > 0
+	switch {
+	case s.ZonesNotScanned > 0:
+		parts = append(parts, "interrupted: "+plural(s.ZonesNotScanned, "zone", "zones")+" not scanned")
+	case interrupted:
+		parts = append(parts, "interrupted")
+	}
+	files := r.Source.Kind == SourceFiles || s.FilesScanned > 0 || s.FilesFailed > 0
+	if !files || s.ZonesScanned > 0 {
+		zones := plural(s.ZonesScanned, "zone", "zones") + " scanned"
+		if s.ZonesFailed > 0 {
+			zones += " (" + strconv.Itoa(s.ZonesFailed) + " failed)"
+		}
+		parts = append(parts, zones)
+	}
+	if files {
+		read := plural(s.FilesScanned, "file", "files") + " read"
+		if s.FilesFailed > 0 {
+			read += " (" + strconv.Itoa(s.FilesFailed) + " not read)"
+		}
+		parts = append(parts, read)
+	}
+	if s.RetiredEndpoints > 0 {
+		parts = append(parts, plural(s.RetiredEndpoints, "endpoint", "endpoints")+" answered retired")
+	}
+	if n := otherErrors(r); n > 0 {
+		parts = append(parts, plural(n, "other part", "other parts")+" not read")
+	}
+	if !s.Incomplete && !interrupted {
+		return "complete: " + strings.Join(parts, ", ")
+	}
+	return "incomplete: " + strings.Join(parts, ", ")
+}
+
+// otherErrors counts the errors no zone, file or retired endpoint accounts for: an
+// account's parts, a zone listing, an interruption before anything was listed.
+func otherErrors(r *Report) int {
+	retired := retiredKeys(r)
+	n := 0
+	for _, e := range r.Errors {
+		if e.ZoneID == "" && e.ZoneName == "" && e.Path == "" && !retired[errorKey(e)] {
+			n++
+		}
+	}
+	return n
+}
+
+// unreadPlace is one zone, account or file with parts not read.
+type unreadPlace struct {
+	kind, label, first string
+	more               int
+}
+
+// unreadLines names each place not fully read once, with its first reason, up to max, then
+// counts the rest. Retired endpoints have their own lines; a zone never started (What
+// "zone") is counted in the summary line, not named.
+func unreadLines(r *Report, maxPlaces int) []string {
+	if maxPlaces <= 0 {
+		maxPlaces = DefaultMaxUnread
+	}
+	retired := retiredKeys(r)
+	var places []unreadPlace
+	index := map[string]int{}
+	for _, e := range r.Errors {
+		if retired[errorKey(e)] || (e.What == "zone" && e.Path == "") {
+			continue
+		}
+		kind, label := placeOf(e)
+		key := kind + "\x00" + e.AccountID + "\x00" + e.ZoneID + "\x00" + e.ZoneName + "\x00" + e.Path
+		if i, ok := index[key]; ok {
+			places[i].more++
+			continue
+		}
+		index[key] = len(places)
+		places = append(places, unreadPlace{kind: kind, label: label, first: reasonOf(e)})
+	}
+	var lines []string
+	for i, p := range places {
+		if i == maxPlaces {
+			lines = append(lines, "not read: and "+moreOf(places[i:])+" (the report's errors list every part)")
+			break
+		}
+		line := "not read: " + p.label + ": " + p.first
+		if p.more > 0 {
+			line += " (and " + plural(p.more, "more part", "more parts") + ")"
+		}
+		lines = append(lines, line)
+	}
+	return lines
+}
+
+// placeOf returns the kind ("zone", "file", "account", "run") and sanitised label of an error's place.
+func placeOf(e scanner.RunError) (kind, label string) {
+	switch {
+	case e.Path != "":
+		return "file", "file " + textsafe.Sanitize(e.Path)
+	case e.ZoneName != "":
+		return "zone", "zone " + textsafe.Sanitize(e.ZoneName)
+	case e.ZoneID != "":
+		return "zone", "zone " + textsafe.Sanitize(e.ZoneID)
+	case e.AccountID != "":
+		return "account", "account " + textsafe.Sanitize(e.AccountID)
+	}
+	return "run", "the run"
+}
+
+// reasonOf is "what: message", sanitised.
+func reasonOf(e scanner.RunError) string {
+	what, msg := textsafe.Sanitize(e.What), textsafe.Sanitize(e.Message)
+	switch {
+	case what == "":
+		return msg
+	case msg == "":
+		return what
+	}
+	return what + ": " + msg
+}
+
+// moreOf counts places by kind: "37 more zones, 2 more accounts".
+func moreOf(places []unreadPlace) string {
+	count := map[string]int{}
+	var order []string
+	for _, p := range places {
+		if count[p.kind] == 0 {
+			order = append(order, p.kind)
+		}
+		count[p.kind]++
+	}
+	names := map[string][2]string{
+		"zone": {"more zone", "more zones"}, "file": {"more file", "more files"},
+		"account": {"more account", "more accounts"}, "run": {"more part of the run", "more parts of the run"},
+	}
+	out := make([]string, len(order))
+	for i, k := range order {
+		out[i] = plural(count[k], names[k][0], names[k][1])
+	}
+	return strings.Join(out, ", ")
+}
+
+// retiredLines is one line per retired endpoint (method, path pattern, status, catalog
+// ids) with the zones or accounts it answered retired in (the first three named, the rest
+// counted, in report order), then one line saying what that means.
+func retiredLines(r *Report) []string {
+	type group struct {
+		head   string
+		places []string
+	}
+	var groups []*group
+	index := map[string]*group{}
+	for _, n := range r.Retired {
+		head := textsafe.Sanitize(retiredPattern(n)) + " " + textsafe.Sanitize(retiredStatus(n))
+		g, ok := index[head]
+		if !ok {
+			g = &group{head: head}
+			index[head] = g
+			groups = append(groups, g)
+		}
+		_, label := placeOf(scanner.RunError{AccountID: n.AccountID, ZoneID: n.ZoneID, ZoneName: n.ZoneName})
+		g.places = append(g.places, label)
+	}
+	if len(groups) == 0 {
+		return nil
+	}
+	lines := make([]string, 0, len(groups)+1)
+	for _, g := range groups {
+		in := strings.Join(g.places[:min(3, len(g.places))], ", ")
+		if len(g.places) > 3 {
+			in += " and " + strconv.Itoa(len(g.places)-3) + " more"
+		}
+		lines = append(lines, "retired: "+g.head+" in "+in)
+	}
+	return append(lines, "retired: for each, "+RetiredWhy)
+}
+
+// retiredKeys are the errorKeys of the report's retired endpoints' errors.
+func retiredKeys(r *Report) map[string]bool {
+	keys := make(map[string]bool, len(r.Retired))
+	for _, n := range r.Retired {
+		keys[errorKey(RetiredError(n))] = true
+	}
+	return keys
+}
+
+// errorKey identifies an error by every field.
+func errorKey(e scanner.RunError) string {
+	return strings.Join([]string{e.AccountID, e.ZoneID, e.ZoneName, e.Path, e.What, e.Message}, "\x00")
+}
