@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strconv"
 	"strings"
@@ -35,23 +35,83 @@ const ConfigFileName = ".sunset.yaml"
 //	    zone-setting-brotli: notice
 //
 // Relative paths (paths, baseline) are relative to the file's directory. Unknown keys are
-// errors. Command-line flags win over the file.
+// errors (ConfigKeys lists the known ones). Command-line flags win over the file. YAML
+// writes every key, empty ones too, so --print-config shows all there is to set.
 type Config struct {
-	Paths       []string    `yaml:"paths,omitempty" json:"paths,omitempty"`
-	Include     []string    `yaml:"include,omitempty" json:"include,omitempty"`
-	Exclude     []string    `yaml:"exclude,omitempty" json:"exclude,omitempty"`
-	FailOn      string      `yaml:"fail_on,omitempty" json:"fail_on,omitempty"`
-	MaxFileSize string      `yaml:"max_file_size,omitempty" json:"max_file_size,omitempty"`
-	Baseline    string      `yaml:"baseline,omitempty" json:"baseline,omitempty"`
-	Rules       RulesConfig `yaml:"rules,omitempty" json:"rules,omitzero"`
+	Paths       []string    `yaml:"paths" json:"paths,omitempty"`
+	Include     []string    `yaml:"include" json:"include,omitempty"`
+	Exclude     []string    `yaml:"exclude" json:"exclude,omitempty"`
+	FailOn      string      `yaml:"fail_on" json:"fail_on,omitempty"`
+	MaxFileSize string      `yaml:"max_file_size" json:"max_file_size,omitempty"`
+	Baseline    string      `yaml:"baseline" json:"baseline,omitempty"`
+	Rules       RulesConfig `yaml:"rules" json:"rules,omitzero"`
 	// Source is the file the configuration was read from ("" when none); never read from YAML.
 	Source string `yaml:"-" json:"-"`
 }
 
 // RulesConfig holds per-rule settings.
 type RulesConfig struct {
-	Disable  []string          `yaml:"disable,omitempty" json:"disable,omitempty"`
-	Severity map[string]string `yaml:"severity,omitempty" json:"severity,omitempty"`
+	Disable  []string          `yaml:"disable" json:"disable,omitempty"`
+	Severity map[string]string `yaml:"severity" json:"severity,omitempty"`
+}
+
+// ConfigKeys lists the keys of a configuration file, a nested one as "rules.disable", in the
+// order of the file's documentation.
+func ConfigKeys() []string { return keysOf(reflect.TypeFor[Config](), "") }
+
+// keysOf lists the YAML keys of struct type t, those of a nested struct after prefix.
+func keysOf(t reflect.Type, prefix string) []string {
+	var out []string
+	for i := range t.NumField() {
+		name, ft := yamlKey(t.Field(i))
+		switch {
+		case name == "":
+		case ft.Kind() == reflect.Struct:
+			out = append(out, keysOf(ft, prefix+name+".")...)
+		default:
+			out = append(out, prefix+name)
+		}
+	}
+	return out
+}
+
+// yamlKey is the key a struct field is read from, "" for none, and the field's type.
+func yamlKey(f reflect.StructField) (string, reflect.Type) {
+	name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+	if name == "-" || !f.IsExported() {
+		return "", nil
+	}
+	if name == "" {
+		name = strings.ToLower(f.Name)
+	}
+	return name, f.Type
+}
+
+// unknownKey finds the first key of mapping n that struct type t does not read, in nested
+// mappings of struct fields too; it returns the key (dotted under prefix) and its line.
+func unknownKey(n *yaml.Node, t reflect.Type, prefix string) (string, int) {
+	if n.Kind != yaml.MappingNode {
+		return "", 0
+	}
+	fields := map[string]reflect.Type{}
+	for i := range t.NumField() {
+		if name, ft := yamlKey(t.Field(i)); name != "" {
+			fields[name] = ft
+		}
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k := n.Content[i]
+		ft, ok := fields[k.Value]
+		if !ok {
+			return prefix + k.Value, k.Line
+		}
+		if ft.Kind() == reflect.Struct {
+			if key, line := unknownKey(n.Content[i+1], ft, prefix+k.Value+"."); key != "" {
+				return key, line
+			}
+		}
+	}
+	return "", 0
 }
 
 // MaxConfigSize bounds a configuration file: a larger one is refused, not read.
@@ -104,15 +164,37 @@ func ParseConfig(data []byte, name string) (*Config, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return cfg, nil
 	}
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
-	if err := dec.Decode(cfg); err != nil && !errors.Is(err, io.EOF) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return nil, fmt.Errorf("config %s: %s", name, strings.TrimPrefix(err.Error(), "yaml: "))
 	}
+	if len(doc.Content) == 0 {
+		return cfg, nil // comments only
+	}
+	if key, line := unknownKey(doc.Content[0], reflect.TypeFor[Config](), ""); key != "" {
+		return nil, fmt.Errorf("unknown key %q in %s (line %d); known keys: %s", key, name, line, strings.Join(ConfigKeys(), ", "))
+	}
+	if err := doc.Content[0].Decode(cfg); err != nil {
+		return nil, fmt.Errorf("config %s: %s", name, strings.TrimPrefix(err.Error(), "yaml: "))
+	}
+	cfg.dropEmpty()
 	if err := cfg.Validate(nil); err != nil {
 		return nil, fmt.Errorf("config %s: %w", name, err)
 	}
 	return cfg, nil
+}
+
+// dropEmpty makes empty lists and maps nil: "include: []", as --print-config writes it,
+// is the same configuration as no include at all.
+func (c *Config) dropEmpty() {
+	for _, l := range []*[]string{&c.Paths, &c.Include, &c.Exclude, &c.Rules.Disable} {
+		if len(*l) == 0 {
+			*l = nil
+		}
+	}
+	if len(c.Rules.Severity) == 0 {
+		c.Rules.Severity = nil
+	}
 }
 
 // Validate checks values; known, when not nil, says whether a rule id exists.
@@ -152,10 +234,15 @@ func (c *Config) Validate(known func(string) bool) error {
 	return errors.Join(errs...)
 }
 
-// YAML renders the configuration (the effective one, for --print-config).
+// YAML renders the configuration (the effective one, for --print-config): every key, a
+// size given in bytes in the largest unit that keeps it exact (5242880 as 5MiB).
 func (c *Config) YAML() []byte {
+	out := *c
+	if n, err := strconv.ParseInt(out.MaxFileSize, 10, 64); err == nil && n > 0 {
+		out.MaxFileSize = FormatSize(n)
+	}
 	var doc yaml.Node
-	_ = doc.Encode(c) // a Config always encodes
+	_ = doc.Encode(&out) // a Config always encodes
 	quoteControls(&doc)
 	var buf bytes.Buffer
 	enc := yaml.NewEncoder(&buf)
@@ -201,6 +288,20 @@ func quoteControls(n *yaml.Node) {
 func (c *Config) MarshalJSON() ([]byte, error) {
 	type plain Config
 	return json.Marshal((*plain)(c))
+}
+
+// FormatSize writes a number of bytes as ParseSize reads it: in GiB, MiB or KiB when that is
+// exact, else in bytes.
+func FormatSize(n int64) string {
+	for _, u := range []struct {
+		suffix string
+		mult   int64
+	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}} {
+		if n%u.mult == 0 {
+			return fmt.Sprintf("%d%s", n/u.mult, u.suffix)
+		}
+	}
+	return strconv.FormatInt(n, 10)
 }
 
 // ParseSize reads a size: bytes, or a number with a unit KB, MB, GB (powers of 1000) or KiB,

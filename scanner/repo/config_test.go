@@ -101,3 +101,45 @@ func TestBaselineAndPolicy(t *testing.T) {
 		}
 	}
 }
+
+// TestConfigUnknownKey: a misspelt key names itself with its line and every known key,
+// not yaml's "field sevrity_typo not found in type repo.RulesConfig".
+func TestConfigUnknownKey(t *testing.T) {
+	known := "known keys: paths, include, exclude, fail_on, max_file_size, baseline, rules.disable, rules.severity"
+	for in, want := range map[string]string{
+		"fail_on: error\nrules:\n  sevrity_typo: {}\n": `unknown key "rules.sevrity_typo" in repo/.sunset.yaml (line 3); ` + known,
+		"# settings\nfailon: error\n":                  `unknown key "failon" in repo/.sunset.yaml (line 2); ` + known,
+	} {
+		_, err := ParseConfig([]byte(in), "repo/.sunset.yaml")
+		if err == nil || err.Error() != want {
+			t.Errorf("%q: err %v\nwant %s", in, err, want)
+		}
+	}
+	// Rule ids under severity are the file's own keys; a file of comments is empty.
+	if _, err := ParseConfig([]byte("rules:\n  severity:\n    anything-goes: notice\n"), "c"); err != nil {
+		t.Error(err)
+	}
+	if cfg, err := ParseConfig([]byte("# nothing yet\n"), "c"); err != nil || len(cfg.Paths) != 0 {
+		t.Errorf("comments only: %+v, %v", cfg, err)
+	}
+}
+
+// TestConfigYAMLShowsEveryKey: --print-config writes every key, the empty ones too, and a
+// size in bytes in its exact unit.
+func TestConfigYAMLShowsEveryKey(t *testing.T) {
+	cfg := Config{Paths: []string{"."}, FailOn: "warning", MaxFileSize: "5242880"}
+	out := string(cfg.YAML())
+	for _, key := range []string{"paths:", "include: []", "exclude: []", "fail_on: warning", "max_file_size: 5MiB", `baseline: ""`, "rules:", "disable: []", "severity: {}"} {
+		if !strings.Contains(out, key) {
+			t.Errorf("YAML lacks %q:\n%s", key, out)
+		}
+	}
+	if _, err := ParseConfig([]byte(out), "c"); err != nil {
+		t.Errorf("own YAML does not read back: %v", err)
+	}
+	for n, want := range map[int64]string{5 << 20: "5MiB", 1 << 30: "1GiB", 2048: "2KiB", 1536: "1536", 1000: "1000"} {
+		if got := FormatSize(n); got != want {
+			t.Errorf("FormatSize(%d) = %s, want %s", n, got, want)
+		}
+	}
+}

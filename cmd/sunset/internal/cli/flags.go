@@ -29,13 +29,13 @@ func asOfFlag() ucli.Flag {
 }
 
 func colorFlag() ucli.Flag {
-	return &ucli.StringFlag{Name: flagColor, Value: "auto", Usage: "colour output: `auto`, always or never (NO_COLOR is honoured)"}
+	return &ucli.StringFlag{Name: flagColor, Value: "auto", Usage: "when to colour the output (`WHEN`: auto, always or never; auto honours NO_COLOR)"}
 }
 
 func catalogFlags() []ucli.Flag {
 	return []ucli.Flag{
 		&ucli.StringFlag{Name: flagCatalog, Usage: "add or override catalog entries from a YAML `FILE` (entries replacing a built-in id need override: true)"},
-		&ucli.StringFlag{Name: flagDates, Value: "spec", Usage: "which end-of-life dates count: `spec` (the API spec's) or notice (the latest public notices)"},
+		&ucli.StringFlag{Name: flagDates, Value: "spec", Usage: "which end-of-life dates count (`SOURCE`: spec, the API spec's, or notice, the latest public notices)"},
 	}
 }
 
@@ -103,6 +103,23 @@ func oneOf(flag, value string, allowed ...string) error {
 		}
 	}
 	return usageErrorf("--%s %q: want %s", flag, value, strings.Join(allowed, ", "))
+}
+
+// rpsDefaultText is --rps's default as help shows it: rounded down (the default stays under
+// the API's budget) and as the budget it comes from, not 3.9966666666666666.
+func rpsDefaultText() string {
+	perWindow := math.Round(cfapi.DefaultRPS * 300)
+	return fmt.Sprintf("%.2f, %s per 5 minutes", math.Floor(cfapi.DefaultRPS*100)/100, thousands(int(perWindow)))
+}
+
+// thousands writes n with a comma between thousands, as the API's documentation writes its
+// limits (1,200).
+func thousands(n int) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
 
 // rpsFlag reads --rps before any request is sent: a rate that is not a number or infinite

@@ -129,3 +129,34 @@ func TestEveryCommandTakesOnlyItsFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpText: defaults read as people write them (--rps showed 3.9966666666666666),
+// placeholders say what goes there (--color auto, --dates spec read as values), and rules'
+// help promises the columns its table has, the others only with --format json.
+func TestHelpText(t *testing.T) {
+	scan := runSunset(t, nil, "scan", "--help").stdout
+	for _, want := range []string{"(default: 3.99, 1,199 per 5 minutes)", "--color WHEN ", "--dates SOURCE ", "--rps RATE "} {
+		if !strings.Contains(scan, want) {
+			t.Errorf("scan --help lacks %q", want)
+		}
+	}
+	for _, bad := range []string{"3.9966", "--color auto ", "--dates spec "} {
+		if strings.Contains(scan, bad) {
+			t.Errorf("scan --help has %q", bad)
+		}
+	}
+	if check := runSunset(t, nil, "check", "--help").stdout; !strings.Contains(check, "(default: the number of CPUs)") || strings.Contains(check, "(default: 0)") {
+		t.Errorf("check --help: --workers default not the number of CPUs")
+	}
+	help := strings.Join(strings.Fields(runSunset(t, nil, "rules", "--help").stdout), " ")
+	header, _, _ := strings.Cut(runSunset(t, nil, "rules").stdout, "\n")
+	for _, col := range strings.Split(header, "\t") {
+		if !strings.Contains(help, strings.ReplaceAll(col, "_", " ")) {
+			t.Errorf("rules --help does not mention the column %q: %s", col, help)
+		}
+	}
+	table, jsonPart, _ := strings.Cut(help, "--format json adds")
+	if strings.Contains(table, "replacement") || !strings.Contains(jsonPart, "replacement") {
+		t.Errorf("rules --help promises the replacement outside --format json: %s", help)
+	}
+}

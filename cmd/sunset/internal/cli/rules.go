@@ -34,9 +34,11 @@ func rulesCommand(s *Streams) *ucli.Command {
 		Name:  "rules",
 		Usage: "list the deprecation catalog with each entry's status as of a date",
 		Description: "Prints every catalog entry: id (use it to suppress findings), status as of --as-of\n" +
-			"(retired, deprecated, upcoming or advisory), dates and replacement.",
+			"(retired, deprecated, upcoming or advisory), end of life and title; a table on a terminal,\n" +
+			"tab-separated rows when piped. --format json adds each entry's severity as of --as-of, the\n" +
+			"deprecation date, where the dates come from, the replacement and the documentation link.",
 		Flags: append([]ucli.Flag{
-			&ucli.StringFlag{Name: flagFormat, Value: "table", Usage: "`table` or json"},
+			&ucli.StringFlag{Name: flagFormat, Value: "table", Usage: "output `FORMAT`: table or json (every field of each entry)"},
 			asOfFlag(), colorFlag(),
 		}, catalogFlags()...),
 		Action: func(c *ucli.Context) error {

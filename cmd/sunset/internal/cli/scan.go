@@ -53,7 +53,7 @@ func scanFlags() []ucli.Flag {
 		&ucli.StringSliceFlag{Name: "zone", Usage: "scan only zone `NAME|ID` (repeatable)"},
 		&ucli.StringFlag{Name: "zone-filter", Usage: "scan only zones whose name matches `GLOB` (e.g. '*.example.com')"},
 		&ucli.IntFlag{Name: "workers", Value: collect.DefaultWorkers, Usage: "zones scanned at once (`N`)"},
-		&ucli.Float64Flag{Name: "rps", Value: cfapi.DefaultRPS, Usage: "requests per second shared by all workers (`RATE`; default one under the API's 1,200 per 5 minutes; 0 = unpaced)"},
+		&ucli.Float64Flag{Name: "rps", Value: cfapi.DefaultRPS, DefaultText: rpsDefaultText(), Usage: "requests per second shared by all workers (`RATE`; the default stays one under the API's 1,200 per 5 minutes; 0 = unpaced)"},
 		&ucli.IntFlag{Name: "retries", Value: cfapi.DefaultMaxRetries, Usage: "retry a failed request (429, 5xx, network) up to `N` times with backoff; 0 = never"},
 		&ucli.StringFlag{Name: "api-url", EnvVars: []string{"SUNSET_API_URL"}, Value: cfapi.DefaultBaseURL, Usage: "API base `URL` (http:// only to loopback)"},
 		&ucli.StringFlag{Name: "api-token-file", Usage: "read the API token from `FILE` (instead of CLOUDFLARE_API_TOKEN; a flag never carries the secret itself, so it stays out of shell history and process lists)"},

@@ -54,7 +54,7 @@ Flags go before or after EXPR; an expression that starts with - follows --.`),
 			&ucli.StringFlag{Name: "rules", Usage: "translate the firewall rules in `FILE` (- for stdin)"},
 			&ucli.StringFlag{Name: "existing", Usage: "custom rules entry point `FILE` to keep first (with --rules)"},
 			&ucli.StringFlag{Name: "plan", Usage: "zone `PLAN` for plan checks and the quota: free, pro, business or enterprise"},
-			&ucli.StringFlag{Name: flagFormat, Value: "text", Usage: "`text` (a table for --rules) or json"},
+			&ucli.StringFlag{Name: flagFormat, Value: "text", Usage: "output `FORMAT`: text (a table for --rules) or json"},
 		},
 		Action: func(c *ucli.Context) error {
 			opts, err := translateOptionsFrom(c)
