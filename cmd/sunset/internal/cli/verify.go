@@ -31,12 +31,11 @@ func verifyPlan(c *ucli.Context, w io.Writer, p *migrate.Plan, snap *inventory.S
 	}
 	verify.Verify(p, snap)
 	requests, differ, undeclared := verificationTotals(p)
-	switch {
-	case differ == 0:
+	if differ == 0 {
 		fmt.Fprintf(w, "Verified on %d generated requests: same decision in every zone.\n", requests)
-	default:
-		fmt.Fprintf(w, "Verified on %d generated requests: %d zones decide otherwise (%d without a declared reason); see plan.md.\n", requests, differ, undeclared)
+		return
 	}
+	fmt.Fprintf(w, "Verified on %d generated requests: %d zones decide otherwise (%d without a declared reason); see plan.md.\n", requests, differ, undeclared)
 }
 
 // verificationTotals are the requests tried in all zones, the zones whose new rules decide
