@@ -66,11 +66,9 @@ func Example_json() {
 	//     "suppressed": 0,
 	//     "zones_scanned": 1,
 	//     "zones_failed": 0,
-	//     "zones_not_scanned": 0,
 	//     "accounts": 1,
 	//     "files_scanned": 0,
 	//     "files_failed": 0,
-	//     "retired_endpoints": 0,
 	//     "incomplete": false,
 	//     "fail_on": "error",
 	//     "gate_failed": true,
@@ -126,7 +124,6 @@ func Example_json() {
 	//     }
 	//   ],
 	//   "errors": [],
-	//   "retired": [],
 	//   "catalog": [
 	//     {
 	//       "id": "firewall-rules",
@@ -142,7 +139,7 @@ func Example_json() {
 }
 
 func Example_table() {
-	rep, err := reports.New("table", reports.Options{Color: false, Width: 120})
+	rep, err := reports.New("table", reports.Options{Color: false, Width: 140})
 	if err != nil {
 		panic(err)
 	}
@@ -151,14 +148,16 @@ func Example_table() {
 	}
 	// Output:
 	// Zone example.com (z1)
-	// SEVERITY  RULE                 RESOURCE                  MESSAGE                                             END OF LIFE
-	// ────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────
-	// error     firewall-rules       firewall_rule block bots  Firewall rule "block bots" uses the retired firew…  2025-06-15
-	// notice    zone-setting-brotli  zone_setting brotli       The brotli setting is always on now; remove it fr…  -
+	// SEVERITY  RULE                 RESOURCE                  MESSAGE                                                          END OF LIFE
+	// ─────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────
+	// error     firewall-rules       firewall_rule block bots  Firewall rule "block bots" uses the retired firewall rules API.  2025-06-15
+	// notice    zone-setting-brotli  zone_setting brotli       The brotli setting is always on now; remove it from automation.  -
 	//
 	// Rules hit:
-	//   1  error    firewall-rules       Firewall rules API
-	//   1  notice   zone-setting-brotli  Brotli setting
+	// ERROR  WARNING  NOTICE  RULE                 TITLE
+	// ───────────────────────────────────────────────────────────────
+	//     1        -       -  firewall-rules       Firewall rules API
+	//     -        -       1  zone-setting-brotli  Brotli setting
 	//
 	// 1 zone scanned, 1 error, 0 warnings, 1 notice, 0 zones failed
 }
@@ -185,8 +184,12 @@ func Example_tableNarrow() {
 	//           from automation.
 	//
 	// Rules hit:
-	//   1  error    firewall-rules       Firewall rules API
-	//   1  notice   zone-setting-brotli  Brotli setting
+	// FINDINGS   RULE
+	// ────────────────────────────────────────────────────────────
+	// 1 error    firewall-rules
+	//            Firewall rules API
+	// 1 notice   zone-setting-brotli
+	//            Brotli setting
 	//
 	// 1 zone scanned, 1 error, 0 warnings, 1 notice,
 	// 0 zones failed

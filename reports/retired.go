@@ -14,6 +14,11 @@ const RetiredWhy = "what it serves was not read, and those objects may still exi
 // RetiredError is the read error that stands for an endpoint that answered retired, so that
 // every format lists it with what else could not be read: What is the request, Message the
 // status, the catalog entries the endpoint belongs to, and RetiredWhy.
+//
+// Being an error, it makes the run incomplete (exit 4) rather than a notice: a retired
+// endpoint says the API stopped listing those objects, not that none are left applying, so
+// a gate that passed on what could still be read (7 findings where 107 exist) would pass
+// wrongly. Exit 1 still wins when the findings read fail the gate.
 func RetiredError(n scanner.RetiredNote) scanner.RunError {
 	return scanner.RunError{
 		AccountID: n.AccountID, ZoneID: n.ZoneID, ZoneName: n.ZoneName,

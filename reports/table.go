@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -20,27 +21,30 @@ import (
 const (
 	// NarrowWidth is the terminal width below which the table stacks its columns.
 	NarrowWidth = 100
-	// minMessageWidth is the narrowest the message column gets in the wide layout.
-	minMessageWidth = 24
+	// minMessageWidth is the narrowest the message column gets in the wide layout: messages
+	// run to several hundred characters, and wrapped narrower they read worse than stacked.
+	minMessageWidth = 60
 	// minResourceWidth is how far the resource column shrinks.
 	minResourceWidth = 16
 	// minStackWidth is the narrowest the stacked column gets, however narrow the terminal.
 	minStackWidth = 20
-	// narrowMessageLines is how many lines a message wraps to in the stacked layout.
-	narrowMessageLines = 3
+	// minTitleWidth is the narrowest the title column of "Rules hit" gets before it stacks.
+	minTitleWidth = 30
 	// cellGap is the space between columns.
 	cellGap = 2
 )
 
-// Table writes findings that are not suppressed as tables grouped by zone (or by file, or by
-// account for account-level findings), in the order the groups first appear in the report,
-// then any read errors, then a summary line such as
-// "3 zones scanned, 1 error, 2 warnings, 0 notices, 0 zones failed".
+// Table writes findings that are not suppressed as tables grouped by account, zone or file:
+// accounts by name, zones by name, files by path, and a file's findings by line and column.
+// Then come any read errors, the rules hit with their findings per severity, and a summary
+// line such as "3 zones scanned, 1 error, 2 warnings, 0 notices, 0 zones failed".
 //
 // The styling is bound to the writer, never to the process's stdout: with Color off the output
 // contains no escape sequence. Every piece of user-provided text is sanitised (see textsafe.Sanitize).
-// With Width set, messages are truncated to fit; below NarrowWidth (or when the rule ids leave
-// too little room) the columns are stacked into severity and one multi-line finding column.
+// Nothing is cut: with Width set, messages and resources wrap inside their columns (and
+// headings and error lines under their first word); below NarrowWidth (or when the rule ids
+// leave the message too little room) the columns are stacked into severity and one
+// multi-line finding column. Without Width nothing wraps.
 type Table struct {
 	Options Options
 }
@@ -54,15 +58,28 @@ type tableRow struct {
 	eol      string
 }
 
-// tableGroup is the findings of one zone, file or account: their indexes in the report,
+// Kinds of table groups, in the order they are written.
+const (
+	tableAccountGroup = iota
+	tableZoneGroup
+	tableFileGroup
+	tableOtherGroup
+)
+
+// tableGroup is the findings of one account, zone or file: their indexes in the report,
 // made into rows one group at a time, so a million findings are never all rows at once.
 type tableGroup struct {
+	kind int
+	// sortName is what groups of a kind sort by: the name shown, or the path, in lower case
+	// (account names are typed by people).
+	sortName string
+	key      string // unique; breaks ties between groups of the same name
 	heading  string
 	findings []scanner.Finding // the report's
 	idx      []int
 }
 
-// rows returns the rows of the group's findings, in the report's order.
+// rows returns the rows of the group's findings, in the group's order.
 func (g tableGroup) rows() []tableRow {
 	rows := make([]tableRow, len(g.idx))
 	for i, fi := range g.idx {
@@ -120,21 +137,21 @@ func (s tableStyles) severityStyle(sev scanner.Severity) lipgloss.Style {
 // Write implements Reporter.
 func (t Table) Write(w io.Writer, r *Report) error {
 	st := newTableStyles(w, t.Options.Color)
+	width := t.Options.Width
 	bw := bufio.NewWriter(w)
-	groups := groupFindings(r.Findings)
+	groups := tableGroups(r)
 	if len(groups) == 0 {
 		fmt.Fprintln(bw, "No findings.")
 	} else {
-		render, fits := wideLayout(groups, t.Options.Width, st)
+		render, fits := wideLayout(groups, width, st)
 		if !fits {
-			render = narrowLayout(groups, t.Options.Width, st)
+			render = narrowLayout(groups, width, st)
 		}
 		for i, g := range groups {
 			if i > 0 {
 				bw.WriteByte('\n')
 			}
-			bw.WriteString(st.heading.Render(fit(g.heading, t.Options.Width)))
-			bw.WriteByte('\n')
+			writeLines(bw, st.heading, hang(g.heading, width, "", "  "))
 			bw.WriteString(render(g))
 			bw.WriteByte('\n')
 		}
@@ -144,18 +161,18 @@ func (t Table) Write(w io.Writer, r *Report) error {
 		bw.WriteString(st.heading.Render(fmt.Sprintf("Could not read (%d):", len(r.Errors))))
 		bw.WriteByte('\n')
 		for _, e := range r.Errors {
-			bw.WriteString(fit("  "+errorLine(e), t.Options.Width))
-			bw.WriteByte('\n')
+			writeLines(bw, st.r.NewStyle(), hang(namedErrorLine(e, r.AccountNames), width, "  ", "    "))
 		}
 	}
-	if len(r.Summary.ByRule) > 0 {
+	if rules := rulesHit(r); len(rules) > 0 {
 		bw.WriteByte('\n')
 		bw.WriteString(st.heading.Render("Rules hit:"))
 		bw.WriteByte('\n')
-		bw.WriteString(rulesBlock(r.Summary.ByRule, st, t.Options.Width))
+		bw.WriteString(rulesBlock(rules, st, width))
+		bw.WriteByte('\n')
 	}
 	bw.WriteByte('\n')
-	bw.WriteString(summaryLine(r, st, t.Options.Width))
+	bw.WriteString(summaryLine(r, st, width))
 	bw.WriteByte('\n')
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("writing table: %w", err)
@@ -163,9 +180,52 @@ func (t Table) Write(w io.Writer, r *Report) error {
 	return nil
 }
 
-// groupFindings groups findings that are not suppressed by zone, file or account, keeping the
-// report's order of first appearance.
+// writeLines writes lines, each styled on its own: a style given several lines at once pads
+// them to one width.
+func writeLines(bw *bufio.Writer, style lipgloss.Style, lines []string) {
+	for _, line := range lines {
+		bw.WriteString(style.Render(line))
+		bw.WriteByte('\n')
+	}
+}
+
+// groupFindings groups findings that are not suppressed by account, zone or file, keeping the
+// report's order of first appearance; headings show account ids.
 func groupFindings(findings []scanner.Finding) []tableGroup {
+	return groupBy(findings, nil)
+}
+
+// tableGroups groups the report's findings as the table shows them: accounts (by name, from
+// the report's account names), then zones, then files, each by name (or path), a file's
+// findings by line and column. Within an account or a zone findings keep the report's order.
+func tableGroups(r *Report) []tableGroup {
+	groups := groupBy(r.Findings, r.AccountNames)
+	sort.Slice(groups, func(i, j int) bool {
+		a, b := &groups[i], &groups[j]
+		if a.kind != b.kind {
+			return a.kind < b.kind
+		}
+		if a.sortName != b.sortName {
+			return a.sortName < b.sortName
+		}
+		return a.key < b.key
+	})
+	for _, g := range groups {
+		if g.kind == tableFileGroup {
+			sort.SliceStable(g.idx, func(i, j int) bool {
+				a, b := g.findings[g.idx[i]].Location, g.findings[g.idx[j]].Location
+				if a.StartLine != b.StartLine {
+					return a.StartLine < b.StartLine
+				}
+				return a.StartColumn < b.StartColumn
+			})
+		}
+	}
+	return groups
+}
+
+// groupBy groups findings that are not suppressed in the order their groups first appear.
+func groupBy(findings []scanner.Finding, names map[string]string) []tableGroup {
 	var groups []tableGroup
 	index := map[string]int{}
 	for i := range findings {
@@ -173,33 +233,46 @@ func groupFindings(findings []scanner.Finding) []tableGroup {
 		if f.Suppressed {
 			continue
 		}
-		key, heading := groupOf(f)
-		gi, ok := index[key]
+		g := groupOf(f, names)
+		gi, ok := index[g.key]
 		if !ok {
 			gi = len(groups)
-			index[key] = gi
-			groups = append(groups, tableGroup{heading: heading, findings: findings})
+			index[g.key] = gi
+			g.findings = findings
+			groups = append(groups, g)
 		}
 		groups[gi].idx = append(groups[gi].idx, i)
 	}
 	return groups
 }
 
-// groupOf returns the group key and heading of a finding.
-func groupOf(f *scanner.Finding) (key, heading string) {
+// groupOf returns the group of a finding, without its findings.
+func groupOf(f *scanner.Finding, names map[string]string) tableGroup {
 	switch {
 	case f.Location != nil && f.Location.Path != "":
-		return "file\x00" + f.Location.Path, "File " + textsafe.Sanitize(f.Location.Path)
+		return tableGroup{kind: tableFileGroup, sortName: strings.ToLower(f.Location.Path), key: "file\x00" + f.Location.Path,
+			heading: "File " + textsafe.Sanitize(f.Location.Path)}
 	case f.ZoneID != "" || f.ZoneName != "":
-		h := "Zone " + textsafe.Sanitize(orElse(f.ZoneName, f.ZoneID))
+		name := orElse(f.ZoneName, f.ZoneID)
+		h := "Zone " + textsafe.Sanitize(name)
 		if f.ZoneName != "" && f.ZoneID != "" {
 			h += " (" + textsafe.Sanitize(f.ZoneID) + ")"
 		}
-		return "zone\x00" + f.AccountID + "\x00" + f.ZoneID + "\x00" + f.ZoneName, h
+		return tableGroup{kind: tableZoneGroup, sortName: strings.ToLower(name), key: "zone\x00" + f.ZoneID + "\x00" + f.ZoneName + "\x00" + f.AccountID, heading: h}
 	case f.AccountID != "":
-		return "account\x00" + f.AccountID, "Account " + textsafe.Sanitize(f.AccountID)
+		return tableGroup{kind: tableAccountGroup, sortName: strings.ToLower(orElse(names[f.AccountID], f.AccountID)),
+			key: "account\x00" + f.AccountID, heading: "Account " + accountLabel(f.AccountID, names)}
 	}
-	return "other", "Other findings"
+	return tableGroup{kind: tableOtherGroup, key: "other", heading: "Other findings"}
+}
+
+// accountLabel is an account's name with its id in parentheses, or the id alone when the
+// report does not know the name; sanitised.
+func accountLabel(id string, names map[string]string) string {
+	if name := textsafe.Sanitize(names[id]); name != "" {
+		return name + " (" + textsafe.Sanitize(id) + ")"
+	}
+	return textsafe.Sanitize(id)
 }
 
 // resourceLabel is "kind name" (the id when there is no name), with the line of a file finding.
@@ -222,8 +295,8 @@ func resourceLabel(f *scanner.Finding) string {
 
 // wideLayout lays out five columns with widths shared by every group, so the tables line up.
 // With a known width the message column takes what is left, after the resource column has
-// given up what it can. It reports false when the width is under NarrowWidth or too narrow for
-// the rule ids and dates plus the narrowest resource and message columns.
+// given up what it can, and both wrap. It reports false when the width is under NarrowWidth
+// or too narrow for the rule ids and dates plus the narrowest resource and message columns.
 func wideLayout(groups []tableGroup, width int, st tableStyles) (func(tableGroup) string, bool) {
 	headers := []string{"SEVERITY", "RULE", "RESOURCE", "MESSAGE", "END OF LIFE"}
 	widths := make([]int, len(headers))
@@ -243,9 +316,9 @@ func wideLayout(groups []tableGroup, width int, st tableStyles) (func(tableGroup
 			return nil, false
 		}
 		if widths[2]+widths[3] > budget {
-			// The resource keeps what the message does not need, and at least 2/5 of the room,
-			// but leaves the message minMessageWidth (or all it needs, when that is less).
-			res := min(widths[2], max(minResourceWidth, budget*2/5, budget-widths[3]))
+			// The resource wraps to a third of the room (at least minResourceWidth), or takes
+			// what the message does not need, but leaves the message minMessageWidth.
+			res := min(widths[2], max(minResourceWidth, budget/3, budget-widths[3]))
 			widths[2] = min(res, budget-min(widths[3], minMessageWidth))
 			widths[3] = budget - widths[2]
 		}
@@ -255,13 +328,24 @@ func wideLayout(groups []tableGroup, width int, st tableStyles) (func(tableGroup
 		rows := make([][]string, len(src))
 		for i, row := range src {
 			cells := row.cells()
-			for j := range cells {
-				cells[j] = ansi.Truncate(cells[j], widths[j], "…")
+			if width > 0 {
+				cells[2] = wrapAt(cells[2], widths[2], resourceBreaks)
+				cells[3] = wrap(cells[3], widths[3])
 			}
 			rows[i] = cells
 		}
-		return renderTable(st, headers, rows, widths, src)
+		return renderTable(st, headers, rows, widths, severityColumn(st, src))
 	}, true
+}
+
+// severityColumn colours the severity cell of each row.
+func severityColumn(st tableStyles, src []tableRow) func(row, col int) lipgloss.Style {
+	return func(row, col int) lipgloss.Style {
+		if col == 0 && row >= 0 {
+			return st.severityStyle(src[row].sev)
+		}
+		return st.r.NewStyle()
+	}
 }
 
 // cells returns the wide layout's cells of a row.
@@ -270,7 +354,7 @@ func (row tableRow) cells() []string {
 }
 
 // narrowLayout stacks everything but the severity into one column: rule and resource (on one
-// line when they fit), the message wrapped to a few lines, and the end of life.
+// line when they fit), the whole message wrapped, and the end of life.
 func narrowLayout(groups []tableGroup, width int, st tableStyles) func(tableGroup) string {
 	headers := []string{"SEVERITY", "FINDING"}
 	sevWidth := ansi.StringWidth(headers[0])
@@ -282,10 +366,12 @@ func narrowLayout(groups []tableGroup, width int, st tableStyles) func(tableGrou
 			var lines []string
 			if head := row.rule + "  " + row.resource; ansi.StringWidth(head) <= stack {
 				lines = append(lines, head)
-			} else { // rule ids stay whole where they fit: users suppress by them
-				lines = append(lines, ansi.Truncate(row.rule, stack, "…"), ansi.Truncate(row.resource, stack, "…"))
+			} else { // a rule id breaks only where it does not fit, after a hyphen
+				lines = append(lines, wrap(row.rule, stack), wrapAt(row.resource, stack, resourceBreaks))
 			}
-			lines = append(lines, wrapLines(row.message, stack, narrowMessageLines)...)
+			if row.message != "" {
+				lines = append(lines, wrap(row.message, stack))
+			}
 			if row.eol != "-" {
 				lines = append(lines, "end of life "+row.eol)
 			}
@@ -294,33 +380,90 @@ func narrowLayout(groups []tableGroup, width int, st tableStyles) func(tableGrou
 			}
 			rows[i] = []string{row.sev.String(), strings.Join(lines, "\n")}
 		}
-		return renderTable(st, headers, rows, []int{sevWidth, stack}, src)
+		return renderTable(st, headers, rows, []int{sevWidth, stack}, severityColumn(st, src))
 	}
 }
 
-// wrapLines word-wraps s to width and keeps at most n lines, marking a cut with "…".
-func wrapLines(s string, width, n int) []string {
-	if s == "" {
-		return nil
-	}
-	lines := strings.Split(ansi.Wrap(s, width, ""), "\n")
-	if len(lines) > n {
-		lines = lines[:n]
-		last := strings.TrimRight(lines[n-1], " ")
-		if ansi.StringWidth(last) >= width {
-			last = ansi.Truncate(last, width-1, "")
+// wrap word-wraps s to width, without trailing spaces. A word wider than the width breaks
+// where the width ends.
+func wrap(s string, width int) string {
+	return wrapAt(s, width, "")
+}
+
+// resourceBreaks are where a resource label (an address, a record name) too wide for its
+// column may break.
+const resourceBreaks = "._/"
+
+// wrapAt is wrap that breaks a word too wide for the width after one of the breakpoints (or
+// a hyphen) when it can. Lines break at spaces only (ansi.Wordwrap also breaks after hyphens,
+// and lets such a line overflow by one column, which the table's own wrapping then breaks
+// again, losing the row's last line).
+func wrapAt(s string, width int, breakpoints string) string {
+	width = max(width, 1)
+	var lines []string
+	var line strings.Builder
+	lineWidth := 0
+	for _, word := range strings.Split(s, " ") {
+		w := ansi.StringWidth(word)
+		switch {
+		case word == "":
+			continue
+		case lineWidth > 0 && lineWidth+1+w <= width:
+			line.WriteByte(' ')
+			line.WriteString(word)
+			lineWidth += 1 + w
+			continue
+		case lineWidth > 0:
+			lines = append(lines, line.String())
+			line.Reset()
 		}
-		lines[n-1] = last + "…"
+		pieces := wordPieces(word, w, width, breakpoints)
+		lines = append(lines, pieces[:len(pieces)-1]...)
+		line.WriteString(pieces[len(pieces)-1])
+		lineWidth = ansi.StringWidth(pieces[len(pieces)-1])
 	}
-	for i := range lines {
-		lines[i] = strings.TrimRight(lines[i], " ")
+	return strings.Join(append(lines, line.String()), "\n")
+}
+
+// wordPieces cuts a word of width w into pieces no wider than width, after a breakpoint
+// where it can.
+func wordPieces(word string, w, width int, breakpoints string) []string {
+	if w <= width {
+		return []string{word}
+	}
+	var pieces []string
+	for _, p := range strings.Split(ansi.Wrap(word, width, breakpoints), "\n") {
+		if ansi.StringWidth(p) > width {
+			p = ansi.Hardwrap(p, width, true)
+		}
+		pieces = append(pieces, strings.Split(p, "\n")...)
+	}
+	return pieces
+}
+
+// hang wraps a line of text to width with a hanging indent: the first line starts with
+// first, the others with rest. With no width the text stays on one line.
+func hang(s string, width int, first, rest string) []string {
+	if width <= 0 {
+		return []string{first + s}
+	}
+	head, _, _ := strings.Cut(wrap(s, max(width-ansi.StringWidth(first), 1)), "\n")
+	tail, ok := strings.CutPrefix(s, head)
+	if !ok { // wrapping only breaks lines, so this does not happen; wrap it all narrower
+		head, tail = "", s
+	}
+	lines := []string{first + head}
+	if tail = strings.TrimLeft(tail, " "); tail != "" {
+		for _, l := range strings.Split(wrap(tail, max(width-ansi.StringWidth(rest), 1)), "\n") {
+			lines = append(lines, rest+l)
+		}
 	}
 	return lines
 }
 
-// renderTable renders one group's table with fixed column widths: no outer border, a rule
-// under the header, the severity cell coloured.
-func renderTable(st tableStyles, headers []string, rows [][]string, widths []int, src []tableRow) string {
+// renderTable renders one table with fixed column widths: no outer border, a rule under the
+// header, cells styled by style (a row index counts from the first row under the header).
+func renderTable(st tableStyles, headers []string, rows [][]string, widths []int, style func(row, col int) lipgloss.Style) string {
 	last := len(headers) - 1
 	cellStyle := func(col int) lipgloss.Style {
 		s := st.r.NewStyle()
@@ -340,9 +483,9 @@ func renderTable(st tableStyles, headers []string, rows [][]string, widths []int
 			s := cellStyle(col)
 			switch {
 			case row == table.HeaderRow:
-				return s.Inherit(st.header)
-			case col == 0 && row >= 0 && row < len(src):
-				return s.Inherit(st.severityStyle(src[row].sev))
+				return s.Inherit(st.header).Inherit(style(row, col))
+			case row >= 0 && row < len(rows):
+				return s.Inherit(style(row, col))
 			}
 			return s
 		})
@@ -355,16 +498,13 @@ func renderTable(st tableStyles, headers []string, rows [][]string, widths []int
 	return strings.Join(lines, "\n")
 }
 
-// fit truncates a line to width when the width is known.
-func fit(s string, width int) string {
-	if width <= 0 {
-		return s
-	}
-	return ansi.Truncate(s, width, "…")
-}
-
 // errorLine describes one read error in one sanitised line.
 func errorLine(e scanner.RunError) string {
+	return namedErrorLine(e, nil)
+}
+
+// namedErrorLine is errorLine naming the account by its name when names has it.
+func namedErrorLine(e scanner.RunError, names map[string]string) string {
 	var where string
 	switch {
 	case e.Path != "":
@@ -374,7 +514,7 @@ func errorLine(e scanner.RunError) string {
 	case e.ZoneID != "":
 		where = "zone " + e.ZoneID
 	case e.AccountID != "":
-		where = "account " + e.AccountID
+		where = "account " + accountLabel(e.AccountID, names)
 	}
 	parts := make([]string, 0, 3)
 	for _, p := range []string{where, e.What, e.Message} {
@@ -385,27 +525,145 @@ func errorLine(e scanner.RunError) string {
 	return strings.Join(parts, ": ")
 }
 
-// rulesBlock lists the rules hit, most severe first, one line each: count, severity (in its
-// colour), rule id (what a suppression names) and title; lines are cut to the width.
-func rulesBlock(rules []RuleCount, st tableStyles, width int) string {
-	idWidth, countWidth := 0, 0
-	for _, rc := range rules {
-		idWidth = max(idWidth, len(rc.RuleID))
-		countWidth = max(countWidth, len(strconv.Itoa(rc.Count)))
-	}
-	var b strings.Builder
-	for _, rc := range rules {
-		sev := rc.Severity.String()
-		plain := fmt.Sprintf("  %*d  %-7s  %-*s  %s", countWidth, rc.Count, sev, idWidth, rc.RuleID, textsafe.Sanitize(rc.Title))
-		line := fit(plain, width)
-		// Colour only the severity word, once the line is cut to the width.
-		if i := strings.Index(line, sev); i >= 0 {
-			line = line[:i] + st.severityStyle(rc.Severity).Render(sev) + line[i+len(sev):]
+// ruleRow is one line of "Rules hit": a rule's findings that are not suppressed, per severity.
+type ruleRow struct {
+	id, title string
+	counts    SeverityCounts
+}
+
+// rulesHit counts the findings that are not suppressed per rule and severity, in the order
+// of the summary's rules (most severe first). It counts from the findings, as the summary's
+// severity counts do, so the two agree.
+func rulesHit(r *Report) []ruleRow {
+	at := map[string]int{}
+	rows := make([]ruleRow, 0, len(r.Summary.ByRule))
+	row := func(id, title string) *ruleRow {
+		i, ok := at[id]
+		if !ok {
+			i = len(rows)
+			at[id] = i
+			rows = append(rows, ruleRow{id: textsafe.Sanitize(id), title: textsafe.Sanitize(title)})
 		}
-		b.WriteString(line)
-		b.WriteByte('\n')
+		return &rows[i]
 	}
-	return b.String()
+	for _, rc := range r.Summary.ByRule {
+		row(rc.RuleID, rc.Title)
+	}
+	for i := range r.Findings {
+		f := &r.Findings[i]
+		if f.Suppressed {
+			continue
+		}
+		// A rule the summary lacks (a hand-edited report) gets its row, so the counts add up.
+		row(string(f.RuleID), f.Title).counts.add(f.Severity)
+	}
+	return rows
+}
+
+// add counts one finding of severity sev.
+func (c *SeverityCounts) add(sev scanner.Severity) {
+	switch sev {
+	case scanner.SeverityError:
+		c.Error++
+	case scanner.SeverityWarning:
+		c.Warning++
+	case scanner.SeverityNotice:
+		c.Notice++
+	}
+}
+
+// ruleSeverities are the severities "Rules hit" counts, in its column order.
+var ruleSeverities = []scanner.Severity{scanner.SeverityError, scanner.SeverityWarning, scanner.SeverityNotice}
+
+// of returns the count of one severity.
+func (c SeverityCounts) of(sev scanner.Severity) int {
+	switch sev {
+	case scanner.SeverityError:
+		return c.Error
+	case scanner.SeverityWarning:
+		return c.Warning
+	case scanner.SeverityNotice:
+		return c.Notice
+	}
+	return 0
+}
+
+// rulesBlock lays out the rules hit as a table: a column of counts per severity ("-" for
+// none, a count in its severity's colour), the rule id (what a suppression names) and the
+// title, wrapped. When the width leaves the title less than minTitleWidth, the counts stack
+// into one column ("2 error", "1 notice") and the title goes under the rule id.
+func rulesBlock(rules []ruleRow, st tableStyles, width int) string {
+	headers := []string{"ERROR", "WARNING", "NOTICE", "RULE", "TITLE"}
+	widths := make([]int, len(headers))
+	for i, h := range headers {
+		widths[i] = len(h)
+	}
+	for _, rr := range rules {
+		for i, sev := range ruleSeverities {
+			widths[i] = max(widths[i], len(strconv.Itoa(rr.counts.of(sev))))
+		}
+		widths[3] = max(widths[3], ansi.StringWidth(rr.id))
+		widths[4] = max(widths[4], ansi.StringWidth(rr.title))
+	}
+	if width > 0 {
+		room := width - cellGap*(len(headers)-1) - widths[0] - widths[1] - widths[2] - widths[3]
+		if room < min(minTitleWidth, widths[4]) {
+			return stackedRules(rules, st, width)
+		}
+		widths[4] = min(widths[4], room)
+	}
+	rows := make([][]string, len(rules))
+	for i, rr := range rules {
+		rows[i] = make([]string, 0, len(headers))
+		for _, sev := range ruleSeverities {
+			rows[i] = append(rows[i], countCell(rr.counts.of(sev)))
+		}
+		rows[i] = append(rows[i], rr.id, wrap(rr.title, widths[4]))
+	}
+	return renderTable(st, headers, rows, widths, func(row, col int) lipgloss.Style {
+		s := st.r.NewStyle()
+		if col >= len(ruleSeverities) {
+			return s
+		}
+		s = s.Align(lipgloss.Right)
+		if row >= 0 && rules[row].counts.of(ruleSeverities[col]) > 0 {
+			return s.Inherit(st.severityStyle(ruleSeverities[col]))
+		}
+		return s
+	})
+}
+
+// countCell is a count, or "-" for none, which keeps the counts that are there in view.
+func countCell(n int) string {
+	if n == 0 {
+		return "-"
+	}
+	return strconv.Itoa(n)
+}
+
+// stackedRules is "Rules hit" on a narrow terminal: the counts per severity in one column
+// ("2 error" in its colour, a line each), the rule id and its title in the other.
+func stackedRules(rules []ruleRow, st tableStyles, width int) string {
+	headers := []string{"FINDINGS", "RULE"}
+	digits := 0
+	for _, rr := range rules {
+		for _, sev := range ruleSeverities {
+			digits = max(digits, len(strconv.Itoa(rr.counts.of(sev))))
+		}
+	}
+	countWidth := max(len(headers[0]), digits+1+len("warning"))
+	stack := max(width-countWidth-cellGap, minStackWidth)
+	rows := make([][]string, len(rules))
+	for i, rr := range rules {
+		var counts []string
+		for _, sev := range ruleSeverities {
+			if n := rr.counts.of(sev); n > 0 {
+				counts = append(counts, st.severityStyle(sev).Render(fmt.Sprintf("%*d %s", digits, n, sev)))
+			}
+		}
+		rows[i] = []string{strings.Join(counts, "\n"), wrap(rr.id, stack) + "\n" + wrap(rr.title, stack)}
+	}
+	return renderTable(st, headers, rows, []int{countWidth, stack}, func(int, int) lipgloss.Style { return st.r.NewStyle() })
 }
 
 // summaryLine is the closing line: what was scanned, findings per severity, what failed;

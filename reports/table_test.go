@@ -3,6 +3,7 @@ package reports
 import (
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -25,6 +26,11 @@ func TestTableGolden(t *testing.T) {
 			golden(t, tt.name, []byte(render(t, "table", Options{Width: tt.width}, sampleReport())))
 		})
 	}
+	// A message as long as the real ones wraps in its column on a wide terminal.
+	fs := sampleFindings()
+	fs[0].Message = remedyMessage
+	r := NewReport(Input{AsOf: asOf, Findings: fs, Counts: Counts{ZonesScanned: 3, FilesScanned: 1}})
+	golden(t, "table-200.txt", []byte(render(t, "table", Options{Width: 200}, r)))
 }
 
 func TestTSVGolden(t *testing.T) {
@@ -65,9 +71,9 @@ func TestTableFitsWidth(t *testing.T) {
 func TestTableContent(t *testing.T) {
 	out := render(t, "table", Options{}, sampleReport())
 	headings := []string{
+		"Account a1",
 		"Zone example.com (023e105f4ecef8ad9ca31a8372d0c353)",
 		"Zone example.org (9a7806061c88ada191ed06f989cc3dac)",
-		"Account a1",
 		"File infra/waf.tf",
 		"Could not read (1):",
 	}
@@ -91,6 +97,277 @@ func TestTableContent(t *testing.T) {
 	wantSummary := "3 zones scanned, 1 file scanned, 2 errors, 2 warnings, 1 notice, 1 zone failed, 0 files failed, 1 suppressed\n"
 	if !strings.HasSuffix(out, "\n\n"+wantSummary) {
 		t.Errorf("summary line: want %q at the end of:\n%s", wantSummary, out)
+	}
+}
+
+// headingOrder returns the offsets of each heading (a whole line) in out, failing the test
+// when one is missing or they are out of order.
+func headingOrder(t *testing.T, out string, headings ...string) {
+	t.Helper()
+	last := -1
+	for _, h := range headings {
+		i := strings.Index("\n"+out, "\n"+h+"\n")
+		if i < 0 || i < last {
+			t.Errorf("heading %q missing or out of order in:\n%s", h, out)
+		}
+		last = i
+	}
+}
+
+// remedyMessage is a finding's message as long as the real ones, with the remedy at its end.
+const remedyMessage = `Firewall rule "Internal health checks skip WAF, rate limiting and security level" (id ` +
+	`89bb302659c4f80d1130630344bf6302): action bypass (products waf, rateLimit, securityLevel), priority 2, ` +
+	`active; its filter be67e6384987b49fa8c42ee9f7522ef2 parses. The firewall rules API is past its end of ` +
+	`life (2025-01-15): recreate the rule as a custom rule (phase http_request_firewall_custom) with action ` +
+	`skip with action_parameters {"products": [waf, rateLimit, securityLevel]}.`
+
+// columnText returns the text of the column under header in every findings table of out, from
+// the header's offset to next's (or the line's end), joined with single spaces. The table
+// must be ASCII apart from its rules.
+func columnText(out, header, next string) string {
+	var words []string
+	start, end := -1, -1
+	for _, line := range strings.Split(out, "\n") {
+		switch {
+		case strings.Contains(line, header) && strings.HasPrefix(line, "SEVERITY"):
+			start, end = strings.Index(line, header), -1
+			if next != "" {
+				end = strings.Index(line, next)
+			}
+			continue
+		case strings.HasPrefix(line, "Could not read") || strings.HasPrefix(line, "Rules hit:"):
+			start = -1
+		}
+		if start < 0 || strings.HasPrefix(line, "─") || len(line) <= start {
+			continue
+		}
+		cell := line[start:]
+		if end >= 0 {
+			cell = line[start:min(end, len(line))]
+		}
+		words = append(words, strings.Fields(cell)...)
+	}
+	return strings.Join(words, " ")
+}
+
+// TestTableWrapsMessages: at 200, 120 and 80 columns (wide, stacked, stacked) every message
+// is there whole, in its own column, and no line is wider than the terminal; without a width
+// each message is one line.
+func TestTableWrapsMessages(t *testing.T) {
+	fs := sampleFindings()
+	fs[0].Message = remedyMessage
+	r := NewReport(Input{AsOf: asOf, Findings: fs, Counts: Counts{ZonesScanned: 3, FilesScanned: 1}})
+	demo := readFixtureReport(t, "demo-report.json")
+	for _, width := range []int{200, 120, 80, 0} {
+		for name, rep := range map[string]*Report{"sample": r, "demo": demo} {
+			out := render(t, "table", Options{Width: width}, rep)
+			col := columnText(out, "FINDING", "")
+			if width == 0 || width >= NarrowWidth && strings.Contains(out, "END OF LIFE") {
+				col = columnText(out, "MESSAGE", "END OF LIFE")
+			}
+			for _, f := range rep.Findings {
+				if f.Suppressed {
+					continue
+				}
+				if msg := strings.Join(strings.Fields(f.Message), " "); !strings.Contains(col, msg) {
+					t.Errorf("%s, width %d: message not whole in its column: %q\n%s", name, width, msg, out)
+				}
+				if width == 0 && !strings.Contains(out, f.Message) {
+					t.Errorf("%s, no width: message wrapped: %q", name, f.Message)
+				}
+			}
+			for i, line := range strings.Split(out, "\n") {
+				if w := ansi.StringWidth(line); width > 0 && w > width {
+					t.Errorf("%s, width %d: line %d is %d wide: %q", name, width, i+1, w, line)
+				}
+			}
+		}
+	}
+	if out := render(t, "table", Options{Width: 200}, r); !strings.Contains(out, "MESSAGE") {
+		t.Errorf("200 columns: not the wide layout:\n%s", out)
+	}
+}
+
+// TestTableOrder: accounts, zones and files each sorted by name regardless of case (an
+// account by its name, not its id), a file's findings by line then column, whatever the
+// report's order.
+func TestTableOrder(t *testing.T) {
+	file := func(path string, line, col int, name string) scanner.Finding {
+		return scanner.Finding{RuleID: "firewall-rules", Severity: scanner.SeverityError, Message: "m " + name,
+			Source: scanner.SourceFile, Resource: scanner.Resource{Kind: "cloudflare_firewall_rule", Name: name},
+			Location: &scanner.Location{Path: path, StartLine: line, StartColumn: col}}
+	}
+	zone := func(account, id, name string) scanner.Finding {
+		return scanner.Finding{RuleID: "firewall-rules", Severity: scanner.SeverityWarning, Message: "m " + name,
+			Source: scanner.SourceLive, AccountID: account, ZoneID: id, ZoneName: name,
+			Resource: scanner.Resource{Kind: "firewall_rule", ID: "r-" + name}}
+	}
+	account := func(id string) scanner.Finding {
+		return scanner.Finding{RuleID: "access-bookmarks-api", Severity: scanner.SeverityNotice, Message: "m " + id,
+			Source: scanner.SourceLive, AccountID: id, Resource: scanner.Resource{Kind: "access_bookmark", ID: "b-" + id}}
+	}
+	fs := []scanner.Finding{
+		file("b.tf", 1, 1, "b_first"),
+		file("a.tf", 30, 1, "a_line30"),
+		zone("aaa", "z2", "zeta.example"),
+		account("aaa"),
+		file("a.tf", 5, 10, "a_line5_col10"),
+		zone("zzz", "z1", "alpha.example"),
+		account("zzz"),
+		file("a.tf", 5, 2, "a_line5_col2"),
+	}
+	r := NewReport(Input{Findings: fs, AccountNames: map[string]string{"aaa": "Zulu Corp", "zzz": "alpha Inc"}})
+	for _, opts := range []Options{{}, {Width: 160}, {Width: 80}} {
+		out := render(t, "table", opts, r)
+		headingOrder(t, out, "Account alpha Inc (zzz)", "Account Zulu Corp (aaa)",
+			"Zone alpha.example (z1)", "Zone zeta.example (z2)", "File a.tf", "File b.tf")
+		last := -1
+		for _, name := range []string{"a_line5_col2 (line 5)", "a_line5_col10 (line 5)", "a_line30 (line 30)", "b_first (line 1)"} {
+			i := strings.Index(out, name)
+			if i < 0 || i < last {
+				t.Errorf("%+v: file finding %q missing or out of line order:\n%s", opts, name, out)
+			}
+			last = i
+		}
+	}
+}
+
+// TestTableAccountNames: an account the report names is shown by name with its id in
+// parentheses, in its heading and its read errors, also after a round trip through the JSON
+// report (what sunset report re-renders); an account without a name by its id.
+func TestTableAccountNames(t *testing.T) {
+	fs := []scanner.Finding{
+		{RuleID: "access-bookmarks-api", Severity: scanner.SeverityNotice, Message: "m", Source: scanner.SourceLive,
+			AccountID: "47da6e62", Resource: scanner.Resource{Kind: "access_bookmark", ID: "b1"}},
+		{RuleID: "access-bookmarks-api", Severity: scanner.SeverityNotice, Message: "m", Source: scanner.SourceLive,
+			AccountID: "5ed2b0f0", Resource: scanner.Resource{Kind: "access_bookmark", ID: "b2"}},
+	}
+	r := NewReport(Input{
+		Findings:     fs,
+		Errors:       []scanner.RunError{{AccountID: "47da6e62", What: "tunnels", Message: "HTTP 500"}},
+		AccountNames: map[string]string{"47da6e62": "Acme\x1b[31m Retail"},
+	})
+	var b strings.Builder
+	if err := (JSON{}).Write(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadReport(strings.NewReader(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, rep := range map[string]*Report{"report": r, "read back": back} {
+		out := render(t, "table", Options{Width: 120}, rep)
+		headingOrder(t, out, "Account 5ed2b0f0", "Account Acme Retail (47da6e62)") // by what is shown
+		if !strings.Contains(out, "\n  account Acme Retail (47da6e62): tunnels: HTTP 500\n") {
+			t.Errorf("%s: the read error does not name the account:\n%s", name, out)
+		}
+	}
+}
+
+// ruleCounts parses "Rules hit" of a table: rule id -> counts per severity. It reads both
+// layouts: columns ERROR WARNING NOTICE RULE, or stacked "N severity" lines beside the rule.
+func ruleCounts(t *testing.T, out string, ids map[string]bool) map[string]SeverityCounts {
+	t.Helper()
+	_, block, ok := strings.Cut(out, "\nRules hit:\n")
+	if !ok {
+		t.Fatalf("no Rules hit in:\n%s", out)
+	}
+	block, _, _ = strings.Cut(block, "\n\n")
+	lines := strings.Split(block, "\n")
+	counts := map[string]SeverityCounts{}
+	add := func(rule string, sev string, n int) {
+		c := counts[rule]
+		switch sev {
+		case "error":
+			c.Error += n
+		case "warning":
+			c.Warning += n
+		case "notice":
+			c.Notice += n
+		default:
+			t.Fatalf("unknown severity %q in:\n%s", sev, block)
+		}
+		counts[rule] = c
+	}
+	stacked := strings.HasPrefix(lines[0], "FINDINGS")
+	rule := ""
+	for _, line := range lines[2:] {
+		f := strings.Fields(line)
+		switch {
+		case !stacked:
+			for i, sev := range []string{"error", "warning", "notice"} {
+				if f[i] != "-" {
+					n, err := strconv.Atoi(f[i])
+					if err != nil {
+						t.Fatalf("count %q in %q", f[i], line)
+					}
+					add(f[3], sev, n)
+				}
+			}
+		case len(f) >= 2: // "N severity" beside the rule id, its title, or nothing
+			n, err := strconv.Atoi(f[0])
+			if err != nil {
+				continue // a title line
+			}
+			if len(f) >= 3 && ids[f[2]] {
+				rule = f[2]
+			}
+			add(rule, f[1], n)
+		}
+	}
+	return counts
+}
+
+// ruleIDs are the ids of the rules a report's summary counts.
+func ruleIDs(r *Report) map[string]bool {
+	ids := map[string]bool{}
+	for _, rc := range r.Summary.ByRule {
+		ids[rc.RuleID] = true
+	}
+	return ids
+}
+
+// TestTableRulesHitMatchesSummary: "Rules hit" counts each rule's findings per severity (a
+// rule that fires at several severities shows each), suppressed ones left out, and its
+// columns add up to the summary's counts.
+func TestTableRulesHitMatchesSummary(t *testing.T) {
+	fs := sampleFindings()
+	for _, sev := range []scanner.Severity{scanner.SeverityNotice, scanner.SeverityWarning, scanner.SeverityNotice} {
+		f := fs[0]
+		f.Severity = sev
+		fs = append(fs, f)
+	}
+	r := NewReport(Input{AsOf: asOf, Findings: fs, Counts: Counts{ZonesScanned: 3, FilesScanned: 1}})
+	demo := readFixtureReport(t, "demo-report.json")
+	for _, width := range []int{0, 200, 120, 80, 60} {
+		for name, rep := range map[string]*Report{"sample": r, "demo": demo} {
+			counts := ruleCounts(t, render(t, "table", Options{Width: width}, rep), ruleIDs(rep))
+			want := map[string]SeverityCounts{}
+			for _, f := range rep.Findings {
+				if !f.Suppressed {
+					c := want[string(f.RuleID)]
+					c.add(f.Severity)
+					want[string(f.RuleID)] = c
+				}
+			}
+			var sum SeverityCounts
+			for rule, c := range counts {
+				sum.Error, sum.Warning, sum.Notice = sum.Error+c.Error, sum.Warning+c.Warning, sum.Notice+c.Notice
+				if c != want[rule] {
+					t.Errorf("%s, width %d: %s counts %+v, want %+v", name, width, rule, c, want[rule])
+				}
+			}
+			if sum != rep.Summary.BySeverity || len(counts) != len(rep.Summary.ByRule) {
+				t.Errorf("%s, width %d: rules hit add up to %+v over %d rules, the summary says %+v over %d",
+					name, width, sum, len(counts), rep.Summary.BySeverity, len(rep.Summary.ByRule))
+			}
+		}
+	}
+	for _, width := range []int{120, 60} {
+		out := render(t, "table", Options{Width: width}, r)
+		if c := ruleCounts(t, out, ruleIDs(r))["firewall-rules"]; c != (SeverityCounts{Error: 2, Warning: 1, Notice: 2}) {
+			t.Errorf("width %d: firewall-rules at three severities counts %+v:\n%s", width, c, out)
+		}
 	}
 }
 
