@@ -203,6 +203,7 @@ func runScan(ctx context.Context, s *Streams, o *scanOptions) error {
 	if err := checkOutputs(o.outputs()); err != nil {
 		return err // before the first request: a bad path must not cost a scan
 	}
+	defer tuneGCForScan(s.Getenv)()
 	// The plan and --snapshot-out need the account whole; otherwise each zone is scanned as
 	// it is collected and its objects dropped, so memory holds findings, not the account.
 	keepSnapshot := o.snapshotOut != "" || o.planDir != "" || showsPlan(o.formats)
