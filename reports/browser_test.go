@@ -21,6 +21,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/sunsetscan/sunset/migrate"
 )
 
 // chromiumNames are the executable names of Chromium (Debian's package installs chromium).
@@ -169,7 +171,19 @@ func TestHTMLInBrowser(t *testing.T) {
 	rep := readFixtureReport(t, "demo-report.json")
 	rep.Findings[0].Message += ` <img src=x onerror="document.body.setAttribute('data-pwned','img')">`
 	rep.Catalog[0].Description += `<script>document.body.setAttribute('data-pwned','script')</script>`
-	page := renderHTML(t, HTML{Plan: readFixturePlan(t, "demo-plan.json")}, rep)
+	plan := readFixturePlan(t, "demo-plan.json")
+	// A rate limit that the zone's quota keeps (as on a zone of a smaller plan), so the page
+	// shows, and the screenshots picture, what blocks a migration.
+	z, ok := plan.Zone("docs.example.test")
+	if !ok {
+		t.Fatal("the demo plan has no zone docs.example.test")
+	}
+	z.Steps = append(z.Steps, migrate.Step{
+		ID: "rate-limit.keep:0f0f", Kind: "rate-limit.keep", Change: migrate.ChangeManual, Manual: true, Risk: migrate.RiskHigh,
+		Title:  `Keep rate limit "Search API" (0f0f) until it can be migrated`,
+		Reason: fmt.Sprintf("It cannot become a rate limiting rule now: it does not fit the %s plan's quota of rate limiting rules.", z.PlanLevel),
+	})
+	page := renderHTML(t, HTML{Plan: plan}, rep)
 	dir := t.TempDir()
 	file := filepath.Join(dir, "report.html")
 	if err := os.WriteFile(file, []byte(page), 0o644); err != nil {
@@ -211,6 +225,7 @@ func TestHTMLInBrowser(t *testing.T) {
 			fmt.Sprintf(">%d of %d findings shown</output>", n, n),
 			`<form class="controls noprint" id="findings-controls">`, // unhidden by the script
 			`<section id="first" aria-labelledby="first-h">`,
+			`<li><span class="tag blocker">quota</span> <a href="#step-zone-`,
 			`<section id="plan" class="break"`,
 		} {
 			if !strings.Contains(dom, want) {
@@ -253,7 +268,7 @@ func TestHTMLInBrowser(t *testing.T) {
 
 	for _, width := range []int{1400, 800} {
 		t.Run(fmt.Sprintf("layout-%d", width), func(t *testing.T) {
-			browserLayout(t, browser, dir, file, rep, width)
+			browserLayout(t, browser, dir, rep, plan, width)
 		})
 	}
 
@@ -386,9 +401,10 @@ type layoutResult struct {
 // closed, open and close on a click and all at once with the buttons; that a finding is one
 // line until opened; that nothing is wider than the window, closed or with everything open;
 // that the severity filter counts the errors; and that "what to do first" lists the zones
-// most urgent first. Then it takes screenshots of that section and of the findings, kept
-// under SUNSET_SCREENSHOT_DIR when set (reports/testdata/screenshots holds the last ones).
-func browserLayout(t *testing.T, browser, dir, file string, rep *Report, width int) {
+// most urgent first. Then it takes screenshots of that section, of the findings and of the
+// plan of the first zone, kept under SUNSET_SCREENSHOT_DIR when set
+// (reports/testdata/screenshots holds some).
+func browserLayout(t *testing.T, browser, dir string, rep *Report, plan *migrate.Plan, width int) {
 	const height = 1000
 	size := fmt.Sprintf("--window-size=%d,%d", width, height)
 	harness := func(target string) string {
@@ -399,7 +415,7 @@ func browserLayout(t *testing.T, browser, dir, file string, rep *Report, width i
 		return path
 	}
 	shoot := func(target string) {
-		shot := filepath.Join(dir, fmt.Sprintf("after-%s-%d.png", target, width))
+		shot := filepath.Join(dir, fmt.Sprintf("after-%s-%d.png", strings.SplitN(target, "-", 2)[0], width))
 		checkConsole(t, runChromium(t, browser, harness(target), "--screenshot="+shot, "--allow-file-access-from-files", size))
 		checkScreenshot(t, shot, width, height)
 	}
@@ -453,6 +469,7 @@ func browserLayout(t *testing.T, browser, dir, file string, rep *Report, width i
 	checkFirstOrder(t, res, rep)
 	shoot("findings")
 	shoot("first")
+	shoot("plan-" + zonePlanKey(plan.Zones[0]))
 }
 
 // checkFirstOrder checks "what to do first" lists every zone and account with findings,
