@@ -98,11 +98,11 @@ func completeness(r *Report, interrupted bool) string {
 		parts = append(parts, zones)
 	}
 	if files {
-		read := plural(s.FilesScanned, "file", "files") + " read"
+		// Not "(N failed)" as for zones: a file too large to read was never checked.
+		parts = append(parts, plural(s.FilesScanned, "file", "files")+" checked")
 		if s.FilesFailed > 0 {
-			read += " (" + strconv.Itoa(s.FilesFailed) + " not read)"
+			parts = append(parts, plural(s.FilesFailed, "file", "files")+" not fully read")
 		}
-		parts = append(parts, read)
 	}
 	if s.RetiredEndpoints > 0 {
 		parts = append(parts, plural(s.RetiredEndpoints, "endpoint", "endpoints")+" answered retired")

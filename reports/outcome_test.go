@@ -39,7 +39,7 @@ func TestOutcomeSummaryLine(t *testing.T) {
 		{"interrupted before listing", Input{Errors: []scanner.RunError{{What: "accounts", Message: "not scanned: interrupted"}}, FailOn: scanner.SeverityError}, OutcomeOptions{Interrupted: true},
 			"0 findings (0 errors, 0 warnings, 0 notices); gate passed: none at or above --fail-on error; incomplete: interrupted, 0 zones scanned, 1 other part not read"},
 		{"files", Input{Source: Source{Kind: SourceFiles}, Findings: findings[:1], Counts: Counts{FilesScanned: 12, FilesFailed: 2}, FailOn: scanner.SeverityError}, OutcomeOptions{},
-			"1 finding (1 error, 0 warnings, 0 notices); gate failed: 1 at or above --fail-on error; incomplete: 12 files read (2 not read)"},
+			"1 finding (1 error, 0 warnings, 0 notices); gate failed: 1 at or above --fail-on error; incomplete: 12 files checked, 2 files not fully read"},
 		{"retired", Input{Retired: []scanner.RetiredNote{{ZoneID: "z1", Method: "GET", Path: "/zones/z1/filters", Status: 404}}, Counts: Counts{ZonesScanned: 1}, FailOn: scanner.SeverityError}, OutcomeOptions{Brief: true},
 			"gate passed: none at or above --fail-on error; incomplete: 1 zone scanned, 1 endpoint answered retired"},
 	}

@@ -136,7 +136,7 @@ func TestSummaryLineCheck(t *testing.T) {
 	dir := checkRepo(t, map[string]string{"a.sh": "curl \"$API/zones/$Z/filters\"\n", "b.txt": "nothing\n"})
 	r := runSunset(t, nil, "check", "--as-of", "2025-07-01", "--format", "tsv", dir)
 	last := lastLine(r.stderr)
-	if !strings.HasPrefix(last, "sunset: 1 finding (") || !strings.HasSuffix(last, "; complete: 2 files read") {
+	if !strings.HasPrefix(last, "sunset: 1 finding (") || !strings.HasSuffix(last, "; complete: 2 files checked") {
 		t.Errorf("exit %d, last stderr line %q", r.code, last)
 	}
 	lines := strings.Split(strings.TrimSpace(r.stderr), "\n")
