@@ -146,7 +146,7 @@ func New(cfg Config) (*Client, error) {
 		c.userAgent = UserAgent("")
 	}
 	if strings.ContainsAny(c.userAgent, "\r\n") {
-		return nil, errors.New("cfapi: user agent contains a line break")
+		return nil, errors.New("user agent contains a line break")
 	}
 	switch {
 	case c.maxRetries == 0:
@@ -191,9 +191,9 @@ func New(cfg Config) (*Client, error) {
 func CheckRPS(rps float64) error {
 	switch {
 	case math.IsNaN(rps) || math.IsInf(rps, 0):
-		return fmt.Errorf("cfapi: rate %g requests per second is not a finite number", rps)
+		return fmt.Errorf("rate %g requests per second is not a finite number", rps)
 	case rps > 0 && rps < MinRPS:
-		return fmt.Errorf("cfapi: rate %g requests per second is below the minimum %g", rps, MinRPS)
+		return fmt.Errorf("rate %g requests per second is below the minimum %g", rps, MinRPS)
 	}
 	return nil
 }
@@ -222,25 +222,25 @@ func checkBaseURL(raw string) (string, error) {
 		if errors.As(err, &ue) {
 			err = ue.Err
 		}
-		return "", fmt.Errorf("cfapi: base URL is not a URL: %w", err)
+		return "", fmt.Errorf("base URL is not a URL: %w", err)
 	}
 	if u.User != nil {
-		return "", errors.New("cfapi: base URL must not contain a user name or password; use CLOUDFLARE_API_TOKEN or CLOUDFLARE_EMAIL + CLOUDFLARE_API_KEY")
+		return "", errors.New("base URL must not contain a user name or password; use CLOUDFLARE_API_TOKEN or CLOUDFLARE_EMAIL + CLOUDFLARE_API_KEY")
 	}
 	if u.Host == "" {
-		return "", fmt.Errorf("cfapi: base URL %q has no host", raw)
+		return "", fmt.Errorf("base URL %q has no host", raw)
 	}
 	if u.RawQuery != "" || u.Fragment != "" {
-		return "", fmt.Errorf("cfapi: base URL %q must not have a query or fragment", u.Redacted())
+		return "", fmt.Errorf("base URL %q must not have a query or fragment", u.Redacted())
 	}
 	switch u.Scheme {
 	case "https":
 	case "http":
 		if !isLoopback(u.Hostname()) {
-			return "", fmt.Errorf("cfapi: refusing plain http:// to %q: credentials would travel unencrypted; use https:// (http:// is allowed only for loopback hosts: 127.0.0.0/8, ::1, localhost)", u.Hostname())
+			return "", fmt.Errorf("refusing plain http:// to %q: credentials would travel unencrypted; use https:// (http:// is allowed only for loopback hosts: 127.0.0.0/8, ::1, localhost)", u.Hostname())
 		}
 	default:
-		return "", fmt.Errorf("cfapi: base URL %q: scheme must be https (or http for a loopback host)", raw)
+		return "", fmt.Errorf("base URL %q: scheme must be https (or http for a loopback host)", raw)
 	}
 	return strings.TrimRight(u.String(), "/"), nil
 }

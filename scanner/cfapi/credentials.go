@@ -17,7 +17,7 @@ const (
 
 // ErrNoCredentials is returned by CredentialsFromEnv when neither an API token nor an
 // e-mail + API key pair is set.
-var ErrNoCredentials = errors.New("cfapi: no credentials: set " + EnvAPIToken + ", or " + EnvEmail + " and " + EnvAPIKey)
+var ErrNoCredentials = errors.New("no credentials: set " + EnvAPIToken + ", or " + EnvEmail + " and " + EnvAPIKey)
 
 // Credentials authenticate requests, with an API token (Authorization: Bearer) or an account
 // e-mail and global API key (X-Auth-Email, X-Auth-Key). The secret is unexported and every
@@ -77,9 +77,9 @@ func CredentialsFromEnv(getenv func(string) string) (Credentials, error) {
 		c.origin = EnvEmail + " + " + EnvAPIKey
 		return c, nil
 	case email != "":
-		return Credentials{}, fmt.Errorf("cfapi: %s is set but %s is not (or set %s instead)", EnvEmail, EnvAPIKey, EnvAPIToken)
+		return Credentials{}, fmt.Errorf("%s is set but %s is not (or set %s instead)", EnvEmail, EnvAPIKey, EnvAPIToken)
 	case key != "":
-		return Credentials{}, fmt.Errorf("cfapi: %s is set but %s is not (or set %s instead)", EnvAPIKey, EnvEmail, EnvAPIToken)
+		return Credentials{}, fmt.Errorf("%s is set but %s is not (or set %s instead)", EnvAPIKey, EnvEmail, EnvAPIToken)
 	}
 	return Credentials{}, ErrNoCredentials
 }
@@ -154,7 +154,7 @@ func (c Credentials) validate() error {
 	check := func(what, v string) error {
 		for i := 0; i < len(v); i++ {
 			if b := v[i]; b < 0x21 || b > 0x7e {
-				return fmt.Errorf("cfapi: the %s contains a character that is not allowed in an HTTP header (white space, control or non-ASCII at byte %d)", what, i)
+				return fmt.Errorf("the %s contains a character that is not allowed in an HTTP header (white space, control or non-ASCII at byte %d)", what, i)
 			}
 		}
 		return nil
@@ -164,7 +164,7 @@ func (c Credentials) validate() error {
 	}
 	if c.email() != "" || c.key() != "" {
 		if c.email() == "" || c.key() == "" {
-			return errors.New("cfapi: e-mail + API key credentials need both the e-mail and the key")
+			return errors.New("e-mail + API key credentials need both the e-mail and the key")
 		}
 		if err := check("account e-mail", c.email()); err != nil {
 			return err

@@ -217,7 +217,7 @@ func (c *Client) GetAccountDNSSettings(ctx context.Context, accountID string) (*
 // whose id is name when the API sends none.
 func (c *Client) GetLegacyDNSSetting(ctx context.Context, zoneID, name string) (*inventory.Setting, error) {
 	if name != LegacyUseApexNS && name != LegacySecondaryOverrides {
-		return nil, fmt.Errorf("cfapi: unknown legacy DNS setting %q (want %s or %s)", name, LegacyUseApexNS, LegacySecondaryOverrides)
+		return nil, fmt.Errorf("unknown legacy DNS setting %q (want %s or %s)", name, LegacyUseApexNS, LegacySecondaryOverrides)
 	}
 	s, err := one[inventory.Setting](ctx, c, true, "zones", zoneID, "dns_settings", name)
 	if err == nil && s.ID == "" {

@@ -114,10 +114,9 @@ type Error struct {
 	Err error
 }
 
-// Error renders "cfapi: GET /zones/ID/filters: HTTP 404: [code] message; ...".
+// Error renders "GET /zones/ID/filters: HTTP 404: [code] message; ...".
 func (e *Error) Error() string {
 	var b strings.Builder
-	b.WriteString("cfapi: ")
 	b.WriteString(e.Method)
 	b.WriteByte(' ')
 	b.WriteString(e.Path)

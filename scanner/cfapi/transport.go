@@ -42,7 +42,7 @@ func route(segs ...string) (string, error) {
 	var b strings.Builder
 	for _, s := range segs {
 		if s == "" || s == "." || s == ".." {
-			return "", fmt.Errorf("cfapi: invalid path segment %q in %s", s, patternOf(segs))
+			return "", fmt.Errorf("invalid path segment %q in %s", s, patternOf(segs))
 		}
 		b.WriteByte('/')
 		b.WriteString(url.PathEscape(s))

@@ -60,11 +60,11 @@ func (p RulePosition) validate() error {
 	if p.Index != 0 {
 		n++
 		if p.Index < 0 {
-			return errors.New("cfapi: rule position index must be 1 or more")
+			return errors.New("rule position index must be 1 or more")
 		}
 	}
 	if n != 1 {
-		return errors.New("cfapi: a rule position sets exactly one of before, after, index")
+		return errors.New("a rule position sets exactly one of before, after, index")
 	}
 	return nil
 }
@@ -74,7 +74,7 @@ func (p RulePosition) validate() error {
 func (c *Client) CreateRulesetRule(ctx context.Context, zoneID, rulesetID string, rule inventory.RulesetRule, pos *RulePosition) (*inventory.Ruleset, error) {
 	body, err := json.Marshal(rule)
 	if err != nil {
-		return nil, fmt.Errorf("cfapi: encoding rule: %w", err)
+		return nil, fmt.Errorf("encoding rule: %w", err)
 	}
 	if pos != nil {
 		if err := pos.validate(); err != nil {
@@ -82,12 +82,12 @@ func (c *Client) CreateRulesetRule(ctx context.Context, zoneID, rulesetID string
 		}
 		var m map[string]json.RawMessage
 		if err := json.Unmarshal(body, &m); err != nil {
-			return nil, fmt.Errorf("cfapi: encoding rule: %w", err)
+			return nil, fmt.Errorf("encoding rule: %w", err)
 		}
 		pj, _ := json.Marshal(pos)
 		m["position"] = pj
 		if body, err = json.Marshal(m); err != nil {
-			return nil, fmt.Errorf("cfapi: encoding rule: %w", err)
+			return nil, fmt.Errorf("encoding rule: %w", err)
 		}
 	}
 	var rs inventory.Ruleset
@@ -159,7 +159,7 @@ func (c *Client) PutFirewallRule(ctx context.Context, zoneID, ruleID string, bod
 	if raw[0] == '[' {
 		var rules []inventory.FirewallRule
 		if err := json.Unmarshal(raw, &rules); err != nil {
-			return nil, fmt.Errorf("cfapi: decoding firewall rules: %w", err)
+			return nil, fmt.Errorf("decoding firewall rules: %w", err)
 		}
 		for i := range rules {
 			if rules[i].ID == ruleID || len(rules) == 1 {
@@ -170,7 +170,7 @@ func (c *Client) PutFirewallRule(ctx context.Context, zoneID, ruleID string, bod
 	}
 	var r inventory.FirewallRule
 	if err := json.Unmarshal(raw, &r); err != nil {
-		return nil, fmt.Errorf("cfapi: decoding firewall rule: %w", err)
+		return nil, fmt.Errorf("decoding firewall rule: %w", err)
 	}
 	return &r, nil
 }

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"regexp"
 	"strings"
 	"syscall"
 
@@ -99,11 +100,25 @@ func Run(ctx context.Context, args []string, s *Streams) int {
 // character reaches the terminal, and every line starts with "sunset: ", so none can pass for
 // a CI log command such as a forged "::error ...".
 func printError(w io.Writer, err error) {
-	for _, line := range strings.Split(err.Error(), "\n") {
+	for _, line := range strings.Split(userText(err.Error()), "\n") {
 		if line = textsafe.Sanitize(line); line != "" {
 			fmt.Fprintf(w, "sunset: %s\n", line)
 		}
 	}
+}
+
+// internalPrefix is the package name the collector's errors start with ("collect: listing
+// accounts: ..."), at the start of a message or of a wrapped part of it.
+var internalPrefix = regexp.MustCompile(`(^|: )collect: `)
+
+// userText is an error message as users read it: without package names, and with Go's
+// "context canceled" said as what happened. Only the printed text changes; the error keeps
+// its chain for errors.Is and errors.As.
+func userText(msg string) string {
+	msg = internalPrefix.ReplaceAllString(msg, "$1")
+	msg = strings.ReplaceAll(msg, context.Canceled.Error(), "interrupted")
+	msg = strings.ReplaceAll(msg, context.DeadlineExceeded.Error(), "timed out")
+	return strings.ReplaceAll(msg, "interrupted: interrupted", "interrupted")
 }
 
 func newApp(s *Streams) *ucli.App {

@@ -1,11 +1,16 @@
 package cli
 
 import (
+	"context"
+	"fmt"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/sunsetscan/sunset/scanner/cfapi/emulator"
 )
 
 // TestFlagsAfterPositionalArguments: urfave/cli v2 stops parsing flags at the first
@@ -158,5 +163,28 @@ func TestHelpText(t *testing.T) {
 	table, jsonPart, _ := strings.Cut(help, "--format json adds")
 	if strings.Contains(table, "replacement") || !strings.Contains(jsonPart, "replacement") {
 		t.Errorf("rules --help promises the replacement outside --format json: %s", help)
+	}
+}
+
+// TestMessagesWithoutInternals: a rejected token, an unreachable API and an interrupted run
+// read without package prefixes (cfapi:, collect:) or Go's "context canceled".
+func TestMessagesWithoutInternals(t *testing.T) {
+	srv := httptest.NewServer(newEmulator(t, emulator.Options{}))
+	defer srv.Close()
+	r := runSunset(t, map[string]string{"CLOUDFLARE_API_TOKEN": "wrong"}, "scan", "--api-url", srv.URL+emulator.BasePath, "--rps", "0")
+	if r.code != ExitFatal || !strings.Contains(r.stderr, "sunset: the API refused API token from CLOUDFLARE_API_TOKEN: listing accounts: GET /accounts: HTTP 403") {
+		t.Errorf("exit %d, stderr %q", r.code, r.stderr)
+	}
+	for _, msg := range []string{r.stderr, runSunset(t, nil, "scan", "--rps", "0").stderr} {
+		for _, internal := range []string{"cfapi:", "collect:"} {
+			if strings.Contains(msg, internal) {
+				t.Errorf("%q in %q", internal, msg)
+			}
+		}
+	}
+	var b strings.Builder
+	printError(&b, fmt.Errorf("check interrupted: %w", fmt.Errorf("collect: zone z: reading: %w", context.Canceled)))
+	if got := b.String(); got != "sunset: check interrupted: zone z: reading: interrupted\n" {
+		t.Errorf("printed %q", got)
 	}
 }
