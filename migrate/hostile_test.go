@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sunsetscan/sunset/migrate/verify"
 	"github.com/sunsetscan/sunset/scanner/cfapi/emulator/seed"
 	"github.com/sunsetscan/sunset/scanner/inventory"
 )
@@ -49,7 +50,9 @@ func checkSafeLines(t *testing.T, name string, out []byte) {
 // plan.md, the .tf files, README.md and state-rm.sh with no line break, escape sequence or
 // control character, so no line of them is a forged CI command; plan.json keeps them exact.
 func TestHostileTextInPlanFiles(t *testing.T) {
-	p, _ := planOf(hostileSnapshot(t), goldenAsOf)
+	snap := hostileSnapshot(t)
+	p, _ := planOf(snap, goldenAsOf)
+	verify.Verify(p, snap) // its witnesses and rule labels carry the account's text too
 	if len(p.Zones) == 0 {
 		t.Fatal("no zone plans")
 	}

@@ -284,7 +284,7 @@ func writeVerification(w io.Writer, v *Verification) {
 
 // decisionText is a decision in a few words, for plan.md.
 func decisionText(d Decision) string {
-	s := "`" + orNone(d.Action) + "`"
+	s := code(orNone(d.Action))
 	if len(d.Skipped) > 0 {
 		s += " skipping " + EscapeMarkdown(strings.Join(d.Skipped, " "))
 	}

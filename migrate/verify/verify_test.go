@@ -14,6 +14,7 @@ import (
 	"github.com/sunsetscan/sunset/scanner"
 	"github.com/sunsetscan/sunset/scanner/cfapi/emulator/seed"
 	"github.com/sunsetscan/sunset/scanner/inventory"
+	"github.com/sunsetscan/sunset/scanner/textsafe"
 	"github.com/sunsetscan/sunset/scanner/vocab"
 )
 
@@ -255,7 +256,7 @@ func TestPlantedRateLimitDifference(t *testing.T) {
 // byte.
 func TestVerifyDeterministic(t *testing.T) {
 	render := func() []byte {
-		snap := seed.Generate(12, 3)
+		snap := seed.Generate(6, 3)
 		p := planOf(snap)
 		verify.Verify(p, snap)
 		var b bytes.Buffer
@@ -290,5 +291,34 @@ func BenchmarkVerifyDemo(b *testing.B) {
 	b.ResetTimer()
 	for range b.N {
 		verify.Verify(p, snap)
+	}
+}
+
+// TestHostileVerificationInPlanMarkdown: a difference whose witness, rule labels and
+// declaration carry hostile text (the account's refs, ids, expressions' literals) renders in
+// plan.md with no control character and no line a CI runner would read as a command.
+func TestHostileVerificationInPlanMarkdown(t *testing.T) {
+	const hostile = "x\n::error file=a.tf,line=1::FORGED\x1b[31m\u202e`"
+	p := &migrate.Plan{SchemaVersion: migrate.SchemaVersion, Zones: []migrate.ZonePlan{{ZoneID: "z", ZoneName: hostile,
+		Verification: &migrate.Verification{Requests: 3, Differing: 1, Notes: []string{hostile},
+			Differences: []migrate.Difference{{Requests: 1,
+				Old: migrate.Decision{Action: hostile, By: hostile, Skipped: []string{hostile}}, New: migrate.Decision{},
+				OldRules: []string{hostile}, NewRules: []string{}, Witness: map[string]any{"http.request.uri.path": hostile}, Declared: hostile}},
+			RateLimits: []migrate.RateLimitCheck{{RateLimitID: hostile, Requests: 2, Differing: 1,
+				Witness: map[string]any{"http.host": hostile}, NotExact: []string{hostile}}}}}}}
+	var b bytes.Buffer
+	if err := p.WriteMarkdown(&b); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "FORGED") {
+		t.Fatal("the hostile text did not reach plan.md: the test tests nothing")
+	}
+	for i, line := range strings.Split(b.String(), "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "::") {
+			t.Errorf("line %d is a workflow command: %q", i+1, line)
+		}
+		if strings.ContainsFunc(line, func(r rune) bool { return r != '\t' && textsafe.IsControl(r) }) {
+			t.Errorf("line %d holds a control character: %q", i+1, line)
+		}
 	}
 }
