@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -33,6 +34,10 @@ type htmlFirstEntry struct {
 	Blocked, ByHand       []htmlBlocker
 	Warnings              []string
 	Planned, NothingToRun bool
+	// Check sums up the plan's verification of the zone ("" when not verified); CheckBad is
+	// set when it found a difference the plan does not declare, or could not compare.
+	Check    string
+	CheckBad bool
 }
 
 // htmlKindCount is how many steps of one kind a plan runs by API calls.
@@ -119,8 +124,16 @@ func indexPlan(p *migrate.Plan) planIndex {
 	return ix
 }
 
-// sectionOf returns the plan section key, steps and notes of a group's zone or account.
-func (ix planIndex) sectionOf(k groupKey) (key string, steps []migrate.Step, notes []string, ok bool) {
+// firstPlanOf is what "what to do first" reads of the plan of one zone or account.
+type firstPlanOf struct {
+	key          string
+	steps        []migrate.Step
+	notes        []string
+	verification *migrate.Verification
+}
+
+// sectionOf returns the plan of a group's zone or account.
+func (ix planIndex) sectionOf(k groupKey) (firstPlanOf, bool) {
 	switch k.kind {
 	case groupZone:
 		z := ix.zones["id\x00"+k.zoneID]
@@ -128,14 +141,14 @@ func (ix planIndex) sectionOf(k groupKey) (key string, steps []migrate.Step, not
 			z = ix.zones["name\x00"+k.zoneName]
 		}
 		if z != nil {
-			return zonePlanKey(*z), z.Steps, z.Notes, true
+			return firstPlanOf{zonePlanKey(*z), z.Steps, z.Notes, z.Verification}, true
 		}
 	case groupAccount:
 		if a := ix.accounts[k.accountID]; a != nil {
-			return accountPlanKey(*a), a.Steps, a.Notes, true
+			return firstPlanOf{accountPlanKey(*a), a.Steps, a.Notes, nil}, true
 		}
 	}
-	return "", nil, nil, false
+	return firstPlanOf{}, false
 }
 
 // firstEntry is one group's entry: its findings in numbers, and from its plan the steps by
@@ -146,13 +159,15 @@ func firstEntry(g *htmlGroup, ix planIndex) htmlFirstEntry {
 		Title: g.Title, Sub: g.Sub, Kind: g.Kind, GroupHref: "#" + g.Anchor,
 		WorstClass: g.WorstClass, Worst: g.Worst.String(), Counts: g.SevCounts(), EOL: g.EOL,
 	}
-	key, steps, notes, ok := ix.sectionOf(g.key)
+	sec, ok := ix.sectionOf(g.key)
 	if !ok {
 		return e
 	}
+	key := sec.key
 	e.Planned, e.PlanHref = true, "#plan-"+key
+	e.Check, e.CheckBad = verificationLine(sec.verification)
 	byKind := map[string]int{}
-	for _, st := range steps {
+	for _, st := range sec.steps {
 		if !st.Manual {
 			e.AutoSteps++
 			if _, seen := byKind[st.Kind]; !seen {
@@ -170,7 +185,7 @@ func firstEntry(g *htmlGroup, ix planIndex) htmlFirstEntry {
 			e.ByHand = append(e.ByHand, b)
 		}
 	}
-	e.Warnings = sanitizeAll(notes)
+	e.Warnings = sanitizeAll(sec.notes)
 	e.NothingToRun = e.AutoSteps == 0
 	return e
 }
@@ -190,4 +205,35 @@ func blockerTag(st migrate.Step) string {
 		return "plan features"
 	}
 	return "cannot translate"
+}
+
+// verificationLine sums up the plan's verification of a zone (old rules and new evaluated
+// on the same generated requests): "" when the plan was not verified; bad when a difference
+// is not declared by the plan, a rate limit counts otherwise, or the zone was not compared.
+func verificationLine(v *migrate.Verification) (line string, bad bool) {
+	switch {
+	case v == nil:
+		return "", false
+	case v.Missing:
+		return "not verified: the snapshot lacks the zone.", true
+	case v.Same():
+		return fmt.Sprintf("the new rules decide all %s as the old ones.", plural(v.Requests, "generated request", "generated requests")), false
+	}
+	undeclared := 0
+	for _, d := range v.Differences {
+		if d.Declared == "" {
+			undeclared += d.Requests
+		}
+	}
+	rateLimits := 0
+	for _, rl := range v.RateLimits {
+		if rl.Differing > 0 {
+			rateLimits++
+		}
+	}
+	line = fmt.Sprintf("%d of %s decided otherwise (%d not declared by the plan)", v.Differing, plural(v.Requests, "generated request", "generated requests"), undeclared)
+	if rateLimits > 0 {
+		line += "; " + plural(rateLimits, "rate limit counts", "rate limits count") + " otherwise"
+	}
+	return line + ".", undeclared > 0 || rateLimits > 0
 }

@@ -788,6 +788,9 @@ func firstPlan() *migrate.Plan {
 			},
 		}, {
 			ZoneID: "9a7806061c88ada191ed06f989cc3dac", ZoneName: "example.org", AccountID: "a1", PlanLevel: "free",
+			Verification: &migrate.Verification{Requests: 200, Differing: 7, Differences: []migrate.Difference{
+				{Requests: 5, Declared: "cf.threat_score is always 0"}, {Requests: 2},
+			}},
 			Notes: []string{"the free plan allows 1 rate limiting rules (fewer than previous-version rate limits): 0 existing, 1 fit, 1 do not"},
 			Steps: []migrate.Step{
 				{ID: "rate-limiting-rules.create", Kind: "rate-limiting-rules.create", Change: migrate.ChangeCreate, Title: "Create the entry point", Reason: "shared reason"},
@@ -803,8 +806,8 @@ func firstPlan() *migrate.Plan {
 }
 
 // TestHTMLWhatToDoFirst checks the section lists zones and accounts most urgent first, with
-// the plan's automatic steps by kind, what blocks it (quota, plan features) and what needs
-// a person, each linking to its step.
+// the plan's automatic steps by kind, what blocks it (quota, plan features), what needs a
+// person, each linking to its step, and the plan's verification when it has one.
 func TestHTMLWhatToDoFirst(t *testing.T) {
 	page := renderHTML(t, HTML{Plan: firstPlan()}, sampleReport())
 	sec := page[strings.Index(page, `<section id="first"`):]
@@ -826,6 +829,7 @@ func TestHTMLWhatToDoFirst(t *testing.T) {
 		`<li><a href="#step-zone-023e105f4ecef8ad9ca31a8372d0c353-dns-settings_2estop-old-endpoint">Stop using the old endpoint</a></li>`,
 		`<li>the free plan allows 1 rate limiting rules`,
 		`<a href="#plan-zone-9a7806061c88ada191ed06f989cc3dac" class="muted">plan</a>`,
+		`<p class="first-label bad"><strong>Check:</strong> 7 of 200 generated requests decided otherwise (2 not declared by the plan).</p>`,
 	} {
 		if !strings.Contains(sec, want) {
 			t.Errorf("what to do first lacks %q", want)
@@ -936,5 +940,25 @@ func TestHTMLPlanSharedReasons(t *testing.T) {
 	}
 	if got := strings.Count(page, `">Why: <a href="#why-`) + strings.Count(page, `">Note: <a href="#why-`); got < refs {
 		t.Errorf("%d links to shared texts, want at least %d (one per step using one)", got, refs)
+	}
+}
+
+func TestVerificationLine(t *testing.T) {
+	for _, c := range []struct {
+		v    *migrate.Verification
+		want string
+		bad  bool
+	}{
+		{nil, "", false},
+		{&migrate.Verification{Missing: true}, "not verified: the snapshot lacks the zone.", true},
+		{&migrate.Verification{Requests: 64}, "the new rules decide all 64 generated requests as the old ones.", false},
+		{&migrate.Verification{Requests: 64, Differing: 3, Differences: []migrate.Difference{{Requests: 3, Declared: "threat score"}}},
+			"3 of 64 generated requests decided otherwise (0 not declared by the plan).", false},
+		{&migrate.Verification{Requests: 64, RateLimits: []migrate.RateLimitCheck{{Differing: 1}, {}}},
+			"0 of 64 generated requests decided otherwise (0 not declared by the plan); 1 rate limit counts otherwise.", true},
+	} {
+		if got, bad := verificationLine(c.v); got != c.want || bad != c.bad {
+			t.Errorf("verificationLine(%+v) = %q, %v; want %q, %v", c.v, got, bad, c.want, c.bad)
+		}
 	}
 }
