@@ -447,13 +447,11 @@ func hang(s string, width int, first, rest string) []string {
 	if width <= 0 {
 		return []string{first + s}
 	}
+	// With single spaces the first line wrapped is a prefix of the text: the rest follows it.
+	s = strings.Join(strings.FieldsFunc(s, func(r rune) bool { return r == ' ' }), " ")
 	head, _, _ := strings.Cut(wrap(s, max(width-ansi.StringWidth(first), 1)), "\n")
-	tail, ok := strings.CutPrefix(s, head)
-	if !ok { // wrapping only breaks lines, so this does not happen; wrap it all narrower
-		head, tail = "", s
-	}
 	lines := []string{first + head}
-	if tail = strings.TrimLeft(tail, " "); tail != "" {
+	if tail := strings.TrimPrefix(strings.TrimPrefix(s, head), " "); tail != "" {
 		for _, l := range strings.Split(wrap(tail, max(width-ansi.StringWidth(rest), 1)), "\n") {
 			lines = append(lines, rest+l)
 		}

@@ -371,6 +371,46 @@ func TestTableRulesHitMatchesSummary(t *testing.T) {
 	}
 }
 
+// TestWrapKeepsText: wrapping (plain, and with a hanging indent) only breaks lines, at spaces
+// or inside a word wider than the width; it loses no character and no line is too wide.
+func TestWrapKeepsText(t *testing.T) {
+	texts := []string{
+		remedyMessage,
+		"two  spaces   and a " + strings.Repeat("longword", 12) + " end",
+		" leading and trailing ",
+		strings.Repeat("長い", 30) + " 例え.jp",
+		"cloudflare_firewall_rule.a_very_long_terraform_address_that_does_not_fit (line 12)",
+	}
+	noSpace := func(s string) string { return strings.ReplaceAll(s, " ", "") }
+	for _, s := range texts {
+		for _, width := range []int{12, 25, 60} {
+			var got []string
+			for _, l := range strings.Split(wrapAt(s, width, resourceBreaks), "\n") {
+				got = append(got, l)
+				if w := ansi.StringWidth(l); w > width {
+					t.Errorf("wrapAt(%q, %d): line %q is %d wide", s, width, l, w)
+				}
+			}
+			if noSpace(strings.Join(got, "")) != noSpace(s) {
+				t.Errorf("wrapAt(%q, %d) lost text: %q", s, width, got)
+			}
+			lines := hang(s, width, "  ", "    ")
+			for i, l := range lines {
+				prefix := "    "
+				if i == 0 {
+					prefix = "  "
+				}
+				if !strings.HasPrefix(l, prefix) || ansi.StringWidth(l) > width {
+					t.Errorf("hang(%q, %d): line %d %q", s, width, i, l)
+				}
+			}
+			if noSpace(strings.Join(lines, "")) != noSpace(s) {
+				t.Errorf("hang(%q, %d) lost or repeated text: %q", s, width, lines)
+			}
+		}
+	}
+}
+
 func TestSummaryLine(t *testing.T) {
 	st := newTableStyles(&strings.Builder{}, false)
 	tests := []struct {
