@@ -190,8 +190,18 @@ func (s *Snapshot) Write(w io.Writer) error {
 	return enc.Encode(s)
 }
 
-// ReadSnapshot loads a snapshot written by Write; a newer schema version is refused.
+// ReadSnapshot loads a snapshot written by Write or as a stream (see ReadStream); a newer
+// schema version is refused.
 func ReadSnapshot(r io.Reader) (*Snapshot, error) {
+	st, err := ReadStream(r)
+	if err != nil {
+		return nil, err
+	}
+	return st.Snapshot, nil
+}
+
+// readDocument loads the single JSON document Write produces.
+func readDocument(r io.Reader) (*Snapshot, error) {
 	var s Snapshot
 	dec := json.NewDecoder(r)
 	if err := dec.Decode(&s); err != nil {
