@@ -34,8 +34,8 @@ type OutcomeOptions struct {
 func OutcomeLines(r *Report, o OutcomeOptions) []string {
 	var lines []string
 	if !o.Brief {
-		lines = append(lines, unreadLines(r, o.MaxUnread)...)
-		lines = append(lines, retiredLines(r)...)
+		lines = append(lines, UnreadLines(r, o.MaxUnread)...)
+		lines = append(lines, RetiredLines(r)...)
 	}
 	return append(lines, summaryOutcome(r, o))
 }
@@ -135,10 +135,12 @@ type unreadPlace struct {
 	more               int
 }
 
-// unreadLines names each place not fully read once, with its first reason, up to max, then
-// counts the rest. Retired endpoints have their own lines; a zone never started (What
-// "zone") is counted in the summary line, not named.
-func unreadLines(r *Report, maxPlaces int) []string {
+// UnreadLines names each place (zone, account, file) not fully read once, with its first
+// reason, up to maxPlaces (0: DefaultMaxUnread), then counts the rest: the one grouping of
+// read errors for people, whatever prints it. Retired endpoints have their own lines
+// (RetiredLines); a zone never started (What "zone") is counted in the summary line, not
+// named. Lines are sanitised and start with "not read: ".
+func UnreadLines(r *Report, maxPlaces int) []string {
 	if maxPlaces <= 0 {
 		maxPlaces = DefaultMaxUnread
 	}
@@ -221,10 +223,11 @@ func moreOf(places []unreadPlace) string {
 	return strings.Join(out, ", ")
 }
 
-// retiredLines is one line per retired endpoint (method, path pattern, status, catalog
+// RetiredLines is one line per retired endpoint (method, path pattern, status, catalog
 // ids) with the zones or accounts it answered retired in (the first three named, the rest
-// counted, in report order), then one line saying what that means.
-func retiredLines(r *Report) []string {
+// counted, in report order), then one line saying what that means; none without any.
+// Lines are sanitised and start with "retired: ".
+func RetiredLines(r *Report) []string {
 	type group struct {
 		head   string
 		places []string
