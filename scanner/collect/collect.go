@@ -204,6 +204,10 @@ type Options struct {
 	// called from the workers, concurrently: it must be safe for concurrent use. Zones never
 	// started (an interrupted run) are not passed to it; they are in the snapshot.
 	OnZone func(*inventory.ZoneInventory)
+	// Reuse, when set, is asked for each selected zone before it is scanned: a zone it
+	// returns with true is taken as read, without a request, and handed to OnZone like a
+	// collected one (see resume.go). It is called from the workers, concurrently.
+	Reuse func(inventory.Zone) (*inventory.ZoneInventory, bool)
 	// FailureLimit is how many calls of one zone or account may fail (after the client's
 	// retries) before any call of it got an answer; at the limit the rest of it is skipped
 	// and recorded as SkippedAfterFailures. 0 means DefaultFailureLimit, a negative value
@@ -502,7 +506,7 @@ func (c *collector) scan(ctx context.Context, accounts []inventory.AccountInvent
 			if ctx.Err() != nil {
 				return result{account: -1, zone: -1}, nil
 			}
-			return result{account: -1, zone: i, inv: c.handOver(c.scanZone(ctx, z))}, nil
+			return result{account: -1, zone: i, inv: c.handOver(c.zoneOrReused(ctx, z))}, nil
 		})
 	}
 	results, _ := p.Wait() // tasks report fatal errors through abort, never by returning them
