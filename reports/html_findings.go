@@ -1,8 +1,11 @@
 package reports
 
 import (
+	"cmp"
 	"iter"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/sunsetscan/sunset/migrate"
 	"github.com/sunsetscan/sunset/scanner"
@@ -33,8 +36,10 @@ type htmlGroup struct {
 	WorstClass string
 	// EOL is the nearest end of life among the findings that are not suppressed.
 	EOL string
-	// key identifies the group (and its plan section) in the report.
+	// key identifies the group (and its plan section) in the report; groups of a kind sort
+	// by sortName.
 	key      groupKey
+	sortName string
 	findings []scanner.Finding // the report's
 	idx      []int32
 }
@@ -85,8 +90,9 @@ func (n accountNames) label(id string) string {
 	return "account " + textsafe.Sanitize(id)
 }
 
-// groupFindingsHTML groups findings by zone, account or file in the order the groups first
-// appear in the report (the scanner's order: by zone name), keeping indexes, not copies.
+// groupFindingsHTML groups findings by zone, account or file, keeping indexes, not copies,
+// in the terminal table's order: accounts by name, then zones by name, then files by path
+// with a file's findings by line; within an account or a zone, the report's order.
 func groupFindingsHTML(findings []scanner.Finding, names accountNames) []*htmlGroup {
 	var groups []*htmlGroup
 	index := map[groupKey]*htmlGroup{}
@@ -104,18 +110,32 @@ func groupFindingsHTML(findings []scanner.Finding, names accountNames) []*htmlGr
 	}
 	for _, g := range groups {
 		g.WorstClass = "sev-" + g.Worst.String()
+		if g.Kind == groupFile {
+			slices.SortStableFunc(g.idx, func(a, b int32) int {
+				la, lb := findings[a].Location, findings[b].Location
+				return cmp.Or(cmp.Compare(la.StartLine, lb.StartLine), cmp.Compare(la.StartColumn, lb.StartColumn))
+			})
+		}
 	}
+	slices.SortStableFunc(groups, func(a, b *htmlGroup) int {
+		return cmp.Or(cmp.Compare(groupRank[a.Kind], groupRank[b.Kind]), strings.Compare(a.sortName, b.sortName), strings.Compare(a.Anchor, b.Anchor))
+	})
 	return groups
 }
+
+// groupRank orders the kinds of groups.
+var groupRank = map[string]int{groupAccount: 0, groupZone: 1, groupFile: 2, groupOther: 3}
 
 func newHTMLGroup(k groupKey, findings []scanner.Finding, names accountNames) *htmlGroup {
 	g := &htmlGroup{key: k, Kind: k.kind, findings: findings}
 	switch k.kind {
 	case groupFile:
+		g.sortName = strings.ToLower(k.path)
 		g.Title = textsafe.Sanitize(k.path)
 		g.Anchor = "g-file-" + anchorID(k.path)
 		g.Label = g.Title
 	case groupZone:
+		g.sortName = strings.ToLower(orElse(k.zoneName, k.zoneID))
 		g.Title = textsafe.Sanitize(orElse(k.zoneName, k.zoneID))
 		if k.zoneName == "" {
 			g.Title = "zone " + g.Title
@@ -126,6 +146,7 @@ func newHTMLGroup(k groupKey, findings []scanner.Finding, names accountNames) *h
 		g.Anchor = "g-zone-" + anchorID(k.accountID+"/"+orElse(k.zoneID, k.zoneName))
 		g.Label = g.Title
 	case groupAccount:
+		g.sortName = strings.ToLower(orElse(names[k.accountID], k.accountID))
 		g.Title = names.label(k.accountID)
 		if names[k.accountID] != "" {
 			g.Sub = textsafe.Sanitize(k.accountID)

@@ -739,6 +739,16 @@ func TestHTMLFindingGroups(t *testing.T) {
 	if strings.Contains(named, `>account 47da6e6217660dba7c3a71c4005dba9f<`) {
 		t.Error("an account the plan names is shown by id")
 	}
+	// Groups come as in the terminal table: accounts, zones, files, each by name or path.
+	for _, page := range []string{named, renderHTML(t, HTML{}, sampleReport())} {
+		order := regexp.MustCompile(`data-kind="(\w+)" data-label="([^"]*)"`).FindAllStringSubmatch(page, -1)
+		for i := 1; i < len(order); i++ {
+			a, b := order[i-1], order[i]
+			if a[1] == b[1] && strings.ToLower(a[2]) > strings.ToLower(b[2]) || groupRank[a[1]] > groupRank[b[1]] {
+				t.Errorf("group %s %q after %s %q", b[1], b[2], a[1], a[2])
+			}
+		}
+	}
 }
 
 // TestHTMLAccountNames checks names given to the report (and kept by its JSON) replace
