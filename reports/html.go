@@ -58,10 +58,13 @@ func contentSecurityPolicy(css, js string) string {
 		"; base-uri 'none'; form-action 'none'"
 }
 
-// HTML writes one self-contained HTML page: summary cards, a timeline of the catalog's
-// deprecation and end-of-life dates, charts of findings by rule and by zone, the findings
-// table (sortable and filterable by a small inline script; every row is rendered without it),
-// read errors, the migration plan when one is given, and the rules hit. The page loads
+// HTML writes one self-contained HTML page: summary cards, "what to do first" (the zones and
+// accounts most urgent first, with what their plan runs and what blocks it), a timeline of
+// the catalog's deprecation and end-of-life dates, charts of findings by rule and by zone,
+// the findings grouped by zone, account or file in collapsible <details> (each finding a
+// headline with its details behind it; a small inline script adds a filter and
+// expand/collapse all, and nothing needs it), read errors, the migration plan when one is
+// given, and the rules hit. The page loads
 // nothing: its style and script are inline and admitted by hash in a Content-Security-Policy
 // that forbids every fetch, and its pictures are inline SVG. It prints on A4.
 //
@@ -87,7 +90,7 @@ func (h HTML) WithPlan(p *migrate.Plan) Reporter {
 
 func init() {
 	registry["html"] = formatDef{
-		doc: "one self-contained HTML page (summary, timeline, charts, findings table, plan), offline and printable",
+		doc: "one self-contained HTML page (summary, what to do first, timeline, charts, findings by zone, plan), offline and printable",
 		new: func(Options) Reporter { return HTML{} },
 	}
 }

@@ -89,7 +89,9 @@ func buildHTMLPage(r *Report, cat *catalog.Catalog, plan *migrate.Plan) *htmlPag
 	p.Charts = findingCharts(r.Findings, p.Groups, p.GroupNoun)
 	p.First = buildFirst(p.Groups, plan, r.Source.Kind)
 	p.FindingCount = len(r.Findings)
-	p.HasSuppressed = r.Summary.Suppressed > 0
+	for _, g := range p.Groups {
+		p.HasSuppressed = p.HasSuppressed || g.Suppressed > 0
+	}
 	p.Errors = errorRows(r.Errors, names)
 	p.Rules = ruleRows(r.Catalog, stats)
 	p.Plan = buildHTMLPlan(plan, r, names)
