@@ -66,9 +66,11 @@ func Example_json() {
 	//     "suppressed": 0,
 	//     "zones_scanned": 1,
 	//     "zones_failed": 0,
+	//     "zones_not_scanned": 0,
 	//     "accounts": 1,
 	//     "files_scanned": 0,
 	//     "files_failed": 0,
+	//     "retired_endpoints": 0,
 	//     "incomplete": false,
 	//     "fail_on": "error",
 	//     "gate_failed": true,
@@ -124,6 +126,7 @@ func Example_json() {
 	//     }
 	//   ],
 	//   "errors": [],
+	//   "retired": [],
 	//   "catalog": [
 	//     {
 	//       "id": "firewall-rules",
