@@ -208,6 +208,9 @@ type Options struct {
 	// returns with true is taken as read, without a request, and handed to OnZone like a
 	// collected one (see resume.go). It is called from the workers, concurrently.
 	Reuse func(inventory.Zone) (*inventory.ZoneInventory, bool)
+	// ListOnly stops after the zone listing: the snapshot holds the selected accounts and
+	// zones without reading them (what --dry-run prices).
+	ListOnly bool
 	// FailureLimit is how many calls of one zone or account may fail (after the client's
 	// retries) before any call of it got an answer; at the limit the rest of it is skipped
 	// and recorded as SkippedAfterFailures. 0 means DefaultFailureLimit, a negative value
@@ -274,6 +277,9 @@ func Collect(ctx context.Context, src Source, opts Options) (*inventory.Snapshot
 
 	var zones []inventory.Zone
 	snap.Accounts, zones = keptAccounts(listed)
+	if opts.ListOnly {
+		return listedOnly(snap, zones), nil
+	}
 	snap.Zones = c.scan(runCtx, snap.Accounts, zones)
 	if c.fatal != nil {
 		return nil, c.fatal

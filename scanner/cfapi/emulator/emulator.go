@@ -91,6 +91,9 @@ type Options struct {
 	// its operation's request schema is answered 400 with one error per violation. Writes to
 	// operations the description does not cover are served as without it.
 	OpenAPI *openapi.Doc
+	// AuditLogs says how the accounts' audit logs answer (audit.go); every write that
+	// succeeds is recorded there.
+	AuditLogs AuditLogMode
 }
 
 // Server is the emulator: an http.Handler over in-memory state. It is safe for concurrent use.
@@ -105,8 +108,11 @@ type Server struct {
 	// ones (see serve.go); it is random so that no client can forge one.
 	declineToken string
 
-	mu sync.Mutex // guards st
+	mu sync.Mutex // guards st, audit and auditSeq
 	st *state
+	// audit is every account's audit log, oldest first (audit.go).
+	audit    []auditEntry
+	auditSeq uint64
 
 	meta   sync.Mutex // guards the fields below
 	stats  Stats
@@ -324,6 +330,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rep = s.resolveScope(c)
 	if rep == nil {
 		rep = rt.h(c)
+		s.auditWrite(c, r, rt.pattern, rep.status)
 	}
 	encoded := rep.encode()
 	s.mu.Unlock()

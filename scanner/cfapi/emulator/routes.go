@@ -11,5 +11,6 @@ func (s *Server) buildRoutes() []*route {
 	s.rulesetRoutes()
 	s.otherRoutes()
 	s.accessRoutes()
+	s.auditRoutes()
 	return s.routes
 }
