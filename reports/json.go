@@ -26,6 +26,7 @@ type jsonReport struct {
 	Retired       []scanner.RetiredNote `json:"retired"`
 	Catalog       []RuleInfo            `json:"catalog"`
 	AccountNames  map[string]string     `json:"account_names,omitempty"`
+	Incremental   *Incremental          `json:"incremental,omitempty"`
 }
 
 // Write implements Reporter.
@@ -38,7 +39,7 @@ func (JSON) Write(w io.Writer, r *Report) error {
 	doc := jsonReport{
 		SchemaVersion: out.SchemaVersion, Tool: out.Tool, AsOf: out.AsOf, Source: out.Source,
 		Summary: out.Summary, Findings: streamMarker, Errors: out.Errors, Retired: out.Retired,
-		Catalog: out.Catalog, AccountNames: out.AccountNames,
+		Catalog: out.Catalog, AccountNames: out.AccountNames, Incremental: out.Incremental,
 	}
 	// Encode ends with the trailing newline.
 	err := writeJSONStream(w, doc, "findings", len(out.Findings), func(i int) any { return &out.Findings[i] })

@@ -57,6 +57,8 @@ type Report struct {
 	// AccountNames maps the ids of accounts to their names where the source knows them, so
 	// formats for people can show names; omitted when empty.
 	AccountNames map[string]string `json:"account_names,omitempty"`
+	// Incremental is set by an incremental rescan (incremental.go); omitted otherwise.
+	Incremental *Incremental `json:"incremental,omitempty"`
 }
 
 // Tool names the program that wrote a report.
@@ -165,6 +167,8 @@ type Input struct {
 	Rules RuleLookup
 	// AccountNames maps account ids to names (from the scanned snapshot); nil shows ids.
 	AccountNames map[string]string
+	// Incremental, when set, says what an incremental rescan read again and reused.
+	Incremental *Incremental
 }
 
 // AccountNames maps the id of each named account of a snapshot to its name, for
@@ -213,6 +217,7 @@ func NewReport(in Input) *Report {
 		Retired:       retired,
 		Catalog:       BuildCatalog(findings, in.Rules),
 		AccountNames:  in.AccountNames,
+		Incremental:   in.Incremental,
 	}
 }
 
