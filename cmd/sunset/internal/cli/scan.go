@@ -38,6 +38,8 @@ type scanOptions struct {
 	// planDir, when set, receives the migration plan of the scan (plan.json, plan.md,
 	// terraform/), as `sunset plan --out-dir` writes it.
 	planDir string
+	// inc is what --resume, --since and --dry-run set up (scan_resume.go); nil outside scan.
+	inc *incremental
 	// afterReports, when set, runs once every report is written, before the closing summary
 	// (the demo names its report files there).
 	afterReports func()
@@ -79,7 +81,7 @@ func scanCommand(s *Streams) *ucli.Command {
 		Description: "Lists accounts and zones, reads every deprecated object in each zone with a bounded pool of\n" +
 			"workers (read-only: only GET requests), and reports findings. Credentials come from\n" +
 			"CLOUDFLARE_API_TOKEN, or CLOUDFLARE_EMAIL + CLOUDFLARE_API_KEY.",
-		Flags: append(scanFlags(), planDirFlag()),
+		Flags: append(append(scanFlags(), planDirFlag()), incrementalFlags()...),
 		Action: func(c *ucli.Context) error {
 			if err := noArgs(c); err != nil {
 				return err
@@ -89,6 +91,9 @@ func scanCommand(s *Streams) *ucli.Command {
 				return err
 			}
 			opts.planDir = c.String("plan")
+			if err := resolveIncremental(c, opts); err != nil {
+				return err
+			}
 			if opts.snapshotIn == "" {
 				if opts.creds, err = credentials(c, s); err != nil {
 					return err
@@ -206,7 +211,7 @@ func runScan(ctx context.Context, s *Streams, o *scanOptions) error {
 	defer tuneGCForScan(s.Getenv)()
 	// The plan and --snapshot-out need the account whole; otherwise each zone is scanned as
 	// it is collected and its objects dropped, so memory holds findings, not the account.
-	keepSnapshot := o.snapshotOut != "" || o.planDir != "" || showsPlan(o.formats)
+	keepSnapshot := (o.snapshotOut != "" && !o.streamsSnapshot()) || o.planDir != "" || showsPlan(o.formats)
 	snap, res, target, collectErr := scanSource(ctx, s, o, keepSnapshot)
 	if snap == nil {
 		return collectErr
@@ -214,7 +219,7 @@ func runScan(ctx context.Context, s *Streams, o *scanOptions) error {
 	if o.sourceKind == reports.SourceDemo {
 		target = "" // the demo's loopback port changes every run; the kind says it all
 	}
-	if o.snapshotOut != "" {
+	if o.snapshotOut != "" && !o.streamsSnapshot() {
 		if err := writeSnapshot(o.snapshotOut, snap); err != nil {
 			return err
 		}
@@ -237,6 +242,7 @@ func runScan(ctx context.Context, s *Streams, o *scanOptions) error {
 		Rules:    o.catalog,
 		// The table and HTML show accounts by name.
 		AccountNames: reports.AccountNames(snap.Accounts),
+		Incremental:  o.incrementalReport(),
 	})
 	// The plan is built when something shows it: --plan, or a format with plan sections.
 	var plan *migrate.Plan
@@ -327,8 +333,16 @@ func readOrCollect(ctx context.Context, s *Streams, o *scanOptions, onZone func(
 	prog := newProgress(s, o.rps, copts.Workers)
 	copts.Progress = prog.update
 	copts.OnZone = onZone
+	finish, err := o.beginCollection(ctx, s, client, &copts)
+	if err != nil {
+		prog.done()
+		return nil, "", err
+	}
 	snap, err := collect.Collect(ctx, zoneLister{client}, copts)
 	prog.done()
+	if ferr := finish(snap); ferr != nil {
+		return nil, "", ferr
+	}
 	switch {
 	case err == nil:
 		return snap, target, nil

@@ -1,0 +1,51 @@
+package cli
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/sunsetscan/sunset/scanner/cfapi"
+	"github.com/sunsetscan/sunset/scanner/collect"
+	"github.com/sunsetscan/sunset/scanner/inventory"
+	"github.com/sunsetscan/sunset/scanner/textsafe"
+)
+
+// printDryRun prices the scan of the listed accounts and zones on stdout and ends the
+// command with exit 0. The requests already sent (account and zone listings, audit log
+// pages) are counted, and sent again by the scan itself.
+func (inc *incremental) printDryRun(s *Streams, o *scanOptions, client *cfapi.Client, reuse func(inventory.Zone) (*inventory.ZoneInventory, bool), listed *inventory.Snapshot) error {
+	if listed == nil {
+		return nil // the listing failed: readOrCollect reports why
+	}
+	previous := map[string]int{}
+	if inc.prev != nil {
+		for _, z := range inc.prev.Snapshot.Zones {
+			previous[z.Zone.ID] = z.Requests
+		}
+	}
+	est := collect.EstimateRequests(listed, reuse, func(id string) int { return previous[id] })
+	sent := int(client.Stats().Requests)
+	total := sent + est.Requests
+	fmt.Fprintf(s.Out, "dry run: %d accounts, %d zones listed with %d requests\n", est.Accounts, est.Zones, sent)
+	if inc.prev != nil {
+		from := inc.resume
+		if from == "" {
+			from = inc.since
+		}
+		fmt.Fprintf(s.Out, "%d zones would be taken from %s without a request\n", est.Reused, textsafe.Sanitize(from))
+	}
+	fmt.Fprintf(s.Out, "the scan would send about %d requests: the listing again, %d per account, %d per zone read (a zone's count in the earlier snapshot when known; more for WAF packages, entry points and long lists)\n",
+		total, collect.RequestsPerAccount, collect.RequestsPerZone)
+	fmt.Fprintf(s.Out, "%s\n", dryRunTime(total, o.rps))
+	return &exitError{code: ExitOK}
+}
+
+// dryRunTime says how long requests take at rps (0: unpaced).
+func dryRunTime(requests int, rps float64) string {
+	if rps <= 0 {
+		return "unpaced (--rps 0): the time depends on the API's latency and its 1,200 requests per 5 minutes"
+	}
+	d := time.Duration(math.Ceil(float64(requests)/rps)) * time.Second
+	return fmt.Sprintf("at %.3g requests per second (--rps): about %s", rps, d)
+}
