@@ -136,13 +136,13 @@ var flagInMessage = regexp.MustCompile(`(^|[\s:])-([A-Za-z0-9][\w-]+)`)
 // the command has; a value that does not parse with the kind of value the flag wants.
 func onUsageError(c *ucli.Context, err error, _ bool) error {
 	msg := flagInMessage.ReplaceAllString(err.Error(), "$1--$2")
-	where := "sunset"
+	where := "" // the root command: every line already starts with "sunset: "
 	if c.Command != nil && c.Command.Name != c.App.Name {
-		where = c.Command.Name
+		where = c.Command.Name + ": "
 	}
 	if unknown, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
 		name := strings.TrimLeft(unknown, "-")
-		msg = fmt.Sprintf("%s: unknown flag %s", where, unknown)
+		msg = fmt.Sprintf("%sunknown flag %s", where, unknown)
 		if s := suggestFlag(c, name); s != "" {
 			msg += "\n" + s
 		} else if others := commandsWithFlag(c.App, name); len(others) > 0 {
