@@ -87,7 +87,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"scan", "--zone"}, []string{"sunset: --zone needs a value\n", "Run 'sunset scan --help'"}, nil},
 		{[]string{"scna"}, []string{`unknown command "scna"`, `Did you mean "scan"?`, "Run 'sunset --help' for usage.\n"}, nil},
 		{[]string{"xyz"}, []string{`unknown command "xyz"`}, []string{"Did you mean"}},
-		{[]string{"--versoin"}, []string{"sunset: unknown flag --versoin\n", `Did you mean "--version"?`, "Run 'sunset --help'"}, []string{"sunset: sunset:"}},
+		{[]string{"--versio"}, []string{"sunset: unknown flag --versio\n", `Did you mean "--version"?`, "Run 'sunset --help'"}, []string{"sunset: sunset:"}},
 		{[]string{"help", "rulez"}, []string{`no help for "rulez"`, `Did you mean "rules"?`}, nil},
 	} {
 		r := runSunset(t, nil, tc.args...)
