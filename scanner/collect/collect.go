@@ -208,6 +208,8 @@ type Options struct {
 	// returns with true is taken as read, without a request, and handed to OnZone like a
 	// collected one (see resume.go). It is called from the workers, concurrently.
 	Reuse func(inventory.Zone) (*inventory.ZoneInventory, bool)
+	// ReuseAccount is Reuse for an account's own objects (resume.go).
+	ReuseAccount func(accountID string) (*inventory.AccountInventory, bool)
 	// ListOnly stops after the zone listing: the snapshot holds the selected accounts and
 	// zones without reading them (what --dry-run prices).
 	ListOnly bool
@@ -500,7 +502,7 @@ func (c *collector) scan(ctx context.Context, accounts []inventory.AccountInvent
 		}
 		a := accounts[i]
 		p.Go(func(ctx context.Context) (result, error) {
-			return result{account: i, zone: -1, acc: c.scanAccount(ctx, a)}, nil
+			return result{account: i, zone: -1, acc: c.accountOrReused(ctx, a)}, nil
 		})
 	}
 	for i := range zones {

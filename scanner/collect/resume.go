@@ -48,3 +48,33 @@ func ReuseComplete(st *inventory.Stream) func(inventory.Zone) (*inventory.ZoneIn
 		return inv, ok
 	}
 }
+
+// accountOrReused is Options.ReuseAccount's account when it has one, else the account
+// read. A reused account keeps the listing's identity and errors (its zone listing is
+// read anew) and the objects and retired endpoints of the earlier read.
+func (c *collector) accountOrReused(ctx context.Context, a inventory.AccountInventory) inventory.AccountInventory {
+	if c.opts.ReuseAccount != nil {
+		if old, ok := c.opts.ReuseAccount(a.Account.ID); ok && old != nil {
+			inv := *old
+			inv.Account, inv.Errors = a.Account, a.Errors
+			inv.Retired = append(append([]inventory.Retired(nil), a.Retired...), old.Retired...)
+			return inv
+		}
+	}
+	return c.scanAccount(ctx, a)
+}
+
+// ReuseCompleteAccounts is an Options.ReuseAccount that takes the accounts a snapshot read
+// back holds without any error, unless changed names them.
+func ReuseCompleteAccounts(st *inventory.Stream, changed map[string]bool) func(string) (*inventory.AccountInventory, bool) {
+	byID := map[string]*inventory.AccountInventory{}
+	for i := range st.Snapshot.Accounts {
+		if a := &st.Snapshot.Accounts[i]; len(a.Errors) == 0 && !changed[a.Account.ID] {
+			byID[a.Account.ID] = a
+		}
+	}
+	return func(id string) (*inventory.AccountInventory, bool) {
+		a, ok := byID[id]
+		return a, ok
+	}
+}

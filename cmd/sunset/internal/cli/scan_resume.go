@@ -81,12 +81,13 @@ func (o *scanOptions) beginCollection(ctx context.Context, s *Streams, client *c
 	}
 	if inc.resume != "" && inc.prev != nil {
 		copts.Reuse = collect.ReuseComplete(inc.prev)
+		copts.ReuseAccount = collect.ReuseCompleteAccounts(inc.prev, nil)
 		if !inc.prev.Header.TakenAt.IsZero() {
 			start = inc.prev.Header.TakenAt // the snapshot is as old as its oldest zone
 		}
 	}
 	if inc.since != "" {
-		copts.Reuse = inc.sinceReuse(ctx, s, client, start)
+		inc.sinceReuse(ctx, s, client, start, copts)
 	}
 	if inc.dryRun {
 		copts.ListOnly = true

@@ -21,7 +21,7 @@ func scanArgs(base, report string, extra ...string) []string {
 		"--retries", "0", "--workers", "2", "--format", "json:" + report}, extra...)
 }
 
-func readStreamFile(t *testing.T, path string) *inventory.Stream {
+func readStreamFile(t testing.TB, path string) *inventory.Stream {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
@@ -72,7 +72,10 @@ func TestScanResumeEqualsUninterrupted(t *testing.T) {
 		t.Fatalf("resumed scan: exit %d\n%s", resumed.code, resumed.stderr)
 	}
 	fullSnap := readStreamFile(t, filepath.Join(dir, "full.jsonl"))
-	want := 1 + 1 + 4 // accounts, zones (one page of 40), account parts
+	want := 1 + 1 // accounts, zones (one page of 40)
+	if len(st.Snapshot.Accounts) != 1 || len(st.Snapshot.Accounts[0].Errors) > 0 {
+		want += 4 // the account's parts, unless the interrupted run read them whole
+	}
 	for _, z := range fullSnap.Snapshot.Zones {
 		if !st.Complete[z.Zone.ID] {
 			want += z.Requests
@@ -101,7 +104,7 @@ func TestScanResumeEqualsUninterrupted(t *testing.T) {
 
 // patchSetting changes a zone setting through the API, as a user would; the emulator
 // records it in the account's audit log.
-func patchSetting(t *testing.T, base, zoneID string) {
+func patchSetting(t testing.TB, base, zoneID string) {
 	t.Helper()
 	req, _ := http.NewRequest(http.MethodPatch, base+"/zones/"+zoneID+"/settings/minify",
 		strings.NewReader(`{"value":{"css":"on","html":"on","js":"on"}}`))
@@ -146,8 +149,8 @@ func TestScanSinceRescansChangedZones(t *testing.T) {
 	if !strings.Contains(r.stderr, "2 zones rescanned, 28 reused") {
 		t.Errorf("stderr lacks the summary:\n%s", r.stderr)
 	}
-	// accounts, zones, one audit log page, the account's 4 parts, two zones.
-	want := 1 + 1 + 1 + 4
+	// accounts, zones, one audit log page and two zones: the account's parts are reused.
+	want := 1 + 1 + 1
 	for _, z := range readStreamFile(t, filepath.Join(dir, "new.jsonl")).Snapshot.Zones {
 		if z.Zone.ID == changed[0].ID || z.Zone.ID == changed[1].ID {
 			want += z.Requests
@@ -231,5 +234,35 @@ func TestScanDryRun(t *testing.T) {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, r.stdout)
 		}
+	}
+}
+
+// TestScanSinceRereadsAChangedAccount creates an Access application (an account object, no
+// zone): --since reads the account's own objects again and reuses every zone.
+func TestScanSinceRereadsAChangedAccount(t *testing.T) {
+	srv, base := startEmulator(t, emulator.Options{Seed: seed.Generate(4, 16)})
+	dir := t.TempDir()
+	old := filepath.Join(dir, "old.jsonl")
+	if r := runSunset(t, demoEnv(), scanArgs(base, filepath.Join(dir, "old.json"), "--snapshot-out", old)...); r.code != ExitOK {
+		t.Fatalf("first scan: exit %d\n%s", r.code, r.stderr)
+	}
+	account := srv.Snapshot().Accounts[0].Account.ID
+	req, _ := http.NewRequest(http.MethodPost, base+"/accounts/"+account+"/access/apps",
+		strings.NewReader(`{"type":"bookmark","name":"wiki","domain":"wiki.example"}`))
+	req.Header.Set("Authorization", "Bearer "+seed.DemoToken)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = resp.Body.Close()
+	before := len(srv.Requests())
+	r, rep := scanReport(t, base, "2025-02-01", "--since", old)
+	if inc := rep.Incremental; r.code != ExitOK || inc == nil || len(inc.Rescanned) != 0 || len(inc.Reused) != 4 {
+		t.Fatalf("exit %d, incremental %+v\n%s", r.code, rep.Incremental, r.stderr)
+	}
+	// accounts, zones, one audit log page, the account's 4 parts.
+	if n := len(srv.Requests()) - before; n != 1+1+1+4 {
+		t.Errorf("--since sent %d requests, want 7", n)
 	}
 }

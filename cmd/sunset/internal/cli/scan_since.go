@@ -19,43 +19,52 @@ import (
 const auditClockSkew = time.Minute
 
 // sinceReuse reads the audit log of every account of the --since snapshot from the time it
-// was taken and returns the Options.Reuse that keeps the zones no entry names; nil (scan
-// every zone) when the log cannot say, with the reason on stderr and in the report.
-func (inc *incremental) sinceReuse(ctx context.Context, s *Streams, client *cfapi.Client, now time.Time) func(inventory.Zone) (*inventory.ZoneInventory, bool) {
+// was taken and sets copts to reuse the zones no entry names, and the accounts no entry
+// outside a zone names; it reuses nothing (every zone scanned) when the log cannot say,
+// with the reason on stderr and in the report.
+func (inc *incremental) sinceReuse(ctx context.Context, s *Streams, client *cfapi.Client, now time.Time, copts *collect.Options) {
 	inc.report = &reports.Incremental{}
 	prev := inc.prev
 	taken := prev.Header.TakenAt
 	if taken.IsZero() {
-		return inc.fullScan(s, "it holds no time of collection (a single-document snapshot, written before snapshots were streamed)")
+		inc.fullScan(s, "it holds no time of collection (a single-document snapshot, written before snapshots were streamed)")
+		return
 	}
 	inc.report.Since = taken.UTC().Format(time.RFC3339)
 	if now.Sub(taken) > cfapi.AuditLogRetention {
-		return inc.fullScan(s, "it is older than the audit log reaches back (18 months)")
+		inc.fullScan(s, "it is older than the audit log reaches back (18 months)")
+		return
 	}
 	accounts := snapshotAccounts(prev.Snapshot)
 	if len(accounts) == 0 {
-		return inc.fullScan(s, "it names no account whose audit log could be read")
+		inc.fullScan(s, "it names no account whose audit log could be read")
+		return
 	}
 	var changes []collect.Change
+	changedAccounts := map[string]bool{}
 	for _, id := range accounts {
 		logs, err := client.ListAuditLogs(ctx, id, taken.Add(-auditClockSkew))
 		if err != nil {
-			return inc.fullScan(s, fmt.Sprintf("the audit log of account %s cannot be read (%v)", id, err))
+			inc.fullScan(s, fmt.Sprintf("the audit log of account %s cannot be read (%v)", id, err))
+			return
 		}
 		for i := range logs {
-			if c := (collect.Change{ZoneID: logs[i].ZoneID(), ZoneName: logs[i].ZoneName()}); c != (collect.Change{}) {
-				changes = append(changes, c)
+			c := collect.Change{ZoneID: logs[i].ZoneID(), ZoneName: logs[i].ZoneName()}
+			if c == (collect.Change{}) {
+				changedAccounts[id] = true // an account object changed (pools, tunnels, ...)
+				continue
 			}
+			changes = append(changes, c)
 		}
 	}
-	return collect.ReuseUnchanged(prev, changes)
+	copts.Reuse = collect.ReuseUnchanged(prev, changes)
+	copts.ReuseAccount = collect.ReuseCompleteAccounts(prev, changedAccounts)
 }
 
-// fullScan records why --since scans every zone, says it, and returns no Reuse.
-func (inc *incremental) fullScan(s *Streams, why string) func(inventory.Zone) (*inventory.ZoneInventory, bool) {
+// fullScan records why --since scans every zone, and says it.
+func (inc *incremental) fullScan(s *Streams, why string) {
 	inc.report.FullScan = "--since " + inc.since + ": " + why + "; every zone scanned"
 	fmt.Fprintf(s.Err, "sunset: %s\n", textsafe.Sanitize(inc.report.FullScan))
-	return nil
 }
 
 // snapshotAccounts are the ids of the snapshot's accounts and of its zones' accounts (a
