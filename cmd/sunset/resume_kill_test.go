@@ -23,10 +23,17 @@ import (
 // scan of it lasts long enough to be stopped at a chosen request.
 func generatedEmulator(t *testing.T, zones int) (string, *emulator.Server) {
 	t.Helper()
-	srv, err := emulator.New(emulator.Options{
+	return serveEmulator(t, emulator.Options{
 		AsOf: time.Date(2025, 2, 1, 0, 0, 0, 0, time.UTC), Seed: seed.Generate(zones, 21), Token: seed.DemoToken,
 		Latency: emulator.LatencySpec{Min: 2 * time.Millisecond, Max: 2 * time.Millisecond},
 	})
+}
+
+// serveEmulator serves an emulator on loopback, as `sunset emulator` does, until the test
+// ends, and returns its API base URL.
+func serveEmulator(t testing.TB, opts emulator.Options) (string, *emulator.Server) {
+	t.Helper()
+	srv, err := emulator.New(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,18 +155,7 @@ func BenchmarkResumeAfterKillAtHalf(b *testing.B) {
 }
 
 func benchResumeAfterKill(b *testing.B) {
-	srv, err := emulator.New(emulator.Options{AsOf: time.Date(2025, 2, 1, 0, 0, 0, 0, time.UTC), Seed: seed.Generate(2000, 1), Token: seed.DemoToken})
-	if err != nil {
-		b.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		b.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	go func() { _ = emulator.Serve(ctx, ln, srv) }()
-	b.Cleanup(cancel)
-	api := "http://" + ln.Addr().String() + emulator.BasePath
+	api, srv := serveEmulator(b, emulator.Options{AsOf: time.Date(2025, 2, 1, 0, 0, 0, 0, time.UTC), Seed: seed.Generate(2000, 1), Token: seed.DemoToken})
 	dir := b.TempDir()
 	args := func(extra ...string) []string {
 		return append(resumeScanArgs(filepath.Join(dir, "r.json"), extra...), "--workers", "16")
