@@ -151,7 +151,7 @@ func UnreadLines(r *Report, maxPlaces int) []string {
 		if retired[errorKey(e)] || (e.What == "zone" && e.Path == "") {
 			continue
 		}
-		kind, label := placeOf(e)
+		kind, label := placeOf(e, r.AccountNames)
 		key := kind + "\x00" + e.AccountID + "\x00" + e.ZoneID + "\x00" + e.ZoneName + "\x00" + e.Path
 		if i, ok := index[key]; ok {
 			places[i].more++
@@ -176,7 +176,7 @@ func UnreadLines(r *Report, maxPlaces int) []string {
 }
 
 // placeOf returns the kind ("zone", "file", "account", "run") and sanitised label of an error's place.
-func placeOf(e scanner.RunError) (kind, label string) {
+func placeOf(e scanner.RunError, accountNames map[string]string) (kind, label string) {
 	switch {
 	case e.Path != "":
 		return "file", "file " + textsafe.Sanitize(e.Path)
@@ -185,7 +185,7 @@ func placeOf(e scanner.RunError) (kind, label string) {
 	case e.ZoneID != "":
 		return "zone", "zone " + textsafe.Sanitize(e.ZoneID)
 	case e.AccountID != "":
-		return "account", "account " + textsafe.Sanitize(e.AccountID)
+		return "account", "account " + accountLabel(e.AccountID, accountNames)
 	}
 	return "run", "the run"
 }
@@ -242,7 +242,7 @@ func RetiredLines(r *Report) []string {
 			index[head] = g
 			groups = append(groups, g)
 		}
-		_, label := placeOf(scanner.RunError{AccountID: n.AccountID, ZoneID: n.ZoneID, ZoneName: n.ZoneName})
+		_, label := placeOf(scanner.RunError{AccountID: n.AccountID, ZoneID: n.ZoneID, ZoneName: n.ZoneName}, r.AccountNames)
 		g.places = append(g.places, label)
 	}
 	if len(groups) == 0 {

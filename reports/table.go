@@ -156,12 +156,12 @@ func (t Table) Write(w io.Writer, r *Report) error {
 			bw.WriteByte('\n')
 		}
 	}
-	if len(r.Errors) > 0 {
+	if lines := notReadLines(r); len(lines) > 0 {
 		bw.WriteByte('\n')
-		bw.WriteString(st.heading.Render(fmt.Sprintf("Could not read (%d):", len(r.Errors))))
+		bw.WriteString(st.heading.Render("Could not read (" + plural(len(r.Errors), "error", "errors") + "):"))
 		bw.WriteByte('\n')
-		for _, e := range r.Errors {
-			writeLines(bw, st.r.NewStyle(), hang(namedErrorLine(e, r.AccountNames), width, "  ", "    "))
+		for _, line := range lines {
+			writeLines(bw, st.r.NewStyle(), hang(line, width, "  ", "    "))
 		}
 	}
 	if rules := rulesHit(r); len(rules) > 0 {
@@ -496,6 +496,20 @@ func renderTable(st tableStyles, headers []string, rows [][]string, widths []int
 	return strings.Join(lines, "\n")
 }
 
+// notReadLines are the read errors as people read them: each zone, account or file once with
+// its first reason (an interrupted run's 200 zones are not 200 lines), the retired
+// endpoints grouped, and the zones never started counted; the JSON report lists every part.
+func notReadLines(r *Report) []string {
+	var lines []string
+	for _, line := range UnreadLines(r, 0) {
+		lines = append(lines, strings.TrimPrefix(line, "not read: ")) // the heading says it
+	}
+	if n := r.Summary.ZonesNotScanned; n > 0 {
+		lines = append(lines, plural(n, "zone", "zones")+" never started (the run was interrupted)")
+	}
+	return append(lines, RetiredLines(r)...)
+}
+
 // errorLine describes one read error in one sanitised line.
 func errorLine(e scanner.RunError) string {
 	return namedErrorLine(e, nil)
@@ -690,6 +704,9 @@ func summaryLine(r *Report, st tableStyles, width int) string {
 		counted(s.BySeverity.Notice, "notice", "notices", scanner.SeverityNotice))
 	if zones {
 		parts = append(parts, plural(s.ZonesFailed, "zone", "zones")+" failed")
+		if s.ZonesNotScanned > 0 {
+			parts = append(parts, plural(s.ZonesNotScanned, "zone", "zones")+" not scanned")
+		}
 	}
 	if files {
 		parts = append(parts, plural(s.FilesFailed, "file", "files")+" failed")
