@@ -162,6 +162,8 @@ type Progress struct {
 	ZonesTotal int
 	// ZonesFailed counts the done zones with at least one error.
 	ZonesFailed int
+	// ZonesReused counts the done zones Options.Reuse took, without a request.
+	ZonesReused int
 	// Requests sums the requests of the done zones.
 	Requests int
 }

@@ -22,6 +22,7 @@ func (c *collector) zoneOrReused(ctx context.Context, z inventory.Zone) inventor
 	c.progressMu.Lock()
 	defer c.progressMu.Unlock()
 	c.progress.ZonesDone++
+	c.progress.ZonesReused++
 	if len(inv.Errors) > 0 {
 		c.progress.ZonesFailed++
 	}

@@ -73,6 +73,8 @@ func TestResumeFetchesOnlyMissingZones(t *testing.T) {
 	opts = clientOptions(2)
 	opts.OnZone = sw.Zone
 	opts.Reuse = ReuseComplete(st)
+	var last Progress
+	opts.Progress = func(p Progress) { last = p }
 	before := len(srv.Requests())
 	resumed, err := Collect(context.Background(), clientSource{client}, opts)
 	if err != nil {
@@ -97,6 +99,9 @@ func TestResumeFetchesOnlyMissingZones(t *testing.T) {
 	// 1 account listing, 1 zone listing page, 4 account parts, and the missing zones.
 	if want := 1 + 1 + 4 + perZone; int(client.Stats().Requests) != want {
 		t.Errorf("resumed run sent %d requests, want %d", client.Stats().Requests, want)
+	}
+	if last.ZonesReused != len(st.Complete) || last.ZonesDone != len(full.Zones) || last.Requests != perZone {
+		t.Errorf("progress: %+v, want %d reused of %d zones, %d requests", last, len(st.Complete), len(full.Zones), perZone)
 	}
 	final, err := inventory.ReadStream(&buf)
 	if err != nil {

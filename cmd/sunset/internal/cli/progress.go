@@ -51,13 +51,15 @@ func (p *progress) update(pr collect.Progress) {
 	p.drawn = true
 }
 
-// eta estimates the time left: the zones left times the requests a zone has cost so far,
-// at the limiter's rate when pacing binds, else at the rate seen.
+// eta estimates the time left: the zones left times the requests a zone read has cost so
+// far (zones a resumed or incremental scan will reuse count as read: an overestimate), at
+// the limiter's rate when pacing binds, else at the rate seen.
 func (p *progress) eta(pr collect.Progress, seen float64) (time.Duration, bool) {
-	if pr.ZonesDone == 0 || pr.ZonesDone >= pr.ZonesTotal {
+	read := pr.ZonesDone - pr.ZonesReused // reused zones cost nothing: they say nothing of a zone's cost
+	if read <= 0 || pr.ZonesDone >= pr.ZonesTotal {
 		return 0, false
 	}
-	left := float64(pr.ZonesTotal-pr.ZonesDone) * float64(pr.Requests) / float64(pr.ZonesDone)
+	left := float64(pr.ZonesTotal-pr.ZonesDone) * float64(pr.Requests) / float64(read)
 	rate := seen
 	if p.rps > 0 && (rate == 0 || p.rps < rate) {
 		rate = p.rps
