@@ -49,20 +49,28 @@ const RequestsPerAccount = 4
 type Estimate struct {
 	// Zones and Accounts are the listed ones; Reused the zones a previous snapshot covers.
 	Zones, Accounts, Reused int
-	// Requests is the requests still to send: per account RequestsPerAccount, per zone to
-	// read its request count in the previous snapshot when it has one, else
+	// Requests is the requests still to send: per account read RequestsPerAccount, per zone
+	// to read its request count in the previous snapshot when it has one, else
 	// RequestsPerZone (a zone with WAF packages, entry points or long lists costs more).
 	Requests int
 }
 
-// EstimateRequests prices a collection of listed (an Options.ListOnly snapshot). reuse is
-// the run's Options.Reuse (nil: none); previous finds a zone's last request count (nil, or
-// 0: unknown).
-func EstimateRequests(listed *inventory.Snapshot, reuse func(inventory.Zone) (*inventory.ZoneInventory, bool), previous func(zoneID string) int) Estimate {
-	e := Estimate{Zones: len(listed.Zones), Accounts: len(listed.Accounts), Requests: RequestsPerAccount * len(listed.Accounts)}
+// EstimateRequests prices a collection of listed (an Options.ListOnly snapshot) with the
+// run's opts.Reuse and opts.ReuseAccount (nil: none); previous finds a zone's last request
+// count (nil, or 0: unknown).
+func EstimateRequests(listed *inventory.Snapshot, opts Options, previous func(zoneID string) int) Estimate {
+	e := Estimate{Zones: len(listed.Zones), Accounts: len(listed.Accounts)}
+	for _, a := range listed.Accounts {
+		if opts.ReuseAccount != nil {
+			if _, ok := opts.ReuseAccount(a.Account.ID); ok {
+				continue
+			}
+		}
+		e.Requests += RequestsPerAccount
+	}
 	for _, z := range listed.Zones {
-		if reuse != nil {
-			if _, ok := reuse(z.Zone); ok {
+		if opts.Reuse != nil {
+			if _, ok := opts.Reuse(z.Zone); ok {
 				e.Reused++
 				continue
 			}

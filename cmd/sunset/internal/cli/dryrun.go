@@ -14,7 +14,7 @@ import (
 // printDryRun prices the scan of the listed accounts and zones on stdout and ends the
 // command with exit 0. The requests already sent (account and zone listings, audit log
 // pages) are counted, and sent again by the scan itself.
-func (inc *incremental) printDryRun(s *Streams, o *scanOptions, client *cfapi.Client, reuse func(inventory.Zone) (*inventory.ZoneInventory, bool), listed *inventory.Snapshot) error {
+func (inc *incremental) printDryRun(s *Streams, o *scanOptions, client *cfapi.Client, copts collect.Options, listed *inventory.Snapshot) error {
 	if listed == nil {
 		return nil // the listing failed: readOrCollect reports why
 	}
@@ -24,10 +24,14 @@ func (inc *incremental) printDryRun(s *Streams, o *scanOptions, client *cfapi.Cl
 			previous[z.Zone.ID] = z.Requests
 		}
 	}
-	est := collect.EstimateRequests(listed, reuse, func(id string) int { return previous[id] })
+	est := collect.EstimateRequests(listed, copts, func(id string) int { return previous[id] })
 	sent := int(client.Stats().Requests)
 	total := sent + est.Requests
-	fmt.Fprintf(s.Out, "dry run: %d accounts, %d zones listed with %d requests\n", est.Accounts, est.Zones, sent)
+	sentWhat := ""
+	if inc.since != "" {
+		sentWhat = " (audit log pages included)"
+	}
+	fmt.Fprintf(s.Out, "dry run: %d accounts, %d zones listed with %d requests%s\n", est.Accounts, est.Zones, sent, sentWhat)
 	if inc.prev != nil {
 		from := inc.resume
 		if from == "" {
@@ -35,7 +39,7 @@ func (inc *incremental) printDryRun(s *Streams, o *scanOptions, client *cfapi.Cl
 		}
 		fmt.Fprintf(s.Out, "%d zones would be taken from %s without a request\n", est.Reused, textsafe.Sanitize(from))
 	}
-	fmt.Fprintf(s.Out, "the scan would send about %d requests: the listing again, %d per account, %d per zone read (a zone's count in the earlier snapshot when known; more for WAF packages, entry points and long lists)\n",
+	fmt.Fprintf(s.Out, "the scan would send about %d requests: the listing again, %d per account read, %d per zone read (a zone's count in the earlier snapshot when known; more for WAF packages, entry points and long lists)\n",
 		total, collect.RequestsPerAccount, collect.RequestsPerZone)
 	fmt.Fprintf(s.Out, "%s\n", dryRunTime(total, o.rps))
 	return &exitError{code: ExitOK}

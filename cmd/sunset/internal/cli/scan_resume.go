@@ -91,7 +91,7 @@ func (o *scanOptions) beginCollection(ctx context.Context, s *Streams, client *c
 	}
 	if inc.dryRun {
 		copts.ListOnly = true
-		return func(listed *inventory.Snapshot) error { return inc.printDryRun(s, o, client, copts.Reuse, listed) }, nil
+		return func(listed *inventory.Snapshot) error { return inc.printDryRun(s, o, client, *copts, listed) }, nil
 	}
 	if o.snapshotOut != "" {
 		if err := inc.openStream(o.snapshotOut, copts.Source, start); err != nil {

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -261,5 +262,35 @@ func TestScanSinceRereadsAChangedAccount(t *testing.T) {
 	// accounts, zones, one audit log page, the account's 4 parts.
 	if n := len(srv.Requests()) - before; n != 1+1+1+4 {
 		t.Errorf("--since sent %d requests, want 7", n)
+	}
+}
+
+// TestScanDryRunSince prices an incremental rescan: the audit log is read, and only the
+// changed zone is priced, at its request count in the snapshot.
+func TestScanDryRunSince(t *testing.T) {
+	srv, base := startEmulator(t, emulator.Options{Seed: seed.Generate(10, 17)})
+	dir := t.TempDir()
+	old := filepath.Join(dir, "old.jsonl")
+	if r := runSunset(t, demoEnv(), scanArgs(base, filepath.Join(dir, "old.json"), "--snapshot-out", old)...); r.code != ExitOK {
+		t.Fatalf("first scan: exit %d\n%s", r.code, r.stderr)
+	}
+	z := srv.Snapshot().Zones[4].Zone
+	patchSetting(t, base, z.ID)
+	var requests int
+	for _, inv := range readStreamFile(t, old).Snapshot.Zones {
+		if inv.Zone.ID == z.ID {
+			requests = inv.Requests
+		}
+	}
+	before := srv.Stats().Total
+	r := runSunset(t, demoEnv(), "scan", "--api-url", base, "--dry-run", "--since", old)
+	if r.code != ExitOK || srv.Stats().Total-before != 3 {
+		t.Fatalf("exit %d, %d requests (want 3: accounts, zones, audit log)\n%s", r.code, srv.Stats().Total-before, r.stderr)
+	}
+	for _, want := range []string{"listed with 3 requests (audit log pages included)", "9 zones would be taken from " + old,
+		"about " + strconv.Itoa(3+requests) + " requests"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, r.stdout)
+		}
 	}
 }
