@@ -14,7 +14,7 @@ import (
 var streamStart = time.Date(2026, 11, 24, 22, 0, 0, 0, time.UTC)
 
 // writeStream writes snap as a scan does: every zone, then Finish.
-func writeStream(t *testing.T, snap *inventory.Snapshot) []byte {
+func writeStream(t testing.TB, snap *inventory.Snapshot) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	sw, err := inventory.NewStreamWriter(&buf, snap.Source, streamStart)
@@ -160,4 +160,20 @@ func cuts(data []byte) []int {
 		}
 	}
 	return out
+}
+
+// FuzzReadStream: any bytes read without a panic, and what is read whole ends within them.
+func FuzzReadStream(f *testing.F) {
+	snap := seed.Generate(1, 4)
+	data := writeStream(f, snap)
+	f.Add(data)
+	f.Add(data[:len(data)/2])
+	f.Add([]byte(`{"format":"sunset-snapshot-stream","schema_version":1}` + "\n" + `{"end":{}}` + "\n" + `{"zone":{}}`))
+	f.Add([]byte(`{"schema_version":1,"accounts":[],"zones":[]}`))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		st, err := inventory.ReadStream(bytes.NewReader(in))
+		if err == nil && (st.Valid > int64(len(in)) || st.Snapshot == nil) {
+			t.Fatalf("valid %d of %d bytes, snapshot %v", st.Valid, len(in), st.Snapshot != nil)
+		}
+	})
 }
