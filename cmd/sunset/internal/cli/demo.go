@@ -38,10 +38,8 @@ func demoCommand(s *Streams) *ucli.Command {
 		&ucli.StringFlag{Name: "report", Value: demoReportDefault, Usage: "write the JSON report to `FILE` (\"\" for none)"},
 		&ucli.StringFlag{Name: "html", Value: demoHTMLDefault, Usage: "write the HTML report to `FILE` (\"\" for none; default: next to the --report file)"},
 		&ucli.IntFlag{Name: "workers", Value: 8, Usage: "zones scanned at once (`N`)"},
-		&ucli.IntFlag{Name: "retries", Value: 0, Hidden: true},
-		&ucli.Float64Flag{Name: "rps", Value: 0, Hidden: true},
 		&ucli.StringFlag{Name: "snapshot-out", Usage: "save the demo account's snapshot to `FILE`"},
-		planDirFlag(),
+		planDirFlag(), noVerifyFlag(),
 	}
 	for _, f := range reportFlags() {
 		if f.Names()[0] == flagFailOn {
@@ -64,7 +62,7 @@ func demoCommand(s *Streams) *ucli.Command {
 			if err != nil {
 				return err
 			}
-			opts.planDir = c.String("plan")
+			opts.planDir, opts.verify = c.String("plan"), !c.Bool(flagNoVerify)
 			if path := c.String("report"); path != "" {
 				opts.formats = append(opts.formats, reports.FormatSpec{Format: "json", Path: path})
 			}

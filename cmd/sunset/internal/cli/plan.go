@@ -70,23 +70,15 @@ func planCommand(s *Streams) *ucli.Command {
 			if dir == "" {
 				return usageErrorf("--out-dir: want a directory")
 			}
-			if opts.snapshotIn == "" {
-				if opts.creds, err = credentials(c, s); err != nil {
-					return err
-				}
-			}
-			snap, _, collectErr := acquireSnapshot(c.Context, s, opts)
+			snap, collectErr, err := planSource(c, s, opts, dirOutput("--out-dir", dir)...)
 			if snap == nil {
-				return collectErr
-			}
-			if opts.snapshotOut != "" {
-				if err := writeSnapshot(opts.snapshotOut, snap); err != nil {
-					return err
-				}
+				return err
 			}
 			res := scanner.ScanSnapshot(snap, opts.catalog, scanner.Options{AsOf: opts.asOf})
 			p := buildPlan(snap, res, opts)
-			verifyPlan(c, s.Out, p, snap) // unless --no-verify
+			if !c.Bool(flagNoVerify) {
+				verifyPlan(s.Out, p, snap)
+			}
 			if err := writePlanDir(s.Out, dir, p); err != nil {
 				return err
 			}
@@ -98,6 +90,31 @@ func planCommand(s *Streams) *ucli.Command {
 			return nil
 		},
 	}
+}
+
+// planSource is the whole snapshot `sunset plan` and `sunset verify` work on: every output
+// is checked first (extra are the command's own), credentials are read for a live scan, and
+// --snapshot-out is saved. A nil snapshot comes with the error to return; a snapshot with a
+// non-nil collectErr was interrupted, and the plan covers what was read.
+func planSource(c *ucli.Context, s *Streams, opts *scanOptions, extra ...output) (snap *inventory.Snapshot, collectErr, err error) {
+	if err := checkOutputs(append(opts.outputs(), extra...)); err != nil {
+		return nil, nil, err
+	}
+	if opts.snapshotIn == "" {
+		if opts.creds, err = credentials(c, s); err != nil {
+			return nil, nil, err
+		}
+	}
+	snap, _, collectErr = acquireSnapshot(c.Context, s, opts)
+	if snap == nil {
+		return nil, nil, collectErr
+	}
+	if opts.snapshotOut != "" {
+		if err := writeSnapshot(opts.snapshotOut, snap); err != nil {
+			return nil, nil, err
+		}
+	}
+	return snap, collectErr, nil
 }
 
 // buildPlan is the migration plan of a scanned snapshot, judged as of the scan's date.

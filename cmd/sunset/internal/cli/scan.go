@@ -38,6 +38,9 @@ type scanOptions struct {
 	// planDir, when set, receives the migration plan of the scan (plan.json, plan.md,
 	// terraform/), as `sunset plan --out-dir` writes it.
 	planDir string
+	// verify checks the plan, when one is built, by evaluating old and new rules (not
+	// --no-verify).
+	verify bool
 	// inc is what --resume, --since and --dry-run set up (scan_resume.go); nil outside scan.
 	inc *incremental
 	// afterReports, when set, runs once every report is written, before the closing summary
@@ -81,7 +84,7 @@ func scanCommand(s *Streams) *ucli.Command {
 		Description: "Lists accounts and zones, reads every deprecated object in each zone with a bounded pool of\n" +
 			"workers (read-only: only GET requests), and reports findings. Credentials come from\n" +
 			"CLOUDFLARE_API_TOKEN, or CLOUDFLARE_EMAIL + CLOUDFLARE_API_KEY.",
-		Flags: append(append(scanFlags(), planDirFlag()), incrementalFlags()...),
+		Flags: append(append(scanFlags(), planDirFlag(), noVerifyFlag()), incrementalFlags()...),
 		Action: func(c *ucli.Context) error {
 			if err := noArgs(c); err != nil {
 				return err
@@ -90,7 +93,7 @@ func scanCommand(s *Streams) *ucli.Command {
 			if err != nil {
 				return err
 			}
-			opts.planDir = c.String("plan")
+			opts.planDir, opts.verify = c.String("plan"), !c.Bool(flagNoVerify)
 			if err := resolveIncremental(c, opts); err != nil {
 				return err
 			}
@@ -248,6 +251,9 @@ func runScan(ctx context.Context, s *Streams, o *scanOptions) error {
 	var plan *migrate.Plan
 	if o.planDir != "" || showsPlan(o.formats) {
 		plan = buildPlan(snap, res, o)
+		if o.verify {
+			verifyPlan(s.Err, plan, snap) // stderr: stdout may carry a machine format
+		}
 	}
 	if err := writeReports(s, o.formats, rep, o.color, plan); err != nil {
 		return err

@@ -23,12 +23,9 @@ func noVerifyFlag() ucli.Flag {
 	return &ucli.BoolFlag{Name: flagNoVerify, Usage: "do not verify the plan (evaluating old and new rules on generated requests)"}
 }
 
-// verifyPlan verifies p against snap, unless --no-verify, and prints one line that sums the
-// verification up to w. A plan is no gate: differences are reported, not an exit code.
-func verifyPlan(c *ucli.Context, w io.Writer, p *migrate.Plan, snap *inventory.Snapshot) {
-	if c.Bool(flagNoVerify) {
-		return
-	}
+// verifyPlan verifies p against snap and prints one line that sums the verification up to
+// w. A plan is no gate: differences are reported, not an exit code.
+func verifyPlan(w io.Writer, p *migrate.Plan, snap *inventory.Snapshot) {
 	verify.Verify(p, snap)
 	requests, differ, undeclared := verificationTotals(p)
 	if differ == 0 {
@@ -129,19 +126,9 @@ func runVerify(c *ucli.Context, s *Streams) error {
 	if planIn != "" && opts.snapshotIn == "" {
 		return usageErrorf("--plan-in needs --snapshot, the snapshot the plan was built from")
 	}
-	if opts.snapshotIn == "" {
-		if opts.creds, err = credentials(c, s); err != nil {
-			return err
-		}
-	}
-	snap, _, collectErr := acquireSnapshot(c.Context, s, opts)
+	snap, collectErr, err := planSource(c, s, opts)
 	if snap == nil {
-		return collectErr
-	}
-	if opts.snapshotOut != "" {
-		if err := writeSnapshot(opts.snapshotOut, snap); err != nil {
-			return err
-		}
+		return err
 	}
 	var p *migrate.Plan
 	incomplete := collectErr != nil
