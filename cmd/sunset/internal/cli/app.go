@@ -133,9 +133,9 @@ objects and fields of the zone management API, and writes the plans that migrate
 Start with 'sunset demo': it runs a scan against a built-in emulator, no account needed.
 
 Exit codes: 0 nothing at or above --fail-on, 1 findings at or above it, 2 usage or
-configuration error, 3 fatal (auth, network, unwritable output), 4 incomplete run (also
-after Ctrl-C, SIGTERM or SIGHUP, once the reports are written), 130 a second such signal,
-which exits at once.`),
+configuration error, 3 fatal (auth, network, unwritable output), 4 incomplete run (a part
+that could not be read, an endpoint that answered retired, or Ctrl-C, SIGTERM or SIGHUP,
+once the reports are written), 130 a second such signal, which exits at once.`),
 		Writer:         s.Out,
 		ErrWriter:      s.Err,
 		Reader:         s.In,
