@@ -194,7 +194,7 @@ func TestScanSinceNoticesAddedAndRemovedZones(t *testing.T) {
 }
 
 func TestScanSinceFallsBackWhenTheAuditLogIsRefused(t *testing.T) {
-	srv, base := startEmulator(t, emulator.Options{Seed: seed.Generate(5, 14), AuditLogs: emulator.AuditLogForbidden})
+	_, base := startEmulator(t, emulator.Options{Seed: seed.Generate(5, 14), AuditLogs: emulator.AuditLogForbidden})
 	dir := t.TempDir()
 	old := filepath.Join(dir, "old.jsonl")
 	if r := runSunset(t, demoEnv(), scanArgs(base, filepath.Join(dir, "old.json"), "--snapshot-out", old)...); r.code != ExitOK {
@@ -208,7 +208,6 @@ func TestScanSinceFallsBackWhenTheAuditLogIsRefused(t *testing.T) {
 	if !strings.Contains(r.stderr, "audit log of account") || !strings.Contains(r.stderr, "every zone scanned") {
 		t.Errorf("stderr does not say why every zone was scanned:\n%s", r.stderr)
 	}
-	_ = srv
 	// A single-document snapshot has no time to ask the log from: a full scan, said so.
 	doc := filepath.Join(dir, "old.json.snap")
 	st := readStreamFile(t, old)
@@ -222,6 +221,17 @@ func TestScanSinceFallsBackWhenTheAuditLogIsRefused(t *testing.T) {
 	r, rep = scanReport(t, base, "2025-02-01", "--since", doc)
 	if rep.Incremental == nil || !strings.Contains(rep.Incremental.FullScan, "no time of collection") {
 		t.Errorf("old format: %+v\n%s", rep.Incremental, r.stderr)
+	}
+	// Taken before the audit log's retention (the test clock is 2025-02-01): a full scan.
+	data, _ := os.ReadFile(old)
+	stale := filepath.Join(dir, "stale.jsonl")
+	data = bytes.Replace(data, []byte(`"taken_at":"2025-02-01T12:00:00Z"`), []byte(`"taken_at":"2023-06-01T00:00:00Z"`), 1)
+	if err := os.WriteFile(stale, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, rep = scanReport(t, base, "2025-02-01", "--since", stale)
+	if rep.Incremental == nil || !strings.Contains(rep.Incremental.FullScan, "older than the audit log reaches back") || len(rep.Incremental.Rescanned) != 5 {
+		t.Errorf("stale snapshot: %+v\n%s", rep.Incremental, r.stderr)
 	}
 }
 
