@@ -103,6 +103,16 @@ func TestScanResumeEqualsUninterrupted(t *testing.T) {
 	}
 }
 
+// snapshotScan scans base in full with --snapshot-out into dir and returns the snapshot's path.
+func snapshotScan(t *testing.T, base, dir string) string {
+	t.Helper()
+	old := filepath.Join(dir, "old.jsonl")
+	if r := runSunset(t, demoEnv(), scanArgs(base, filepath.Join(dir, "old.json"), "--snapshot-out", old)...); r.code != ExitOK {
+		t.Fatalf("first scan: exit %d\n%s", r.code, r.stderr)
+	}
+	return old
+}
+
 // patchSetting changes a zone setting through the API, as a user would; the emulator
 // records it in the account's audit log.
 func patchSetting(t testing.TB, base, zoneID string) {
@@ -131,10 +141,7 @@ func apiWrite(t testing.TB, method, url, body string) {
 func TestScanSinceRescansChangedZones(t *testing.T) {
 	srv, base := startEmulator(t, emulator.Options{Seed: seed.Generate(30, 12)})
 	dir := t.TempDir()
-	old := filepath.Join(dir, "old.jsonl")
-	if r := runSunset(t, demoEnv(), scanArgs(base, filepath.Join(dir, "old.json"), "--snapshot-out", old)...); r.code != ExitOK {
-		t.Fatalf("first scan: exit %d\n%s", r.code, r.stderr)
-	}
+	old := snapshotScan(t, base, dir)
 	zones := srv.Snapshot().Zones
 	changed := []inventory.Zone{zones[3].Zone, zones[17].Zone}
 	for _, z := range changed {
@@ -177,10 +184,7 @@ func TestScanSinceNoticesAddedAndRemovedZones(t *testing.T) {
 	data := seed.Generate(6, 13)
 	_, base := startEmulator(t, emulator.Options{Seed: data})
 	dir := t.TempDir()
-	old := filepath.Join(dir, "old.jsonl")
-	if r := runSunset(t, demoEnv(), scanArgs(base, filepath.Join(dir, "old.json"), "--snapshot-out", old)...); r.code != ExitOK {
-		t.Fatalf("first scan: exit %d\n%s", r.code, r.stderr)
-	}
+	old := snapshotScan(t, base, dir)
 	other := seed.Generate(7, 13) // the same six zones and one more
 	removed := other.Zones[0].Zone.Name
 	other.Zones = other.Zones[1:]
@@ -196,10 +200,7 @@ func TestScanSinceNoticesAddedAndRemovedZones(t *testing.T) {
 func TestScanSinceFallsBackWhenTheAuditLogIsRefused(t *testing.T) {
 	_, base := startEmulator(t, emulator.Options{Seed: seed.Generate(5, 14), AuditLogs: emulator.AuditLogForbidden})
 	dir := t.TempDir()
-	old := filepath.Join(dir, "old.jsonl")
-	if r := runSunset(t, demoEnv(), scanArgs(base, filepath.Join(dir, "old.json"), "--snapshot-out", old)...); r.code != ExitOK {
-		t.Fatalf("first scan: exit %d\n%s", r.code, r.stderr)
-	}
+	old := snapshotScan(t, base, dir)
 	r, rep := scanReport(t, base, "2025-02-01", "--retries", "0", "--since", old)
 	inc := rep.Incremental
 	if r.code != ExitOK || inc == nil || !strings.Contains(inc.FullScan, "cannot be read") || len(inc.Rescanned) != 5 || len(inc.Reused) != 0 {
@@ -258,10 +259,7 @@ func TestScanDryRun(t *testing.T) {
 func TestScanSinceRereadsAChangedAccount(t *testing.T) {
 	srv, base := startEmulator(t, emulator.Options{Seed: seed.Generate(4, 16)})
 	dir := t.TempDir()
-	old := filepath.Join(dir, "old.jsonl")
-	if r := runSunset(t, demoEnv(), scanArgs(base, filepath.Join(dir, "old.json"), "--snapshot-out", old)...); r.code != ExitOK {
-		t.Fatalf("first scan: exit %d\n%s", r.code, r.stderr)
-	}
+	old := snapshotScan(t, base, dir)
 	account := srv.Snapshot().Accounts[0].Account.ID
 	apiWrite(t, http.MethodPost, base+"/accounts/"+account+"/access/apps", `{"type":"bookmark","name":"wiki","domain":"wiki.example"}`)
 	before := len(srv.Requests())
@@ -280,10 +278,7 @@ func TestScanSinceRereadsAChangedAccount(t *testing.T) {
 func TestScanDryRunSince(t *testing.T) {
 	srv, base := startEmulator(t, emulator.Options{Seed: seed.Generate(10, 17)})
 	dir := t.TempDir()
-	old := filepath.Join(dir, "old.jsonl")
-	if r := runSunset(t, demoEnv(), scanArgs(base, filepath.Join(dir, "old.json"), "--snapshot-out", old)...); r.code != ExitOK {
-		t.Fatalf("first scan: exit %d\n%s", r.code, r.stderr)
-	}
+	old := snapshotScan(t, base, dir)
 	z := srv.Snapshot().Zones[4].Zone
 	patchSetting(t, base, z.ID)
 	var requests int
