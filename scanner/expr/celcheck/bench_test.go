@@ -2,6 +2,8 @@ package celcheck
 
 import (
 	"testing"
+
+	"github.com/sunsetscan/sunset/scanner/expr"
 )
 
 // benchSample stands in for the corpus when SUNSET_CORPUS is unset: written
@@ -54,6 +56,19 @@ func BenchmarkEval(b *testing.B) {
 	for b.Loop() {
 		if _, err := c.Program.Eval(req, nil); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkGenerateRequests generates the requests verification evaluates for one rule.
+func BenchmarkGenerateRequests(b *testing.B) {
+	e, err := expr.Parse(`(http.host eq "example.com" and ip.src in {192.0.2.0/24}) or http.request.uri.path contains "/admin" or cf.threat_score gt 10`)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if len(GenerateRequests(e, 64, 1)) != 64 {
+			b.Fatal("wrong count")
 		}
 	}
 }

@@ -36,26 +36,13 @@ func GenerateRequests(e *expr.Expr, n int, seed int64) []Request {
 		return nil
 	}
 	rng := rand.New(rand.NewPCG(uint64(seed), 0x5eed))
-	h := collectHints(e)
+	gens := fieldGenerators(env, collectHints(e))
 	fields := env.fields.All()
 	out := make([]Request, n)
 	for i := range out {
-		req := Request{}
-		for _, f := range fields {
-			if f.RenamedTo != "" {
-				continue // copied from the new name below
-			}
-			t := env.fieldTypes[f.Name]
-			fh := h[f.Name]
-			for _, old := range fields {
-				if old.RenamedTo == f.Name {
-					fh = mergeHints(fh, h[old.Name])
-				}
-			}
-			if fh == nil {
-				fh = &hints{}
-			}
-			req[f.Name] = genValue(rng, t, fh, fh.hasAny())
+		req := make(Request, len(fields))
+		for _, g := range gens {
+			req[g.name] = genValue(rng, g.t, g.h, g.hinted)
 		}
 		for _, f := range fields {
 			if f.RenamedTo != "" {
@@ -65,6 +52,38 @@ func GenerateRequests(e *expr.Expr, n int, seed int64) []Request {
 		out[i] = req
 	}
 	return out
+}
+
+// fieldGenerator is what one field's values are drawn from: its type and the hints of the
+// expression, those given under the field's old name included.
+type fieldGenerator struct {
+	name   string
+	t      *types.Type
+	h      *hints
+	hinted bool
+}
+
+// fieldGenerators prepares each field once, in catalogue order (the order values are drawn
+// in, which keeps a seed's requests stable); renamed fields are copied from their new name.
+func fieldGenerators(env *environment, h hintsMap) []fieldGenerator {
+	fields := env.fields.All()
+	var gens []fieldGenerator
+	for _, f := range fields {
+		if f.RenamedTo != "" {
+			continue // copied from the new name
+		}
+		fh := h[f.Name]
+		for _, old := range fields {
+			if old.RenamedTo == f.Name {
+				fh = mergeHints(fh, h[old.Name])
+			}
+		}
+		if fh == nil {
+			fh = &hints{}
+		}
+		gens = append(gens, fieldGenerator{name: f.Name, t: env.fieldTypes[f.Name], h: fh, hinted: fh.hasAny()})
+	}
+	return gens
 }
 
 func (h *hints) hasAny() bool {
