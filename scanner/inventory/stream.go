@@ -19,10 +19,11 @@ import (
 //	{"account":{...AccountInventory}}    one per account, when the run ends
 //	{"end":{"incomplete":false,"accounts":N,"zones":M}}
 //
-// A resumed run appends to the same file: more zone lines, the accounts again and another
-// end line. Later lines win (an account or zone read again replaces the earlier line); an
-// end line followed by more lines no longer ends the stream. A last line without its
-// newline was cut short by a kill and is ignored.
+// A resumed run appends to the same file: more zone lines, the accounts again, a drop line
+// ({"drop":{"zones":[ids],"accounts":[ids]}}) for what the earlier lines hold and the
+// resumed run no longer lists, and another end line. Later lines win (an account or zone
+// read again replaces the earlier line); an end line followed by more lines no longer ends
+// the stream. A last line without its newline was cut short by a kill and is ignored.
 const (
 	// StreamFormat is the header's format member.
 	StreamFormat = "sunset-snapshot-stream"
@@ -54,7 +55,14 @@ type StreamHeader struct {
 type streamLine struct {
 	Zone    *ZoneInventory    `json:"zone,omitempty"`
 	Account *AccountInventory `json:"account,omitempty"`
+	Drop    *streamDrop       `json:"drop,omitempty"`
 	End     *streamEnd        `json:"end,omitempty"`
+}
+
+// streamDrop removes zones and accounts of earlier lines that a resumed run no longer lists.
+type streamDrop struct {
+	Zones    []string `json:"zones,omitempty"`
+	Accounts []string `json:"accounts,omitempty"`
 }
 
 type streamEnd struct {
@@ -70,6 +78,9 @@ type StreamWriter struct {
 	mu      sync.Mutex
 	w       *bufio.Writer
 	written map[string]bool // zone ids in the file: skipped by Zone, not repeated by Finish
+	// earlier holds the ids of the zones and accounts of the lines a resumed run appends to;
+	// Finish drops those the run no longer lists.
+	earlier *Snapshot
 	err     error
 }
 
@@ -84,7 +95,7 @@ func NewStreamWriter(w io.Writer, source string, takenAt time.Time) (*StreamWrit
 // AppendStreamWriter continues a stream snapshot read by ReadStream: w must be positioned
 // at the stream's Valid offset. The zones the stream holds complete are not written again.
 func AppendStreamWriter(w io.Writer, have *Stream) *StreamWriter {
-	sw := &StreamWriter{w: bufio.NewWriter(w), written: map[string]bool{}}
+	sw := &StreamWriter{w: bufio.NewWriter(w), written: map[string]bool{}, earlier: have.Snapshot}
 	for id := range have.Complete {
 		sw.written[id] = true
 	}
@@ -118,8 +129,40 @@ func (sw *StreamWriter) Finish(snap *Snapshot) error {
 	for i := range snap.Accounts {
 		sw.line(streamLine{Account: &snap.Accounts[i]})
 	}
+	if drop := sw.dropped(snap); drop != nil {
+		sw.line(streamLine{Drop: drop})
+	}
 	sw.line(streamLine{End: &streamEnd{Incomplete: snap.Incomplete, Accounts: len(snap.Accounts), Zones: len(snap.Zones)}})
 	return sw.err
+}
+
+// dropped lists the zones and accounts of the earlier lines that snap lacks, or nil.
+func (sw *StreamWriter) dropped(snap *Snapshot) *streamDrop {
+	if sw.earlier == nil {
+		return nil
+	}
+	zones, accounts := map[string]bool{}, map[string]bool{}
+	for _, z := range snap.Zones {
+		zones[z.Zone.ID] = true
+	}
+	for _, a := range snap.Accounts {
+		accounts[a.Account.ID] = true
+	}
+	var d streamDrop
+	for _, z := range sw.earlier.Zones {
+		if !zones[z.Zone.ID] {
+			d.Zones = append(d.Zones, z.Zone.ID)
+		}
+	}
+	for _, a := range sw.earlier.Accounts {
+		if !accounts[a.Account.ID] {
+			d.Accounts = append(d.Accounts, a.Account.ID)
+		}
+	}
+	if d.Zones == nil && d.Accounts == nil {
+		return nil
+	}
+	return &d
 }
 
 // Err returns the first write error.
@@ -221,6 +264,13 @@ func readLines(br *bufio.Reader) (*Stream, error) {
 			zones[l.Zone.Zone.ID] = *l.Zone
 		case l.Account != nil:
 			accounts[l.Account.Account.ID] = *l.Account
+		case l.Drop != nil:
+			for _, id := range l.Drop.Zones {
+				delete(zones, id)
+			}
+			for _, id := range l.Drop.Accounts {
+				delete(accounts, id)
+			}
 		}
 	}
 	if st.Valid == 0 {
