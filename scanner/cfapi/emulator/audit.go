@@ -67,6 +67,14 @@ type auditEntry struct {
 	log     AuditLog
 }
 
+// serveRoute runs the route's handler, with the state lock held, and records a write that
+// succeeded in the audit log.
+func (s *Server) serveRoute(c *call, r *http.Request, rt *route) *reply {
+	rep := rt.h(c)
+	s.auditWrite(c, r, rt.pattern, rep.status)
+	return rep
+}
+
 // auditWrite records a write that succeeded in its account's audit log; called with the
 // state lock held, after the handler. Writes outside an account (none today) are not
 // recorded.

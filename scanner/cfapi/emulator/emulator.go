@@ -329,8 +329,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	c := &call{s: s, st: s.st, method: r.Method, path: rel, params: params, query: r.URL.Query(), body: body, asOf: asOf, now: entry.Time}
 	rep = s.resolveScope(c)
 	if rep == nil {
-		rep = rt.h(c)
-		s.auditWrite(c, r, rt.pattern, rep.status)
+		rep = s.serveRoute(c, r, rt)
 	}
 	encoded := rep.encode()
 	s.mu.Unlock()
