@@ -208,9 +208,9 @@ func Example_tsv() {
 		panic(err)
 	}
 	// Output:
-	// severity	rule_id	zone	resource_kind	resource_id	message
-	// error	firewall-rules	example.com	firewall_rule	r1	Firewall rule "block bots" uses the retired firewall rules API.
-	// notice	zone-setting-brotli	example.com	zone_setting	brotli	The brotli setting is always on now; remove it from automation.
+	// severity	rule_id	zone	resource_kind	resource_id	path	line	column	message
+	// error	firewall-rules	example.com	firewall_rule	r1	-	-	-	Firewall rule "block bots" uses the retired firewall rules API.
+	// notice	zone-setting-brotli	example.com	zone_setting	brotli	-	-	-	The brotli setting is always on now; remove it from automation.
 }
 
 func ExampleParseFormatFlag() {

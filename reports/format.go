@@ -70,7 +70,7 @@ var registry = map[string]formatDef{
 		},
 	},
 	"tsv": {
-		doc: "tab-separated rows: severity, rule_id, zone, resource_kind, resource_id, message",
+		doc: "tab-separated rows: " + strings.Join(columnNames(tsvColumns), ", "),
 		new: func(Options) Reporter { return TSV{} },
 	},
 	"sarif":    {doc: "SARIF " + SARIFVersion + " for GitHub code scanning and other SARIF readers", new: func(Options) Reporter { return SARIF{} }},

@@ -5,22 +5,30 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 
 	"github.com/sunsetscan/sunset/scanner"
 	"github.com/sunsetscan/sunset/scanner/textsafe"
 )
 
+// tsvColumns is the TSV layout, from the columns CSV has too (see column): where a finding is
+// (zone for a live one; path, line and column for a file one) and what, one column each.
+var tsvColumns = []column{
+	colSeverity, colRuleID, colZone, colResourceKind, colResourceRef, colPath, colLine, colColumn, colMessage,
+}
+
 // TSVHeader is the one header line of the TSV format.
-const TSVHeader = "severity\trule_id\tzone\tresource_kind\tresource_id\tmessage"
+var TSVHeader = strings.Join(columnNames(tsvColumns), "\t")
 
 // TSV writes one tab-separated line per finding that is not suppressed, after TSVHeader:
-// severity, rule_id, zone, resource_kind, resource_id, message. It is what scripts parse when
-// output is piped: no colour, no decoration, no summary, one finding per line. Every field is
-// sanitised (see textsafe.Sanitize), so no field holds a tab or a newline.
+// severity, rule_id, zone, resource_kind, resource_id, path, line, column, message. It is
+// what scripts parse when output is piped: no colour, no decoration, no summary, one finding
+// per line. Every field is sanitised (see textsafe.Sanitize), so no field holds a tab or a
+// newline.
 //
-// The zone column holds the zone name (else its id) of a live finding, "account:ID" for an
-// account-level one, and "PATH:LINE" (or PATH) for a file finding. resource_id is the
-// resource's id, else its name.
+// zone holds the zone name (else its id) of a live finding and "account:ID" for an
+// account-level one; path, line and column the place of a file finding, as in CSV.
+// resource_id is the resource's id, else its name. A field that does not apply is "-".
 type TSV struct{}
 
 // Write implements Reporter.
@@ -33,19 +41,11 @@ func (TSV) Write(w io.Writer, r *Report) error {
 		if f.Suppressed {
 			continue
 		}
-		fields := [...]string{
-			f.Severity.String(),
-			string(f.RuleID),
-			where(f),
-			string(f.Resource.Kind),
-			orElse(f.Resource.ID, f.Resource.Name),
-			f.Message,
-		}
-		for j, v := range fields {
+		for j, c := range tsvColumns {
 			if j > 0 {
 				bw.WriteByte('\t')
 			}
-			bw.WriteString(tsvField(v))
+			bw.WriteString(tsvField(c.value(f)))
 		}
 		bw.WriteByte('\n')
 	}
@@ -55,8 +55,8 @@ func (TSV) Write(w io.Writer, r *Report) error {
 	return nil
 }
 
-// tsvField sanitises a field; an empty one is written as "-" so every line keeps six
-// non-empty columns for tools that split on runs of whitespace.
+// tsvField sanitises a field; an empty one is written as "-" so every line keeps all its
+// columns non-empty for tools that split on runs of whitespace.
 func tsvField(s string) string {
 	if s = textsafe.Sanitize(s); s == "" {
 		return "-"
@@ -64,7 +64,8 @@ func tsvField(s string) string {
 	return s
 }
 
-// where names the place of a finding in one string: the zone, the account or the file.
+// where names the place of a finding in one string (JUnit and SARIF use it): "PATH:LINE" (or
+// PATH) for a file finding, else the zone or account (see zoneOf).
 func where(f *scanner.Finding) string {
 	if f.Location != nil && f.Location.Path != "" {
 		if f.Location.StartLine > 0 {
@@ -72,13 +73,5 @@ func where(f *scanner.Finding) string {
 		}
 		return f.Location.Path
 	}
-	switch {
-	case f.ZoneName != "":
-		return f.ZoneName
-	case f.ZoneID != "":
-		return f.ZoneID
-	case f.AccountID != "":
-		return "account:" + f.AccountID
-	}
-	return ""
+	return zoneOf(f)
 }
