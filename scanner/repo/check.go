@@ -58,8 +58,12 @@ type Result struct {
 	// permission, I/O), ignore files that were refused, and files whose structure was not
 	// fully read (What "parse": nesting past sunset's bound; they were text-checked).
 	Errors []scanner.RunError
+	// Outputs are the files sunset itself wrote (baselines, reports, snapshots, plans),
+	// recognised by their content (RecogniseOutput) and not checked, sorted by path: a run
+	// never reports what an earlier run wrote into the tree.
+	Outputs []OwnOutput
 	// FilesScanned counts files read and checked; FilesFailed those in Errors (a file not
-	// fully read counts in both); FilesSkipped binary files and symbolic links.
+	// fully read counts in both); FilesSkipped binary files, symbolic links and Outputs.
 	FilesScanned, FilesFailed, FilesSkipped int
 	// Bytes is the total size of the files checked.
 	Bytes int64
@@ -106,31 +110,23 @@ func (c *Checker) Check(ctx context.Context, opts Options) (*Result, error) {
 			mu.Unlock()
 		},
 		skip: func() { mu.Lock(); res.FilesSkipped++; mu.Unlock() },
+		own: func(path string, kind OutputKind) {
+			mu.Lock()
+			res.Outputs = append(res.Outputs, OwnOutput{Path: path, Kind: kind})
+			res.FilesSkipped++
+			mu.Unlock()
+		},
 	}
 	w.file = func(f walkFile) {
-		if f.size > maxSize {
-			w.fail(f.display, "size", fmt.Sprintf("%d bytes is over the %d-byte limit (--max-file-size); not read", f.size, maxSize))
-			return
-		}
 		p.Go(func() {
-			// Bounded again at the read: the file may have grown since it was listed.
-			data, err := safefile.ReadFile(f.abs, maxSize)
-			if err != nil {
-				w.fail(f.display, "read", unwrapPathError(err).Error())
+			fr, size, ok := c.checkWalked(w, f, maxSize)
+			if !ok {
 				return
-			}
-			if isBinary(data) {
-				w.skip()
-				return
-			}
-			fr := c.CheckFile(f.display, KindOf(f.display), data)
-			if fr.Unread != "" {
-				w.fail(f.display, "parse", fr.Unread)
 			}
 			mu.Lock()
 			res.Findings = append(res.Findings, fr.Findings...)
 			res.FilesScanned++
-			res.Bytes += int64(len(data))
+			res.Bytes += size
 			mu.Unlock()
 		})
 	}
@@ -142,6 +138,7 @@ func (c *Checker) Check(ctx context.Context, opts Options) (*Result, error) {
 		return nil, err
 	}
 	scanner.SortFindings(res.Findings)
+	sort.Slice(res.Outputs, func(i, j int) bool { return res.Outputs[i].Path < res.Outputs[j].Path })
 	sort.Slice(res.Errors, func(i, j int) bool {
 		a, b := res.Errors[i], res.Errors[j]
 		if a.Path != b.Path {
@@ -152,8 +149,45 @@ func (c *Checker) Check(ctx context.Context, opts Options) (*Result, error) {
 	return res, nil
 }
 
+// checkWalked reads and checks one file of the walk; false when it was not checked: too
+// large, unreadable (both reported through w.fail), binary, or an output of sunset (w.own).
+// An output over the size limit is told from its first bytes, so that a large report in
+// the tree is skipped as what it is rather than failing the run as too large.
+func (c *Checker) checkWalked(w *walker, f walkFile, maxSize int64) (FileResult, int64, bool) {
+	if f.size > maxSize {
+		if head, err := readHead(f.abs); err == nil {
+			if kind, ok := RecogniseOutput(head, false); ok {
+				w.own(f.display, kind)
+				return FileResult{}, 0, false
+			}
+		}
+		w.fail(f.display, "size", fmt.Sprintf("%d bytes is over the %d-byte limit (--max-file-size); not read", f.size, maxSize))
+		return FileResult{}, 0, false
+	}
+	// Bounded again at the read: the file may have grown since it was listed.
+	data, err := safefile.ReadFile(f.abs, maxSize)
+	if err != nil {
+		w.fail(f.display, "read", unwrapPathError(err).Error())
+		return FileResult{}, 0, false
+	}
+	if isBinary(data) {
+		w.skip()
+		return FileResult{}, 0, false
+	}
+	if kind, ok := RecogniseOutput(data, true); ok {
+		w.own(f.display, kind)
+		return FileResult{}, 0, false
+	}
+	fr := c.CheckFile(f.display, KindOf(f.display), data)
+	if fr.Unread != "" {
+		w.fail(f.display, "parse", fr.Unread)
+	}
+	return fr, int64(len(data)), true
+}
+
 // CheckReader checks one file read from r (standard input): kind says how to read it and name
-// is the path its findings carry. Files over maxSize (0 = DefaultMaxFileSize) are an error.
+// is the path its findings carry. Files over maxSize (0 = DefaultMaxFileSize) are an error;
+// an output of sunset (RecogniseOutput) is not checked, as in a walk.
 func (c *Checker) CheckReader(r io.Reader, name string, kind Kind, maxSize int64) (*Result, error) {
 	if maxSize <= 0 {
 		maxSize = DefaultMaxFileSize
@@ -163,6 +197,11 @@ func (c *Checker) CheckReader(r io.Reader, name string, kind Kind, maxSize int64
 		return nil, fmt.Errorf("reading %s: %w", name, err)
 	}
 	res := &Result{}
+	if out, ok := RecogniseOutput(data, int64(len(data)) <= maxSize); ok {
+		res.Outputs = []OwnOutput{{Path: name, Kind: out}}
+		res.FilesSkipped = 1
+		return res, nil
+	}
 	if int64(len(data)) > maxSize {
 		res.Errors = append(res.Errors, scanner.RunError{Path: name, What: "size", Message: fmt.Sprintf("over the %d-byte limit (--max-file-size); not read", maxSize)})
 		res.FilesFailed = 1
@@ -214,6 +253,7 @@ type walker struct {
 	file      func(walkFile)
 	fail      func(path, what, msg string)
 	skip      func()
+	own       func(path string, kind OutputKind) // a file sunset wrote, not checked
 }
 
 func (w *walker) root(root string) {

@@ -59,7 +59,9 @@ func checkCommand(s *Streams) *ucli.Command {
 		ArgsUsage: "[PATH...|-]",
 		Description: "Walks the paths (default: the config's paths, else .) concurrently, skipping .git, .terraform,\n" +
 			"node_modules, vendor and what .gitignore ignores, and reports deprecated resources and attributes\n" +
-			"(Terraform), API objects (JSON/YAML) and endpoint calls (any text) at their file and line.\n\n" +
+			"(Terraform), API objects (JSON/YAML) and endpoint calls (any text) at their file and line.\n" +
+			"Files sunset wrote (baselines, reports, snapshots, plans), known by their content, are not\n" +
+			"checked; stderr names them.\n\n" +
 			"Suppress one finding with a comment on the line before it (or at the end of its line):\n" +
 			"  # sunset:ignore RULE_ID [until=YYYY-MM-DD] reason\n" +
 			"A suppression without a reason is reported (" + repo.RuleSuppression + ", notice); an expired one stops\n" +
@@ -83,12 +85,9 @@ func checkCommand(s *Streams) *ucli.Command {
 // Problems are reported in a fixed order: misplaced flags, the configuration file, the rules
 // and limits it sets, the outputs, then the walk.
 func resolveCheckOptions(c *ucli.Context, s *Streams) (*checkOptions, error) {
+	// Flags anywhere were moved ahead of the paths before parsing; what is left is paths
+	// (after --, a path may start with a dash).
 	args := c.Args().Slice()
-	for _, a := range args {
-		if strings.HasPrefix(a, "-") && a != "-" {
-			return nil, usageErrorf("flags go before the paths (%q follows a path)", a)
-		}
-	}
 	cfg, err := loadCheckConfig(c, args)
 	if err != nil {
 		return nil, err
@@ -273,6 +272,7 @@ func runCheck(c *ucli.Context, s *Streams, o *checkOptions) error {
 		}
 		return usageErrorf("%v", err)
 	}
+	noteOwnOutputs(s, res.Outputs)
 	policy := repo.Policy{Disabled: o.cfg.Rules.Disable, Severity: map[string]scanner.Severity{}}
 	for id, v := range o.cfg.Rules.Severity {
 		policy.Severity[id], _ = scanner.ParseSeverity(v) // validated when resolving options
@@ -345,4 +345,25 @@ func readBaselineFile(path string) (*repo.Baseline, error) {
 		return nil, usageErrorf("--baseline %s: %v", path, strings.TrimSpace(err.Error()))
 	}
 	return b, nil
+}
+
+// maxOutputsNamed bounds the files the own-outputs notice names; the rest are counted.
+const maxOutputsNamed = 10
+
+// noteOwnOutputs says on stderr which files were not checked because sunset wrote them (a
+// baseline, reports, a snapshot or a plan in the tree), in path order: one line, so that a
+// run that left out files says so.
+func noteOwnOutputs(s *Streams, outs []repo.OwnOutput) {
+	if len(outs) == 0 {
+		return
+	}
+	names := make([]string, 0, min(len(outs), maxOutputsNamed))
+	for _, o := range outs[:min(len(outs), maxOutputsNamed)] {
+		names = append(names, textsafe.Sanitize(o.Path)+" ("+string(o.Kind)+")")
+	}
+	more := ""
+	if n := len(outs) - len(names); n > 0 {
+		more = fmt.Sprintf(" and %d more", n)
+	}
+	fmt.Fprintf(s.Err, "sunset: %d file(s) written by sunset not checked: %s%s\n", len(outs), strings.Join(names, ", "), more)
 }
