@@ -4,7 +4,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"net"
@@ -29,27 +28,10 @@ const exitDeadline = 60 * time.Second
 // still collecting when a test signals it, and returns its API base URL.
 func slowEmulator(t *testing.T) (string, *emulator.Server) {
 	t.Helper()
-	srv, err := emulator.New(emulator.Options{
+	return serveEmulator(t, emulator.Options{
 		AsOf: time.Date(2025, 2, 1, 0, 0, 0, 0, time.UTC), Seed: seed.Demo(), Token: seed.DemoToken,
 		Latency: emulator.LatencySpec{Min: 300 * time.Millisecond, Max: 300 * time.Millisecond},
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- emulator.Serve(ctx, ln, srv) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("emulator: %v", err)
-		}
-	})
-	return "http://" + ln.Addr().String() + emulator.BasePath, srv
 }
 
 // scanProc is a running sunset scan.
