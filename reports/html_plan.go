@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"iter"
 	"slices"
 	"strconv"
 	"strings"
@@ -17,8 +18,32 @@ type htmlPlan struct {
 	Summary   string
 	Notes     []string
 	Shared    []htmlShared
-	Sections  []htmlPlanSection
 	Unplanned []htmlRef
+	// HasSections says whether Sections yields any.
+	HasSections bool
+
+	plan   *migrate.Plan
+	names  accountNames
+	ref    func(string) htmlRef
+	shared *sharedTexts
+}
+
+// Sections lays out the plan of each account, then each zone, as the template ranges over
+// them: a plan of 50,000 zones is never held as HTML view models all at once (the page
+// ranges over it twice, for the index and the sections, and each pass lays it out again).
+func (h *htmlPlan) Sections() iter.Seq[htmlPlanSection] {
+	return func(yield func(htmlPlanSection) bool) {
+		for _, a := range h.plan.Accounts {
+			if !yield(accountSection(a, h.ref, h.shared)) {
+				return
+			}
+		}
+		for _, z := range h.plan.Zones {
+			if !yield(zoneSection(z, h.names, h.ref, h.shared)) {
+				return
+			}
+		}
+	}
 }
 
 // htmlPlanSection is the plan of one account or zone.
@@ -72,14 +97,10 @@ func buildHTMLPlan(p *migrate.Plan, r *Report, names accountNames) *htmlPlan {
 	for _, fp := range p.Unplanned {
 		out.Unplanned = append(out.Unplanned, ref(fp))
 	}
-	shared := newSharedTexts(p)
-	for _, a := range p.Accounts {
-		out.Sections = append(out.Sections, accountSection(a, ref, shared))
-	}
-	for _, z := range p.Zones {
-		out.Sections = append(out.Sections, zoneSection(z, names, ref, shared))
-	}
-	out.Shared = shared.list
+	out.plan, out.names, out.ref = p, names, ref
+	out.shared = newSharedTexts(p)
+	out.HasSections = len(p.Accounts)+len(p.Zones) > 0
+	out.Shared = out.shared.list
 	return out
 }
 
@@ -108,6 +129,21 @@ func newSharedTexts(p *migrate.Plan) *sharedTexts {
 	}
 	for _, z := range p.Zones {
 		count(z.Steps)
+	}
+	// Numbered now, in the order the sections use them, as the list is shown before the
+	// sections are laid out.
+	number := func(steps []migrate.Step) {
+		for _, st := range steps {
+			kind := textsafe.Sanitize(st.Kind) // as planStep files it
+			s.ref(st.Reason, kind)
+			s.ref(st.Note, kind)
+		}
+	}
+	for _, a := range p.Accounts {
+		number(a.Steps)
+	}
+	for _, z := range p.Zones {
+		number(z.Steps)
 	}
 	return s
 }
