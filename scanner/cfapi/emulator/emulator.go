@@ -161,7 +161,7 @@ type LoggedRequest struct {
 	Query   string    `json:"query,omitempty"`
 	Pattern string    `json:"pattern,omitempty"`
 	Status  int       `json:"status"`
-	// Fault names an injected fault or a refusal at the connection: "429", "5xx", "drop", "zone",
+	// Fault names an injected fault or a refusal at the connection: "429", "5xx", "drop", "lost", "zone",
 	// "rate_limit", "declined" (Transfer-Encoding with Content-Length), "bad_field" (a header
 	// line that is not "name: value"), "head_too_large" (a head over 1 MiB), "cancelled".
 	Fault string `json:"fault,omitempty"`
@@ -192,7 +192,7 @@ func New(opts Options) (*Server, error) {
 	if opts.Latency.Max < opts.Latency.Min || opts.Latency.Min < 0 {
 		return nil, fmt.Errorf("latency %s: the range must be ascending and non-negative", opts.Latency)
 	}
-	for _, x := range []float64{opts.Faults.TooMany, opts.Faults.ServerError, opts.Faults.Drop} {
+	for _, x := range []float64{opts.Faults.TooMany, opts.Faults.ServerError, opts.Faults.Drop, opts.Faults.Lost} {
 		if x < 0 || x > 1 {
 			return nil, fmt.Errorf("fault shares must be between 0 and 1")
 		}
@@ -305,7 +305,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	if s.injectFault(w, &entry, s.faultFor(uFault), uKind) {
+	fault := s.faultFor(uFault)
+	if s.injectFault(w, &entry, fault, uKind) {
 		return
 	}
 	if id, ok := params["zone_id"]; ok && s.zoneAlwaysFails(id) {
@@ -334,6 +335,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	encoded := rep.encode()
 	s.mu.Unlock()
 
+	if fault == faultLost && s.loseAnswer(w, &entry, rep.status) {
+		return
+	}
 	s.writeEncoded(w, &entry, rep, encoded)
 }
 
@@ -485,7 +489,7 @@ func (s *Server) record(e LoggedRequest) {
 		st.RateLimited++
 	case "429", "5xx", "zone":
 		st.FaultsInjected++
-	case "drop":
+	case "drop", faultLost:
 		st.FaultsInjected++
 		st.Dropped++
 	case "declined":

@@ -61,6 +61,8 @@ func (s *Server) faultFor(u float64) string {
 		return "5xx"
 	case u < f.Drop+f.ServerError+f.TooMany:
 		return "429"
+	case u < f.Drop+f.ServerError+f.TooMany+f.Lost:
+		return faultLost
 	}
 	return ""
 }

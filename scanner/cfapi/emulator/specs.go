@@ -55,6 +55,9 @@ type FaultSpec struct {
 	ServerError float64
 	// Drop is the share of requests whose connection is closed without any response.
 	Drop float64
+	// Lost is the share of writes carried out whose connection is then closed before the
+	// answer (faults_lost.go): the client cannot tell whether the write happened.
+	Lost float64
 	// Zones are zone ids or names whose every zone-scoped request fails with 500.
 	Zones []string
 	// RetryAfter is the Retry-After of injected 429s (default 1s; rounded up to whole seconds).
@@ -63,7 +66,7 @@ type FaultSpec struct {
 
 // Enabled reports whether any fault is configured.
 func (f FaultSpec) Enabled() bool {
-	return f.TooMany > 0 || f.ServerError > 0 || f.Drop > 0 || len(f.Zones) > 0
+	return f.TooMany > 0 || f.ServerError > 0 || f.Drop > 0 || f.Lost > 0 || len(f.Zones) > 0
 }
 
 // ParseFaults reads a comma-separated list of "429=SHARE", "5xx=SHARE", "drop=SHARE",
@@ -83,7 +86,7 @@ func ParseFaults(s string) (FaultSpec, error) {
 		k, v, found := strings.Cut(part, "=")
 		k, v = strings.ToLower(strings.TrimSpace(k)), strings.TrimSpace(v)
 		if !found || v == "" {
-			return FaultSpec{}, fmt.Errorf("fault %q: want KEY=VALUE (429, 5xx, drop, zone, retry-after)", part)
+			return FaultSpec{}, fmt.Errorf("fault %q: want KEY=VALUE (429, 5xx, drop, lost, zone, retry-after)", part)
 		}
 		share := func() (float64, error) {
 			x, err := strconv.ParseFloat(v, 64)
@@ -100,6 +103,8 @@ func ParseFaults(s string) (FaultSpec, error) {
 			f.ServerError, err = share()
 		case "drop":
 			f.Drop, err = share()
+		case "lost":
+			f.Lost, err = share()
 		case "zone":
 			f.Zones = append(f.Zones, v)
 		case "retry-after", "retry_after":
@@ -110,13 +115,13 @@ func ParseFaults(s string) (FaultSpec, error) {
 				err = fmt.Errorf("fault %q: retry-after wants a duration like 2s", part)
 			}
 		default:
-			return FaultSpec{}, fmt.Errorf("fault %q: unknown kind %q (want 429, 5xx, drop, zone, retry-after)", part, k)
+			return FaultSpec{}, fmt.Errorf("fault %q: unknown kind %q (want 429, 5xx, drop, lost, zone, retry-after)", part, k)
 		}
 		if err != nil {
 			return FaultSpec{}, err
 		}
 	}
-	if sum := f.TooMany + f.ServerError + f.Drop; sum > 1+1e-9 {
+	if sum := f.TooMany + f.ServerError + f.Drop + f.Lost; sum > 1+1e-9 {
 		return FaultSpec{}, fmt.Errorf("faults %q: the shares add up to %.3g, more than 1", s, sum)
 	}
 	return f, nil

@@ -1,0 +1,369 @@
+// Package apply carries out a migration plan (package migrate) against the API: the only
+// code of sunset that writes to an account.
+//
+// Zones (and accounts) run concurrently on one client, so they share its rate limiter;
+// inside a scope, steps run in plan order, which is dependency order. Every step:
+//
+//   - re-reads the object it touches and refuses the scope ("plan is stale: rebuild") when
+//     the object differs from the snapshot the plan was built from, allowing only what this
+//     apply did itself;
+//   - finds out first whether it is done already (an answer lost, a killed run resumed), so
+//     nothing is sent twice and no rule is added twice;
+//   - writes to an entry point without overwriting it: a missing one is created with one
+//     PUT of exactly the plan's rules, an existing one gets one POST per rule at its
+//     position, with every rule already there kept in place;
+//   - is read back, and the scope's safety invariant checked: rules that were there are
+//     there, and before and after an old firewall rule, filter, rate limit, WAF override or
+//     WAF setting is paused, deleted or switched off, every rule the plan puts in the zone's
+//     entry points is in place as planned.
+//
+// A failure stops its scope at the last step that held the invariant; the others go on.
+// The journal (journal.go) records every step as it begins and once it is read back, with
+// the ids the API assigned, so Apply with Options.Done resumes without repeating a step and
+// Rollback (rollback.go) undoes a journal in reverse.
+package apply
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/sunsetscan/sunset/migrate"
+	"github.com/sunsetscan/sunset/scanner/cfapi"
+	"github.com/sunsetscan/sunset/scanner/inventory"
+)
+
+// DefaultWorkers is how many zones are applied at once by default.
+const DefaultWorkers = 8
+
+// Options steer Apply.
+type Options struct {
+	// Client sends every request; nil only for a dry run.
+	Client *cfapi.Client
+	// Snapshot is the snapshot the plan was built from: what the stale checks compare with.
+	Snapshot *inventory.Snapshot
+	// Journal records each step; nil records nothing (dry run, tests).
+	Journal *Journal
+	// Done are the steps an earlier run of the same journal did (Loaded.Done): skipped.
+	Done map[string]Entry
+	// DryRun sends nothing and reports what would be sent.
+	DryRun bool
+	// KeepOld creates the replacements and pauses the old objects, and deletes nothing: a
+	// resumed run without it finishes the job.
+	KeepOld bool
+	// Workers is how many scopes run at once (DefaultWorkers when < 1).
+	Workers int
+	// OnStep, when set, sees every step outcome as it happens (progress); it may be called
+	// from several goroutines at once.
+	OnStep func(scope *ScopeResult, step StepResult)
+}
+
+// Outcomes of a step.
+const (
+	OutcomeSent     = "sent"    // the write was sent and read back
+	OutcomeChecked  = "checked" // a verify step's read matched the plan
+	OutcomeAlready  = "already" // found done without sending (a lost answer, a resumed run)
+	OutcomeJournal  = "journal" // done by an earlier run of the journal: nothing sent
+	OutcomeWould    = "would"   // dry run: would be sent
+	OutcomeHeld     = "held"    // not run: --keep-old, or it depends on a manual step
+	OutcomeStopped  = "stopped" // the scope stopped at this step
+	OutcomeNotReach = "not-reached"
+)
+
+// Statuses of a scope.
+const (
+	StatusDone    = "done"    // every non-manual step done
+	StatusPartial = "partial" // done, with steps held back (--keep-old or manual dependencies)
+	StatusStopped = "stopped" // stopped at a step: stale, failed or unsafe
+	StatusDryRun  = "dry-run"
+)
+
+// StepResult is what happened to one step.
+type StepResult struct {
+	ID      string            `json:"id"`
+	Kind    string            `json:"kind"`
+	Method  string            `json:"method,omitempty"`
+	Path    string            `json:"path,omitempty"`
+	Outcome string            `json:"outcome"`
+	Created map[string]string `json:"created,omitempty"`
+	Reason  string            `json:"reason,omitempty"`
+}
+
+// ManualStep is a step an operator must carry out.
+type ManualStep struct {
+	ID    string `json:"id"`
+	Title string `json:"title"`
+	// What is what to do: the step's reason and note.
+	What string `json:"what"`
+}
+
+// ScopeResult is one zone's or account's apply.
+type ScopeResult struct {
+	Scope  string       `json:"scope"` // "zone" or "account"
+	ID     string       `json:"id"`
+	Name   string       `json:"name,omitempty"`
+	Status string       `json:"status"`
+	Steps  []StepResult `json:"steps"`
+	// StoppedAt is the step the scope stopped at, LastSafe the last step done before it
+	// ("" when none was), Reason why it stopped.
+	StoppedAt string       `json:"stopped_at,omitempty"`
+	LastSafe  string       `json:"last_safe,omitempty"`
+	Reason    string       `json:"reason,omitempty"`
+	Manual    []ManualStep `json:"manual,omitempty"`
+}
+
+// Count returns how many of the scope's steps had outcome o.
+func (s *ScopeResult) Count(o string) int {
+	n := 0
+	for _, st := range s.Steps {
+		if st.Outcome == o {
+			n++
+		}
+	}
+	return n
+}
+
+// Result is a whole apply: accounts first, then zones, in plan order.
+type Result struct {
+	DryRun bool          `json:"dry_run"`
+	Scopes []ScopeResult `json:"scopes"`
+}
+
+// Stopped returns the scopes that stopped.
+func (r *Result) Stopped() []ScopeResult {
+	var out []ScopeResult
+	for _, s := range r.Scopes {
+		if s.Status == StatusStopped {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// errFatal marks an error that ends the whole apply (a rejected credential, an unwritable
+// journal), not only its scope.
+var errFatal = errors.New("apply stopped")
+
+// Apply carries out the plan's non-manual steps (see the package comment). It returns an
+// error only when the whole apply must stop (the credential refused, the journal
+// unwritable, the context cancelled); a scope that stops is in the result.
+func Apply(ctx context.Context, p *migrate.Plan, opts Options) (*Result, error) {
+	if opts.Client == nil && !opts.DryRun {
+		return nil, errors.New("apply: no client")
+	}
+	if opts.Workers < 1 {
+		opts.Workers = DefaultWorkers
+	}
+	scopes := scopesOf(p, opts.Snapshot)
+	res := &Result{DryRun: opts.DryRun, Scopes: make([]ScopeResult, len(scopes))}
+	var (
+		wg       sync.WaitGroup
+		mu       sync.Mutex
+		firstErr error
+	)
+	sem := make(chan struct{}, opts.Workers)
+	for i := range scopes {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			r := &scopeRun{opts: &opts, sc: scopes[i], res: &res.Scopes[i]}
+			if err := r.run(ctx); err != nil {
+				mu.Lock()
+				if firstErr == nil {
+					firstErr = err
+				}
+				mu.Unlock()
+			}
+		}(i)
+	}
+	wg.Wait()
+	if firstErr == nil {
+		firstErr = ctx.Err()
+	}
+	return res, firstErr
+}
+
+// scope is one zone's or account's steps with what the snapshot knew of it.
+type scope struct {
+	kind, id, name string
+	steps          []migrate.Step
+	targets        []migrate.Target
+	zone           *inventory.ZoneInventory
+	account        *inventory.AccountInventory
+}
+
+func scopesOf(p *migrate.Plan, snap *inventory.Snapshot) []scope {
+	zones, accounts := map[string]*inventory.ZoneInventory{}, map[string]*inventory.AccountInventory{}
+	if snap != nil {
+		for i := range snap.Zones {
+			zones[snap.Zones[i].Zone.ID] = &snap.Zones[i]
+		}
+		for i := range snap.Accounts {
+			accounts[snap.Accounts[i].Account.ID] = &snap.Accounts[i]
+		}
+	}
+	var out []scope
+	for _, a := range p.Accounts {
+		out = append(out, scope{kind: "account", id: a.AccountID, name: a.AccountName, steps: a.Steps, account: accounts[a.AccountID]})
+	}
+	for _, z := range p.Zones {
+		out = append(out, scope{kind: "zone", id: z.ZoneID, name: z.ZoneName, steps: z.Steps, targets: z.Targets, zone: zones[z.ZoneID]})
+	}
+	return out
+}
+
+// scopeRun runs one scope's steps in order.
+type scopeRun struct {
+	opts *Options
+	sc   scope
+	res  *ScopeResult
+	// applied holds, per path, the members this apply wrote there: the stale check allows them.
+	applied map[string]any
+	// done and held are the step ids done and held back so far.
+	done, held map[string]bool
+	// replacedChecked is set once the replacements were read back in place.
+	replacedChecked bool
+}
+
+func (r *scopeRun) run(ctx context.Context) error {
+	r.res.Scope, r.res.ID, r.res.Name, r.res.Status = r.sc.kind, r.sc.id, r.sc.name, StatusDone
+	r.res.Steps = []StepResult{}
+	if r.opts.DryRun {
+		r.res.Status = StatusDryRun
+	}
+	r.applied, r.done, r.held = map[string]any{}, map[string]bool{}, map[string]bool{}
+	for i, st := range r.sc.steps {
+		if st.Manual {
+			r.res.Manual = append(r.res.Manual, ManualStep{ID: st.ID, Title: st.Title, What: joinText(st.Reason, st.Note)})
+			r.held[st.ID] = true
+			continue
+		}
+		out, err := r.step(ctx, st)
+		if err != nil {
+			if ctx.Err() != nil || errors.Is(err, errFatal) {
+				r.stop(st, err)
+				r.notReached(i + 1)
+				return err
+			}
+			r.stop(st, err)
+			r.notReached(i + 1)
+			return nil
+		}
+		r.record(out)
+	}
+	if r.res.Status == StatusDone && len(r.held) > len(r.res.Manual) {
+		r.res.Status = StatusPartial
+	}
+	return nil
+}
+
+// step decides what to do with one step and does it.
+func (r *scopeRun) step(ctx context.Context, st migrate.Step) (StepResult, error) {
+	out := StepResult{ID: st.ID, Kind: st.Kind, Method: st.Method, Path: st.Path}
+	if e, ok := r.opts.Done[r.key(st)]; ok {
+		r.markDone(st)
+		out.Outcome, out.Created = OutcomeJournal, e.Created
+		return out, nil
+	}
+	if why := r.holdReason(st); why != "" {
+		r.held[st.ID] = true
+		out.Outcome, out.Reason = OutcomeHeld, why
+		return out, nil
+	}
+	if r.opts.DryRun {
+		r.done[st.ID] = true
+		out.Outcome = OutcomeWould
+		return out, nil
+	}
+	created, outcome, err := r.attempts(ctx, st)
+	if err != nil {
+		return out, err
+	}
+	r.markDone(st)
+	out.Outcome, out.Created = outcome, created
+	return out, nil
+}
+
+// holdReason says why a step is not run this time, "" when it runs.
+func (r *scopeRun) holdReason(st migrate.Step) string {
+	if r.opts.KeepOld && st.Change == migrate.ChangeDelete {
+		return "--keep-old: deletes wait for a run without it"
+	}
+	for _, d := range st.DependsOn {
+		if r.held[d] {
+			return "depends on " + d + ", which is not done (manual or held back)"
+		}
+	}
+	return ""
+}
+
+// markDone records a done step and what it wrote, for the stale checks of later steps.
+func (r *scopeRun) markDone(st migrate.Step) {
+	r.done[st.ID] = true
+	if (st.Method == "PUT" || st.Method == "PATCH") && len(st.Body) > 0 {
+		if body, err := decodeAny(st.Body); err == nil {
+			r.applied[st.Path] = overlay(r.applied[st.Path], body)
+		}
+	}
+}
+
+func (r *scopeRun) key(st migrate.Step) string {
+	return Entry{Scope: r.sc.kind, ID: r.sc.id, Step: st.ID}.key()
+}
+
+func (r *scopeRun) record(out StepResult) {
+	r.res.Steps = append(r.res.Steps, out)
+	if out.Outcome != OutcomeHeld && out.Outcome != OutcomeWould {
+		r.res.LastSafe = out.ID
+	}
+	if r.opts.OnStep != nil {
+		r.opts.OnStep(r.res, out)
+	}
+}
+
+// stop ends the scope at st and journals why.
+func (r *scopeRun) stop(st migrate.Step, err error) {
+	r.res.Status, r.res.StoppedAt, r.res.Reason = StatusStopped, st.ID, err.Error()
+	r.record(StepResult{ID: st.ID, Kind: st.Kind, Method: st.Method, Path: st.Path, Outcome: OutcomeStopped, Reason: err.Error()})
+	_ = r.opts.Journal.Record(Entry{Event: EventStopped, Scope: r.sc.kind, ID: r.sc.id, Step: st.ID, Kind: st.Kind, Reason: err.Error()})
+}
+
+// notReached lists the steps after a stop, manual ones with what to do.
+func (r *scopeRun) notReached(from int) {
+	for _, st := range r.sc.steps[from:] {
+		if st.Manual {
+			r.res.Manual = append(r.res.Manual, ManualStep{ID: st.ID, Title: st.Title, What: joinText(st.Reason, st.Note)})
+			continue
+		}
+		r.res.Steps = append(r.res.Steps, StepResult{ID: st.ID, Kind: st.Kind, Method: st.Method, Path: st.Path, Outcome: OutcomeNotReach})
+	}
+}
+
+func joinText(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + " " + b
+}
+
+// staleError is a stale check's refusal: the account changed since the scan.
+type staleError struct{ what string }
+
+func (e *staleError) Error() string { return "plan is stale: rebuild (" + e.what + ")" }
+
+func stale(format string, args ...any) error { return &staleError{what: fmt.Sprintf(format, args...)} }
+
+// unsafeError is a read back that breaks the safety invariant or misses the step's effect.
+type unsafeError struct{ what string }
+
+func (e *unsafeError) Error() string { return "read back: " + e.what }
+
+func unsafe(format string, args ...any) error {
+	return &unsafeError{what: fmt.Sprintf(format, args...)}
+}

@@ -1,0 +1,187 @@
+package apply_test
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sunsetscan/sunset/migrate/apply"
+	"github.com/sunsetscan/sunset/scanner"
+	"github.com/sunsetscan/sunset/scanner/cfapi/emulator"
+	"github.com/sunsetscan/sunset/scanner/cfapi/emulator/seed"
+	"github.com/sunsetscan/sunset/scanner/inventory"
+)
+
+// TestApplyMigratesAndRescanIsClean applies the demo's and a generated account's plans:
+// every scope is done, every write was accepted, and the rescan has nothing at or above
+// warning.
+func TestApplyMigratesAndRescanIsClean(t *testing.T) {
+	for name, snap := range map[string]*inventory.Snapshot{"demo": seed.Demo(), "migratable": seed.GenerateMigratable(40, 3)} {
+		t.Run(name, func(t *testing.T) {
+			a := serve(t, snap, emulator.Options{})
+			p, before := a.plan()
+			res := a.run(p, before, apply.Options{})
+			for _, s := range res.Scopes {
+				if s.Status != apply.StatusDone {
+					t.Errorf("%s %s: %s at %s: %s", s.Scope, s.Name, s.Status, s.StoppedAt, s.Reason)
+				}
+			}
+			for _, r := range a.srv.Requests() {
+				if r.Method != "GET" && r.Status >= 400 {
+					t.Errorf("write %s %s answered %d", r.Method, r.Path, r.Status)
+				}
+			}
+			_, rescan := a.scan()
+			for _, f := range rescan.Findings {
+				if f.Severity >= scanner.SeverityWarning {
+					t.Errorf("left: %s %s %s %s", f.RuleID, f.ZoneName, f.Resource.Kind, f.Resource.ID)
+				}
+			}
+		})
+	}
+}
+
+// TestDryRunSendsNothing: a dry run lists the steps and sends no request at all.
+func TestDryRunSendsNothing(t *testing.T) {
+	a := serve(t, seed.Demo(), emulator.Options{})
+	p, before := a.plan()
+	total := a.srv.Stats().Total
+	res := a.run(p, before, apply.Options{DryRun: true})
+	if got := a.srv.Stats().Total; got != total {
+		t.Fatalf("a dry run sent %d requests (%d writes)", got-total, a.writes())
+	}
+	would := 0
+	for _, s := range res.Scopes {
+		would += s.Count(apply.OutcomeWould)
+	}
+	if want := p.Summary.Create + p.Summary.Change + p.Summary.Delete + p.Summary.Verify; would != want {
+		t.Fatalf("dry run lists %d steps, the plan has %d", would, want)
+	}
+}
+
+// TestRerunChangesNothing: applying a finished plan again (no journal) finds every step
+// done and writes nothing; resuming its journal sends no request at all.
+func TestRerunChangesNothing(t *testing.T) {
+	a := serve(t, seed.Demo(), emulator.Options{})
+	p, before := a.plan()
+	path := filepath.Join(t.TempDir(), "j")
+	j, err := apply.CreateJournal(path, p, before)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.run(p, before, apply.Options{Journal: j})
+	_ = j.Close()
+	done, state := a.writes(), a.state()
+	res := a.run(p, before, apply.Options{})
+	if a.writes() != done || a.state() != state {
+		t.Fatalf("a second apply wrote %d times", a.writes()-done)
+	}
+	for _, s := range res.Scopes {
+		if s.Status != apply.StatusDone || s.Count(apply.OutcomeSent) > 0 {
+			t.Fatalf("%s: %s at %s (%s), %d sent", s.Name, s.Status, s.StoppedAt, s.Reason, s.Count(apply.OutcomeSent))
+		}
+	}
+	l, err := apply.LoadJournal(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := a.srv.Stats().Total
+	a.run(l.Plan, l.Snapshot, apply.Options{Done: l.Done()})
+	if got := a.srv.Stats().Total; got != total {
+		t.Fatalf("resuming a finished journal sent %d requests", got-total)
+	}
+}
+
+// TestStaleZoneStops: a firewall rule changed after the scan stops its zone before the
+// rule is touched; the other zones finish.
+func TestStaleZoneStops(t *testing.T) {
+	a := serve(t, seed.Demo(), emulator.Options{})
+	p, before := a.plan()
+	// Change the action of the first firewall rule the plan pauses.
+	var zoneID, path string
+	for _, z := range p.Zones {
+		for _, st := range z.Steps {
+			if st.Kind == "firewall-rule.pause" && path == "" {
+				zoneID, path = z.ZoneID, st.Path
+				body := strings.Replace(string(st.Body), `"paused":true`, `"paused":false,"description":"edited since the scan"`, 1)
+				if err := a.client.Call(context.Background(), "PUT", st.Path, []byte(body), nil); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	res := a.run(p, before, apply.Options{})
+	for _, s := range res.Scopes {
+		switch {
+		case s.ID == zoneID:
+			if s.Status != apply.StatusStopped || !strings.Contains(s.Reason, "plan is stale: rebuild") {
+				t.Errorf("zone %s: %s (%s), want stopped as stale", s.Name, s.Status, s.Reason)
+			}
+		case s.Status != apply.StatusDone:
+			t.Errorf("%s: %s (%s)", s.Name, s.Status, s.Reason)
+		}
+	}
+	var fr inventory.FirewallRule
+	if err := a.client.Call(context.Background(), "GET", path, nil, &fr); err != nil || fr.Paused {
+		t.Fatalf("the edited rule was touched: paused=%v err=%v", fr.Paused, err)
+	}
+}
+
+// TestExistingEntrypointKeptInPlace: the rules an entry point held before are there after,
+// in the same order, and a rule added since the scan stops the zone instead of being
+// overwritten.
+func TestExistingEntrypointKeptInPlace(t *testing.T) {
+	a := serve(t, seed.Demo(), emulator.Options{})
+	p, before := a.plan()
+	var zone *inventory.ZoneInventory
+	for _, z := range p.Zones {
+		for _, st := range z.Steps {
+			if st.Kind == "custom-rules.add" && zone == nil {
+				for i := range before.Zones {
+					if before.Zones[i].Zone.ID == z.ZoneID {
+						zone = &before.Zones[i]
+					}
+				}
+			}
+		}
+	}
+	if zone == nil {
+		t.Fatal("the demo has no zone with an existing custom rules entry point")
+	}
+	rs, _ := zone.Ruleset("http_request_firewall_custom")
+	// Someone adds a rule between the scan and the apply.
+	body := `{"action":"block","expression":"http.host eq \"added.example\"","description":"added since the scan"}`
+	if err := a.client.Call(context.Background(), "POST", "/zones/"+zone.Zone.ID+"/rulesets/"+rs.ID+"/rules", []byte(body), nil); err != nil {
+		t.Fatal(err)
+	}
+	res := a.run(p, before, apply.Options{})
+	for _, s := range res.Scopes {
+		if s.ID == zone.Zone.ID && (s.Status != apply.StatusStopped || !strings.Contains(s.Reason, "stale")) {
+			t.Errorf("zone %s: %s (%s), want stopped as stale", s.Name, s.Status, s.Reason)
+		}
+	}
+	live, err := a.client.GetEntrypointRuleset(context.Background(), zone.Zone.ID, "http_request_firewall_custom")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(live.Rules) != len(rs.Rules)+1 {
+		t.Fatalf("the entry point has %d rules, want the %d of the scan and the one added since", len(live.Rules), len(rs.Rules))
+	}
+	// Rebuilt on the fresh state, the plan merges around the new rule and keeps every rule.
+	p2, before2 := a.plan()
+	a.run(p2, before2, apply.Options{})
+	after, err := a.client.GetEntrypointRuleset(context.Background(), zone.Zone.ID, "http_request_firewall_custom")
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := 0
+	for _, r := range after.Rules {
+		if k < len(live.Rules) && r.ID == live.Rules[k].ID {
+			k++
+		}
+	}
+	if k != len(live.Rules) {
+		t.Fatalf("after the apply, %d of the %d rules there before are in place", k, len(live.Rules))
+	}
+}

@@ -1,0 +1,301 @@
+package apply
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"sync"
+
+	"github.com/sunsetscan/sunset/migrate"
+	"github.com/sunsetscan/sunset/scanner/cfapi"
+	"github.com/sunsetscan/sunset/scanner/inventory"
+	"github.com/sunsetscan/sunset/scanner/vocab"
+)
+
+// OutcomeUndone is a step a rollback undid (or found undone).
+const OutcomeUndone = "undone"
+
+// Rollback undoes what a journal did, per scope in reverse step order: rules added to an
+// entry point are deleted (an entry point the apply created is deleted whole), paused rules
+// resumed and changed values written back as they were read before the change, created
+// objects deleted. A deletion cannot be undone: a scope's rollback stops there, at the
+// last safe point (its replacements stay, the old objects after it are resumed). Steps a
+// killed run began without recording their end are undone too, found by reading. Every
+// step undone is journaled, so a rollback can be resumed; opts.Done and opts.KeepOld are
+// ignored.
+func Rollback(ctx context.Context, l *Loaded, opts Options) (*Result, error) {
+	if opts.Client == nil && !opts.DryRun {
+		return nil, errors.New("rollback: no client")
+	}
+	if opts.Workers < 1 {
+		opts.Workers = DefaultWorkers
+	}
+	scopes := scopesOf(l.Plan, l.Snapshot)
+	touched := touchedSteps(l.Entries)
+	res := &Result{DryRun: opts.DryRun, Scopes: make([]ScopeResult, len(scopes))}
+	var (
+		wg       sync.WaitGroup
+		mu       sync.Mutex
+		firstErr error
+	)
+	sem := make(chan struct{}, opts.Workers)
+	for i := range scopes {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			r := &scopeRun{opts: &opts, sc: scopes[i], res: &res.Scopes[i]}
+			if err := r.rollback(ctx, touched); err != nil {
+				mu.Lock()
+				if firstErr == nil {
+					firstErr = err
+				}
+				mu.Unlock()
+			}
+		}(i)
+	}
+	wg.Wait()
+	if firstErr == nil {
+		firstErr = ctx.Err()
+	}
+	return res, firstErr
+}
+
+// touched is what a journal says of one step: begun (with what it overwrote), done (with
+// the ids created), undone.
+type touched struct {
+	begun, done bool
+	before      json.RawMessage
+	created     map[string]string
+}
+
+func touchedSteps(entries []Entry) map[string]*touched {
+	out := map[string]*touched{}
+	for _, e := range entries {
+		t := out[e.key()]
+		if t == nil {
+			t = &touched{}
+			out[e.key()] = t
+		}
+		switch e.Event {
+		case EventBegin:
+			t.begun = true
+			if len(e.Before) > 0 {
+				t.before = e.Before
+			}
+		case EventDone:
+			t.done, t.created = true, e.Created
+		case EventUndone:
+			*t = touched{}
+		}
+	}
+	return out
+}
+
+func (r *scopeRun) rollback(ctx context.Context, touchedBy map[string]*touched) error {
+	r.res.Scope, r.res.ID, r.res.Name, r.res.Status = r.sc.kind, r.sc.id, r.sc.name, StatusDone
+	r.res.Steps = []StepResult{}
+	if r.opts.DryRun {
+		r.res.Status = StatusDryRun
+	}
+	for i := len(r.sc.steps) - 1; i >= 0; i-- {
+		st := r.sc.steps[i]
+		t := touchedBy[r.key(st)]
+		if t == nil || (!t.begun && !t.done) || st.Method == http.MethodGet {
+			continue
+		}
+		out := StepResult{ID: st.ID, Kind: st.Kind, Method: st.Method, Path: st.Path, Outcome: OutcomeWould}
+		var err error
+		if st.Method == http.MethodDelete {
+			err = fmt.Errorf("%s deleted %s, which cannot be undone: the rollback of this %s stops here, with the replacements in place", st.ID, st.Path, r.sc.kind)
+		} else if !r.opts.DryRun {
+			out.Outcome = OutcomeUndone
+			for n := 1; ; n++ {
+				if err = r.undo(ctx, st, t); err == nil || n >= maxAttempts || ctx.Err() != nil || !transient(err) {
+					break
+				}
+			}
+		}
+		if err != nil {
+			r.res.Status, r.res.StoppedAt, r.res.Reason = StatusStopped, st.ID, err.Error()
+			out.Outcome, out.Reason = OutcomeStopped, err.Error()
+			r.res.Steps = append(r.res.Steps, out)
+			if errors.Is(err, errFatal) || ctx.Err() != nil {
+				return err
+			}
+			return nil
+		}
+		r.res.Steps = append(r.res.Steps, out)
+		if r.opts.OnStep != nil {
+			r.opts.OnStep(r.res, out)
+		}
+	}
+	return nil
+}
+
+// undo undoes one step and journals it.
+func (r *scopeRun) undo(ctx context.Context, st migrate.Step, t *touched) error {
+	seg := segments(st.Path)
+	var err error
+	switch {
+	case st.Method == http.MethodPut && isEntrypoint(seg):
+		err = r.undoCreateEntrypoint(ctx, vocab.Phase(seg[4]))
+	case st.Method == http.MethodPost && len(seg) == 5 && seg[2] == "rulesets" && seg[4] == "rules":
+		err = r.undoAddRule(ctx, st, seg[3], t.created["rule_id"])
+	case st.Method == http.MethodPost:
+		err = r.undoCreateObject(ctx, st, t.created["id"])
+	case st.Method == http.MethodPut || st.Method == http.MethodPatch:
+		err = r.undoUpdate(ctx, st, t.before)
+	default:
+		err = fmt.Errorf("%s: %s cannot be undone", st.ID, st.Method)
+	}
+	if err != nil {
+		return err
+	}
+	if err := r.opts.Journal.Record(Entry{Event: EventUndone, Scope: r.sc.kind, ID: r.sc.id, Step: st.ID, Kind: st.Kind, Method: st.Method, Path: st.Path}); err != nil {
+		return fmt.Errorf("%w: journal: %w", errFatal, err)
+	}
+	return nil
+}
+
+// undoCreateEntrypoint deletes an entry point the apply created, once it holds nothing but
+// the plan's rules (it did not exist at the scan).
+func (r *scopeRun) undoCreateEntrypoint(ctx context.Context, phase vocab.Phase) error {
+	_, want, err := r.target(phase)
+	if err != nil {
+		return err
+	}
+	live, err := r.opts.Client.GetEntrypointRuleset(ctx, r.sc.id, phase)
+	if err != nil || live == nil {
+		return err
+	}
+	if err := keptInPlace(live.Rules, nil, want); err != nil {
+		return stale("the %s entry point: %s", phase, err)
+	}
+	path := "/zones/" + r.sc.id + "/rulesets/" + live.ID
+	if err := r.opts.Client.Call(ctx, http.MethodDelete, path, nil, nil); err != nil && !isGone(err) {
+		return err
+	}
+	back, err := r.opts.Client.GetEntrypointRuleset(ctx, r.sc.id, phase)
+	if err != nil {
+		return err
+	}
+	if back != nil {
+		return unsafe("the %s entry point is still there after its DELETE", phase)
+	}
+	return nil
+}
+
+// undoAddRule deletes a rule the apply added (found by its id, or by reading when the run
+// was killed before it learnt the id).
+func (r *scopeRun) undoAddRule(ctx context.Context, st migrate.Step, rulesetID, ruleID string) error {
+	t, ok := r.targetByRuleset(rulesetID)
+	if !ok {
+		return fmt.Errorf("step %s: no target has ruleset %s", st.ID, rulesetID)
+	}
+	live, err := r.readEntrypoint(ctx, t.Phase, rulesetID)
+	if err != nil {
+		return err
+	}
+	var rule inventory.RulesetRule
+	if err := json.Unmarshal(st.Body, &rule); err != nil {
+		return err
+	}
+	i := indexNew(live.Rules, r.before(t.Phase), rule)
+	if ruleID == "" && i >= 0 {
+		ruleID = live.Rules[i].ID
+	}
+	if ruleID == "" || i < 0 {
+		return nil // never added
+	}
+	path := "/zones/" + r.sc.id + "/rulesets/" + rulesetID + "/rules/" + ruleID
+	if err := r.opts.Client.Call(ctx, http.MethodDelete, path, nil, nil); err != nil && !isGone(err) {
+		return err
+	}
+	back, err := r.readEntrypoint(ctx, t.Phase, rulesetID)
+	if err != nil {
+		return err
+	}
+	for _, b := range back.Rules {
+		if b.ID == ruleID {
+			return unsafe("rule %s is still in the %s entry point after its DELETE", ruleID, t.Phase)
+		}
+	}
+	return nil
+}
+
+// undoCreateObject deletes an object the apply created.
+func (r *scopeRun) undoCreateObject(ctx context.Context, st migrate.Step, id string) error {
+	if id == "" {
+		// The run stopped before it learnt the id: apply's own lookup by name finds it.
+		var body struct {
+			Name string `json:"name"`
+		}
+		_ = json.Unmarshal(st.Body, &body)
+		var list []struct {
+			ID   string `json:"id"`
+			Name string `json:"name"`
+		}
+		if err := r.opts.Client.Call(ctx, http.MethodGet, st.Path, nil, &list); err != nil {
+			return err
+		}
+		for _, o := range list {
+			if body.Name != "" && o.Name == body.Name {
+				id = o.ID
+			}
+		}
+		if id == "" {
+			return nil // never created
+		}
+	}
+	path := st.Path + "/" + id
+	if err := r.opts.Client.Call(ctx, http.MethodDelete, path, nil, nil); err != nil && !isGone(err) {
+		return err
+	}
+	back, err := r.read(ctx, path)
+	if err != nil {
+		return err
+	}
+	if back != nil {
+		return unsafe("%s is still there after its DELETE", path)
+	}
+	return nil
+}
+
+// undoUpdate writes back what a PUT or PATCH overwrote.
+func (r *scopeRun) undoUpdate(ctx context.Context, st migrate.Step, before json.RawMessage) error {
+	if len(before) == 0 {
+		return fmt.Errorf("%s: the journal does not say what it overwrote", st.ID)
+	}
+	want, err := decodeAny(before)
+	if err != nil {
+		return err
+	}
+	live, err := r.read(ctx, st.Path)
+	if err != nil {
+		return err
+	}
+	if live == nil {
+		return stale("%s is gone", st.Path)
+	}
+	if contains(live, want) {
+		return nil
+	}
+	if err := r.opts.Client.Call(ctx, st.Method, st.Path, before, nil); err != nil && !transient(err) {
+		return err // a transient failure is settled by the read back
+	}
+	back, err := r.read(ctx, st.Path)
+	if err != nil {
+		return err
+	}
+	if back == nil || !contains(back, want) {
+		return unsafe("%s is not back as it was after the %s", st.Path, st.Method)
+	}
+	return nil
+}
+
+// isGone: a DELETE whose object is gone already (its first answer was lost).
+func isGone(err error) bool { return cfapi.IsNotFound(err) }

@@ -1,0 +1,493 @@
+package apply
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/sunsetscan/sunset/migrate"
+	"github.com/sunsetscan/sunset/scanner/cfapi"
+	"github.com/sunsetscan/sunset/scanner/inventory"
+	"github.com/sunsetscan/sunset/scanner/vocab"
+)
+
+// maxAttempts is how often a step is tried when its call fails in a way that may pass (the
+// client has retried the call itself already; an answer lost on a POST is not retried by
+// the client, and the read before the next attempt finds whether it landed).
+const maxAttempts = 4
+
+// attempts runs a step until it is done, stops for a reason that will not pass, or runs
+// out of attempts. It returns the ids created and the outcome.
+func (r *scopeRun) attempts(ctx context.Context, st migrate.Step) (map[string]string, string, error) {
+	for n := 1; ; n++ {
+		created, outcome, err := r.attempt(ctx, st)
+		if err == nil {
+			return created, outcome, nil
+		}
+		if cfapi.IsAuth(err) {
+			return nil, "", fmt.Errorf("%w: %w", errFatal, err)
+		}
+		if n >= maxAttempts || ctx.Err() != nil || !transient(err) {
+			return nil, "", err
+		}
+	}
+}
+
+// transient reports whether a failed call may succeed when tried again.
+func transient(err error) bool {
+	var e *cfapi.Error
+	if !errors.As(err, &e) {
+		return false
+	}
+	return e.Status == 0 || e.Status == http.StatusTooManyRequests || e.Status >= 500
+}
+
+// attempt is one try of a step, by the shape of its call.
+func (r *scopeRun) attempt(ctx context.Context, st migrate.Step) (map[string]string, string, error) {
+	seg := segments(st.Path)
+	switch {
+	case st.Method == http.MethodGet:
+		if isEntrypoint(seg) {
+			if err := r.verifyEntrypoint(ctx, vocab.Phase(seg[4])); err != nil {
+				return nil, "", err
+			}
+		} // else a read with checks for people: nothing to send
+		if _, _, err := r.finish(st, nil, false); err != nil {
+			return nil, "", err
+		}
+		return nil, OutcomeChecked, nil
+	case st.Method == http.MethodPut && isEntrypoint(seg):
+		return r.createEntrypoint(ctx, st, vocab.Phase(seg[4]))
+	case st.Method == http.MethodPost && len(seg) == 5 && seg[2] == "rulesets" && seg[4] == "rules":
+		return r.addRule(ctx, st, seg[3])
+	case st.Method == http.MethodPost:
+		return r.createObject(ctx, st)
+	case st.Method == http.MethodDelete:
+		return r.deleteObject(ctx, st)
+	case st.Method == http.MethodPut || st.Method == http.MethodPatch:
+		return r.updateObject(ctx, st)
+	}
+	return nil, "", fmt.Errorf("step %s: %s is not a call apply makes", st.ID, st.Method)
+}
+
+// isEntrypoint: /zones/:id/rulesets/phases/:phase/entrypoint.
+func isEntrypoint(seg []string) bool {
+	return len(seg) == 6 && seg[0] == "zones" && seg[2] == "rulesets" && seg[3] == "phases" && seg[5] == "entrypoint"
+}
+
+// target is the zone's target of a phase.
+func (r *scopeRun) target(phase vocab.Phase) (migrate.Target, []inventory.RulesetRule, error) {
+	for _, t := range r.sc.targets {
+		if t.Phase == phase {
+			rules, err := targetRules(t)
+			return t, rules, err
+		}
+	}
+	return migrate.Target{}, nil, fmt.Errorf("the plan has no target for phase %s", phase)
+}
+
+// before is the zone's entry point of a phase in the snapshot, nil when it had none.
+func (r *scopeRun) before(phase vocab.Phase) *inventory.Ruleset {
+	if r.sc.zone == nil {
+		return nil
+	}
+	if rs, ok := r.sc.zone.Ruleset(phase); ok {
+		return &rs
+	}
+	return nil
+}
+
+// verifyEntrypoint checks that the entry point holds exactly the plan's rules, in order.
+func (r *scopeRun) verifyEntrypoint(ctx context.Context, phase vocab.Phase) error {
+	_, want, err := r.target(phase)
+	if err != nil {
+		return err
+	}
+	rs, err := r.opts.Client.GetEntrypointRuleset(ctx, r.sc.id, phase)
+	if err != nil {
+		return err
+	}
+	if rs == nil {
+		return unsafe("the %s entry point does not exist", phase)
+	}
+	if err := holdsExactly(rs.Rules, want); err != nil {
+		return unsafe("the %s entry point %s", phase, err)
+	}
+	return nil
+}
+
+// createEntrypoint is the PUT that creates a missing entry point with the plan's rules.
+func (r *scopeRun) createEntrypoint(ctx context.Context, st migrate.Step, phase vocab.Phase) (map[string]string, string, error) {
+	_, want, err := r.target(phase)
+	if err != nil {
+		return nil, "", err
+	}
+	live, err := r.opts.Client.GetEntrypointRuleset(ctx, r.sc.id, phase)
+	if err != nil {
+		return nil, "", err
+	}
+	if live != nil && len(live.Rules) > 0 {
+		if holdsExactly(live.Rules, want) == nil {
+			return r.finish(st, map[string]string{"ruleset_id": live.ID}, true)
+		}
+		// A PUT would replace these rules: someone created the entry point since the scan.
+		return nil, "", stale("the %s entry point now exists with %d rules", phase, len(live.Rules))
+	}
+	if err := r.begin(st, nil); err != nil {
+		return nil, "", err
+	}
+	var rs inventory.Ruleset
+	callErr := r.opts.Client.Call(ctx, st.Method, st.Path, st.Body, &rs)
+	back, err := r.opts.Client.GetEntrypointRuleset(ctx, r.sc.id, phase)
+	if err != nil {
+		return nil, "", err
+	}
+	if back == nil || holdsExactly(back.Rules, want) != nil {
+		if callErr != nil {
+			return nil, "", callErr
+		}
+		return nil, "", unsafe("the %s entry point does not hold the plan's rules after the PUT", phase)
+	}
+	return r.finish(st, map[string]string{"ruleset_id": back.ID}, false)
+}
+
+// addRule is the POST of one rule into an existing entry point, at its position.
+func (r *scopeRun) addRule(ctx context.Context, st migrate.Step, rulesetID string) (map[string]string, string, error) {
+	t, ok := r.targetByRuleset(rulesetID)
+	if !ok {
+		return nil, "", fmt.Errorf("step %s: no target has ruleset %s", st.ID, rulesetID)
+	}
+	want, err := targetRules(t)
+	if err != nil {
+		return nil, "", err
+	}
+	var rule inventory.RulesetRule
+	if err := json.Unmarshal(st.Body, &rule); err != nil {
+		return nil, "", fmt.Errorf("step %s: body: %w", st.ID, err)
+	}
+	before := r.before(t.Phase)
+	live, err := r.readEntrypoint(ctx, t.Phase, rulesetID)
+	if err != nil {
+		return nil, "", err
+	}
+	if err := keptInPlace(live.Rules, before, want); err != nil {
+		return nil, "", stale("the %s entry point: %s", t.Phase, err)
+	}
+	if i := indexNew(live.Rules, before, rule); i >= 0 {
+		return r.finish(st, map[string]string{"ruleset_id": rulesetID, "rule_id": live.Rules[i].ID}, true)
+	}
+	if err := r.begin(st, nil); err != nil {
+		return nil, "", err
+	}
+	// The POST answers with the whole ruleset after the write: that is the read back,
+	// unless the answer was lost.
+	back := &inventory.Ruleset{}
+	callErr := r.opts.Client.Call(ctx, st.Method, st.Path, st.Body, back)
+	if callErr != nil || back.ID != rulesetID {
+		if back, err = r.readEntrypoint(ctx, t.Phase, rulesetID); err != nil {
+			return nil, "", err
+		}
+	}
+	if err := keptInPlace(back.Rules, before, want); err != nil {
+		return nil, "", unsafe("the %s entry point: %s", t.Phase, err)
+	}
+	i := indexNew(back.Rules, before, rule)
+	if i < 0 {
+		if callErr != nil {
+			return nil, "", callErr
+		}
+		return nil, "", unsafe("the rule %q is not in the %s entry point after the POST", rule.Description, t.Phase)
+	}
+	return r.finish(st, map[string]string{"ruleset_id": rulesetID, "rule_id": back.Rules[i].ID}, false)
+}
+
+// indexNew finds rule among the live rules that were not there at the scan.
+func indexNew(live []inventory.RulesetRule, before *inventory.Ruleset, rule inventory.RulesetRule) int {
+	old := map[string]bool{}
+	if before != nil {
+		for _, b := range before.Rules {
+			old[b.ID] = true
+		}
+	}
+	for i, l := range live {
+		if !old[l.ID] && sameRule(l, rule) {
+			return i
+		}
+	}
+	return -1
+}
+
+func (r *scopeRun) targetByRuleset(id string) (migrate.Target, bool) {
+	for _, t := range r.sc.targets {
+		if t.RulesetID == id {
+			return t, true
+		}
+	}
+	return migrate.Target{}, false
+}
+
+// readEntrypoint reads an entry point that must exist with the given id.
+func (r *scopeRun) readEntrypoint(ctx context.Context, phase vocab.Phase, id string) (*inventory.Ruleset, error) {
+	live, err := r.opts.Client.GetEntrypointRuleset(ctx, r.sc.id, phase)
+	if err != nil {
+		return nil, err
+	}
+	if live == nil || live.ID != id {
+		return nil, stale("the %s entry point %s is gone", phase, id)
+	}
+	return live, nil
+}
+
+// read GETs the object at path, decoded; nil when it does not exist.
+func (r *scopeRun) read(ctx context.Context, path string) (any, error) {
+	var raw json.RawMessage
+	err := r.opts.Client.Call(ctx, http.MethodGet, path, nil, &raw)
+	if cfapi.IsNotFound(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, nil
+	}
+	return decodeAny(raw)
+}
+
+// expected is the object at path as this apply expects it: the snapshot's, with what this
+// apply wrote there since; nil when the snapshot does not hold it.
+func (r *scopeRun) expected(path string) any {
+	obj := snapshotObject(r.sc.zone, r.sc.account, path)
+	if obj == nil {
+		return nil
+	}
+	if w, ok := r.applied[path]; ok {
+		obj = overlay(obj, w)
+	}
+	return obj
+}
+
+// checkFresh refuses when the live object differs from what the plan was built on.
+func (r *scopeRun) checkFresh(st migrate.Step, live any) error {
+	want := r.expected(st.Path)
+	if want == nil {
+		return nil
+	}
+	if at := differs(live, want, ""); at != "" {
+		return stale("%s: %s differs from the snapshot", st.Path, at)
+	}
+	return nil
+}
+
+// updateObject is a PUT or PATCH of an existing object: pause a firewall rule, switch a
+// setting, clear a field.
+func (r *scopeRun) updateObject(ctx context.Context, st migrate.Step) (map[string]string, string, error) {
+	body, err := decodeAny(st.Body)
+	if err != nil {
+		return nil, "", fmt.Errorf("step %s: body: %w", st.ID, err)
+	}
+	live, err := r.read(ctx, st.Path)
+	if err != nil {
+		return nil, "", err
+	}
+	if live == nil {
+		if r.deletesLater(st) {
+			return r.finish(st, nil, true) // a later step of the plan deleted it already
+		}
+		return nil, "", stale("%s is gone", st.Path)
+	}
+	if contains(live, body) {
+		return r.finish(st, nil, true)
+	}
+	if err := r.checkFresh(st, live); err != nil {
+		return nil, "", err
+	}
+	if err := r.replacementsInPlace(ctx, st, false); err != nil {
+		return nil, "", err
+	}
+	before, _ := json.Marshal(project(live, body))
+	if err := r.begin(st, before); err != nil {
+		return nil, "", err
+	}
+	callErr := r.opts.Client.Call(ctx, st.Method, st.Path, st.Body, nil)
+	back, err := r.read(ctx, st.Path)
+	if err != nil {
+		return nil, "", err
+	}
+	if back == nil || !contains(back, body) {
+		if callErr != nil {
+			return nil, "", callErr
+		}
+		return nil, "", unsafe("%s does not show the change after the %s", st.Path, st.Method)
+	}
+	if err := r.replacementsInPlace(ctx, st, true); err != nil {
+		return nil, "", err
+	}
+	return r.finish(st, nil, false)
+}
+
+// deletesLater reports whether a step after st deletes the object st changes.
+func (r *scopeRun) deletesLater(st migrate.Step) bool {
+	after := false
+	for _, o := range r.sc.steps {
+		if after && o.Method == http.MethodDelete && o.Path == st.Path {
+			return true
+		}
+		after = after || o.ID == st.ID
+	}
+	return false
+}
+
+// deleteObject deletes an old object once its replacement is in place.
+func (r *scopeRun) deleteObject(ctx context.Context, st migrate.Step) (map[string]string, string, error) {
+	live, err := r.read(ctx, st.Path)
+	if err != nil {
+		return nil, "", err
+	}
+	if live == nil {
+		return r.finish(st, nil, true)
+	}
+	if err := r.checkFresh(st, live); err != nil {
+		return nil, "", err
+	}
+	if err := r.replacementsInPlace(ctx, st, false); err != nil {
+		return nil, "", err
+	}
+	if err := r.begin(st, nil); err != nil {
+		return nil, "", err
+	}
+	callErr := r.opts.Client.Call(ctx, st.Method, st.Path, st.Body, nil)
+	back, err := r.read(ctx, st.Path)
+	if err != nil {
+		return nil, "", err
+	}
+	if back != nil {
+		if callErr != nil {
+			return nil, "", callErr
+		}
+		return nil, "", unsafe("%s still exists after the DELETE", st.Path)
+	}
+	if err := r.replacementsInPlace(ctx, st, true); err != nil {
+		return nil, "", err
+	}
+	return r.finish(st, nil, false)
+}
+
+// createObject POSTs a new object (an Access application, a notification policy), unless
+// one of the same name exists already.
+func (r *scopeRun) createObject(ctx context.Context, st migrate.Step) (map[string]string, string, error) {
+	var body struct {
+		Name string `json:"name"`
+	}
+	_ = json.Unmarshal(st.Body, &body)
+	find := func() (string, error) {
+		if body.Name == "" {
+			return "", nil
+		}
+		var list []struct {
+			ID   string `json:"id"`
+			Name string `json:"name"`
+		}
+		if err := r.opts.Client.Call(ctx, http.MethodGet, st.Path, nil, &list); err != nil {
+			return "", err
+		}
+		for _, o := range list {
+			if o.Name == body.Name {
+				return o.ID, nil
+			}
+		}
+		return "", nil
+	}
+	id, err := find()
+	if err != nil {
+		return nil, "", err
+	}
+	if id != "" {
+		return r.finish(st, map[string]string{"id": id}, true)
+	}
+	if err := r.begin(st, nil); err != nil {
+		return nil, "", err
+	}
+	var made struct {
+		ID string `json:"id"`
+	}
+	callErr := r.opts.Client.Call(ctx, st.Method, st.Path, st.Body, &made)
+	if callErr == nil && made.ID != "" && body.Name == "" {
+		return r.finish(st, map[string]string{"id": made.ID}, false)
+	}
+	if id, err = find(); err != nil {
+		return nil, "", err
+	}
+	if id == "" {
+		if callErr != nil {
+			return nil, "", callErr
+		}
+		return nil, "", unsafe("no %q under %s after the POST", body.Name, st.Path)
+	}
+	return r.finish(st, map[string]string{"id": id}, false)
+}
+
+// removes reports whether a step pauses, deletes or switches off an old protection: those
+// run only while every replacement rule is in place.
+func removes(st migrate.Step) bool {
+	for _, p := range []string{"firewall-rule.", "filter.", "rate-limit.", "waf-override.", "waf."} {
+		if strings.HasPrefix(st.Kind, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// replacementsInPlace is the safety invariant around the steps that remove an old
+// protection: every entry point the plan targets holds exactly the plan's rules. It is read
+// before the first such step of the scope and after its last one (after is set for the
+// read back); between them the apply itself never writes to an entry point, and each
+// step's own object is read back after it.
+func (r *scopeRun) replacementsInPlace(ctx context.Context, st migrate.Step, after bool) error {
+	if !removes(st) || (!after && r.replacedChecked) || (after && !r.lastRemoval(st)) {
+		return nil
+	}
+	for _, t := range r.sc.targets {
+		if err := r.verifyEntrypoint(ctx, t.Phase); err != nil {
+			return fmt.Errorf("replacements not in place around %s: %w", st.ID, err)
+		}
+	}
+	r.replacedChecked = true
+	return nil
+}
+
+// lastRemoval reports whether no step after st removes an old protection in this run.
+func (r *scopeRun) lastRemoval(st migrate.Step) bool {
+	after := false
+	for _, o := range r.sc.steps {
+		if after && removes(o) && !o.Manual && (!r.opts.KeepOld || o.Change != migrate.ChangeDelete) {
+			return false
+		}
+		after = after || o.ID == st.ID
+	}
+	return true
+}
+
+// begin journals a step about to be sent.
+func (r *scopeRun) begin(st migrate.Step, before json.RawMessage) error {
+	err := r.opts.Journal.Record(Entry{Event: EventBegin, Scope: r.sc.kind, ID: r.sc.id, Step: st.ID, Kind: st.Kind, Method: st.Method, Path: st.Path, Before: before})
+	if err != nil {
+		return fmt.Errorf("%w: journal: %w", errFatal, err)
+	}
+	return nil
+}
+
+// finish journals a step read back done.
+func (r *scopeRun) finish(st migrate.Step, created map[string]string, already bool) (map[string]string, string, error) {
+	err := r.opts.Journal.Record(Entry{Event: EventDone, Scope: r.sc.kind, ID: r.sc.id, Step: st.ID, Kind: st.Kind, Method: st.Method, Path: st.Path, Created: created, Already: already})
+	if err != nil {
+		return nil, "", fmt.Errorf("%w: journal: %w", errFatal, err)
+	}
+	if already {
+		return created, OutcomeAlready, nil
+	}
+	return created, OutcomeSent, nil
+}
