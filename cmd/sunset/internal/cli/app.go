@@ -171,6 +171,7 @@ func commands(s *Streams) []*ucli.Command {
 		checkCommand(s),
 		planCommand(s),
 		verifyCommand(s),
+		applyCommand(s),
 		translateCommand(s),
 		reportCommand(s),
 		rulesCommand(s),

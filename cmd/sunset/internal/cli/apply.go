@@ -1,0 +1,308 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sync/atomic"
+
+	ucli "github.com/urfave/cli/v2"
+
+	"github.com/sunsetscan/sunset/migrate"
+	"github.com/sunsetscan/sunset/migrate/apply"
+	"github.com/sunsetscan/sunset/scanner"
+	"github.com/sunsetscan/sunset/scanner/cfapi"
+	"github.com/sunsetscan/sunset/scanner/inventory"
+	"github.com/sunsetscan/sunset/scanner/textsafe"
+)
+
+// applyJournalDefault is where --yes writes its journal when --journal is not given.
+const applyJournalDefault = "sunset-apply.journal"
+
+// applyFlags are the plan's source flags (a live scan, --snapshot, or --plan-in with the
+// --snapshot it was built from), the judging flags, and apply's own.
+func applyFlags() []ucli.Flag {
+	out := []ucli.Flag{}
+	for _, f := range scanFlags() {
+		switch f.Names()[0] {
+		case flagFormat:
+			out = append(out, &ucli.StringFlag{Name: flagFormat, Value: "text", Usage: "output `FORMAT`: text or json (what was done), to stdout"})
+		case flagFailOn, flagColor:
+		default:
+			out = append(out, f)
+		}
+	}
+	return append(out,
+		&ucli.StringFlag{Name: "plan-in", Usage: "apply the saved plan `FILE` (plan.json), built from --snapshot"},
+		&ucli.BoolFlag{Name: "yes", Usage: "carry the steps out (without it, a dry run that sends no write)"},
+		&ucli.StringFlag{Name: "journal", Value: applyJournalDefault, Usage: "record what is done in `FILE` (new; --yes only)"},
+		&ucli.StringFlag{Name: "resume", Usage: "continue the apply recorded in `JOURNAL`"},
+		&ucli.StringFlag{Name: "rollback", Usage: "undo what `JOURNAL` did, in reverse, to the last safe point"},
+		&ucli.BoolFlag{Name: "keep-old", Usage: "create the replacements and pause the old objects, delete nothing (resume later without it)"},
+	)
+}
+
+func applyCommand(s *Streams) *ucli.Command {
+	return &ucli.Command{
+		Name:  "apply",
+		Usage: "carry out a migration plan's API steps (a dry run unless --yes)",
+		Description: "Builds the plan as `sunset plan` does (live, or --snapshot), or reads --plan-in with its\n" +
+			"--snapshot, and prints per zone the steps it would send and the manual steps it will not.\n" +
+			"With --yes it sends them: zones concurrently behind one rate limiter, steps in order, each\n" +
+			"object re-read first (a zone whose objects changed since the scan stops: plan is stale,\n" +
+			"rebuild), each change read back, old rules paused and deleted only while their replacements\n" +
+			"are in place. The journal records every step; --resume JOURNAL continues an interrupted\n" +
+			"apply, --rollback JOURNAL undoes one. Manual steps are listed at the end, never run.\n" +
+			"Exit 0 every zone done, 2 usage, 3 fatal (credentials, journal), 4 some zones stopped.",
+		Flags:  applyFlags(),
+		Action: func(c *ucli.Context) error { return runApply(c, s) },
+	}
+}
+
+// applyRun is what runApply resolved: the plan, its snapshot, and how to run it.
+type applyRun struct {
+	plan     *migrate.Plan
+	snap     *inventory.Snapshot
+	loaded   *apply.Loaded // --resume or --rollback
+	rollback bool
+	yes      bool
+	format   string
+}
+
+func runApply(c *ucli.Context, s *Streams) error {
+	if err := noArgs(c); err != nil {
+		return err
+	}
+	run, opts, err := resolveApply(c, s)
+	if err != nil {
+		return err
+	}
+	client, err := cfapi.New(cfapi.Config{
+		BaseURL: opts.baseURL, Credentials: opts.creds, UserAgent: cfapi.UserAgent(Version), RPS: opts.rps,
+		MaxRetries: maxRetries(opts.retries), Burst: 1,
+	})
+	if err != nil && run.yes {
+		return usageErrorf("%v", err)
+	}
+	aopts := apply.Options{Client: client, Snapshot: run.snap, DryRun: !run.yes, KeepOld: c.Bool("keep-old"), Workers: c.Int("workers")}
+	if run.yes {
+		j, err := openJournal(c, run)
+		if err != nil {
+			return err
+		}
+		defer func() { _ = j.Close() }() // every entry was synced as written
+		aopts.Journal = j
+		fmt.Fprintf(s.Err, "sunset: journal %s\n", textsafe.Sanitize(j.Path()))
+	}
+	if run.loaded != nil && !run.rollback {
+		aopts.Done = run.loaded.Done()
+	}
+	prog := newApplyProgress(s, run.plan)
+	aopts.OnStep = prog.step
+	var res *apply.Result
+	if run.rollback {
+		res, err = apply.Rollback(c.Context, run.loaded, aopts)
+	} else {
+		res, err = apply.Apply(c.Context, run.plan, aopts)
+	}
+	prog.done()
+	if res != nil {
+		if werr := writeApplyResult(s.Out, run, res, client); werr != nil {
+			return werr
+		}
+	}
+	switch {
+	case err != nil && cfapi.IsAuth(err):
+		return fatalError(fmt.Errorf("the API refused %s: %w", opts.creds.Describe(), err))
+	case err != nil && c.Err() != nil:
+		fmt.Fprintf(s.Err, "sunset: apply %s; resume with --resume\n", stopReason(err))
+		return &exitError{code: ExitIncomplete}
+	case err != nil:
+		return fatalError(err)
+	case len(res.Stopped()) > 0:
+		return &exitError{code: ExitIncomplete}
+	}
+	return nil
+}
+
+// resolveApply reads the flags and the plan's source.
+func resolveApply(c *ucli.Context, s *Streams) (*applyRun, *scanOptions, error) {
+	run := &applyRun{yes: c.Bool("yes"), format: c.String(flagFormat)}
+	if run.format != "text" && run.format != "json" {
+		return nil, nil, usageErrorf("--format %q: want text or json", run.format)
+	}
+	opts, err := resolveScanOptions(withoutReport(c), s)
+	if err != nil {
+		return nil, nil, err
+	}
+	resume, rollback, planIn := c.String("resume"), c.String("rollback"), c.String("plan-in")
+	if resume != "" && rollback != "" {
+		return nil, nil, usageErrorf("--resume and --rollback are alternatives: give one")
+	}
+	if journal := resume + rollback; journal != "" {
+		if planIn != "" || opts.snapshotIn != "" {
+			return nil, nil, usageErrorf("the journal holds the plan and its snapshot: no --plan-in or --snapshot with --resume or --rollback")
+		}
+		if run.loaded, err = apply.LoadJournal(journal); err != nil {
+			return nil, nil, usageErrorf("%v", err)
+		}
+		run.plan, run.snap, run.rollback = run.loaded.Plan, run.loaded.Snapshot, rollback != ""
+	} else if err := planOfApply(c, s, opts, run, planIn); err != nil {
+		return nil, nil, err
+	}
+	if run.yes || opts.snapshotIn == "" && run.loaded == nil {
+		if opts.creds, err = credentials(c, s); err != nil {
+			return nil, nil, err
+		}
+	}
+	return run, opts, nil
+}
+
+// planOfApply builds the plan from a scan (live or --snapshot) or reads --plan-in.
+func planOfApply(c *ucli.Context, s *Streams, opts *scanOptions, run *applyRun, planIn string) error {
+	if planIn != "" && opts.snapshotIn == "" {
+		return usageErrorf("--plan-in needs --snapshot, the snapshot the plan was built from (the stale checks compare with it)")
+	}
+	var err error
+	if opts.snapshotIn == "" {
+		if opts.creds, err = credentials(c, s); err != nil {
+			return err
+		}
+	}
+	snap, _, collectErr := acquireSnapshot(c.Context, s, opts)
+	if snap == nil {
+		return collectErr
+	}
+	if collectErr != nil {
+		return &exitError{code: ExitIncomplete, err: fmt.Errorf("scan %s: nothing applied", stopReason(collectErr))}
+	}
+	if opts.snapshotOut != "" {
+		if err := writeSnapshot(opts.snapshotOut, snap); err != nil {
+			return err
+		}
+	}
+	run.snap = snap
+	if planIn != "" {
+		run.plan, err = readPlanFile(planIn)
+		return err
+	}
+	res := scanner.ScanSnapshot(snap, opts.catalog, scanner.Options{AsOf: opts.asOf})
+	run.plan = buildPlan(snap, res, opts)
+	return nil
+}
+
+// openJournal creates the journal of a new apply, or opens the resumed or rolled back one.
+func openJournal(c *ucli.Context, run *applyRun) (*apply.Journal, error) {
+	var (
+		j   *apply.Journal
+		err error
+	)
+	if path := c.String("resume") + c.String("rollback"); path != "" {
+		j, err = apply.AppendJournal(path)
+	} else {
+		j, err = apply.CreateJournal(c.String("journal"), run.plan, run.snap)
+	}
+	if err != nil {
+		return nil, fatalError(fmt.Errorf("cannot write the journal: %w", err))
+	}
+	return j, nil
+}
+
+// applyProgress draws one line on a terminal: steps done of the plan's.
+type applyProgress struct {
+	s     *Streams
+	total int
+	n     atomic.Int64
+}
+
+func newApplyProgress(s *Streams, p *migrate.Plan) *applyProgress {
+	total := 0
+	for _, st := range p.Steps() {
+		if !st.Manual {
+			total++
+		}
+	}
+	return &applyProgress{s: s, total: total}
+}
+
+func (p *applyProgress) step(_ *apply.ScopeResult, _ apply.StepResult) {
+	n := p.n.Add(1)
+	if p.s.ErrTTY {
+		fmt.Fprintf(p.s.Err, "\r\x1b[Kapplying: %d of %d steps", n, p.total)
+	}
+}
+
+func (p *applyProgress) done() {
+	if p.s.ErrTTY && p.n.Load() > 0 {
+		fmt.Fprint(p.s.Err, "\r\x1b[K")
+	}
+}
+
+// writeApplyResult prints what was done (or would be): text or JSON.
+func writeApplyResult(w io.Writer, run *applyRun, res *apply.Result, client *cfapi.Client) error {
+	if run.format == "json" {
+		out := struct {
+			*apply.Result
+			Rollback bool        `json:"rollback,omitempty"`
+			Requests cfapi.Stats `json:"requests"`
+		}{res, run.rollback, cfapi.Stats{}}
+		if client != nil {
+			out.Requests = client.Stats()
+		}
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
+	}
+	writeApplyText(w, run, res)
+	return nil
+}
+
+func writeApplyText(w io.Writer, run *applyRun, res *apply.Result) {
+	var manual []string
+	done, stopped := 0, 0
+	for i := range res.Scopes {
+		sc := &res.Scopes[i]
+		name := textsafe.Sanitize(sc.Name)
+		if name == "" {
+			name = sc.ID
+		}
+		switch {
+		case res.DryRun:
+			fmt.Fprintf(w, "%s %s: would send %d steps\n", sc.Scope, name, sc.Count(apply.OutcomeWould))
+			for _, st := range sc.Steps {
+				if st.Outcome == apply.OutcomeWould {
+					fmt.Fprintf(w, "  %s %s  (%s)\n", st.Method, textsafe.Sanitize(st.Path), st.ID)
+				}
+			}
+		case sc.Status == apply.StatusStopped:
+			stopped++
+			safe := sc.LastSafe
+			if safe == "" {
+				safe = "none"
+			}
+			fmt.Fprintf(w, "%s %s: stopped at %s (last safe step: %s): %s\n", sc.Scope, name, sc.StoppedAt, safe, textsafe.Sanitize(sc.Reason))
+		default:
+			done++
+			fmt.Fprintf(w, "%s %s: %s (%d sent, %d found done, %d from the journal, %d held back)\n", sc.Scope, name, sc.Status,
+				sc.Count(apply.OutcomeSent)+sc.Count(apply.OutcomeChecked)+sc.Count(apply.OutcomeUndone), sc.Count(apply.OutcomeAlready), sc.Count(apply.OutcomeJournal), sc.Count(apply.OutcomeHeld))
+		}
+		for _, m := range sc.Manual {
+			manual = append(manual, fmt.Sprintf("%s %s, %s: %s\n    %s", sc.Scope, name, m.ID, textsafe.Sanitize(m.Title), textsafe.Sanitize(m.What)))
+		}
+	}
+	if len(manual) > 0 && !run.rollback {
+		fmt.Fprintf(w, "\nManual steps (not run; do them yourself):\n")
+		for _, m := range manual {
+			fmt.Fprintf(w, "  %s\n", m)
+		}
+	}
+	verb := "Applied"
+	switch {
+	case res.DryRun:
+		fmt.Fprintf(w, "Dry run: nothing sent. %d scopes, %d manual steps. Run again with --yes to apply.\n", len(res.Scopes), len(manual))
+		return
+	case run.rollback:
+		verb = "Rolled back"
+	}
+	fmt.Fprintf(w, "%s: %d scopes done, %d stopped, %d manual steps.\n", verb, done, stopped, len(manual))
+}
