@@ -1,0 +1,118 @@
+//go:build unix
+
+package main
+
+import (
+	"fmt"
+	"math/rand"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/sunsetscan/sunset/cmd/sunset/internal/cli"
+	"github.com/sunsetscan/sunset/scanner/cfapi/emulator"
+	"github.com/sunsetscan/sunset/scanner/cfapi/emulator/seed"
+	"github.com/sunsetscan/sunset/scanner/inventory"
+)
+
+// applyEmulator serves the demo account as of a day past every end of life, slowed a
+// little so an apply can be killed at a chosen write.
+func applyEmulator(t *testing.T) (string, *emulator.Server) {
+	t.Helper()
+	return serveEmulator(t, emulator.Options{
+		AsOf: time.Date(2026, 11, 24, 0, 0, 0, 0, time.UTC), Seed: seed.Demo(), Token: seed.DemoToken, Rand: 5,
+		Latency: emulator.LatencySpec{Min: 2 * time.Millisecond, Max: 2 * time.Millisecond},
+	})
+}
+
+func applyArgs(journal string, extra ...string) []string {
+	return append([]string{"apply", "--rps", "0", "--as-of", "2026-11-24", "--retries", "0", "--workers", "2", "--yes", "--journal", journal}, extra...)
+}
+
+// TestKilledApplyResumes SIGKILLs `sunset apply --yes` at random writes (seeded, so a
+// failure can be replayed), resumes each from its journal, and compares the end state with
+// an uninterrupted apply's: the same rules, paused and deleted objects and settings, and no
+// rule added twice. Resuming the finished journal then sends nothing.
+func TestKilledApplyResumes(t *testing.T) {
+	dir := t.TempDir()
+	api, srv := applyEmulator(t)
+	p := startSunset(t, api, applyArgs(filepath.Join(dir, "want.jsonl"))...)
+	if code := p.waitExit(t); code != cli.ExitOK {
+		t.Fatalf("uninterrupted apply: exit %d\n%s", code, p.stderr.String())
+	}
+	want, writes := endState(srv.Snapshot()), srv.Stats().Writes
+	rng := rand.New(rand.NewSource(20261125))
+	for i := 0; i < 3; i++ {
+		at := 1 + rng.Intn(writes-1)
+		api, srv := applyEmulator(t)
+		journal := filepath.Join(dir, fmt.Sprintf("j%d.jsonl", i))
+		p := startSunset(t, api, applyArgs(journal)...)
+		deadline := time.Now().Add(exitDeadline)
+		for srv.Stats().Writes < at && !p.exited() && time.Now().Before(deadline) {
+			time.Sleep(200 * time.Microsecond)
+		}
+		if p.exited() {
+			t.Fatalf("run %d: the apply ended before write %d:\n%s", i, at, p.stderr.String())
+		}
+		if err := p.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+			t.Fatal(err)
+		}
+		<-p.done
+		t.Logf("run %d: SIGKILL at write %d of %d", i, srv.Stats().Writes, writes)
+		r := startSunset(t, api, "apply", "--resume", journal, "--yes", "--rps", "0", "--retries", "0")
+		if code := r.waitExit(t); code != cli.ExitOK {
+			t.Fatalf("run %d: resume: exit %d\n%s", i, code, r.stderr.String())
+		}
+		if got := endState(srv.Snapshot()); got != want {
+			t.Fatalf("run %d: killed at write %d and resumed, the account differs from an uninterrupted apply's:\n%s\nwant:\n%s", i, at, got, want)
+		}
+		done := srv.Stats().Total
+		r = startSunset(t, api, "apply", "--resume", journal, "--yes", "--rps", "0")
+		if code := r.waitExit(t); code != cli.ExitOK || srv.Stats().Total != done {
+			t.Fatalf("run %d: resuming the finished journal: exit %d, %d requests", i, code, srv.Stats().Total-done)
+		}
+	}
+}
+
+// endState is what an apply changes, without the ids and versions the emulator assigns:
+// per zone the entry points' rules in order (a rule added twice shows), the firewall rules
+// with their paused state, filters, rate limits, overrides and settings.
+func endState(snap *inventory.Snapshot) string {
+	var b strings.Builder
+	for _, z := range snap.Zones {
+		fmt.Fprintf(&b, "zone %s\n", z.Zone.Name)
+		for _, rs := range z.Rulesets {
+			for _, r := range rs.Rules {
+				fmt.Fprintf(&b, "  %s: %s %v %s %q %s\n", rs.Phase, r.Action, r.Enabled == nil || *r.Enabled, r.ActionParameters, r.Description, r.Expression)
+			}
+		}
+		for _, r := range z.FirewallRules {
+			fmt.Fprintf(&b, "  firewall rule %s paused=%v\n", r.ID, r.Paused)
+		}
+		for _, f := range z.Filters {
+			fmt.Fprintf(&b, "  filter %s\n", f.ID)
+		}
+		for _, r := range z.RateLimits {
+			fmt.Fprintf(&b, "  rate limit %s\n", r.ID)
+		}
+		for _, o := range z.WAFOverrides {
+			fmt.Fprintf(&b, "  override %s\n", o.ID)
+		}
+		var settings []string
+		for _, s := range z.Settings {
+			settings = append(settings, s.ID+"="+string(s.Value))
+		}
+		sort.Strings(settings)
+		fmt.Fprintf(&b, "  settings %s\n", strings.Join(settings, " "))
+	}
+	for _, a := range snap.Accounts {
+		fmt.Fprintf(&b, "account %s: %d bookmarks, %d pools\n", a.Account.Name, len(a.AccessBookmarks), len(a.LoadBalancerPools))
+		for _, p := range a.LoadBalancerPools {
+			fmt.Fprintf(&b, "  pool %s email %q\n", p.Name, p.NotificationEmail)
+		}
+	}
+	return b.String()
+}
