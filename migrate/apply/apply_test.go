@@ -14,14 +14,18 @@ import (
 )
 
 // TestApplyMigratesAndRescanIsClean applies the demo's and a generated account's plans:
-// every scope is done, every write was accepted, and the rescan has nothing at or above
-// warning.
+// every scope is done, every write was accepted, the requests are the ones
+// EstimateRequests counts, and the rescan has nothing at or above warning.
 func TestApplyMigratesAndRescanIsClean(t *testing.T) {
 	for name, snap := range map[string]*inventory.Snapshot{"demo": seed.Demo(), "migratable": seed.GenerateMigratable(40, 3)} {
 		t.Run(name, func(t *testing.T) {
 			a := serve(t, snap, emulator.Options{})
 			p, before := a.plan()
+			sent := a.srv.Stats().Total
 			res := a.run(p, before, apply.Options{})
+			if got, want := a.srv.Stats().Total-sent, apply.EstimateRequests(p, false); got != want {
+				t.Errorf("the apply sent %d requests, EstimateRequests says %d", got, want)
+			}
 			for _, s := range res.Scopes {
 				if s.Status != apply.StatusDone {
 					t.Errorf("%s %s: %s at %s: %s", s.Scope, s.Name, s.Status, s.StoppedAt, s.Reason)

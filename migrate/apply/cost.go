@@ -1,0 +1,50 @@
+package apply
+
+import (
+	"net/http"
+
+	"github.com/sunsetscan/sunset/migrate"
+)
+
+// EstimateRequests is how many requests an apply of p sends when nothing is done yet and
+// nothing fails: per entry point check 1; per entry point created 3 (read, PUT, read back);
+// per rule added 2 (read, POST, whose answer is the read back); per object created 3 (list,
+// POST, list); per change or deletion 3 (read, write, read back), and the zone's targets
+// read once before its first and once after its last pause, deletion or switch-off.
+func EstimateRequests(p *migrate.Plan, keepOld bool) int {
+	n := 0
+	for _, sc := range scopesOf(p, nil) {
+		r := &scopeRun{opts: &Options{KeepOld: keepOld}, sc: sc}
+		first := true
+		for _, st := range sc.steps {
+			if st.Manual || (keepOld && st.Change == migrate.ChangeDelete) {
+				continue
+			}
+			n += stepRequests(st)
+			if removes(st) {
+				if first {
+					n += len(sc.targets)
+					first = false
+				}
+				if r.lastRemoval(st) {
+					n += len(sc.targets)
+				}
+			}
+		}
+	}
+	return n
+}
+
+// stepRequests is what one step sends when it runs once, without the invariant's reads.
+func stepRequests(st migrate.Step) int {
+	seg := segments(st.Path)
+	switch {
+	case st.Method == http.MethodGet && isEntrypoint(seg):
+		return 1
+	case st.Method == http.MethodGet:
+		return 0
+	case st.Method == http.MethodPost && len(seg) == 5 && seg[2] == "rulesets" && seg[4] == "rules":
+		return 2
+	}
+	return 3
+}
