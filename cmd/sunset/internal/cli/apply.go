@@ -66,6 +66,8 @@ type applyRun struct {
 	loaded   *apply.Loaded // --resume or --rollback
 	rollback bool
 	yes      bool
+	keepOld  bool
+	rps      float64
 	format   string
 }
 
@@ -77,6 +79,7 @@ func runApply(c *ucli.Context, s *Streams) error {
 	if err != nil {
 		return err
 	}
+	run.keepOld, run.rps = c.Bool("keep-old"), opts.rps
 	client, err := cfapi.New(cfapi.Config{
 		BaseURL: opts.baseURL, Credentials: opts.creds, UserAgent: cfapi.UserAgent(Version), RPS: opts.rps,
 		MaxRetries: maxRetries(opts.retries), Burst: 1,
@@ -84,7 +87,7 @@ func runApply(c *ucli.Context, s *Streams) error {
 	if err != nil && run.yes {
 		return usageErrorf("%v", err)
 	}
-	aopts := apply.Options{Client: client, Snapshot: run.snap, DryRun: !run.yes, KeepOld: c.Bool("keep-old"), Workers: c.Int("workers")}
+	aopts := apply.Options{Client: client, Snapshot: run.snap, DryRun: !run.yes, KeepOld: run.keepOld, Workers: c.Int("workers")}
 	if run.yes {
 		j, err := openJournal(c, run)
 		if err != nil {
@@ -299,7 +302,12 @@ func writeApplyText(w io.Writer, run *applyRun, res *apply.Result) {
 	verb := "Applied"
 	switch {
 	case res.DryRun:
-		fmt.Fprintf(w, "Dry run: nothing sent. %d scopes, %d manual steps. Run again with --yes to apply.\n", len(res.Scopes), len(manual))
+		fmt.Fprintf(w, "Dry run: nothing sent. %d scopes, %d manual steps.\n", len(res.Scopes), len(manual))
+		if !run.rollback {
+			n := apply.EstimateRequests(run.plan, run.keepOld)
+			fmt.Fprintf(w, "The apply would send %s requests, %s.\n", thousands(n), dryRunTime(n, run.rps))
+		}
+		fmt.Fprintf(w, "Run again with --yes to carry it out.\n")
 		return
 	case run.rollback:
 		verb = "Rolled back"
