@@ -87,6 +87,27 @@ func contains(live, want any) bool {
 	return true
 }
 
+// replacesWhole reports whether a write to path replaces the objects its body names whole
+// rather than merging into them: a DNS record's data is sent whole (the SRV fix drops
+// members from it).
+func replacesWhole(path string) bool { return strings.Contains(path, "/dns_records/") }
+
+// containsWhole is contains with the body's members compared whole, for writes that replace
+// them (replacesWhole).
+func containsWhole(live, want any) bool {
+	wm, wok := want.(map[string]any)
+	lm, lok := live.(map[string]any)
+	if !wok || !lok {
+		return contains(live, want)
+	}
+	for k, wv := range wm {
+		if !contains(lm[k], wv) || !contains(wv, lm[k]) {
+			return false
+		}
+	}
+	return true
+}
+
 // project keeps of live the members want names (recursively): what a write of want
 // overwrites.
 func project(live, want any) any {
@@ -230,4 +251,17 @@ func indexRule(rules []inventory.RulesetRule, r inventory.RulesetRule) int {
 		}
 	}
 	return -1
+}
+
+// topLevel is body with its members' values emptied: projecting on it keeps whole values.
+func topLevel(body any) any {
+	m, ok := body.(map[string]any)
+	if !ok {
+		return body
+	}
+	out := make(map[string]any, len(m))
+	for k := range m {
+		out[k] = nil
+	}
+	return out
 }

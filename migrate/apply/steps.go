@@ -299,7 +299,11 @@ func (r *scopeRun) updateObject(ctx context.Context, st migrate.Step) (map[strin
 		}
 		return nil, "", stale("%s is gone", st.Path)
 	}
-	if contains(live, body) {
+	took := contains
+	if replacesWhole(st.Path) {
+		took = containsWhole
+	}
+	if took(live, body) {
 		return r.finish(st, nil, true)
 	}
 	if err := r.checkFresh(st, live); err != nil {
@@ -309,6 +313,9 @@ func (r *scopeRun) updateObject(ctx context.Context, st migrate.Step) (map[strin
 		return nil, "", err
 	}
 	before, _ := json.Marshal(project(live, body))
+	if replacesWhole(st.Path) {
+		before, _ = json.Marshal(project(live, topLevel(body)))
+	}
 	if err := r.begin(st, before); err != nil {
 		return nil, "", err
 	}
@@ -317,7 +324,7 @@ func (r *scopeRun) updateObject(ctx context.Context, st migrate.Step) (map[strin
 	if err != nil {
 		return nil, "", err
 	}
-	if back == nil || !contains(back, body) {
+	if back == nil || !took(back, body) {
 		if callErr != nil {
 			return nil, "", callErr
 		}
