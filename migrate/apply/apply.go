@@ -152,25 +152,30 @@ func Apply(ctx context.Context, p *migrate.Plan, opts Options) (*Result, error) 
 	if opts.Client == nil && !opts.DryRun {
 		return nil, errors.New("apply: no client")
 	}
-	if opts.Workers < 1 {
-		opts.Workers = DefaultWorkers
+	return eachScope(ctx, scopesOf(p, opts.Snapshot), &opts, (*scopeRun).run)
+}
+
+// eachScope runs do on every scope, opts.Workers at once, and returns the first error of
+// the whole run (or the context's).
+func eachScope(ctx context.Context, scopes []scope, opts *Options, do func(*scopeRun, context.Context) error) (*Result, error) {
+	workers := opts.Workers
+	if workers < 1 {
+		workers = DefaultWorkers
 	}
-	scopes := scopesOf(p, opts.Snapshot)
 	res := &Result{DryRun: opts.DryRun, Scopes: make([]ScopeResult, len(scopes))}
 	var (
 		wg       sync.WaitGroup
 		mu       sync.Mutex
 		firstErr error
 	)
-	sem := make(chan struct{}, opts.Workers)
+	sem := make(chan struct{}, workers)
 	for i := range scopes {
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			r := &scopeRun{opts: &opts, sc: scopes[i], res: &res.Scopes[i]}
-			if err := r.run(ctx); err != nil {
+			if err := do(&scopeRun{opts: opts, sc: scopes[i], res: &res.Scopes[i]}, ctx); err != nil {
 				mu.Lock()
 				if firstErr == nil {
 					firstErr = err

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"sync"
 
 	"github.com/sunsetscan/sunset/migrate"
 	"github.com/sunsetscan/sunset/scanner/cfapi"
@@ -29,39 +28,10 @@ func Rollback(ctx context.Context, l *Loaded, opts Options) (*Result, error) {
 	if opts.Client == nil && !opts.DryRun {
 		return nil, errors.New("rollback: no client")
 	}
-	if opts.Workers < 1 {
-		opts.Workers = DefaultWorkers
-	}
-	scopes := scopesOf(l.Plan, l.Snapshot)
 	touched := touchedSteps(l.Entries)
-	res := &Result{DryRun: opts.DryRun, Scopes: make([]ScopeResult, len(scopes))}
-	var (
-		wg       sync.WaitGroup
-		mu       sync.Mutex
-		firstErr error
-	)
-	sem := make(chan struct{}, opts.Workers)
-	for i := range scopes {
-		wg.Add(1)
-		go func(i int) {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			r := &scopeRun{opts: &opts, sc: scopes[i], res: &res.Scopes[i]}
-			if err := r.rollback(ctx, touched); err != nil {
-				mu.Lock()
-				if firstErr == nil {
-					firstErr = err
-				}
-				mu.Unlock()
-			}
-		}(i)
-	}
-	wg.Wait()
-	if firstErr == nil {
-		firstErr = ctx.Err()
-	}
-	return res, firstErr
+	return eachScope(ctx, scopesOf(l.Plan, l.Snapshot), &opts, func(r *scopeRun, ctx context.Context) error {
+		return r.rollback(ctx, touched)
+	})
 }
 
 // touched is what a journal says of one step: begun (with what it overwrote), done (with
