@@ -60,7 +60,14 @@ func startSunset(t testing.TB, api string, args ...string) *scanProc {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &scanProc{cmd: exec.Command(bin, args...), done: make(chan struct{})}
+	return startProcess(t, api, append([]string{bin}, args...))
+}
+
+// startProcess starts argv (a program and its arguments) with the demo credentials against
+// api; the process is killed when the test ends.
+func startProcess(t testing.TB, api string, argv []string) *scanProc {
+	t.Helper()
+	p := &scanProc{cmd: exec.Command(argv[0], argv[1:]...), done: make(chan struct{})}
 	p.cmd.Env = append(os.Environ(), "SUNSET_API_URL="+api, "CLOUDFLARE_API_TOKEN="+seed.DemoToken, "NO_COLOR=1")
 	p.cmd.Stderr = &p.stderr
 	if err := p.cmd.Start(); err != nil {

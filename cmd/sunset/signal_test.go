@@ -61,17 +61,7 @@ func startScanUnder(t *testing.T, wrapper []string, api string, srv *emulator.Se
 	for _, f := range formats {
 		args = append(args, "--format", f)
 	}
-	p := &scanProc{cmd: exec.Command(args[0], args[1:]...), done: make(chan struct{})}
-	p.cmd.Env = append(os.Environ(), "SUNSET_API_URL="+api, "CLOUDFLARE_API_TOKEN="+seed.DemoToken, "NO_COLOR=1")
-	p.cmd.Stderr = &p.stderr
-	if err := p.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() {
-		p.err = p.cmd.Wait()
-		close(p.done)
-	}()
-	t.Cleanup(p.kill)
+	p := startProcess(t, api, args)
 	deadline := time.Now().Add(exitDeadline)
 	for srv.Stats().Total < 3 {
 		if time.Now().After(deadline) {
