@@ -29,16 +29,27 @@ type htmlPlan struct {
 }
 
 // Sections lays out the plan of each account, then each zone, as the template ranges over
-// them: a plan of 50,000 zones is never held as HTML view models all at once (the page
-// ranges over it twice, for the index and the sections, and each pass lays it out again).
-func (h *htmlPlan) Sections() iter.Seq[htmlPlanSection] {
+// them: a plan of 50,000 zones is never held as HTML view models all at once.
+func (h *htmlPlan) Sections() iter.Seq[htmlPlanSection] { return h.sections(true) }
+
+// Index is Sections' titles and summaries without their steps, for the page's index of
+// sections (laying the steps out there too would do the whole plan's work twice).
+func (h *htmlPlan) Index() iter.Seq[htmlPlanSection] { return h.sections(false) }
+
+func (h *htmlPlan) sections(withSteps bool) iter.Seq[htmlPlanSection] {
 	return func(yield func(htmlPlanSection) bool) {
 		for _, a := range h.plan.Accounts {
+			if !withSteps {
+				a.Steps = nil // a copy: the plan keeps its steps
+			}
 			if !yield(accountSection(a, h.ref, h.shared)) {
 				return
 			}
 		}
 		for _, z := range h.plan.Zones {
+			if !withSteps {
+				z.Steps = nil
+			}
 			if !yield(zoneSection(z, h.names, h.ref, h.shared)) {
 				return
 			}
