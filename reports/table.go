@@ -510,13 +510,9 @@ func notReadLines(r *Report) []string {
 	return append(lines, RetiredLines(r)...)
 }
 
-// errorLine describes one read error in one sanitised line.
+// errorLine describes one read error in one sanitised line, for the formats that list
+// every error (the table groups them with UnreadLines).
 func errorLine(e scanner.RunError) string {
-	return namedErrorLine(e, nil)
-}
-
-// namedErrorLine is errorLine naming the account by its name when names has it.
-func namedErrorLine(e scanner.RunError, names map[string]string) string {
 	var where string
 	switch {
 	case e.Path != "":
@@ -526,7 +522,7 @@ func namedErrorLine(e scanner.RunError, names map[string]string) string {
 	case e.ZoneID != "":
 		where = "zone " + e.ZoneID
 	case e.AccountID != "":
-		where = "account " + accountLabel(e.AccountID, names)
+		where = "account " + e.AccountID
 	}
 	parts := make([]string, 0, 3)
 	for _, p := range []string{where, e.What, e.Message} {

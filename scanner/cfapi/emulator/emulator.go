@@ -370,6 +370,18 @@ func (s *Server) limited(w http.ResponseWriter, entry *LoggedRequest, credential
 	return true
 }
 
+// dropConnection closes the request's connection without an answer. Without a hijackable
+// connection, aborting the handler is how net/http drops a response.
+func dropConnection(w http.ResponseWriter) {
+	if hj, ok := w.(http.Hijacker); ok {
+		if conn, _, err := hj.Hijack(); err == nil {
+			_ = conn.Close()
+			return
+		}
+	}
+	panic(http.ErrAbortHandler)
+}
+
 // injectFault answers with the injected fault of kind ("drop", "429", "5xx") and reports
 // whether it did; uKind picks the 5xx status.
 func (s *Server) injectFault(w http.ResponseWriter, entry *LoggedRequest, kind string, uKind float64) bool {
@@ -377,14 +389,8 @@ func (s *Server) injectFault(w http.ResponseWriter, entry *LoggedRequest, kind s
 	case "drop":
 		entry.Fault = "drop"
 		s.record(*entry)
-		if hj, ok := w.(http.Hijacker); ok {
-			if conn, _, err := hj.Hijack(); err == nil {
-				_ = conn.Close()
-				return true
-			}
-		}
-		// Without a hijackable connection, aborting the handler is how net/http drops a response.
-		panic(http.ErrAbortHandler)
+		dropConnection(w)
+		return true
 	case "429":
 		entry.Fault = "429"
 		rep := fail(http.StatusTooManyRequests, CodeRateLimited, "Please wait and consider throttling your request speed")

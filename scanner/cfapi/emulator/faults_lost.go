@@ -19,11 +19,6 @@ func (s *Server) loseAnswer(w http.ResponseWriter, entry *LoggedRequest, status 
 	}
 	entry.Fault, entry.Status = faultLost, 0
 	s.record(*entry)
-	if hj, ok := w.(http.Hijacker); ok {
-		if conn, _, err := hj.Hijack(); err == nil {
-			_ = conn.Close()
-			return true
-		}
-	}
-	panic(http.ErrAbortHandler)
+	dropConnection(w)
+	return true
 }
