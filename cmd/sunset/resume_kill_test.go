@@ -67,8 +67,16 @@ func startSunset(t testing.TB, api string, args ...string) *scanProc {
 // api; the process is killed when the test ends.
 func startProcess(t testing.TB, api string, argv []string) *scanProc {
 	t.Helper()
-	p := &scanProc{cmd: exec.Command(argv[0], argv[1:]...), done: make(chan struct{})}
-	p.cmd.Env = append(os.Environ(), "SUNSET_API_URL="+api, "CLOUDFLARE_API_TOKEN="+seed.DemoToken, "NO_COLOR=1")
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env = append(os.Environ(), "SUNSET_API_URL="+api, "CLOUDFLARE_API_TOKEN="+seed.DemoToken, "NO_COLOR=1")
+	return runProcess(t, cmd)
+}
+
+// runProcess starts cmd with its stderr captured, waits for it in the background and kills
+// it when the test ends.
+func runProcess(t testing.TB, cmd *exec.Cmd) *scanProc {
+	t.Helper()
+	p := &scanProc{cmd: cmd, done: make(chan struct{})}
 	p.cmd.Stderr = &p.stderr
 	if err := p.cmd.Start(); err != nil {
 		t.Fatal(err)

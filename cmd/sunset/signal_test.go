@@ -221,18 +221,10 @@ func TestEmulatorStopsOnTerm(t *testing.T) {
 	if err := ln.Close(); err != nil {
 		t.Fatal(err)
 	}
-	p := &scanProc{cmd: exec.Command(bin, "emulator", "--listen", addr), done: make(chan struct{})}
+	cmd := exec.Command(bin, "emulator", "--listen", addr)
 	var stdout bytes.Buffer
-	p.cmd.Stdout = &stdout
-	p.cmd.Stderr = &p.stderr
-	if err := p.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() {
-		p.err = p.cmd.Wait()
-		close(p.done)
-	}()
-	t.Cleanup(p.kill)
+	cmd.Stdout = &stdout
+	p := runProcess(t, cmd)
 	deadline := time.Now().Add(exitDeadline)
 	for {
 		conn, err := net.DialTimeout("tcp", addr, time.Second)
