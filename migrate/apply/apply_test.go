@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/sunsetscan/sunset/migrate/apply"
@@ -188,4 +189,80 @@ func TestExistingEntrypointKeptInPlace(t *testing.T) {
 	if k != len(live.Rules) {
 		t.Fatalf("after the apply, %d of the %d rules there before are in place", k, len(live.Rules))
 	}
+}
+
+// TestReplacementRemovedMidApplyStops: when one of the rules the apply put in place is
+// deleted by someone else right after the zone's first pause, the read back after the next
+// removal step finds it missing and stops the zone there: no old rule is deleted while its
+// replacement is gone, and the other zones finish.
+func TestReplacementRemovedMidApplyStops(t *testing.T) {
+	a := serve(t, seed.Demo(), emulator.Options{})
+	p, before := a.plan()
+	var zoneID string
+	var once sync.Once
+	removals := 0
+	var mu sync.Mutex
+	opts := apply.Options{OnStep: func(s *apply.ScopeResult, st apply.StepResult) {
+		if st.Kind != "firewall-rule.pause" || st.Outcome != apply.OutcomeSent {
+			if s.ID == zoneID && strings.HasSuffix(st.Kind, ".delete") && st.Outcome == apply.OutcomeSent {
+				mu.Lock()
+				removals++
+				mu.Unlock()
+			}
+			return
+		}
+		once.Do(func() {
+			zoneID = s.ID
+			deleteAddedRule(t, a, before, s.ID)
+		})
+		if s.ID == zoneID {
+			mu.Lock()
+			removals++
+			mu.Unlock()
+		}
+	}}
+	res := a.run(p, before, opts)
+	for _, s := range res.Scopes {
+		switch {
+		case s.ID == zoneID:
+			if s.Status != apply.StatusStopped || !strings.Contains(s.Reason, "replacements not in place") {
+				t.Errorf("zone %s: %s (%s), want stopped: replacements not in place", s.Name, s.Status, s.Reason)
+			}
+			if removals != 1 || !strings.HasPrefix(s.StoppedAt, "firewall-rule.pause:") {
+				t.Errorf("zone %s: %d removals done, stopped at %s: want the first pause done and the zone stopped at the second", s.Name, removals, s.StoppedAt)
+			}
+		case s.Status != apply.StatusDone:
+			t.Errorf("%s: %s (%s)", s.Name, s.Status, s.Reason)
+		}
+	}
+	if zoneID == "" {
+		t.Fatal("no firewall rule was paused")
+	}
+}
+
+// deleteAddedRule deletes one custom rule the apply added to a zone's entry point.
+func deleteAddedRule(t *testing.T, a *account, before *inventory.Snapshot, zoneID string) {
+	t.Helper()
+	ctx := context.Background()
+	live, err := a.client.GetEntrypointRuleset(ctx, zoneID, "http_request_firewall_custom")
+	if err != nil || live == nil {
+		t.Fatalf("read the entry point: %v", err)
+	}
+	old := map[string]bool{}
+	for _, z := range before.Zones {
+		if rs, ok := z.Ruleset("http_request_firewall_custom"); ok && z.Zone.ID == zoneID {
+			for _, r := range rs.Rules {
+				old[r.ID] = true
+			}
+		}
+	}
+	for _, r := range live.Rules {
+		if !old[r.ID] {
+			if err := a.client.Call(ctx, "DELETE", "/zones/"+zoneID+"/rulesets/"+live.ID+"/rules/"+r.ID, nil, nil); err != nil {
+				t.Fatal(err)
+			}
+			return
+		}
+	}
+	t.Fatal("the apply added no custom rule")
 }

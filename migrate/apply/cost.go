@@ -9,8 +9,9 @@ import (
 // EstimateRequests is how many requests an apply of p sends when nothing is done yet and
 // nothing fails: per entry point check 1; per entry point created 3 (read, PUT, read back);
 // per rule added 2 (read, POST, whose answer is the read back); per object created 3 (list,
-// POST, list); per change or deletion 3 (read, write, read back), and the zone's targets
-// read once before its first and once after its last pause, deletion or switch-off.
+// POST, list); per change or deletion 3 (read, write, read back); and the safety
+// invariant's reads (invariantReads): every target before a zone's first pause, deletion or
+// switch-off, the targets guarding each one after it, every target after the last.
 func EstimateRequests(p *migrate.Plan, keepOld bool) int {
 	n := 0
 	for _, sc := range scopesOf(p, nil) {
@@ -20,16 +21,8 @@ func EstimateRequests(p *migrate.Plan, keepOld bool) int {
 			if st.Manual || (keepOld && st.Change == migrate.ChangeDelete) {
 				continue
 			}
-			n += stepRequests(st)
-			if removes(st) {
-				if first {
-					n += len(sc.targets)
-					first = false
-				}
-				if r.lastRemoval(st) {
-					n += len(sc.targets)
-				}
-			}
+			n += stepRequests(st) + r.invariantReads(st, first)
+			first = first && !removes(st)
 		}
 	}
 	return n

@@ -162,7 +162,7 @@ func (r *scopeRun) undoCreateEntrypoint(ctx context.Context, phase vocab.Phase) 
 // undoAddRule deletes a rule the apply added (found by its id, or by reading when the run
 // was killed before it learnt the id).
 func (r *scopeRun) undoAddRule(ctx context.Context, st migrate.Step, rulesetID, ruleID string) error {
-	t, ok := r.targetByRuleset(rulesetID)
+	t, ok := r.sc.targetByRuleset(rulesetID)
 	if !ok {
 		return fmt.Errorf("step %s: no target has ruleset %s", st.ID, rulesetID)
 	}

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strings"
 
 	"github.com/sunsetscan/sunset/migrate"
 	"github.com/sunsetscan/sunset/scanner/cfapi"
@@ -156,7 +155,7 @@ func (r *scopeRun) createEntrypoint(ctx context.Context, st migrate.Step, phase 
 
 // addRule is the POST of one rule into an existing entry point, at its position.
 func (r *scopeRun) addRule(ctx context.Context, st migrate.Step, rulesetID string) (map[string]string, string, error) {
-	t, ok := r.targetByRuleset(rulesetID)
+	t, ok := r.sc.targetByRuleset(rulesetID)
 	if !ok {
 		return nil, "", fmt.Errorf("step %s: no target has ruleset %s", st.ID, rulesetID)
 	}
@@ -220,8 +219,9 @@ func indexNew(live []inventory.RulesetRule, before *inventory.Ruleset, rule inve
 	return -1
 }
 
-func (r *scopeRun) targetByRuleset(id string) (migrate.Target, bool) {
-	for _, t := range r.sc.targets {
+// targetByRuleset is the target whose existing entry point has the given id.
+func (sc *scope) targetByRuleset(id string) (migrate.Target, bool) {
+	for _, t := range sc.targets {
 		if t.RulesetID == id {
 			return t, true
 		}
@@ -435,47 +435,6 @@ func (r *scopeRun) createObject(ctx context.Context, st migrate.Step) (map[strin
 		return nil, "", unsafe("no %q under %s after the POST", body.Name, st.Path)
 	}
 	return r.finish(st, map[string]string{"id": id}, false)
-}
-
-// removes reports whether a step pauses, deletes or switches off an old protection: those
-// run only while every replacement rule is in place.
-func removes(st migrate.Step) bool {
-	for _, p := range []string{"firewall-rule.", "filter.", "rate-limit.", "waf-override.", "waf."} {
-		if strings.HasPrefix(st.Kind, p) {
-			return true
-		}
-	}
-	return false
-}
-
-// replacementsInPlace is the safety invariant around the steps that remove an old
-// protection: every entry point the plan targets holds exactly the plan's rules. It is read
-// before the first such step of the scope and after its last one (after is set for the
-// read back); between them the apply itself never writes to an entry point, and each
-// step's own object is read back after it.
-func (r *scopeRun) replacementsInPlace(ctx context.Context, st migrate.Step, after bool) error {
-	if !removes(st) || (!after && r.replacedChecked) || (after && !r.lastRemoval(st)) {
-		return nil
-	}
-	for _, t := range r.sc.targets {
-		if err := r.verifyEntrypoint(ctx, t.Phase); err != nil {
-			return fmt.Errorf("replacements not in place around %s: %w", st.ID, err)
-		}
-	}
-	r.replacedChecked = true
-	return nil
-}
-
-// lastRemoval reports whether no step after st removes an old protection in this run.
-func (r *scopeRun) lastRemoval(st migrate.Step) bool {
-	after := false
-	for _, o := range r.sc.steps {
-		if after && removes(o) && !o.Manual && (!r.opts.KeepOld || o.Change != migrate.ChangeDelete) {
-			return false
-		}
-		after = after || o.ID == st.ID
-	}
-	return true
 }
 
 // begin journals a step about to be sent.
