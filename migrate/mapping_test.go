@@ -39,25 +39,84 @@ func TestNearest(t *testing.T) {
 	}
 }
 
+// TestURLCondition: patterns read as the support article 'Why doesn't my Rate Limiting rule
+// match a request?' documents the old matcher, with wildcard for host and path.
 func TestURLCondition(t *testing.T) {
-	for _, c := range []struct{ in, want string }{
-		{"*", ""},
-		{"*.example.org/path*", `http.host wildcard "*.example.org" and http.request.uri.path wildcard "/path*"`},
-		{"Example.COM", `http.host eq "example.com"`},
-		{"api.example.com/oauth/token", `http.host eq "api.example.com" and http.request.uri.path eq "/oauth/token"`},
-		{"https://example.com/a?b=1", `http.host eq "example.com" and http.request.uri.path eq "/a"`},
-		{"example.com/*", `http.host eq "example.com"`},
-		{`example.com/a"b`, `http.host eq "example.com" and http.request.uri.path eq "/a\"b"`},
+	const home = ` and http.request.uri.path wildcard "/"`
+	for _, c := range []struct{ in, want, never string }{
+		{in: "", want: ""},
+		{in: "*", want: ""},
+		// A bare host is the homepage, as host/ is.
+		{in: "example.com", want: `http.host wildcard "example.com"` + home},
+		{in: "example.com/", want: `http.host wildcard "example.com"` + home},
+		{in: "Example.COM", want: `http.host wildcard "example.com"` + home},
+		// A trailing slash counts; path* is the path and everything under it.
+		{in: "example.com/path", want: `http.host wildcard "example.com" and http.request.uri.path wildcard "/path"`},
+		{in: "example.com/path/", want: `http.host wildcard "example.com" and http.request.uri.path wildcard "/path/"`},
+		{in: "example.com/path*", want: `http.host wildcard "example.com" and http.request.uri.path wildcard "/path*"`},
+		{in: "example.com/*", want: `http.host wildcard "example.com"`},
+		{in: "api.example.com/OAuth/Token", want: `http.host wildcard "api.example.com" and http.request.uri.path wildcard "/OAuth/Token"`},
+		{in: "*.example.org/path*", want: `http.host wildcard "*.example.org" and http.request.uri.path wildcard "/path*"`},
+		{in: "*/wp-login.php*", want: `http.request.uri.path wildcard "/wp-login.php*"`},
+		// A host with a * and no path: the * may span into the path (derived).
+		{in: "example.com*", want: `http.host wildcard "example.com*"`},
+		{in: "*.example.org", want: `http.host wildcard "*.example.org"`},
+		// A scheme, a query string or an anchor: never matched; read without them.
+		{in: "https://example.com/*", want: `http.host wildcard "example.com"`, never: "included a scheme"},
+		{in: "HTTP://example.com", want: `http.host wildcard "example.com"` + home, never: "included a scheme"},
+		{in: "example.com/path?foo=bar", want: `http.host wildcard "example.com" and http.request.uri.path wildcard "/path"`, never: "included a query string"},
+		{in: "example.com/path#section", want: `http.host wildcard "example.com" and http.request.uri.path wildcard "/path"`, never: "included an anchor"},
+		{in: "https://example.com/a?b=1", want: `http.host wildcard "example.com" and http.request.uri.path wildcard "/a"`, never: "included a scheme and a query string"},
+		// Quotes are quoted; a backslash is a literal one, not a wildcard escape.
+		{in: `example.com/a"b\c`, want: `http.host wildcard "example.com" and http.request.uri.path wildcard "/a\"b\\\\c"`},
 	} {
-		got, _ := urlCondition(c.in)
-		if got != c.want {
-			t.Errorf("urlCondition(%q) = %s, want %s", c.in, got, c.want)
+		got, never, _ := urlCondition(c.in)
+		if got != c.want || never != c.never {
+			t.Errorf("urlCondition(%q) = %s, never %q; want %s, never %q", c.in, got, never, c.want, c.never)
 		}
 		if got != "" {
 			if _, err := expr.Parse(got); err != nil {
 				t.Errorf("urlCondition(%q) does not parse: %v", c.in, err)
 			}
 		}
+	}
+}
+
+// TestRateLimitURLNeverMatched: a rate limit whose url has a scheme counted nothing: its rule
+// is created disabled, high risk, saying why; a bypass url with a query exempted nothing and
+// is left out.
+func TestRateLimitURLNeverMatched(t *testing.T) {
+	rl := inventory.RateLimit{ID: "s", Threshold: 5, Period: 60,
+		Match:  inventory.RateLimitMatch{Request: &inventory.RateLimitRequest{URL: "https://example.com/login*"}},
+		Bypass: []inventory.RateLimitBypass{{Name: "url", Value: "example.com/login?ok=1"}, {Name: "url", Value: "example.com/login/ok"}},
+		Action: inventory.RateLimitAction{Mode: "ban", Timeout: 60}}
+	tr := translateRateLimit(rl, "enterprise")
+	want := `http.host wildcard "example.com" and http.request.uri.path wildcard "/login*" and not (http.host wildcard "example.com" and http.request.uri.path wildcard "/login/ok")`
+	if tr.rule.Expression != want || tr.rule.Enabled == nil || *tr.rule.Enabled || tr.risk != RiskHigh || len(tr.blocked) > 0 {
+		t.Fatalf("rule %+v, risk %s, blocked %v", tr.rule, tr.risk, tr.blocked)
+	}
+	changes := strings.Join(tr.changes, " | ")
+	for _, w := range []string{"included a scheme: the old rate limit never matched a request; the rule is created disabled", `bypass url "example.com/login?ok=1" included a query string`, "1 bypass url -> and not"} {
+		if !strings.Contains(changes, w) {
+			t.Errorf("changes lack %q: %s", w, changes)
+		}
+	}
+	rl.Match.Request.URL = "example.com/login*"
+	if ok := translateRateLimit(rl, "enterprise"); !*ok.rule.Enabled || ok.risk != RiskMedium {
+		t.Fatalf("a url that matched: enabled %t, risk %s", *ok.rule.Enabled, ok.risk)
+	}
+}
+
+// TestWAFOverrideURLConditions: WAF override urls keep a scheme or query dropped with a note
+// (the article is about rate limiting), with the wildcard and homepage reading.
+func TestWAFOverrideURLConditions(t *testing.T) {
+	conds, notes := urlConditions([]string{"https://example.com/admin/*", "example.com", "*"})
+	want := []string{`http.host wildcard "example.com" and http.request.uri.path wildcard "/admin/*"`, `http.host wildcard "example.com" and http.request.uri.path wildcard "/"`}
+	if !slices.Equal(conds, want) {
+		t.Fatalf("conds %q, want %q", conds, want)
+	}
+	if len(notes) != 2 || !strings.Contains(notes[0], "included a scheme: read without it") || !strings.Contains(notes[1], "the homepage only") {
+		t.Fatalf("notes %q", notes)
 	}
 }
 
@@ -79,7 +138,7 @@ func TestTranslateRateLimit(t *testing.T) {
 		t.Fatalf("blocked: %v", tr.blocked)
 	}
 	r := tr.rule
-	wantExpr := `http.host wildcard "*.example.org" and http.request.uri.path wildcard "/login*" and http.request.method in {"GET" "POST"} and ssl and not (http.host eq "a.example.org" and http.request.uri.path eq "/login/ok")`
+	wantExpr := `http.host wildcard "*.example.org" and http.request.uri.path wildcard "/login*" and http.request.method in {"GET" "POST"} and ssl and not (http.host wildcard "a.example.org" and http.request.uri.path wildcard "/login/ok")`
 	if r.Expression != wantExpr || r.Action != "block" || !*r.Enabled || r.Ref != "rate_limit:r1" {
 		t.Fatalf("rule %+v", r)
 	}

@@ -17,7 +17,7 @@ type rlTranslation struct {
 	rule    inventory.RulesetRule
 	changes []string // what the mapping did, incl. rounding
 	blocked []string // why the rule cannot be created on this zone
-	risk    Risk     // medium; high when rounding loosens or tightens the limit twofold or more
+	risk    Risk     // medium; high when rounding changes the limit twofold or more, or the url never matched
 	oldText string   // the old match in one line, for the diff
 }
 
@@ -27,6 +27,7 @@ type rlTranslator struct {
 	avail inventory.RateLimitRules
 	conds []string // conditions of the rule expression, joined with "and"
 	parts []string // the old match, for the diff
+	never bool     // the old url matched no request: the rule is created disabled
 }
 
 // translateRateLimit maps a previous-version rate limit to a rate limiting rule (phase
@@ -36,7 +37,8 @@ type rlTranslator struct {
 // nearest value the plan allows (documented); mode ban -> block, simulate -> log, challenge
 // modes unchanged (they take mitigation_timeout 0, as the API requires); action.response ->
 // action_parameters.response (body -> content, status 429); url -> http.host /
-// http.request.uri.path conditions (urlCondition); methods -> http.request.method in {...}
+// http.request.uri.path wildcard conditions (urlCondition; a url that never matched makes
+// the rule disabled); methods -> http.request.method in {...}
 // (_ALL_ = no condition); schemes -> ssl / not ssl, or a full URI wildcard on plans without
 // ssl; response status and headers -> counting_expression; origin_traffic true ->
 // requests_to_origin; bypass urls -> and not (...); correlate nat -> cf.unique_visitor_id.
@@ -63,7 +65,7 @@ func translateRateLimit(rl inventory.RateLimit, plan string) rlTranslation {
 	action := x.action(rl.Action)
 	rule := inventory.RulesetRule{
 		Action: action, Expression: expression, Description: rl.Description,
-		Enabled: boolPtr(!rl.Disabled), Ref: RateLimitRef(rl.ID), RateLimit: mustJSON(x.ratelimit(rl, action, counting)),
+		Enabled: boolPtr(!rl.Disabled && !x.never), Ref: RateLimitRef(rl.ID), RateLimit: mustJSON(x.ratelimit(rl, action, counting)),
 	}
 	rule.ActionParameters = x.response(rl.Action.Response, action)
 	if rl.Disabled {
@@ -119,9 +121,12 @@ func (x *rlTranslator) need(cond, what string) {
 	}
 }
 
-// url maps match.request.url to host and path conditions.
+// url maps match.request.url to host and path conditions. A pattern the old rate limit
+// never matched (a scheme, a query string or an anchor: the support article 'Why doesn't my
+// Rate Limiting rule match a request?') counted nothing: the rule is created disabled, which
+// preserves that, with the pattern read without them, and the translation is high risk.
 func (x *rlTranslator) url(pattern string) {
-	cond, notes := urlCondition(pattern)
+	cond, never, notes := urlCondition(pattern)
 	x.t.changes = append(x.t.changes, notes...)
 	if pattern == "" {
 		return
@@ -129,6 +134,11 @@ func (x *rlTranslator) url(pattern string) {
 	x.parts = append(x.parts, "url "+pattern)
 	if cond != "" {
 		x.change("url %q -> %s", pattern, cond)
+	}
+	if never != "" {
+		x.never = true
+		x.t.risk = RiskHigh
+		x.change("url %q %s: the old rate limit never matched a request; the rule is created disabled with the pattern read without it: enable it once you have checked it", pattern, never)
 	}
 	x.need(cond, fmt.Sprintf("url %q", pattern))
 }
@@ -180,7 +190,9 @@ func (x *rlTranslator) schemes(raw []string) {
 	x.need(cond, "scheme "+strings.Join(schemes, ","))
 }
 
-// bypass maps bypass urls to "and not (...)".
+// bypass maps bypass urls to "and not (...)". A url the old rate limit never matched (a
+// scheme, a query string or an anchor, per the support article 'Why doesn't my Rate Limiting
+// rule match a request?') exempted nothing: it is left out.
 func (x *rlTranslator) bypass(entries []inventory.RateLimitBypass) {
 	var conds []string
 	for _, bp := range entries {
@@ -188,9 +200,13 @@ func (x *rlTranslator) bypass(entries []inventory.RateLimitBypass) {
 			x.block("bypass entry %q=%q is not a url: sunset has no mapping for it, and dropping it would count what the old rate limit skipped", bp.Name, bp.Value)
 			continue
 		}
-		c, notes := urlCondition(bp.Value)
-		x.t.changes = append(x.t.changes, notes...)
 		x.parts = append(x.parts, "bypass "+bp.Value)
+		c, never, notes := urlCondition(bp.Value)
+		if never != "" {
+			x.change("bypass url %q %s: the old rate limit never matched it, so it exempted nothing; left out of the expression", bp.Value, never)
+			continue
+		}
+		x.t.changes = append(x.t.changes, notes...)
 		if c == "" {
 			x.block("bypass url %q matches everything: the rate limit never applied", bp.Value)
 			continue

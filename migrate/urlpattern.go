@@ -9,53 +9,59 @@ import (
 
 // urlCondition turns a previous-version URL pattern (host and path with * wildcards, as in
 // rate limit match.request.url, bypass urls and WAF override urls) into a Rules language
-// condition on http.host and http.request.uri.path. Derived, per domain-facts:
-//   - a scheme prefix (http://, https://) is dropped: schemes are matched separately;
-//   - the host part: "" or "*" is no condition; with a * it is `http.host wildcard "..."`,
-//     else `http.host eq "..."` (lowercased: hosts are case-insensitive);
-//   - the path part: none is read as every path of the host (the old API matched a bare
-//     host on all its paths after normalisation); with a * it is
-//     `http.request.uri.path wildcard "..."` (case-insensitive, like the old matcher), else
-//     `http.request.uri.path eq "..."`; a query string is dropped (the old matcher ignored it).
+// condition on http.host and http.request.uri.path, read as the support article 'Why doesn't
+// my Rate Limiting rule match a request?' documents the old rate limit matcher:
+//   - a pattern with a scheme (https://...), a query string (?...) or an anchor (#...)
+//     matched no request: never says which, and the condition is of the pattern without them;
+//   - a bare host is the homepage: "example.com" is "example.com/", path "/" only;
+//   - otherwise the path is matched as written (a trailing slash counts; "/path*" is the path
+//     and everything under it), and a request's query is never matched.
 //
-// It returns "" when the pattern matches everything, and the notes worth telling.
-func urlCondition(pattern string) (cond string, notes []string) {
+// Host and path use `wildcard` (case-insensitive, whole value), as domain-facts maps them,
+// also without a *; the host is lowercased. Derived: an empty or * host is no host condition,
+// a path of /* no path condition, and a host with a * and no path no path condition (the *
+// may span into the path). It returns "" when the pattern matches every request.
+func urlCondition(pattern string) (cond, never string, notes []string) {
 	p := strings.TrimSpace(pattern)
-	for _, scheme := range []string{"https://", "http://"} {
-		if len(p) >= len(scheme) && strings.EqualFold(p[:len(scheme)], scheme) {
-			p = p[len(scheme):]
-			notes = append(notes, fmt.Sprintf("the scheme of %q is dropped: schemes are matched by the scheme condition", pattern))
-			break
+	var why []string
+	if i := strings.Index(p, "://"); i >= 0 && !strings.Contains(p[:i], "/") {
+		p, why = p[i+len("://"):], append(why, "a scheme")
+	}
+	if i := strings.IndexAny(p, "?#"); i >= 0 {
+		what := "a query string"
+		if p[i] == '#' {
+			what = "an anchor"
 		}
+		p, why = p[:i], append(why, what)
+	}
+	if len(why) > 0 {
+		never = "included " + strings.Join(why, " and ")
 	}
 	host, path, hasPath := strings.Cut(p, "/")
-	if hasPath {
-		path = "/" + path
-	}
-	if q, _, found := strings.Cut(path, "?"); found {
-		path = q
-		notes = append(notes, fmt.Sprintf("the query string of %q is dropped (queries were never matched)", pattern))
-	}
-	host = strings.ToLower(host)
+	host, path = strings.ToLower(host), "/"+path
 	var parts []string
-	switch {
-	case host == "" || host == "*":
-	case strings.Contains(host, "*"):
-		parts = append(parts, "http.host wildcard "+expr.Quote(host))
-	default:
-		parts = append(parts, "http.host eq "+expr.Quote(host))
+	if host != "" && host != "*" {
+		parts = append(parts, "http.host wildcard "+expr.Quote(wildcardLiteral(host)))
 	}
 	switch {
-	case !hasPath || path == "/*" || path == "*":
-		if !hasPath && host != "" && host != "*" {
-			notes = append(notes, fmt.Sprintf("%q has no path: read as every path of the host (derived)", pattern))
+	case !hasPath && host == "":
+	case !hasPath && strings.Contains(host, "*"):
+		if host != "*" {
+			notes = append(notes, fmt.Sprintf("%q has a * and no path: read as any path, as the * may span into it (derived)", pattern))
 		}
-	case strings.Contains(path, "*"):
-		parts = append(parts, "http.request.uri.path wildcard "+expr.Quote(path))
-	default:
-		parts = append(parts, "http.request.uri.path eq "+expr.Quote(path))
+	case !hasPath:
+		parts = append(parts, `http.request.uri.path wildcard "/"`)
+		notes = append(notes, fmt.Sprintf("%q has no path: the homepage only (path /), as %q/ is", pattern, p))
+	case path != "/*":
+		parts = append(parts, "http.request.uri.path wildcard "+expr.Quote(wildcardLiteral(path)))
 	}
-	return strings.Join(parts, " and "), notes
+	return strings.Join(parts, " and "), never, notes
+}
+
+// wildcardLiteral escapes the backslashes of an old pattern, which had no escapes: in a
+// wildcard only * is special, and \ escapes it.
+func wildcardLiteral(s string) string {
+	return strings.ReplaceAll(s, `\`, `\\`)
 }
 
 // anyOf joins conditions with "or", parenthesising each when there are several.

@@ -36,7 +36,7 @@ func (m *wafMigration) mapOverrides() {
 // belong to (every executed ruleset when they belong to none mapped).
 func (m *wafMigration) mapOverride(o inventory.WAFOverride, fps []string, allExecuted []string) overrideMapping {
 	om := overrideMapping{o: o, fps: fps, carried: o.Paused} // a paused override does nothing today
-	conds := urlConditions(o.URLs)
+	conds, notes := urlConditions(o.URLs)
 	if !o.Paused {
 		om.why = append(om.why, overrideShapeBlockers(o, conds)...)
 	}
@@ -54,19 +54,25 @@ func (m *wafMigration) mapOverride(o inventory.WAFOverride, fps []string, allExe
 		return om
 	}
 	om.carried = true
-	m.addException(o, conds, skip)
+	m.addException(o, conds, skip, notes)
 	return om
 }
 
-// urlConditions are the conditions of an override's URLs; a URL matching everything has none.
-func urlConditions(urls []string) []string {
-	var conds []string
+// urlConditions are the conditions of an override's URLs (a URL matching everything has
+// none) and the notes on how they were read. A scheme, query string or anchor is dropped with
+// a note: the support article saying such patterns never matched is about rate limiting.
+func urlConditions(urls []string) (conds, notes []string) {
 	for _, u := range urls {
-		if c, _ := urlCondition(u); c != "" {
+		c, never, n := urlCondition(u)
+		if never != "" {
+			notes = append(notes, fmt.Sprintf("URL %q %s: read without it", u, never))
+		}
+		notes = append(notes, n...)
+		if c != "" {
 			conds = append(conds, c)
 		}
 	}
-	return conds
+	return conds, notes
 }
 
 // overrideShapeBlockers say why an active override cannot become an exception whatever its
@@ -122,7 +128,7 @@ func relaxing(mode string) bool {
 }
 
 // addException plans the skip rule of an override (unless an earlier run made it) and its diff.
-func (m *wafMigration) addException(o inventory.WAFOverride, conds, skip []string) {
+func (m *wafMigration) addException(o inventory.WAFOverride, conds, skip, notes []string) {
 	ref := "waf_override:" + o.ID
 	if !m.exceptionRef[ref] {
 		m.exceptions = append(m.exceptions, inventory.RulesetRule{
@@ -134,7 +140,7 @@ func (m *wafMigration) addException(o inventory.WAFOverride, conds, skip []strin
 	m.diffs = append(m.diffs, Diff{Label: "WAF override " + named(o.Description, o.ID),
 		Old:     fmt.Sprintf("urls %s; groups %s; rules %s", strings.Join(o.URLs, " "), strings.Join(inventory.SortedPairs(o.Groups), ", "), strings.Join(inventory.SortedPairs(o.Rules), ", ")),
 		New:     "skip " + strings.Join(skip, ", ") + " when " + anyOf(conds),
-		Changes: []string{"the exception skips the whole ruleset(s) for these URLs, which is broader than switching off single groups or rules (derived: old ids do not map to new ones); narrow it with action_parameters.rules if needed"}})
+		Changes: append(notes, "the exception skips the whole ruleset(s) for these URLs, which is broader than switching off single groups or rules (derived: old ids do not map to new ones); narrow it with action_parameters.rules if needed")})
 }
 
 // retireOverrides deletes each override whose exception is in place (after the check), and

@@ -18,11 +18,12 @@
 // Rate limits: the old match (methods, schemes, url pattern, url bypasses) is evaluated
 // directly and the rule's expression with CEL, on requests generated from the expression,
 // whose full URI is made of their scheme, host, path and query. The url pattern is read as
-// the plan reads it (derived: host and path wildcards, case-insensitive, query ignored).
-// Requests that differ only in the case of host or path are counted apart, as a way the rule
-// is not exact. What requests cannot exercise or the rule does not carry over unchanged
-// (threshold, period, timeout, action, counting per IP, response conditions, bypasses other
-// than urls) is listed as not exact.
+// the support article 'Why doesn't my Rate Limiting rule match a request?' documents the old
+// matcher: host and path wildcards, case-insensitive, a request's query ignored, a bare host
+// meaning its homepage, a pattern with a scheme, query string or anchor matching nothing (the
+// plan creates such a rule disabled and leaves such a bypass out). What requests cannot
+// exercise or the rule does not carry over unchanged (threshold, period, timeout, action,
+// counting per IP, response conditions, bypasses other than urls) is listed as not exact.
 //
 // Verification proves agreement on the generated requests only: it is a search for
 // counter-examples, not a proof of equivalence.

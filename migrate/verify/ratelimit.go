@@ -3,7 +3,6 @@ package verify
 import (
 	"encoding/json"
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 
@@ -55,19 +54,11 @@ func checkRateLimit(ev *ruleeval.Evaluator, zp *migrate.ZonePlan, z *inventory.Z
 	_ = json.Unmarshal(rule.RateLimit, &lim) // a rule without ratelimit differs in every parameter below
 	c.NotExact = notExact(rl, rule, lim)
 	enabled := rule.Enabled == nil || *rule.Enabled
-	counts := func(req celcheck.Request) (bool, bool) {
-		return oldCounts(rl, req), enabled && ev.Matches(rule.Expression, req)
-	}
-	caseOnly := 0
 	for _, req := range ruleeval.Requests([]string{rule.Expression}, rateLimitRequests, 0, generateKey) {
 		wholeURI(req)
 		c.Requests++
-		old, now := counts(req)
+		old, now := oldCounts(rl, req), enabled && ev.Matches(rule.Expression, req)
 		if old == now {
-			continue
-		}
-		if o, n := counts(lowerURL(req)); o == n {
-			caseOnly++
 			continue
 		}
 		c.Differing++
@@ -78,9 +69,6 @@ func checkRateLimit(ev *ruleeval.Evaluator, zp *migrate.ZonePlan, z *inventory.Z
 			}
 			addFields(c.Witness, req, rule.Expression)
 		}
-	}
-	if caseOnly > 0 {
-		c.NotExact = append(c.NotExact, fmt.Sprintf("%d of the requests differ only in the case of their host or path: the old url matched case-insensitively, and the rule's eq on http.host or http.request.uri.path does not", caseOnly))
 	}
 	c.Exact = len(c.NotExact) == 0 && c.Differing == 0
 	return c
@@ -104,17 +92,6 @@ func wholeURI(req celcheck.Request) {
 		uri += "?" + q
 	}
 	req[fieldFullURI] = uri
-}
-
-// lowerURL is a copy of req with its host, path and full URI in lower case.
-func lowerURL(req celcheck.Request) celcheck.Request {
-	cp := maps.Clone(req)
-	for _, f := range []string{fieldHost, fieldPath, fieldFullURI} {
-		if s, ok := cp[f].(string); ok {
-			cp[f] = strings.ToLower(s)
-		}
-	}
-	return cp
 }
 
 // The request fields the old rate limit matched on.
@@ -209,25 +186,26 @@ func schemeOK(schemes []string, ssl bool) bool {
 }
 
 // urlMatches matches a previous-version url pattern (host and path, * any run) against a
-// request's host and path, case-insensitively, as the plan reads it: a scheme prefix and a
-// query are ignored, an empty or * host is any host, no path (or /*) is any path.
+// request's host and path as the support article 'Why doesn't my Rate Limiting rule match a
+// request?' documents the old matcher: a pattern with a scheme, a query string or an anchor
+// matches nothing; a bare host is its homepage (path / only); otherwise host and path as
+// written (a trailing slash counts), the request's query never looked at. Case-insensitive,
+// like the wildcard the translation uses. Derived, as the plan reads them: an empty or * host
+// is any host, a path of /* any path, a host with a * and no path any path.
 func urlMatches(pattern, host, path string) bool {
-	p := strings.TrimSpace(pattern)
-	for _, scheme := range []string{"https://", "http://"} {
-		if len(p) >= len(scheme) && strings.EqualFold(p[:len(scheme)], scheme) {
-			p = p[len(scheme):]
-			break
-		}
-	}
+	p := strings.ToLower(strings.TrimSpace(pattern))
 	ph, pp, hasPath := strings.Cut(p, "/")
-	pp, _, _ = strings.Cut("/"+pp, "?")
-	if ph != "" && ph != "*" && !glob(strings.ToLower(ph), strings.ToLower(host)) {
+	switch {
+	case p == "":
+		return true
+	case strings.ContainsAny(p, "?#"), strings.HasSuffix(ph, ":") && strings.HasPrefix(pp, "/"):
+		return false // a query string, an anchor or a scheme (https://)
+	case ph != "" && ph != "*" && !glob(ph, strings.ToLower(host)):
 		return false
-	}
-	if !hasPath || pp == "/*" {
+	case !hasPath && strings.Contains(ph, "*"), hasPath && pp == "*":
 		return true
 	}
-	return glob(strings.ToLower(pp), strings.ToLower(path))
+	return glob("/"+pp, strings.ToLower(path)) // no path: "/", the homepage
 }
 
 // glob matches s against a pattern whose * stands for any run of characters.

@@ -76,7 +76,7 @@ func Zone(zp *migrate.ZonePlan, z *inventory.ZoneInventory) *migrate.Verificatio
 		v.RateLimits = append(v.RateLimits, checkRateLimit(ev, zp, z, rl))
 	}
 	if len(rls) > 0 {
-		v.Notes = append(v.Notes, "rate limit url patterns are read as the plan reads them (derived): host and path wildcards, case-insensitive, the query ignored, a bare host meaning all its paths")
+		v.Notes = append(v.Notes, "rate limit url patterns are read as the support article 'Why doesn't my Rate Limiting rule match a request?' documents: host and path wildcards, case-insensitive, a request's query ignored, a bare host meaning its homepage only, a pattern with a scheme, query string or anchor matching nothing")
 	}
 	if len(fw) == 0 && len(rls) == 0 {
 		v.Notes = append(v.Notes, "nothing to compare: the zone has no firewall rules and no previous-version rate limits")

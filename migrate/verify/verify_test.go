@@ -322,3 +322,45 @@ func TestHostileVerificationInPlanMarkdown(t *testing.T) {
 		}
 	}
 }
+
+// TestSchemeRateLimitVerifiesSame: a rate limit whose url has a scheme, and a bypass url with
+// an anchor, never matched (the support article 'Why doesn't my Rate Limiting rule match a
+// request?'): the old one counts nothing and its rule is created disabled, so both agree on
+// every request.
+func TestSchemeRateLimitVerifiesSame(t *testing.T) {
+	snap := seed.Demo()
+	var id string
+	for i := range snap.Zones {
+		z := &snap.Zones[i]
+		if z.Zone.Name != "api.example.com" || len(z.RateLimits) == 0 {
+			continue
+		}
+		rl := &z.RateLimits[0]
+		id = rl.ID
+		rl.Match.Request.URL = "https://" + rl.Match.Request.URL
+		rl.Bypass = append(rl.Bypass, inventory.RateLimitBypass{Name: "url", Value: "api.example.com/*#x"})
+	}
+	if id == "" {
+		t.Fatal("no rate limit on api.example.com")
+	}
+	p := planOf(snap)
+	verify.Verify(p, snap)
+	zp, _ := p.Zone("api.example.com")
+	_, rules := target(t, zp, vocab.PhaseRateLimiting)
+	disabled := slices.ContainsFunc(rules, func(r inventory.RulesetRule) bool {
+		return r.Ref == migrate.RateLimitRef(id) && r.Enabled != nil && !*r.Enabled
+	})
+	if !disabled {
+		t.Fatalf("the rule of %s is not created disabled: %+v", id, rules)
+	}
+	v := zp.Verification
+	for _, rl := range v.RateLimits {
+		if rl.RateLimitID == id && (rl.Requests < 100 || rl.Differing != 0) {
+			t.Errorf("rate limit %s: %d requests, %d differing", id, rl.Requests, rl.Differing)
+		}
+	}
+	if !v.Same() {
+		b, _ := json.MarshalIndent(v, "", "  ")
+		t.Fatalf("differences:\n%s", b)
+	}
+}

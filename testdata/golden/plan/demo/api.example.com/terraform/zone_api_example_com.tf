@@ -96,7 +96,7 @@ resource "cloudflare_ruleset" "zone_api_example_com_rate_limiting_rules" {
       }
       description = "Token endpoint burst"
       enabled     = true
-      expression  = "http.host eq \"api.example.com\" and http.request.uri.path eq \"/oauth/token\" and http.request.method eq \"POST\" and ssl"
+      expression  = "http.host wildcard \"api.example.com\" and http.request.uri.path wildcard \"/oauth/token\" and http.request.method eq \"POST\" and ssl"
       ratelimit = {
         characteristics     = ["cf.colo.id", "cf.unique_visitor_id"]
         mitigation_timeout  = 86400
@@ -109,7 +109,7 @@ resource "cloudflare_ruleset" "zone_api_example_com_rate_limiting_rules" {
       action      = "managed_challenge"
       description = "Read API"
       enabled     = true
-      expression  = "http.host eq \"api.example.com\" and http.request.uri.path wildcard \"/v2/*\" and http.request.method eq \"GET\" and ssl"
+      expression  = "http.host wildcard \"api.example.com\" and http.request.uri.path wildcard \"/v2/*\" and http.request.method eq \"GET\" and ssl"
       ratelimit = {
         characteristics     = ["cf.colo.id", "ip.src"]
         mitigation_timeout  = 0

@@ -35,7 +35,7 @@ resource "cloudflare_ruleset" "zone_docs_example_test_rate_limiting_rules" {
       action      = "challenge"
       description = "Docs search"
       enabled     = true
-      expression  = "http.host eq \"docs.example.test\" and http.request.uri.path wildcard \"/search*\" and http.request.full_uri wildcard \"https://*\""
+      expression  = "http.host wildcard \"docs.example.test\" and http.request.uri.path wildcard \"/search*\" and http.request.full_uri wildcard \"https://*\""
       ratelimit = {
         characteristics     = ["cf.colo.id", "ip.src"]
         mitigation_timeout  = 0

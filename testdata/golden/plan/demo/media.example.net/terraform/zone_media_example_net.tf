@@ -75,10 +75,10 @@ resource "cloudflare_ruleset" "zone_media_example_net_rate_limiting_rules" {
       action      = "block"
       description = "Login failures"
       enabled     = true
-      expression  = "http.host eq \"media.example.net\" and http.request.uri.path wildcard \"/login*\" and http.request.method eq \"POST\" and http.request.full_uri wildcard \"https://*\""
+      expression  = "http.host wildcard \"media.example.net\" and http.request.uri.path wildcard \"/login*\" and http.request.method eq \"POST\" and http.request.full_uri wildcard \"https://*\""
       ratelimit = {
         characteristics     = ["cf.colo.id", "ip.src"]
-        counting_expression = "http.host eq \"media.example.net\" and http.request.uri.path wildcard \"/login*\" and http.request.method eq \"POST\" and http.request.full_uri wildcard \"https://*\" and http.response.code in {401 403} and not any(http.response.headers[\"cf-cache-status\"][*] eq \"HIT\")"
+        counting_expression = "http.host wildcard \"media.example.net\" and http.request.uri.path wildcard \"/login*\" and http.request.method eq \"POST\" and http.request.full_uri wildcard \"https://*\" and http.response.code in {401 403} and not any(http.response.headers[\"cf-cache-status\"][*] eq \"HIT\")"
         mitigation_timeout  = 600
         period              = 60
         requests_per_period = 10
@@ -90,10 +90,10 @@ resource "cloudflare_ruleset" "zone_media_example_net_rate_limiting_rules" {
       action      = "block"
       description = "Video segments (headers under match)"
       enabled     = true
-      expression  = "http.host eq \"media.example.net\" and http.request.uri.path wildcard \"/video/*\" and http.request.method in {\"GET\" \"HEAD\"} and http.request.full_uri wildcard \"https://*\""
+      expression  = "http.host wildcard \"media.example.net\" and http.request.uri.path wildcard \"/video/*\" and http.request.method in {\"GET\" \"HEAD\"} and http.request.full_uri wildcard \"https://*\""
       ratelimit = {
         characteristics     = ["cf.colo.id", "ip.src"]
-        counting_expression = "http.host eq \"media.example.net\" and http.request.uri.path wildcard \"/video/*\" and http.request.method in {\"GET\" \"HEAD\"} and http.request.full_uri wildcard \"https://*\" and http.response.code in {200 206} and any(http.response.headers[\"content-type\"][*] eq \"video/mp2t\")"
+        counting_expression = "http.host wildcard \"media.example.net\" and http.request.uri.path wildcard \"/video/*\" and http.request.method in {\"GET\" \"HEAD\"} and http.request.full_uri wildcard \"https://*\" and http.response.code in {200 206} and any(http.response.headers[\"content-type\"][*] eq \"video/mp2t\")"
         mitigation_timeout  = 3600
         period              = 600
         requests_per_period = 1200
@@ -111,7 +111,7 @@ resource "cloudflare_ruleset" "zone_media_example_net_rate_limiting_rules" {
       }
       description = "API with a custom response"
       enabled     = true
-      expression  = "http.host wildcard \"*.media.example.net\" and http.request.uri.path wildcard \"/api/*\" and not ((http.host eq \"media.example.net\" and http.request.uri.path eq \"/api/health\") or (http.host eq \"media.example.net\" and http.request.uri.path eq \"/api/status\"))"
+      expression  = "http.host wildcard \"*.media.example.net\" and http.request.uri.path wildcard \"/api/*\" and not ((http.host wildcard \"media.example.net\" and http.request.uri.path wildcard \"/api/health\") or (http.host wildcard \"media.example.net\" and http.request.uri.path wildcard \"/api/status\"))"
       ratelimit = {
         characteristics     = ["cf.colo.id", "ip.src"]
         mitigation_timeout  = 3600
@@ -124,7 +124,7 @@ resource "cloudflare_ruleset" "zone_media_example_net_rate_limiting_rules" {
       action      = "js_challenge"
       description = "Legacy search throttle"
       enabled     = false
-      expression  = "http.host eq \"media.example.net\" and http.request.uri.path wildcard \"/search*\" and http.request.method eq \"GET\""
+      expression  = "http.host wildcard \"media.example.net\" and http.request.uri.path wildcard \"/search*\" and http.request.method eq \"GET\""
       ratelimit = {
         characteristics     = ["cf.colo.id", "ip.src"]
         mitigation_timeout  = 0
@@ -150,7 +150,7 @@ resource "cloudflare_ruleset" "zone_media_example_net_managed_rules" {
       }
       description = "Exception from WAF override \"Uploads and the CMS editor\""
       enabled     = true
-      expression  = "(http.host eq \"media.example.net\" and http.request.uri.path wildcard \"/upload/*\") or (http.host eq \"media.example.net\" and http.request.uri.path wildcard \"/cms/editor*\")"
+      expression  = "(http.host wildcard \"media.example.net\" and http.request.uri.path wildcard \"/upload/*\") or (http.host wildcard \"media.example.net\" and http.request.uri.path wildcard \"/cms/editor*\")"
       ref         = "waf_override:6dd2daa3e45ddc13153208c90d123701"
     },
     {

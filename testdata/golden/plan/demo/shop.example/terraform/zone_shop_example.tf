@@ -66,7 +66,7 @@ resource "cloudflare_ruleset" "zone_shop_example_rate_limiting_rules" {
       action      = "block"
       description = "Search scraping (period 900 and timeout 3000 are not allowed any more: rounded)"
       enabled     = true
-      expression  = "http.host eq \"shop.example\" and http.request.uri.path wildcard \"/search*\""
+      expression  = "http.host wildcard \"shop.example\" and http.request.uri.path wildcard \"/search*\""
       ratelimit = {
         characteristics     = ["cf.colo.id", "ip.src"]
         mitigation_timeout  = 3600
@@ -79,7 +79,7 @@ resource "cloudflare_ruleset" "zone_shop_example_rate_limiting_rules" {
       action      = "challenge"
       description = "Storefront API"
       enabled     = true
-      expression  = "http.host eq \"shop.example\" and http.request.uri.path wildcard \"/api/*\" and http.request.full_uri wildcard \"https://*\" and not (http.host eq \"shop.example\" and http.request.uri.path eq \"/api/health\")"
+      expression  = "http.host wildcard \"shop.example\" and http.request.uri.path wildcard \"/api/*\" and http.request.full_uri wildcard \"https://*\" and not (http.host wildcard \"shop.example\" and http.request.uri.path wildcard \"/api/health\")"
       ratelimit = {
         characteristics     = ["cf.colo.id", "ip.src"]
         mitigation_timeout  = 0
@@ -105,7 +105,7 @@ resource "cloudflare_ruleset" "zone_shop_example_managed_rules" {
       }
       description = "Exception from WAF override \"Shop admin: no XSS group, simulate the PHP wrapper rule\""
       enabled     = true
-      expression  = "(http.host eq \"shop.example\" and http.request.uri.path wildcard \"/admin/*\") or (http.host eq \"shop.example\" and http.request.uri.path wildcard \"/wp-admin/*\")"
+      expression  = "(http.host wildcard \"shop.example\" and http.request.uri.path wildcard \"/admin/*\") or (http.host wildcard \"shop.example\" and http.request.uri.path wildcard \"/wp-admin/*\")"
       ref         = "waf_override:f7c63d8ec9dcdc7d9670236b31ccdba7"
     },
     {
