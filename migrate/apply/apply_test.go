@@ -198,30 +198,30 @@ func TestExistingEntrypointKeptInPlace(t *testing.T) {
 func TestReplacementRemovedMidApplyStops(t *testing.T) {
 	a := serve(t, seed.Demo(), emulator.Options{})
 	p, before := a.plan()
-	var zoneID string
-	var once sync.Once
-	removals := 0
-	var mu sync.Mutex
+	var (
+		mu       sync.Mutex
+		zoneID   string
+		removals int // removals sent in zoneID
+	)
 	opts := apply.Options{OnStep: func(s *apply.ScopeResult, st apply.StepResult) {
-		if st.Kind != "firewall-rule.pause" || st.Outcome != apply.OutcomeSent {
-			if s.ID == zoneID && strings.HasSuffix(st.Kind, ".delete") && st.Outcome == apply.OutcomeSent {
-				mu.Lock()
-				removals++
-				mu.Unlock()
-			}
+		mu.Lock()
+		defer mu.Unlock()
+		removal := st.Kind == "firewall-rule.pause" || strings.HasSuffix(st.Kind, ".delete")
+		if !removal || st.Outcome != apply.OutcomeSent {
 			return
 		}
-		once.Do(func() {
+		if zoneID == "" && st.Kind == "firewall-rule.pause" {
 			zoneID = s.ID
 			deleteAddedRule(t, a, before, s.ID)
-		})
+		}
 		if s.ID == zoneID {
-			mu.Lock()
 			removals++
-			mu.Unlock()
 		}
 	}}
 	res := a.run(p, before, opts)
+	if zoneID == "" {
+		t.Fatal("no firewall rule was paused")
+	}
 	for _, s := range res.Scopes {
 		switch {
 		case s.ID == zoneID:
@@ -234,9 +234,6 @@ func TestReplacementRemovedMidApplyStops(t *testing.T) {
 		case s.Status != apply.StatusDone:
 			t.Errorf("%s: %s (%s)", s.Name, s.Status, s.Reason)
 		}
-	}
-	if zoneID == "" {
-		t.Fatal("no firewall rule was paused")
 	}
 }
 
