@@ -1,6 +1,7 @@
 package migrate
 
 import (
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -154,19 +155,60 @@ func rlDiff(t rlTranslation) Diff {
 	return Diff{Label: "rate limit " + named(t.old.Description, t.old.ID), Old: t.oldText, New: rlNewText(t.rule), Changes: t.changes}
 }
 
-// deleteRateLimits deletes the rate limits whose rules are in place, after the check.
+// deleteRateLimits disables, then deletes, each rate limit whose rule is in place, after the
+// check: the disabled rate limit is the way back while traffic is watched (as a paused
+// firewall rule is), and the apply reads the replacements again after each of the two.
 func (m *rateLimitMigration) deleteRateLimits(done []rlTranslation, verify string) {
 	for _, t := range done {
-		id := t.old.ID
+		id, label, dep := t.old.ID, named(t.old.Description, t.old.ID), verify
+		path := zonePath(m.b.z.Zone.ID, "rate_limits", id)
+		note := ""
+		if why := unwritableRateLimit(t.old); why != "" {
+			note = "It is deleted without being disabled first: a PUT that disables it would be refused, as " + why + "."
+		} else if !t.old.Disabled {
+			dep = "rate-limit.pause:" + id
+			m.b.add(phasePause, Step{
+				ID: dep, Kind: "rate-limit.pause", Change: ChangeUpdate,
+				Method: "PUT", Path: path, Body: disabledRateLimitBody(t.old),
+				DependsOn: []string{verify}, Risk: RiskMedium,
+				Title:  "Disable rate limit " + label,
+				Reason: "Its rate limiting rule is in place; disabling first leaves a way back (enable it again) while traffic is watched, before the rate limit is deleted.",
+				Note:   "A PUT replaces the whole rate limit: the body is the rate limit as scanned, with disabled: true.",
+			})
+		}
 		m.b.add(phaseOldDelete, Step{
 			ID: "rate-limit.delete:" + id, Kind: "rate-limit.delete", Change: ChangeDelete,
-			Method: "DELETE", Path: zonePath(m.b.z.Zone.ID, "rate_limits", id), DependsOn: []string{verify},
+			Method: "DELETE", Path: path, DependsOn: []string{dep},
 			Resolves: m.b.findings(vocab.RateLimitingV1, vocab.KindRateLimit, id), Risk: RiskMedium,
-			Title:  "Delete rate limit " + named(t.old.Description, id),
+			Title:  "Delete rate limit " + label,
 			Reason: "Its rate limiting rule is in place; keeping both would count and mitigate twice.",
+			Note:   note,
 		})
 		m.b.retire("cloudflare_rate_limit", id)
 	}
+}
+
+// unwritableRateLimit says why the API would refuse a PUT of the rate limit as it is ("" when
+// it would not): the request schema's bounds, which older rate limits may break (a recorded
+// one has period 1): period 10 to 86400, threshold at least 1, timeout 1 to 86400.
+func unwritableRateLimit(rl inventory.RateLimit) string {
+	switch {
+	case rl.Period < 10 || rl.Period > 86400:
+		return fmt.Sprintf("its period %d is outside 10 to 86400", rl.Period)
+	case rl.Threshold < 1:
+		return fmt.Sprintf("its threshold %d is below 1", rl.Threshold)
+	case rl.Action.Timeout < 0 || rl.Action.Timeout > 86400:
+		return fmt.Sprintf("its timeout %d is outside 1 to 86400", rl.Action.Timeout)
+	}
+	return ""
+}
+
+// disabledRateLimitBody is the PUT body that disables a rate limit: the whole object as
+// scanned (a PUT replaces it; the schema requires id, match, threshold, period and action),
+// with disabled: true.
+func disabledRateLimitBody(rl inventory.RateLimit) json.RawMessage {
+	rl.Disabled = true
+	return mustJSON(rl)
 }
 
 // keepRateLimits gives each rate limit that stays a manual step, with the call that adds

@@ -1,6 +1,7 @@
 package migrate
 
 import (
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -143,8 +144,8 @@ func (m *wafMigration) addException(o inventory.WAFOverride, conds, skip, notes 
 		Changes: append(notes, "the exception skips the whole ruleset(s) for these URLs, which is broader than switching off single groups or rules (derived: old ids do not map to new ones); narrow it with action_parameters.rules if needed")})
 }
 
-// retireOverrides deletes each override whose exception is in place (after the check), and
-// gives the others a manual step: re-create by hand, then delete.
+// retireOverrides pauses, then deletes, each override whose exception is in place (after
+// the check), and gives the others a manual step: re-create by hand, then delete.
 func (m *wafMigration) retireOverrides(verify string) {
 	for _, om := range m.overrides {
 		if !om.carried {
@@ -152,19 +153,46 @@ func (m *wafMigration) retireOverrides(verify string) {
 			continue
 		}
 		o := om.o
-		st := Step{
+		path := zonePath(m.b.z.Zone.ID, "firewall", "waf", "overrides", o.ID)
+		var deps []string
+		if verify != "" {
+			deps = []string{verify}
+		}
+		if !o.Paused {
+			pause := Step{
+				ID: "waf-override.pause:" + o.ID, Kind: "waf-override.pause", Change: ChangeUpdate,
+				Method: "PUT", Path: path, Body: pausedOverrideBody(o), DependsOn: deps, Risk: RiskMedium, Derived: true,
+				Title:  "Pause WAF override " + named(o.Description, o.ID),
+				Reason: "Its exception is in place; pausing first leaves a way back (un-pause) while traffic is watched, before the override is deleted.",
+				Note:   "A PUT replaces the whole override: the body is the override as scanned, with paused: true.",
+			}
+			m.b.add(phasePause, pause)
+			deps = []string{pause.ID}
+		}
+		m.b.add(phaseOldDelete, Step{
 			ID: "waf-override.delete:" + o.ID, Kind: "waf-override.delete", Change: ChangeDelete,
-			Method: "DELETE", Path: zonePath(m.b.z.Zone.ID, "firewall", "waf", "overrides", o.ID),
+			Method: "DELETE", Path: path, DependsOn: deps,
 			Resolves: om.fps, Risk: RiskMedium, Derived: !o.Paused,
 			Title:  "Delete WAF override " + named(o.Description, o.ID),
 			Reason: "Its exception is in place (a paused override does nothing); URL overrides block the service's own upgrade until deleted.",
-		}
-		if verify != "" {
-			st.DependsOn = []string{verify}
-		}
-		m.b.add(phaseOldDelete, st)
+		})
 		m.b.retire("cloudflare_waf_override", o.ID)
 	}
+}
+
+// pausedOverrideBody is the PUT body that pauses an override: the whole object as scanned
+// (a PUT replaces it), with paused: true, and the members the schema requires (id, urls,
+// rules, rewrite_action) present even when empty.
+func pausedOverrideBody(o inventory.WAFOverride) json.RawMessage {
+	o.Paused = true
+	var body map[string]any
+	_ = json.Unmarshal(mustJSON(o), &body)
+	for _, k := range []string{"rules", "rewrite_action"} {
+		if body[k] == nil {
+			body[k] = map[string]any{}
+		}
+	}
+	return mustJSON(body)
 }
 
 // keepOverride is the manual step of an override no exception can carry.

@@ -254,7 +254,15 @@ func (r *scopeRun) undoUpdate(ctx context.Context, st migrate.Step, before json.
 	if contains(live, want) {
 		return nil
 	}
-	if err := r.opts.Client.Call(ctx, st.Method, st.Path, before, nil); err != nil && !transient(err) {
+	send := before
+	if st.Method == http.MethodPut {
+		// A PUT replaces the whole object: the step's body with what it overwrote, so the
+		// members the API requires are there even when the object read back lacked them.
+		if body, err := decodeAny(st.Body); err == nil {
+			send, _ = json.Marshal(overlay(body, want))
+		}
+	}
+	if err := r.opts.Client.Call(ctx, st.Method, st.Path, send, nil); err != nil && !transient(err) {
 		return err // a transient failure is settled by the read back
 	}
 	back, err := r.read(ctx, st.Path)

@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/sunsetscan/sunset/scanner/inventory"
@@ -53,14 +54,24 @@ func checkRateLimit(_ *call, r *inventory.RateLimit) *APIError {
 	return nil
 }
 
+// wafActions are the actions an override may give a WAF group or rule.
+var wafActions = []string{"challenge", "block", "simulate", "disable", "default"}
+
 // checkOverride validates a URL-based WAF override.
 func checkOverride(_ *call, o *inventory.WAFOverride) *APIError {
 	if len(o.URLs) == 0 {
 		return &APIError{Code: CodeInvalid, Message: "urls must hold at least one URL pattern"}
 	}
-	for id, mode := range o.Groups {
-		if mode != "on" && mode != "off" && mode != "default" {
-			return &APIError{Code: CodeInvalid, Message: fmt.Sprintf("groups[%s]: mode must be on, off or default", id)}
+	// The values of groups and rules are WAF actions (the schema's firewall_waf_action; for
+	// groups "usually default or disable").
+	for _, m := range []struct {
+		name    string
+		actions map[string]string
+	}{{"groups", o.Groups}, {"rules", o.Rules}} {
+		for id, action := range m.actions {
+			if !slices.Contains(wafActions, action) {
+				return &APIError{Code: CodeInvalid, Message: fmt.Sprintf("%s[%s]: %q is not a WAF action (%s)", m.name, id, action, strings.Join(wafActions, ", "))}
+			}
 		}
 	}
 	return nil
