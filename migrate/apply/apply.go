@@ -12,10 +12,10 @@
 //   - writes to an entry point without overwriting it: a missing one is created with one
 //     PUT of exactly the plan's rules, an existing one gets one POST per rule at its
 //     position, with every rule already there kept in place;
-//   - is read back, and the scope's safety invariant checked: rules that were there are
-//     there, and before and after an old firewall rule, filter, rate limit, WAF override or
-//     WAF setting is paused, deleted or switched off, every rule the plan puts in the zone's
-//     entry points is in place as planned.
+//   - is read back, and the scope's safety invariant checked (invariant.go): rules that were
+//     there are there, and every rule the plan puts in the zone's entry points is in place
+//     as planned before the first old firewall rule, filter, rate limit, WAF override or
+//     WAF setting is paused, deleted or switched off, and again after each of those steps.
 //
 // A failure stops its scope at the last step that held the invariant; the others go on.
 // The journal (journal.go) records every step as it begins and once it is read back, with
@@ -27,7 +27,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
+
+	"github.com/sourcegraph/conc/pool"
 
 	"github.com/sunsetscan/sunset/migrate"
 	"github.com/sunsetscan/sunset/scanner/cfapi"
@@ -163,28 +164,13 @@ func eachScope(ctx context.Context, scopes []scope, opts *Options, do func(*scop
 		workers = DefaultWorkers
 	}
 	res := &Result{DryRun: opts.DryRun, Scopes: make([]ScopeResult, len(scopes))}
-	var (
-		wg       sync.WaitGroup
-		mu       sync.Mutex
-		firstErr error
-	)
-	sem := make(chan struct{}, workers)
+	run := pool.New().WithErrors().WithFirstError().WithMaxGoroutines(workers)
 	for i := range scopes {
-		wg.Add(1)
-		go func(i int) {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			if err := do(&scopeRun{opts: opts, sc: scopes[i], res: &res.Scopes[i]}, ctx); err != nil {
-				mu.Lock()
-				if firstErr == nil {
-					firstErr = err
-				}
-				mu.Unlock()
-			}
-		}(i)
+		run.Go(func() error {
+			return do(&scopeRun{opts: opts, sc: scopes[i], res: &res.Scopes[i]}, ctx)
+		})
 	}
-	wg.Wait()
+	firstErr := run.Wait()
 	if firstErr == nil {
 		firstErr = ctx.Err()
 	}

@@ -7,7 +7,8 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-	"sync"
+
+	"github.com/sourcegraph/conc/pool"
 
 	"github.com/sunsetscan/sunset/migrate"
 	"github.com/sunsetscan/sunset/migrate/verify/ruleeval"
@@ -38,28 +39,19 @@ func Verify(p *migrate.Plan, snap *inventory.Snapshot) {
 	for i := range snap.Zones {
 		zones[snap.Zones[i].Zone.ID] = &snap.Zones[i]
 	}
-	work := make(chan int)
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), max(len(p.Zones), 1)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range work {
-				zp := &p.Zones[i]
-				if z, ok := zones[zp.ZoneID]; ok {
-					zp.Verification = Zone(zp, z)
-				} else {
-					zp.Verification = &migrate.Verification{Differences: []migrate.Difference{}, Missing: true,
-						Notes: []string{"the zone is not in the snapshot: nothing was compared"}}
-				}
-			}
-		}()
-	}
+	workers := pool.New().WithMaxGoroutines(min(runtime.GOMAXPROCS(0), max(len(p.Zones), 1)))
 	for i := range p.Zones {
-		work <- i
+		zp := &p.Zones[i]
+		workers.Go(func() {
+			if z, ok := zones[zp.ZoneID]; ok {
+				zp.Verification = Zone(zp, z)
+				return
+			}
+			zp.Verification = &migrate.Verification{Differences: []migrate.Difference{}, Missing: true,
+				Notes: []string{"the zone is not in the snapshot: nothing was compared"}}
+		})
 	}
-	close(work)
-	wg.Wait()
+	workers.Wait()
 }
 
 // Zone verifies one zone's plan against the zone as scanned.
