@@ -3,7 +3,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"math/rand"
@@ -15,7 +14,6 @@ import (
 	"time"
 
 	"github.com/sunsetscan/sunset/cmd/sunset/internal/cli"
-	"github.com/sunsetscan/sunset/scanner/cfapi"
 	"github.com/sunsetscan/sunset/scanner/cfapi/emulator"
 	"github.com/sunsetscan/sunset/scanner/cfapi/emulator/seed"
 )
@@ -45,7 +43,7 @@ func TestKilledApplyResumes(t *testing.T) {
 	if code := p.waitExit(t); code != cli.ExitOK {
 		t.Fatalf("uninterrupted apply: exit %d\n%s", code, p.stderr.String())
 	}
-	want, writes := endState(t, api, srv), srv.Stats().Writes
+	want, writes := endState(srv), srv.Stats().Writes
 	rng := rand.New(rand.NewSource(20261125))
 	for i := 0; i < 3; i++ {
 		at := 1 + rng.Intn(writes-1)
@@ -68,7 +66,7 @@ func TestKilledApplyResumes(t *testing.T) {
 		if code := r.waitExit(t); code != cli.ExitOK {
 			t.Fatalf("run %d: resume: exit %d\n%s", i, code, r.stderr.String())
 		}
-		if got := endState(t, api, srv); got != want {
+		if got := endState(srv); got != want {
 			t.Fatalf("run %d: killed at write %d and resumed, the account differs from an uninterrupted apply's:\n%s\nwant:\n%s", i, at, got, want)
 		}
 		done := srv.Stats().Total
@@ -83,9 +81,8 @@ func TestKilledApplyResumes(t *testing.T) {
 // per zone the entry points' rules in order (a rule added twice shows), the firewall rules
 // with their paused state, filters, rate limits, overrides and settings; per account its
 // bookmarks and pools, and the Access applications and notification policies the apply
-// creates (read from the API: the snapshot does not hold them; one made twice shows).
-func endState(t *testing.T, api string, srv *emulator.Server) string {
-	t.Helper()
+// creates (the snapshot does not hold them; one made twice shows).
+func endState(srv *emulator.Server) string {
 	snap := srv.Snapshot()
 	var b strings.Builder
 	for _, z := range snap.Zones {
@@ -119,34 +116,27 @@ func endState(t *testing.T, api string, srv *emulator.Server) string {
 		for _, p := range a.LoadBalancerPools {
 			fmt.Fprintf(&b, "  pool %s email %q\n", p.Name, p.NotificationEmail)
 		}
-		for _, kind := range []string{"access/apps", "alerting/v3/policies"} {
-			for _, o := range accountObjects(t, api, a.Account.ID, kind) {
-				fmt.Fprintf(&b, "  %s %s\n", kind, o)
-			}
+		apps, policies := srv.Replacements(a.Account.ID)
+		for _, o := range contentLines(apps) {
+			fmt.Fprintf(&b, "  access app %s\n", o)
+		}
+		for _, o := range contentLines(policies) {
+			fmt.Fprintf(&b, "  notification policy %s\n", o)
 		}
 	}
 	return b.String()
 }
 
-// accountObjects lists an account's objects of a kind (a path under the account) as JSON
-// without their ids and timestamps, sorted.
-func accountObjects(t *testing.T, api, accountID, kind string) []string {
-	t.Helper()
-	c, err := cfapi.New(cfapi.Config{BaseURL: api, Credentials: cfapi.TokenCredentials(seed.DemoToken)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var list []map[string]any
-	if err := c.Call(context.Background(), "GET", "/accounts/"+accountID+"/"+kind, nil, &list); err != nil {
-		t.Fatalf("list %s of %s: %v", kind, accountID, err)
-	}
-	out := make([]string, 0, len(list))
-	for _, o := range list {
-		for _, k := range []string{"id", "uid", "aud", "created", "created_at", "updated_at", "modified"} {
+// contentLines renders objects one per line, sorted, without the members the emulator
+// assigns (ids and timestamps).
+func contentLines(objs []map[string]any) []string {
+	out := make([]string, len(objs))
+	for i, o := range objs {
+		for _, k := range []string{"id", "aud", "created", "created_at", "updated_at", "modified"} {
 			delete(o, k)
 		}
 		raw, _ := json.Marshal(o)
-		out = append(out, string(raw))
+		out[i] = string(raw)
 	}
 	sort.Strings(out)
 	return out

@@ -181,6 +181,7 @@ func eachScope(ctx context.Context, scopes []scope, opts *Options, do func(*scop
 type scope struct {
 	kind, id, name string
 	steps          []migrate.Step
+	index          map[string]int // step id -> position in steps
 	targets        []migrate.Target
 	zone           *inventory.ZoneInventory
 	account        *inventory.AccountInventory
@@ -198,12 +199,29 @@ func scopesOf(p *migrate.Plan, snap *inventory.Snapshot) []scope {
 	}
 	var out []scope
 	for _, a := range p.Accounts {
-		out = append(out, scope{kind: "account", id: a.AccountID, name: a.AccountName, steps: a.Steps, account: accounts[a.AccountID]})
+		out = append(out, scope{kind: "account", id: a.AccountID, name: a.AccountName, steps: a.Steps, index: indexSteps(a.Steps), account: accounts[a.AccountID]})
 	}
 	for _, z := range p.Zones {
-		out = append(out, scope{kind: "zone", id: z.ZoneID, name: z.ZoneName, steps: z.Steps, targets: z.Targets, zone: zones[z.ZoneID]})
+		out = append(out, scope{kind: "zone", id: z.ZoneID, name: z.ZoneName, steps: z.Steps, index: indexSteps(z.Steps), targets: z.Targets, zone: zones[z.ZoneID]})
 	}
 	return out
+}
+
+func indexSteps(steps []migrate.Step) map[string]int {
+	out := make(map[string]int, len(steps))
+	for i, st := range steps {
+		out[st.ID] = i
+	}
+	return out
+}
+
+// after is the scope's steps that come after st (none when st is not the scope's).
+func (sc *scope) after(st migrate.Step) []migrate.Step {
+	i, ok := sc.index[st.ID]
+	if !ok {
+		return nil
+	}
+	return sc.steps[i+1:]
 }
 
 // scopeRun runs one scope's steps in order.

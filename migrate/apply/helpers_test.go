@@ -3,6 +3,7 @@ package apply_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http/httptest"
 	"sort"
 	"strings"
@@ -95,45 +96,31 @@ func (a *account) apiState() string {
 
 // state is the emulator's state without what differs between two runs that did the same:
 // ids the emulator assigns, versions and timestamps; with each account's Access
-// applications and notification policies, read from the API (the snapshot does not hold
-// them), so one created twice shows.
+// applications and notification policies (the snapshot does not hold them), sorted, so one
+// created twice shows.
 func (a *account) state() string {
 	a.t.Helper()
 	snap := a.srv.Snapshot()
 	out := render(a.t, snap)
-	// Its own client, retrying through the faults a test's server may inject.
-	c, err := cfapi.New(cfapi.Config{BaseURL: a.client.BaseURL(), Credentials: cfapi.TokenCredentials(seed.DemoToken),
-		MaxRetries: 30, RetryBaseDelay: time.Millisecond, RetryMaxDelay: time.Millisecond})
-	if err != nil {
-		a.t.Fatal(err)
-	}
 	for _, acc := range snap.Accounts {
-		for _, kind := range []string{"access/apps", "alerting/v3/policies"} {
-			var list []map[string]any
-			if err := c.Call(context.Background(), "GET", "/accounts/"+acc.Account.ID+"/"+kind, nil, &list); err != nil {
-				a.t.Fatalf("list %s of %s: %v", kind, acc.Account.ID, err)
-			}
-			for _, o := range list {
-				for k := range o {
-					if k == "id" || k == "aud" || k == "created" || k == "modified" || unstable[k] { // assigned by the emulator
-						delete(o, k)
-					}
-				}
-			}
-			raw, _ := json.Marshal(list)
-			out += "\n" + acc.Account.ID + " " + kind + " " + sortedLines(raw)
-		}
+		apps, policies := a.srv.Replacements(acc.Account.ID)
+		out += fmt.Sprintf("\n%s apps %s\n%s policies %s", acc.Account.ID, contentLines(apps), acc.Account.ID, contentLines(policies))
 	}
 	return out
 }
 
-// sortedLines renders a JSON array's elements one per line, sorted.
-func sortedLines(raw []byte) string {
-	var list []json.RawMessage
-	_ = json.Unmarshal(raw, &list)
-	lines := make([]string, len(list))
-	for i, e := range list {
-		lines[i] = string(e)
+// contentLines renders objects one per line, sorted, without the members the emulator
+// assigns (ids and timestamps).
+func contentLines(objs []map[string]any) string {
+	lines := make([]string, len(objs))
+	for i, o := range objs {
+		for k := range o {
+			if k == "id" || k == "aud" || k == "created" || k == "modified" || unstable[k] {
+				delete(o, k)
+			}
+		}
+		raw, _ := json.Marshal(o)
+		lines[i] = string(raw)
 	}
 	sort.Strings(lines)
 	return strings.Join(lines, "\n")

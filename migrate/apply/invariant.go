@@ -63,12 +63,10 @@ func (r *scopeRun) invariantReads(st migrate.Step, first bool) int {
 
 // lastRemoval reports whether no step after st removes an old protection in this run.
 func (r *scopeRun) lastRemoval(st migrate.Step) bool {
-	after := false
-	for _, o := range r.sc.steps {
-		if after && removes(o) && !o.Manual && (!r.opts.KeepOld || o.Change != migrate.ChangeDelete) {
+	for _, o := range r.sc.after(st) {
+		if removes(o) && !o.Manual && (!r.opts.KeepOld || o.Change != migrate.ChangeDelete) {
 			return false
 		}
-		after = after || o.ID == st.ID
 	}
 	return true
 }
@@ -86,20 +84,17 @@ func (sc *scope) targetPhases() []vocab.Phase {
 // verified by the steps st depends on, directly or not (a pause depends on the verify step
 // of its replacements, a deletion on the pause). Every target when the plan names none.
 func (sc *scope) guardedPhases(st migrate.Step) []vocab.Phase {
-	byID := make(map[string]migrate.Step, len(sc.steps))
-	for _, s := range sc.steps {
-		byID[s.ID] = s
-	}
 	seen, found := map[string]bool{}, map[vocab.Phase]bool{}
 	queue := append([]string(nil), st.DependsOn...)
 	for len(queue) > 0 {
 		id := queue[0]
 		queue = queue[1:]
-		dep, ok := byID[id]
+		i, ok := sc.index[id]
 		if !ok || seen[id] {
 			continue
 		}
 		seen[id] = true
+		dep := sc.steps[i]
 		if p, ok := sc.phaseWritten(dep); ok {
 			found[p] = true
 		}

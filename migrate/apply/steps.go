@@ -338,12 +338,10 @@ func (r *scopeRun) updateObject(ctx context.Context, st migrate.Step) (map[strin
 
 // deletesLater reports whether a step after st deletes the object st changes.
 func (r *scopeRun) deletesLater(st migrate.Step) bool {
-	after := false
-	for _, o := range r.sc.steps {
-		if after && o.Method == http.MethodDelete && o.Path == st.Path {
+	for _, o := range r.sc.after(st) {
+		if o.Method == http.MethodDelete && o.Path == st.Path {
 			return true
 		}
-		after = after || o.ID == st.ID
 	}
 	return false
 }

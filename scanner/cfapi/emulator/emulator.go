@@ -536,6 +536,28 @@ func (s *Server) Requests() []LoggedRequest {
 	return append([]LoggedRequest(nil), s.log...)
 }
 
+// Replacements returns an account's Access applications and notification policies (the
+// replacements of bookmarks and pools' notification_email, which the snapshot does not
+// model) as the API lists them, deep copies in creation order; nil for an unknown account.
+func (s *Server) Replacements(accountID string) (apps, policies []map[string]any) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	a := s.st.accountByID[accountID]
+	if a == nil {
+		return nil, nil
+	}
+	return copyObjects(a.apps), copyObjects(a.policies)
+}
+
+func copyObjects(objs []*object) []map[string]any {
+	out := make([]map[string]any, len(objs))
+	for i, o := range objs {
+		raw, _ := json.Marshal(o)
+		_ = json.Unmarshal(raw, &out[i])
+	}
+	return out
+}
+
 // Snapshot returns the current state, sorted: what a complete collection would read, with the
 // deprecated forms of reflected settings derived from their replacements.
 func (s *Server) Snapshot() *inventory.Snapshot {
