@@ -89,19 +89,28 @@ func (c *Catalog) match(method, path string) []*route {
 			out = append(out, r)
 		}
 	}
-	slices.SortFunc(out, func(a, b *route) int {
+	c.sortRoutes(out)
+	return out
+}
+
+// sortRoutes orders routes by entry (the entries are sorted by id), then path pattern.
+func (c *Catalog) sortRoutes(rs []*route) {
+	slices.SortFunc(rs, func(a, b *route) int {
 		if a.entry != b.entry {
 			return a.entry - b.entry
 		}
 		return strings.Compare(c.entries[a.entry].Match.Endpoints[a.endpoint].Path, c.entries[b.entry].Match.Endpoints[b.endpoint].Path)
 	})
-	return out
 }
 
 // MatchRoute returns every endpoint, with its entry, that matches method and a concrete path
 // (see MatchEndpoint for the path forms accepted), sorted by entry id then path pattern.
 func (c *Catalog) MatchRoute(method, path string) []RouteMatch {
-	rs := c.match(method, path)
+	return c.toMatches(c.match(method, path))
+}
+
+// toMatches turns routes into the endpoints, with their entries, that callers see.
+func (c *Catalog) toMatches(rs []*route) []RouteMatch {
 	out := make([]RouteMatch, len(rs))
 	for i, r := range rs {
 		e := c.entries[r.entry]
@@ -134,4 +143,86 @@ func segmentsMatch(pattern, segs []string) bool {
 		}
 	}
 	return true
+}
+
+// Unknown is a path segment whose value code does not write out (a variable, an
+// interpolation): it matches a route parameter, never a literal segment.
+const Unknown = ""
+
+// MatchBuilt returns the endpoints a path that code builds can reach, whatever the method (a
+// caller judges the method itself): segs are the path's segments relative to the v4 base,
+// Unknown where the code puts a value the source does not show. A literal segment must equal
+// the route's; an Unknown one matches only a parameter. With tail, segs may also be the part
+// of a route after its scope (its first literal segment and the parameter after it,
+// "zones/:zone_id") and may stop before the route's trailing parameters (the ids a client
+// appends), as code that keeps the zone prefix in one place writes "/firewall/rules". The
+// first segment of a tail must be literal. Sorted as MatchRoute; each endpoint once.
+func (c *Catalog) MatchBuilt(segs []string, tail bool) []RouteMatch {
+	if len(segs) == 0 {
+		return nil
+	}
+	return c.matchAll(func(r *route) bool { return builtMatches(r.segs, segs, tail) })
+}
+
+// matchAll returns every endpoint whose route ok accepts, sorted as MatchRoute.
+func (c *Catalog) matchAll(ok func(*route) bool) []RouteMatch {
+	var rs []*route
+	for _, group := range c.routes {
+		for i := range group {
+			if ok(&group[i]) {
+				rs = append(rs, &group[i])
+			}
+		}
+	}
+	c.sortRoutes(rs)
+	return c.toMatches(rs)
+}
+
+// builtMatches is MatchBuilt's test of one route's segments.
+func builtMatches(route, segs []string, tail bool) bool {
+	if !tail {
+		return len(route) == len(segs) && segmentsMatch(route, segs)
+	}
+	if segs[0] == Unknown {
+		return false
+	}
+	for _, k := range []int{0, 2} {
+		if k == 2 && (len(route) < 2 || route[0] == "" || route[1] != "") {
+			continue
+		}
+		if k+len(segs) > len(route) {
+			continue
+		}
+		if segmentsMatch(route[k:k+len(segs)], segs) && allParams(route[k+len(segs):]) {
+			return true
+		}
+	}
+	return false
+}
+
+func allParams(segs []string) bool {
+	for _, s := range segs {
+		if s != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// MatchLiterals returns the endpoints whose literal segments, in order, are exactly lits,
+// parameters standing anywhere between and after them: the form of clients that spell the
+// path as an attribute chain and pass the ids as arguments (cf.zones.firewall.rules.get(id)
+// is ["zones", "firewall", "rules"]). Sorted as MatchRoute.
+func (c *Catalog) MatchLiterals(lits []string) []RouteMatch {
+	return c.matchAll(func(r *route) bool { return slices.Equal(literalsOf(r.segs), lits) })
+}
+
+func literalsOf(segs []string) []string {
+	out := make([]string, 0, len(segs))
+	for _, s := range segs {
+		if s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
 }
