@@ -208,7 +208,7 @@ func TestWalkLimits(t *testing.T) {
 func TestKindOf(t *testing.T) {
 	for name, want := range map[string]Kind{
 		"main.tf": KindTerraform, "x.TF": KindTerraform, "prod.tfvars": KindTerraform, "a/b.tf.json": KindTerraformJSON,
-		"p.tfvars.json": KindTerraformJSON, "api.json": KindJSON, "ci.yml": KindYAML, "x.yaml": KindYAML, "run.sh": KindText, "Makefile": KindText,
+		"p.tfvars.json": KindTerraformJSON, "api.json": KindJSON, "ci.yml": KindYAML, "x.yaml": KindYAML, "run.sh": KindShell, "Makefile": KindText, "api.PY": KindPython, "index.d.ts": KindJavaScript, "Rakefile": KindRuby, "mix.exs": KindElixir, "x.php": KindPHP, "main.go": KindGo,
 	} {
 		if got := KindOf(name); got != want {
 			t.Errorf("KindOf(%s) = %s, want %s", name, got, want)
@@ -228,5 +228,31 @@ func TestLongLines(t *testing.T) {
 	fs := c.CheckFile("min.js", KindText, []byte(b.String())).Findings
 	if len(fs) != 1 || fs[0].RuleID != "filters" || fs[0].Location.StartLine != 1 || fs[0].Location.StartColumn != b.Len()-len(`/client/v4/zones/abc/filters"}`)+1+len("/client/v4/") {
 		t.Fatalf("%+v", fs)
+	}
+}
+
+func TestKindOfContent(t *testing.T) {
+	for src, want := range map[string]Kind{
+		"#!/bin/sh\ncurl x\n":                 KindShell,
+		"#!/usr/bin/env python3\nimport x\n":  KindPython,
+		"#!/usr/bin/env -S node --foo\nx()\n": KindJavaScript,
+		"#!/usr/bin/ruby -w\n":                KindRuby,
+		"#!/usr/bin/awk -f\n":                 KindText,
+		"plain text\n":                        KindText,
+	} {
+		if got := kindOfContent(KindText, []byte(src)); got != want {
+			t.Errorf("%q: %s, want %s", src, got, want)
+		}
+	}
+	if got := kindOfContent(KindJSON, []byte("#!/bin/sh\n")); got != KindJSON {
+		t.Errorf("a named kind stays: %s", got)
+	}
+	for _, name := range KindNames() {
+		if k, err := ParseKind(strings.ToUpper(name)); err != nil || string(k) != name {
+			t.Errorf("ParseKind(%s) = %s, %v", name, k, err)
+		}
+	}
+	if _, err := ParseKind("cobol"); err == nil || !strings.Contains(err.Error(), "python") {
+		t.Errorf("ParseKind(cobol): %v", err)
 	}
 }

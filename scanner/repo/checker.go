@@ -2,7 +2,6 @@ package repo
 
 import (
 	"fmt"
-	"path"
 	"sort"
 	"strings"
 	"sync"
@@ -46,43 +45,6 @@ func ToolRuleIDs() []string {
 	return ids
 }
 
-// Kind is how a file is read.
-type Kind string
-
-// File kinds.
-const (
-	KindTerraform     Kind = "terraform"      // .tf, .tfvars: HCL native syntax
-	KindTerraformJSON Kind = "terraform-json" // .tf.json, .tfvars.json
-	KindJSON          Kind = "json"
-	KindYAML          Kind = "yaml"
-	KindText          Kind = "text"
-)
-
-// KindOf returns the kind of a file from its name.
-func KindOf(name string) Kind {
-	base := strings.ToLower(path.Base(strings.ReplaceAll(name, "\\", "/")))
-	switch {
-	case strings.HasSuffix(base, ".tf.json"), strings.HasSuffix(base, ".tfvars.json"):
-		return KindTerraformJSON
-	case strings.HasSuffix(base, ".tf"), strings.HasSuffix(base, ".tfvars"):
-		return KindTerraform
-	case strings.HasSuffix(base, ".json"):
-		return KindJSON
-	case strings.HasSuffix(base, ".yaml"), strings.HasSuffix(base, ".yml"):
-		return KindYAML
-	}
-	return KindText
-}
-
-// ParseKind reads a --stdin-type value: terraform, json, yaml or text.
-func ParseKind(s string) (Kind, error) {
-	switch k := Kind(strings.ToLower(strings.TrimSpace(s))); k {
-	case KindTerraform, KindJSON, KindYAML, KindText, KindTerraformJSON:
-		return k, nil
-	}
-	return "", fmt.Errorf("unknown file type %q (want terraform, json, yaml or text)", s)
-}
-
 // hit is a detection before it becomes a Finding.
 type hit struct {
 	rule    vocab.RuleID
@@ -121,6 +83,8 @@ type Checker struct {
 	text   *textMatcher
 	tf     *tfRules
 	shapes *shapeRules
+	// detectors run in this order over every file whose kind they read.
+	detectors []detector
 	// entries caches catalog lookups with their severity as of asOf.
 	entries map[string]entrySev
 }
@@ -143,6 +107,7 @@ func NewChecker(cat *catalog.Catalog, asOf time.Time) *Checker {
 	c.text = newTextMatcher(cat)
 	c.tf = newTFRules(cat)
 	c.shapes = newShapeRules(cat)
+	c.detectors = []detector{tfDetector{c.tf}, shapeDetector{c.shapes}, textDetector{c.text}}
 	return c
 }
 
@@ -171,7 +136,6 @@ var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 64<<10); return &
 // CheckFile checks the contents of one file. displayPath is the path findings carry (slash
 // separated, relative to where the check runs); it is also part of each fingerprint.
 func (c *Checker) CheckFile(displayPath string, kind Kind, data []byte) FileResult {
-	li := newLineIndex(data)
 	var hits []hit
 	var spans []span
 	unread := ""
@@ -183,16 +147,15 @@ func (c *Checker) CheckFile(displayPath string, kind Kind, data []byte) FileResu
 	}
 
 	bp := bufPool.Get().(*[]byte)
-	lower := toLower((*bp)[:0], data)
-	defer func() { *bp = lower[:0]; bufPool.Put(bp) }()
-
-	switch kind {
-	case KindTerraform, KindTerraformJSON:
-		spans = c.tf.check(c, displayPath, kind, data, lower, add)
-	case KindJSON, KindYAML:
-		spans = c.shapes.check(c, kind, data, lower, add)
+	in := &input{path: displayPath, kind: kindOfContent(kind, data), data: data, li: newLineIndex(data)}
+	in.lower = toLower((*bp)[:0], data)
+	defer func() { *bp = in.lower[:0]; bufPool.Put(bp) }()
+	for _, d := range c.detectors {
+		if d.reads(in.kind) {
+			spans = append(spans, d.check(c, in, add)...)
+		}
 	}
-	c.text.match(data, lower, li, add)
+	li := in.li
 
 	apply, by, notes := c.checkSuppressions(findSuppressions(data, li))
 	findings := c.findings(displayPath, hits, newCoverage(apply, by, spans))

@@ -12,11 +12,11 @@ import (
 // findings an earlier sunset reported keep their fingerprints when detection improves. The
 // baseline beside the fixture tree was written by the binary of commit 6b8e4c6, before
 // check learned to read program source (`sunset check --as-of 2025-07-01 --write-baseline
-// fingerprints-v1.baseline.json fingerprints`, run in testdata/repo); every entry must still
+// golden/check/fingerprints-v1.baseline.json fingerprints`, run in testdata); every entry must still
 // match a finding, so none of them resurfaces in a gate that uses it.
 func TestFingerprintsOfEarlierReleasesStillMatch(t *testing.T) {
-	t.Chdir(filepath.Join("..", "..", "testdata", "repo"))
-	f, err := os.Open("fingerprints-v1.baseline.json")
+	t.Chdir(filepath.Join("..", "..", "testdata"))
+	f, err := os.Open(filepath.Join("golden", "check", "fingerprints-v1.baseline.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

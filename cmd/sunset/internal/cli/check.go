@@ -47,7 +47,7 @@ func checkFlags() []ucli.Flag {
 		&ucli.StringFlag{Name: "baseline", Usage: "report only findings not recorded in `FILE` (recorded ones are suppressed, suppressed_by \"baseline\")"},
 		&ucli.StringFlag{Name: "write-baseline", Usage: "record the current findings in `FILE`, then check against it"},
 		&ucli.BoolFlag{Name: "show-suppressed", Usage: "include suppressed findings in the outputs, marked, with the reason"},
-		&ucli.StringFlag{Name: "stdin-type", Value: "text", Usage: "with path -: read standard input as `TYPE` terraform, json, yaml or text"},
+		&ucli.StringFlag{Name: "stdin-type", Value: "text", Usage: "with path -: read standard input as `TYPE` (" + strings.Join(repo.KindNames(), ", ") + ")"},
 		&ucli.StringFlag{Name: "stdin-name", Value: "<stdin>", Usage: "with path -: the `NAME` findings carry"},
 	}, reportFlags()...)
 }
