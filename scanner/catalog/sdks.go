@@ -59,32 +59,43 @@ func (s SDK) ImportMatch(imp string) int {
 	return best
 }
 
-var defaultSDKs = sync.OnceValues(func() ([]SDK, error) { return ParseSDKs(embeddedSDKs, "sdks.yaml") })
+// APIMarks are what says that a file talks to this API at all (sdks.yaml's api).
+type APIMarks struct {
+	Hosts         []string `yaml:"hosts"`
+	BasePath      string   `yaml:"base_path"`
+	NamespaceWord string   `yaml:"namespace_word"`
+}
 
-// DefaultSDKs returns the embedded SDK table (sdks.yaml), validated against the embedded
-// catalog. It panics only if the embedded data is invalid, which a test guards against.
-func DefaultSDKs() []SDK {
-	sdks, err := defaultSDKs()
+// CodeTable is sdks.yaml: the API's marks and the SDKs.
+type CodeTable struct {
+	API  APIMarks `yaml:"api"`
+	SDKs []SDK    `yaml:"sdks"`
+}
+
+var defaultCode = sync.OnceValues(func() (*CodeTable, error) { return ParseCodeTable(embeddedSDKs, "sdks.yaml") })
+
+// DefaultCode returns the embedded table (sdks.yaml), validated against the embedded catalog.
+// It panics only if the embedded data is invalid, which a test guards against.
+func DefaultCode() *CodeTable {
+	t, err := defaultCode()
 	if err == nil {
-		err = ValidateSDKs(sdks, Default())
+		err = ValidateSDKs(t.SDKs, Default())
 	}
 	if err != nil {
 		panic("catalog: embedded sdks.yaml is invalid: " + err.Error())
 	}
-	return sdks
+	return t
 }
 
-// ParseSDKs reads an SDK table; unknown fields are errors naming their line.
-func ParseSDKs(data []byte, name string) ([]SDK, error) {
-	var doc struct {
-		SDKs []SDK `yaml:"sdks"`
-	}
+// ParseCodeTable reads an SDK table; unknown fields are errors naming their line.
+func ParseCodeTable(data []byte, name string) (*CodeTable, error) {
+	var doc CodeTable
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(&doc); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	return doc.SDKs, nil
+	return &doc, nil
 }
 
 // ValidateSDKs checks an SDK table against a catalog: ids unique and present, every language

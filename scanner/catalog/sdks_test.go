@@ -6,7 +6,11 @@ import (
 )
 
 func TestDefaultSDKsAreValid(t *testing.T) {
-	sdks := DefaultSDKs()
+	table := DefaultCode()
+	sdks := table.SDKs
+	if len(table.API.Hosts) == 0 || table.API.BasePath == "" || table.API.NamespaceWord == "" {
+		t.Errorf("api marks: %+v", table.API)
+	}
 	if len(sdks) < 5 {
 		t.Fatalf("%d SDKs", len(sdks))
 	}
@@ -30,15 +34,15 @@ func TestValidateSDKsRefuses(t *testing.T) {
 		"no imports":       "sdks:\n- {id: a, languages: [go]}\n",
 	}
 	for name, src := range cases {
-		sdks, err := ParseSDKs([]byte(src), "t.yaml")
+		table, err := ParseCodeTable([]byte(src), "t.yaml")
 		if err == nil {
-			err = ValidateSDKs(sdks, Default())
+			err = ValidateSDKs(table.SDKs, Default())
 		}
 		if err == nil {
 			t.Errorf("%s: accepted", name)
 		}
 	}
-	if _, err := ParseSDKs([]byte("sdks:\n- {id: a, language: [go]}\n"), "t.yaml"); err == nil || !strings.Contains(err.Error(), "line 2") {
+	if _, err := ParseCodeTable([]byte("sdks:\n- {id: a, language: [go]}\n"), "t.yaml"); err == nil || !strings.Contains(err.Error(), "line 2") {
 		t.Errorf("unknown field: %v", err)
 	}
 }

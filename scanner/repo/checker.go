@@ -57,6 +57,10 @@ type hit struct {
 	loc     scanner.Location // lines and columns; Path is filled in later
 	// unread: the file was not fully read (a RuleParse hit at one of sunset's own bounds).
 	unread bool
+	// shadow marks a hit of the code detector that gives way to a hit of the same rule the
+	// other detectors make on its lines: findings sunset reported before it read code keep
+	// their fingerprints (see dropShadowed).
+	shadow bool
 }
 
 // parseHit is the RuleParse notice of a file that does not parse, or that sunset stopped
@@ -107,7 +111,7 @@ func NewChecker(cat *catalog.Catalog, asOf time.Time) *Checker {
 	c.text = newTextMatcher(cat)
 	c.tf = newTFRules(cat)
 	c.shapes = newShapeRules(cat)
-	c.detectors = []detector{tfDetector{c.tf}, shapeDetector{c.shapes}, textDetector{c.text}}
+	c.detectors = []detector{tfDetector{c.tf}, shapeDetector{c.shapes}, textDetector{c.text}, newCodeDetector(cat, c.tf.exprs)}
 	return c
 }
 
@@ -155,6 +159,7 @@ func (c *Checker) CheckFile(displayPath string, kind Kind, data []byte) FileResu
 			spans = append(spans, d.check(c, in, add)...)
 		}
 	}
+	hits = dropShadowed(hits)
 	li := in.li
 
 	apply, by, notes := c.checkSuppressions(findSuppressions(data, li))
@@ -162,6 +167,35 @@ func (c *Checker) CheckFile(displayPath string, kind Kind, data []byte) FileResu
 	findings = append(findings, c.findings(displayPath, notes, nil)...)
 	scanner.SortFindings(findings)
 	return FileResult{Findings: findings, Unread: unread}
+}
+
+// dropShadowed removes the code detector's hits that another detector's hit of the same rule
+// covers: one that starts on a line the code hit spans.
+func dropShadowed(hits []hit) []hit {
+	type ruleLine struct {
+		rule vocab.RuleID
+		line int
+	}
+	taken := map[ruleLine]bool{}
+	for _, h := range hits {
+		if !h.shadow {
+			taken[ruleLine{h.rule, h.loc.StartLine}] = true
+		}
+	}
+	if len(taken) == 0 {
+		return hits
+	}
+	out := hits[:0]
+	for _, h := range hits {
+		covered := false
+		for l := h.loc.StartLine; h.shadow && l <= max(h.loc.EndLine, h.loc.StartLine); l++ {
+			covered = covered || taken[ruleLine{h.rule, l}]
+		}
+		if !covered {
+			out = append(out, h)
+		}
+	}
+	return out
 }
 
 // toLower appends data lowercased (ASCII only, which is what the prefilters need) to dst.

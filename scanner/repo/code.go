@@ -1,0 +1,258 @@
+package repo
+
+import (
+	"bytes"
+	"slices"
+	"strings"
+
+	"github.com/sunsetscan/sunset/scanner/catalog"
+	"github.com/sunsetscan/sunset/scanner/repo/code"
+	"github.com/sunsetscan/sunset/scanner/vocab"
+)
+
+// codeReaders turn a file of each program language into the language-neutral code.File;
+// code_readers.go registers one per language subpackage of scanner/repo/code.
+var codeReaders = map[Kind]func([]byte) *code.File{}
+
+// codeDetector reads program source through code.File: API paths the code builds (whole,
+// or fragments relative to a base the code keeps elsewhere), SDK calls and resource types
+// (sdks.yaml), zone setting ids handed to SDK setting calls, and Rules language expressions
+// in string values. It matches paths through the catalog's route matcher (MatchBuilt,
+// MatchLiterals), never by its own.
+type codeDetector struct {
+	cat      *catalog.Catalog
+	table    *catalog.CodeTable
+	exprs    *exprRules
+	settings map[string]vocab.RuleID // deprecated zone setting id -> rule
+	// needles are lowercase words one of which a file must hold to be read at all: the
+	// literal segments of deprecated routes, SDK names, expression fields (see newNeedles).
+	needles []finder
+	// scopes are the first literal segments of the catalog's routes ("zones", "accounts").
+	scopes map[string]bool
+}
+
+func newCodeDetector(cat *catalog.Catalog, exprs *exprRules) *codeDetector {
+	d := &codeDetector{cat: cat, table: catalog.DefaultCode(), exprs: exprs, settings: map[string]vocab.RuleID{}, scopes: map[string]bool{}}
+	for _, e := range cat.Entries() {
+		for _, s := range e.Match.Settings {
+			d.settings[s] = e.ID
+		}
+		for _, ep := range e.Match.Endpoints {
+			if segs := strings.Split(strings.Trim(ep.Path, "/"), "/"); len(segs) > 1 {
+				d.scopes[segs[0]] = true
+			}
+		}
+	}
+	d.needles = newNeedles(cat, d.table)
+	return d
+}
+
+func (d *codeDetector) reads(k Kind) bool { _, ok := codeReaders[k]; return ok }
+
+func (d *codeDetector) check(_ *Checker, in *input, add func(hit)) []span {
+	if !d.worthReading(in.lower) {
+		return nil
+	}
+	f := codeReaders[in.kind](in.data)
+	cx := d.context(in, f)
+	d.paths(cx, add)
+	d.sdkCalls(cx, add)
+	d.expressions(cx, add)
+	return nil
+}
+
+// newNeedles gathers the words a file must hold one of to be worth reading: per deprecated
+// route its longest literal segment but the scope (a path, a tail or an attribute chain of
+// the route spells all of them), per SDK name its longest part, the deprecated expression
+// fields less their last part; only those no shorter one is part of are kept ("settings"
+// makes "zonesettingsoverride" redundant).
+func newNeedles(cat *catalog.Catalog, table *catalog.CodeTable) []finder {
+	words := map[string]bool{}
+	shared := sharedScopes(cat)
+	for _, e := range cat.Entries() {
+		for _, ep := range e.Match.Endpoints {
+			if !ep.Affected {
+				words[longestWord(routeWords(ep.Path, shared))] = true
+			}
+		}
+		for _, f := range e.Match.ExpressionFields {
+			if i := strings.LastIndexByte(f, '.'); strings.Count(f, ".") >= 2 {
+				f = f[:i]
+			}
+			words[strings.ToLower(f)] = true
+		}
+	}
+	for _, s := range table.SDKs {
+		for _, m := range []map[vocab.RuleID][]string{s.Calls, s.Services, s.Types} {
+			for _, names := range m {
+				for _, n := range names {
+					words[longestWord(strings.Split(normName(n), "."))] = true
+				}
+			}
+		}
+		for _, n := range s.SettingCalls {
+			words[longestWord(strings.Split(normName(n), "."))] = true
+		}
+	}
+	delete(words, "")
+	all := make([]string, 0, len(words))
+	for w := range words {
+		all = append(all, w)
+	}
+	slices.Sort(all)
+	var out []finder
+	for _, w := range all {
+		if !slices.ContainsFunc(all, func(o string) bool { return o != w && strings.Contains(w, o) }) {
+			out = append(out, newFinder([]byte(w)))
+		}
+	}
+	return out
+}
+
+// routeWords are a route's literal segments, lowercased, less a first one that routes of
+// several entries share (zones, accounts: every file calling the API has them).
+func routeWords(path string, shared map[string]bool) []string {
+	var lits []string
+	for _, s := range strings.Split(strings.Trim(path, "/"), "/") {
+		if !isPatternParam(s) {
+			lits = append(lits, strings.ToLower(s))
+		}
+	}
+	if len(lits) > 1 && shared[lits[0]] {
+		return lits[1:]
+	}
+	return lits
+}
+
+// sharedScopes are the first literal segments of routes of more than one entry.
+func sharedScopes(cat *catalog.Catalog) map[string]bool {
+	owner := map[string]vocab.RuleID{}
+	shared := map[string]bool{}
+	for _, e := range cat.Entries() {
+		for _, ep := range e.Match.Endpoints {
+			first := strings.SplitN(strings.Trim(ep.Path, "/"), "/", 2)[0]
+			if o, ok := owner[first]; ok && o != e.ID {
+				shared[first] = true
+			}
+			owner[first] = e.ID
+		}
+	}
+	return shared
+}
+
+// longestWord returns the longest of words (the first of equals).
+func longestWord(words []string) string {
+	best := ""
+	for _, w := range words {
+		if len(w) > len(best) {
+			best = w
+		}
+	}
+	return best
+}
+
+// worthReading is the prefilter: a file holding none of the needles cannot produce a finding
+// of this detector, and is not read as code.
+func (d *codeDetector) worthReading(lower []byte) bool {
+	for _, n := range d.needles {
+		if n.in(lower) {
+			return true
+		}
+	}
+	return false
+}
+
+// codeContext is one file under the code detector: its code.File and what it says about
+// the API.
+type codeContext struct {
+	in *input
+	f  *code.File
+	// sdks are the SDKs the file imports (the longest import match wins) that speak its
+	// language.
+	sdks []*catalog.SDK
+	// talksToAPI is the file-level evidence a path fragment needs (see README "Evidence").
+	talksToAPI bool
+	// byCall lists, per call index, the indices of the strings passed to it.
+	byCall map[int][]int
+	// settingCalls: the file hands zone setting ids to an SDK (its setting ids count).
+	settingCalls bool
+}
+
+func (d *codeDetector) context(in *input, f *code.File) *codeContext {
+	cx := &codeContext{in: in, f: f, byCall: map[int][]int{}}
+	for i, s := range f.Strings {
+		if s.Call >= 0 {
+			cx.byCall[s.Call] = append(cx.byCall[s.Call], i)
+		}
+	}
+	cx.sdks = d.importedSDKs(f)
+	cx.talksToAPI = len(cx.sdks) > 0 || d.mentionsAPI(in.lower, f)
+	return cx
+}
+
+// importedSDKs returns the SDKs of the file's imports that speak its language; for each
+// import only the SDKs of the longest matching import string count.
+func (d *codeDetector) importedSDKs(f *code.File) []*catalog.SDK {
+	var out []*catalog.SDK
+	for _, imp := range f.Imports {
+		best, picked := 0, []*catalog.SDK(nil)
+		for i := range d.table.SDKs {
+			s := &d.table.SDKs[i]
+			if !s.SpeaksFor(f.Lang) {
+				continue
+			}
+			switch n := s.ImportMatch(imp); {
+			case n > best:
+				best, picked = n, []*catalog.SDK{s}
+			case n == best && n > 0:
+				picked = append(picked, s)
+			}
+		}
+		for _, s := range picked {
+			if !slices.Contains(out, s) {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+// mentionsAPI is the rest of the file-level evidence: the API's host or base path in the
+// file, or a module, package or namespace named after the provider.
+func (d *codeDetector) mentionsAPI(lower []byte, f *code.File) bool {
+	api := d.table.API
+	for _, h := range api.Hosts {
+		if bytes.Contains(lower, []byte(strings.ToLower(h))) {
+			return true
+		}
+	}
+	if api.BasePath != "" && bytes.Contains(lower, []byte(strings.ToLower(api.BasePath))) {
+		return true
+	}
+	word := strings.ToLower(api.NamespaceWord)
+	for _, imp := range f.Imports {
+		if word != "" && strings.Contains(strings.ToLower(imp), word) {
+			return true
+		}
+	}
+	return false
+}
+
+// normName folds a name for comparison across naming conventions: rate_limits, rateLimits
+// and RateLimits are one name.
+func normName(s string) string { return strings.ToLower(strings.ReplaceAll(s, "_", "")) }
+
+// httpMethods are the HTTP methods a call name or argument can name.
+var httpMethods = []string{"GET", "POST", "PUT", "PATCH", "DELETE"}
+
+// methodName returns the HTTP method s names, "" when none: "post" and "Post" count only
+// when loose (a call's name or a method: key), "POST" always, Go's http.MethodPost always.
+func methodName(s string, loose bool) string {
+	if m, ok := strings.CutPrefix(s, "Method"); ok && slices.Contains(httpMethods, strings.ToUpper(m)) && m != strings.ToUpper(m) {
+		return strings.ToUpper(m)
+	}
+	if slices.Contains(httpMethods, s) || (loose && slices.Contains(httpMethods, strings.ToUpper(s))) {
+		return strings.ToUpper(s)
+	}
+	return ""
+}

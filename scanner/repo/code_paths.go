@@ -1,0 +1,252 @@
+package repo
+
+import (
+	"strings"
+
+	"github.com/sunsetscan/sunset/scanner"
+	"github.com/sunsetscan/sunset/scanner/catalog"
+	"github.com/sunsetscan/sunset/scanner/repo/code"
+	"github.com/sunsetscan/sunset/scanner/vocab"
+)
+
+// pathKeys are the names of keyword arguments and object keys whose value is a path or URL.
+var pathKeys = map[string]bool{"endpoint": true, "path": true, "url": true, "uri": true, "route": true, "resource": true, "resourcepath": true, "urlpath": true, "href": true}
+
+// paths reports the API paths the file's string values spell: a whole path (from a scope
+// such as zones/<id>/, with or without scheme, host and /client/v4) counts by itself; a
+// fragment relative to a base the code keeps elsewhere ("/firewall/rules",
+// "settings/cname_flattening", endpoint: "organizations") counts only with evidence that
+// the file or the call talks to this API (see README "Evidence").
+func (d *codeDetector) paths(cx *codeContext, add func(hit)) {
+	for i := range cx.f.Strings {
+		s := &cx.f.Strings[i]
+		segs, ok := pathSegments(s.Value)
+		if !ok {
+			continue
+		}
+		matches := d.cat.MatchBuilt(segs, false)
+		whole := len(matches) > 0 && d.scopes[segs[0]]
+		if !whole {
+			if !d.fragmentCounts(cx, s, segs) {
+				continue
+			}
+			matches = d.cat.MatchBuilt(segs, true)
+		}
+		if len(matches) > 0 {
+			d.pathHit(cx, i, matches, add)
+		}
+	}
+}
+
+// fragmentCounts says whether a fragment stands as a path of this API: the file talks to the
+// API (or the call carries a zone or account id), and the value looks like a path: it holds
+// a "/", is given to a path-like key, or is the first argument of an HTTP call.
+func (d *codeDetector) fragmentCounts(cx *codeContext, s *code.Str, segs []string) bool {
+	if !cx.talksToAPI && !callCarriesScope(cx, s) {
+		return false
+	}
+	if strings.Contains(strings.ReplaceAll(s.Value, code.HoleString, ""), "/") {
+		return true
+	}
+	if pathKeys[normName(s.Key)] {
+		return true
+	}
+	return s.Call >= 0 && s.Arg == 0 && cx.methodOfCall(s.Call) != "" && clientish(cx.f.Calls[s.Call])
+}
+
+// clientWords name the receivers of HTTP calls: a bare word passed to client.get(...) is a
+// path, one passed to a dictionary's get(...) is a key.
+var clientWords = []string{"client", "http", "api", "session", "conn", "request", "rest", "cf", "cloudflare"}
+
+// clientish reports whether a call goes through something named like an HTTP client.
+func clientish(c code.Call) bool {
+	for _, el := range c.Callee[:max(len(c.Callee)-1, 0)] {
+		el = strings.ToLower(el)
+		for _, w := range clientWords {
+			if el == w || strings.HasPrefix(el, w) || strings.HasSuffix(el, w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// callCarriesScope: the call the value is passed to, or the value itself, names a zone or
+// account id ("zone_id", "zoneIdentifier", "account").
+func callCarriesScope(cx *codeContext, s *code.Str) bool {
+	names := s.HoleNames
+	if s.Call >= 0 {
+		names = append(names[:len(names):len(names)], cx.f.Calls[s.Call].ArgIdents...)
+	}
+	for _, n := range names {
+		if n := strings.ToLower(n); strings.Contains(n, "zone") || strings.Contains(n, "account") {
+			return true
+		}
+	}
+	return false
+}
+
+// pathSegments splits a value into path segments relative to the v4 base: a scheme and
+// host, a leading hole (a base URL held elsewhere), a "client/v4" prefix, a query and a
+// fragment are dropped; a segment holding a hole or written as a placeholder (:zone_id,
+// {zone_id}, <zone_id>, $ZONE, %s) is catalog.Unknown. false when the value is not a path
+// at all (spaces, quotes, no literal segment).
+func pathSegments(v string) ([]string, bool) {
+	if i := strings.Index(v, "://"); i >= 0 {
+		rest := v[i+3:]
+		j := strings.IndexByte(rest, '/')
+		if j < 0 {
+			return nil, false
+		}
+		v = rest[j:]
+	}
+	v = strings.TrimPrefix(v, code.HoleString)
+	if i := strings.IndexAny(v, "?#"); i >= 0 {
+		v = v[:i]
+	}
+	if v == "" || strings.ContainsAny(v, " \t\r\n\"'`()[];|&\\,*") {
+		return nil, false
+	}
+	parts := strings.Split(v, "/")
+	segs := make([]string, 0, len(parts))
+	for _, p := range parts {
+		if p != "" {
+			segs = append(segs, p)
+		}
+	}
+	if len(segs) >= 2 && segs[0] == "client" && segs[1] == "v4" {
+		segs = segs[2:]
+	}
+	literal := false
+	for i, s := range segs {
+		if isPlaceholderSegment(s) {
+			segs[i] = catalog.Unknown
+		} else {
+			literal = true
+		}
+	}
+	return segs, literal && len(segs) > 0
+}
+
+// isPlaceholderSegment: a segment whose value the text does not give.
+func isPlaceholderSegment(s string) bool {
+	if strings.Contains(s, code.HoleString) {
+		return true
+	}
+	switch {
+	case isPatternParam(s), strings.HasPrefix(s, "$"), strings.HasPrefix(s, "%"), strings.HasPrefix(s, "{{"):
+		return true
+	case strings.HasPrefix(s, "<") && strings.HasSuffix(s, ">"):
+		return true
+	}
+	return false
+}
+
+// pathHit reports the value s (index i) as a call of the matched endpoints, once per rule,
+// with the method the code uses when it says (the endpoint taking it preferred).
+func (d *codeDetector) pathHit(cx *codeContext, i int, matches []catalog.RouteMatch, add func(hit)) {
+	s := &cx.f.Strings[i]
+	method := cx.methodOf(i)
+	shown := strings.ReplaceAll(s.Value, code.HoleString, "{…}")
+	reported := map[vocab.RuleID]bool{}
+	for _, m := range preferMethod(matches, method) {
+		if m.Endpoint.Affected || reported[m.Entry.ID] {
+			continue
+		}
+		reported[m.Entry.ID] = true
+		verb := method
+		if verb == "" {
+			verb = strings.Join(m.Endpoint.Methods, "|")
+		}
+		add(hit{
+			rule:    m.Entry.ID,
+			kind:    "endpoint",
+			id:      verb + " " + m.Endpoint.Path,
+			name:    clip(shown, 120),
+			address: "code " + method + " " + m.Endpoint.Path + " " + shown,
+			msg:     "calls " + verb + " " + m.Endpoint.Path + " (built as " + clip(shown, 120) + ")",
+			loc:     strLocation(s),
+			shadow:  true,
+		})
+	}
+}
+
+// preferMethod puts the endpoints that take method first (stable otherwise).
+func preferMethod(ms []catalog.RouteMatch, method string) []catalog.RouteMatch {
+	if method == "" {
+		return ms
+	}
+	out := make([]catalog.RouteMatch, 0, len(ms))
+	for _, m := range ms {
+		if containsString(m.Endpoint.Methods, method) {
+			out = append(out, m)
+		}
+	}
+	for _, m := range ms {
+		if !containsString(m.Endpoint.Methods, method) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+func containsString(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func strLocation(s *code.Str) scanner.Location {
+	end := s.End
+	if end.Line < s.Pos.Line {
+		end = s.Pos
+	}
+	return scanner.Location{StartLine: s.Pos.Line, StartColumn: s.Pos.Col, EndLine: end.Line, EndColumn: end.Col}
+}
+
+// methodOf returns the HTTP method the code uses with string i: that of the call it is
+// passed to, or, for a value assigned to a variable, of the first later call the variable is
+// passed to; "" when the code does not say.
+func (cx *codeContext) methodOf(i int) string {
+	s := &cx.f.Strings[i]
+	if s.Call >= 0 {
+		return cx.methodOfCall(s.Call)
+	}
+	if s.Assigned == "" {
+		return ""
+	}
+	for ci, c := range cx.f.Calls {
+		if c.Pos.Line < s.Pos.Line || (c.Pos.Line == s.Pos.Line && c.Pos.Col < s.Pos.Col) {
+			continue
+		}
+		if containsString(c.ArgIdents, s.Assigned) {
+			return cx.methodOfCall(ci)
+		}
+	}
+	return ""
+}
+
+// methodOfCall returns the HTTP method a call names: its own name (requests.post,
+// $client->patch), a method string among its arguments ("DELETE", method: 'POST', curl -X
+// PUT) or an identifier such as http.MethodDelete.
+func (cx *codeContext) methodOfCall(ci int) string {
+	c := &cx.f.Calls[ci]
+	if m := methodName(c.Name(), true); m != "" {
+		return m
+	}
+	for _, j := range cx.byCall[ci] {
+		s := &cx.f.Strings[j]
+		if m := methodName(s.Value, normName(s.Key) == "method"); m != "" {
+			return m
+		}
+	}
+	for _, id := range c.ArgIdents {
+		if m := methodName(id, false); m != "" {
+			return m
+		}
+	}
+	return ""
+}

@@ -1,0 +1,195 @@
+package repo
+
+import (
+	"strings"
+
+	"github.com/sunsetscan/sunset/scanner"
+	"github.com/sunsetscan/sunset/scanner/catalog"
+	"github.com/sunsetscan/sunset/scanner/repo/code"
+	"github.com/sunsetscan/sunset/scanner/vocab"
+)
+
+// sdkCalls reports the calls and constructors of the SDKs the file imports (sdks.yaml), the
+// zone settings handed to their setting calls and resource types, and, in a file that makes
+// such calls, its own strings that are a deprecated setting id (a table of setting ids).
+func (d *codeDetector) sdkCalls(cx *codeContext, add func(hit)) {
+	for ci := range cx.f.Calls {
+		c := &cx.f.Calls[ci]
+		for _, sdk := range cx.sdks {
+			if rule, what := d.sdkCall(cx, sdk, c); rule != "" {
+				add(d.sdkHit(sdk, rule, what, c))
+			}
+			if sdk.PathChains {
+				d.pathChain(sdk, c, add)
+			}
+			if matchesAny(c, sdk.SettingCalls) {
+				cx.settingCalls = true
+				d.settingArgs(cx, ci, add)
+			}
+			if containsString(sdk.SettingsTypes, typeName(c)) {
+				d.settingKeys(c, add)
+			}
+		}
+	}
+	if cx.settingCalls {
+		d.settingStrings(cx, add)
+	}
+}
+
+// sdkCall returns the rule a call of sdk reaches and how it was recognised ("call X",
+// "service X", "type X"), "" when none.
+func (d *codeDetector) sdkCall(cx *codeContext, sdk *catalog.SDK, c *code.Call) (vocab.RuleID, string) {
+	if len(c.Callee) == 1 && cx.f.Declares(c.Callee[0]) {
+		return "", "" // the project's own function of that name
+	}
+	for rule, names := range sdk.Calls {
+		for _, n := range names {
+			if chainEndsWith(c.Callee, strings.Split(n, ".")) {
+				return rule, n
+			}
+		}
+	}
+	for rule, names := range sdk.Services {
+		for _, n := range names {
+			svc := strings.Split(n, ".")
+			if rest := len(c.Callee) - len(svc) - 1; rest >= 1 && rest <= 2 && chainEndsWith(c.Callee[:len(c.Callee)-1], svc) {
+				return rule, n + "." + c.Name()
+			}
+		}
+	}
+	t := typeName(c)
+	for rule, names := range sdk.Types {
+		if containsString(names, t) && (c.New || len(c.Callee) > 1 || strings.HasPrefix(c.Name(), "New")) {
+			return rule, t
+		}
+	}
+	return "", ""
+}
+
+// typeName is the class a call constructs: the called name, less Go's New prefix.
+func typeName(c *code.Call) string {
+	n := c.Name()
+	if t, ok := strings.CutPrefix(n, "New"); ok && t != "" && !c.New {
+		return t
+	}
+	return n
+}
+
+// chainEndsWith compares the end of a dotted name with want, across naming conventions.
+func chainEndsWith(chain, want []string) bool {
+	if len(want) == 0 || len(chain) < len(want) {
+		return false
+	}
+	tail := chain[len(chain)-len(want):]
+	for i := range want {
+		if normName(tail[i]) != normName(want[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// matchesAny reports whether the call is one of names (a call name, or a service chain
+// followed by any method).
+func matchesAny(c *code.Call, names []string) bool {
+	for _, n := range names {
+		parts := strings.Split(n, ".")
+		if chainEndsWith(c.Callee, parts) || (len(c.Callee) > len(parts) && chainEndsWith(c.Callee[:len(c.Callee)-1], parts)) {
+			return true
+		}
+	}
+	return false
+}
+
+func (d *codeDetector) sdkHit(sdk *catalog.SDK, rule vocab.RuleID, what string, c *code.Call) hit {
+	name := strings.Join(c.Callee, ".")
+	return hit{
+		rule:    rule,
+		kind:    "sdk-call",
+		id:      sdk.ID + " " + what,
+		name:    clip(name, 120),
+		address: "sdk " + sdk.ID + " " + what + " " + name,
+		msg:     "calls " + sdk.Title + " " + what + " (" + clip(name, 80) + ")",
+		loc:     callLocation(c),
+		shadow:  true,
+	}
+}
+
+func callLocation(c *code.Call) scanner.Location {
+	return scanner.Location{StartLine: c.Pos.Line, StartColumn: c.Pos.Col, EndLine: c.Pos.Line, EndColumn: c.Pos.Col + len([]rune(c.Name()))}
+}
+
+// pathChain reports a call of a library that spells the path as an attribute chain
+// (cf.zones.firewall.rules.get(zone_id)): the chain from its first scope word
+// ("zones") to before the verb is the route's literal segments.
+func (d *codeDetector) pathChain(sdk *catalog.SDK, c *code.Call, add func(hit)) {
+	method, ok := sdk.Verbs[c.Name()]
+	if !ok {
+		return
+	}
+	chain := c.Callee[:len(c.Callee)-1]
+	start := -1
+	for i, el := range chain {
+		if d.scopes[el] {
+			start = i
+			break
+		}
+	}
+	if start < 0 {
+		return
+	}
+	lits := chain[start:]
+	reported := map[vocab.RuleID]bool{}
+	for _, m := range preferMethod(d.cat.MatchLiterals(lits), method) {
+		if m.Endpoint.Affected && m.Entry.ID != "zone-settings-bulk" || reported[m.Entry.ID] {
+			continue
+		}
+		reported[m.Entry.ID] = true
+		add(d.sdkHit(sdk, m.Entry.ID, method+" "+m.Endpoint.Path, c))
+	}
+}
+
+// settingArgs reports the deprecated zone setting ids passed to an SDK setting call.
+func (d *codeDetector) settingArgs(cx *codeContext, ci int, add func(hit)) {
+	for _, j := range cx.byCall[ci] {
+		s := &cx.f.Strings[j]
+		if rule, ok := d.settings[s.Value]; ok {
+			add(settingHit(rule, s.Value, strLocation(s)))
+		}
+	}
+}
+
+// settingStrings reports, in a file that hands setting ids to an SDK, its own strings that
+// are exactly a deprecated setting id: the constant tables such code keeps.
+func (d *codeDetector) settingStrings(cx *codeContext, add func(hit)) {
+	for i := range cx.f.Strings {
+		s := &cx.f.Strings[i]
+		if s.Call >= 0 {
+			continue // reported by settingArgs when the call is a setting call
+		}
+		if rule, ok := d.settings[s.Value]; ok {
+			add(settingHit(rule, s.Value, strLocation(s)))
+		}
+	}
+}
+
+// settingKeys reports the deprecated settings a resource type takes by key
+// (ZoneSettingsOverride's settings: {brotli: "on"}).
+func (d *codeDetector) settingKeys(c *code.Call, add func(hit)) {
+	for _, k := range c.Keys {
+		for id, rule := range d.settings {
+			if normName(k.Name) == normName(id) {
+				add(settingHit(rule, id, scanner.Location{StartLine: k.Pos.Line, StartColumn: k.Pos.Col, EndLine: k.Pos.Line, EndColumn: k.Pos.Col + len(k.Name)}))
+			}
+		}
+	}
+}
+
+func settingHit(rule vocab.RuleID, id string, loc scanner.Location) hit {
+	return hit{
+		rule: rule, kind: vocab.KindZoneSetting, id: id, name: id,
+		address: "setting " + id,
+		msg:     "names the zone setting " + id,
+		loc:     loc, shadow: true,
+	}
+}
