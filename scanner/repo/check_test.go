@@ -256,3 +256,19 @@ func TestKindOfContent(t *testing.T) {
 		t.Errorf("ParseKind(cobol): %v", err)
 	}
 }
+
+// TestNestedResourceIsNotARoute: a segment named like a deprecated route's start, nested in
+// another route, is not that route.
+func TestNestedResourceIsNotARoute(t *testing.T) {
+	c := NewChecker(nil, asOf)
+	for src, want := range map[string]int{
+		`post("accounts/#{id}/access/organizations/revoke_user")`:         0,
+		`get("https://api.cloudflare.com/client/v4/organizations/abc")`:   1,
+		`curl "$API/organizations/abc/members"`:                           1,
+		`fetch("/client/v4/accounts/x/access/organizations/revoke_user")`: 0,
+	} {
+		if got := len(c.CheckFile("x.txt", KindText, []byte(src)).Findings); got != want {
+			t.Errorf("%s: %d findings, want %d", src, got, want)
+		}
+	}
+}

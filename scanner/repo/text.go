@@ -237,8 +237,8 @@ func (m *textMatcher) endpoints(data []byte, li *lineIndex, add func(hit)) {
 				break
 			}
 			off = start + len(a.lit)
-			if start > 0 && isWordByte(data[start-1]) {
-				continue // "dns_zones/", "myzones/": not a path segment
+			if start > 0 && isWordByte(data[start-1]) || nestedSegment(data, start) {
+				continue // "dns_zones/", "myzones/", "access/organizations/": not the route's start
 			}
 			var end int
 			end, segs = readPath(data, start, segs[:0])
@@ -258,6 +258,30 @@ func (m *textMatcher) endpoints(data []byte, li *lineIndex, add func(hit)) {
 			}
 		}
 	}
+}
+
+// nestedSegment reports whether the anchor at start follows a plain word segment
+// ("accounts/x/access/organizations/..."): then it names a resource nested in another
+// route, not the start of a deprecated one. After "v4" (the base path), a host, a
+// placeholder or nothing, it is a route's start.
+func nestedSegment(data []byte, start int) bool {
+	if start < 2 || data[start-1] != '/' {
+		return false
+	}
+	i := start - 1
+	for i > 0 && (isWordByte(data[i-1]) && data[i-1] != '.') {
+		i--
+	}
+	word := data[i : start-1]
+	if len(word) == 0 || string(word) == "v4" || (i > 0 && data[i-1] != '/') {
+		return false
+	}
+	for _, c := range word {
+		if c >= 'A' && c <= 'Z' {
+			return false // $API, ZONE: a variable, not a segment
+		}
+	}
+	return true
 }
 
 func routeMatches(pattern []string, data []byte, segs [][2]int) bool {
