@@ -116,19 +116,19 @@ func (w *walker) walkIf(e ast.Node, c ctx) {
 	}
 }
 
-// lookup returns the value of a name the file assigns a foldable string once (see
-// collectDefs), or nil.
+// lookup returns the value of a name the file assigns a foldable string once (see defs),
+// or nil.
 func (w *walker) lookup(id *ast.Ident) *val {
 	if w.scope != nil {
-		if d, ok := w.defs[defKey{w.scope, id.Name}]; ok {
+		if d := w.defs.get(w.scope, id.Name); d != nil {
 			if d.count == 1 && d.expr != nil && d.pos < id.Pos() {
 				return w.resolve(d)
 			}
 			return nil
 		}
 	}
-	d, ok := w.defs[defKey{nil, id.Name}]
-	if !ok || d.count != 1 || d.expr == nil || (!d.constant && w.reassigned[id.Name]) {
+	d := w.defs.get(nil, id.Name)
+	if d == nil || d.count != 1 || d.expr == nil || (!d.constant && w.defs.isReassigned(id.Name)) {
 		return nil
 	}
 	return w.resolve(d)

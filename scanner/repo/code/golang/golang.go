@@ -5,6 +5,7 @@
 package golang
 
 import (
+	"bytes"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -26,8 +27,12 @@ func Read(src []byte) *code.File {
 	if f == nil {
 		return out
 	}
-	w := &walker{out: out, emit: true, pos: newPositions(src, base)}
-	w.defs, w.reassigned = collectDefs(f)
+	// Every value holds a quoted literal and every call a parenthesis: room for about all of
+	// them at once (appending to large slices copies them many times over).
+	out.Strings = make([]code.Str, 0, (bytes.Count(src, []byte{'"'})+bytes.Count(src, []byte{'`'}))/2+1)
+	out.Calls = make([]code.Call, 0, bytes.Count(src, []byte{'('})/2)
+	w := &walker{out: out, emit: true, pos: newPositions(src, base), names: make([]string, 0, len(src)/16)}
+	w.defs = newDefs(f)
 	w.header(f)
 	w.walk(f, none)
 	slices.SortStableFunc(out.Strings, func(a, b code.Str) int {

@@ -362,7 +362,7 @@ func f(id string) {
 	calls: []string{"6:6-6:81 api.Do(ctx,) keys=Path@6:23/0,Nested@6:35/0,Deep@6:49/1,List@6:61/0"},
 }, {
 	name: "raw strings with newlines start at their line",
-	src: "package p\n\nvar q = `\nquery {\r\n  zones\n}`\n\nfunc f() { g(`a`, \"b\\n\") }\n",
+	src:  "package p\n\nvar q = `\nquery {\r\n  zones\n}`\n\nfunc f() { g(`a`, \"b\\n\") }\n",
 	strs: []string{
 		"3:9-6:2 \"\\nquery {\\n  zones\\n}\" as=q",
 		`8:14-8:16 "a" call=g/0`,
@@ -370,7 +370,7 @@ func f(id string) {
 	},
 }, {
 	name: "columns count characters",
-	src: "package p\n\nfunc f() { x := \"héllo→\" + y; api.Filters(\"é\") }\n",
+	src:  "package p\n\nfunc f() { x := \"héllo→\" + y; api.Filters(\"é\") }\n",
 	strs: []string{
 		"3:17-3:28 \"héllo→\\x00\" as=x holes=y",
 		`3:43-3:45 "é" call=api.Filters/0`,
@@ -378,7 +378,7 @@ func f(id string) {
 	calls: []string{"3:35-3:46 api.Filters()"},
 }, {
 	name: "tags and import paths are not values",
-	src: "package p\n\nimport \"net/http\"\n\ntype T struct {\n\tA string `json:\"a\"`\n}\n",
+	src:  "package p\n\nimport \"net/http\"\n\ntype T struct {\n\tA string `json:\"a\"`\n}\n",
 	strs: nil,
 }, {
 	name: "partial file keeps what came before the error",

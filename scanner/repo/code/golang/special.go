@@ -125,9 +125,11 @@ func (w *walker) foldArgs(args []ast.Expr, first, idx int) []*val {
 	return vals
 }
 
+// emitUnused reports the arguments not used as text. A name alone is not reported again
+// where it is used, even when its value is known.
 func (w *walker) emitUnused(args []ast.Expr, vals []*val, used []bool, first, idx int) {
 	for i, a := range args {
-		if !used[i] {
+		if _, name := ast.Unparen(a).(*ast.Ident); !used[i] && !name {
 			w.emitStr(vals[i], a.Pos(), a.End(), ctx{call: idx, arg: first + i})
 		}
 	}

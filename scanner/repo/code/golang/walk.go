@@ -12,9 +12,8 @@ import (
 type walker struct {
 	out *code.File
 	pos *positions
-	// defs and reassigned say which names stand for a known string (see collectDefs).
-	defs       map[defKey]*def
-	reassigned map[string]bool
+	// defs says which names stand for a known string.
+	defs *defs
 	// scope is the function (or package-level function literal) being walked, nil at
 	// package level.
 	scope ast.Node
@@ -22,6 +21,8 @@ type walker struct {
 	emit bool
 	// root is the node walkChildren is descending from.
 	root ast.Node
+	// names backs the calls' Callee and ArgIdents, to allocate them in bulk.
+	names []string
 }
 
 // ctx is what the value at hand is given to.
@@ -89,16 +90,21 @@ func isValue(e ast.Expr) bool {
 func (w *walker) walkChildren(n ast.Node) {
 	saved := w.root
 	w.root = n
-	ast.Inspect(n, w.visit)
+	ast.Walk(w, n)
 	w.root = saved
 }
 
-func (w *walker) visit(n ast.Node) bool {
+// Visit is walkChildren's ast.Visitor (a method, so that walking allocates nothing): it
+// descends into the root only, and walks each child itself.
+func (w *walker) Visit(n ast.Node) ast.Visitor {
+	if n == nil {
+		return nil
+	}
 	if n == w.root {
-		return true
+		return w
 	}
 	w.walk(n, none)
-	return false
+	return nil
 }
 
 // value folds the value e and records it as a Str starting at start, when it holds any
@@ -152,16 +158,19 @@ func (w *walker) record(e *ast.CallExpr) int {
 	if !w.emit {
 		return -1
 	}
+	start := len(w.names)
+	w.names = chain(e.Fun, w.names)
 	call := code.Call{
-		Callee: chain(e.Fun, nil),
+		Callee: w.names[start:len(w.names):len(w.names)],
 		Pos:    w.pos.at(namePos(e.Fun)),
 		End:    w.pos.at(e.Rparen),
 	}
 	if len(e.Args) > 0 {
-		call.ArgIdents = make([]string, len(e.Args))
-		for i, a := range e.Args {
-			call.ArgIdents[i] = argIdent(a)
+		start = len(w.names)
+		for _, a := range e.Args {
+			w.names = append(w.names, argIdent(a))
 		}
+		call.ArgIdents = w.names[start:len(w.names):len(w.names)]
 	}
 	w.out.Calls = append(w.out.Calls, call)
 	return len(w.out.Calls) - 1
