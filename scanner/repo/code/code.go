@@ -106,7 +106,39 @@ type File struct {
 	// Decls are the names of the functions and methods the file defines itself, so that a
 	// call of a project's own wrapper is not taken for an SDK call of the same name.
 	Decls []string
+	// Funcs are the same definitions with where their bodies lie and whether they are
+	// methods, for readers that know (the Go reader): a call named like a method the file
+	// defines is the project's own wrapper, but inside that very method it is the call the
+	// wrapper delegates to.
+	Funcs []Func
 }
+
+// Func is a function or method the file defines.
+type Func struct {
+	Name string
+	// Method is true for a method (it has a receiver, or is defined in a class).
+	Method bool
+	// Pos and End bound the definition, body included.
+	Pos, End Pos
+}
+
+// Enclosing returns the innermost function whose definition holds p, or nil.
+func (f *File) Enclosing(p Pos) *Func {
+	var best *Func
+	for i := range f.Funcs {
+		fn := &f.Funcs[i]
+		if before(p, fn.Pos) || before(fn.End, p) {
+			continue
+		}
+		if best == nil || before(best.Pos, fn.Pos) {
+			best = fn
+		}
+	}
+	return best
+}
+
+// before reports whether a comes strictly before b.
+func before(a, b Pos) bool { return a.Line < b.Line || (a.Line == b.Line && a.Col < b.Col) }
 
 // Declares reports whether the file defines a function or method of that name.
 func (f *File) Declares(name string) bool {
