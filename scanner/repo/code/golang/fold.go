@@ -90,7 +90,7 @@ func (w *walker) fold(e ast.Expr, v *val, c ctx) {
 		w.fold(e.X, v, c)
 	case *ast.Ident:
 		if s := w.lookup(e); s != nil {
-			v.add(s)
+			w.splice(v, s, e.Name)
 			return
 		}
 		v.hole(e.Name)
@@ -108,6 +108,18 @@ func (w *walker) fold(e ast.Expr, v *val, c ctx) {
 		v.hole("")
 		w.walkIf(e, c)
 	}
+}
+
+// splice appends o, a value written elsewhere in the file (a constant's, a format
+// argument's), to v; a hole named name instead once the file's budget for copies is spent,
+// so that values built from values built from values stay as large as the file at most.
+func (w *walker) splice(v, o *val, name string) {
+	if len(o.b) > w.budget {
+		v.hole(name)
+		return
+	}
+	w.budget -= len(o.b)
+	v.add(o)
 }
 
 func (w *walker) walkIf(e ast.Node, c ctx) {

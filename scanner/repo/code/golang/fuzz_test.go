@@ -173,3 +173,29 @@ func (c *Client) Fetch%[1]d(ctx context.Context, zoneID, id string) (*Resource%[
 	}
 	return b.Bytes()
 }
+
+// TestReadBoundsCopies: values made of values (constants doubling, a format repeating one
+// argument, a join repeating its separator) stay within the file's size, not exponentially
+// or quadratically larger.
+func TestReadBoundsCopies(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("package p\n\nconst c0 = \"0123456789abcdef\"\n")
+	for i := 1; i <= 64; i++ {
+		fmt.Fprintf(&b, "const c%d = c%d + c%d\n", i, i-1, i-1)
+	}
+	big := strings.Repeat("x", 100<<10)
+	fmt.Fprintf(&b, "var f = fmt.Sprintf(%q, %q)\n", strings.Repeat("%[1]s", 20<<10), big)
+	fmt.Fprintf(&b, "var j = strings.Join([]string{%s}, %q)\n", strings.Repeat("a, ", 20<<10), big)
+	src := []byte(b.String())
+	file := Read(src)
+	total := 0
+	for _, s := range file.Strings {
+		total += len(s.Value)
+	}
+	if limit := 3*len(src) + 2<<20; total > limit {
+		t.Fatalf("values total %d bytes from a file of %d", total, len(src))
+	}
+	if got := file.Strings[1].Value; got != "0123456789abcdef0123456789abcdef" || file.Strings[1].Assigned != "c1" {
+		t.Errorf("c1 = %q", got)
+	}
+}

@@ -31,7 +31,7 @@ func Read(src []byte) *code.File {
 	// them at once (appending to large slices copies them many times over).
 	out.Strings = make([]code.Str, 0, (bytes.Count(src, []byte{'"'})+bytes.Count(src, []byte{'`'}))/2+1)
 	out.Calls = make([]code.Call, 0, bytes.Count(src, []byte{'('})/2)
-	w := &walker{out: out, emit: true, pos: newPositions(src, base), names: make([]string, 0, len(src)/16)}
+	w := &walker{out: out, emit: true, pos: newPositions(src, base), names: make([]string, 0, len(src)/16), budget: len(src) + 1<<20}
 	w.defs = newDefs(f)
 	w.header(f)
 	w.walk(f, none)
@@ -113,6 +113,10 @@ func (p *positions) at(tp token.Pos) code.Pos {
 	start := p.lines[line-1]
 	if p.ascii {
 		return code.Pos{Line: line, Col: off - start + 1}
+	}
+	// A position inside a character (the end of a file cut in one) is that character's.
+	for off > start && off < len(p.src) && !utf8.RuneStart(p.src[off]) {
+		off--
 	}
 	return code.Pos{Line: line, Col: utf8.RuneCount(p.src[start:off]) + 1}
 }

@@ -242,6 +242,13 @@ func f(id string) {
 }
 
 func g() { shared = "/changed" }
+
+func h(later string) {
+	a := early + "/x"
+	b := later + "/y"
+}
+
+const early, later = "/early", "/later"
 `,
 	strs: []string{
 		`3:14-3:22 "/shared" as=shared`,
@@ -252,6 +259,10 @@ func g() { shared = "/changed" }
 		"10:7-10:18 \"\\x00/c\" as=v holes=again",
 		"11:7-11:19 \"\\x00/x\" as=w holes=shared",
 		`14:21-14:30 "/changed" as=shared`,
+		`17:7-17:18 "/early/x" as=a`,
+		"18:7-18:18 \"\\x00/y\" as=b holes=later",
+		`21:22-21:29 "/early" as=early`,
+		`21:32-21:39 "/later" as=later`,
 	},
 }, {
 	name: "concatenation is one value at its first operand",
@@ -305,6 +316,25 @@ func f(zoneID, name string, p P) error {
 		"9:6-9:34 log.Printf(,zoneID)",
 		"10:11-10:92 fmt.Sprintf(,name,,ZoneID,,n,,id)",
 		"11:16-11:59 errors.Wrapf(err,,zoneID)",
+	},
+}, {
+	name: "a format given to a call, and inside a concatenation",
+	src: `package p
+
+func f(id string) {
+	req, _ := http.NewRequest("GET", fmt.Sprintf("/zones/%s/rate_limits", id), nil)
+	u := "https://api" + fmt.Sprintf("/zones/%v", id) + "/filters"
+}
+`,
+	strs: []string{
+		`4:28-4:32 "GET" call=http.NewRequest/0`,
+		"4:47-4:74 \"/zones/\\x00/rate_limits\" call=http.NewRequest/1 holes=id",
+		"5:7-5:63 \"https://api/zones/\\x00/filters\" as=u holes=id",
+	},
+	calls: []string{
+		"4:17-4:80 http.NewRequest(,,nil)",
+		"4:39-4:74 fmt.Sprintf(,id)",
+		"5:27-5:50 fmt.Sprintf(,id)",
 	},
 }, {
 	name: "format argument not used as text is a value of its own",

@@ -145,13 +145,14 @@ func (w *walker) foldFormat(e *ast.CallExpr, at, idx int, v *val) {
 	f := &val{}
 	w.fold(e.Args[at], f, none)
 	args := e.Args[at+1:]
-	fm := formatter{args: args, vals: w.foldArgs(args, at+1, idx), used: make([]bool, len(args)), out: v}
+	fm := formatter{w: w, args: args, vals: w.foldArgs(args, at+1, idx), used: make([]bool, len(args)), out: v}
 	fm.run(f)
 	w.emitUnused(args, fm.vals, fm.used, at+1, idx)
 }
 
 // formatter expands one format.
 type formatter struct {
+	w    *walker
 	args []ast.Expr
 	vals []*val
 	used []bool
@@ -241,7 +242,7 @@ func (fm *formatter) arg(verb rune) {
 		return
 	}
 	if verb == 's' || verb == 'v' {
-		fm.out.add(fm.vals[i])
+		fm.w.splice(fm.out, fm.vals[i], argIdent(fm.args[i]))
 		fm.used[i] = fm.used[i] || fm.vals[i].literal()
 		return
 	}
@@ -288,7 +289,7 @@ func (w *walker) foldSepJoin(e *ast.CallExpr, idx int, v *val) {
 	vals := w.foldArgs(list.Elts, -1, idx)
 	for i, p := range vals {
 		if i > 0 {
-			v.b = append(v.b, sep.b...)
+			w.splice(v, sep, "")
 		}
 		v.add(p)
 	}

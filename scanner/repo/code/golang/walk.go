@@ -23,6 +23,8 @@ type walker struct {
 	root ast.Node
 	// names backs the calls' Callee and ArgIdents, to allocate them in bulk.
 	names []string
+	// budget is how many more bytes values may copy from elsewhere (see splice).
+	budget int
 }
 
 // ctx is what the value at hand is given to.
