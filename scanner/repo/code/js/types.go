@@ -1,0 +1,250 @@
+package js
+
+// The TypeScript type readers step over types without recording anything, so that a
+// caller can try one and go back (p.i = save) when the tokens turn out not to be a type:
+// f<T>(x) is a call with a type argument, a < b is a comparison.
+
+// skipBalanced steps over the bracket at the current token and everything up to its match;
+// false when the file ends first.
+func (p *parser) skipBalanced() bool {
+	if p.match == nil {
+		p.match = matchBrackets(p.src, p.toks, p.match)
+	}
+	m := p.match[p.i]
+	if m <= 0 {
+		p.i = len(p.toks) - 1
+		return false
+	}
+	p.i = int(m) + 1
+	return true
+}
+
+// matchBrackets returns, for every token that opens a bracket, the index of the token that
+// closes it (any closing bracket closes the innermost open one), 0 when none does, so that
+// stepping over a bracketed stretch costs nothing however often it is tried.
+func matchBrackets(src string, toks []token, buf []int32) []int32 {
+	match := buf[:0]
+	if cap(match) < len(toks) {
+		match = make([]int32, len(toks))
+	} else {
+		match = match[:len(toks)]
+		clear(match)
+	}
+	var open []int32
+	for i, t := range toks {
+		if t.kind != tPunct || t.end-t.start != 1 {
+			continue
+		}
+		switch src[t.start] {
+		case '(', '[', '{':
+			open = append(open, int32(i))
+		case ')', ']', '}':
+			if n := len(open); n > 0 {
+				match[open[n-1]] = int32(i)
+				open = open[:n-1]
+			}
+		}
+	}
+	return match
+}
+
+// skipType steps over a type: unions and intersections of operands, conditional types.
+func (p *parser) skipType() bool {
+	if !p.enter() {
+		p.leave()
+		return false
+	}
+	defer p.leave()
+	if p.at("|") || p.at("&") {
+		p.advance()
+	}
+	if !p.typeOperand() {
+		return false
+	}
+	for {
+		switch {
+		case p.at("|") || p.at("&"):
+			p.advance()
+			if !p.typeOperand() {
+				return false
+			}
+		case p.at("extends") && !p.nl():
+			p.advance()
+			if !p.typeOperand() {
+				return false
+			}
+			if p.at("?") {
+				p.advance()
+				if !p.skipType() || !p.accept(":") || !p.skipType() {
+					return false
+				}
+			}
+		default:
+			return true
+		}
+	}
+}
+
+// typeOperand steps over one type operand and its postfixes (T[], T[K], A<B>).
+func (p *parser) typeOperand() bool {
+	for p.nameAt() && typePrefix(p.text(p.tok())) && p.typeStartsAt(1) {
+		p.advance()
+	}
+	t := p.tok()
+	switch t.kind {
+	case tName:
+		p.advance()
+		for (p.at(".") || p.at("?.")) && p.peek(1).kind == tName {
+			p.skip(2)
+		}
+		if p.text(t) == "import" && p.at("(") { // typeof import("m")
+			p.skipBalanced()
+		}
+		if p.at("is") && !p.nl() { // x is T
+			p.advance()
+			return p.skipType()
+		}
+	case tStr, tNum, tTmpl:
+		p.advance()
+	case tTHead:
+		if !p.templateType() {
+			return false
+		}
+	case tPunct:
+		if !p.punctType() {
+			return false
+		}
+	default:
+		return false
+	}
+	for !p.nl() {
+		switch {
+		case p.at("<"):
+			if !p.typeList() {
+				return false
+			}
+		case p.at("["):
+			if !p.skipBalanced() {
+				return false
+			}
+		case p.at(".") && p.peek(1).kind == tName:
+			p.skip(2)
+		default:
+			return true
+		}
+	}
+	return true
+}
+
+// punctType steps over a type that starts with punctuation: object types, tuples,
+// parenthesised and function types, generic function types, negative numbers.
+func (p *parser) punctType() bool {
+	switch p.text(p.tok()) {
+	case "{", "[":
+		return p.skipBalanced()
+	case "(":
+		if !p.skipBalanced() {
+			return false
+		}
+		if p.accept("=>") {
+			return p.skipType()
+		}
+		return true
+	case "<":
+		if !p.typeList() || !p.at("(") || !p.skipBalanced() || !p.accept("=>") {
+			return false
+		}
+		return p.skipType()
+	case "-":
+		p.advance()
+		if p.tok().kind != tNum {
+			return false
+		}
+		p.advance()
+		return true
+	}
+	return false
+}
+
+// templateType steps over a template literal type `a${T}b`.
+func (p *parser) templateType() bool {
+	p.advance()
+	for {
+		if !p.skipType() {
+			return false
+		}
+		switch p.tok().kind {
+		case tTMid:
+			p.advance()
+		case tTTail:
+			p.advance()
+			return true
+		default:
+			return false
+		}
+	}
+}
+
+// typeList steps over <...> type arguments or parameters: types separated by commas,
+// with in/out/const modifiers and = defaults.
+func (p *parser) typeList() bool {
+	start := p.i
+	if !p.at("<") || p.noTypes[start] {
+		return false
+	}
+	if !p.typeItems() {
+		// The next try from here, after the tokens are read as expressions, fails too.
+		if p.noTypes == nil {
+			p.noTypes = map[int]bool{}
+		}
+		p.noTypes[start] = true
+		return false
+	}
+	return true
+}
+
+func (p *parser) typeItems() bool {
+	p.advance()
+	for {
+		for (p.at("in") || p.at("out") || p.at("const")) && p.peek(1).kind == tName {
+			p.advance()
+		}
+		if !p.skipType() {
+			return false
+		}
+		if p.accept("=") && !p.skipType() {
+			return false
+		}
+		if p.accept(",") {
+			if p.accept(">") {
+				return true
+			}
+			continue
+		}
+		return p.accept(">")
+	}
+}
+
+// typePrefix reports whether a word is a type operator before an operand.
+func typePrefix(s string) bool {
+	switch s {
+	case "keyof", "typeof", "readonly", "unique", "infer", "asserts", "abstract", "new":
+		return true
+	}
+	return false
+}
+
+// typeStartsAt reports whether the token n places ahead can start a type operand.
+func (p *parser) typeStartsAt(n int) bool {
+	t := p.peek(n)
+	switch t.kind {
+	case tName, tStr, tNum, tTmpl, tTHead:
+		return true
+	case tPunct:
+		switch p.text(t) {
+		case "{", "[", "(", "<", "-":
+			return true
+		}
+	}
+	return false
+}
