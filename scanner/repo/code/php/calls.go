@@ -118,7 +118,7 @@ func (p *parser) finish(f *lexkit.Frame, i, end int) {
 		p.argIdent(f, i)
 	}
 	p.out.EndCall(f.Call, end)
-	switch p.out.File.Calls[f.Call].Name() {
+	switch p.out.CallName(f.Call) {
 	case "sprintf", "vsprintf", "printf", "vprintf":
 		p.formatted(f.Call, 0)
 	case "fprintf":

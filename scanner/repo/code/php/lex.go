@@ -45,12 +45,12 @@ type lexer struct {
 	buf   []byte
 	nest  lexkit.Nest
 	out   *lexkit.Out
+	// strs and parens count string literals and '(' for lexkit.Out.Reserve.
+	strs, parens int
 	// seg is where the literal text being read starts, esc whether it held an escape (then
 	// buf holds it decoded).
 	seg int
 	esc bool
-	// strs and parens count string literals and '(' for lexkit.Out.Reserve.
-	strs, parens int
 }
 
 // lexers keeps the buffers of finished reads for the next one.
@@ -194,10 +194,10 @@ func (l *lexer) emitOp(op byte, a, b int) {
 	i := len(l.toks)
 	l.toks = append(l.toks, token{kind: tOp, op: op, a: int32(a), b: int32(b), match: -1})
 	switch op {
-	case '(':
-		l.parens++
-		l.nest.Open(i, op)
-	case '[', '{':
+	case '(', '[', '{':
+		if op == '(' {
+			l.parens++
+		}
 		l.nest.Open(i, op)
 	case ')', ']', '}':
 		if m := l.nest.Close(lexkit.Opener(op)); m >= 0 {

@@ -15,11 +15,11 @@ func Read(src []byte) *code.File {
 	out := lexkit.NewOut("php", src)
 	l := lex(src, out)
 	p := &parser{src: src, toks: l.toks, parts: l.parts, out: out, assignTok: -1}
-	p.out.Reserve(l.strs, l.parens)
+	out.Reserve(l.strs, l.parens)
 	p.lookup = func(name string) (string, []string, bool) { return p.vars.Get(name, false) }
 	p.run()
 	l.release()
-	return p.out.File
+	return p.out.Done()
 }
 
 type parser struct {

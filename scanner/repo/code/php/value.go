@@ -38,7 +38,7 @@ func (p *parser) value(i int) {
 	k := p.out.AddStr(&p.fold, int(p.toks[i].a), int(p.toks[last].b), c)
 	if plain != "" && p.assignTok == i {
 		if k >= 0 {
-			s := &p.out.File.Strings[k]
+			s := p.out.Str(k)
 			p.vars.Set(plain, s.Value, s.HoleNames, true)
 		} else {
 			p.vars.Set(plain, "", nil, false)
@@ -152,13 +152,13 @@ func (p *parser) memberName(s span) string {
 
 // formatted folds the format string of a sprintf-like call again, with a hole at each verb.
 func (p *parser) formatted(call, arg int) {
-	c := &p.out.File.Calls[call]
-	strs := p.out.File.Strings
-	for k := len(strs) - 1; k >= 0; k-- {
-		if at := strs[k].Pos; at.Line < c.Pos.Line || at.Line == c.Pos.Line && at.Col < c.Pos.Col {
+	c := p.out.Call(call)
+	for k := p.out.NumStrs() - 1; k >= 0; k-- {
+		s := p.out.Str(k)
+		if at := s.Pos; at.Line < c.Pos.Line || at.Line == c.Pos.Line && at.Col < c.Pos.Col {
 			return
 		}
-		if strs[k].Call != call || strs[k].Arg != arg {
+		if s.Call != call || s.Arg != arg {
 			continue
 		}
 		var args []string
@@ -166,12 +166,12 @@ func (p *parser) formatted(call, arg int) {
 			args = c.ArgIdents[arg+1:]
 		}
 		p.fold.Reset()
-		lexkit.Printf(&p.fold, strs[k].Value, strs[k].HoleNames, args)
+		lexkit.Printf(&p.fold, s.Value, s.HoleNames, args)
 		if !p.fold.Literal() {
-			p.out.File.Strings = append(strs[:k], strs[k+1:]...)
+			p.out.DropStr(k)
 			return
 		}
-		strs[k].Value, strs[k].HoleNames = p.fold.Value(), p.fold.Names()
+		s.Value, s.HoleNames = p.fold.Value(), p.out.Strs(p.fold.Names()...)
 		return
 	}
 }

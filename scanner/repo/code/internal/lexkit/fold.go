@@ -81,6 +81,30 @@ func (f *Fold) Append(value string, names []string) {
 	}
 }
 
+// Bytes is the value so far, valid until the next change.
+func (f *Fold) Bytes() []byte { return f.buf }
+
+// Len is the length of the value so far.
+func (f *Fold) Len() int { return len(f.buf) }
+
+// Drop removes the first n bytes of the value, which must be literal (a name= prefix).
+func (f *Fold) Drop(n int) {
+	n = min(max(n, 0), len(f.buf))
+	for _, c := range f.buf[:n] {
+		if c == code.Hole {
+			return
+		}
+	}
+	f.buf = append(f.buf[:0], f.buf[n:]...)
+	f.lit = false
+	for _, c := range f.buf {
+		if c != code.Hole {
+			f.lit = true
+			break
+		}
+	}
+}
+
 // Empty reports whether nothing was appended.
 func (f *Fold) Empty() bool { return len(f.buf) == 0 }
 

@@ -25,11 +25,36 @@ func NewOut(lang string, src []byte) *Out {
 	return &Out{File: &code.File{Lang: lang}, Lines: NewLines(src), names: map[string]string{}, src: src}
 }
 
-// Reserve makes room for at most strs values and calls calls (a reader's count of string
-// literals and opening parentheses), so that they are not copied as they grow.
+// Reserve makes room for about strs values and calls calls, a reader's estimate, so that
+// they are copied less often as they grow.
 func (o *Out) Reserve(strs, calls int) {
-	o.File.Strings = make([]code.Str, 0, min(strs, 1<<16))
-	o.File.Calls = make([]code.Call, 0, min(calls, 1<<16))
+	o.File.Strings = make([]code.Str, 0, min(max(strs, 8), 1<<20))
+	o.File.Calls = make([]code.Call, 0, min(max(calls, 8), 1<<20))
+}
+
+// Str returns value k (an index AddStr returned), valid until the next AddStr.
+func (o *Out) Str(k int) *code.Str { return &o.File.Strings[k] }
+
+// NumStrs is the number of values added so far.
+func (o *Out) NumStrs() int { return len(o.File.Strings) }
+
+// DropStr removes value k from the result (when Done).
+func (o *Out) DropStr(k int) { o.File.Strings[k].Value = "" }
+
+// Call returns call i (an index AddCall returned), valid until the next AddCall, or nil.
+func (o *Out) Call(i int) *code.Call {
+	if i < 0 || i >= len(o.File.Calls) {
+		return nil
+	}
+	return &o.File.Calls[i]
+}
+
+// CallName returns the name of call i (the last element of its callee), "" for none.
+func (o *Out) CallName(i int) string {
+	if c := o.Call(i); c != nil {
+		return c.Name()
+	}
+	return ""
 }
 
 // Strs returns a copy of ss (nil when empty) cut from a shared chunk.
@@ -82,7 +107,9 @@ type Ctx struct {
 var NoCall = Ctx{Call: -1, Arg: -1}
 
 // AddStr records the value built in f, read from src[start:end], unless it is only holes.
-// It returns the value's index in File.Strings, or -1.
+// It returns the value's index (for Str), or -1. Values are kept in source order: one that
+// starts before values recorded already (those of a substitution inside it) goes before
+// them.
 func (o *Out) AddStr(f *Fold, start, end int, c Ctx) int {
 	if !f.Literal() {
 		return -1
@@ -93,8 +120,20 @@ func (o *Out) AddStr(f *Fold, start, end int, c Ctx) int {
 	s := code.Str{Value: f.Value(), Pos: o.Lines.Pos(start), Key: c.Key, Assigned: c.Assigned,
 		Call: c.Call, Arg: c.Arg, HoleNames: o.Strs(f.names...)}
 	s.End = o.end(start, end)
-	o.File.Strings = append(o.File.Strings, s)
-	return len(o.File.Strings) - 1
+	if n := len(o.File.Strings); n == cap(o.File.Strings) { // doubled, where append would grow by a quarter
+		o.File.Strings = append(make([]code.Str, 0, 2*n+16), o.File.Strings...)
+	}
+	strs := append(o.File.Strings, s)
+	j := len(strs) - 1
+	for j > 0 && before(s.Pos, strs[j-1].Pos) {
+		j--
+	}
+	if j < len(strs)-1 {
+		copy(strs[j+1:], strs[j:len(strs)-1])
+		strs[j] = s
+	}
+	o.File.Strings = strs
+	return j
 }
 
 // end is the position of the last byte of src[start:end].
@@ -109,6 +148,9 @@ func (o *Out) end(start, end int) code.Pos {
 // returns its index. Its End is nameOff until EndCall says otherwise.
 func (o *Out) AddCall(callee []string, isNew bool, nameOff int) int {
 	p := o.Lines.Pos(nameOff)
+	if n := len(o.File.Calls); n == cap(o.File.Calls) {
+		o.File.Calls = append(make([]code.Call, 0, 2*n+16), o.File.Calls...)
+	}
 	o.File.Calls = append(o.File.Calls, code.Call{Callee: o.Strs(callee...), New: isNew, Pos: p, End: p})
 	return len(o.File.Calls) - 1
 }
@@ -116,10 +158,10 @@ func (o *Out) AddCall(callee []string, isNew bool, nameOff int) int {
 // EndCall sets the End of call i to the last byte before end, and gives it the argument
 // identifiers recorded for it.
 func (o *Out) EndCall(i, end int) {
-	if i < 0 || i >= len(o.File.Calls) {
+	c := o.Call(i)
+	if c == nil {
 		return
 	}
-	c := &o.File.Calls[i]
 	if p := o.Lines.Pos(max(end-1, 0)); p.Line > c.Pos.Line || (p.Line == c.Pos.Line && p.Col >= c.Pos.Col) {
 		c.End = p
 	}
@@ -135,10 +177,10 @@ func (o *Out) EndCall(i, end int) {
 
 // AddKey records a keyword argument or member name passed to call i.
 func (o *Out) AddKey(i int, name string, off, depth int) {
-	if i < 0 || i >= len(o.File.Calls) || name == "" {
+	c := o.Call(i)
+	if c == nil || name == "" {
 		return
 	}
-	c := &o.File.Calls[i]
 	c.Keys = append(c.Keys, code.Key{Name: name, Pos: o.Lines.Pos(off), Depth: depth})
 }
 
@@ -150,6 +192,27 @@ func (o *Out) AddArgIdent(i int, ident string) {
 	}
 	o.staged, o.stagedCall = append(o.staged, ident), append(o.stagedCall, i)
 }
+
+// Done drops the values DropStr removed and returns the File.
+func (o *Out) Done() *code.File {
+	strs := o.File.Strings[:0]
+	for _, s := range o.File.Strings {
+		if s.Value != "" {
+			strs = append(strs, s)
+		}
+	}
+	clear(o.File.Strings[len(strs):])
+	o.File.Strings = strs
+	if len(strs) == 0 {
+		o.File.Strings = nil
+	}
+	if len(o.File.Calls) == 0 {
+		o.File.Calls = nil
+	}
+	return o.File
+}
+
+func before(a, b code.Pos) bool { return a.Line < b.Line || a.Line == b.Line && a.Col < b.Col }
 
 // Import records an import or a package, module or namespace declaration.
 func (o *Out) Import(s string) {
