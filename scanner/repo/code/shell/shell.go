@@ -30,7 +30,7 @@ type reader struct {
 	depth int
 	// subshells counts the ( ... ) being read, to bound the recursion.
 	subshells int
-	vars  lexkit.Vars
+	vars      lexkit.Vars
 	// pending are heredocs whose bodies start after the current line.
 	pending []heredoc
 	// cases counts the case statements open; inPattern is true where a case pattern is due.
