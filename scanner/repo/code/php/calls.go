@@ -1,0 +1,147 @@
+package php
+
+import (
+	"bytes"
+	"strings"
+
+	"github.com/sunsetscan/sunset/scanner/repo/code/internal/lexkit"
+)
+
+// open handles '(': a call's argument list, array( ... ), or a group.
+func (p *parser) open(i int) {
+	prev := i - 1
+	if prev < 0 || (p.toks[prev].kind != tName && p.toks[prev].kind != tVar) {
+		if p.operandStart(i) && p.concatAfter(i) {
+			p.value(i) // ($a ?: 'b') . '/c'
+		}
+		p.fr.PushGroup('(', i)
+		return
+	}
+	if t := &p.toks[prev]; t.kind == tName && keyword(p.src[t.a:t.b]) {
+		if p.word(prev, "array") {
+			p.fr.PushLiteral('(', i)
+		} else {
+			p.fr.PushGroup('(', i)
+		}
+		return
+	}
+	if p.word(prev-1, "function") || p.word(prev-1, "fn") || p.is(prev-1, '&') && p.word(prev-2, "function") {
+		p.fr.PushGroup('(', i) // a declaration's parameters
+		return
+	}
+	callee, first, nameOff := p.callee(prev)
+	if len(callee) == 0 {
+		p.fr.PushGroup('(', i)
+		return
+	}
+	call := p.out.AddCall(callee, p.word(first-1, "new"), nameOff)
+	p.fr.PushCall('(', call, i)
+}
+
+// callee walks back from the called name at token j through member operators, skipping
+// calls and indexes in between ($a->b()->c, $a['x']->b). It returns the chain, its first
+// token, and where its last element starts.
+func (p *parser) callee(j int) ([]string, int, int) {
+	t := &p.toks[j]
+	nameOff := int(t.a) + bytes.LastIndexByte(p.src[t.a:t.b], '\\') + 1
+	rev := p.scratch[:0]
+	first := j
+	for n := 0; n < 64; n++ {
+		rev = append(rev, p.text(j))
+		first = j
+		k := j - 1
+		if !p.isMember(k) {
+			break
+		}
+		k--
+		for k >= 0 && (p.is(k, ')') || p.is(k, ']')) && p.toks[k].match >= 0 && int(p.toks[k].match) < k {
+			k = int(p.toks[k].match) - 1
+		}
+		if k < 0 || (p.toks[k].kind != tName && p.toks[k].kind != tVar) {
+			break
+		}
+		j = k
+	}
+	p.scratch = rev
+	callee := make([]string, 0, len(rev)+2)
+	for k := len(rev) - 1; k >= 0; k-- {
+		callee = appendName(callee, rev[k])
+	}
+	return callee, first, nameOff
+}
+
+// appendName appends a name to a callee, splitting a qualified name at its backslashes.
+func appendName(callee []string, name string) []string {
+	for {
+		k := strings.IndexByte(name, '\\')
+		if k < 0 {
+			break
+		}
+		if k > 0 {
+			callee = append(callee, name[:k])
+		}
+		name = name[k+1:]
+	}
+	if name != "" {
+		callee = append(callee, name)
+	}
+	return callee
+}
+
+// close handles a closing bracket: the frames down to its opener are closed.
+func (p *parser) close(i int) {
+	m := int(p.toks[i].match)
+	if m < 0 || !p.fr.Opened(m) {
+		return
+	}
+	for {
+		f, ok := p.fr.Pop()
+		if !ok {
+			return
+		}
+		p.finish(&f, i, int(p.toks[i].b))
+		if f.Tok == m {
+			return
+		}
+	}
+}
+
+// finish ends a frame closed at token i, whose last byte ends before end.
+func (p *parser) finish(f *lexkit.Frame, i, end int) {
+	if f.Scope {
+		p.vars.Pop()
+	}
+	if !f.Own {
+		return
+	}
+	if i > f.ArgStart {
+		p.argIdent(f, i)
+	}
+	p.out.EndCall(f.Call, end)
+	switch p.out.CallName(f.Call) {
+	case "sprintf", "vsprintf", "printf", "vprintf":
+		p.formatted(f.Call, 0)
+	case "fprintf":
+		p.formatted(f.Call, 1)
+	}
+}
+
+// argIdent records the identifier passed as the argument ending before token end.
+func (p *parser) argIdent(f *lexkit.Frame, end int) {
+	a := f.ArgStart
+	if p.toks[a].kind == tName && p.is(a+1, ':') {
+		a += 2 // a named argument
+	}
+	ident := ""
+	if end-a == 1 {
+		switch t := &p.toks[a]; t.kind {
+		case tVar:
+			ident = p.text(a)
+		case tName:
+			if !keyword(p.src[t.a:t.b]) {
+				ident = p.text(a)
+			}
+		}
+	}
+	p.out.AddArgIdent(f.Call, ident)
+}
