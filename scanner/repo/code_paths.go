@@ -150,7 +150,7 @@ func (d *codeDetector) pathHit(cx *codeContext, i int, matches []catalog.RouteMa
 	shown := strings.ReplaceAll(s.Value, code.HoleString, "{…}")
 	reported := map[vocab.RuleID]bool{}
 	for _, m := range preferMethod(matches, method) {
-		if m.Endpoint.Affected || reported[m.Entry.ID] {
+		if m.Endpoint.Affected || reported[m.Entry.ID] || !takesMethod(m.Endpoint.Methods, method) {
 			continue
 		}
 		reported[m.Entry.ID] = true
@@ -169,6 +169,22 @@ func (d *codeDetector) pathHit(cx *codeContext, i int, matches []catalog.RouteMa
 			shadow:  true,
 		})
 	}
+}
+
+// takesMethod reports whether a call with method reaches an endpoint taking methods: any
+// method the code does not say, one the endpoint takes, or an update written with the other
+// verb (PATCH for an endpoint updated with PUT, and the reverse: clients mix them, and the
+// request still reaches the deprecated route). A read of a write-only route is not its call.
+func takesMethod(methods []string, method string) bool {
+	switch {
+	case method == "", containsString(methods, method):
+		return true
+	case method == "PATCH":
+		return containsString(methods, "PUT")
+	case method == "PUT":
+		return containsString(methods, "PATCH")
+	}
+	return false
 }
 
 // preferMethod puts the endpoints that take method first (stable otherwise).

@@ -39,8 +39,8 @@ func (d *codeDetector) sdkCalls(cx *codeContext, add func(hit)) {
 // sdkCall returns the rule a call of sdk reaches and how it was recognised ("call X",
 // "service X", "type X"), "" when none.
 func (d *codeDetector) sdkCall(cx *codeContext, sdk *catalog.SDK, c *code.Call) (vocab.RuleID, string) {
-	if len(c.Callee) == 1 && cx.f.Declares(c.Callee[0]) {
-		return "", "" // the project's own function of that name
+	if ownWrapper(cx.f, c) {
+		return "", ""
 	}
 	for rule, names := range sdk.Calls {
 		for _, n := range names {
@@ -64,6 +64,29 @@ func (d *codeDetector) sdkCall(cx *codeContext, sdk *catalog.SDK, c *code.Call) 
 		}
 	}
 	return "", ""
+}
+
+// ownWrapper reports whether a call named like an SDK call is the project's own: a bare call
+// of a function the file defines, or a call through a receiver of a name the file defines
+// as a method, except inside that very method, where the wrapper delegates to the SDK
+// (func (c *impl) UpdateFilter(...) { return c.cf.UpdateFilter(...) }).
+func ownWrapper(f *code.File, c *code.Call) bool {
+	name := c.Name()
+	if !f.Declares(name) {
+		return false
+	}
+	if len(c.Callee) == 1 {
+		return true
+	}
+	method := false
+	for _, fn := range f.Funcs {
+		method = method || (fn.Method && fn.Name == name)
+	}
+	if !method {
+		return false
+	}
+	in := f.Enclosing(c.Pos)
+	return in == nil || !in.Method || in.Name != name
 }
 
 // typeName is the class a call constructs: the called name, less Go's New prefix.

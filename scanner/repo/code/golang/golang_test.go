@@ -433,3 +433,16 @@ func g( {
 }}
 
 func TestReadValues(t *testing.T) { runCases(t, valueCases) }
+
+func TestFuncsSpanTheirBodies(t *testing.T) {
+	src := "package p\n\nfunc (c *impl) Filter(id string) error {\n\treturn c.cf.Filter(id)\n}\n\nfunc Filter(c Client) {\n\tc.Filter(\"x\")\n}\n"
+	f := Read([]byte(src))
+	if len(f.Funcs) != 2 || !f.Funcs[0].Method || f.Funcs[1].Method || f.Funcs[0].Pos.Line != 3 || f.Funcs[0].End.Line != 5 || f.Funcs[1].End.Line != 9 {
+		t.Fatalf("%+v", f.Funcs)
+	}
+	for _, c := range f.Calls {
+		if fn := f.Enclosing(c.Pos); fn == nil || fn.Pos.Line != map[int]int{4: 3, 8: 7}[c.Pos.Line] {
+			t.Errorf("call at %d: enclosed by %+v", c.Pos.Line, fn)
+		}
+	}
+}

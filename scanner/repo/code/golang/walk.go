@@ -327,6 +327,7 @@ func (w *walker) valueSpec(s *ast.ValueSpec) {
 func (w *walker) funcDecl(d *ast.FuncDecl) {
 	if d.Name != nil && d.Name.Name != "" && d.Name.Name != "_" {
 		w.out.Decls = append(w.out.Decls, d.Name.Name)
+		w.out.Funcs = append(w.out.Funcs, code.Func{Name: d.Name.Name, Method: d.Recv != nil, Pos: w.pos.at(d.Pos()), End: w.pos.end(d.End())})
 	}
 	saved := w.scope
 	w.scope = d
