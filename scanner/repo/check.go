@@ -152,21 +152,29 @@ func (c *Checker) Check(ctx context.Context, opts Options) (*Result, error) {
 // checkWalked reads and checks one file of the walk; false when it was not checked: too
 // large, unreadable (both reported through w.fail), binary, or an output of sunset (w.own).
 // An output over the size limit is told from its first bytes, so that a large report in
-// the tree is skipped as what it is rather than failing the run as too large.
+// the tree is skipped as what it is rather than failing the run as too large. The file is
+// read into a buffer the walk reuses (nothing a check returns refers to it).
 func (c *Checker) checkWalked(w *walker, f walkFile, maxSize int64) (FileResult, int64, bool) {
-	if f.size > maxSize {
+	bp := readPool.Get().(*[]byte)
+	data, err := safefile.ReadFileInto(f.abs, maxSize, false, *bp)
+	defer func() {
+		if cap(data) <= maxPooledRead {
+			*bp = data[:0]
+		}
+		readPool.Put(bp)
+	}()
+	var tooLarge *safefile.TooLargeError
+	switch {
+	case errors.As(err, &tooLarge):
 		if head, err := readHead(f.abs); err == nil {
 			if kind, ok := RecogniseOutput(head, false); ok {
 				w.own(f.display, kind)
 				return FileResult{}, 0, false
 			}
 		}
-		w.fail(f.display, "size", fmt.Sprintf("%d bytes is over the %d-byte limit (--max-file-size); not read", f.size, maxSize))
+		w.fail(f.display, "size", fmt.Sprintf("%d bytes is over the %d-byte limit (--max-file-size); not read", tooLarge.Size, maxSize))
 		return FileResult{}, 0, false
-	}
-	// Bounded again at the read: the file may have grown since it was listed.
-	data, err := safefile.ReadFile(f.abs, maxSize)
-	if err != nil {
+	case err != nil:
 		w.fail(f.display, "read", unwrapPathError(err).Error())
 		return FileResult{}, 0, false
 	}
@@ -184,6 +192,12 @@ func (c *Checker) checkWalked(w *walker, f walkFile, maxSize int64) (FileResult,
 	}
 	return fr, int64(len(data)), true
 }
+
+// readPool recycles the buffers files are read into; one grown past maxPooledRead (a large
+// file) is left to the collector rather than held.
+var readPool = sync.Pool{New: func() any { b := make([]byte, 0, 32<<10); return &b }}
+
+const maxPooledRead = 1 << 20
 
 // CheckReader checks one file read from r (standard input): kind says how to read it and name
 // is the path its findings carry. Files over maxSize (0 = DefaultMaxFileSize) are an error;
@@ -239,7 +253,6 @@ func unwrapPathError(err error) error {
 type walkFile struct {
 	abs     string // path to open
 	display string // path findings carry
-	size    int64
 }
 
 // walker walks roots sequentially (directory reads are cheap) and hands files to the pool.
@@ -264,7 +277,7 @@ func (w *walker) root(root string) {
 	}
 	switch {
 	case info.Mode().IsRegular():
-		w.file(walkFile{abs: root, display: displayJoin(root, ""), size: info.Size()})
+		w.file(walkFile{abs: root, display: displayJoin(root, "")})
 		return
 	case !info.IsDir():
 		// check /dev/zero or a FIFO would read forever or block.
@@ -338,12 +351,7 @@ func (w *walker) dir(root, rel string, ign ignoreSet) {
 		if len(w.include) > 0 && !w.include.match(childRel, false) {
 			continue
 		}
-		info, err := e.Info()
-		if err != nil {
-			w.fail(displayJoin(root, childRel), "read", unwrapPathError(err).Error())
-			continue
-		}
-		w.file(walkFile{abs: filepath.Join(abs, name), display: displayJoin(root, childRel), size: info.Size()})
+		w.file(walkFile{abs: filepath.Join(abs, name), display: displayJoin(root, childRel)})
 	}
 }
 

@@ -26,7 +26,7 @@ type codeDetector struct {
 	settings map[string]vocab.RuleID // deprecated zone setting id -> rule
 	// needles are lowercase words one of which a file must hold to be read at all: the
 	// literal segments of deprecated routes, SDK names, expression fields (see newNeedles).
-	needles []finder
+	needles *multiFinder
 	// scopes are the first literal segments of the catalog's routes ("zones", "accounts").
 	scopes map[string]bool
 }
@@ -66,7 +66,7 @@ func (d *codeDetector) check(_ *Checker, in *input, add func(hit)) []span {
 // the route spells all of them), per SDK name its longest part, the deprecated expression
 // fields less their last part; only those no shorter one is part of are kept ("settings"
 // makes "zonesettingsoverride" redundant).
-func newNeedles(cat *catalog.Catalog, table *catalog.CodeTable) []finder {
+func newNeedles(cat *catalog.Catalog, table *catalog.CodeTable) *multiFinder {
 	words := map[string]bool{}
 	shared := sharedScopes(cat)
 	for _, e := range cat.Entries() {
@@ -100,13 +100,13 @@ func newNeedles(cat *catalog.Catalog, table *catalog.CodeTable) []finder {
 		all = append(all, w)
 	}
 	slices.Sort(all)
-	var out []finder
+	var out [][]byte
 	for _, w := range all {
 		if !slices.ContainsFunc(all, func(o string) bool { return o != w && strings.Contains(w, o) }) {
-			out = append(out, newFinder([]byte(w)))
+			out = append(out, []byte(w))
 		}
 	}
-	return out
+	return newMultiFinder(out)
 }
 
 // routeWords are a route's literal segments, lowercased, less a first one that routes of
@@ -153,14 +153,7 @@ func longestWord(words []string) string {
 
 // worthReading is the prefilter: a file holding none of the needles cannot produce a finding
 // of this detector, and is not read as code.
-func (d *codeDetector) worthReading(lower []byte) bool {
-	for _, n := range d.needles {
-		if n.in(lower) {
-			return true
-		}
-	}
-	return false
-}
+func (d *codeDetector) worthReading(lower []byte) bool { return d.needles.anyIn(lower) }
 
 // codeContext is one file under the code detector: its code.File and what it says about
 // the API.
@@ -174,12 +167,14 @@ type codeContext struct {
 	talksToAPI bool
 	// byCall lists, per call index, the indices of the strings passed to it.
 	byCall map[int][]int
+	// routes memoizes catalog.MatchBuilt by path (files repeat their paths).
+	routes map[string][]catalog.RouteMatch
 	// settingCalls: the file hands zone setting ids to an SDK (its setting ids count).
 	settingCalls bool
 }
 
 func (d *codeDetector) context(in *input, f *code.File) *codeContext {
-	cx := &codeContext{in: in, f: f, byCall: map[int][]int{}}
+	cx := &codeContext{in: in, f: f, byCall: map[int][]int{}, routes: map[string][]catalog.RouteMatch{}}
 	for i, s := range f.Strings {
 		if s.Call >= 0 {
 			cx.byCall[s.Call] = append(cx.byCall[s.Call], i)

@@ -24,18 +24,38 @@ func (d *codeDetector) paths(cx *codeContext, add func(hit)) {
 		if !ok {
 			continue
 		}
-		matches := d.cat.MatchBuilt(segs, false)
+		matches := d.matchBuilt(cx, segs, false)
 		whole := len(matches) > 0 && d.scopes[segs[0]]
 		if !whole {
 			if !d.fragmentCounts(cx, s, segs) {
 				continue
 			}
-			matches = d.cat.MatchBuilt(segs, true)
+			matches = d.matchBuilt(cx, segs, true)
 		}
 		if len(matches) > 0 {
 			d.pathHit(cx, i, matches, add)
 		}
 	}
+}
+
+// matchBuilt is catalog.MatchBuilt, memoized for the file, without the endpoints that are
+// only affected (no path alone reports them).
+func (d *codeDetector) matchBuilt(cx *codeContext, segs []string, tail bool) []catalog.RouteMatch {
+	key := strings.Join(segs, "/")
+	if tail {
+		key = "tail " + key
+	}
+	if ms, ok := cx.routes[key]; ok {
+		return ms
+	}
+	var ms []catalog.RouteMatch
+	for _, m := range d.cat.MatchBuilt(segs, tail) {
+		if !m.Endpoint.Affected {
+			ms = append(ms, m)
+		}
+	}
+	cx.routes[key] = ms
+	return ms
 }
 
 // fragmentCounts says whether a fragment stands as a path of this API: the file talks to the

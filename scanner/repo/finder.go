@@ -73,3 +73,50 @@ func anyIn(data []byte, fs []finder) bool {
 	}
 	return false
 }
+
+// multiFinder tells whether any of many literals occurs in data in one pass: each position's
+// two bytes index a bitmap of the literals' first two bytes, and only positions whose pair
+// starts a literal are compared. Separate searches would pass over the file once per literal.
+type multiFinder struct {
+	bits  [1 << 16 / 64]uint64
+	byTwo map[uint16][][]byte
+	short bool // a literal of one byte: data of any length may hold it
+	lits  [][]byte
+}
+
+func newMultiFinder(lits [][]byte) *multiFinder {
+	m := &multiFinder{byTwo: map[uint16][][]byte{}, lits: lits}
+	for _, l := range lits {
+		if len(l) < 2 {
+			m.short = true
+			continue
+		}
+		k := uint16(l[0])<<8 | uint16(l[1])
+		m.bits[k>>6] |= 1 << (k & 63)
+		m.byTwo[k] = append(m.byTwo[k], l)
+	}
+	return m
+}
+
+// anyIn reports whether one of the literals occurs in data.
+func (m *multiFinder) anyIn(data []byte) bool {
+	if m.short {
+		for _, l := range m.lits {
+			if len(l) < 2 && bytes.Contains(data, l) {
+				return true
+			}
+		}
+	}
+	for i := 0; i+1 < len(data); i++ {
+		k := uint16(data[i])<<8 | uint16(data[i+1])
+		if m.bits[k>>6]&(1<<(k&63)) == 0 {
+			continue
+		}
+		for _, l := range m.byTwo[k] {
+			if bytes.HasPrefix(data[i:], l) {
+				return true
+			}
+		}
+	}
+	return false
+}

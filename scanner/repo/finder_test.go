@@ -2,6 +2,7 @@ package repo
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 )
 
@@ -24,6 +25,45 @@ func FuzzFinder(f *testing.F) {
 			if got, want := newFinder(lit).index(data, 2), bytes.Index(data[2:], lit); (want < 0 && got != -1) || (want >= 0 && got != want+2) {
 				t.Fatalf("%q in %q from 2: %v, want %v", lit, data, got, want)
 			}
+		}
+	})
+}
+
+func TestMultiFinder(t *testing.T) {
+	m := newMultiFinder([][]byte{[]byte("firewall"), []byte("rate_limits"), []byte("fire")})
+	for data, want := range map[string]bool{
+		"": false, "f": false, "fir": false, "xxfire": true, "a rate_limit": false, "rate_limits/": true, "firewal": true,
+	} {
+		if got := m.anyIn([]byte(data)); got != want {
+			t.Errorf("%q: %v, want %v", data, got, want)
+		}
+	}
+	if !newMultiFinder([][]byte{[]byte("x")}).anyIn([]byte("abcx")) || newMultiFinder(nil).anyIn([]byte("abc")) {
+		t.Error("one-byte literals, no literals")
+	}
+}
+
+func BenchmarkMultiFinder(b *testing.B) {
+	lits := [][]byte{}
+	for _, w := range strings.Fields("firewall filter settings rate_limits ratelimit organizations tunnels bookmarks analytics billing direct_upload script_monitor ip.geoip cf.threat_score wafpackage wafrule wafgroup wafoverride argotunnel accessbookmark") {
+		lits = append(lits, []byte(w))
+	}
+	data := []byte(strings.Repeat("curl -s -X GET \"$API/zones/$ZONE_ID/dns_records?page=1&per_page=100\" -H \"Authorization: Bearer $TOKEN\" | jq '.result[] | .name'\n", 100))
+	m := newMultiFinder(lits)
+	b.Run("one pass", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		for i := 0; i < b.N; i++ {
+			m.anyIn(data)
+		}
+	})
+	fs := make([]finder, len(lits))
+	for i, l := range lits {
+		fs[i] = newFinder(l)
+	}
+	b.Run("a pass per literal", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		for i := 0; i < b.N; i++ {
+			anyIn(data, fs)
 		}
 	})
 }

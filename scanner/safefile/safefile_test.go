@@ -54,6 +54,18 @@ func TestReadFileRefusesWhatIsNotARegularFile(t *testing.T) {
 			want string
 		}{ReadFile, fifo, 10, "FIFO"}
 	}
+	// ReadFileInto refuses the same things with the same words.
+	into := func(noFollow bool) func(string, int64) ([]byte, error) {
+		return func(p string, n int64) ([]byte, error) { return ReadFileInto(p, n, noFollow, nil) }
+	}
+	for _, name := range []string{"directory", "too large", "device", "fifo"} {
+		c := cases[name]
+		c.read = into(false)
+		cases[name+" (into)"] = c
+	}
+	c := cases["link, no follow"]
+	c.read = into(true)
+	cases["link, no follow (into)"] = c
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
 			done := make(chan error, 1)
@@ -128,5 +140,33 @@ func TestOpenIsBounded(t *testing.T) {
 	_ = f.Close()
 	if data, err := ReadFile(p, 13); err != nil || len(data) != 13 {
 		t.Fatalf("read %q, %v", data, err)
+	}
+}
+
+func TestReadFileIntoReusesItsBuffer(t *testing.T) {
+	dir := t.TempDir()
+	small, big, empty := filepath.Join(dir, "s"), filepath.Join(dir, "b"), filepath.Join(dir, "e")
+	for p, n := range map[string]int{small: 10, big: 5000, empty: 0} {
+		if err := os.WriteFile(p, []byte(strings.Repeat("x", n)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	buf := make([]byte, 0, 100)
+	data, err := ReadFileInto(small, 100, true, buf)
+	if err != nil || string(data) != "xxxxxxxxxx" || &data[:1][0] != &buf[:1][0] {
+		t.Fatalf("small file: %q %v (read into the buffer given: %v)", data, err, err == nil && &data[:1][0] == &buf[:1][0])
+	}
+	if data, err = ReadFileInto(big, 1<<20, false, buf); err != nil || len(data) != 5000 {
+		t.Fatalf("larger than the buffer: %d %v", len(data), err)
+	}
+	if data, err = ReadFileInto(empty, 10, false, buf); err != nil || len(data) != 0 {
+		t.Fatalf("empty: %q %v", data, err)
+	}
+	var tl *TooLargeError
+	if _, err := ReadFileInto(big, 4999, false, nil); !errors.As(err, &tl) || tl.Size != 5000 || tl.Limit != 4999 {
+		t.Fatalf("over the limit: %v", err)
+	}
+	if _, err := ReadFileInto(filepath.Join(dir, "missing"), 10, false, nil); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("missing: %v", err)
 	}
 }
