@@ -159,15 +159,30 @@ func (p *parser) fstring(v *val) {
 	}
 }
 
-// skipField steps over the rest of a replacement field (a conversion, '=', the tokens of a
-// format spec's nested fields) and its closing '}'.
+// skipField steps over the rest of a replacement field (a conversion, '=', a format spec,
+// whose nested fields are read as expressions of their own) and its closing '}'.
 func (p *parser) skipField() {
 	d := 0
 	for {
 		switch p.tok.kind {
 		case tEOF:
 			return
-		case tFOpen, tFStart:
+		case tFOpen:
+			if d == 0 && p.enter() {
+				p.next()
+				h := p.slots.take()
+				p.expr(h)
+				p.flush(h)
+				p.slots.release()
+				p.skipField()
+				p.leave()
+				continue
+			}
+			if d == 0 {
+				p.leave()
+			}
+			d++
+		case tFStart:
 			d++
 		case tFClose:
 			if d == 0 {

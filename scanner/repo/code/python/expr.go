@@ -31,11 +31,17 @@ func (p *parser) nextIsOp(op string) bool {
 
 // expr reads an expression: a lambda, an assignment expression, or a conditional one.
 func (p *parser) expr(v *val) {
-	defer p.leave()
 	if !p.enter() {
+		p.leave()
 		p.skip(v)
 		return
 	}
+	p.exprIn(v)
+	p.leave()
+}
+
+// exprIn is expr once the nesting is counted.
+func (p *parser) exprIn(v *val) {
 	t := &p.tok
 	if t.kind == tName && t.kw == kwLambda {
 		p.lambda(v)

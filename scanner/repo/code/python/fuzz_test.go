@@ -79,7 +79,7 @@ func FuzzRead(f *testing.F) {
 }
 
 func TestDeepNesting(t *testing.T) {
-	for _, s := range []string{"(", "[", "{", "-", "not ", "lambda: ", "f'{", "x if y else ", "await "} {
+	for _, s := range []string{"(", "[", "{", "-", "not ", "lambda: ", "f'{", "f'{x:{", "f'{x:{y}{", "x if y else ", "await ", "a.", "a(", "a[", "a + ", "x ** ", "{a: "} {
 		src := bytes.Repeat([]byte(s), 100000)
 		src = append(src, "'/zones'"...)
 		checkFile(t, src, Read(src))

@@ -69,7 +69,12 @@ type lexer struct {
 }
 
 func newLexer(src []byte) lexer {
-	return lexer{src: src, line: 1, bol: true}
+	l := lexer{src: src, line: 1, bol: true}
+	if len(src) >= 3 && src[0] == 0xEF && src[1] == 0xBB && src[2] == 0xBF {
+		// A byte order mark is not a character of the first line.
+		l.i, l.lineStart = 3, 3
+	}
+	return l
 }
 
 // pos is the position of byte i, which must be on the current line and not before the
@@ -162,6 +167,9 @@ func (l *lexer) scan(t *token) {
 		switch class[c] {
 		case cSpace:
 			l.i++
+			for l.i < len(src) && class[src[l.i]] == cSpace {
+				l.i++
+			}
 		case cNewline:
 			if l.newline(t) {
 				return
@@ -309,10 +317,11 @@ func prefix(p []byte) (int, bool) {
 			f = pBytes
 		case 'f', 't':
 			f = pF
-		case 'u':
-			if len(p) != 1 {
+		case 'u': // alone, or ur (Python 2)
+			if len(p) != 1 && (len(p) != 2 || p[1]|0x20 != 'r') {
 				return 0, false
 			}
+			continue
 		default:
 			return 0, false
 		}

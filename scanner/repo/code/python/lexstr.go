@@ -166,11 +166,11 @@ func escape(out, s []byte, i int, isBytes bool) ([]byte, int) {
 	case c < 128 && simpleEscapes[c] != 0:
 		return append(out, simpleEscapes[c]), i + 1
 	case c == 'x':
-		return hexEscape(out, s, i, 2)
+		return hexEscape(out, s, i, 2, isBytes)
 	case c == 'u' && !isBytes:
-		return hexEscape(out, s, i, 4)
+		return hexEscape(out, s, i, 4, false)
 	case c == 'U' && !isBytes:
-		return hexEscape(out, s, i, 8)
+		return hexEscape(out, s, i, 8, false)
 	case c == 'N' && !isBytes && i+1 < len(s) && s[i+1] == '{':
 		for j := i + 2; j < len(s); j++ {
 			if s[j] == '}' {
@@ -182,13 +182,13 @@ func escape(out, s []byte, i int, isBytes bool) ([]byte, int) {
 		for ; j < len(s) && j < i+3 && s[j] >= '0' && s[j] <= '7'; j++ {
 			r = r*8 + rune(s[j]-'0')
 		}
-		return appendRune(out, r), j
+		return appendChar(out, r, isBytes), j
 	}
 	return append(out, '\\'), i
 }
 
 // hexEscape reads the n hex digits after the escape letter at i.
-func hexEscape(out, s []byte, i, n int) ([]byte, int) {
+func hexEscape(out, s []byte, i, n int, isBytes bool) ([]byte, int) {
 	if i+n >= len(s) {
 		return append(out, '\\'), i
 	}
@@ -200,7 +200,15 @@ func hexEscape(out, s []byte, i, n int) ([]byte, int) {
 		}
 		r = r<<4 | rune(d)
 	}
-	return appendRune(out, r), i + 1 + n
+	return appendChar(out, r, isBytes), i + 1 + n
+}
+
+// appendChar appends the character r of an escape: a byte in a bytes literal, else UTF-8.
+func appendChar(out []byte, r rune, isBytes bool) []byte {
+	if isBytes && r > 0 && r < 256 {
+		return append(out, byte(r))
+	}
+	return appendRune(out, r)
 }
 
 func hexDigit(c byte) (byte, bool) {
@@ -421,55 +429,36 @@ const (
 	kwOther // a statement keyword: return, while, try, ...
 )
 
+// keywords are the keywords the parser tells apart.
+var keywords = map[string]kw{
+	"and": kwAnd, "as": kwAs, "async": kwAsync, "await": kwAwait, "class": kwClass,
+	"def": kwDef, "else": kwElse, "False": kwFalse, "for": kwFor, "from": kwFrom, "if": kwIf,
+	"import": kwImport, "in": kwIn, "is": kwIs, "lambda": kwLambda, "None": kwNoneLit,
+	"not": kwNot, "or": kwOr, "True": kwTrue, "yield": kwYield,
+	"assert": kwOther, "break": kwOther, "continue": kwOther, "del": kwOther, "elif": kwOther,
+	"except": kwOther, "finally": kwOther, "global": kwOther, "nonlocal": kwOther,
+	"pass": kwOther, "raise": kwOther, "return": kwOther, "try": kwOther, "while": kwOther,
+	"with": kwOther,
+}
+
+// kwIndex lists the keywords by length and first letter, so that telling a name from a
+// keyword takes a comparison or two.
+var kwIndex = func() (ix [9][128][]string) {
+	for k := range keywords {
+		ix[len(k)][k[0]] = append(ix[len(k)][k[0]], k)
+	}
+	return ix
+}()
+
 // keyword returns the keyword b is, kwNone when it is a plain name.
 func keyword(b []byte) kw {
-	if len(b) < 2 || len(b) > 8 {
+	if len(b) < 2 || len(b) > 8 || b[0] >= 128 {
 		return kwNone
 	}
-	switch string(b) {
-	case "and":
-		return kwAnd
-	case "as":
-		return kwAs
-	case "async":
-		return kwAsync
-	case "await":
-		return kwAwait
-	case "class":
-		return kwClass
-	case "def":
-		return kwDef
-	case "else":
-		return kwElse
-	case "False":
-		return kwFalse
-	case "for":
-		return kwFor
-	case "from":
-		return kwFrom
-	case "if":
-		return kwIf
-	case "import":
-		return kwImport
-	case "in":
-		return kwIn
-	case "is":
-		return kwIs
-	case "lambda":
-		return kwLambda
-	case "None":
-		return kwNoneLit
-	case "not":
-		return kwNot
-	case "or":
-		return kwOr
-	case "True":
-		return kwTrue
-	case "yield":
-		return kwYield
-	case "assert", "break", "continue", "del", "elif", "except", "finally", "global",
-		"nonlocal", "pass", "raise", "return", "try", "while", "with":
-		return kwOther
+	for _, k := range kwIndex[len(b)][b[0]] {
+		if string(b) == k {
+			return keywords[k]
+		}
 	}
 	return kwNone
 }

@@ -99,8 +99,14 @@ func (p *parser) set(name string, b binding) {
 	}
 }
 
+// maxScopes bounds the open bodies (CPython's own limit on indentation is 100).
+const maxScopes = 100
+
 // pushScope opens a def or class body.
 func (p *parser) pushScope(s scope) {
+	if len(p.scopes) >= maxScopes {
+		return
+	}
 	s.locals = len(p.locals)
 	p.scopes = append(p.scopes, s)
 }
@@ -324,7 +330,7 @@ func (p *parser) bind(target *val, tuple bool, rhs *val) {
 	s := &p.scopes[n-1]
 	if !b.ok && !s.class {
 		// Only worth keeping when it hides a module-level string or spoils a local one.
-		if _, ok := p.find(n-1, target.nameBytes(p.src)); !ok && !p.globals[name].ok {
+		if _, ok := p.find(n-1, target.nameBytes(p.src)); !ok && (len(p.globals) == 0 || !p.globals[name].ok) {
 			return
 		}
 	}
