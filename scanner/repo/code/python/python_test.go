@@ -51,6 +51,8 @@ var stringTests = []struct {
 	{"raw", `s = r"\d+\"x"`, []str{{val: `\d+\"x`, line: 1, col: 5, asg: "s", arg: noCall}}},
 	{"prefixes", "a = Rb'x' + bR'y' + U'z' + BR\"w\" + Fr'{q}' + rF'v'",
 		[]str{{val: "xyzw\x00v", line: 1, col: 5, asg: "a", arg: noCall, holes: []string{"q"}}}},
+	{"python 2 prefix", `a = ur'\d'`, []str{{val: `\d`, line: 1, col: 5, asg: "a", arg: noCall}}},
+	{"byte order mark", "\ufeffa = 'x'", []str{{val: "x", line: 1, col: 5, asg: "a", arg: noCall}}},
 	{"not a prefix", `ab'x'`, []str{{val: "x", line: 1, col: 3, arg: noCall}}},
 	{"triple", "s = '''a\n'b'\nc'''\nt = \"\"\"x\"\"\"", []str{
 		{val: "a\n'b'\nc", line: 1, col: 5, asg: "s", arg: noCall, endL: 3, endC: 5},
@@ -145,6 +147,7 @@ var stringTests = []struct {
 		{val: "x", line: 1, col: 5, asg: "a", arg: noCall},
 		{val: "y", line: 2, col: 5, asg: "b", arg: noCall},
 		{val: "z", line: 3, col: 5, asg: "c", arg: noCall}}},
+	{"bytes escapes", `b = b'\xef\xbb\xbf\101'`, []str{{val: "\xef\xbb\xbfA", line: 1, col: 5, asg: "b", arg: noCall}}},
 	{"nul", "a = 'x\x00y\\0'", []str{{val: "x\uFFFDy\uFFFD", line: 1, col: 5, asg: "a", arg: noCall}}},
 	{"unterminated", "a = 'abc\nb = \"\"\"def", []str{
 		{val: "abc", line: 1, col: 5, asg: "a", arg: noCall},
@@ -266,6 +269,9 @@ var callTests = []struct {
 		{callee: "format", line: 1, col: 10, endL: 1, endC: 18, idents: []string{"x"}},
 		{callee: "os.path.join", line: 1, col: 30, endL: 1, endC: 41, idents: []string{"a", ""}},
 		{callee: "str", line: 1, col: 45, endL: 1, endC: 50, idents: []string{"c"}}}},
+	{"call in a format spec", `f'{x:{len(str(n))}d}'`, []call{
+		{callee: "len", line: 1, col: 7, endL: 1, endC: 17, idents: []string{""}},
+		{callee: "str", line: 1, col: 11, endL: 1, endC: 16, idents: []string{"n"}}}},
 	{"unicode before a call", `ü = cf.zones.get(é)`, []call{
 		{callee: "cf.zones.get", line: 1, col: 14, endL: 1, endC: 19, idents: []string{"é"}}}},
 	{"unterminated call", "f(a, 'b'", []call{{callee: "f", line: 1, col: 1, endL: 1, endC: 9, idents: []string{"a", ""}}}},
