@@ -19,7 +19,7 @@ func (p *parser) open(i int) {
 	}
 	if t := &p.toks[prev]; t.kind == tName && keyword(p.src[t.a:t.b]) {
 		if p.word(prev, "array") {
-			p.fr.PushLiteral('(', i)
+			p.fr.PushList('(', i)
 		} else {
 			p.fr.PushGroup('(', i)
 		}
@@ -35,7 +35,10 @@ func (p *parser) open(i int) {
 		return
 	}
 	call := p.out.AddCall(callee, p.word(first-1, "new"), nameOff)
-	p.fr.PushCall('(', call, i)
+	f := p.fr.PushCall('(', call, i)
+	if first >= 2 && p.is(first-1, '=') && (p.toks[first-2].kind == tVar || p.toks[first-2].kind == tName) {
+		f.Outer.Assigned = p.text(first - 2)
+	}
 }
 
 // callee walks back from the called name at token j through member operators, skipping
@@ -120,9 +123,9 @@ func (p *parser) finish(f *lexkit.Frame, i, end int) {
 	p.out.EndCall(f.Call, end)
 	switch p.out.CallName(f.Call) {
 	case "sprintf", "vsprintf", "printf", "vprintf":
-		p.formatted(f.Call, 0)
+		p.out.Format(f.Call, 0, f.Outer, &p.fold)
 	case "fprintf":
-		p.formatted(f.Call, 1)
+		p.out.Format(f.Call, 1, f.Outer, &p.fold)
 	}
 }
 

@@ -59,7 +59,7 @@ EOT;
 		`str 15:40 "POST" call=1 arg=0`,
 		`str 15:67 "POST" key=method call=1`,
 		`str 15:102 "ip.src eq \x00" key=expression call=1 holes=ip`,
-		`str 16:25 "zones/\x00/settings/\x00" call=2 arg=0 holes=zone,`,
+		`str 16:25 "zones/\x00/settings/\x00" as=path holes=zone,`,
 		`str 19:14 "zones/\x00/dns\nx \x00 y" as=y holes=zoneId,k`,
 		`str 23:14 "raw $x" as=z`,
 		`str 28:17 "zones/\x00/filters/x" holes=id`,
@@ -135,10 +135,10 @@ printf("%05.2f%%s %'*10s", $n);
 $c = sprintf("%s", $x);
 $d = sprintf("{$base}zones/%s", $z);
 `, []string{
-		`str 2:14 "zones/\x00/rate_limits/\x00" call=0 arg=0 holes=zoneId,id`,
-		`str 3:15 "accounts/\x00/tunnels/\x00 % done" call=1 arg=0 holes=,`,
-		`str 4:8 "\x00%s \x00" call=2 arg=0 holes=n,`,
-		`str 6:14 "\x00zones/\x00" call=4 arg=0 holes=base,z`,
+		`str 2:14 "zones/\x00/rate_limits/\x00" as=a holes=zoneId,id`,
+		`str 3:15 "accounts/\x00/tunnels/\x00 % done" as=b holes=,`,
+		`str 4:8 "\x00%s \x00" holes=n,`,
+		`str 6:14 "\x00zones/\x00" as=d holes=base,z`,
 		`call 2:6 sprintf args=,zoneId,id`,
 		`call 3:6 vsprintf args=,`,
 		`call 4:1 printf args=,n`,

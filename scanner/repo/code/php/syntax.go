@@ -133,7 +133,7 @@ func (p *parser) op(i int) {
 		if p.indexes(i - 1) {
 			p.fr.PushBlock('[', i)
 		} else {
-			p.fr.PushLiteral('[', i)
+			p.fr.PushList('[', i)
 		}
 	case '{':
 		f := p.fr.PushBlock('{', i)
@@ -151,7 +151,7 @@ func (p *parser) op(i int) {
 			p.argIdent(f, i)
 			f.Arg++
 		}
-		f.ArgStart, f.Key = i+1, ""
+		f.ArgStart, f.Key = i+1, f.ItemKey
 	case opPair:
 		p.arrow(i)
 	case '=':

@@ -1,7 +1,5 @@
 package php
 
-import "github.com/sunsetscan/sunset/scanner/repo/code/internal/lexkit"
-
 // value folds the concatenation starting at token i into one Str.
 func (p *parser) value(i int) {
 	spans := p.chain(i)
@@ -148,30 +146,4 @@ func (p *parser) memberName(s span) string {
 		return p.text(s.b - 1)
 	}
 	return ""
-}
-
-// formatted folds the format string of a sprintf-like call again, with a hole at each verb.
-func (p *parser) formatted(call, arg int) {
-	c := p.out.Call(call)
-	for k := p.out.NumStrs() - 1; k >= 0; k-- {
-		s := p.out.Str(k)
-		if at := s.Pos; at.Line < c.Pos.Line || at.Line == c.Pos.Line && at.Col < c.Pos.Col {
-			return
-		}
-		if s.Call != call || s.Arg != arg {
-			continue
-		}
-		var args []string
-		if len(c.ArgIdents) > arg+1 {
-			args = c.ArgIdents[arg+1:]
-		}
-		p.fold.Reset()
-		lexkit.Printf(&p.fold, s.Value, s.HoleNames, args)
-		if !p.fold.Literal() {
-			p.out.DropStr(k)
-			return
-		}
-		s.Value, s.HoleNames = p.fold.Value(), p.out.Strs(p.fold.Names()...)
-		return
-	}
 }

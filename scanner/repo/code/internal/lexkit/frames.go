@@ -19,12 +19,16 @@ type Frame struct {
 	// Tok is the reader's token index of the opening bracket, ArgStart where the current
 	// argument or member starts.
 	Tok, ArgStart int
-	// Key is the key the next value here is given to, "" when none.
-	Key string
+	// Key is the key the next value here is given to, "" when none; ItemKey is the key every
+	// member of a list gets unless it has one of its own (the key the list is given to).
+	Key, ItemKey string
 	// Scope is true when closing this frame ends a function's variable scope.
 	Scope bool
 	// Mark is free for a reader's own use (what kind of frame this is).
 	Mark byte
+	// Outer is where the call expression itself stands, for a call's own frame: what its
+	// result is given to (File.join(...) passed to another call).
+	Outer Ctx
 }
 
 // Frames is the stack of open frames. Its bottom frame (the file itself) is never popped.
@@ -56,8 +60,8 @@ func (fs *Frames) At(i int) *Frame {
 
 // PushCall opens the argument list of call at token tok.
 func (fs *Frames) PushCall(open byte, call, tok int) *Frame {
-	fs.Top()
-	fs.s = append(fs.s, Frame{Open: open, Call: call, Direct: true, Own: true, Tok: tok, ArgStart: tok + 1})
+	outer := fs.Ctx()
+	fs.s = append(fs.s, Frame{Open: open, Call: call, Direct: true, Own: true, Tok: tok, ArgStart: tok + 1, Outer: outer})
 	return fs.Top()
 }
 
@@ -71,6 +75,15 @@ func (fs *Frames) PushLiteral(open byte, tok int) *Frame {
 	}
 	fs.s = append(fs.s, f)
 	return fs.Top()
+}
+
+// PushList opens (at token tok) an array literal: as PushLiteral, and its members are
+// given the key the array is given to, unless they have their own.
+func (fs *Frames) PushList(open byte, tok int) *Frame {
+	key := fs.Top().Key
+	f := fs.PushLiteral(open, tok)
+	f.Key, f.ItemKey = key, key
+	return f
 }
 
 // PushGroup opens (at token tok) a bracket that is neither a call nor a literal (a parenthesised

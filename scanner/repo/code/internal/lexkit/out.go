@@ -227,3 +227,80 @@ func (o *Out) Decl(s string) {
 		o.File.Decls = append(o.File.Decls, s)
 	}
 }
+
+// Format folds the format string passed as argument arg of call again, with a hole at each
+// printf verb named after the identifier passed for it; f is scratch space. The value then
+// stands where the call does (outer: passed to another call, assigned). A format that is
+// then only holes is dropped.
+func (o *Out) Format(call, arg int, outer Ctx, f *Fold) {
+	c := o.Call(call)
+	if c == nil {
+		return
+	}
+	for k := len(o.File.Strings) - 1; k >= 0; k-- {
+		s := &o.File.Strings[k]
+		if before(s.Pos, c.Pos) {
+			return
+		}
+		if s.Call != call || s.Arg != arg || s.Value == "" {
+			continue
+		}
+		var args []string
+		if len(c.ArgIdents) > arg+1 {
+			args = c.ArgIdents[arg+1:]
+		}
+		f.Reset()
+		Printf(f, s.Value, s.HoleNames, args)
+		if !f.Literal() {
+			o.DropStr(k)
+			return
+		}
+		s.Value, s.HoleNames = f.Value(), o.Strs(f.names...)
+		s.Key, s.Assigned, s.Call, s.Arg = outer.Key, outer.Assigned, outer.Call, outer.Arg
+		if s.Call < 0 {
+			s.Arg = -1
+		}
+		return
+	}
+}
+
+// Join replaces the values passed as arguments to a path-joining call (File.join, Path.join)
+// by one value, its arguments joined with "/" (no doubled slashes) and every argument that
+// is no value a hole named after the identifier passed. The value spans src[start:end] and
+// stands where the call does (c). f is scratch space.
+func (o *Out) Join(call, start, end int, c Ctx, f *Fold) {
+	cl := o.Call(call)
+	if cl == nil {
+		return
+	}
+	n := len(cl.ArgIdents)
+	pieces := make([]int, n) // the value of each argument, -1 for none
+	for i := range pieces {
+		pieces[i] = -1
+	}
+	for k := len(o.File.Strings) - 1; k >= 0 && !before(o.File.Strings[k].Pos, cl.Pos); k-- {
+		if s := &o.File.Strings[k]; s.Call == call && s.Arg >= 0 && s.Arg < n && pieces[s.Arg] < 0 && s.Value != "" {
+			pieces[s.Arg] = k
+		}
+	}
+	f.Reset()
+	for i, k := range pieces {
+		if i > 0 && (f.Len() == 0 || f.buf[f.Len()-1] != '/') {
+			f.LitByte('/')
+		}
+		if k < 0 {
+			f.Hole(cl.ArgIdents[i])
+			continue
+		}
+		s := o.File.Strings[k]
+		v := s.Value
+		if i > 0 && f.Len() > 0 && f.buf[f.Len()-1] == '/' {
+			for len(v) > 0 && v[0] == '/' {
+				v = v[1:]
+			}
+		}
+		f.Append(v, s.HoleNames)
+		o.DropStr(k)
+	}
+	o.AddStr(f, start, end, c)
+}

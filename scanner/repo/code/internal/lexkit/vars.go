@@ -60,3 +60,12 @@ func (v *Vars) Get(name string, outer bool) (string, []string, bool) {
 	}
 	return "", nil, false
 }
+
+// Has reports whether name was assigned in the innermost scope, whatever its value.
+func (v *Vars) Has(name string) bool {
+	if len(v.scopes) == 0 {
+		return false
+	}
+	_, seen := v.scopes[len(v.scopes)-1][name]
+	return seen
+}
