@@ -4,6 +4,8 @@ import (
 	"github.com/sunsetscan/sunset/scanner/repo/code/golang"
 	"github.com/sunsetscan/sunset/scanner/repo/code/js"
 	"github.com/sunsetscan/sunset/scanner/repo/code/php"
+	"github.com/sunsetscan/sunset/scanner/repo/code/python"
+	"github.com/sunsetscan/sunset/scanner/repo/code/ruby"
 	"github.com/sunsetscan/sunset/scanner/repo/code/shell"
 )
 
@@ -14,4 +16,6 @@ func init() {
 	codeReaders[KindJavaScript] = js.Read
 	codeReaders[KindPHP] = php.Read
 	codeReaders[KindShell] = shell.Read
+	codeReaders[KindPython] = python.Read
+	codeReaders[KindRuby] = ruby.Read
 }
