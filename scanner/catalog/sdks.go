@@ -47,12 +47,12 @@ type SDK struct {
 func (s SDK) SpeaksFor(lang string) bool { return slices.Contains(s.Languages, lang) }
 
 // ImportMatch returns the length of the longest of the SDK's imports that imp is or continues
-// (with "/" or "."), 0 when none: the caller keeps the SDKs of the longest match, so that
+// (with "/", ".", "\\" or "::"), 0 when none: the caller keeps the SDKs of the longest match, so that
 // github.com/cloudflare/cloudflare-go/v4 is v4, not v0.
 func (s SDK) ImportMatch(imp string) int {
 	best := 0
 	for _, m := range s.Imports {
-		if imp == m || (strings.HasPrefix(imp, m) && (imp[len(m)] == '/' || imp[len(m)] == '.')) {
+		if imp == m || (strings.HasPrefix(imp, m) && strings.ContainsAny(imp[len(m):len(m)+1], "/.\\:")) {
 			best = max(best, len(m))
 		}
 	}

@@ -106,3 +106,14 @@ func TestMatchBuilt(t *testing.T) {
 		t.Errorf("literals settings: %s", got)
 	}
 }
+
+func TestImportMatchAcrossLanguages(t *testing.T) {
+	php := SDK{Imports: []string{`Cloudflare\API`}}
+	if php.ImportMatch(`Cloudflare\API\Endpoints\Firewall`) == 0 || php.ImportMatch(`Plients\CloudFlare\API`) != 0 {
+		t.Error("PHP namespaces")
+	}
+	rb := SDK{Imports: []string{"Cloudflare"}}
+	if rb.ImportMatch("Cloudflare::Zones") == 0 || rb.ImportMatch("CloudflareX") != 0 {
+		t.Error("Ruby modules")
+	}
+}

@@ -169,12 +169,15 @@ type codeContext struct {
 	byCall map[int][]int
 	// routes memoizes catalog.MatchBuilt by path (files repeat their paths).
 	routes map[string][]catalog.RouteMatch
+	// lastAt is the line each rule and route was last reported at: a value assigned on one
+	// line and folded into the call on the next is one use, reported once.
+	lastAt map[string]int
 	// settingCalls: the file hands zone setting ids to an SDK (its setting ids count).
 	settingCalls bool
 }
 
 func (d *codeDetector) context(in *input, f *code.File) *codeContext {
-	cx := &codeContext{in: in, f: f, byCall: map[int][]int{}, routes: map[string][]catalog.RouteMatch{}}
+	cx := &codeContext{in: in, f: f, byCall: map[int][]int{}, routes: map[string][]catalog.RouteMatch{}, lastAt: map[string]int{}}
 	for i, s := range f.Strings {
 		if s.Call >= 0 {
 			cx.byCall[s.Call] = append(cx.byCall[s.Call], i)

@@ -174,6 +174,11 @@ func (d *codeDetector) pathHit(cx *codeContext, i int, matches []catalog.RouteMa
 			continue
 		}
 		reported[m.Entry.ID] = true
+		key := string(m.Entry.ID) + " " + m.Endpoint.Path
+		if at, ok := cx.lastAt[key]; ok && s.Pos.Line-at <= 2 {
+			continue
+		}
+		cx.lastAt[key] = s.Pos.Line
 		verb := method
 		if verb == "" {
 			verb = strings.Join(m.Endpoint.Methods, "|")
