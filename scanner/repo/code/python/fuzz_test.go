@@ -70,6 +70,7 @@ func FuzzRead(f *testing.F) {
 		f.Add([]byte(tt.src))
 	}
 	f.Add([]byte(importsSource))
+	f.Add([]byte(clientSource))
 	f.Add(generate(2000))
 	for _, s := range []string{"f'{", "f'{x:", "f'{x:{", "f'''{\n", "f\"{'a' if b else f'{c!r:>{w}}'}\"", "(((", ")))",
 		"'\\", "b'\\x", "'\\N{", "x = 'a' %", "'%(' % d", "'{'.format(", "\xff\xfe'é", "\\\r\n", "def", "@", "lambda", "f'{x\n}'"} {
