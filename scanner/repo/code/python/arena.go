@@ -5,14 +5,27 @@ package python
 // capacity-limited: appending to it copies.
 type arena[T any] struct{ buf []T }
 
+// reserve makes sure the current block has room for n more.
+func (a *arena[T]) reserve(n int) {
+	if cap(a.buf)-len(a.buf) < n {
+		// Blocks double, so that a small file takes little and a large one few blocks.
+		a.buf = make([]T, 0, max(min(2*cap(a.buf), 4096), 64, n))
+	}
+}
+
+// take returns an empty slice of capacity n from the arena; reserve(n) must come first.
+func (a *arena[T]) take(n int) []T {
+	off := len(a.buf)
+	a.buf = a.buf[:off+n]
+	return a.buf[off : off : off+n]
+}
+
 // copy returns a copy of src from the arena (nil when src is empty).
 func (a *arena[T]) copy(src []T) []T {
 	if len(src) == 0 {
 		return nil
 	}
-	if cap(a.buf)-len(a.buf) < len(src) {
-		a.buf = make([]T, 0, max(1024, len(src)))
-	}
+	a.reserve(len(src))
 	n := len(a.buf)
 	a.buf = append(a.buf, src...)
 	return a.buf[n:len(a.buf):len(a.buf)]
@@ -37,3 +50,38 @@ func (s *slots) take() *val {
 }
 
 func (s *slots) release() { s.n-- }
+
+// byteArena hands out the buffers values are built in, carved from large blocks.
+type byteArena struct{ buf []byte }
+
+// take returns an empty buffer of capacity n.
+func (a *byteArena) take(n int) []byte {
+	if n > 4096 {
+		return make([]byte, 0, n)
+	}
+	if cap(a.buf)-len(a.buf) < n {
+		a.buf = make([]byte, 0, max(min(2*cap(a.buf), 64<<10), 1024, n))
+	}
+	off := len(a.buf)
+	a.buf = a.buf[:off+n]
+	return a.buf[off : off : off+n]
+}
+
+// grow makes room in v.b for n more bytes. A value's buffer is its own (values are
+// consumed as they are folded), so appending within its capacity is safe.
+func (p *parser) grow(v *val, n int) {
+	if cap(v.b)-len(v.b) >= n {
+		return
+	}
+	v.b = append(p.byteArena.take(max(2*(len(v.b)+n), 32)), v.b...)
+}
+
+// growNames makes room in v.names for one more name.
+func (p *parser) growNames(v *val) {
+	if len(v.names) < cap(v.names) {
+		return
+	}
+	n := max(2*len(v.names), 4)
+	p.nameArena.reserve(n)
+	v.names = append(p.nameArena.take(n), v.names...)
+}

@@ -104,6 +104,7 @@ func (p *parser) strings(v *val) {
 				v.b = p.tok.text
 				v.lit = p.tok.body
 			} else {
+				p.grow(v, len(p.tok.text))
 				v.b = append(v.b, p.tok.text...)
 				v.lit = span{}
 			}
@@ -130,6 +131,7 @@ func (p *parser) fstring(v *val) {
 	for {
 		switch p.tok.kind {
 		case tFText:
+			p.grow(v, len(p.tok.text))
 			v.b = append(v.b, p.tok.text...)
 			v.end = p.tok.end
 			p.next()
@@ -142,7 +144,7 @@ func (p *parser) fstring(v *val) {
 			p.expr(h)
 			p.cx = saved
 			if p.count == before {
-				v.hole("")
+				p.hole(v, "")
 			} else {
 				p.appendVal(v, h)
 			}

@@ -125,7 +125,7 @@ func (p *parser) record(mark int, namePos code.Pos) int {
 	for _, s := range p.chain[mark:] {
 		p.scratch = append(p.scratch, p.str(s))
 	}
-	callee := p.strs.copy(p.scratch)
+	callee := p.nameArena.copy(p.scratch)
 	if callee == nil {
 		callee = []string{}
 	}
@@ -188,8 +188,8 @@ func (p *parser) readArgs(idx int, keep, wantSeq bool) code.Pos {
 	p.cx = saved
 	c := &p.f.Calls[idx]
 	c.End = p.tok.pos
-	c.ArgIdents = p.strs.copy(p.identStack[identMark:])
-	c.Keys = p.keys.copy(p.keyStack[keyMark:])
+	c.ArgIdents = p.nameArena.copy(p.identStack[identMark:])
+	c.Keys = p.keyArena.copy(p.keyStack[keyMark:])
 	p.identStack, p.keyStack = p.identStack[:identMark], p.keyStack[:keyMark]
 	end := p.tok.end
 	if p.is(")") {
@@ -226,7 +226,7 @@ func (p *parser) strCall(args []argVal) val {
 // doubled), an argument that is not a string a hole. It is positioned at its first
 // argument.
 func (p *parser) pathJoin(args []argVal) val {
-	v := val{kind: vStr, b: make([]byte, 0, 32)}
+	v := val{kind: vStr, b: p.byteArena.take(32)}
 	lit := false
 	for i := range args {
 		a := &args[i]
@@ -234,7 +234,7 @@ func (p *parser) pathJoin(args []argVal) val {
 			v.start = a.v.start
 		}
 		if a.star || a.key != "" {
-			v.hole("")
+			p.hole(&v, "")
 			continue
 		}
 		lit = lit || p.stringish(&a.v)
@@ -268,14 +268,16 @@ func (p *parser) joinPiece(v, w *val, sepBefore bool, sep []byte) {
 		startSlash := len(b) > 0 && b[0] == '/'
 		switch {
 		case string(sep) != "/":
+			p.grow(v, len(sep))
 			v.b = append(v.b, sep...)
 		case endSlash && startSlash:
 			v.b = v.b[:n-1]
 		case !endSlash && !startSlash:
+			p.grow(v, 1)
 			v.b = append(v.b, '/')
 		}
 	}
-	v.appendPieces(b, names)
+	p.appendPieces(v, b, names)
 }
 
 var holeBytes = []byte(code.HoleString)
@@ -294,7 +296,7 @@ func (p *parser) strJoin(recv *val, args []argVal) val {
 	}
 	recv.kind = vOther
 	elems := args[0].v.elems
-	v := val{kind: vStr, start: recv.start, b: make([]byte, 0, 32)}
+	v := val{kind: vStr, start: recv.start, b: p.byteArena.take(32)}
 	for i := range elems {
 		p.joinPiece(&v, &elems[i], i > 0, sep)
 	}

@@ -12,15 +12,16 @@ import (
 func (p *parser) strFormat(recv *val, args []argVal) val {
 	b, names, _ := p.pieces(recv)
 	recv.kind = vOther
-	v := val{kind: vStr, start: recv.start, b: make([]byte, 0, len(b)+16)}
+	v := val{kind: vStr, start: recv.start, b: p.byteArena.take(len(b) + 16)}
 	auto, k := 0, 0
 	for i := 0; i < len(b); i++ {
 		c := b[i]
 		switch {
 		case c == code.Hole:
-			v.hole(nameAt(names, k))
+			p.hole(&v, nameAt(names, k))
 			k++
 		case (c == '{' || c == '}') && i+1 < len(b) && b[i+1] == c:
+			p.grow(&v, 1)
 			v.b = append(v.b, c)
 			i++
 		case c == '{':
@@ -98,17 +99,17 @@ func (p *parser) formatField(v *val, field []byte, args []argVal, auto *int) {
 	}
 	switch {
 	case attr != "" || len(field) > len(base):
-		v.hole(attr)
+		p.hole(v, attr)
 	case a != nil && (a.v.kind == vStr || a.v.kind == vName):
 		w := a.v
 		p.appendVal(v, &w)
 		a.used = a.used || a.v.kind == vStr
 	case a != nil && p.holeName(&a.v) != "":
-		v.hole(p.holeName(&a.v))
+		p.hole(v, p.holeName(&a.v))
 	case named:
-		v.hole(string(base))
+		p.hole(v, string(base))
 	default:
-		v.hole("")
+		p.hole(v, "")
 	}
 }
 
@@ -201,7 +202,7 @@ func width(b []byte, j int, v *verb) int {
 // a name (or after the key of %(key)s), or the argument's string for a %s of one.
 func (p *parser) printf(l, r *val) {
 	b, names, _ := p.pieces(l)
-	v := val{kind: vStr, start: l.start, end: r.end, b: make([]byte, 0, len(b)+16)}
+	v := val{kind: vStr, start: l.start, end: r.end, b: p.byteArena.take(len(b) + 16)}
 	var one [1]val
 	var list []val
 	switch r.kind {
@@ -217,7 +218,7 @@ func (p *parser) printf(l, r *val) {
 		c := b[i]
 		if c != '%' {
 			if c == code.Hole {
-				v.hole(nameAt(names, k))
+				p.hole(&v, nameAt(names, k))
 				k++
 			} else {
 				v.b = append(v.b, c)
@@ -234,15 +235,15 @@ func (p *parser) printf(l, r *val) {
 		case vb.conv == '%':
 			v.b = append(v.b, '%')
 		case r.kind == vDict || vb.key != "":
-			v.hole(vb.key)
+			p.hole(&v, vb.key)
 		default:
 			next += vb.stars
 			if next < len(list) && vb.conv == 's' {
 				p.appendVal(&v, &list[next])
 			} else if next < len(list) {
-				v.hole(p.holeName(&list[next]))
+				p.hole(&v, p.holeName(&list[next]))
 			} else {
-				v.hole("")
+				p.hole(&v, "")
 			}
 			next++
 		}

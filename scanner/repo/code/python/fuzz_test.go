@@ -2,7 +2,9 @@ package python
 
 import (
 	"bytes"
+	"reflect"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/sunsetscan/sunset/scanner/repo/code"
@@ -68,6 +70,7 @@ func FuzzRead(f *testing.F) {
 		f.Add([]byte(tt.src))
 	}
 	f.Add([]byte(importsSource))
+	f.Add([]byte(clientSource))
 	f.Add(generate(2000))
 	for _, s := range []string{"f'{", "f'{x:", "f'{x:{", "f'''{\n", "f\"{'a' if b else f'{c!r:>{w}}'}\"", "(((", ")))",
 		"'\\", "b'\\x", "'\\N{", "x = 'a' %", "'%(' % d", "'{'.format(", "\xff\xfe'é", "\\\r\n", "def", "@", "lambda", "f'{x\n}'"} {
@@ -83,5 +86,35 @@ func TestDeepNesting(t *testing.T) {
 		src := bytes.Repeat([]byte(s), 100000)
 		src = append(src, "'/zones'"...)
 		checkFile(t, src, Read(src))
+	}
+}
+
+// TestConcurrentReads reads files at the same time (the parser's buffers are pooled) and
+// checks each gives what it gives alone.
+func TestConcurrentReads(t *testing.T) {
+	var srcs [][]byte
+	for _, tt := range stringTests {
+		srcs = append(srcs, []byte(tt.src))
+	}
+	srcs = append(srcs, generate(50000), []byte(importsSource))
+	want := make([]*code.File, len(srcs))
+	for i, s := range srcs {
+		want[i] = Read(s)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan string, len(srcs)*4)
+	for range 4 {
+		wg.Go(func() {
+			for i := len(srcs) - 1; i >= 0; i-- {
+				if got := Read(srcs[i]); !reflect.DeepEqual(got, want[i]) {
+					errs <- string(srcs[i])
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Errorf("a concurrent read differs for %q", e)
 	}
 }

@@ -275,7 +275,7 @@ var identChar = func() (c [128]bool) {
 func (l *lexer) ident(t *token) {
 	src, start := l.src, l.i
 	pos := l.pos(start)
-	i := start
+	i, cont := start, 0
 	for i < len(src) {
 		c := src[i]
 		if c < 0x80 {
@@ -283,11 +283,11 @@ func (l *lexer) ident(t *token) {
 				break
 			}
 		} else if c&0xC0 == 0x80 {
-			l.cont++
+			cont++
 		}
 		i++
 	}
-	l.i = i
+	l.i, l.cont = i, l.cont+cont
 	if i < len(src) && (src[i] == '"' || src[i] == '\'') && i-start <= 2 {
 		if fl, ok := prefix(src[start:i]); ok {
 			l.str(t, start, pos, fl)

@@ -79,6 +79,7 @@ func (l *lexer) strBody(q byte, triple bool) (end int, esc, nul bool) {
 			esc = true
 			i++
 			if i < len(src) {
+				nul = nul || src[i] == 0
 				i = l.escaped(i)
 			}
 		case c == '\n' || c == '\r':
@@ -441,11 +442,17 @@ var keywords = map[string]kw{
 	"with": kwOther,
 }
 
+// kwEntry is a keyword and what it is.
+type kwEntry struct {
+	word string
+	kw   kw
+}
+
 // kwIndex lists the keywords by length and first letter, so that telling a name from a
 // keyword takes a comparison or two.
-var kwIndex = func() (ix [9][128][]string) {
-	for k := range keywords {
-		ix[len(k)][k[0]] = append(ix[len(k)][k[0]], k)
+var kwIndex = func() (ix [9][128][]kwEntry) {
+	for k, v := range keywords {
+		ix[len(k)][k[0]] = append(ix[len(k)][k[0]], kwEntry{k, v})
 	}
 	return ix
 }()
@@ -455,9 +462,9 @@ func keyword(b []byte) kw {
 	if len(b) < 2 || len(b) > 8 || b[0] >= 128 {
 		return kwNone
 	}
-	for _, k := range kwIndex[len(b)][b[0]] {
-		if string(b) == k {
-			return keywords[k]
+	for _, e := range kwIndex[len(b)][b[0]] {
+		if string(b) == e.word {
+			return e.kw
 		}
 	}
 	return kwNone

@@ -7,27 +7,21 @@
 package python
 
 import (
-	"bytes"
 	"slices"
+	"sync"
 
 	"github.com/sunsetscan/sunset/scanner/repo/code"
 )
 
 // Read reads Python source.
 func Read(src []byte) *code.File {
-	// Sized from a count of quotes and parentheses, the output grows without copying.
-	quotes := bytes.Count(src, []byte{'"'}) + bytes.Count(src, []byte{'\''})
+	b := pool.Get().(*bufs)
 	p := &parser{
-		lx:  newLexer(src),
-		src: src,
-		f: &code.File{
-			Lang:    "python",
-			Strings: make([]code.Str, 0, quotes/2+1),
-			Calls:   make([]code.Call, 0, bytes.Count(src, []byte{'('})+1),
-		},
-		cx:      none,
-		vals:    make([]byte, 0, len(src)/8),
-		valEnds: make([]valEnd, 0, quotes/2+1),
+		lx:   newLexer(src),
+		src:  src,
+		f:    &code.File{Lang: "python", Strings: b.strs, Calls: b.calls},
+		cx:   none,
+		bufs: *b,
 	}
 	p.lx.next(&p.tok)
 	for p.tok.kind != tEOF {
@@ -37,6 +31,41 @@ func Read(src []byte) *code.File {
 			p.next()
 		}
 	}
+	f := p.finish()
+	*b = p.bufs
+	pool.Put(b)
+	return f
+}
+
+// bufs are the parser's working buffers, kept from one file to the next: the values and
+// calls are gathered in them and copied out at their exact size.
+type bufs struct {
+	strs  []code.Str
+	calls []code.Call
+	chain []span // names of the callee chains being read, innermost last
+	// vals holds the values of the Strings that are not a slice of the source, one after the
+	// other (valEnds says where and whose), to be made one string at the end.
+	vals    []byte
+	valEnds []valEnd
+	// The ArgIdents and Keys of the calls being read, innermost call last; each call takes
+	// its own from its mark when it ends.
+	identStack []string
+	keyStack   []code.Key
+	scratch    []string
+	ops        []pending // operands of the binary operators being read
+	args       []argVal  // arguments of the special calls being read
+	scopes     []scope
+	// locals are the names assigned in the open def and class bodies (scope.locals says
+	// where each body's start).
+	locals []local
+	slots  slots
+}
+
+var pool = sync.Pool{New: func() any { return new(bufs) }}
+
+// finish makes the file: the values are set and put in source order, and the values and
+// calls copied out of the buffers, which are left empty.
+func (p *parser) finish() *code.File {
 	// The values not in the source are slices of one string.
 	all := string(p.vals)
 	for _, e := range p.valEnds {
@@ -53,7 +82,21 @@ func Read(src []byte) *code.File {
 	if !slices.IsSortedFunc(p.f.Strings, byPos) {
 		slices.SortStableFunc(p.f.Strings, byPos)
 	}
-	return p.f
+	f := *p.f
+	f.Strings, f.Calls = nil, nil
+	if len(p.f.Strings) > 0 {
+		f.Strings = slices.Clone(p.f.Strings)
+	}
+	if len(p.f.Calls) > 0 {
+		f.Calls = slices.Clone(p.f.Calls)
+	}
+	clear(p.f.Strings)
+	clear(p.f.Calls)
+	p.strs, p.calls = p.f.Strings[:0], p.f.Calls[:0]
+	p.vals, p.valEnds = p.vals[:0], p.valEnds[:0]
+	p.chain, p.identStack, p.keyStack, p.ops, p.args = p.chain[:0], p.identStack[:0], p.keyStack[:0], p.ops[:0], p.args[:0]
+	p.scopes, p.locals, p.slots.n = p.scopes[:0], p.locals[:0], 0
+	return &f
 }
 
 // ctx says what a value being read is given to.
@@ -81,30 +124,15 @@ type parser struct {
 	// want asks the next atom, when it is a tuple or list literal, to keep its elements
 	// for the % or join reading it instead of recording them.
 	want   bool
-	chain  []span // names of the callee chains being read, innermost last
 	srcStr string // a copy of the source the names are slices of, made when needed
 	indent int    // column of the current logical line
-	scopes []scope
 	// globals and attrs hold the string values assigned once at module level and to
 	// self.x (or in a class body).
 	globals, attrs map[string]binding
-	// vals holds the values of the Strings that are not a slice of the source, one after the
-	// other (valEnds says where and whose), to be made one string at the end.
-	vals    []byte
-	valEnds []valEnd
-	// locals are the names assigned in the open def and class bodies (scope.locals says
-	// where each body's start).
-	locals []local
-	// The ArgIdents and Keys of the calls being read, innermost call last; each call takes
-	// its own from its mark when it ends.
-	identStack []string
-	keyStack   []code.Key
-	scratch    []string
-	ops        []pending // operands of the binary operators being read
-	args       []argVal  // arguments of the special calls being read
-	slots      slots
-	strs       arena[string]
-	keys       arena[code.Key]
+	nameArena      arena[string]
+	keyArena       arena[code.Key]
+	byteArena      byteArena
+	bufs
 }
 
 // valEnd says where in parser.vals the value of Strings[i] is.
@@ -434,7 +462,7 @@ func (p *parser) params() []string {
 	if p.is(")") {
 		p.next()
 	}
-	names := p.strs.copy(p.identStack[mark:])
+	names := p.nameArena.copy(p.identStack[mark:])
 	p.identStack = p.identStack[:mark]
 	return names
 }

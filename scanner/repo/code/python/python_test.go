@@ -358,3 +358,69 @@ func TestSubstitution(t *testing.T) {
 		})
 	}
 }
+
+// clientSource is an API client of the kind sunset check looks for: a base URL built in
+// a constructor, used in methods, and SDK calls with nested bodies.
+const clientSource = `import CloudFlare
+import requests
+
+API = "https://api.cloudflare.com/client/v4"
+
+
+class Client:
+    def __init__(self, token, zone_id):
+        self.base = API + "/zones/" + zone_id
+        self.headers = {"Authorization": f"Bearer {token}"}
+
+    def filters(self):
+        return requests.get(self.base + "/filters", headers=self.headers)
+
+    def rate_limit(self, rid):
+        url = "%s/rate_limits/%s" % (self.base, rid)
+        return requests.delete(url)
+
+
+def legacy(cf, zone_id):
+    cf.zones.firewall.rules.post(zone_id, data=[{'filter': {'expression': 'ip.src eq 1.2.3.4'}, 'action': 'block'}])
+    cf.zones.settings.ssl.patch(zone_id, data={'value': 'full'})
+`
+
+func TestClientFile(t *testing.T) {
+	f := Read([]byte(clientSource))
+	const base = "https://api.cloudflare.com/client/v4"
+	const post, patch = "cf.zones.firewall.rules.post", "cf.zones.settings.ssl.patch"
+	wantStrs := []str{
+		{val: base, line: 4, col: 7, asg: "API", arg: noCall, endL: 4, endC: 45},
+		{val: base + "/zones/\x00", line: 9, col: 21, asg: "base", arg: noCall, holes: []string{"zone_id"}, endL: 9, endC: 46},
+		{val: "Authorization", line: 10, col: 25, arg: noCall, endL: 10, endC: 40},
+		{val: "Bearer \x00", line: 10, col: 42, key: "Authorization", arg: noCall, holes: []string{"token"}, endL: 10, endC: 59},
+		{val: base + "/zones/\x00/filters", line: 13, col: 29, call: "requests.get", arg: 0, holes: []string{"zone_id"}, endL: 13, endC: 51},
+		{val: base + "/zones/\x00/rate_limits/\x00", line: 16, col: 15, asg: "url", arg: noCall, holes: []string{"zone_id", "rid"}, endL: 16, endC: 53},
+		{val: "filter", line: 21, col: 50, call: post, arg: -1, endL: 21, endC: 58},
+		{val: "expression", line: 21, col: 61, call: post, arg: -1, endL: 21, endC: 73},
+		{val: "ip.src eq 1.2.3.4", line: 21, col: 75, key: "expression", call: post, arg: -1, endL: 21, endC: 94},
+		{val: "action", line: 21, col: 97, call: post, arg: -1, endL: 21, endC: 105},
+		{val: "block", line: 21, col: 107, key: "action", call: post, arg: -1, endL: 21, endC: 114},
+		{val: "value", line: 22, col: 48, call: patch, arg: -1, endL: 22, endC: 55},
+		{val: "full", line: 22, col: 57, key: "value", call: patch, arg: -1, endL: 22, endC: 63},
+	}
+	if got := strsOf(f, true); !reflect.DeepEqual(got, wantStrs) {
+		t.Errorf("strings:\n%v\nwant:\n%v", got, wantStrs)
+	}
+	wantCalls := []call{
+		{callee: "requests.get", line: 13, col: 25, endL: 13, endC: 73, idents: []string{"", "headers"}, keys: "headers@13:53/0"},
+		{callee: "requests.delete", line: 17, col: 25, endL: 17, endC: 35, idents: []string{"url"}},
+		{callee: post, line: 21, col: 29, endL: 21, endC: 116, idents: []string{"zone_id", ""},
+			keys: "data@21:43/0 filter@21:50/1 expression@21:61/2 action@21:97/1"},
+		{callee: patch, line: 22, col: 27, endL: 22, endC: 64, idents: []string{"zone_id", ""}, keys: "data@22:42/0 value@22:48/1"},
+	}
+	if got := callsOf(f); !reflect.DeepEqual(got, wantCalls) {
+		t.Errorf("calls:\n%+v\nwant:\n%+v", got, wantCalls)
+	}
+	if want := []string{"CloudFlare", "requests"}; !reflect.DeepEqual(f.Imports, want) {
+		t.Errorf("Imports = %q, want %q", f.Imports, want)
+	}
+	if want := []string{"__init__", "filters", "rate_limit", "legacy"}; !reflect.DeepEqual(f.Decls, want) {
+		t.Errorf("Decls = %q, want %q", f.Decls, want)
+	}
+}

@@ -124,20 +124,23 @@ func (p *parser) popScopes(col int) {
 
 func (v *val) nameBytes(src []byte) []byte { return src[v.name.a:v.name.b] }
 
-// hole appends an unknown part named name; it joins a hole just before it.
-func (v *val) hole(name string) {
+// hole appends to v an unknown part named name; it joins a hole just before it.
+func (p *parser) hole(v *val, name string) {
 	if n := len(v.b); n > 0 && v.b[n-1] == code.Hole {
 		if last := len(v.names) - 1; v.names[last] == "" {
 			v.names[last] = name
 		}
 		return
 	}
+	p.grow(v, 1)
+	p.growNames(v)
 	v.b = append(v.b, code.Hole)
 	v.names = append(v.names, name)
 }
 
-// appendPieces appends a folded value (b with its hole names).
-func (v *val) appendPieces(b []byte, names []string) {
+// appendPieces appends a folded value (b with its hole names) to v.
+func (p *parser) appendPieces(v *val, b []byte, names []string) {
+	p.grow(v, len(b))
 	k := 0
 	for i := 0; i < len(b); {
 		if b[i] == code.Hole {
@@ -146,7 +149,7 @@ func (v *val) appendPieces(b []byte, names []string) {
 				name = names[k]
 			}
 			k++
-			v.hole(name)
+			p.hole(v, name)
 			i++
 			continue
 		}
@@ -182,18 +185,18 @@ func (p *parser) holeName(v *val) string {
 func (p *parser) appendVal(d *val, v *val) {
 	switch v.kind {
 	case vStr:
-		d.appendPieces(v.b, v.names)
+		p.appendPieces(d, v.b, v.names)
 		v.kind = vOther
 		return
 	case vName:
 		if b, ok := p.lookup(v); ok {
-			d.appendPieces(b.b, b.names)
+			p.appendPieces(d, b.b, b.names)
 			return
 		}
 	case vSeq:
 		p.flush(v)
 	}
-	d.hole(p.holeName(v))
+	p.hole(d, p.holeName(v))
 }
 
 // value returns a vStr's value as a string.
@@ -261,7 +264,7 @@ func (p *parser) flush(v *val) {
 		Assigned:  p.cx.assigned,
 		Call:      p.cx.call,
 		Arg:       p.cx.arg,
-		HoleNames: p.strs.copy(v.names),
+		HoleNames: p.nameArena.copy(v.names),
 	})
 }
 
