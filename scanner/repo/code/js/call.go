@@ -9,10 +9,25 @@ import (
 // the middle of a chain is left out of it (a.b().c() is [a b c]).
 func (p *parser) postfix(c ctx) val {
 	base := len(p.chain)
-	v := p.primary(c)
-	more := v.kind != vEmpty
-	for more {
-		more = p.postfixOp(&v, base)
+	var v val
+	if t := p.toks[p.i]; t.kind == tName && t.flags&fWord == 0 && !p.peekIs(1, "=>") {
+		// A plain name, the commonest operand, read here rather than by primary.
+		p.i++
+		s := p.text(t)
+		p.chain = append(p.chain, s)
+		v = val{kind: vIdent, str: s, start: t.start, end: t.end, namePos: t.start}
+	} else {
+		v = p.primary(c)
+	}
+	for more := v.kind != vEmpty; more; {
+		switch t := p.toks[p.i]; {
+		case t.kind == '.' && p.toks[p.i+1].kind == tName:
+			p.member(&v, p.toks[p.i+1])
+		case t.kind == '(':
+			v = p.call(v, base, false)
+		default:
+			more = p.postfixOp(&v, base)
+		}
 	}
 	p.chain = p.chain[:base]
 	return v
@@ -25,8 +40,8 @@ func (p *parser) postfixOp(v *val, base int) bool {
 	case tTmpl, tTHead:
 		*v = p.tagged(*v, base)
 		return true
-	case tPunct:
-	default:
+	}
+	if !isPunct(t.kind) {
 		return false
 	}
 	switch p.text(t) {
@@ -85,7 +100,7 @@ func (p *parser) member(v *val, n token) {
 	}
 	p.skip(2)
 	p.chain = append(p.chain, name)
-	*v = val{kind: vMember, name: name, start: v.start, end: n.end, namePos: n.start}
+	*v = val{kind: vMember, str: name, start: v.start, end: n.end, namePos: n.start}
 	if recv != nil {
 		v.x = &extra{recv: recv}
 	}
@@ -101,7 +116,7 @@ func (p *parser) index(v val) val {
 	out := val{kind: vMember, start: v.start, end: p.prevEnd(), namePos: v.namePos}
 	if e.kind == vStr && !hasHole(e.str) {
 		p.chain = append(p.chain, e.str)
-		out.name, out.namePos = e.str, e.start
+		out.str, out.namePos = e.str, e.start
 	}
 	return out
 }
@@ -150,7 +165,7 @@ func (p *parser) call(v val, base int, isNew bool) val {
 		cl.ArgIdents = p.strings(len(args))
 		for i, a := range args {
 			if a.kind == vIdent {
-				cl.ArgIdents[i] = a.name
+				cl.ArgIdents[i] = a.str
 			}
 		}
 		cl.Keys = p.keys(keyBase, idx)
@@ -292,7 +307,7 @@ func (p *parser) property(c ctx) {
 		return
 	}
 	if key != "" && c.call > 0 {
-		p.keyStack = append(p.keyStack, callKey{code.Key{Name: key, Pos: off(kt.start), Depth: c.depth}, c.call - 1})
+		p.keyStack = append(p.keyStack, callKey{code.Key{Name: key, Pos: off(kt.start), Depth: int(c.depth)}, int(c.call) - 1})
 	}
 	switch {
 	case p.at(":"):
@@ -309,7 +324,7 @@ func (p *parser) property(c ctx) {
 		}
 	case p.at("="): // a default in a destructuring pattern
 		p.advance()
-		p.expr(ctx{assigned: key})
+		p.expr(ctx{name: key, assigned: true})
 	}
 }
 
@@ -317,11 +332,9 @@ func isPropModifier(s string) bool { return s == "get" || s == "set" || s == "as
 
 // startsKey reports whether the token n places ahead can start a property or member name.
 func (p *parser) startsKey(n int) bool {
-	switch t := p.peek(n); t.kind {
-	case tName, tStr, tNum:
+	switch p.peek(n).kind {
+	case tName, tStr, tNum, '[', '*':
 		return true
-	case tPunct:
-		return p.peekIs(n, "[") || p.peekIs(n, "*")
 	}
 	return false
 }

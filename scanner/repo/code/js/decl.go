@@ -177,7 +177,7 @@ func (p *parser) classMember() {
 		p.skipType()
 	}
 	if p.accept("=") {
-		c := ctx{assigned: name}
+		c := ctx{name: name, assigned: true}
 		v := p.assign(c)
 		if v.kind == vFunc {
 			p.addDecl(name)
@@ -253,7 +253,7 @@ func (p *parser) enumDecl() bool {
 			p.advance()
 		}
 		if p.accept("=") {
-			p.expr(ctx{assigned: name})
+			p.expr(ctx{name: name, assigned: true})
 		}
 		p.accept(",")
 		if p.i == start {

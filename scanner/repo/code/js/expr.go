@@ -24,18 +24,24 @@ func (p *parser) assign(c ctx) val {
 		return v
 	}
 	defer p.leave()
-	left := p.cond(c)
+	if v, ok := p.quick(); ok {
+		return v
+	}
+	left := p.binary(c, 0)
+	if p.at("?") && left.kind != vEmpty {
+		left = p.cond(left, c)
+	}
 	n := p.assignOp()
 	if n == 0 || left.kind == vEmpty {
 		return left
 	}
 	target := ""
 	if left.kind == vIdent || left.kind == vMember {
-		target = left.name
+		target = left.str
 	}
 	p.flush(left, none)
 	p.skip(n)
-	rc := ctx{assigned: target}
+	rc := ctx{name: target, assigned: true}
 	right := p.assign(rc)
 	if right.kind == vFunc {
 		p.addDecl(target)
@@ -44,11 +50,38 @@ func (p *parser) assign(c ctx) val {
 	return val{kind: vNone, start: left.start, end: right.end}
 }
 
+// quick reads, without the whole descent, the commonest operands: a plain name or a
+// string or number literal directly followed by a comma or a closing bracket.
+func (p *parser) quick() (val, bool) {
+	t := p.toks[p.i]
+	if t.kind != tName && t.kind != tStr && t.kind != tNum || p.i+1 >= len(p.toks) {
+		return val{}, false
+	}
+	switch p.toks[p.i+1].kind {
+	case ',', ')', ']', '}', ';':
+	default:
+		return val{}, false
+	}
+	switch t.kind {
+	case tStr:
+		p.i++
+		return val{kind: vStr, start: t.start, end: t.end, str: p.strValue(t)}, true
+	case tNum:
+		p.i++
+		return val{kind: vNum, start: t.start, end: t.end, str: p.text(t)}, true
+	}
+	if t.flags&fWord != 0 {
+		return val{}, false
+	}
+	p.i++
+	return val{kind: vIdent, str: p.text(t), start: t.start, end: t.end, namePos: t.start}, true
+}
+
 // assignOp returns the number of tokens of the assignment operator at the current token,
 // 0 when there is none (">" ">" "=" is one operator written as three tokens).
 func (p *parser) assignOp() int {
 	t := p.tok()
-	if t.kind != tPunct {
+	if !isPunct(t.kind) {
 		return 0
 	}
 	switch p.text(t) {
@@ -75,13 +108,10 @@ func (p *parser) gts() int {
 // adjacent reports whether the token n places ahead starts where the one before it ends.
 func (p *parser) adjacent(n int) bool { return p.peek(n).start == p.peek(n-1).end }
 
-// cond reads a conditional expression. Both branches are recorded with c; the result is
-// unknown. A "?" before ":", ",", ")" or "=" is TypeScript's optional marker.
-func (p *parser) cond(c ctx) val {
-	v := p.binary(c, 0)
-	if !p.at("?") || v.kind == vEmpty {
-		return v
-	}
+// cond reads the rest of a conditional expression after its condition v, at "?". Both
+// branches are recorded with c; the result is unknown. A "?" before ":", ",", ")" or "=" is
+// TypeScript's optional marker.
+func (p *parser) cond(v val, c ctx) val {
 	switch p.text(p.peek(1)) {
 	case ":", ",", ")", "=":
 		p.advance()
@@ -99,7 +129,12 @@ func (p *parser) cond(c ctx) val {
 // binary reads operators by precedence from least up. A chain of + that involves a string is
 // folded into one value, in one builder, however long the chain.
 func (p *parser) binary(c ctx, least int) val {
-	left := p.unary(c)
+	var left val
+	if p.prefixAt() {
+		left = p.unary(c)
+	} else {
+		left = p.postfix(c)
+	}
 	if left.kind == vEmpty {
 		return left
 	}
@@ -143,7 +178,7 @@ func (p *parser) binary(c ctx, least int) val {
 // stringy reports whether v is known to be a string: a literal or a string constant.
 func (p *parser) stringy(v val) bool {
 	if v.kind == vIdent {
-		_, ok := p.constant(v.name)
+		_, ok := p.constant(v.str)
 		return ok
 	}
 	return v.kind == vStr
@@ -151,7 +186,7 @@ func (p *parser) stringy(v val) bool {
 
 // castAt reports whether the current token is TypeScript's "as" or "satisfies".
 func (p *parser) castAt() bool {
-	return p.nameAt() && !p.nl() && (p.at("as") || p.at("satisfies"))
+	return p.word() && !p.nl() && (p.at("as") || p.at("satisfies"))
 }
 
 // combine records the operands of a binary operator other than a string +. Both sides of
@@ -174,12 +209,12 @@ func (p *parser) binop() (op string, prec, n int) {
 	s := p.text(t)
 	switch t.kind {
 	case tName:
-		if s == "instanceof" || s == "in" {
+		if t.flags&fWord != 0 && (s == "instanceof" || s == "in") {
 			return s, 8, 1
 		}
 		return "", 0, 0
-	case tPunct:
-	default:
+	}
+	if !isPunct(t.kind) {
 		return "", 0, 0
 	}
 	if s == ">" {
@@ -245,7 +280,7 @@ func (p *parser) unary(c ctx) val {
 	t := p.tok()
 	s := p.text(t)
 	switch {
-	case t.kind == tPunct && (s == "!" || s == "~" || s == "+" || s == "-" || s == "++" || s == "--"),
+	case isPunct(t.kind) && (s == "!" || s == "~" || s == "+" || s == "-" || s == "++" || s == "--"),
 		t.kind == tName && (s == "typeof" || s == "void" || s == "delete") && p.operandNext():
 		p.advance()
 		v := p.nested(none)
@@ -266,6 +301,21 @@ func (p *parser) unary(c ctx) val {
 	return p.postfix(c)
 }
 
+// prefixAt reports whether the current token may be a prefix operator (unary decides).
+func (p *parser) prefixAt() bool {
+	t := p.toks[p.i]
+	switch t.kind {
+	case '!', '~', '+', '-':
+		return true
+	case tPunct: // ++ and --
+		c := p.src[t.start]
+		return c == '+' || c == '-'
+	case tName:
+		return t.flags&fWord != 0
+	}
+	return false
+}
+
 // nested reads a unary operand, within the recursion bound.
 func (p *parser) nested(c ctx) val {
 	if !p.enter() {
@@ -281,11 +331,11 @@ func (p *parser) nested(c ctx) val {
 func (p *parser) operandNext() bool {
 	n := p.peek(1)
 	switch n.kind {
-	case tEOF:
+	case tEOF, ')', ']', '}', ',', ';', ':', '=', '.', '?':
 		return false
 	case tPunct:
 		switch p.text(n) {
-		case ")", "]", "}", ",", ";", ":", "=", ".", "?.", "=>", "?":
+		case "?.", "=>":
 			return false
 		}
 	}
@@ -307,7 +357,7 @@ func (p *parser) primary(c ctx) val {
 		return p.name(c)
 	case tNum:
 		p.advance()
-		return val{kind: vNum, start: t.start, end: t.end, name: p.text(t)}
+		return val{kind: vNum, start: t.start, end: t.end, str: p.text(t)}
 	case tStr:
 		p.advance()
 		return val{kind: vStr, start: t.start, end: t.end, str: p.strValue(t)}
@@ -316,7 +366,8 @@ func (p *parser) primary(c ctx) val {
 	case tRegex:
 		p.advance()
 		return val{kind: vNone, start: t.start, end: t.end}
-	case tPunct:
+	}
+	if isPunct(t.kind) {
 		return p.punctPrimary(c, t)
 	}
 	return p.empty()
@@ -347,23 +398,10 @@ func (p *parser) punctPrimary(c ctx, t token) val {
 func (p *parser) name(c ctx) val {
 	t := p.tok()
 	s := p.text(t)
-	switch s {
-	case "function":
-		return p.function()
-	case "class":
-		return p.class()
-	case "new":
-		return p.newExpr(c)
-	case "async":
-		if v, ok := p.async(); ok {
+	if t.flags&fWord != 0 {
+		if v, ok := p.keyword(c, s); ok {
 			return v
 		}
-	case "true", "false", "null":
-		p.advance()
-		return val{kind: vNone, start: t.start, end: t.end}
-	}
-	if refused(s) {
-		return p.empty()
 	}
 	if p.peekIs(1, "=>") {
 		p.skip(2)
@@ -372,7 +410,30 @@ func (p *parser) name(c ctx) val {
 	}
 	p.advance()
 	p.chain = append(p.chain, s)
-	return val{kind: vIdent, name: s, start: t.start, end: t.end, namePos: t.start}
+	return val{kind: vIdent, str: s, start: t.start, end: t.end, namePos: t.start}
+}
+
+// keyword reads an expression that starts with a keyword; ok is false for a word read as
+// a plain name.
+func (p *parser) keyword(c ctx, s string) (val, bool) {
+	t := p.tok()
+	switch s {
+	case "function":
+		return p.function(), true
+	case "class":
+		return p.class(), true
+	case "new":
+		return p.newExpr(c), true
+	case "async":
+		return p.async()
+	case "true", "false", "null":
+		p.advance()
+		return val{kind: vNone, start: t.start, end: t.end}, true
+	}
+	if refused(s) {
+		return p.empty(), true
+	}
+	return val{}, false
 }
 
 // refused reports whether a word cannot start an expression: the statement keywords an

@@ -2,6 +2,7 @@ package js
 
 import (
 	"cmp"
+	"math/bits"
 	"slices"
 	"strings"
 
@@ -17,34 +18,36 @@ func (p *parser) finish() {
 		slices.SortStableFunc(f.Strings, byPos)
 	}
 	p.sortCalls()
-	r := newResolver(p.src)
+	r := newResolver(p.src, p.lines[:0])
+	p.lines = r.lines
+	// Each stream of positions (starts, ends, keys) runs mostly forward: one hint each.
+	var h [5]int
 	for i := range f.Strings {
 		s := &f.Strings[i]
-		s.Pos, s.End = r.pos(s.Pos.Col), r.pos(s.End.Col)
+		s.Pos, s.End = r.pos(s.Pos.Col, &h[0]), r.pos(s.End.Col, &h[1])
 	}
 	for i := range f.Calls {
 		c := &f.Calls[i]
-		c.Pos, c.End = r.pos(c.Pos.Col), r.pos(c.End.Col)
+		c.Pos, c.End = r.pos(c.Pos.Col, &h[2]), r.pos(c.End.Col, &h[3])
 		for k := range c.Keys {
-			c.Keys[k].Pos = r.pos(c.Keys[k].Pos.Col)
+			c.Keys[k].Pos = r.pos(c.Keys[k].Pos.Col, &h[4])
 		}
 	}
 }
 
 // resolver turns byte offsets into lines and columns: the line by binary search over the
-// line starts (tried first where the last one was), the column by subtracting the UTF-8
+// line starts (after trying the hint's line and the next), the column by subtracting the UTF-8
 // continuation bytes before the offset on its line, counted per 64-byte block so that a
 // long minified line costs no more than a short one.
 type resolver struct {
 	src   string
 	lines []int32 // start offset of each line
-	last  int     // the line of the last offset resolved
 	ascii bool
 	cont  []int32 // continuation bytes before each 64-byte block, when not ascii
 }
 
-func newResolver(src string) *resolver {
-	r := &resolver{src: src, lines: []int32{0}, ascii: isASCII(src)}
+func newResolver(src string, lines []int32) *resolver {
+	r := &resolver{src: src, lines: append(lines, 0), ascii: isASCII(src)}
 	for i := 0; ; {
 		j := strings.IndexByte(src[i:], '\n')
 		if j < 0 {
@@ -55,21 +58,24 @@ func newResolver(src string) *resolver {
 	}
 	if !r.ascii {
 		r.cont = make([]int32, len(src)/64+1)
-		n := int32(0)
-		for i := 0; i < len(src); i++ {
-			if i%64 == 0 {
-				r.cont[i/64] = n
-			}
-			if src[i]&0xC0 == 0x80 {
-				n++
-			}
+		n := 0
+		for b := range r.cont {
+			r.cont[b] = int32(n)
+			n += countCont(src, b*64, min(b*64+64, len(src)))
 		}
 	}
 	return r
 }
 
+// isASCII reports whether s is all ASCII, eight bytes at a time.
 func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		if word(s, i)&0x8080808080808080 != 0 {
+			return false
+		}
+	}
+	for ; i < len(s); i++ {
 		if s[i] >= 0x80 {
 			return false
 		}
@@ -77,28 +83,63 @@ func isASCII(s string) bool {
 	return true
 }
 
-// continuations counts the UTF-8 continuation bytes before offset o.
+// find returns the line of offset o: a few lines on from the hint (the next value of a
+// stream is usually close after the last), else by binary search.
+func (r *resolver) find(o, hint int) int {
+	if hint < len(r.lines) && int(r.lines[hint]) <= o {
+		for l := hint + 1; l < len(r.lines) && l <= hint+16; l++ {
+			if r.onLine(o, l) {
+				return l
+			}
+		}
+	}
+	line, _ := slices.BinarySearch(r.lines, int32(o))
+	if line == len(r.lines) || int(r.lines[line]) > o {
+		line--
+	}
+	return line
+}
+
+// onLine reports whether offset o is on line (0-based).
+func (r *resolver) onLine(o, line int) bool {
+	return line < len(r.lines) && int(r.lines[line]) <= o && (line+1 == len(r.lines) || o < int(r.lines[line+1]))
+}
+
+// continuations counts the UTF-8 continuation bytes (10xxxxxx) before offset o.
 func (r *resolver) continuations(o int) int {
 	b := o / 64
-	n := int(r.cont[b])
-	for i := b * 64; i < o; i++ {
-		if r.src[i]&0xC0 == 0x80 {
+	return int(r.cont[b]) + countCont(r.src, b*64, o)
+}
+
+// countCont counts the continuation bytes in s[i:j], eight at a time.
+func countCont(s string, i, j int) int {
+	n := 0
+	for ; i+8 <= j; i += 8 {
+		w := word(s, i)
+		n += bits.OnesCount64(w &^ (w << 1) & 0x8080808080808080)
+	}
+	for ; i < j; i++ {
+		if s[i]&0xC0 == 0x80 {
 			n++
 		}
 	}
 	return n
 }
 
-func (r *resolver) pos(o int) code.Pos {
+// word returns the eight bytes of s from i, little-endian.
+func word(s string, i int) uint64 {
+	return uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+		uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+}
+
+// pos resolves offset o; hint is the line of the last offset of the same stream.
+func (r *resolver) pos(o int, hint *int) code.Pos {
 	o = min(max(o, 0), len(r.src))
-	line := r.last
-	if int(r.lines[line]) > o || line+1 < len(r.lines) && o >= int(r.lines[line+1]) {
-		line, _ = slices.BinarySearch(r.lines, int32(o))
-		if line == len(r.lines) || int(r.lines[line]) > o {
-			line--
-		}
+	line := *hint
+	if !r.onLine(o, line) {
+		line = r.find(o, line)
 	}
-	r.last = line
+	*hint = line
 	start := int(r.lines[line])
 	col := o - start + 1
 	if !r.ascii {

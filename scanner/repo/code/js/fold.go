@@ -30,9 +30,10 @@ type val struct {
 	kind       vkind
 	start, end int32 // byte offsets of the expression
 	namePos    int32 // start of the last name of a member chain
-	name       string
-	str        string // vStr: the value, Hole for each unknown part
-	x          *extra // what few values need, kept apart to keep val small
+	// str is the value of a vStr, with Hole for each unknown part; the name of a vIdent,
+	// the last name of a vMember, the text of a vNum.
+	str string
+	x   *extra // what few values need, kept apart to keep val small
 }
 
 // extra holds the parts of a val that few values have.
@@ -66,27 +67,33 @@ func (v *val) receiver() *val {
 	return v.x.recv
 }
 
-// ctx is where a value goes: the key, variable and call it is given to. The zero ctx is
-// "nowhere"; call holds the index in File.Calls plus one.
+// ctx is where a value goes: the key or variable and the call it is given to. The zero
+// ctx is "nowhere"; call holds the index in File.Calls plus one. It is small, as it is
+// passed down every level of an expression.
 type ctx struct {
-	key, assigned string
-	call, arg     int
-	depth         int
+	name     string // the object key, or the variable when assigned
+	call     int32
+	arg      int32
+	depth    int32
+	assigned bool
 }
 
 // none is the context of a value given to nothing the reader follows.
 var none = ctx{}
 
 // argCtx is the context of argument i of call idx (-1 for a call not recorded).
-func argCtx(idx, i int) ctx { return ctx{call: idx + 1, arg: i} }
+func argCtx(idx, i int) ctx { return ctx{call: int32(idx + 1), arg: int32(i)} }
 
 // member is the context of the value of key inside an object read in c.
 func (c ctx) member(key string) ctx {
-	return ctx{key: key, call: c.call, arg: -1, depth: c.depth + 1}
+	return ctx{name: key, call: c.call, arg: -1, depth: c.depth + 1}
 }
 
-// inside is the context of an element of an array read in c.
-func (c ctx) inside() ctx { return ctx{key: c.key, call: c.call, arg: -1, depth: c.depth} }
+// inside is the context of an element of an array read in c: the array's key or variable,
+// inside its call.
+func (c ctx) inside() ctx {
+	return ctx{name: c.name, assigned: c.assigned, call: c.call, arg: -1, depth: c.depth}
+}
 
 // flush records a pending string value, or the pending elements of an array, with c.
 func (p *parser) flush(v val, c ctx) {
@@ -95,14 +102,19 @@ func (p *parser) flush(v val, c ctx) {
 		if !literal(v.str) {
 			return
 		}
-		arg := -1
-		if c.call > 0 {
-			arg = c.arg
-		}
-		p.f.Strings = append(p.f.Strings, code.Str{
+		s := code.Str{
 			Value: v.str, Pos: off(v.start), End: off(p.lastChar(v.start, v.end)),
-			Key: c.key, Assigned: c.assigned, Call: c.call - 1, Arg: arg, HoleNames: v.holeNames(),
-		})
+			Call: int(c.call) - 1, Arg: -1, HoleNames: v.holeNames(),
+		}
+		if c.call > 0 {
+			s.Arg = int(c.arg)
+		}
+		if c.assigned {
+			s.Assigned = c.name
+		} else {
+			s.Key = c.name
+		}
+		p.f.Strings = append(p.f.Strings, s)
 	case vArray:
 		in := c.inside()
 		for _, e := range v.elements() {
@@ -178,16 +190,16 @@ func (p *parser) add(s *builder, v val) {
 	case vStr:
 		s.folded(v.str, v.holeNames())
 	case vIdent:
-		if c, ok := p.constant(v.name); ok {
+		if c, ok := p.constant(v.str); ok {
 			s.lit(c)
 		} else {
-			s.hole(v.name)
+			s.hole(v.str)
 		}
 	case vMember:
-		s.hole(v.name)
+		s.hole(v.str)
 	case vNum:
-		if isDecimal(v.name) {
-			s.lit(v.name)
+		if isDecimal(v.str) {
+			s.lit(v.str)
 		} else {
 			s.hole("")
 		}

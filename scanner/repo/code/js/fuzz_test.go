@@ -30,3 +30,38 @@ func TestDeepNesting(t *testing.T) {
 		checkFile(t, src, Read([]byte(src)))
 	}
 }
+
+// TestResolver checks line and column against a count character by character, on text
+// with long lines and characters of every UTF-8 length, for every offset.
+func TestResolver(t *testing.T) {
+	var b strings.Builder
+	pieces := []string{"a", "é", "☃", "😀", "\n", "bc", "\n\n", strings.Repeat("x", 70)}
+	for i := 0; b.Len() < 5000; i++ {
+		b.WriteString(pieces[(i*7+i/3)%len(pieces)])
+	}
+	src := b.String()
+	r := newResolver(src, nil)
+	line, col, hint := 1, 1, 0
+	for o := 0; o <= len(src); o++ {
+		if o == len(src) || src[o]&0xC0 != 0x80 { // only character starts are positions
+			if got := r.pos(o, &hint); got.Line != line || got.Col != col {
+				t.Fatalf("offset %d: got %d:%d, want %d:%d", o, got.Line, got.Col, line, col)
+			}
+		}
+		if o < len(src) {
+			switch c := src[o]; {
+			case c == '\n':
+				line, col = line+1, 1
+			case c&0xC0 != 0x80:
+				col++
+			}
+		}
+	}
+	// Backwards, with the hint far off.
+	for o := len(src) - 1; o >= 0; o -= 97 {
+		hint = 0
+		if got, want := r.pos(o, &hint), strings.Count(src[:o], "\n")+1; got.Line != want {
+			t.Fatalf("offset %d: line %d, want %d", o, got.Line, want)
+		}
+	}
+}

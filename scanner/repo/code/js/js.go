@@ -7,7 +7,6 @@ package js
 
 import (
 	"math"
-	"sync"
 
 	"github.com/sunsetscan/sunset/scanner/repo/code"
 )
@@ -20,19 +19,19 @@ func Read(src []byte) *code.File {
 	if len(src) > math.MaxInt32 {
 		src = src[:math.MaxInt32]
 	}
-	s := scratchPool.Get().(*scratch)
+	s := getScratch()
 	p := &parser{src: string(src), f: &code.File{Lang: "javascript"}}
 	l := lex(p.src, s.toks[:0])
 	p.toks = l.toks
-	p.chain, p.argStack, p.keyStack = s.chain[:0], s.args[:0], s.keys[:0]
+	p.chain, p.argStack, p.keyStack, p.lines = s.chain[:0], s.args[:0], s.keys[:0], s.lines[:0]
 	// Room for as many strings as there are string tokens (fewer are recorded: folded,
 	// module names), and for calls in proportion to the parentheses.
-	p.f.Strings = make([]code.Str, 0, l.strs)
-	p.f.Calls = make([]code.Call, 0, l.parens/2+1)
+	p.f.Strings = make([]code.Str, 0, l.strs*3/4+8)
+	p.f.Calls = make([]code.Call, 0, l.parens*2/3+8)
 	p.statements(false)
 	p.finish()
-	*s = scratch{toks: p.toks, chain: p.chain[:0], args: p.argStack[:0], keys: p.keyStack[:0]}
-	scratchPool.Put(s)
+	*s = scratch{toks: p.toks, chain: p.chain[:0], args: p.argStack[:0], keys: p.keyStack[:0], lines: p.lines[:0]}
+	putScratch(s)
 	return p.f
 }
 
@@ -42,9 +41,36 @@ type scratch struct {
 	chain []string
 	args  []val
 	keys  []callKey
+	lines []int32
 }
 
-var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
+// scratches keeps a few scratch buffers for the next files. Unlike a sync.Pool it is not
+// emptied by every garbage collection, which the reader's own allocations bring about
+// often; buffers for very large files are not kept.
+var scratches = make(chan *scratch, 8)
+
+// maxKeptTokens bounds the token buffer kept for the next file (12 MB).
+const maxKeptTokens = 1 << 20
+
+func getScratch() *scratch {
+	select {
+	case s := <-scratches:
+		return s
+	default:
+		return new(scratch)
+	}
+}
+
+func putScratch(s *scratch) {
+	if cap(s.toks) > maxKeptTokens {
+		return
+	}
+	clear(s.args[:cap(s.args)]) // the values hold strings of the file just read
+	select {
+	case scratches <- s:
+	default:
+	}
+}
 
 // parser reads tokens into a code.File. While it runs, every code.Pos it writes holds a byte
 // offset in Col (Line 0); finish turns them into lines and columns in one pass.
@@ -65,10 +91,9 @@ type parser struct {
 	consts map[string]string
 	seen   map[string]bool // imports and decls already recorded
 	depth  int
-	// match is the index of each opening bracket's closing bracket (see matchBrackets),
-	// noTypes the "<" tokens that do not open type arguments.
-	match   []int32
+	// noTypes are the "<" tokens that do not open type arguments.
 	noTypes map[int]bool
+	lines   []int32 // the resolver's line starts
 }
 
 // notConst marks a constant name that cannot be substituted.
@@ -87,15 +112,22 @@ func (p *parser) peek(n int) token {
 
 func (p *parser) text(t token) string { return p.src[t.start:t.end] }
 
-// at reports whether the current token's text is s.
+// at reports whether the current token's text is s: one comparison of its kind for one
+// byte of punctuation (s is a constant wherever at is inlined), of its text otherwise.
 func (p *parser) at(s string) bool {
 	t := p.toks[p.i]
+	if len(s) == 1 {
+		return t.kind == kind(s[0])
+	}
 	return int(t.end-t.start) == len(s) && p.src[t.start:t.end] == s
 }
 
-// peekIs reports whether the token n places ahead has text s.
+// peekIs reports whether the token n places ahead has text s (see at).
 func (p *parser) peekIs(n int, s string) bool {
 	t := p.peek(n)
+	if len(s) == 1 {
+		return t.kind == kind(s[0])
+	}
 	return int(t.end-t.start) == len(s) && p.src[t.start:t.end] == s
 }
 
@@ -124,6 +156,9 @@ func (p *parser) accept(s string) bool {
 
 // nameAt reports whether the current token is an identifier or keyword.
 func (p *parser) nameAt() bool { return p.toks[p.i].kind == tName }
+
+// word reports whether the current token is a name the reader gives a meaning.
+func (p *parser) word() bool { return p.toks[p.i].flags&fWord != 0 }
 
 // nl reports whether a line break comes before the current token.
 func (p *parser) nl() bool { return p.toks[p.i].flags&fNL != 0 }

@@ -347,10 +347,13 @@ function f(endpoint = "/zones") {}
 	{"escapes", `const a = "a\nb\u0041\x41\u{1F600}\0z", b = 'it\'s', c = "line\
 next";
 const empty = "";
+const list = ["/zones/", base + "/filters"];
 `, []string{
 		"str 1:11-1:38 \"a\\nbAA\U0001F600\uFFFDz\" as=a",
 		`str 1:45-1:51 "it's" as=b`,
 		`str 1:58-2:5 "linenext" as=c`,
+		`str 4:15-4:23 "/zones/" as=list`,
+		`str 4:26-4:42 "<>/filters" as=list holes=base`,
 	}},
 }
 

@@ -81,10 +81,10 @@ func (p *parser) jsxValue(name string) {
 	switch t := p.tok(); {
 	case t.kind == tStr:
 		p.advance()
-		p.flush(val{kind: vStr, start: t.start, end: t.end, str: p.strValue(t)}, ctx{key: name})
+		p.flush(val{kind: vStr, start: t.start, end: t.end, str: p.strValue(t)}, ctx{name: name})
 	case p.at("{"):
 		p.advance()
-		p.expr(ctx{key: name})
+		p.expr(ctx{name: name})
 		p.accept("}")
 	case p.at("<"):
 		p.jsx(t)

@@ -15,21 +15,33 @@ const (
 	tTMid       // }...${
 	tTTail      // }...`
 	tRegex      // /.../flags
-	tPunct      // operator or punctuation
+	tPunct      // an operator longer than one byte, or a control character
+	// A one-byte punctuation token's kind is the byte itself ('(', ',', '>', ...), from '!'
+	// on, so that the reader tests one with a single comparison.
 )
+
+// isPunct reports whether a kind is punctuation.
+func isPunct(k kind) bool { return k == tPunct || k > ' ' }
 
 // Token flags.
 const (
 	fNL   uint8 = 1 << iota // a line break comes before the token
 	fOpen                   // a string, template or comment the file ends inside
+	fWord                   // a name the reader gives a meaning (see isWord)
 )
 
-// token is a span of the source; its text is src[start:end].
+// token is a span of the source; its text is src[start:end]. For an opening bracket, span
+// is how many tokens on its closing bracket is (farSpan when too far to say, 0 when none
+// closes it), so that the reader steps over a bracketed stretch at once.
 type token struct {
 	start, end int32
 	kind       kind
 	flags      uint8
+	span       uint16
 }
+
+// farSpan is the span of a bracket closed too far away for a token to say.
+const farSpan = 0xFFFF
 
 // lexer turns the source into tokens in one pass. braces remembers, for every open brace,
 // whether it opened a template hole, so that the matching } resumes the template.
@@ -38,6 +50,7 @@ type lexer struct {
 	i      int
 	toks   []token
 	braces []bool
+	open   []int32 // the opening brackets not yet closed
 	nl     bool
 	// parens and strs count the ( and string tokens: at most that many calls and strings.
 	parens, strs int
@@ -151,6 +164,10 @@ func (l *lexer) next() {
 	switch {
 	case isIdentStart(c):
 		l.i = scanIdent(l.src, l.i+1)
+		if isWord(l.src[start:l.i]) {
+			l.emit(start, tName, fWord)
+			return
+		}
 		k = tName
 	case c >= '0' && c <= '9', c == '.' && l.i+1 < len(l.src) && isDigit(l.src[l.i+1]):
 		l.i = scanNumber(l.src, l.i)
@@ -167,30 +184,65 @@ func (l *lexer) next() {
 	case c == '#' && l.i+1 < len(l.src) && isIdentStart(l.src[l.i+1]):
 		l.i = scanIdent(l.src, l.i+1)
 		k = tName
-	case c == '{':
-		l.braces = append(l.braces, false)
-		l.i++
-	case c == '}':
-		if n := len(l.braces); n > 0 {
-			hole := l.braces[n-1]
-			l.braces = l.braces[:n-1]
-			if hole {
-				l.i++
-				l.template(start, true)
-				return
-			}
+	case c == '{' || c == '(' || c == '[':
+		l.opening(c)
+		k = kind(c)
+	case c == '}' || c == ')' || c == ']':
+		if l.closing(start, c) {
+			return
 		}
-		l.i++
+		k = kind(c)
 	case c == '/' && l.regexOK():
 		l.regex(start)
 		return
-	case c == '(':
-		l.parens++
-		l.i++
 	default:
-		l.i += punctLen(l.src, l.i)
+		n := punctLen(l.src, l.i)
+		if n == 1 && c > ' ' {
+			k = kind(c)
+		}
+		l.i += n
 	}
 	l.emit(start, k, 0)
+}
+
+// opening notes an opening bracket, about to be emitted.
+func (l *lexer) opening(c byte) {
+	switch c {
+	case '{':
+		l.braces = append(l.braces, false)
+	case '(':
+		l.parens++
+	}
+	l.open = append(l.open, int32(len(l.toks)))
+	l.i++
+}
+
+// closing notes a closing bracket, about to be emitted; true when the brace closed a
+// template hole, and the template's text that follows was read instead.
+func (l *lexer) closing(start int, c byte) bool {
+	if n := len(l.braces); c == '}' && n > 0 {
+		hole := l.braces[n-1]
+		l.braces = l.braces[:n-1]
+		if hole {
+			l.i++
+			l.template(start, true)
+			return true
+		}
+	}
+	l.close()
+	l.i++
+	return false
+}
+
+// close matches the closing bracket about to be emitted with the innermost open one.
+func (l *lexer) close() {
+	n := len(l.open)
+	if n == 0 {
+		return
+	}
+	o := l.open[n-1]
+	l.open = l.open[:n-1]
+	l.toks[o].span = uint16(min(len(l.toks)-int(o), farSpan))
 }
 
 func (l *lexer) emit(start int, k kind, flags uint8) {
@@ -305,13 +357,13 @@ func (l *lexer) regexOK() bool {
 	case tNum, tStr, tTmpl, tTTail, tRegex:
 		return false
 	case tName:
-		if n >= 2 && l.toks[n-2].kind == tPunct {
+		if n >= 2 && isPunct(l.toks[n-2].kind) {
 			if p := l.src[l.toks[n-2].start:l.toks[n-2].end]; p == "." || p == "?." {
 				return false
 			}
 		}
 		return regexKeyword(l.src[t.start:t.end])
-	case tPunct:
+	default:
 		switch l.src[t.start:t.end] {
 		case ")", "]", "++", "--", "<":
 			// "<" then "/" is a JSX closing tag.
@@ -322,6 +374,25 @@ func (l *lexer) regexOK() bool {
 		}
 	}
 	return true
+}
+
+// isWord reports whether a name is one the reader treats apart: a keyword that starts a
+// statement or an expression, an operator word, a literal. Any other name is a plain
+// identifier, which the reader then never compares with its keywords.
+func isWord(w string) bool {
+	if len(w) < 2 || len(w) > 10 || w[0] < 'a' || w[0] > 'y' {
+		return false
+	}
+	switch w {
+	case "import", "export", "function", "async", "class", "abstract", "const", "var", "let",
+		"if", "while", "for", "switch", "with", "catch", "else", "do", "try", "finally",
+		"debugger", "return", "throw", "break", "continue", "case", "default", "interface",
+		"type", "enum", "namespace", "module", "declare", "global",
+		"new", "true", "false", "null", "typeof", "void", "delete", "await", "yield",
+		"in", "instanceof", "as", "satisfies":
+		return true
+	}
+	return false
 }
 
 // regexKeyword reports whether a / after this word starts a regular expression.
@@ -336,16 +407,32 @@ func regexKeyword(w string) bool {
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
-func isIdentStart(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c == '$' || c >= 0x80
-}
+// Character classes, by byte: what can start and continue an identifier (any byte of a
+// non-ASCII character counts as a letter).
+const (
+	cStart = 1 << iota
+	cPart
+)
 
-func isIdentChar(c byte) bool { return isIdentStart(c) || isDigit(c) }
+var classes = func() (t [256]uint8) {
+	for c := range 256 {
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c == '_', c == '$', c >= 0x80:
+			t[c] = cStart | cPart
+		case c >= '0' && c <= '9':
+			t[c] = cPart
+		}
+	}
+	return t
+}()
+
+func isIdentStart(c byte) bool { return classes[c]&cStart != 0 }
 
 // scanIdent returns the end of the identifier characters from i.
 func scanIdent(s string, i int) int {
-	for i < len(s) && isIdentChar(s[i]) {
-		if s[i] >= 0x80 && isUnicodeSpace(s[i:]) {
+	for i < len(s) {
+		c := s[i]
+		if classes[c]&cPart == 0 || c >= 0x80 && isUnicodeSpace(s[i:]) {
 			break
 		}
 		i++

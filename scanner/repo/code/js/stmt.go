@@ -51,16 +51,16 @@ func (p *parser) body() {
 func (p *parser) statement() {
 	t := p.tok()
 	switch t.kind {
-	case tPunct:
-		switch p.text(t) {
-		case "{":
-			p.body()
-			return
-		case ";":
-			p.advance()
-			return
-		}
+	case '{':
+		p.body()
+		return
+	case ';':
+		p.advance()
+		return
 	case tName:
+		if t.flags&fWord == 0 {
+			break
+		}
 		if f := keywords[p.text(t)]; f != nil && f(p) {
 			return
 		}
@@ -80,8 +80,8 @@ func init() {
 		"const": (*parser).varDecl, "var": (*parser).varDecl, "let": (*parser).letDecl,
 		"if": (*parser).header, "while": (*parser).header, "for": (*parser).header,
 		"switch": (*parser).header, "with": (*parser).header, "catch": (*parser).header,
-		"else": (*parser).word, "do": (*parser).word, "try": (*parser).word,
-		"finally": (*parser).word, "debugger": (*parser).word,
+		"else": (*parser).lone, "do": (*parser).lone, "try": (*parser).lone,
+		"finally": (*parser).lone, "debugger": (*parser).lone,
 		"return": (*parser).returnStmt, "throw": (*parser).returnStmt,
 		"break": (*parser).jump, "continue": (*parser).jump,
 		"case": (*parser).caseStmt, "default": (*parser).defaultStmt,
@@ -92,8 +92,8 @@ func init() {
 	}
 }
 
-// word reads a keyword that stands alone.
-func (p *parser) word() bool {
+// lone reads a keyword that stands alone.
+func (p *parser) lone() bool {
 	p.advance()
 	return true
 }
@@ -184,7 +184,7 @@ func (p *parser) varDecl() bool {
 		}
 		switch {
 		case p.accept("="):
-			c := ctx{assigned: name}
+			c := ctx{name: name, assigned: true}
 			v := p.assign(c)
 			if v.kind == vFunc {
 				p.addDecl(name)
@@ -308,7 +308,7 @@ func (p *parser) param() {
 		p.skipType()
 	}
 	if p.accept("=") {
-		p.expr(ctx{assigned: name})
+		p.expr(ctx{name: name, assigned: true})
 	}
 }
 

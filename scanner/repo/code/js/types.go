@@ -5,47 +5,38 @@ package js
 // f<T>(x) is a call with a type argument, a < b is a comparison.
 
 // skipBalanced steps over the bracket at the current token and everything up to its match;
-// false when the file ends first.
+// false when the file ends first (or the token opens no bracket).
 func (p *parser) skipBalanced() bool {
-	if p.match == nil {
-		p.match = matchBrackets(p.src, p.toks, p.match)
-	}
-	m := p.match[p.i]
-	if m <= 0 {
-		p.i = len(p.toks) - 1
+	switch span := p.toks[p.i].span; span {
+	case 0:
+		if p.at("(") || p.at("[") || p.at("{") {
+			p.i = len(p.toks) - 1
+		}
 		return false
+	case farSpan:
+		return p.scanBalanced()
+	default:
+		p.i += int(span) + 1
+		return true
 	}
-	p.i = int(m) + 1
-	return true
 }
 
-// matchBrackets returns, for every token that opens a bracket, the index of the token that
-// closes it (any closing bracket closes the innermost open one), 0 when none does, so that
-// stepping over a bracketed stretch costs nothing however often it is tried.
-func matchBrackets(src string, toks []token, buf []int32) []int32 {
-	match := buf[:0]
-	if cap(match) < len(toks) {
-		match = make([]int32, len(toks))
-	} else {
-		match = match[:len(toks)]
-		clear(match)
-	}
-	var open []int32
-	for i, t := range toks {
-		if t.kind != tPunct || t.end-t.start != 1 {
-			continue
-		}
-		switch src[t.start] {
+// scanBalanced steps over a bracketed stretch too long for its token's span.
+func (p *parser) scanBalanced() bool {
+	depth := 0
+	for ; !p.eof(); p.advance() {
+		switch p.tok().kind {
 		case '(', '[', '{':
-			open = append(open, int32(i))
+			depth++
 		case ')', ']', '}':
-			if n := len(open); n > 0 {
-				match[open[n-1]] = int32(i)
-				open = open[:n-1]
+			depth--
+			if depth <= 0 {
+				p.advance()
+				return true
 			}
 		}
 	}
-	return match
+	return false
 }
 
 // skipType steps over a type: unions and intersections of operands, conditional types.
@@ -110,12 +101,10 @@ func (p *parser) typeOperand() bool {
 		if !p.templateType() {
 			return false
 		}
-	case tPunct:
-		if !p.punctType() {
+	default:
+		if !isPunct(t.kind) || !p.punctType() {
 			return false
 		}
-	default:
-		return false
 	}
 	for !p.nl() {
 		switch {
@@ -238,13 +227,8 @@ func typePrefix(s string) bool {
 func (p *parser) typeStartsAt(n int) bool {
 	t := p.peek(n)
 	switch t.kind {
-	case tName, tStr, tNum, tTmpl, tTHead:
+	case tName, tStr, tNum, tTmpl, tTHead, '{', '[', '(', '<', '-':
 		return true
-	case tPunct:
-		switch p.text(t) {
-		case "{", "[", "(", "<", "-":
-			return true
-		}
 	}
 	return false
 }
