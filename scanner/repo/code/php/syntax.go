@@ -160,6 +160,7 @@ func (p *parser) op(i int) {
 		}
 	case ';':
 		p.fnBody, p.decl = false, ""
+		p.fr.Top().Key = p.fr.Top().ItemKey
 	}
 }
 

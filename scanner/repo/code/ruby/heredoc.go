@@ -40,7 +40,7 @@ func (l *lexer) heredoc() bool {
 		}
 		j++
 	}
-	body := l.body
+	body := l.here
 	if body < 0 {
 		nl := bytes.IndexByte(l.src[j:], '\n')
 		if nl < 0 {
@@ -60,7 +60,7 @@ func (l *lexer) heredoc() bool {
 	if mode == '~' {
 		l.squiggly(p0)
 	}
-	l.body, l.resume, l.i = after, after, j
+	l.here, l.resume, l.i = after, after, j
 	l.strs++
 	l.emit(token{kind: tStr, s: int32(s), a: int32(s), b: int32(j), p0: int32(p0), p1: int32(len(l.parts))})
 	return true

@@ -49,15 +49,12 @@ type lexer struct {
 	i     int
 	toks  []token
 	parts []lexkit.Part
-	buf   []byte
 	nest  lexkit.Nest
 	out   *lexkit.Out
-	// seg is where the literal text being read starts, esc whether it held an escape.
-	seg int
-	esc bool
-	// body is where the next heredoc body starts (after the current line), -1 when no
+	body  lexkit.Body
+	// here is where the next heredoc body starts (after the current line), -1 when no
 	// heredoc is open on this line; resume is where reading goes on after those bodies.
-	body, resume int
+	here, resume int
 	sp           bool
 	strs, parens int
 }
@@ -66,7 +63,7 @@ var lexers = sync.Pool{New: func() any { return new(lexer) }}
 
 func lex(src []byte, out *lexkit.Out) *lexer {
 	l := lexers.Get().(*lexer)
-	*l = lexer{src: src, toks: l.toks[:0], parts: l.parts[:0], buf: l.buf[:0], nest: l.nest, out: out, body: -1}
+	*l = lexer{src: src, toks: l.toks[:0], parts: l.parts[:0], nest: l.nest, out: out, body: l.body, here: -1}
 	l.nest.Reset()
 	l.run()
 	return l
@@ -142,8 +139,8 @@ func (l *lexer) docs() bool {
 func (l *lexer) newline() {
 	at := l.i
 	l.i++
-	if l.body >= 0 {
-		l.i, l.body = max(l.resume, l.i), -1
+	if l.here >= 0 {
+		l.i, l.here = max(l.resume, l.i), -1
 	}
 	if len(l.toks) == 0 {
 		return

@@ -138,6 +138,7 @@ func (p *parser) setVar(name string, ivar bool, value string, names []string, kn
 func (p *parser) endStatement(i int) {
 	p.endCommands(i)
 	p.loopDo = false
+	p.fr.Top().Key = p.fr.Top().ItemKey
 }
 
 // keyword reports whether b is a Ruby keyword.

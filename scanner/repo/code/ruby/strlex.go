@@ -2,7 +2,6 @@ package ruby
 
 import (
 	"bytes"
-	"unicode/utf8"
 
 	"github.com/sunsetscan/sunset/scanner/repo/code/internal/lexkit"
 )
@@ -170,93 +169,16 @@ func (l *lexer) regexp() {
 	l.emit(token{kind: tLit, s: int32(s), a: int32(s), b: int32(l.i)})
 }
 
-// plain reads a body without interpolation up to the unescaped term byte (then past it),
-// nesting open ... term pairs, or up to limit; only \\ and \term are escapes.
+// plain reads a body without interpolation (see lexkit.Body.Plain).
 func (l *lexer) plain(term, open byte, limit int) {
-	l.buf, l.seg, l.esc = l.buf[:0], l.i, false
-	depth := 0
-	for l.i < limit {
-		c := l.src[l.i]
-		switch {
-		case c == term && term != 0 && depth == 0:
-			l.flush()
-			l.i++
-			return
-		case c == term && term != 0:
-			depth--
-		case c == open && open != 0:
-			depth++
-		case c == '\\' && l.i+1 < limit && (l.src[l.i+1] == '\\' || l.src[l.i+1] == term && term != 0):
-			l.esc = true
-			l.buf = append(l.buf, l.src[l.i+1])
-			l.i += 2
-			continue
-		}
-		l.buf = append(l.buf, c)
-		l.i++
-	}
-	l.flush()
+	l.body.Src, l.body.I, l.body.Parts, l.body.Out, l.body.Sigils = l.src, l.i, l.parts, l.out, true
+	l.body.Plain(term, open, limit)
+	l.i, l.parts = l.body.I, l.body.Parts
 }
 
-// flush ends the literal text read so far.
-func (l *lexer) flush() {
-	switch {
-	case l.esc && len(l.buf) > 0:
-		l.parts = append(l.parts, lexkit.Part{Text: string(l.buf)})
-	case !l.esc && l.i > l.seg:
-		l.parts = append(l.parts, lexkit.Part{A: int32(l.seg), B: int32(l.i)})
-	}
-	l.buf, l.esc = l.buf[:0], false
-}
-
-var escapes = [256]byte{'n': '\n', 't': '\t', 'r': '\r', 'v': '\v', 'f': '\f', 'e': 0x1b, 's': ' ',
-	'a': 7, 'b': 8, '0': 0}
-
-// escape decodes the escape at l.i in a double-quoted body.
-func (l *lexer) escape() {
-	l.esc = true
-	n := l.src[l.i+1]
-	switch {
-	case n == '0' || escapes[n] != 0:
-		l.buf = append(l.buf, escapes[n])
-		l.i += 2
-	case n == '\n':
-		l.i += 2
-	case n == 'u' && l.i+2 < len(l.src):
-		j, v := l.i+2, 0
-		braced := l.src[j] == '{'
-		if braced {
-			j++
-		}
-		for k := 0; j < len(l.src) && hexVal(l.src[j]) >= 0 && (braced || k < 4) && v < utf8.MaxRune; k++ {
-			v = v*16 + hexVal(l.src[j])
-			j++
-		}
-		if braced && j < len(l.src) && l.src[j] == '}' {
-			j++
-		}
-		l.buf = utf8.AppendRune(l.buf, rune(v))
-		l.i = j
-	case n == 'x' && l.i+2 < len(l.src) && hexVal(l.src[l.i+2]) >= 0:
-		v, j := 0, l.i+2
-		for j < len(l.src) && j < l.i+4 && hexVal(l.src[j]) >= 0 {
-			v = v*16 + hexVal(l.src[j])
-			j++
-		}
-		l.buf = append(l.buf, byte(v))
-		l.i = j
-	default:
-		l.buf = append(l.buf, n)
-		l.i += 2
-	}
-}
-
-func hexVal(c byte) int {
-	switch {
-	case c >= '0' && c <= '9':
-		return int(c - '0')
-	case c|0x20 >= 'a' && c|0x20 <= 'f':
-		return int(c|0x20-'a') + 10
-	}
-	return -1
+// interp reads an interpolating body (see lexkit.Body.Interp).
+func (l *lexer) interp(term, open byte, limit int) {
+	l.body.Src, l.body.I, l.body.Parts, l.body.Out, l.body.Sigils = l.src, l.i, l.parts, l.out, true
+	l.body.Interp(term, open, limit)
+	l.i, l.parts = l.body.I, l.body.Parts
 }

@@ -84,6 +84,20 @@ func (f *Fold) Append(value string, names []string) {
 // Bytes is the value so far, valid until the next change.
 func (f *Fold) Bytes() []byte { return f.buf }
 
+// JoinPiece appends one piece of a path join: a "/" before it unless the value ends with
+// one, and none of the piece's own leading slashes after one.
+func (f *Fold) JoinPiece(value string, names []string) {
+	if len(f.buf) > 0 {
+		if f.buf[len(f.buf)-1] != '/' {
+			f.LitByte('/')
+		}
+		for len(value) > 0 && value[0] == '/' {
+			value = value[1:]
+		}
+	}
+	f.Append(value, names)
+}
+
 // Len is the length of the value so far.
 func (f *Fold) Len() int { return len(f.buf) }
 

@@ -32,7 +32,25 @@ type Frame struct {
 }
 
 // Frames is the stack of open frames. Its bottom frame (the file itself) is never popped.
-type Frames struct{ s []Frame }
+// Brackets nested deeper than maxDepth open no frame (their closers then close none), so
+// that a pathological file costs no more than an ordinary one.
+type Frames struct {
+	s    []Frame
+	over Frame // what a push beyond maxDepth returns, on no stack
+}
+
+const maxDepth = 1 << 12
+
+// push appends f and returns it, unless the stack is full.
+func (fs *Frames) push(f Frame) *Frame {
+	if len(fs.s) >= maxDepth {
+		fs.over = f
+		fs.over.Tok = -2
+		return &fs.over
+	}
+	fs.s = append(fs.s, f)
+	return &fs.s[len(fs.s)-1]
+}
 
 // Reset empties the stack down to the file's frame.
 func (fs *Frames) Reset() {
@@ -61,8 +79,7 @@ func (fs *Frames) At(i int) *Frame {
 // PushCall opens the argument list of call at token tok.
 func (fs *Frames) PushCall(open byte, call, tok int) *Frame {
 	outer := fs.Ctx()
-	fs.s = append(fs.s, Frame{Open: open, Call: call, Direct: true, Own: true, Tok: tok, ArgStart: tok + 1, Outer: outer})
-	return fs.Top()
+	return fs.push(Frame{Open: open, Call: call, Direct: true, Own: true, Tok: tok, ArgStart: tok + 1, Outer: outer})
 }
 
 // PushLiteral opens (at token tok) an array, hash or object literal: its members go to the call the
@@ -70,11 +87,10 @@ func (fs *Frames) PushCall(open byte, call, tok int) *Frame {
 func (fs *Frames) PushLiteral(open byte, tok int) *Frame {
 	p := *fs.Top()
 	f := Frame{Open: open, Call: p.Call, Arg: -1, Tok: tok, ArgStart: tok + 1, Depth: p.Depth}
-	if !p.Direct && p.Call >= 0 {
+	if p.Call >= 0 && (!p.Direct || p.Key != "") { // inside another literal, or a keyword's value
 		f.Depth = p.Depth + 1
 	}
-	fs.s = append(fs.s, f)
-	return fs.Top()
+	return fs.push(f)
 }
 
 // PushList opens (at token tok) an array literal: as PushLiteral, and its members are
@@ -90,16 +106,14 @@ func (fs *Frames) PushList(open byte, tok int) *Frame {
 // expression): values inside go where the enclosing frame's go.
 func (fs *Frames) PushGroup(open byte, tok int) *Frame {
 	p := *fs.Top()
-	fs.s = append(fs.s, Frame{Open: open, Call: p.Call, Direct: p.Direct, Arg: p.Arg, Depth: p.Depth,
+	return fs.push(Frame{Open: open, Call: p.Call, Direct: p.Direct, Arg: p.Arg, Depth: p.Depth,
 		Tok: tok, ArgStart: tok + 1})
-	return fs.Top()
 }
 
 // PushBlock opens (at token tok) a block or an index: values inside go to no call.
 func (fs *Frames) PushBlock(open byte, tok int) *Frame {
 	fs.Top()
-	fs.s = append(fs.s, Frame{Open: open, Call: -1, Arg: -1, Tok: tok, ArgStart: tok + 1})
-	return fs.Top()
+	return fs.push(Frame{Open: open, Call: -1, Arg: -1, Tok: tok, ArgStart: tok + 1})
 }
 
 // Pop closes the innermost frame and returns it; the file's frame is never closed (ok is

@@ -265,8 +265,8 @@ func (o *Out) Format(call, arg int, outer Ctx, f *Fold) {
 }
 
 // Join replaces the values passed as arguments to a path-joining call (File.join, Path.join)
-// by one value, its arguments joined with "/" (no doubled slashes) and every argument that
-// is no value a hole named after the identifier passed. The value spans src[start:end] and
+// by one value, its arguments joined with "/" (see Fold.JoinPiece), every argument that is
+// no value a hole named after the identifier passed. The value spans src[start:end] and
 // stands where the call does (c). f is scratch space.
 func (o *Out) Join(call, start, end int, c Ctx, f *Fold) {
 	cl := o.Call(call)
@@ -285,22 +285,25 @@ func (o *Out) Join(call, start, end int, c Ctx, f *Fold) {
 	}
 	f.Reset()
 	for i, k := range pieces {
-		if i > 0 && (f.Len() == 0 || f.buf[f.Len()-1] != '/') {
-			f.LitByte('/')
-		}
 		if k < 0 {
-			f.Hole(cl.ArgIdents[i])
+			f.JoinPiece(code.HoleString, cl.ArgIdents[i:i+1])
 			continue
 		}
-		s := o.File.Strings[k]
-		v := s.Value
-		if i > 0 && f.Len() > 0 && f.buf[f.Len()-1] == '/' {
-			for len(v) > 0 && v[0] == '/' {
-				v = v[1:]
-			}
-		}
-		f.Append(v, s.HoleNames)
+		f.JoinPiece(o.File.Strings[k].Value, o.File.Strings[k].HoleNames)
 		o.DropStr(k)
 	}
 	o.AddStr(f, start, end, c)
+}
+
+// DropCallStrs removes every value passed to call (as an argument or inside one).
+func (o *Out) DropCallStrs(call int) {
+	cl := o.Call(call)
+	if cl == nil {
+		return
+	}
+	for k := len(o.File.Strings) - 1; k >= 0 && !before(o.File.Strings[k].Pos, cl.Pos); k-- {
+		if o.File.Strings[k].Call == call {
+			o.DropStr(k)
+		}
+	}
 }

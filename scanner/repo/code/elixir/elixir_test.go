@@ -1,0 +1,276 @@
+package elixir
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/sunsetscan/sunset/scanner/repo/code"
+	"github.com/sunsetscan/sunset/scanner/repo/code/internal/lexkit"
+)
+
+var cases = []struct {
+	name, src string
+	want      []string
+}{
+	{"resource module", `defmodule Cloudflare.Filter do
+  use Cloudflare.Doc, "filters"
+
+  use Restlax.Resource,
+    endpoint: "zones/:zone_id/filters",
+    only: [:show, :create, :update, :delete]
+
+  alias Cloudflare.{Client, Zone.Settings}
+  import Logger, only: [info: 1]
+
+  @moduledoc false
+  @endpoint "zones/:zone_id/rate_limits"
+
+  @doc """
+  Lists all filters in a zone.
+  """
+  def index(opts \\ []) do
+    client(opts).get(
+      path_for(nil),
+      Restlax.Resource.handle_options(opts)
+    )
+  end
+
+  def bulk_delete(body, opts \\ []) do
+    client(opts).delete(
+      path_for(nil),
+      Restlax.Resource.handle_options(opts) |> Keyword.put(:body, body)
+    )
+  end
+
+  defp url(zone_id), do: "zones/" <> zone_id <> "/firewall/rules"
+
+  def settings(zone_id) do
+    path = Path.join(["zones", zone_id, "settings"])
+    Tesla.get(client(), "/zones/#{zone_id}/settings/waf", query: [page: 1])
+    Tesla.request(client(), method: :patch, url: @endpoint <> "/x")
+    ~s(organizations/#{id}) |> Tesla.get()
+    Logger.info "fetched #{path}"
+    words = ~w(zones accounts)
+    {:ok, 'charlist'} = ~S"raw #{x}"
+  end
+end
+`, []string{
+		`import Cloudflare.Filter`,
+		`import Cloudflare.Doc`,
+		`import Restlax.Resource`,
+		`import Cloudflare.Client`,
+		`import Cloudflare.Zone.Settings`,
+		`import Logger`,
+		`decl index`,
+		`decl bulk_delete`,
+		`decl url`,
+		`decl settings`,
+		`str 2:23 "filters" call=0 arg=1`,
+		`str 5:15 "zones/:zone_id/filters" key=endpoint call=1 arg=1`,
+		`str 12:13 "zones/:zone_id/rate_limits" as=endpoint`,
+		`str 14:8 "Lists all filters in a zone.\n" as=doc`,
+		`str 31:26 "zones/\x00/firewall/rules" holes=zone_id`,
+		`str 34:22 "zones/\x00/settings" as=path holes=zone_id`,
+		`str 35:25 "/zones/\x00/settings/waf" call=12 arg=1 holes=zone_id`,
+		`str 36:37 "patch" key=method call=14 arg=1`,
+		`str 36:50 "zones/:zone_id/rate_limits/x" key=url call=14 arg=2`,
+		`str 37:5 "organizations/\x00" holes=id`,
+		`str 38:17 "fetched \x00" call=17 arg=0 holes=path`,
+		`str 39:16 "zones"`,
+		`str 39:22 "accounts"`,
+		`str 40:11 "charlist"`,
+		`str 40:25 "raw #{x}"`,
+		`call 2:18 use.Cloudflare.Doc args=,`,
+		`call 4:15 use.Restlax.Resource args=,, keys=endpoint@0,only@0`,
+		`call 18:5 client args=opts`,
+		`call 18:18 client.get args=,`,
+		`call 19:7 path_for`,
+		`call 20:24 Restlax.Resource.handle_options args=opts`,
+		`call 25:5 client args=opts`,
+		`call 25:18 client.delete args=,`,
+		`call 26:7 path_for`,
+		`call 27:24 Restlax.Resource.handle_options args=opts`,
+		`call 27:56 Keyword.put args=,body`,
+		`call 34:17 Path.join`,
+		`call 35:11 Tesla.get args=,, keys=query@0,page@1`,
+		`call 35:15 client`,
+		`call 36:11 Tesla.request args=,, keys=method@0,url@0`,
+		`call 36:19 client`,
+		`call 37:38 Tesla.get`,
+		`call 38:12 Logger.info`,
+	}},
+	{"tesla client pipes and maps", `defmodule MyApp.Cloudflare do
+  use Tesla
+  plug Tesla.Middleware.BaseUrl, "https://api.cloudflare.com/client/v4"
+  plug Tesla.Middleware.Headers, [{"authorization", "Bearer " <> token()}]
+
+  # get "/zones/:id" is a comment
+  def rules(zone_id) do
+    "zones/#{zone_id}/firewall/rules"
+    |> get(query: %{"per_page" => 50, page: 1})
+    |> case do
+      {:ok, %Tesla.Env{status: 200, body: body}} -> body
+      _ -> nil
+    end
+  end
+
+  def pause(zone_id, id),
+    do: patch("zones/#{zone_id}/firewall/rules/#{id}", %{paused: true, "description": "x"})
+
+  def list_all(zone_id) do
+    Enum.map(1..3, fn page -> get!("zones/" <> zone_id <> "/filters", query: [page: page]) end)
+    |> Enum.flat_map(& &1.body)
+  end
+
+  def doc do
+    """
+      indented
+    line #{x}
+    """
+  end
+
+  defp token, do: System.get_env("CF_TOKEN") |> String.trim
+  def x, do: :"quoted atom" && ?a && :+ && request(method: :"delete", url: ~c"zones")
+end
+`, []string{
+		`import MyApp.Cloudflare`,
+		`import Tesla`,
+		`decl rules`,
+		`decl pause`,
+		`decl list_all`,
+		`decl doc`,
+		`decl token`,
+		`decl x`,
+		`str 3:34 "https://api.cloudflare.com/client/v4" call=1 arg=1`,
+		`str 4:36 "authorization" call=2`,
+		`str 4:53 "Bearer \x00" call=2`,
+		`str 8:5 "zones/\x00/firewall/rules" holes=zone_id`,
+		`str 17:15 "zones/\x00/firewall/rules/\x00" call=5 arg=0 holes=zone_id,id`,
+		`str 17:87 "x" key=description call=5`,
+		`str 20:36 "zones/\x00/filters" call=7 arg=0 holes=zone_id`,
+		`str 25:5 "  indented\nline \x00\n" holes=x`,
+		`str 31:34 "CF_TOKEN" call=9 arg=0`,
+		`str 32:60 "delete" key=method call=11 arg=0`,
+		`str 32:76 "zones" key=url call=11 arg=1`,
+		`call 2:7 use.Tesla args=Tesla`,
+		`call 3:3 plug args=,`,
+		`call 4:3 plug args=,`,
+		`call 4:66 token`,
+		`call 9:8 get keys=query@0,per_page@1,page@1`,
+		`call 17:9 patch args=, keys=paused@0,description@0`,
+		`call 20:10 Enum.map args=,`,
+		`call 20:31 get! args=, keys=query@0,page@1`,
+		`call 21:13 Enum.flat_map`,
+		`call 31:26 System.get_env`,
+		`call 31:56 String.trim`,
+		`call 32:44 request args=, keys=method@0,url@0`,
+	}},
+}
+
+func TestRead(t *testing.T) {
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := Read([]byte(c.src))
+			if f.Lang != "elixir" {
+				t.Fatalf("Lang %q", f.Lang)
+			}
+			got := lexkit.Describe(f)
+			if strings.Join(got, "\n") != strings.Join(c.want, "\n") {
+				t.Errorf("got\n\t%s\nwant\n\t%s", strings.Join(got, "\n\t"), strings.Join(c.want, "\n\t"))
+			}
+			if err := lexkit.Check([]byte(c.src), f); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+}
+
+// TestPositions checks a use over several lines: its End, key positions, and columns
+// counted in characters.
+func TestPositions(t *testing.T) {
+	src := "x = \"é\"; use Restlax.Resource,\n  endpoint: \"zones/:zone_id/filters\"\nfoo()\n"
+	f := Read([]byte(src))
+	if len(f.Calls) != 2 || len(f.Strings) != 2 {
+		t.Fatalf("got %q", lexkit.Describe(f))
+	}
+	c := f.Calls[0]
+	if c.Pos != (code.Pos{Line: 1, Col: 22}) || c.End != (code.Pos{Line: 2, Col: 36}) {
+		t.Errorf("call at %v-%v", c.Pos, c.End)
+	}
+	if len(c.Keys) != 1 || c.Keys[0].Pos != (code.Pos{Line: 2, Col: 3}) {
+		t.Errorf("keys %v", c.Keys)
+	}
+	if s := f.Strings[1]; s.Key != "endpoint" || s.Pos != (code.Pos{Line: 2, Col: 13}) || s.End != (code.Pos{Line: 2, Col: 36}) {
+		t.Errorf("string %q at %v-%v", s.Key, s.Pos, s.End)
+	}
+}
+
+// TestBroken checks that unterminated strings, heredocs, sigils and blocks give what was
+// read.
+func TestBroken(t *testing.T) {
+	for src, want := range map[string]string{
+		"get(\"zones/#{id}/filters": `str 1:5 "zones/\x00/filters" call=0 arg=0 holes=id|call 1:1 get`,
+		"@doc \"\"\"\n  a #{b}\n":   `str 1:6 "  a \x00\n" as=doc holes=b`,
+		"x = ~s(a (b) c":            `str 1:5 "a (b) c" as=x`,
+		"def f do\n  get(\"a\"\n":   `decl f|str 2:7 "a" call=0 arg=0|call 2:3 get`,
+		"end end ) ] } get 'x'":     `str 1:19 "x" call=0 arg=0|call 1:15 get`,
+		"x = \"#{":                  ``,
+		"a = :\"sym":                ``,
+		"~w(":                       ``,
+		"":                          ``,
+	} {
+		f := Read([]byte(src))
+		if got := strings.Join(lexkit.Describe(f), "|"); got != want {
+			t.Errorf("%q:\n got %s\nwant %s", src, got, want)
+		}
+		if err := lexkit.Check([]byte(src), f); err != nil {
+			t.Errorf("%q: %v", src, err)
+		}
+	}
+}
+
+func FuzzRead(f *testing.F) {
+	for _, c := range cases {
+		f.Add(c.src)
+	}
+	f.Add("x = ~w\"a #{b} c\" <> ~S'''\n d\n''' |> f.() ?\\n :<<>> %{a: 1} <<1>>")
+	f.Fuzz(func(t *testing.T, src string) {
+		if err := lexkit.Check([]byte(src), Read([]byte(src))); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// BenchmarkRead reads a generated Elixir file of about 1 MB.
+func BenchmarkRead(b *testing.B) {
+	var sb strings.Builder
+	for i := 0; sb.Len() < 1<<20; i++ {
+		fmt.Fprintf(&sb, `defmodule Cloudflare.Resource%d do
+  use Restlax.Resource,
+    endpoint: "zones/:zone_id/things/%d",
+    only: [:index, :show, :create, :update, :delete]
+
+  @doc """
+  Bulk-updates the things of a zone (PUT collection).
+  """
+  def bulk_update(body, opts \\ []) do
+    client(opts).put(
+      path_for(nil),
+      body,
+      Restlax.Resource.handle_options(opts) |> Keyword.put(:query, page: %d)
+    )
+  end
+
+  defp path(zone_id), do: "zones/" <> zone_id <> "/things/#{@suffix}"
+end
+
+`, i, i, i)
+	}
+	src := []byte(sb.String())
+	b.SetBytes(int64(len(src)))
+	b.ResetTimer()
+	for b.Loop() {
+		Read(src)
+	}
+}
