@@ -1,6 +1,7 @@
 package repo
 
 import (
+	"github.com/sunsetscan/sunset/scanner/repo/code/elixir"
 	"github.com/sunsetscan/sunset/scanner/repo/code/golang"
 	"github.com/sunsetscan/sunset/scanner/repo/code/js"
 	"github.com/sunsetscan/sunset/scanner/repo/code/php"
@@ -18,4 +19,5 @@ func init() {
 	codeReaders[KindShell] = shell.Read
 	codeReaders[KindPython] = python.Read
 	codeReaders[KindRuby] = ruby.Read
+	codeReaders[KindElixir] = elixir.Read
 }

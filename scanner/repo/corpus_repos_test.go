@@ -18,7 +18,7 @@ import (
 // labelled, at least this share found; of the findings, at least this share right. Raised as
 // detection improves (the goal is 0.95 and 0.98), never lowered.
 const (
-	corpusMinRecall    = 0.90
+	corpusMinRecall    = 0.91
 	corpusMinPrecision = 0.98
 )
 
