@@ -20,8 +20,20 @@
 //     cloudflare_ruleset.rules[*].expression). Locations are the block's or attribute's exact
 //     range. count, for_each, modules and references never match by themselves.
 //   - JSON and YAML: API objects recognised by shape anywhere in a document (see shapeRules).
+//   - Program source (Go, Python, JavaScript/TypeScript, PHP, Ruby, shell, Elixir: kinds, by
+//     extension or a #! line): read by the language's reader under scanner/repo/code into a
+//     code.File (string values folded with holes, calls, imports, definitions), then matched
+//     by one detector (codeDetector): paths the code builds, whole or as fragments relative to
+//     a base (only with evidence that the file or call talks to the API), SDK calls, services
+//     and resource types of the libraries in the catalog's sdks.yaml, zone setting ids handed
+//     to SDK setting calls, deprecated fields in expression strings. Its hits give way to the
+//     text matcher's of the same rule on the same lines, so findings reported before code was
+//     read keep their fingerprints.
 //   - Every file, including the above: deprecated endpoint calls (method and path pattern of
 //     the catalog) and the catalog's text patterns (see textMatcher).
+//
+// The detectors are one list (Checker.detectors) behind one interface, and the kinds one
+// table (kinds): a new kind of file is a registration, not an edit of the check.
 //
 // Expressions of deprecated objects (filters, firewall rules) that are literal are parsed and
 // type-checked (scanner/expr, scanner/expr/celcheck): errors become RuleExpression warnings,
@@ -51,7 +63,10 @@
 // produces nothing. The fingerprint is scanner.Fingerprint("file", rule, path, address),
 // where path is the path as displayed (the root as given joined with the path below it) and
 // address says what inside the file: a Terraform resource address (cloudflare_record.sip.data.service),
-// a JSON pointer (/result/0), or the method, route and path text of a call. It is
+// a JSON pointer (/result/0), the method, route and path text of a call, or for program
+// source the folded value of a path ("code GET /zones/:zone_id/filters /zones/{…}/filters"),
+// the SDK and call ("sdk cloudflare-go FirewallRules api.FirewallRules"), the setting id or the
+// expression field. It is
 // line-independent; a repeated address gets an occurrence number (#2).
 //
 // # Many findings in one file
