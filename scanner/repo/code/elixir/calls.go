@@ -93,7 +93,8 @@ func (p *parser) call(name int, open byte, tok int) {
 	callee, first := p.callee(name)
 	c := p.out.AddCall(callee, false, int(p.toks[name].s))
 	f := p.fr.PushCall(open, c, tok)
-	if first >= 2 && p.is(first-1, '=') && p.toks[first-2].kind == tIdent {
+	whole := open != '(' || p.toks[tok].match < 0 || !p.is(int(p.toks[tok].match)+1, opConcat) // not an operand of "<>"
+	if whole && first >= 2 && p.is(first-1, '=') && p.toks[first-2].kind == tIdent {
 		f.Outer.Assigned = p.text(first - 2)
 	}
 }
@@ -160,11 +161,10 @@ func (p *parser) callee(j int) ([]string, int) {
 		j = k
 	}
 	p.scratch = rev
-	callee := make([]string, len(rev))
-	for k := range rev {
-		callee[len(rev)-1-k] = rev[k]
+	for a, b := 0, len(rev)-1; a < b; a, b = a+1, b-1 {
+		rev[a], rev[b] = rev[b], rev[a]
 	}
-	return callee, first
+	return rev, first // valid until the next callee: AddCall copies it
 }
 
 // close handles a closing bracket: the frames down to its opener are closed.

@@ -166,6 +166,38 @@ end
 		`call 31:56 String.trim`,
 		`call 32:44 request args=, keys=method@0,url@0`,
 	}},
+	{"attributes joins and variables", `defmodule Api do
+  @base "https://api.cloudflare.com/client/v4"
+  @endpoint @base <> "/zones"
+
+  def get_filters(client, zone_id) do
+    path = "zones/" <> zone_id
+    Tesla.get(client, path <> "/filters")
+    Tesla.get(client, "/x")
+    Path.join(@endpoint, zone_id) |> Foo.bar()
+    url = Path.join("accounts", account_id) <> "/tunnels"
+    HTTPoison.delete!(url, [{"X-Auth-Key", key}])
+  end
+end
+`, []string{
+		`import Api`,
+		`decl get_filters`,
+		`str 2:9 "https://api.cloudflare.com/client/v4" as=base`,
+		`str 3:13 "https://api.cloudflare.com/client/v4/zones" as=endpoint`,
+		`str 6:12 "zones/\x00" as=path holes=zone_id`,
+		`str 7:23 "zones/\x00/filters" call=0 arg=1 holes=zone_id`,
+		`str 8:23 "/x" call=1 arg=1`,
+		`str 9:15 "\x00/\x00" holes=endpoint,zone_id`,
+		`str 10:11 "\x00/tunnels" as=url`,
+		`str 10:21 "accounts/\x00" holes=account_id`,
+		`str 11:30 "X-Auth-Key" call=5`,
+		`call 7:11 Tesla.get args=client,`,
+		`call 8:11 Tesla.get args=client,`,
+		`call 9:10 Path.join args=endpoint,zone_id`,
+		`call 9:42 Foo.bar`,
+		`call 10:16 Path.join args=,account_id`,
+		`call 11:15 HTTPoison.delete! args=url,`,
+	}},
 }
 
 func TestRead(t *testing.T) {

@@ -1,7 +1,5 @@
 package elixir
 
-import "strings"
-
 // ident handles an identifier: keywords, definitions, imports, and names that start a
 // concatenation or call a function without parentheses.
 func (p *parser) ident(i int) {
@@ -65,12 +63,13 @@ func (p *parser) keyword(i int) {
 // path records the alias path starting at token j (A.B) as an import and returns the token
 // after it.
 func (p *parser) path(j int) int {
-	var b strings.Builder
+	start := j
 	for j < len(p.toks) && (p.toks[j].kind == tAlias || p.is(j, '.') && j+1 < len(p.toks) && p.toks[j+1].kind == tAlias) {
-		b.Write(p.src[p.toks[j].a:p.toks[j].b])
 		j++
 	}
-	p.out.Import(b.String())
+	if j > start {
+		p.out.Import(p.out.Name(int(p.toks[start].a), int(p.toks[j-1].b)))
+	}
 	return j
 }
 

@@ -2,7 +2,7 @@ package elixir
 
 // operandStart reports whether token i starts an operand rather than continuing one.
 func (p *parser) operandStart(i int) bool {
-	return !p.is(i-1, '.') && !p.is(i-1, opConcat)
+	return i == 0 || p.toks[i-1].kind != tOp || p.toks[i-1].op != '.' && p.toks[i-1].op != opConcat
 }
 
 // concatAfter reports whether the operand starting at token i is followed by '<>'.

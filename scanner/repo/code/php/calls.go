@@ -36,7 +36,8 @@ func (p *parser) open(i int) {
 	}
 	call := p.out.AddCall(callee, p.word(first-1, "new"), nameOff)
 	f := p.fr.PushCall('(', call, i)
-	if first >= 2 && p.is(first-1, '=') && (p.toks[first-2].kind == tVar || p.toks[first-2].kind == tName) {
+	whole := p.toks[i].match < 0 || !p.is(int(p.toks[i].match)+1, '.') // not an operand of "."
+	if whole && first >= 2 && p.is(first-1, '=') && (p.toks[first-2].kind == tVar || p.toks[first-2].kind == tName) {
 		f.Outer.Assigned = p.text(first - 2)
 	}
 }
@@ -66,11 +67,12 @@ func (p *parser) callee(j int) ([]string, int, int) {
 		j = k
 	}
 	p.scratch = rev
-	callee := make([]string, 0, len(rev)+2)
+	callee := p.callees[:0]
 	for k := len(rev) - 1; k >= 0; k-- {
 		callee = appendName(callee, rev[k])
 	}
-	return callee, first, nameOff
+	p.callees = callee
+	return callee, first, nameOff // valid until the next callee: AddCall copies it
 }
 
 // appendName appends a name to a callee, splitting a qualified name at its backslashes.

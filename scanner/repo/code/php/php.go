@@ -33,6 +33,7 @@ type parser struct {
 	lookup  lexkit.Lookup
 	spans   []span
 	scratch []string
+	callees []string
 	// fnBody is true between "function" and the brace that opens its body; decl is the
 	// declared name, recorded when the body opens (an abstract method has none).
 	fnBody bool
@@ -89,7 +90,11 @@ func (p *parser) is(i int, op byte) bool {
 
 // isMember reports whether token i is a member operator.
 func (p *parser) isMember(i int) bool {
-	return p.is(i, opArrow) || p.is(i, opNullsafe) || p.is(i, opScope)
+	if i < 0 || i >= len(p.toks) || p.toks[i].kind != tOp {
+		return false
+	}
+	op := p.toks[i].op
+	return op == opArrow || op == opNullsafe || op == opScope
 }
 
 // word reports whether token i is the name w.
@@ -99,7 +104,16 @@ func (p *parser) word(i int, w string) bool {
 
 // operandStart reports whether token i starts an operand rather than continuing one.
 func (p *parser) operandStart(i int) bool {
-	return !p.isMember(i-1) && !p.is(i-1, '.') && !p.is(i-1, '$') && !p.word(i-1, "new")
+	if i == 0 {
+		return true
+	}
+	switch t := &p.toks[i-1]; t.kind {
+	case tOp:
+		return !p.isMember(i-1) && t.op != '.' && t.op != '$'
+	case tName:
+		return !p.word(i-1, "new")
+	}
+	return true
 }
 
 // concatAfter reports whether the operand starting at token i is followed by '.'.

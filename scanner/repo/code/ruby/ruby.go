@@ -107,7 +107,11 @@ func (p *parser) is(i int, op byte) bool {
 
 // isMember reports whether token i is ".", "&." or "::".
 func (p *parser) isMember(i int) bool {
-	return p.is(i, '.') || p.is(i, opSafe) || p.is(i, opScope)
+	if i < 0 || i >= len(p.toks) || p.toks[i].kind != tOp {
+		return false
+	}
+	op := p.toks[i].op
+	return op == '.' || op == opSafe || op == opScope
 }
 
 // word reports whether token i is the identifier w.

@@ -1,7 +1,5 @@
 package ruby
 
-import "strings"
-
 // ident handles an identifier: keywords, requires, and names that start a concatenation or
 // call a method without parentheses.
 func (p *parser) ident(i int) {
@@ -113,12 +111,13 @@ func (p *parser) module(i int) {
 // path records the constant path starting at token j (A::B) as an import and returns the
 // token after it.
 func (p *parser) path(j int) int {
-	var b strings.Builder
+	start := j
 	for j < len(p.toks) && (p.toks[j].kind == tConst || p.is(j, opScope)) {
-		b.Write(p.src[p.toks[j].a:p.toks[j].b])
 		j++
 	}
-	p.out.Import(b.String())
+	if j > start {
+		p.out.Import(p.out.Name(int(p.toks[start].a), int(p.toks[j-1].b)))
+	}
 	return j
 }
 

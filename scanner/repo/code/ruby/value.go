@@ -4,7 +4,14 @@ import "github.com/sunsetscan/sunset/scanner/repo/code/internal/lexkit"
 
 // operandStart reports whether token i starts an operand rather than continuing one.
 func (p *parser) operandStart(i int) bool {
-	return !p.isMember(i-1) && !p.is(i-1, '+') && !p.is(i-1, opShl) && !p.is(i-1, '%')
+	if i == 0 || p.toks[i-1].kind != tOp {
+		return true
+	}
+	switch p.toks[i-1].op {
+	case '.', opSafe, opScope, '+', opShl, '%':
+		return false
+	}
+	return true
 }
 
 // concatAfter reports whether the operand starting at token i is followed by '+' or '<<'.

@@ -41,18 +41,18 @@ func (r *reader) add(c *cmd, w *word) {
 	case c.call >= 0:
 		r.arg(c, w)
 	case c.mode == modePattern:
-		if r.literal(w) == "esac" {
+		if r.is(w, "esac") {
 			r.cases--
 			r.inPattern = false
 			c.mode = modeNone
 		}
 	case c.mode == modeFor:
-		if lit := r.literal(w); lit == "in" || c.words == 2 && lit != "" {
+		if r.is(w, "in") || c.words == 2 && !w.holes {
 			return // the loop's variable, and "in"
 		}
 		r.str(w, lexkit.NoCall)
 	case c.mode == modeSkip || c.mode == modeCase:
-		if lit := r.literal(w); lit == "in" || test(lit) {
+		if !w.holes && (r.is(w, "in") || test(r.fold().Bytes())) {
 			return
 		}
 		r.str(w, lexkit.NoCall)
@@ -68,8 +68,11 @@ func (r *reader) add(c *cmd, w *word) {
 // first takes the first word of a command that is no assignment: a keyword, a function
 // declaration, or the command word.
 func (r *reader) first(c *cmd, w *word) {
-	name := r.literal(w)
-	switch name {
+	var lit []byte
+	if !w.holes {
+		lit = r.fold().Bytes()
+	}
+	switch string(lit) {
 	case "if", "then", "else", "elif", "fi", "do", "done", "while", "until", "!", "{", "}", "time", "esac", "in":
 		return
 	case "for", "select":
@@ -96,11 +99,12 @@ func (r *reader) first(c *cmd, w *word) {
 		r.source()
 		return
 	}
-	if name != "" && r.declares(w) {
-		return
-	}
-	if name == "" {
-		name = w.ident
+	name := w.ident
+	if len(lit) > 0 {
+		if r.declares(w) {
+			return
+		}
+		name = r.out.Intern(lit)
 	}
 	if name == "" {
 		c.mode = modeSkip // a command word the source does not write out
@@ -124,7 +128,7 @@ func (r *reader) arg(c *cmd, w *word) {
 	k := r.str(w, ctx)
 	if c.printf < 0 && r.out.CallName(c.call) == "printf" {
 		switch {
-		case r.literal(w) == "-v":
+		case r.is(w, "-v"):
 			c.skip = 1
 		case w.dashes > 0:
 		case c.skip > 0:
@@ -216,10 +220,10 @@ func (r *reader) end(c *cmd) {
 }
 
 // test reports whether a literal word is an operator of a test ([[ -n x ]], a == b).
-func test(lit string) bool {
-	switch lit {
-	case "", "]]", "]", "==", "=", "!=", "=~", "!", "<", ">":
-		return lit != ""
+func test(lit []byte) bool {
+	switch string(lit) {
+	case "]]", "]", "==", "=", "!=", "=~", "!", "<", ">":
+		return true
 	}
 	return len(lit) > 1 && lit[0] == '-' && len(lit) <= 3
 }

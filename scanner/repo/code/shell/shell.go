@@ -16,7 +16,7 @@ import (
 // Read reads one shell script. It never fails: what it cannot make sense of it skips.
 func Read(src []byte) *code.File {
 	r := &reader{src: src, out: lexkit.NewOut("shell", src)}
-	r.out.Reserve(len(src)/40, len(src)/160)
+	r.out.Reserve(len(src)/28, len(src)/64) // what dense scripts hold
 	r.list(0)
 	return r.out.Done()
 }

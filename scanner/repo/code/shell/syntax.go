@@ -15,6 +15,11 @@ func (r *reader) literal(w *word) string {
 	return r.out.Intern(r.fold().Bytes())
 }
 
+// is reports whether the word just read is the literal w.
+func (r *reader) is(w *word, s string) bool {
+	return !w.holes && string(r.fold().Bytes()) == s
+}
+
 // blanks skips spaces, tabs and line continuations.
 func (r *reader) blanks() {
 	for r.i < len(r.src) {

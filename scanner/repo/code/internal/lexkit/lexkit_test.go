@@ -127,3 +127,52 @@ func TestNest(t *testing.T) {
 		t.Errorf("Close beyond maxSkip = %d", got)
 	}
 }
+
+func TestJoinPiece(t *testing.T) {
+	var f Fold
+	f.JoinPiece("zones/", nil)
+	f.JoinPiece("\x00", []string{"zone"})
+	f.JoinPiece("/settings/", nil)
+	f.JoinPiece("/waf", nil)
+	if f.Value() != "zones/\x00/settings/waf" || strings.Join(f.Names(), ",") != "zone" {
+		t.Errorf("got %q %q", f.Value(), f.Names())
+	}
+}
+
+// TestOut checks that values are kept in source order, that dropped values are left out,
+// and that a call gets the argument identifiers and keys staged for it, nested calls or not.
+func TestOut(t *testing.T) {
+	src := []byte("a(b(x), y: \"v\")\nlast")
+	o := NewOut("test", src)
+	var f Fold
+	outer := o.AddCall([]string{"a"}, false, 0)
+	inner := o.AddCall([]string{"b"}, false, 2)
+	f.Lit("x")
+	o.AddStr(&f, 4, 5, Ctx{Call: inner, Arg: 0})
+	o.AddArgIdent(inner, "x")
+	o.EndCall(inner, 6)
+	o.AddArgIdent(outer, "")
+	o.AddKey(outer, "y", 8, 0)
+	f.Reset()
+	f.Lit("v")
+	o.AddStr(&f, 11, 14, Ctx{Call: outer, Arg: 1, Key: "y"})
+	f.Reset()
+	f.Lit("first")
+	if k := o.AddStr(&f, 0, 1, NoCall); k != 0 {
+		t.Errorf("a value starting first went to %d", k)
+	}
+	f.Reset()
+	f.Lit("gone")
+	o.DropStr(o.AddStr(&f, 16, 20, NoCall))
+	o.AddArgIdent(outer, "")
+	file := o.Done() // outer never ended
+	got := strings.Join(Describe(file), "|")
+	want := `str 1:1 "first"|str 1:5 "x" call=1 arg=0|str 1:12 "v" key=y call=0 arg=1|` +
+		`call 1:1 a args=, keys=y@0|call 1:3 b args=x`
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	if err := Check(src, file); err != nil {
+		t.Error(err)
+	}
+}

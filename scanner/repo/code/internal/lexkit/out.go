@@ -15,9 +15,13 @@ type Out struct {
 	recent [256]string
 	src    []byte
 	arena  []string
-	// staged holds the argument identifiers of calls not yet ended, stagedCall their calls.
+	// staged holds the argument identifiers of calls not yet ended, stagedCall their calls;
+	// keys and keyCall the same for keys. A call takes its own when it ends.
 	staged     []string
 	stagedCall []int
+	keys       []code.Key
+	keyCall    []int
+	keyArena   []code.Key
 }
 
 // NewOut starts the File of a reader of lang over src.
@@ -173,15 +177,50 @@ func (o *Out) EndCall(i, end int) {
 		c.ArgIdents = o.Strs(o.staged[k:]...)
 		o.staged, o.stagedCall = o.staged[:k], o.stagedCall[:k]
 	}
+	k = len(o.keys)
+	for k > 0 && o.keyCall[k-1] == i {
+		k--
+	}
+	if k < len(o.keys) {
+		c.Keys = o.keySlice(o.keys[k:])
+		o.keys, o.keyCall = o.keys[:k], o.keyCall[:k]
+	}
 }
 
-// AddKey records a keyword argument or member name passed to call i.
+// keySlice returns a copy of ks cut from a shared chunk.
+func (o *Out) keySlice(ks []code.Key) []code.Key {
+	n := len(ks)
+	if len(o.keyArena)+n > cap(o.keyArena) {
+		o.keyArena = make([]code.Key, 0, max(128, n))
+	}
+	k := len(o.keyArena)
+	o.keyArena = append(o.keyArena, ks...)
+	return o.keyArena[k : k+n : k+n]
+}
+
+// unstage gives calls that never ended (their file ended first) what was staged for them.
+func (o *Out) unstage() {
+	for k, i := range o.stagedCall {
+		if c := o.Call(i); c != nil {
+			c.ArgIdents = append(c.ArgIdents, o.staged[k])
+		}
+	}
+	for k, i := range o.keyCall {
+		if c := o.Call(i); c != nil {
+			c.Keys = append(c.Keys, o.keys[k])
+		}
+	}
+	o.staged, o.stagedCall, o.keys, o.keyCall = o.staged[:0], o.stagedCall[:0], o.keys[:0], o.keyCall[:0]
+}
+
+// AddKey records a keyword argument or member name passed to call i. The call gets them
+// when it ends (EndCall).
 func (o *Out) AddKey(i int, name string, off, depth int) {
-	c := o.Call(i)
-	if c == nil || name == "" {
+	if o.Call(i) == nil || name == "" {
 		return
 	}
-	c.Keys = append(c.Keys, code.Key{Name: name, Pos: o.Lines.Pos(off), Depth: depth})
+	o.keys = append(o.keys, code.Key{Name: name, Pos: o.Lines.Pos(off), Depth: depth})
+	o.keyCall = append(o.keyCall, i)
 }
 
 // AddArgIdent records the identifier passed as the next argument of call i ("" for an
@@ -193,8 +232,10 @@ func (o *Out) AddArgIdent(i int, ident string) {
 	o.staged, o.stagedCall = append(o.staged, ident), append(o.stagedCall, i)
 }
 
-// Done drops the values DropStr removed and returns the File.
+// Done drops the values DropStr removed, gives calls that never ended their argument
+// identifiers and keys, and returns the File.
 func (o *Out) Done() *code.File {
+	o.unstage()
 	strs := o.File.Strings[:0]
 	for _, s := range o.File.Strings {
 		if s.Value != "" {
