@@ -154,7 +154,7 @@ func (s *hclScan) quoted() bool {
 		case '\n':
 			return false // a quoted string does not span lines
 		case '$', '%':
-			if s.peek(1) == '{' && !(s.i > 0 && s.data[s.i-1] == s.data[s.i]) {
+			if s.peek(1) == '{' && (s.i == 0 || s.data[s.i-1] != s.data[s.i]) { // $${ is a literal ${
 				s.i += 2
 				if !s.template() {
 					return false
