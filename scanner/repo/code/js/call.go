@@ -6,7 +6,8 @@ import (
 
 // postfix reads an operand and what follows it: members, calls, indexes, type arguments,
 // tagged templates. The names of the member chain pile up on p.chain from base; a call in
-// the middle of a chain is left out of it (a.b().c() is [a b c]).
+// the middle of a chain is left out of it (a.b().c() is [a b c]). Values are passed and
+// returned, never pointed to, so that they stay in registers.
 func (p *parser) postfix(c ctx) val {
 	base := len(p.chain)
 	var v val
@@ -22,88 +23,95 @@ func (p *parser) postfix(c ctx) val {
 	for more := v.kind != vEmpty; more; {
 		switch t := p.toks[p.i]; {
 		case t.kind == '.' && p.toks[p.i+1].kind == tName:
-			p.member(&v, p.toks[p.i+1])
+			v = p.member(v, p.toks[p.i+1])
 		case t.kind == '(':
 			v = p.call(v, base, false)
 		default:
-			more = p.postfixOp(&v, base)
+			v, more = p.postfixOp(v, base)
 		}
 	}
 	p.chain = p.chain[:base]
 	return v
 }
 
-// postfixOp reads one postfix operation into v; false when there is none.
-func (p *parser) postfixOp(v *val, base int) bool {
+// postfixOp reads one postfix operation after v; false when there is none.
+func (p *parser) postfixOp(v val, base int) (val, bool) {
 	t := p.tok()
 	switch t.kind {
 	case tTmpl, tTHead:
-		*v = p.tagged(*v, base)
-		return true
-	}
-	if !isPunct(t.kind) {
-		return false
-	}
-	switch p.text(t) {
-	case ".", "?.":
-		return p.dot(v, base)
-	case "(":
-		*v = p.call(*v, base, false)
-	case "[":
+		return p.tagged(v, base), true
+	case '.':
+		return p.dot(v, base), true
+	case '(':
+		return p.call(v, base, false), true
+	case '[':
 		p.advance()
-		*v = p.index(*v)
-	case "<":
-		return p.typeArgsCall(*v)
+		return p.index(v), true
+	case '<':
+		return v, p.typeArgsCall(v)
+	case tPunct, '!':
+		return p.postfixPunct(v, t, base)
+	}
+	return v, false
+}
+
+// postfixPunct reads ?., the non-null assertion ! and postfix ++ and --.
+func (p *parser) postfixPunct(v val, t token, base int) (val, bool) {
+	switch p.text(t) {
+	case "?.":
+		return p.dot(v, base), true
 	case "!", "++", "--":
 		if t.flags&fNL != 0 {
-			return false
+			return v, false
 		}
 		p.advance()
 		if p.text(t) != "!" { // ! is TypeScript's non-null assertion
-			p.flush(*v, none)
-			*v = val{kind: vNone, start: v.start, end: t.end}
+			p.flush(v, none)
+			v = val{kind: vNone, start: v.start, end: t.end}
 		}
-	default:
-		return false
+		return v, true
 	}
-	return true
+	return v, false
 }
 
 // dot reads .name, ?.name, ?.(...) and ?.[...].
-func (p *parser) dot(v *val, base int) bool {
+func (p *parser) dot(v val, base int) val {
 	n := p.peek(1)
 	switch {
 	case n.kind == tName:
-		p.member(v, n)
+		return p.member(v, n)
 	case p.at("?.") && p.peekIs(1, "("):
 		p.advance()
-		*v = p.call(*v, base, false)
+		return p.call(v, base, false)
 	case p.at("?.") && p.peekIs(1, "["):
 		p.skip(2)
-		*v = p.index(*v)
-	default:
-		p.advance()
+		return p.index(v)
 	}
-	return true
+	p.advance()
+	return v
 }
 
 // member adds .name to the chain. The literal receiver of .concat( and .join( stays
 // pending for the call to fold.
-func (p *parser) member(v *val, n token) {
+func (p *parser) member(v val, n token) val {
 	name := p.text(n)
 	var recv *val
-	if p.peekIs(2, "(") && (v.kind == vStr && name == "concat" || v.kind == vArray && name == "join") {
-		r := *v
-		recv = &r
-	} else {
-		p.flush(*v, none)
+	if v.kind == vStr && name == "concat" || v.kind == vArray && name == "join" {
+		if p.peekIs(2, "(") {
+			r := v
+			recv = &r
+		}
+	}
+	if recv == nil {
+		p.flush(v, none)
 	}
 	p.skip(2)
 	p.chain = append(p.chain, name)
-	*v = val{kind: vMember, str: name, start: v.start, end: n.end, namePos: n.start}
+	out := val{kind: vMember, str: name, start: v.start, end: n.end, namePos: n.start}
 	if recv != nil {
-		v.x = &extra{recv: recv}
+		out.x = &extra{recv: recv}
 	}
+	return out
 }
 
 // index reads [expr] after the "["; a literal string index is a member name (a["b"] is
@@ -274,7 +282,7 @@ func (p *parser) newExpr(c ctx) val {
 	base := len(p.chain)
 	v := p.primary(c)
 	for (p.at(".") || p.at("?.")) && p.peek(1).kind == tName {
-		p.member(&v, p.peek(1))
+		v = p.member(v, p.peek(1))
 	}
 	v.start = t.start
 	if p.at("<") {

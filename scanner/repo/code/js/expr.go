@@ -17,24 +17,32 @@ func (p *parser) empty() val {
 // right side of an assignment is recorded as assigned to the target's (last) name, and
 // names a function when it is one.
 func (p *parser) assign(c ctx) val {
-	if !p.enter() {
-		p.leave()
+	if v, ok := p.quick(); ok {
+		return v
+	}
+	if p.depth >= maxDepth {
 		v := p.empty()
 		p.advance()
 		return v
 	}
-	defer p.leave()
-	if v, ok := p.quick(); ok {
-		return v
-	}
+	p.depth++
 	left := p.binary(c, 0)
 	if p.at("?") && left.kind != vEmpty {
 		left = p.cond(left, c)
 	}
 	n := p.assignOp()
 	if n == 0 || left.kind == vEmpty {
+		p.depth--
 		return left
 	}
+	v := p.assignRest(left, n)
+	p.depth--
+	return v
+}
+
+// assignRest reads the right side of an assignment whose target is left and whose
+// operator is n tokens long.
+func (p *parser) assignRest(left val, n int) val {
 	target := ""
 	if left.kind == vIdent || left.kind == vMember {
 		target = left.str
@@ -81,11 +89,15 @@ func (p *parser) quick() (val, bool) {
 // 0 when there is none (">" ">" "=" is one operator written as three tokens).
 func (p *parser) assignOp() int {
 	t := p.tok()
-	if !isPunct(t.kind) {
+	switch t.kind {
+	case '=':
+		return 1
+	case tPunct, '>':
+	default:
 		return 0
 	}
 	switch p.text(t) {
-	case "=", "+=", "-=", "*=", "/=", "%=", "**=", "<<=", "&=", "|=", "^=", "&&=", "||=", "??=":
+	case "+=", "-=", "*=", "/=", "%=", "**=", "<<=", "&=", "|=", "^=", "&&=", "||=", "??=":
 		return 1
 	case ">":
 		n := p.gts()
@@ -206,25 +218,30 @@ func (p *parser) combine(op string, left, right val, c ctx) val {
 // tokens; n is 0 when there is none.
 func (p *parser) binop() (op string, prec, n int) {
 	t := p.tok()
-	s := p.text(t)
 	switch t.kind {
 	case tName:
-		if t.flags&fWord != 0 && (s == "instanceof" || s == "in") {
+		if s := p.text(t); t.flags&fWord != 0 && (s == "instanceof" || s == "in") {
 			return s, 8, 1
 		}
 		return "", 0, 0
-	}
-	if !isPunct(t.kind) {
+	case '>':
+		return p.gtOp()
+	case tPunct:
+	default:
+		if t.kind > ' ' && onePrec[t.kind] > 0 {
+			return p.text(t), int(onePrec[t.kind]), 1
+		}
 		return "", 0, 0
 	}
-	if s == ">" {
-		return p.gtOp()
-	}
+	s := p.text(t)
 	if prec := precedence(s); prec > 0 {
 		return s, prec, 1
 	}
 	return "", 0, 0
 }
+
+// onePrec is the precedence of the one-byte binary operators.
+var onePrec = [256]uint8{'|': 4, '^': 5, '&': 6, '<': 8, '+': 10, '-': 10, '*': 11, '/': 11, '%': 11}
 
 // gtOp reads >, >=, >> and >>> out of single ">" tokens.
 func (p *parser) gtOp() (string, int, int) {
@@ -293,9 +310,8 @@ func (p *parser) unary(c ctx) val {
 		}
 		v := p.nested(c)
 		if v.kind == vEmpty {
-			v.kind = vNone
+			v = val{kind: vNone, start: t.start, end: t.end}
 		}
-		v.start = t.start
 		return v
 	}
 	return p.postfix(c)
@@ -344,13 +360,19 @@ func (p *parser) operandNext() bool {
 
 // primary reads an operand. Names start a member chain (see postfix).
 func (p *parser) primary(c ctx) val {
-	if !p.enter() {
-		p.leave()
+	if p.depth >= maxDepth {
 		v := p.empty()
 		p.advance()
 		return v
 	}
-	defer p.leave()
+	p.depth++
+	v := p.operand(c)
+	p.depth--
+	return v
+}
+
+// operand is primary within the recursion bound.
+func (p *parser) operand(c ctx) val {
 	t := p.tok()
 	switch t.kind {
 	case tName:
@@ -374,19 +396,19 @@ func (p *parser) primary(c ctx) val {
 }
 
 func (p *parser) punctPrimary(c ctx, t token) val {
-	switch p.text(t) {
-	case "(":
+	switch t.kind {
+	case '(':
 		if p.isArrow() {
 			return p.arrow(t.start)
 		}
 		return p.paren(c)
-	case "[":
+	case '[':
 		return p.array(c)
-	case "{":
+	case '{':
 		return p.object(c)
-	case "<":
+	case '<':
 		return p.angle(c, t)
-	case "@":
+	case '@':
 		p.advance() // a decorator before a class expression
 		p.flush(p.postfix(none), none)
 		return val{kind: vNone, start: t.start, end: p.prevEnd()}

@@ -156,53 +156,106 @@ func (l *lexer) skipUnicodeSpace() bool {
 	return true
 }
 
+// Lexical classes of a token's first byte, for next's dispatch: one jump on a table
+// rather than a chain of tests, whose branches a processor mispredicts on every token.
+const (
+	xOp     = iota // an operator punctLen measures
+	xIdent         // starts an identifier
+	xDigit         // starts a number
+	xDot           // . ... or a number
+	xQuote         // ' or "
+	xTick          // `
+	xHash          // # (a private name) or an operator
+	xOpen          // ( [ {
+	xClose         // ) ] }
+	xSlash         // / /= or a regular expression
+	xSingle        // a one-byte operator that never starts a longer one
+)
+
+var lexClass = func() (t [256]uint8) {
+	for c := range 256 {
+		switch {
+		case classes[c]&cStart != 0:
+			t[c] = xIdent
+		case c >= '0' && c <= '9':
+			t[c] = xDigit
+		}
+	}
+	t['.'], t['\''], t['"'], t['`'], t['#'], t['/'] = xDot, xQuote, xQuote, xTick, xHash, xSlash
+	t['('], t['['], t['{'], t[')'], t[']'], t['}'] = xOpen, xOpen, xOpen, xClose, xClose, xClose
+	for _, c := range ",;:~@>\\" {
+		t[c] = xSingle
+	}
+	return t
+}()
+
 // next reads one token at l.i.
 func (l *lexer) next() {
 	start := l.i
 	c := l.src[l.i]
-	k := tPunct
-	switch {
-	case isIdentStart(c):
+	k := kind(c)
+	switch lexClass[c] {
+	case xIdent:
 		l.i = scanIdent(l.src, l.i+1)
 		if isWord(l.src[start:l.i]) {
 			l.emit(start, tName, fWord)
 			return
 		}
 		k = tName
-	case c >= '0' && c <= '9', c == '.' && l.i+1 < len(l.src) && isDigit(l.src[l.i+1]):
+	case xDigit:
 		l.i = scanNumber(l.src, l.i)
 		k = tNum
-	case c == '\'' || c == '"':
+	case xQuote:
 		l.strs++
 		l.string(start, c)
 		return
-	case c == '`':
+	case xTick:
 		l.strs++
 		l.i++
 		l.template(start, false)
 		return
-	case c == '#' && l.i+1 < len(l.src) && isIdentStart(l.src[l.i+1]):
-		l.i = scanIdent(l.src, l.i+1)
-		k = tName
-	case c == '{' || c == '(' || c == '[':
+	case xOpen:
 		l.opening(c)
-		k = kind(c)
-	case c == '}' || c == ')' || c == ']':
+	case xClose:
 		if l.closing(start, c) {
 			return
 		}
-		k = kind(c)
-	case c == '/' && l.regexOK():
-		l.regex(start)
-		return
-	default:
-		n := punctLen(l.src, l.i)
-		if n == 1 && c > ' ' {
-			k = kind(c)
+	case xSingle:
+		l.i++
+	case xSlash:
+		if l.regexOK() {
+			l.regex(start)
+			return
 		}
-		l.i += n
+		k = l.op(c)
+	case xDot:
+		if l.i+1 < len(l.src) && isDigit(l.src[l.i+1]) {
+			l.i = scanNumber(l.src, l.i)
+			k = tNum
+		} else {
+			k = l.op(c)
+		}
+	case xHash:
+		if l.i+1 < len(l.src) && isIdentStart(l.src[l.i+1]) {
+			l.i = scanIdent(l.src, l.i+1)
+			k = tName
+		} else {
+			k = l.op(c)
+		}
+	default:
+		k = l.op(c)
 	}
 	l.emit(start, k, 0)
+}
+
+// op reads an operator at l.i, whose first byte is c, and returns its kind.
+func (l *lexer) op(c byte) kind {
+	n := punctLen(l.src, l.i)
+	l.i += n
+	if n == 1 && c > ' ' {
+		return kind(c)
+	}
+	return tPunct
 }
 
 // opening notes an opening bracket, about to be emitted.
@@ -245,12 +298,22 @@ func (l *lexer) close() {
 	l.toks[o].span = uint16(min(len(l.toks)-int(o), farSpan))
 }
 
+// emit appends a token. Its fields are stored one by one in place: a token assembled
+// in a temporary and then copied would be read back wider than it was written, which
+// stalls the processor's store forwarding on every token.
 func (l *lexer) emit(start int, k kind, flags uint8) {
 	if l.nl {
 		flags |= fNL
 		l.nl = false
 	}
-	l.toks = append(l.toks, token{start: int32(start), end: int32(l.i), kind: k, flags: flags})
+	n := len(l.toks)
+	if n == cap(l.toks) {
+		l.toks = append(l.toks, token{})
+	} else {
+		l.toks = l.toks[:n+1]
+	}
+	t := &l.toks[n]
+	t.start, t.end, t.kind, t.flags, t.span = int32(start), int32(l.i), k, flags, 0
 }
 
 // string reads a quoted string; an unescaped line break ends an unterminated one.
@@ -380,7 +443,7 @@ func (l *lexer) regexOK() bool {
 // statement or an expression, an operator word, a literal. Any other name is a plain
 // identifier, which the reader then never compares with its keywords.
 func isWord(w string) bool {
-	if len(w) < 2 || len(w) > 10 || w[0] < 'a' || w[0] > 'y' {
+	if len(w) < 2 || len(w) > 10 || w[0] < 'a' || w[0] > 'y' || wordShapes[w[0]-'a']&(1<<len(w)) == 0 {
 		return false
 	}
 	switch w {
@@ -394,6 +457,18 @@ func isWord(w string) bool {
 	}
 	return false
 }
+
+// wordShapes has, for each first letter, a bit for each length of a word starting with it:
+// most names are told apart from the words without comparing them.
+var wordShapes = func() (t [26]uint16) {
+	for _, w := range strings.Fields(`import export function async class abstract const var let
+		if while for switch with catch else do try finally debugger return throw break continue
+		case default interface type enum namespace module declare global new true false null
+		typeof void delete await yield in instanceof as satisfies`) {
+		t[w[0]-'a'] |= 1 << len(w)
+	}
+	return t
+}()
 
 // regexKeyword reports whether a / after this word starts a regular expression.
 func regexKeyword(w string) bool {
