@@ -27,6 +27,10 @@ func (p *parser) assign(c ctx) val {
 	}
 	p.depth++
 	left := p.binary(c, 0)
+	if closes[p.toks[p.i].kind] {
+		p.depth--
+		return left
+	}
 	if p.at("?") && left.kind != vEmpty {
 		left = p.cond(left, c)
 	}
@@ -57,6 +61,15 @@ func (p *parser) assignRest(left val, n int) val {
 	p.flush(right, rc)
 	return val{kind: vNone, start: left.start, end: right.end}
 }
+
+// closes marks the tokens that end an expression outright (no operator can follow them).
+var closes = func() (t [256]bool) {
+	for _, c := range ",;)]}:" {
+		t[c] = true
+	}
+	t[tEOF] = true
+	return t
+}()
 
 // quick reads, without the whole descent, the commonest operands: a plain name or a
 // string or number literal directly followed by a comma or a closing bracket.
@@ -147,7 +160,7 @@ func (p *parser) binary(c ctx, least int) val {
 	} else {
 		left = p.postfix(c)
 	}
-	if left.kind == vEmpty {
+	if left.kind == vEmpty || closes[p.toks[p.i].kind] {
 		return left
 	}
 	var acc builder

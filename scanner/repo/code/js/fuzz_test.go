@@ -2,6 +2,7 @@ package js
 
 import (
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -63,5 +64,37 @@ func TestResolver(t *testing.T) {
 		if got, want := r.pos(o, &hint), strings.Count(src[:o], "\n")+1; got.Line != want {
 			t.Fatalf("offset %d: line %d, want %d", o, got.Line, want)
 		}
+	}
+}
+
+// TestConcurrentRead reads the fixtures from several goroutines at once (the scanner reads
+// files in parallel, and Read shares scratch buffers between calls): every result must be
+// what a lone Read gives.
+func TestConcurrentRead(t *testing.T) {
+	var srcs []string
+	for _, cases := range allCases {
+		for _, tc := range cases {
+			srcs = append(srcs, tc.src)
+		}
+	}
+	want := make([]string, len(srcs))
+	for i, s := range srcs {
+		want[i] = strings.Join(dump(Read([]byte(s))), "\n")
+	}
+	var wg sync.WaitGroup
+	errs := make(chan string, 8*len(srcs))
+	for range 8 {
+		wg.Go(func() {
+			for i, s := range srcs {
+				if got := strings.Join(dump(Read([]byte(s))), "\n"); got != want[i] {
+					errs <- got
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for got := range errs {
+		t.Errorf("a concurrent Read differs:\n%s", got)
 	}
 }

@@ -3,6 +3,10 @@
 // regular expressions versus division, comments) and an expression-level reader on its
 // tokens that folds string values, follows call chains and skips TypeScript types. It is
 // not a full parser: it reads what it understands and steps over the rest, never failing.
+//
+// Positions: a string's Pos is its first piece (the opening quote, or the first operand of
+// a concatenation), its End the last character of its last piece (the closing quote); a
+// call's Pos is the last name of its callee, its End the closing parenthesis.
 package js
 
 import (
