@@ -129,37 +129,119 @@ var typePrefix = []byte("cloudflare_")
 // mayMatch reports whether lower (the file, lowercased) names a resource type together with
 // one of its sets of literals. One pass finds the types named; literals are searched only
 // for those.
-func (r *tfRules) mayMatch(lower []byte) bool {
-	var seen []string
+func (r *tfRules) mayMatch(lower []byte) bool { return r.mayMatchIn(lower, lower) }
+
+// itemMayMatch is the prefilter of one top-level item: its resource types with their
+// literals in the item, or, as a whole-file parse reads every resource of a file that holds
+// one reason to be read, any type a rule reads in a file that passes mayMatch, unless
+// the item pins every conditional attribute rule of its types to another value (a record
+// whose type = "A" has no SRV fields, however often the file says SRV).
+func (r *tfRules) itemMayMatch(part, lower []byte) bool {
+	if r.mayMatchIn(part, part) {
+		return true
+	}
+	return r.namesRuledType(part) && r.mayMatch(lower) && !r.pinnedAway(part)
+}
+
+// namesRuledType reports whether part names a resource type some rule reads.
+func (r *tfRules) namesRuledType(part []byte) bool {
+	found := false
+	typesIn(part, func(typ string) bool {
+		_, found = r.needs[typ]
+		return !found
+	})
+	return found
+}
+
+// typesIn calls fn with each provider resource type named in part (lowercased), in order,
+// while fn returns true.
+func typesIn(part []byte, fn func(typ string) bool) {
 	for off := 0; ; {
-		i := bytes.Index(lower[off:], typePrefix)
+		i := bytes.Index(part[off:], typePrefix)
 		if i < 0 {
-			return false
+			return
 		}
-		start := off + i
-		end := start + len(typePrefix)
-		for end < len(lower) && (lower[end] == '_' || (lower[end] >= 'a' && lower[end] <= 'z') || (lower[end] >= '0' && lower[end] <= '9')) {
+		end := off + i + len(typePrefix)
+		for end < len(part) && (part[end] == '_' || (part[end] >= 'a' && part[end] <= 'z') || (part[end] >= '0' && part[end] <= '9')) {
 			end++
 		}
+		if !fn(string(part[off+i : end])) {
+			return
+		}
 		off = end
-		typ := string(lower[start:end])
-		if slices.Contains(seen, typ) {
+	}
+}
+
+// pinnedAway reports whether every resource type named in part has only conditional
+// attribute rules (attribute "when" key = value), each of whose key part sets to another
+// literal.
+func (r *tfRules) pinnedAway(part []byte) bool {
+	away := true
+	typesIn(part, func(typ string) bool {
+		if _, ok := r.resources[typ]; ok {
+			away = false
+		}
+		for _, ar := range r.attrs[typ] {
+			v, ok := literalSetting(part, ar.whenKey)
+			if ar.whenKey == "" || !ok || strings.EqualFold(v, ar.whenValue) {
+				away = false
+			}
+		}
+		return away
+	})
+	return away
+}
+
+// literalSetting finds `key = "value"` at the start of a line of part (lowercased) and
+// returns value; false when the key is not set to a literal string there.
+func literalSetting(part []byte, key string) (string, bool) {
+	for _, line := range bytes.Split(part, []byte("\n")) {
+		rest, ok := bytes.CutPrefix(bytes.TrimSpace(line), []byte(key))
+		if !ok {
 			continue
+		}
+		rest = bytes.TrimSpace(rest)
+		if rest, ok = bytes.CutPrefix(rest, []byte("=")); !ok {
+			continue
+		}
+		rest = bytes.TrimSpace(rest)
+		if len(rest) >= 2 && rest[0] == '"' && bytes.IndexByte(rest[1:], '"') == len(rest)-2 {
+			return string(rest[1 : len(rest)-1]), true
+		}
+		return "", false
+	}
+	return "", false
+}
+
+// mayMatchIn is mayMatch for the resource types named in part (an item of the file) with the
+// literals they need looked for in the whole file, as mayMatch does.
+func (r *tfRules) mayMatchIn(part, lower []byte) bool {
+	var seen []string
+	match := false
+	typesIn(part, func(typ string) bool {
+		if slices.Contains(seen, typ) {
+			return true
 		}
 		seen = append(seen, typ)
 		for _, set := range r.needs[typ] {
-			all := true
-			for _, l := range set {
-				if !l.in(lower) {
-					all = false
-					break
-				}
-			}
-			if all {
-				return true
+			if allIn(lower, set) {
+				match = true
+				return false
 			}
 		}
+		return true
+	})
+	return match
+}
+
+// allIn reports whether every finder's literal occurs in data.
+func allIn(data []byte, fs []finder) bool {
+	for _, f := range fs {
+		if !f.in(data) {
+			return false
+		}
 	}
+	return true
 }
 
 // tfBody is a resource body read from native HCL or Terraform JSON.
@@ -296,7 +378,8 @@ func (r *tfRules) check(c *Checker, displayPath string, kind Kind, data, lower [
 	if kind == KindTerraformJSON {
 		resources, spans, perr = readTFJSON(data, wanted)
 	} else {
-		resources, spans, perr = readHCL(data, displayPath, wanted)
+		keep := func(start, end int) bool { return r.parseAll || r.itemMayMatch(lower[start:end], lower) }
+		resources, spans, perr = readHCL(data, displayPath, wanted, keep)
 	}
 	if perr != nil {
 		add(parseHit(kind, perr))
@@ -424,11 +507,11 @@ func hclLoc(r hcl.Range) scanner.Location {
 
 // readHCL parses native syntax. A file with syntax errors still yields the resources of the
 // partial tree hclsyntax recovers, and the first error.
-func readHCL(data []byte, name string, wanted func(string) bool) ([]tfResource, []span, *parseError) {
+func readHCL(data []byte, name string, wanted func(string) bool, keep func(start, end int) bool) ([]tfResource, []span, *parseError) {
 	if pe := hclTooDeep(data); pe != nil {
 		return nil, nil, pe
 	}
-	f, diags := hclsyntax.ParseConfig(data, name, hcl.InitialPos)
+	f, diags := parseHCLItems(data, name, keep)
 	var perr *parseError
 	for _, d := range diags {
 		if d.Severity == hcl.DiagError {
@@ -471,6 +554,31 @@ func readHCL(data []byte, name string, wanted func(string) bool) ([]tfResource, 
 		res = append(res, tfResource{typ: bl.Labels[0], name: bl.Labels[1], body: hclBody(bl.Body, 0), loc: hclLoc(bl.Range())})
 	}
 	return res, spans, perr
+}
+
+// parseHCLItems parses the top-level items of data that keep accepts (by byte range), each
+// from its own position, as one file: hclsyntax reads a few MB/s, and a file of hundreds of
+// records with one deprecated resource need not be read whole for it. A file hclTopLevel
+// cannot split is parsed whole (its error is reported as before). The syntax errors of items
+// left out are not seen: they could not hold a finding.
+func parseHCLItems(data []byte, name string, keep func(start, end int) bool) (*hcl.File, hcl.Diagnostics) {
+	items, ok := hclTopLevel(data)
+	if !ok {
+		return hclsyntax.ParseConfig(data, name, hcl.InitialPos)
+	}
+	body := &hclsyntax.Body{Attributes: hclsyntax.Attributes{}}
+	var diags hcl.Diagnostics
+	for _, it := range items {
+		if !keep(it.start, it.end) {
+			continue
+		}
+		f, d := hclsyntax.ParseConfig(data[it.start:it.end], name, hcl.Pos{Line: it.line, Column: 1, Byte: it.start})
+		diags = append(diags, d...)
+		if b, ok := f.Body.(*hclsyntax.Body); ok {
+			body.Blocks = append(body.Blocks, b.Blocks...)
+		}
+	}
+	return &hcl.File{Body: body, Bytes: data}, diags
 }
 
 // maxTFDepth bounds the nesting read from one resource.
