@@ -1,6 +1,7 @@
 package repo
 
 import (
+	"encoding/binary"
 	"fmt"
 	"sort"
 	"strings"
@@ -200,13 +201,34 @@ func dropShadowed(hits []hit) []hit {
 
 // toLower appends data lowercased (ASCII only, which is what the prefilters need) to dst.
 func toLower(dst, data []byte) []byte {
+	start := len(dst)
 	dst = append(dst, data...)
-	for i, c := range dst {
-		if c >= 'A' && c <= 'Z' {
-			dst[i] = c + 32
+	b := dst[start:]
+	i := 0
+	// Eight bytes at a time: every file is lowercased once for the prefilters, so this loop
+	// runs over every byte a check reads.
+	for ; i+8 <= len(b); i += 8 {
+		w := binary.LittleEndian.Uint64(b[i:])
+		binary.LittleEndian.PutUint64(b[i:], lowerWord(w))
+	}
+	for ; i < len(b); i++ {
+		if c := b[i]; c >= 'A' && c <= 'Z' {
+			b[i] = c + 32
 		}
 	}
 	return dst
+}
+
+// lowerWord lowercases the ASCII letters of eight bytes at once and leaves every other byte
+// (UTF-8 sequences included) as it is: a byte is an upper-case letter when, below 0x80, it
+// is at least 'A' and not above 'Z'; adding 0x20 to those alone is or-ing in bit 5.
+func lowerWord(w uint64) uint64 {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	low7 := w &^ highs
+	geA := low7 + ones*(0x80-'A')      // high bit set where the byte is >= 'A'
+	gtZ := low7 + ones*(0x80-'Z'-1)    // high bit set where the byte is > 'Z'
+	upper := (geA &^ gtZ) &^ w & highs // >= 'A', <= 'Z', and ASCII
+	return w | upper>>2
 }
 
 // findings turns hits into findings: catalog severity as of the check date (entries not yet

@@ -67,3 +67,22 @@ func BenchmarkMultiFinder(b *testing.B) {
 		}
 	})
 }
+
+func TestToLowerAgreesWithByteByByte(t *testing.T) {
+	var all []byte
+	for c := 0; c < 256; c++ {
+		all = append(all, byte(c))
+	}
+	for _, data := range [][]byte{all, []byte("ABC"), []byte("Zones/$ZONE_ID/Firewall/RULES é À"), bytes.Repeat([]byte("@AZ[`az{"), 9)} {
+		want := make([]byte, len(data))
+		for i, c := range data {
+			want[i] = c
+			if c >= 'A' && c <= 'Z' {
+				want[i] = c + 32
+			}
+		}
+		if got := toLower([]byte("prefix"), data); !bytes.Equal(got[6:], want) || string(got[:6]) != "prefix" {
+			t.Errorf("toLower(%q) = %q, want %q", data, got[6:], want)
+		}
+	}
+}
