@@ -17,8 +17,8 @@ import (
 )
 
 // genRepo writes a synthetic configuration repository: files spread over directories of 100,
-// 40% Terraform, 30% JSON, 30% shell, each about size bytes; one in 32 holds a deprecated
-// usage (about 3%). It returns the number of bytes written.
+// 40% Terraform, 30% JSON, 10% shell, 10% Python, 10% TypeScript, each about size bytes; one
+// in 32 holds a deprecated usage (about 3%). It returns the number of bytes written.
 func genRepo(tb testing.TB, dir string, files, size int) int64 {
 	tb.Helper()
 	var total int64
@@ -52,6 +52,12 @@ func genRepo(tb testing.TB, dir string, files, size int) int64 {
 				fmt.Fprintf(&b, "{\"id\": \"%032d\", \"type\": \"A\", \"name\": \"host%d.example.com\", \"content\": \"192.0.2.%d\", \"proxied\": true, \"ttl\": 1, \"tags\": [], \"meta\": {\"source\": \"primary\"}},\n", n, n, n%250)
 			}
 			b.WriteString("{\"id\": \"last\"}\n], \"success\": true, \"errors\": [], \"messages\": []}\n")
+		case 7:
+			name = fmt.Sprintf("f%05d.py", i)
+			genPython(&b, bad, size)
+		case 8:
+			name = fmt.Sprintf("f%05d.ts", i)
+			genTypeScript(&b, bad, size)
 		default:
 			name = fmt.Sprintf("f%05d.sh", i)
 			b.WriteString("#!/bin/sh\nAPI=https://api.example.com/client/v4\n")
@@ -68,6 +74,30 @@ func genRepo(tb testing.TB, dir string, files, size int) int64 {
 		total += int64(b.Len())
 	}
 	return total
+}
+
+// genPython writes a Python module of about size bytes: an HTTP client of the API's current
+// endpoints, and when bad a call of the firewall rules API.
+func genPython(b *strings.Builder, bad bool, size int) {
+	b.WriteString("import os\n\nimport requests\n\nBASE = \"https://api.cloudflare.com/client/v4\"\n\n\n")
+	if bad {
+		b.WriteString("def rules(zone_id):\n    return requests.get(f\"{BASE}/zones/{zone_id}/firewall/rules\")\n\n\n")
+	}
+	for n := 0; b.Len() < size; n++ {
+		fmt.Fprintf(b, "def records_%d(zone_id, page=1):\n    \"\"\"List page %d of the zone's records.\"\"\"\n    url = f\"{BASE}/zones/{zone_id}/dns_records\"\n    r = requests.get(url, params={\"page\": page, \"per_page\": 100}, headers={\"Authorization\": \"Bearer \" + os.environ[\"TOKEN\"]})\n    return [x[\"name\"] for x in r.json()[\"result\"] if x.get(\"type\") == \"A\"]\n\n\n", n, n)
+	}
+}
+
+// genTypeScript writes a TypeScript module of about size bytes, plain application code, and
+// when bad a Pulumi firewall rule.
+func genTypeScript(b *strings.Builder, bad bool, size int) {
+	b.WriteString("import { readFile } from \"node:fs/promises\";\n\n")
+	if bad {
+		b.WriteString("import * as cloudflare from \"@pulumi/cloudflare\";\n\nexport const rule = new cloudflare.FirewallRule(\"block\", { zoneId: \"z\", filterId: \"f\", action: \"block\" });\n\n")
+	}
+	for n := 0; b.Len() < size; n++ {
+		fmt.Fprintf(b, "export async function load%d(path: string): Promise<Record<string, number>> {\n  const text = await readFile(`${path}/item-%d.json`, \"utf8\");\n  const out: Record<string, number> = {};\n  for (const [k, v] of Object.entries(JSON.parse(text))) {\n    if (typeof v === \"number\" && v / 2 > 1) out[k] = v;\n  }\n  return out;\n}\n\n", n, n)
+	}
 }
 
 // grepPattern is the catalog's endpoint paths as one extended regular expression, parameters
