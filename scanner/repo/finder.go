@@ -75,45 +75,47 @@ func anyIn(data []byte, fs []finder) bool {
 }
 
 // multiFinder tells whether any of many literals occurs in data in one pass: each position's
-// two bytes index a bitmap of the literals' first two bytes, and only positions whose pair
+// two bytes index a table of the literals' first two bytes, and only positions whose pair
 // starts a literal are compared. Separate searches would pass over the file once per literal.
 type multiFinder struct {
 	bits  [1 << 16 / 64]uint64
-	byTwo map[uint16][][]byte
-	short bool // a literal of one byte: data of any length may hold it
-	lits  [][]byte
+	group map[uint16][][]byte
+	short [][]byte // literals of one byte
 }
 
 func newMultiFinder(lits [][]byte) *multiFinder {
-	m := &multiFinder{byTwo: map[uint16][][]byte{}, lits: lits}
+	m := &multiFinder{group: map[uint16][][]byte{}}
 	for _, l := range lits {
 		if len(l) < 2 {
-			m.short = true
+			m.short = append(m.short, l)
 			continue
 		}
 		k := uint16(l[0])<<8 | uint16(l[1])
 		m.bits[k>>6] |= 1 << (k & 63)
-		m.byTwo[k] = append(m.byTwo[k], l)
+		m.group[k] = append(m.group[k], l)
 	}
 	return m
 }
 
 // anyIn reports whether one of the literals occurs in data.
 func (m *multiFinder) anyIn(data []byte) bool {
-	if m.short {
-		for _, l := range m.lits {
-			if len(l) < 2 && bytes.Contains(data, l) {
-				return true
-			}
+	for _, l := range m.short {
+		if bytes.Contains(data, l) {
+			return true
 		}
 	}
-	for i := 0; i+1 < len(data); i++ {
-		k := uint16(data[i])<<8 | uint16(data[i+1])
+	if len(data) < 2 {
+		return false
+	}
+	prev := uint16(data[0])
+	for i := 1; i < len(data); i++ {
+		k := prev<<8 | uint16(data[i])
+		prev = uint16(data[i])
 		if m.bits[k>>6]&(1<<(k&63)) == 0 {
 			continue
 		}
-		for _, l := range m.byTwo[k] {
-			if bytes.HasPrefix(data[i:], l) {
+		for _, l := range m.group[k] {
+			if bytes.HasPrefix(data[i-1:], l) {
 				return true
 			}
 		}
