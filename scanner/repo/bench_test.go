@@ -2,6 +2,7 @@ package repo
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -198,6 +199,13 @@ func BenchmarkCheckRepo(b *testing.B) {
 				b.ReportMetric(float64(peak())/(1<<20), "peak_heap_MB")
 				reportAgainst(b, ours, "grep", "-rEc", grepPattern(), dir)
 				reportAgainst(b, ours, "rg", "-c", "--no-ignore", "--hidden", grepPattern(), dir)
+				if !parseAll {
+					cli := timeCommand(b, sunsetBinary(b), "check", "--fail-on", "none", "--as-of", "2026-01-01", "--format", "json:"+filepath.Join(b.TempDir(), "out.json"), dir)
+					b.ReportMetric(cli.Seconds()*1000, "cli_ms")
+					if rg, err := exec.LookPath("rg"); err == nil {
+						b.ReportMetric(cli.Seconds()/timeCommand(b, rg, "-c", "--no-ignore", "--hidden", grepPattern(), dir).Seconds(), "cli_rg_x")
+					}
+				}
 			})
 		}
 	}
@@ -220,6 +228,53 @@ func BenchmarkCheckFile(b *testing.B) {
 			}
 		})
 	}
+}
+
+// sunsetBinary builds the sunset command once per benchmark run, so the comparison with the
+// search tools is process against process: `sunset check` as users run it (start-up, the
+// catalog, the collector's setting for checks, the report written).
+var sunsetBinary = func() func(testing.TB) string {
+	var once sync.Once
+	var path string
+	var err error
+	return func(tb testing.TB) string {
+		once.Do(func() {
+			dir, derr := os.MkdirTemp("", "sunset-bench-")
+			if derr != nil {
+				err = derr
+				return
+			}
+			path = filepath.Join(dir, "sunset")
+			out, berr := exec.Command("go", "build", "-o", path, "../../cmd/sunset").CombinedOutput()
+			if berr != nil {
+				err = fmt.Errorf("%v: %s", berr, out)
+			}
+		})
+		if err != nil {
+			tb.Fatalf("building sunset: %v", err)
+		}
+		return path
+	}
+}()
+
+// timeCommand runs a command three times and returns its best time.
+func timeCommand(b *testing.B, path string, args ...string) time.Duration {
+	best := time.Duration(0)
+	for range 3 {
+		start := time.Now()
+		cmd := exec.Command(path, args...)
+		cmd.Env = append(os.Environ(), "NO_COLOR=1")
+		if err := cmd.Run(); err != nil {
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) {
+				b.Fatalf("%s: %v", path, err)
+			}
+		}
+		if d := time.Since(start); best == 0 || d < best {
+			best = d
+		}
+	}
+	return best
 }
 
 // reportAgainst times a search tool over the same tree with an equivalent pattern, in the same

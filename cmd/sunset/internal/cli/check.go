@@ -255,6 +255,7 @@ func runCheck(c *ucli.Context, s *Streams, o *checkOptions) error {
 	if err := checkOutputs(o.outputs()); err != nil {
 		return err // before the first file is read
 	}
+	defer tuneGC(s.Getenv, checkGCPercent)()
 	checker := repo.NewChecker(o.catalog, o.asOf)
 	var res *repo.Result
 	var err error
