@@ -247,7 +247,7 @@ var sunsetBinary = func() func(testing.TB) string {
 			path = filepath.Join(dir, "sunset")
 			out, berr := exec.Command("go", "build", "-o", path, "../../cmd/sunset").CombinedOutput()
 			if berr != nil {
-				err = fmt.Errorf("%v: %s", berr, out)
+				err = fmt.Errorf("%w: %s", berr, out)
 			}
 		})
 		if err != nil {
