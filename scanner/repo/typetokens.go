@@ -13,8 +13,14 @@ import (
 // cloudflare:index:FirewallRule and cloudflare:index/firewallRule:FirewallRule), for the
 // libraries of sdks.yaml that have a type_token.
 type typeTokenDetector struct {
-	prefixes []finder                           // "<package>:", lowercased
+	prefixes []tokenPrefix
 	types    map[string]map[string]vocab.RuleID // package -> type -> rule
+}
+
+// tokenPrefix finds "<package>:" (lowercased) in a file.
+type tokenPrefix struct {
+	pkg string
+	f   finder
 }
 
 func newTypeTokenDetector(table *catalog.CodeTable) *typeTokenDetector {
@@ -25,7 +31,7 @@ func newTypeTokenDetector(table *catalog.CodeTable) *typeTokenDetector {
 		}
 		if d.types[s.TypeToken] == nil {
 			d.types[s.TypeToken] = map[string]vocab.RuleID{}
-			d.prefixes = append(d.prefixes, newFinder([]byte(strings.ToLower(s.TypeToken)+":")))
+			d.prefixes = append(d.prefixes, tokenPrefix{pkg: s.TypeToken, f: newFinder([]byte(strings.ToLower(s.TypeToken) + ":"))})
 		}
 		for rule, names := range s.Types {
 			for _, n := range names {
@@ -40,8 +46,7 @@ func (d *typeTokenDetector) reads(k Kind) bool { return k == KindYAML || k == Ki
 
 func (d *typeTokenDetector) check(_ *Checker, in *input, add func(hit)) []span {
 	for _, p := range d.prefixes {
-		pkg := string(p.lit[:len(p.lit)-1])
-		for off := p.index(in.lower, 0); off >= 0; off = p.index(in.lower, off+1) {
+		for off := p.f.index(in.lower, 0); off >= 0; off = p.f.index(in.lower, off+1) {
 			if off > 0 && isWordByte(in.data[off-1]) {
 				continue
 			}
@@ -51,7 +56,7 @@ func (d *typeTokenDetector) check(_ *Checker, in *input, add func(hit)) []span {
 			}
 			token := string(in.data[off:end])
 			typ := token[strings.LastIndexByte(token, ':')+1:]
-			rule, ok := d.types[pkg][typ]
+			rule, ok := d.types[p.pkg][typ]
 			if !ok || strings.Count(token, ":") > 2 {
 				continue
 			}
