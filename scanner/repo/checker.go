@@ -188,9 +188,13 @@ func (c *Checker) CheckFile(displayPath string, kind Kind, data []byte) FileResu
 
 	switch kind {
 	case KindTerraform, KindTerraformJSON:
-		spans = c.tf.check(c, displayPath, kind, data, lower, add)
+		spans = c.tf.check(c, displayPath, kind, data, lower, li, add)
 	case KindJSON, KindYAML:
-		spans = c.shapes.check(c, kind, data, lower, add)
+		spans = c.shapes.check(c, kind, data, lower, li, add)
+	case KindText:
+		if listFile(displayPath, data) {
+			c.shapes.exprs.checkList(li, data, add)
+		}
 	}
 	c.text.match(data, lower, li, add)
 
