@@ -178,6 +178,7 @@ func TestEntryContents(t *testing.T) {
 		"cname-flattening-setting": "cname_flattening", "zone-setting-brotli": "brotli",
 		"zone-setting-minify": "minify", "zone-setting-mobile-redirect": "mobile_redirect",
 		"zone-setting-server-side-exclude": "server_side_exclude", "zone-setting-privacy-pass": "privacy_pass",
+		"waf-managed-rules-v1": "waf",
 	}
 	for id, s := range wantSettings {
 		e := get(id)
@@ -196,13 +197,14 @@ func TestEntryContents(t *testing.T) {
 		"waf-managed-rules-v1": {"cloudflare_waf_package", "cloudflare_waf_group", "cloudflare_waf_rule", "cloudflare_waf_override"},
 		"argo-tunnels-api":     {"cloudflare_argo_tunnel"},
 		"access-bookmarks-api": {"cloudflare_access_bookmark"},
+		"zone-settings-bulk":   {"cloudflare_zone_settings_override"},
 	}
 	for _, e := range c.Entries() {
 		if got := e.Match.Terraform.Resources; !slices.Equal(got, wantResources[string(e.ID)]) {
 			t.Errorf("%s: terraform resources %v, want %v", e.ID, got, wantResources[string(e.ID)])
 		}
 	}
-	if got := get("srv-data-fields").Match.Terraform.Attributes; len(got) != 3 || got[0].Kind != "cloudflare_record" {
+	if got := get("srv-data-fields").Match.Terraform.Attributes; len(got) != 6 || got[0].Kind != "cloudflare_record" || got[3].Kind != "cloudflare_dns_record" {
 		t.Errorf("srv-data-fields terraform attributes = %v", got)
 	}
 	if got := get("notification-email").Match.Terraform.Attributes; !slices.Equal(got, []FieldRef{

@@ -49,6 +49,7 @@ var specRoutes = []specRoute{
 	{"waf-managed-rules-v1", m("GET", "PATCH"), "/zones/:zone_id/firewall/waf/packages/:package_id/rules/:rule_id", pk + "/rules/100000"},
 	{"waf-managed-rules-v1", m("GET", "POST"), "/zones/:zone_id/firewall/waf/overrides", z + "/firewall/waf/overrides"},
 	{"waf-managed-rules-v1", m("GET", "PUT", "DELETE"), "/zones/:zone_id/firewall/waf/overrides/:override_id", z + "/firewall/waf/overrides/" + objID},
+	{"waf-managed-rules-v1", m("GET", "PATCH"), "/zones/:zone_id/settings/waf", z + "/settings/waf"}, // domain facts: the previous version's switch
 	{"rate-limiting-v1", m("GET", "POST"), "/zones/:zone_id/rate_limits", z + "/rate_limits"},
 	{"rate-limiting-v1", m("GET", "PUT", "DELETE"), "/zones/:zone_id/rate_limits/:rate_limit_id", z + "/rate_limits/" + objID},
 	{"cname-flattening-setting", m("GET", "PATCH"), "/zones/:zone_id/settings/cname_flattening", z + "/settings/cname_flattening"},

@@ -157,7 +157,7 @@ type tfDetector struct{ r *tfRules }
 func (tfDetector) reads(k Kind) bool { return k == KindTerraform || k == KindTerraformJSON }
 
 func (d tfDetector) check(c *Checker, in *input, add func(hit)) []span {
-	return d.r.check(c, in.path, in.kind, in.data, in.lower, add)
+	return d.r.check(c, in.path, in.kind, in.data, in.lower, in.li, add)
 }
 
 // shapeDetector reads JSON and YAML documents for API objects by their shape.
@@ -166,5 +166,18 @@ type shapeDetector struct{ r *shapeRules }
 func (shapeDetector) reads(k Kind) bool { return k == KindJSON || k == KindYAML }
 
 func (d shapeDetector) check(c *Checker, in *input, add func(hit)) []span {
-	return d.r.check(c, in.kind, in.data, in.lower, add)
+	return d.r.check(c, in.kind, in.data, in.lower, in.li, add)
+}
+
+// listDetector reads a text file that is a list of Rules language expressions (see
+// listFile) for their deprecated fields.
+type listDetector struct{ r *exprRules }
+
+func (listDetector) reads(k Kind) bool { return k == KindText }
+
+func (d listDetector) check(_ *Checker, in *input, add func(hit)) []span {
+	if listFile(in.path, in.data) {
+		d.r.checkList(in.li, in.data, add)
+	}
+	return nil
 }

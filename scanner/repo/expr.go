@@ -2,6 +2,7 @@ package repo
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -16,13 +17,17 @@ import (
 // exprRules checks Rules language expressions found in files: deprecated fields (catalog
 // match.expression_fields) and validity (parse and type check with celcheck).
 type exprRules struct {
-	fields map[string]string // field name -> rule id
+	fields  map[string]string // field name -> rule id
+	finders []finder          // the field names, for prefilters
 }
 
 func newExprRules(cat *catalog.Catalog) *exprRules {
 	r := &exprRules{fields: map[string]string{}}
 	for _, e := range cat.Entries() {
 		for _, f := range e.Match.ExpressionFields {
+			if _, ok := r.fields[f]; !ok {
+				r.finders = append(r.finders, newFinder([]byte(f)))
+			}
 			r.fields[f] = string(e.ID)
 		}
 	}
@@ -37,6 +42,11 @@ type exprSite struct {
 	// typeCheck is set for expressions that must be migrated (filters, firewall rules); the
 	// others (ruleset rules, the replacement) are only searched for deprecated fields.
 	typeCheck bool
+	// lines says which file line holds each offset of the expression's text, for an
+	// expression written over several lines (a heredoc, a YAML block scalar, a list file);
+	// file is the file it is in. Without them every field is at loc.
+	lines *lineMap
+	file  *lineIndex
 }
 
 // check reports one expression:
@@ -68,8 +78,7 @@ func (r *exprRules) check(c *Checker, x exprSite, src string, templated bool, ad
 	default:
 		r.validity(x, src, add)
 	}
-	e, _ := expr.ParseTemplated(src) // a partial tree still names its fields
-	r.fieldHits(x, expr.Names(expr.Fields(e)), add)
+	r.fieldHits(x, expr.ScanFields(src), add)
 }
 
 // validity reports the first error of the parse and type check of src, and how many follow.
@@ -99,20 +108,59 @@ func (r *exprRules) mentionsField(src string) bool {
 	return false
 }
 
-// fieldHits reports each deprecated field once per expression.
-func (r *exprRules) fieldHits(x exprSite, fields []string, add func(hit)) {
-	seen := map[string]bool{}
-	sort.Strings(fields)
-	for _, f := range fields {
-		rule, ok := r.fields[f]
-		if !ok || seen[f] {
+// fieldGroup is the deprecated fields of one rule on one line of an expression: one finding.
+type fieldGroup struct {
+	rule  vocab.RuleID
+	line  int // 0: the expression's own location
+	names []string
+	first string // the first on the line, where the finding points
+}
+
+// fieldHits reports the deprecated fields of an expression once per rule and line: an
+// expression on one line is one finding per rule however many of its fields it uses, and
+// one written over several lines is reported at each line holding one. The address names a
+// field (the first of the group not named by an earlier line, so that every field keeps the
+// address it had when fields were reported once per expression); a repeated address gets
+// its occurrence number.
+func (r *exprRules) fieldHits(x exprSite, refs []expr.Ref, add func(hit)) {
+	var groups []*fieldGroup
+	for _, ref := range refs {
+		rule, ok := r.fields[ref.Name]
+		if !ok {
 			continue
 		}
-		seen[f] = true
+		line := x.lines.line(int(ref.Pos))
+		if line == x.loc.StartLine {
+			line = 0
+		}
+		i := slices.IndexFunc(groups, func(g *fieldGroup) bool { return g.rule == vocab.RuleID(rule) && g.line == line })
+		if i < 0 {
+			groups = append(groups, &fieldGroup{rule: vocab.RuleID(rule), line: line, first: ref.Name})
+			i = len(groups) - 1
+		}
+		if !slices.Contains(groups[i].names, ref.Name) {
+			groups[i].names = append(groups[i].names, ref.Name)
+		}
+	}
+	named := map[string]bool{}
+	for _, g := range groups {
+		sort.Strings(g.names)
+		f := g.names[0]
+		for _, n := range g.names {
+			if !named[string(g.rule)+" "+n] {
+				f = n
+				break
+			}
+		}
+		named[string(g.rule)+" "+f] = true
+		loc := x.loc
+		if g.line > 0 {
+			loc = x.file.nameAt(g.line, g.first)
+		}
 		add(hit{
-			rule: vocab.RuleID(rule), kind: vocab.KindExpression, id: x.id, name: f,
+			rule: g.rule, kind: vocab.KindExpression, id: x.id, name: f,
 			address: x.address + " field " + f,
-			msg:     "expression of " + x.address + " uses " + f, loc: x.loc,
+			msg:     "expression of " + x.address + " uses " + strings.Join(g.names, ", "), loc: loc,
 		})
 	}
 }

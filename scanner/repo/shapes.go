@@ -33,8 +33,11 @@ import (
 //   - load balancer pool ("origins") or health check ("check_regions", "consecutive_fails")
 //     with a non-empty "notification_email".
 //
-// Expressions of firewall rules, filters and ruleset rules ("expression" and "action" with
-// "ref", "enabled" or "id") are checked like Terraform's.
+// Expressions of firewall rules and filters are checked like Terraform's. Every other object
+// holding an "expression" string with an "action", or in a list under a key ending in
+// "rules" (ruleset rules, other tools' rule profiles, Ansible variables, Pulumi YAML's
+// properties.rules), has its expression searched for deprecated fields, each reported at the
+// line that holds it.
 type shapeRules struct {
 	settings  map[string]string // zone setting id -> rule id
 	exprs     *exprRules
@@ -60,7 +63,7 @@ func newShapeRules(cat *catalog.Catalog) *shapeRules {
 
 // check parses a JSON or YAML file and reports the objects it recognises; it returns the
 // spans of every object, for suppressions.
-func (r *shapeRules) check(c *Checker, kind Kind, data, lower []byte, add func(hit)) []span {
+func (r *shapeRules) check(c *Checker, kind Kind, data, lower []byte, li *lineIndex, add func(hit)) []span {
 	if !anyIn(lower, r.prefilter) {
 		return nil
 	}
@@ -87,24 +90,33 @@ func (r *shapeRules) check(c *Checker, kind Kind, data, lower []byte, add func(h
 		if len(docs) > 1 {
 			prefix = "doc" + strconv.Itoa(i)
 		}
-		r.walk(c, d, prefix, "", add, &spans)
+		w := &shapeWalk{c: c, li: li, add: add, spans: &spans}
+		r.walk(w, d, prefix, "", false)
 	}
 	return spans
 }
 
+// shapeWalk is what a walk over one document shares.
+type shapeWalk struct {
+	c     *Checker
+	li    *lineIndex
+	add   func(hit)
+	spans *[]span
+}
+
 // walk visits every node; pointer is the JSON pointer of n, parentKey the member name n is
-// the value of ("" for array elements and the root).
-func (r *shapeRules) walk(c *Checker, n *node, pointer, parentKey string, add func(hit), spans *[]span) {
+// the value of (for an array element, the array's), inList whether n is an array element.
+func (r *shapeRules) walk(w *shapeWalk, n *node, pointer, parentKey string, inList bool) {
 	switch n.kind {
 	case nodeObject:
-		*spans = append(*spans, span{start: n.line, end: n.endLine})
-		r.object(c, n, pointer, parentKey, add)
+		*w.spans = append(*w.spans, span{start: n.line, end: n.endLine})
+		r.object(w, n, pointer, parentKey, inList)
 		for i, k := range n.keys {
-			r.walk(c, n.vals[i], pointer+"/"+escapePointer(k), k, add, spans)
+			r.walk(w, n.vals[i], pointer+"/"+escapePointer(k), k, false)
 		}
 	case nodeArray:
 		for i, v := range n.vals {
-			r.walk(c, v, pointer+"/"+strconv.Itoa(i), "", add, spans)
+			r.walk(w, v, pointer+"/"+strconv.Itoa(i), parentKey, true)
 		}
 	}
 }
@@ -120,7 +132,8 @@ type emitFunc func(rule vocab.RuleID, kind vocab.Kind, aspect, msg string)
 // object applies every shape to one object. An object may match several shapes (a firewall
 // rule carrying an id that is also a zone setting's), so each family is tried in turn and
 // the findings keep this order.
-func (r *shapeRules) object(c *Checker, o *node, pointer, parentKey string, add func(hit)) {
+func (r *shapeRules) object(w *shapeWalk, o *node, pointer, parentKey string, inList bool) {
+	add := w.add
 	if pointer == "" {
 		pointer = "/"
 	}
@@ -133,7 +146,7 @@ func (r *shapeRules) object(c *Checker, o *node, pointer, parentKey string, add 
 	emit := func(rule vocab.RuleID, kind vocab.Kind, aspect, msg string) {
 		add(hit{rule: rule, kind: kind, id: id, name: name, address: pointer + " " + aspect, msg: msg, loc: nodeLoc(o)})
 	}
-	r.rules(c, o, pointer, parentKey, label, emit, add)
+	r.rules(w, o, pointer, parentKey, inList, label, emit)
 	if o.has("threshold") && o.has("period") && o.get("match") != nil && o.get("match").kind == nodeObject {
 		emit(vocab.RateLimitingV1, vocab.KindRateLimit, "rate_limit", "rate limit "+label)
 	}
@@ -145,9 +158,10 @@ func (r *shapeRules) object(c *Checker, o *node, pointer, parentKey string, add 
 }
 
 // rules recognises the objects that carry a Rules language expression: firewall rules
-// (filter nested or flat), filters and ruleset rules, and checks their expressions. A filter
-// nested in a firewall rule is part of that rule's finding, so it is not reported again.
-func (r *shapeRules) rules(c *Checker, o *node, pointer, parentKey, label string, emit emitFunc, add func(hit)) {
+// (filter nested or flat), filters, and any other rule (an "expression" with an "action",
+// or in a list under a key ending in "rules"), and checks their expressions. A filter nested
+// in a firewall rule is part of that rule's finding, so it is not reported again.
+func (r *shapeRules) rules(w *shapeWalk, o *node, pointer, parentKey string, inList bool, label string, emit emitFunc) {
 	action, hasAction := o.stringMember("action")
 	exprText, hasExpr := o.stringMember("expression")
 	filter := o.get("filter")
@@ -155,19 +169,25 @@ func (r *shapeRules) rules(c *Checker, o *node, pointer, parentKey, label string
 	case hasAction && filter != nil && filter.kind == nodeObject && (filter.has("expression") || filter.has("id")):
 		emit(vocab.FirewallRules, vocab.KindFirewallRule, "firewall_rule", "firewall rule "+label+" (action "+action+")")
 		if fx, ok := filter.stringMember("expression"); ok {
-			r.expression(c, o, filter, pointer+"/filter/expression", fx, true, add)
+			r.expression(w, o, filter, pointer+"/filter/expression", fx, true)
 		}
 	case hasAction && hasExpr && (action == "allow" || action == "bypass" || o.has("paused") || o.has("products")):
 		emit(vocab.FirewallRules, vocab.KindFirewallRule, "firewall_rule", "firewall rule "+label+" (action "+action+")")
-		r.expression(c, o, o, pointer+"/expression", exprText, true, add)
+		r.expression(w, o, o, pointer+"/expression", exprText, true)
 	case hasExpr && !hasAction && (o.has("paused") || o.has("ref")):
 		if parentKey != "filter" {
 			emit(vocab.Filters, vocab.KindFilter, "filter", "filter "+label)
-			r.expression(c, o, o, pointer+"/expression", exprText, true, add)
+			r.expression(w, o, o, pointer+"/expression", exprText, true)
 		}
-	case hasExpr && hasAction && (o.has("ref") || o.has("enabled") || o.has("id")):
-		r.expression(c, o, o, pointer+"/expression", exprText, false, add)
+	case hasExpr && (hasAction || inList && isRulesKey(parentKey)):
+		r.expression(w, o, o, pointer+"/expression", exprText, false)
 	}
+}
+
+// isRulesKey reports whether a list under this key holds rules: rules, custom_rules,
+// firewallRules.
+func isRulesKey(k string) bool {
+	return len(k) >= 5 && strings.EqualFold(k[len(k)-5:], "rules")
 }
 
 // srvData reports an SRV record that still sets the data fields the API no longer takes
@@ -258,13 +278,17 @@ func (r *shapeRules) waf(o *node, label string, emit emitFunc) {
 // expression checks one expression found in object owner; at is where the expression string
 // itself sits. Only the expressions of deprecated objects (firewall rules, filters) are
 // type-checked; ruleset rules are searched for deprecated fields.
-func (r *shapeRules) expression(c *Checker, owner, at *node, address, src string, typeCheck bool, add func(hit)) {
+func (r *shapeRules) expression(w *shapeWalk, owner, at *node, address, src string, typeCheck bool) {
 	id := owner.text("id")
 	x := exprSite{address: address, kind: string(vocab.KindExpression), id: id, name: firstNonEmpty(owner.text("description"), id), loc: nodeLoc(owner), typeCheck: typeCheck}
 	if v := at.get("expression"); v != nil {
 		x.loc = nodeLoc(v)
+		if v.style != styleNone && r.exprs.mentionsField(src) {
+			// A YAML scalar may be written over several lines (>-, |, plain or quoted).
+			x.lines, x.file = alignLines(w.li, src, v.line, v.col, v.style), w.li
+		}
 	}
-	r.exprs.check(c, x, src, false, add)
+	r.exprs.check(w.c, x, src, false, w.add)
 }
 
 func firstNonEmpty(ss ...string) string {

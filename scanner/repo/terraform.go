@@ -28,9 +28,14 @@ type tfRules struct {
 	attrs     map[string][]attrRule // resource type -> deprecated attributes
 	settings  map[string]string     // zone setting id -> rule id
 	exprs     *exprRules
+	// conds are the conditional attributes (SRV data fields), once per rule and condition,
+	// for the records that modules, for_each, locals, variables and tfvars pass around.
+	conds []condRule
 	// needs lists, per reason a file may hold something to report, the lowercase literals that
-	// must all appear in it; a file matching none is not parsed (see mayMatch).
-	needs map[string][][]finder
+	// must all appear in it; a file matching none is not parsed (see mayMatch). valueNeeds are
+	// the same for values outside resources (see valuesMayMatch).
+	needs      map[string][][]finder
+	valueNeeds [][]finder
 	// parseAll turns the prefilter off (benchmarks measure full parsing with it).
 	parseAll bool
 }
@@ -75,16 +80,19 @@ func newTFRules(cat *catalog.Catalog) *tfRules {
 			r.settings[s] = string(e.ID)
 		}
 	}
+	r.conds = condRules(r.attrs)
 	r.needs = r.literalNeeds()
+	r.valueNeeds = r.valueLiteralNeeds()
 	return r
 }
 
 // literalNeeds derives the prefilter from the rules, per resource type named in a file: a
 // deprecated resource type needs nothing more; a kind with a deprecated attribute needs the
-// attribute's name (and its when value, e.g. "srv"); the per-setting resource a deprecated
-// setting id; a ruleset a deprecated field; a filter nothing more. A file where no type it
-// names has one of its sets of literals cannot produce a Terraform finding, so it is not
-// parsed (its text checks still run).
+// attribute's path (data and service), not its when value, which may come from a variable
+// (type = var.type); the per-setting resource a deprecated setting id; a ruleset a deprecated
+// field; a filter nothing more. A file where no type it names has one of its sets of
+// literals, and that fails valuesMayMatch too, cannot produce a Terraform finding, so it is
+// not parsed (its text checks still run).
 func (r *tfRules) literalNeeds() map[string][][]finder {
 	needs := map[string][][]finder{}
 	add := func(typ string, lits ...string) {
@@ -99,11 +107,7 @@ func (r *tfRules) literalNeeds() map[string][][]finder {
 	}
 	for kind, ars := range r.attrs {
 		for _, ar := range ars {
-			lits := []string{ar.path[len(ar.path)-1]}
-			if ar.whenValue != "" {
-				lits = append(lits, ar.whenValue)
-			}
-			add(kind, lits...)
+			add(kind, ar.path...)
 		}
 	}
 	for typ := range settingResources {
@@ -234,20 +238,13 @@ func (r *tfRules) mayMatchIn(part, lower []byte) bool {
 	return match
 }
 
-// allIn reports whether every finder's literal occurs in data.
-func allIn(data []byte, fs []finder) bool {
-	for _, f := range fs {
-		if !f.in(data) {
-			return false
-		}
-	}
-	return true
-}
-
 // tfBody is a resource body read from native HCL or Terraform JSON.
 type tfBody struct {
 	attrs  []*tfAttr
 	blocks []*tfBlock
+	// dynamic holds the for_each of each dynamic block of this body (named after the block
+	// type it generates), whose literal objects are values like a module's arguments.
+	dynamic []*tfAttr
 }
 
 // tfAttr is one attribute with what can be known statically.
@@ -263,6 +260,8 @@ type tfAttr struct {
 	// (most attributes of a resource are never looked at).
 	expr     hclsyntax.Expression
 	resolved bool
+	// tmpl is the template a native-syntax string was written as, for the lines of a heredoc.
+	tmpl *hclsyntax.TemplateExpr
 }
 
 // value resolves what the attribute's value is statically: lit and isLit for a literal of a
@@ -359,38 +358,61 @@ type tfResource struct {
 	loc       scanner.Location
 }
 
+// tfFile is what is read from one Terraform file: the resources of the types sunset knows,
+// the values passed around outside resources (modules, locals, variables, tfvars), the spans
+// of every block (for suppressions) and the first syntax error.
+type tfFile struct {
+	resources []tfResource
+	values    []tfValues
+	spans     []span
+	perr      *parseError
+}
+
 // check parses a Terraform file and reports deprecated resources, attributes and
 // expressions. It returns the spans of every block, for suppressions.
-func (r *tfRules) check(c *Checker, displayPath string, kind Kind, data, lower []byte, add func(hit)) []span {
+func (r *tfRules) check(c *Checker, displayPath string, kind Kind, data, lower []byte, li *lineIndex, add func(hit)) []span {
+	typed := r.parseAll || r.mayMatch(lower)
+	values := r.parseAll || r.valuesMayMatch(lower)
+	if !typed && !values {
+		return nil
+	}
 	wanted := func(typ string) bool {
 		_, a := r.resources[typ]
 		_, b := r.attrs[typ]
 		_, s := settingResources[typ]
 		_, e := exprResources[typ]
-		return a || b || s || e
+		return typed && (a || b || s || e)
 	}
-	if !r.parseAll && !r.mayMatch(lower) {
-		return nil
-	}
-	var resources []tfResource
-	var spans []span
-	var perr *parseError
+	var f tfFile
 	if kind == KindTerraformJSON {
-		resources, spans, perr = readTFJSON(data, wanted)
+		f = readTFJSON(data, wanted, values)
 	} else {
-		keep := func(start, end int) bool { return r.parseAll || r.itemMayMatch(lower[start:end], lower) }
-		resources, spans, perr = readHCL(data, displayPath, wanted, keep)
+		keep := func(start, end int) bool {
+			part := bytes.TrimLeft(lower[start:end], " \t")
+			if r.parseAll || (values && !bytes.HasPrefix(part, []byte("resource")) && !bytes.HasPrefix(part, []byte("data"))) {
+				return true // values live in modules, locals, variables and top-level attributes
+			}
+			return typed && r.itemMayMatch(part, lower)
+		}
+		f = readHCL(data, displayPath, wanted, values, keep)
 	}
-	if perr != nil {
-		add(parseHit(kind, perr))
+	if f.perr != nil {
+		add(parseHit(kind, f.perr))
 	}
-	for _, res := range resources {
-		r.resource(c, res, add)
+	w := &valueWalk{c: c, li: li, add: add}
+	for _, res := range f.resources {
+		r.resource(w, res)
 	}
-	return spans
+	for _, v := range f.values {
+		for _, a := range v.body.attrs {
+			r.walkValue(w, a, v.address, false)
+		}
+	}
+	return f.spans
 }
 
-func (r *tfRules) resource(c *Checker, res tfResource, add func(hit)) {
+func (r *tfRules) resource(w *valueWalk, res tfResource) {
+	c, add := w.c, w.add
 	addr := res.typ + "." + res.name
 	kind := tfKind(res.typ)
 	if rule, ok := r.resources[res.typ]; ok {
@@ -413,6 +435,9 @@ func (r *tfRules) resource(c *Checker, res tfResource, add func(hit)) {
 			msg := addr + " sets " + field
 			if ar.whenKey != "" {
 				msg += " (" + ar.whenKey + " = " + ar.whenValue + ")"
+				if !res.body.attr(ar.whenKey).value().isLit {
+					msg = addr + " sets " + field + " (" + ar.whenKey + " is not a literal: it may be " + ar.whenValue + ")"
+				}
 			}
 			add(hit{rule: ar.rule, kind: vocab.Kind(kind), id: addr, name: res.name, address: a, msg: msg, loc: m.loc})
 		}
@@ -443,6 +468,7 @@ func (r *tfRules) resource(c *Checker, res tfResource, add func(hit)) {
 				a = fmt.Sprintf("%s.%s[%d].%s", addr, er.path[0], m.index, strings.Join(er.path[1:], "."))
 			}
 			x := exprSite{address: a, kind: kind, id: addr, name: res.name, loc: m.loc, phase: phase, typeCheck: er.typeCheck}
+			x.lines, x.file = m.attr.lines(), w.li
 			m.attr.value()
 			switch {
 			case m.attr.isLit:
@@ -452,6 +478,7 @@ func (r *tfRules) resource(c *Checker, res tfResource, add func(hit)) {
 			}
 		}
 	}
+	r.resourceValues(w, res)
 }
 
 // whenHolds reports whether a condition attribute (type = "SRV") holds. An attribute that is
@@ -506,13 +533,16 @@ func hclLoc(r hcl.Range) scanner.Location {
 }
 
 // readHCL parses native syntax. A file with syntax errors still yields the resources of the
-// partial tree hclsyntax recovers, and the first error.
-func readHCL(data []byte, name string, wanted func(string) bool, keep func(start, end int) bool) ([]tfResource, []span, *parseError) {
+// partial tree hclsyntax recovers, and the first error. With values set it also reads the
+// values outside resources: module arguments, locals, variable defaults and the top-level
+// attributes of a .tfvars file. Only the top-level items keep accepts are parsed (see
+// parseHCLItems).
+func readHCL(data []byte, name string, wanted func(string) bool, values bool, keep func(start, end int) bool) tfFile {
 	if pe := hclTooDeep(data); pe != nil {
-		return nil, nil, pe
+		return tfFile{perr: pe}
 	}
 	f, diags := parseHCLItems(data, name, keep)
-	var perr *parseError
+	var out tfFile
 	for _, d := range diags {
 		if d.Severity == hcl.DiagError {
 			p := &parseError{Line: 1, Col: 1, Msg: d.Summary}
@@ -522,38 +552,58 @@ func readHCL(data []byte, name string, wanted func(string) bool, keep func(start
 			if d.Subject != nil {
 				p.Line, p.Col = d.Subject.Start.Line, d.Subject.Start.Column
 			}
-			perr = p
+			out.perr = p
 			break
 		}
 	}
 	if f == nil {
-		return nil, nil, perr
+		return out
 	}
 	body, ok := f.Body.(*hclsyntax.Body)
 	if !ok {
-		return nil, nil, perr
+		return out
 	}
-	var res []tfResource
-	var spans []span
 	var collect func(b *hclsyntax.Body)
 	collect = func(b *hclsyntax.Body) {
 		for _, bl := range b.Blocks {
 			rg := bl.Range()
-			spans = append(spans, span{start: rg.Start.Line, end: rg.End.Line})
+			out.spans = append(out.spans, span{start: rg.Start.Line, end: rg.End.Line})
 			collect(bl.Body)
 		}
 	}
 	collect(body)
 	for _, bl := range body.Blocks {
-		if bl.Type != "resource" || len(bl.Labels) != 2 {
-			continue
+		if bl.Type == "resource" && len(bl.Labels) == 2 && wanted(bl.Labels[0]) {
+			out.resources = append(out.resources, tfResource{typ: bl.Labels[0], name: bl.Labels[1], body: hclBody(bl.Body, 0), loc: hclLoc(bl.Range())})
 		}
-		if !wanted(bl.Labels[0]) {
-			continue
+		if values {
+			if v, ok := hclValues(bl); ok {
+				out.values = append(out.values, v)
+			}
 		}
-		res = append(res, tfResource{typ: bl.Labels[0], name: bl.Labels[1], body: hclBody(bl.Body, 0), loc: hclLoc(bl.Range())})
 	}
-	return res, spans, perr
+	if values && len(body.Attributes) > 0 {
+		out.values = append(out.values, tfValues{address: "var", body: &tfBody{attrs: hclAttrs(body.Attributes, 0)}})
+	}
+	return out
+}
+
+// hclValues returns the values a top-level block passes on: a module's arguments, locals,
+// a variable's default.
+func hclValues(bl *hclsyntax.Block) (tfValues, bool) {
+	switch {
+	case bl.Type == "module" && len(bl.Labels) == 1:
+		return tfValues{address: "module." + bl.Labels[0], body: &tfBody{attrs: hclAttrs(bl.Body.Attributes, 0)}}, true
+	case bl.Type == "locals":
+		return tfValues{address: "local", body: &tfBody{attrs: hclAttrs(bl.Body.Attributes, 0)}}, true
+	case bl.Type == "variable" && len(bl.Labels) == 1:
+		if a, ok := bl.Body.Attributes["default"]; ok {
+			ta := hclAttr("default", a.Expr, 0)
+			ta.loc = hclLoc(a.SrcRange)
+			return tfValues{address: "var." + bl.Labels[0], body: &tfBody{attrs: []*tfAttr{ta}}}, true
+		}
+	}
+	return tfValues{}, false
 }
 
 // parseHCLItems parses the top-level items of data that keep accepts (by byte range), each
@@ -576,6 +626,9 @@ func parseHCLItems(data []byte, name string, keep func(start, end int) bool) (*h
 		diags = append(diags, d...)
 		if b, ok := f.Body.(*hclsyntax.Body); ok {
 			body.Blocks = append(body.Blocks, b.Blocks...)
+			for name, a := range b.Attributes {
+				body.Attributes[name] = a
+			}
 		}
 	}
 	return &hcl.File{Body: body, Bytes: data}, diags
@@ -589,17 +642,7 @@ func hclBody(b *hclsyntax.Body, depth int) *tfBody {
 	if b == nil || depth > maxTFDepth {
 		return out
 	}
-	names := make([]string, 0, len(b.Attributes))
-	for n := range b.Attributes {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		a := b.Attributes[n]
-		ta := hclAttr(n, a.Expr, depth)
-		ta.loc = hclLoc(a.SrcRange)
-		out.attrs = append(out.attrs, ta)
-	}
+	out.attrs = hclAttrs(b.Attributes, depth)
 	for _, bl := range b.Blocks {
 		if bl.Type == "dynamic" && len(bl.Labels) == 1 {
 			// dynamic "settings" { for_each = ...; content { ... } } generates settings blocks.
@@ -608,6 +651,11 @@ func hclBody(b *hclsyntax.Body, depth int) *tfBody {
 					out.blocks = append(out.blocks, &tfBlock{typ: bl.Labels[0], body: hclBody(inner.Body, depth+1), loc: hclLoc(bl.Range())})
 				}
 			}
+			if fe, ok := bl.Body.Attributes["for_each"]; ok {
+				ta := hclAttr(bl.Labels[0], fe.Expr, depth)
+				ta.loc = hclLoc(fe.SrcRange)
+				out.dynamic = append(out.dynamic, ta)
+			}
 			continue
 		}
 		out.blocks = append(out.blocks, &tfBlock{typ: bl.Type, labels: bl.Labels, body: hclBody(bl.Body, depth+1), loc: hclLoc(bl.Range())})
@@ -615,7 +663,27 @@ func hclBody(b *hclsyntax.Body, depth int) *tfBody {
 	return out
 }
 
-// hclAttr reads what an attribute's expression is statically.
+// hclAttrs reads attributes, sorted by name.
+func hclAttrs(attrs hclsyntax.Attributes, depth int) []*tfAttr {
+	names := make([]string, 0, len(attrs))
+	for n := range attrs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	out := make([]*tfAttr, 0, len(names))
+	for _, n := range names {
+		a := attrs[n]
+		ta := hclAttr(n, a.Expr, depth)
+		ta.loc = hclLoc(a.SrcRange)
+		out = append(out, ta)
+	}
+	return out
+}
+
+// hclAttr reads what an attribute's expression is statically. The objects and lists of a
+// value built by a function call or a condition (tomap({...}), merge(a, {...}),
+// flatten([[...]]), c ? {...} : {...}) are read as the value's, since what is looked for in
+// them (SRV data fields, rule expressions) is there whatever the function does with them.
 func hclAttr(name string, e hclsyntax.Expression, depth int) *tfAttr {
 	a := &tfAttr{name: name}
 	switch x := e.(type) {
@@ -623,25 +691,90 @@ func hclAttr(name string, e hclsyntax.Expression, depth int) *tfAttr {
 		a.obj = hclObject(x, depth+1)
 		return a
 	case *hclsyntax.TupleConsExpr:
-		for _, el := range x.Exprs {
-			if o, ok := el.(*hclsyntax.ObjectConsExpr); ok {
-				a.tuple = append(a.tuple, hclObject(o, depth+1))
-			}
-		}
+		a.tuple = hclTuple(x.Exprs, depth)
 		return a
+	case *hclsyntax.FunctionCallExpr:
+		hclComposite(a, x.Args, depth)
+		return a
+	case *hclsyntax.ConditionalExpr:
+		hclComposite(a, []hclsyntax.Expression{x.TrueResult, x.FalseResult}, depth)
+		return a
+	case *hclsyntax.ParenthesesExpr:
+		return hclAttr(name, x.Expression, depth)
 	}
 	if len(e.Variables()) == 0 && !hasCall(e) {
 		if v, diags := e.Value(nil); !diags.HasErrors() {
 			a.lit, a.isLit = ctyString(v)
 		}
 	}
-	if !a.isLit {
-		if t, ok := e.(*hclsyntax.TemplateExpr); ok {
+	if t, ok := e.(*hclsyntax.TemplateExpr); ok {
+		a.tmpl = t
+		if !a.isLit {
 			a.templated = true
 			a.lit = templateSource(t)
 		}
 	}
 	return a
+}
+
+// hclTuple reads the objects of a list, and of the lists in it.
+func hclTuple(exprs []hclsyntax.Expression, depth int) []*tfBody {
+	var out []*tfBody
+	if depth > maxTFDepth {
+		return nil
+	}
+	for _, el := range exprs {
+		switch x := el.(type) {
+		case *hclsyntax.ObjectConsExpr:
+			out = append(out, hclObject(x, depth+1))
+		case *hclsyntax.TupleConsExpr:
+			out = append(out, hclTuple(x.Exprs, depth+1)...)
+		}
+	}
+	return out
+}
+
+// hclComposite reads the objects and lists among args into a: the members of every object
+// argument as one object, the objects of every list argument as one list.
+func hclComposite(a *tfAttr, args []hclsyntax.Expression, depth int) {
+	if depth > maxTFDepth {
+		return
+	}
+	for _, arg := range args {
+		v := hclAttr(a.name, arg, depth+1)
+		if v.obj != nil {
+			if a.obj == nil {
+				a.obj = &tfBody{}
+			}
+			a.obj.attrs = append(a.obj.attrs, v.obj.attrs...)
+		}
+		a.tuple = append(a.tuple, v.tuple...)
+	}
+}
+
+// lines maps the offsets of the attribute's string value to file lines, for a template
+// written over several lines (a heredoc); nil otherwise. It follows templateSource: each
+// literal part is its own text, each interpolation or directive the 4 bytes of ${_}.
+func (a *tfAttr) lines() *lineMap {
+	t := a.tmpl
+	if t == nil || t.SrcRange.Start.Line == t.SrcRange.End.Line {
+		return nil
+	}
+	m := &lineMap{src: a.lit}
+	off := 0
+	for _, p := range t.Parts {
+		rg := p.Range()
+		if lit, ok := p.(*hclsyntax.LiteralValueExpr); ok {
+			if s, ok := ctyString(lit.Val); ok {
+				m.marks = append(m.marks, lineMark{off: off, line: rg.Start.Line, counts: rg.Start.Line != rg.End.Line})
+				off += len(s)
+				continue
+			}
+		}
+		m.marks = append(m.marks, lineMark{off: off, line: rg.Start.Line})
+		off += len("${_}")
+	}
+	return m
 }
 
 // templateSource renders a template with each interpolation written as ${_}, a placeholder
@@ -711,25 +844,26 @@ func ctyString(v cty.Value) (string, bool) {
 // readTFJSON reads Terraform's JSON syntax: {"resource": {TYPE: {NAME: BODY}}} (each level
 // may also be a list of such objects). A nested object is both a block and an object
 // attribute; a list of objects is a list of blocks. Strings holding ${...} are templates.
-func readTFJSON(data []byte, wanted func(string) bool) ([]tfResource, []span, *parseError) {
+// With values set it also reads module arguments, locals, variable defaults and, in a
+// .tfvars.json file, the variables' values (any top-level member that is not a block type).
+func readTFJSON(data []byte, wanted func(string) bool, values bool) tfFile {
 	root, err := parseJSON(data)
 	if err != nil {
 		var pe *parseError
 		errors.As(err, &pe) // parseJSON fails only with a *parseError
-		return nil, nil, pe
+		return tfFile{perr: pe}
 	}
-	var spans []span
+	var out tfFile
 	var walkSpans func(n *node)
 	walkSpans = func(n *node) {
 		if n.kind == nodeObject {
-			spans = append(spans, span{start: n.line, end: n.endLine})
+			out.spans = append(out.spans, span{start: n.line, end: n.endLine})
 		}
 		for _, v := range n.vals {
 			walkSpans(v)
 		}
 	}
 	walkSpans(root)
-	var res []tfResource
 	for _, top := range objects(root) {
 		for _, rs := range objects(top.get("resource")) {
 			for i, typ := range rs.keys {
@@ -739,14 +873,59 @@ func readTFJSON(data []byte, wanted func(string) bool) ([]tfResource, []span, *p
 				for _, byName := range objects(rs.vals[i]) {
 					for j, name := range byName.keys {
 						for _, b := range objects(byName.vals[j]) {
-							res = append(res, tfResource{typ: typ, name: name, body: jsonBody(b, 0), loc: nodeLoc(b)})
+							out.resources = append(out.resources, tfResource{typ: typ, name: name, body: jsonBody(b, 0), loc: nodeLoc(b)})
 						}
 					}
 				}
 			}
 		}
+		if values {
+			out.values = append(out.values, jsonValues(top)...)
+		}
 	}
-	return res, spans, nil
+	return out
+}
+
+// tfBlockTypes are the top-level block types of Terraform's JSON syntax.
+var tfBlockTypes = map[string]bool{
+	"resource": true, "data": true, "module": true, "locals": true, "variable": true, "output": true,
+	"provider": true, "terraform": true, "moved": true, "import": true, "removed": true, "check": true,
+}
+
+// jsonValues returns the values of a Terraform JSON document outside resources, as
+// hclValues does for native syntax.
+func jsonValues(top *node) []tfValues {
+	var out []tfValues
+	for _, mods := range objects(top.get("module")) {
+		for i, name := range mods.keys {
+			for _, m := range objects(mods.vals[i]) {
+				out = append(out, tfValues{address: "module." + name, body: jsonBody(m, 0)})
+			}
+		}
+	}
+	for _, l := range objects(top.get("locals")) {
+		out = append(out, tfValues{address: "local", body: jsonBody(l, 0)})
+	}
+	for _, vars := range objects(top.get("variable")) {
+		for i, name := range vars.keys {
+			for _, v := range objects(vars.vals[i]) {
+				if d := v.get("default"); d != nil {
+					b := jsonBody(&node{kind: nodeObject, keys: []string{"default"}, vals: []*node{d}}, 0)
+					out = append(out, tfValues{address: "var." + name, body: b})
+				}
+			}
+		}
+	}
+	tfvars := &node{kind: nodeObject}
+	for i, k := range top.keys {
+		if !tfBlockTypes[k] {
+			tfvars.keys, tfvars.vals = append(tfvars.keys, k), append(tfvars.vals, top.vals[i])
+		}
+	}
+	if len(tfvars.keys) > 0 {
+		out = append(out, tfValues{address: "var", body: jsonBody(tfvars, 0)})
+	}
+	return out
 }
 
 // objects returns n when it is an object, or the objects of n when it is an array.
@@ -790,31 +969,39 @@ func jsonBody(n *node, depth int) *tfBody {
 						for _, content := range objects(spec.get("content")) {
 							out.blocks = append(out.blocks, &tfBlock{typ: typ, body: jsonBody(content, depth+1), loc: nodeLoc(spec)})
 						}
+						if fe := spec.get("for_each"); fe != nil {
+							out.dynamic = append(out.dynamic, jsonAttr(typ, fe, depth))
+						}
 					}
 				}
 			}
 			continue
 		}
-		a := &tfAttr{name: k, loc: nodeLoc(v)}
-		switch v.kind {
-		case nodeObject:
-			a.obj = jsonBody(v, depth+1) // a block and an object attribute look the same in JSON
-		case nodeArray:
-			for _, o := range objects(v) {
-				b := jsonBody(o, depth+1)
-				a.tuple = append(a.tuple, b)
-			}
-		default:
-			if !v.isNull {
-				a.lit = v.str
-				if v.isString && bytes.Contains([]byte(v.str), []byte("${")) {
-					a.templated = true
-				} else {
-					a.isLit = true
-				}
-			}
-		}
-		out.attrs = append(out.attrs, a)
+		out.attrs = append(out.attrs, jsonAttr(k, v, depth))
 	}
 	return out
+}
+
+// jsonAttr reads one member of a Terraform JSON body.
+func jsonAttr(k string, v *node, depth int) *tfAttr {
+	a := &tfAttr{name: k, loc: nodeLoc(v)}
+	switch v.kind {
+	case nodeObject:
+		a.obj = jsonBody(v, depth+1) // a block and an object attribute look the same in JSON
+	case nodeArray:
+		for _, o := range objects(v) {
+			b := jsonBody(o, depth+1)
+			a.tuple = append(a.tuple, b)
+		}
+	default:
+		if !v.isNull {
+			a.lit = v.str
+			if v.isString && bytes.Contains([]byte(v.str), []byte("${")) {
+				a.templated = true
+			} else {
+				a.isLit = true
+			}
+		}
+	}
+	return a
 }

@@ -33,6 +33,7 @@ type node struct {
 	str      string
 	isString bool
 	isNull   bool
+	style    scalarStyle // how a YAML scalar is written (styleNone in JSON)
 	line     int
 	col      int
 	endLine  int
@@ -483,6 +484,7 @@ func (cv *yamlConv) node(y *yaml.Node, depth int) *node {
 		n.str = y.Value
 		n.isNull = y.Tag == "!!null"
 		n.isString = y.Tag == "!!str"
+		n.style = yamlStyle(y.Style)
 	}
 	for _, v := range n.vals {
 		if v.endLine > n.endLine || (v.endLine == n.endLine && v.endCol > n.endCol) {
@@ -490,4 +492,15 @@ func (cv *yamlConv) node(y *yaml.Node, depth int) *node {
 		}
 	}
 	return n
+}
+
+// yamlStyle says how a scalar is written, for placing what is inside it on its lines.
+func yamlStyle(s yaml.Style) scalarStyle {
+	switch {
+	case s&(yaml.LiteralStyle|yaml.FoldedStyle) != 0:
+		return styleBlock
+	case s&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0:
+		return styleQuoted
+	}
+	return stylePlain
 }

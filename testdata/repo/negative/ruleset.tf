@@ -42,12 +42,10 @@ resource "cloudflare_record" "www" {
   content = "192.0.2.1"
 }
 
-resource "cloudflare_zone_settings_override" "main" {
-  zone_id = var.zone_id
-  settings {
-    always_use_https = "on"
-    min_tls_version  = "1.2"
-  }
+resource "cloudflare_zone_setting" "https" {
+  zone_id    = var.zone_id
+  setting_id = "always_use_https"
+  value      = "on"
 }
 
 resource "cloudflare_zone_setting" "tls" {
