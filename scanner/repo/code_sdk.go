@@ -164,7 +164,7 @@ func (d *codeDetector) pathChain(sdk *catalog.SDK, c *code.Call, add func(hit)) 
 	lits := chain[start:]
 	reported := map[vocab.RuleID]bool{}
 	for _, m := range preferMethod(d.cat.MatchLiterals(lits), method) {
-		if m.Endpoint.Affected && m.Entry.ID != "zone-settings-bulk" || reported[m.Entry.ID] {
+		if m.Endpoint.Affected || reported[m.Entry.ID] {
 			continue
 		}
 		reported[m.Entry.ID] = true
