@@ -10,3 +10,11 @@ def main(zone_id):
     cf.zones.settings.brotli.patch(zone_id, data={"value": "off"})  # want: zone-setting-brotli
     cf.zones.dns_records.get(zone_id)
     return settings
+
+
+def bulk(zone_id):
+    cf = CloudFlare.CloudFlare()
+    cf.zones.settings.patch(zone_id, data={"items": [  # want: zone-settings-bulk
+        {"id": "brotli", "value": "on"},  # want: zone-setting-brotli
+        {"id": "always_online", "value": "on"},
+    ]})
