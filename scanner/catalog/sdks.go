@@ -41,8 +41,6 @@ type SDK struct {
 	// by key.
 	SettingCalls  []string `yaml:"setting_calls,omitempty"`
 	SettingsTypes []string `yaml:"settings_types,omitempty"`
-	// TypeToken is the package name of resource type tokens in Pulumi YAML programs.
-	TypeToken string `yaml:"type_token,omitempty"`
 }
 
 // SpeaksFor reports whether the SDK applies to files of lang.

@@ -112,7 +112,7 @@ func NewChecker(cat *catalog.Catalog, asOf time.Time) *Checker {
 	c.text = newTextMatcher(cat)
 	c.tf = newTFRules(cat)
 	c.shapes = newShapeRules(cat)
-	c.detectors = []detector{tfDetector{c.tf}, shapeDetector{c.shapes}, textDetector{c.text}, listDetector{c.shapes.exprs}, newCodeDetector(cat, c.tf.exprs), newTypeTokenDetector(catalog.DefaultCode())}
+	c.detectors = []detector{tfDetector{c.tf}, shapeDetector{c.shapes}, textDetector{c.text}, listDetector{c.shapes.exprs}, newCodeDetector(cat, c.tf.exprs)}
 	return c
 }
 

@@ -12,14 +12,29 @@
 // not read. A file named explicitly is always checked. Each file is then read by kind:
 //
 //   - Terraform (.tf, .tfvars: hashicorp/hcl/v2 native syntax; .tf.json, .tfvars.json: JSON
-//     syntax): resource types the catalog lists (match.terraform.resources), attributes
-//     (match.terraform.attributes, a dotted path through blocks, dynamic blocks' content,
-//     object attributes and lists of objects, with an optional `when` such as type=SRV), the
-//     per-setting resource cloudflare_zone_setting whose setting_id is a deprecated setting,
-//     and Rules language expressions (cloudflare_filter.expression,
-//     cloudflare_ruleset.rules[*].expression). Locations are the block's or attribute's exact
-//     range. count, for_each, modules and references never match by themselves.
-//   - JSON and YAML: API objects recognised by shape anywhere in a document (see shapeRules).
+//     syntax): resource types the catalog lists (match.terraform.resources, among them
+//     cloudflare_zone_settings_override, which is the bulk zone settings endpoint as a
+//     resource), attributes (match.terraform.attributes, a dotted path through blocks,
+//     dynamic blocks' content, object attributes and lists of objects, with an optional
+//     `when` such as type=SRV that a literal other than SRV makes false and a variable leaves
+//     possible), the per-setting resource cloudflare_zone_setting whose setting_id is a
+//     deprecated setting (waf included), and Rules language expressions
+//     (cloudflare_filter.expression, cloudflare_ruleset.rules[*].expression). Values outside
+//     resources are read too (see tfvalues.go): module arguments, a resource's and its
+//     dynamic blocks' for_each, locals, variable defaults and tfvars hold records (SRV data
+//     fields when the type is or may be SRV) and rules (an expression with an action, or in a
+//     list under a key ending in "rules"). Object and list values built by a function call or
+//     a condition (tomap({...}), merge, flatten, c ? a : b) are read as the values they hold.
+//     Locations are the block's or attribute's exact range.
+//   - JSON and YAML: API objects recognised by shape anywhere in a document (see shapeRules),
+//     rules of any tool (an "expression" with an "action", or in a list under a key ending in
+//     "rules": Ansible variables, Pulumi YAML, rule profiles), and the deprecated Terraform
+//     resource types as Pulumi YAML (type cloudflare:index:NAME) or Crossplane manifests
+//     (kind NAME) write them.
+//   - Expression lists: a text file of Rules language expressions, one a line or several
+//     lines each between blank lines (.txt, .expr, .list, .rules, .filter, or an extension
+//     sunset does not know as code, markup or configuration, or none; not a script starting
+//     with #!, see listFile). Every line is an expression position.
 //   - Program source (Go, Python, JavaScript/TypeScript, PHP, Ruby, shell, Elixir: kinds, by
 //     extension or a #! line): read by the language's reader under scanner/repo/code into a
 //     code.File (string values folded with holes, calls, imports, definitions), then matched
@@ -41,7 +56,13 @@
 // holding interpolation (${...}, %{...}, Go fmt verbs such as %[1]s, heredoc templates) are
 // RuleExpression notices saying they were not checked, never syntax errors; their deprecated
 // fields are still found by a conservative field scan. Expressions of the replacement
-// (cloudflare_ruleset rules, ruleset rule objects) are only searched for deprecated fields.
+// (cloudflare_ruleset rules, ruleset rule objects, other tools' rules) are only searched for
+// deprecated fields. Fields are found by expr.ScanFields: the parse tree's, and past a syntax
+// error every dotted name outside string literals, so a field in a string ("ip.geoip.asnum")
+// or a YAML comment is not one. An expression is reported once per rule and line: on the
+// line of the field when the expression is written over several lines (a heredoc, a YAML
+// block, plain or quoted scalar, a list file), at the expression otherwise (a JSON string
+// with \n escapes included).
 //
 // A Terraform, JSON or YAML file that does not parse yields a RuleParse notice (the file was
 // read; only its structured checks were skipped). A file that is valid as far as sunset read
@@ -52,10 +73,11 @@
 // cannot fully read makes the run incomplete (exit 4) unless it is excluded, so it never
 // passes a gate silently. Text checks run over every file either way. Structured parsing only happens for files
 // that can hold a finding: for Terraform, a file naming a deprecated resource type, or a
-// resource kind together with a deprecated attribute's name and its condition value
-// (cloudflare_record, service, srv), and so on (tfRules.literalNeeds); for JSON and YAML, a
-// file holding one of the keys the shapes look for. A consequence: an SRV record whose type
-// is a variable is found only if the file mentions "SRV" somewhere.
+// resource kind together with a deprecated attribute's path (cloudflare_record, data,
+// service), and so on (tfRules.literalNeeds), or holding what a value outside resources needs
+// (data, service and srv or proto; expression and a deprecated field: valueLiteralNeeds);
+// for JSON and YAML, a file holding one of the keys the shapes look for; for an expression
+// list, a deprecated field name.
 //
 // # Findings and fingerprints
 //
@@ -63,10 +85,13 @@
 // produces nothing. The fingerprint is scanner.Fingerprint("file", rule, path, address),
 // where path is the path as displayed (the root as given joined with the path below it) and
 // address says what inside the file: a Terraform resource address (cloudflare_record.sip.data.service),
-// a JSON pointer (/result/0), the method, route and path text of a call, or for program
-// source the folded value of a path ("code GET /zones/:zone_id/filters /zones/{…}/filters"),
-// the SDK and call ("sdk cloudflare-go FirewallRules api.FirewallRules"), the setting id or the
-// expression field. It is
+// a value's path (module.dns.records.sip.data.service, local.rules[0].expression), a JSON
+// pointer (/result/0), "expression list" for a list file, the method, route and path text of
+// a call, or for program source the folded value of a path ("code GET /zones/:zone_id/filters
+// /zones/{…}/filters"), the SDK and call ("sdk cloudflare-go FirewallRules api.FirewallRules")
+// or the setting id; a deprecated field adds "field NAME" (on a later line of the same
+// expression, a field no earlier line named, so the first finding of each field keeps its
+// address). It is
 // line-independent; a repeated address gets an occurrence number (#2).
 //
 // # Many findings in one file

@@ -36,7 +36,7 @@ var otherExts = func() map[string]bool {
 		md markdown mdx rst adoc asciidoc org tex html htm xhtml xml xsl svg css scss sass less vue svelte astro
 		erb ejs hbs mustache jinja j2 tmpl tpl gotmpl liquid twig
 		json jsonc json5 ndjson jsonl yaml yml toml ini cfg conf properties env tf tfvars hcl nomad pkr
-		csv tsv sql graphql gql proto thrift avsc lock mod sum patch diff log
+		csv tsv sql graphql gql proto thrift avsc lock mod sum patch diff log txtar
 		dockerfile containerfile mk make cmake bzl bazel nix gitignore gitattributes editorconfig dockerignore
 		npmignore prettierrc eslintrc babelrc nvmrc npmrc yarnrc
 		`) {

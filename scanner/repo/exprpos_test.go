@@ -74,6 +74,17 @@ EOT
   }
 }
 `, []string{"geoip-field-names@6:2", "threat-score-field@8:5"}},
+		{"fields inside template directives", "d.tf", `resource "cloudflare_ruleset" "r" {
+  rules {
+    action     = "block"
+    expression = <<-EOT
+      (ip.src eq 1.1.1.1)
+      %{ for c in var.cs }or ip.geoip.asnum eq ${c} %{ endfor }
+      %{ if var.x }or cf.threat_score gt 1%{ else }or ip.geoip.country eq "T1"%{ endif }
+    EOT
+  }
+}
+`, []string{"geoip-field-names@6:30", "geoip-field-names@7:55", "threat-score-field@7:23"}},
 		{"quoted string with \\n escapes stays at the attribute", "q.tf", `resource "cloudflare_ruleset" "r" {
   rules = [{
     action     = "block"

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sunsetscan/sunset/scanner"
 	"github.com/sunsetscan/sunset/scanner/vocab"
 )
 
@@ -33,13 +34,13 @@ func FuzzShapes(f *testing.F) {
 	seeds(f, ".json", ".yaml", ".yml")
 	f.Add([]byte(`{"a":[{"type":"SRV","data":{"service":1}}],"b":"\ud83d\ude00\u0000"}`))
 	f.Add([]byte("a: &x [*x]\nb: *x\n"))
+	f.Add([]byte("rules:\n- action: block\n  expression: >-\n    (ip.geoip.asnum eq 1) or\n\n    ip.geoip.country eq \"T1\"\n- expression: \"a\n  or cf.threat_score gt 1\"\n"))
+	f.Add([]byte(`{"module":{"m":{"records":[{"type":"SRV","data":{"service":"s","proto":"p"}}],"rules":[{"expression":"ip.geoip.asnum eq 1"}]}},"x":{"type":"cloudflare:index:FirewallRule","properties":{}}}`))
 	c := NewChecker(nil, asOf)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, k := range []Kind{KindJSON, KindYAML, KindTerraformJSON} {
 			for _, fd := range c.CheckFile("f", k, data).Findings {
-				if fd.Location == nil || fd.Location.StartLine < 1 || fd.Location.StartColumn < 1 {
-					t.Fatalf("%s: bad location %+v", k, fd.Location)
-				}
+				checkInside(t, k, data, fd)
 			}
 		}
 	})
@@ -50,13 +51,12 @@ func FuzzText(f *testing.F) {
 	seeds(f, ".sh", ".py", ".go", ".js", ".md", ".tf")
 	f.Add([]byte("curl -X \\\n POST /zones/${a}/filters/{{ x }}/<id> # sunset:ignore filters until=2020-01-01 r\n"))
 	f.Add([]byte("/zones/{/zones/${/accounts/</organizations/"))
+	f.Add([]byte("# list\nip.geoip.country eq \"T1\"\n\n(ip.src eq 1.1.1.1\r\n) or ip.geoip.asnum eq 1 or cf.threat_score gt 1\n"))
 	c := NewChecker(nil, asOf)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, k := range []Kind{KindText, KindTerraform} {
 			for _, fd := range c.CheckFile("f", k, data).Findings {
-				if fd.Location == nil || fd.Location.StartLine < 1 || fd.Location.EndLine < fd.Location.StartLine {
-					t.Fatalf("%s: bad location %+v", k, fd.Location)
-				}
+				checkInside(t, k, data, fd)
 			}
 		}
 	})
@@ -68,17 +68,28 @@ func FuzzTerraform(f *testing.F) {
 	seeds(f, ".tf", ".tfvars")
 	f.Add([]byte("resource \"cloudflare_record\" \"r\" {\n  type = \"SRV\"\n  data { service = \"${x}\" }\n}\n"))
 	f.Add([]byte(`{"resource":{"cloudflare_filter":{"a":{"expression":"${var.x}"}}}}`))
+	f.Add([]byte("resource \"cloudflare_filter\" \"f\" {\n  expression = <<-EOT\n    ip.geoip.asnum eq ${var.a}\n    or ${x} ip.geoip.country\n  EOT\n}\n" +
+		"module \"m\" {\n  r = tomap({ a = { type = \"SRV\", data = { name = \"x\" } } })\n  rules = [{ expression = \"cf.threat_score gt 1\" }]\n}\n"))
 	c := NewChecker(nil, asOf)
 	c.tf.parseAll = true
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, k := range []Kind{KindTerraform, KindTerraformJSON} {
 			for _, fd := range c.CheckFile("f", k, data).Findings {
-				if fd.Location == nil || fd.Location.StartLine < 1 || fd.Location.EndLine < fd.Location.StartLine {
-					t.Fatalf("%s: bad location %+v", k, fd.Location)
-				}
+				checkInside(t, k, data, fd)
 			}
 		}
 	})
+}
+
+// checkInside fails on a finding whose position is not inside data: lines from 1 to the
+// number of lines, columns from 1, the end not before the start.
+func checkInside(t *testing.T, k Kind, data []byte, fd scanner.Finding) {
+	t.Helper()
+	l := fd.Location
+	lines := bytes.Count(data, []byte("\n")) + 1
+	if l == nil || l.StartLine < 1 || l.StartColumn < 1 || l.EndLine < l.StartLine || l.StartLine > lines {
+		t.Fatalf("%s: bad location %+v (%d lines)", k, l, lines)
+	}
 }
 
 // FuzzSuppressions checks the suppression sweep against the direct rule (a suppression covers

@@ -31,7 +31,10 @@ import (
 //   - account: a "settings" object holding default_nameservers or
 //     use_account_custom_ns_by_default;
 //   - load balancer pool ("origins") or health check ("check_regions", "consecutive_fails")
-//     with a non-empty "notification_email".
+//     with a non-empty "notification_email";
+//   - a Pulumi resource ("type" cloudflare:index:NAME) or a Crossplane manifest ("kind" NAME,
+//     "apiVersion" of a cloudflare group) whose type is a deprecated Terraform resource type
+//     (ZoneSettingsOverride, FirewallRule, Filter, RateLimit, WafRule...).
 //
 // Expressions of firewall rules and filters are checked like Terraform's. Every other object
 // holding an "expression" string with an "action", or in a list under a key ending in
@@ -40,15 +43,19 @@ import (
 // line that holds it.
 type shapeRules struct {
 	settings  map[string]string // zone setting id -> rule id
+	resources map[string]string // Terraform resource type -> rule id, for Pulumi's types
 	exprs     *exprRules
 	prefilter []finder // lowercase literals; a file holding none is not parsed
 }
 
 func newShapeRules(cat *catalog.Catalog) *shapeRules {
-	r := &shapeRules{settings: map[string]string{}, exprs: newExprRules(cat)}
+	r := &shapeRules{settings: map[string]string{}, resources: map[string]string{}, exprs: newExprRules(cat)}
 	lits := []string{"expression", "threshold", "detection_mode", "package_id", "urls", "srv",
-		"default_nameservers", "use_account_custom_ns_by_default", "notification_email"}
+		"default_nameservers", "use_account_custom_ns_by_default", "notification_email", "cloudflare"}
 	for _, e := range cat.Entries() {
+		for _, t := range e.Match.Terraform.Resources {
+			r.resources[t] = string(e.ID)
+		}
 		for _, s := range e.Match.Settings {
 			r.settings[s] = string(e.ID)
 			lits = append(lits, strings.ToLower(s))
@@ -151,6 +158,7 @@ func (r *shapeRules) object(w *shapeWalk, o *node, pointer, parentKey string, in
 		emit(vocab.RateLimitingV1, vocab.KindRateLimit, "rate_limit", "rate limit "+label)
 	}
 	r.waf(o, label, emit)
+	r.providerResource(o, label, emit)
 	srvData(o, label, emit)
 	r.zoneSetting(o, id, pointer, add)
 	accountNameservers(o, label, emit)
@@ -257,6 +265,47 @@ func notificationEmail(o *node, label string, emit emitFunc) {
 	case o.has("check_regions") || o.has("consecutive_fails"):
 		emit(vocab.NotificationEmail, vocab.KindHealthCheck, "notification_email", "health check "+label+" sets notification_email")
 	}
+}
+
+// pulumiPrefix starts the type tokens of the Pulumi provider, which bridges the Terraform
+// provider: cloudflare:index:ZoneSettingsOverride (also written cloudflare:ZoneSettingsOverride
+// and cloudflare:index/zoneSettingsOverride:ZoneSettingsOverride) is
+// cloudflare_zone_settings_override.
+const pulumiPrefix = "cloudflare:"
+
+// providerResource reports a resource of the providers generated from the Terraform one,
+// whose type is a deprecated Terraform resource type: Pulumi YAML ("type"
+// cloudflare:[index:]NAME with "properties" or "options") and Kubernetes manifests of
+// Crossplane ("kind" NAME with an "apiVersion" of a cloudflare group).
+func (r *shapeRules) providerResource(o *node, label string, emit emitFunc) {
+	name, what := "", ""
+	switch t := o.text("type"); {
+	case strings.HasPrefix(t, pulumiPrefix) && strings.Count(t, ":") <= 2 && (o.has("properties") || o.has("options")):
+		name, what = t[strings.LastIndexByte(t, ':')+1:], "Pulumi resource"
+	case strings.Contains(o.text("apiVersion"), "cloudflare") && o.text("kind") != "":
+		name, what = o.text("kind"), "Kubernetes resource"
+	default:
+		return
+	}
+	typ := "cloudflare" + snakeCase(name)
+	if rule, ok := r.resources[typ]; ok {
+		emit(vocab.RuleID(rule), vocab.Kind(tfKind(typ)), "provider_resource", what+" "+label+" ("+name+", the Terraform provider's "+typ+")")
+	}
+}
+
+// snakeCase writes a Go-style name in snake case with a leading underscore:
+// ZoneSettingsOverride -> _zone_settings_override.
+func snakeCase(name string) string {
+	var b strings.Builder
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if c >= 'A' && c <= 'Z' {
+			b.WriteByte('_')
+			c += 'a' - 'A'
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
 }
 
 // waf recognises the previous version's WAF objects: packages, rule groups, rules and

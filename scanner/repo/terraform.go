@@ -35,7 +35,7 @@ type tfRules struct {
 	// must all appear in it; a file matching none is not parsed (see mayMatch). valueNeeds are
 	// the same for values outside resources (see valuesMayMatch).
 	needs      map[string][][]finder
-	valueNeeds [][]finder
+	valueNeeds valueNeeds
 	// parseAll turns the prefilter off (benchmarks measure full parsing with it).
 	parseAll bool
 }
@@ -752,47 +752,6 @@ func hclComposite(a *tfAttr, args []hclsyntax.Expression, depth int) {
 	}
 }
 
-// lines maps the offsets of the attribute's string value to file lines, for a template
-// written over several lines (a heredoc); nil otherwise. It follows templateSource: each
-// literal part is its own text, each interpolation or directive the 4 bytes of ${_}.
-func (a *tfAttr) lines() *lineMap {
-	t := a.tmpl
-	if t == nil || t.SrcRange.Start.Line == t.SrcRange.End.Line {
-		return nil
-	}
-	m := &lineMap{src: a.lit}
-	off := 0
-	for _, p := range t.Parts {
-		rg := p.Range()
-		if lit, ok := p.(*hclsyntax.LiteralValueExpr); ok {
-			if s, ok := ctyString(lit.Val); ok {
-				m.marks = append(m.marks, lineMark{off: off, line: rg.Start.Line, counts: rg.Start.Line != rg.End.Line})
-				off += len(s)
-				continue
-			}
-		}
-		m.marks = append(m.marks, lineMark{off: off, line: rg.Start.Line})
-		off += len("${_}")
-	}
-	return m
-}
-
-// templateSource renders a template with each interpolation written as ${_}, a placeholder
-// expr.IsTemplated recognises, so that the fields used around them can still be found.
-func templateSource(t *hclsyntax.TemplateExpr) string {
-	var b strings.Builder
-	for _, p := range t.Parts {
-		if lit, ok := p.(*hclsyntax.LiteralValueExpr); ok {
-			if s, ok := ctyString(lit.Val); ok {
-				b.WriteString(s)
-				continue
-			}
-		}
-		b.WriteString("${_}")
-	}
-	return b.String()
-}
-
 func hclObject(o *hclsyntax.ObjectConsExpr, depth int) *tfBody {
 	out := &tfBody{}
 	if depth > maxTFDepth {
@@ -1004,4 +963,14 @@ func jsonAttr(k string, v *node, depth int) *tfAttr {
 		}
 	}
 	return a
+}
+
+// allIn reports whether every finder's literal occurs in data.
+func allIn(data []byte, fs []finder) bool {
+	for _, f := range fs {
+		if !f.in(data) {
+			return false
+		}
+	}
+	return true
 }

@@ -71,23 +71,46 @@ func condRules(attrs map[string][]attrRule) []condRule {
 	return out
 }
 
-// valueLiteralNeeds is the prefilter of values outside resources: a conditional field's path
-// with the condition's value (data, service, srv) or with a second field of the same
-// condition (data, service, proto); "expression" with a deprecated field name.
-func (r *tfRules) valueLiteralNeeds() [][]finder {
-	var needs [][]finder
+// valueNeeds is the prefilter of values outside resources: sets of literals that must all
+// be in a file (indexes into lits, the rarest first). Each literal is searched for at most
+// once per file, however many sets hold it.
+type valueNeeds struct {
+	lits []finder
+	sets [][]int
+}
+
+// valueLiteralNeeds builds the prefilter: a conditional field's path with the condition's
+// value (srv, service, data) or with a second field of the same condition (service, proto,
+// data); "expression" with a deprecated field name.
+func (r *tfRules) valueLiteralNeeds() valueNeeds {
+	var v valueNeeds
+	index := map[string]int{}
 	add := func(lits ...string) {
-		set := make([]finder, 0, len(lits))
+		set := make([]int, 0, len(lits))
 		for _, l := range lits {
-			set = append(set, newFinder([]byte(strings.ToLower(l))))
+			l = strings.ToLower(l)
+			i, ok := index[l]
+			if !ok {
+				i = len(v.lits)
+				index[l] = i
+				v.lits = append(v.lits, newFinder([]byte(l)))
+			}
+			if !slices.Contains(set, i) {
+				set = append(set, i)
+			}
 		}
-		needs = append(needs, set)
+		v.sets = append(v.sets, set)
 	}
 	for _, c := range r.conds {
 		for i, p := range c.paths {
-			add(append(slices.Clone(p), c.whenValue)...)
+			leaf := p[len(p)-1]
+			add(append([]string{c.whenValue, leaf}, p...)...)
 			for _, q := range c.paths[i+1:] {
-				add(append(slices.Clone(p), q[len(q)-1])...)
+				a, b := leaf, q[len(q)-1]
+				if a == "name" { // the commonest word goes last
+					a, b = b, a
+				}
+				add(append([]string{a, b}, p...)...)
 			}
 		}
 	}
@@ -99,27 +122,32 @@ func (r *tfRules) valueLiteralNeeds() [][]finder {
 	for _, f := range fields {
 		add("expression", f)
 	}
-	return needs
+	return v
 }
 
-// valuesMayMatch reports whether lower holds one of the sets of valueNeeds.
+// valuesMayMatch reports whether lower holds every literal of one of the sets.
 func (r *tfRules) valuesMayMatch(lower []byte) bool {
-	for _, set := range r.valueNeeds {
-		if allIn(lower, set) {
+	var buf [32]int8 // per literal: 0 not searched yet, 1 present, -1 absent
+	state := buf[:0]
+	if len(r.valueNeeds.lits) > len(buf) {
+		state = make([]int8, 0, len(r.valueNeeds.lits))
+	}
+	state = state[:len(r.valueNeeds.lits)]
+	present := func(i int) bool {
+		if state[i] == 0 {
+			state[i] = -1
+			if r.valueNeeds.lits[i].in(lower) {
+				state[i] = 1
+			}
+		}
+		return state[i] > 0
+	}
+	for _, set := range r.valueNeeds.sets {
+		if !slices.ContainsFunc(set, func(i int) bool { return !present(i) }) {
 			return true
 		}
 	}
 	return false
-}
-
-// allIn reports whether every literal of set is in lower.
-func allIn(lower []byte, set []finder) bool {
-	for _, l := range set {
-		if !l.in(lower) {
-			return false
-		}
-	}
-	return true
 }
 
 // valueWalk is what a walk over a file's values shares.

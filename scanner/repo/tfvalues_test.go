@@ -42,6 +42,27 @@ resource "cloudflare_zone_setting" "ssl" {
 `, []string{"waf-managed-rules-v1@3:3"}},
 		{"setting object in JSON", "settings.json", `{"result": [{"id": "waf", "value": "off"}, {"id": "ssl", "value": "full"}]}`,
 			[]string{"waf-managed-rules-v1@1:13"}},
+		{"pulumi yaml", "Pulumi.yaml", `resources:
+  settings:
+    type: cloudflare:index:ZoneSettingsOverride
+    properties:
+      zoneId: ${zoneId}
+  rule:
+    type: cloudflare:index:Ruleset
+    properties: {}
+  old:
+    type: cloudflare:index/firewallRule:FirewallRule
+    properties: {}
+`, []string{"firewall-rules@10:5", "zone-settings-bulk@3:5"}},
+		{"crossplane manifest", "settings.yaml", `apiVersion: zone.cloudflare.crossplane.io/v1alpha1
+kind: ZoneSettingsOverride
+metadata:
+  name: example
+---
+apiVersion: dns.cloudflare.crossplane.io/v1alpha1
+kind: Record
+spec: {}
+`, []string{"zone-settings-bulk@1:1"}},
 		{"endpoint", "waf.sh", `curl -X PATCH "$API/zones/$ZONE/settings/waf" -d '{"value":"off"}'` + "\n",
 			[]string{"waf-managed-rules-v1@1:21"}},
 	})
@@ -203,4 +224,23 @@ func TestRulesInTerraformValues(t *testing.T) {
 }
 `, []string{"geoip-field-names@2:29"}},
 	})
+}
+
+// TestValuesPrefilter: a file is read for values outside resources when it holds what a
+// finding there needs, whatever case it is written in, and not otherwise.
+func TestValuesPrefilter(t *testing.T) {
+	r := NewChecker(nil, asOf).tf
+	for src, want := range map[string]bool{
+		`records = { a = { type = "SRV", data = { name = "x" } } }`:            true,
+		`x = { data = { service = "_sip", proto = "_tcp" } }`:                  true,
+		`x = { data = { service = "_sip" } }`:                                  false,
+		`rules = [{ expression = "ip.geoip.asnum eq 1" }]`:                     true,
+		`rules = [{ expression = "ip.src.asnum eq 1" }]`:                       false,
+		`module "m" { source = "./m" }`:                                        false,
+		`X = { DATA = { SERVICE = "_sip", NAME = "x" } } # type is an SRV var`: true,
+	} {
+		if got := r.valuesMayMatch(toLower(nil, []byte(src))); got != want {
+			t.Errorf("valuesMayMatch(%q) = %v, want %v", src, got, want)
+		}
+	}
 }
