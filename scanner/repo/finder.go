@@ -1,6 +1,9 @@
 package repo
 
-import "bytes"
+import (
+	"bytes"
+	"encoding/binary"
+)
 
 // finder searches for one literal. bytes.Index looks for the literal's first byte and then
 // compares; when that byte is common (a letter such as e, or '/'), it stops at nearly every
@@ -76,23 +79,38 @@ func anyIn(data []byte, fs []finder) bool {
 
 // multiFinder tells whether any of many literals occurs in data in one pass: each position's
 // two bytes index a table of the literals' first two bytes, and only positions whose pair
-// starts a literal are compared. Separate searches would pass over the file once per literal.
+// starts a literal are compared (their first four bytes at once, then the rest). Separate
+// searches would pass over the file once per literal.
 type multiFinder struct {
-	bits  [1 << 16 / 64]uint64
-	group map[uint16][][]byte
-	short [][]byte // literals of one byte
+	slot   [1 << 16]uint8 // 1 + the index in groups of the literals starting with a pair
+	groups [][]headed
+	short  [][]byte // literals of fewer than four bytes
+}
+
+// headed is a literal with its first four bytes as one word.
+type headed struct {
+	head uint32
+	lit  []byte
 }
 
 func newMultiFinder(lits [][]byte) *multiFinder {
-	m := &multiFinder{group: map[uint16][][]byte{}}
+	m := &multiFinder{}
 	for _, l := range lits {
-		if len(l) < 2 {
+		if len(l) < 4 {
 			m.short = append(m.short, l)
 			continue
 		}
 		k := uint16(l[0])<<8 | uint16(l[1])
-		m.bits[k>>6] |= 1 << (k & 63)
-		m.group[k] = append(m.group[k], l)
+		if m.slot[k] == 0 {
+			if len(m.groups) == 255 {
+				m.short = append(m.short, l) // the table is full: searched on its own
+				continue
+			}
+			m.groups = append(m.groups, nil)
+			m.slot[k] = uint8(len(m.groups))
+		}
+		g := &m.groups[m.slot[k]-1]
+		*g = append(*g, headed{head: binary.LittleEndian.Uint32(l), lit: l})
 	}
 	return m
 }
@@ -104,18 +122,14 @@ func (m *multiFinder) anyIn(data []byte) bool {
 			return true
 		}
 	}
-	if len(data) < 2 {
-		return false
-	}
-	prev := uint16(data[0])
-	for i := 1; i < len(data); i++ {
-		k := prev<<8 | uint16(data[i])
-		prev = uint16(data[i])
-		if m.bits[k>>6]&(1<<(k&63)) == 0 {
+	for i := 0; i+4 <= len(data); i++ {
+		s := m.slot[uint16(data[i])<<8|uint16(data[i+1])]
+		if s == 0 {
 			continue
 		}
-		for _, l := range m.group[k] {
-			if bytes.HasPrefix(data[i-1:], l) {
+		head := binary.LittleEndian.Uint32(data[i:])
+		for _, h := range m.groups[s-1] {
+			if h.head == head && bytes.HasPrefix(data[i:], h.lit) {
 				return true
 			}
 		}
