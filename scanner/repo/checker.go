@@ -51,7 +51,7 @@ type Kind string
 
 // File kinds.
 const (
-	KindTerraform     Kind = "terraform"      // .tf, .tfvars: HCL native syntax
+	KindTerraform     Kind = "terraform"      // .tf, .tfvars, .hcl (Terragrunt): HCL native syntax
 	KindTerraformJSON Kind = "terraform-json" // .tf.json, .tfvars.json
 	KindJSON          Kind = "json"
 	KindYAML          Kind = "yaml"
@@ -64,7 +64,7 @@ func KindOf(name string) Kind {
 	switch {
 	case strings.HasSuffix(base, ".tf.json"), strings.HasSuffix(base, ".tfvars.json"):
 		return KindTerraformJSON
-	case strings.HasSuffix(base, ".tf"), strings.HasSuffix(base, ".tfvars"):
+	case strings.HasSuffix(base, ".tf"), strings.HasSuffix(base, ".tfvars"), strings.HasSuffix(base, ".hcl"):
 		return KindTerraform
 	case strings.HasSuffix(base, ".json"):
 		return KindJSON
