@@ -208,7 +208,7 @@ func TestWalkLimits(t *testing.T) {
 func TestKindOf(t *testing.T) {
 	for name, want := range map[string]Kind{
 		"main.tf": KindTerraform, "x.TF": KindTerraform, "prod.tfvars": KindTerraform, "a/b.tf.json": KindTerraformJSON,
-		"p.tfvars.json": KindTerraformJSON, "api.json": KindJSON, "ci.yml": KindYAML, "x.yaml": KindYAML, "run.sh": KindShell, "Makefile": KindText, "api.PY": KindPython, "index.d.ts": KindJavaScript, "Rakefile": KindRuby, "mix.exs": KindElixir, "x.php": KindPHP, "main.go": KindGo,
+		"p.tfvars.json": KindTerraformJSON, "api.json": KindJSON, "ci.yml": KindYAML, "x.yaml": KindYAML, "run.sh": KindShell, "Makefile": KindText, "api.PY": KindPython, "index.d.ts": KindJavaScript, "Rakefile": KindRuby, "mix.exs": KindElixir, "x.php": KindPHP, "main.go": KindGo, "live/prod/terragrunt.hcl": KindTerraform,
 	} {
 		if got := KindOf(name); got != want {
 			t.Errorf("KindOf(%s) = %s, want %s", name, got, want)

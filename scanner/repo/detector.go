@@ -11,7 +11,7 @@ type Kind string
 
 // File kinds. Every kind is also read as text (endpoint paths, the catalog's text patterns).
 const (
-	KindTerraform     Kind = "terraform"      // .tf, .tfvars: HCL native syntax
+	KindTerraform     Kind = "terraform"      // .tf, .tfvars, .hcl (Terragrunt): HCL native syntax
 	KindTerraformJSON Kind = "terraform-json" // .tf.json, .tfvars.json
 	KindJSON          Kind = "json"
 	KindYAML          Kind = "yaml"
@@ -36,7 +36,7 @@ type kindDef struct {
 // kinds are the file kinds sunset reads, most specific first; anything else is text.
 var kinds = []kindDef{
 	{kind: KindTerraformJSON, suffixes: []string{".tf.json", ".tfvars.json"}},
-	{kind: KindTerraform, suffixes: []string{".tf", ".tfvars"}},
+	{kind: KindTerraform, suffixes: []string{".tf", ".tfvars", ".hcl"}},
 	{kind: KindJSON, suffixes: []string{".json"}},
 	{kind: KindYAML, suffixes: []string{".yaml", ".yml"}},
 	{kind: KindGo, suffixes: []string{".go"}},

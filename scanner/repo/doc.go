@@ -11,8 +11,8 @@
 // in the first 8,000 bytes, git's rule). Files over MaxFileSize are reported as errors and
 // not read. A file named explicitly is always checked. Each file is then read by kind:
 //
-//   - Terraform (.tf, .tfvars: hashicorp/hcl/v2 native syntax; .tf.json, .tfvars.json: JSON
-//     syntax): resource types the catalog lists (match.terraform.resources, among them
+//   - Terraform (.tf, .tfvars and Terragrunt's .hcl: hashicorp/hcl/v2 native syntax;
+//     .tf.json, .tfvars.json: JSON syntax): resource types the catalog lists (match.terraform.resources, among them
 //     cloudflare_zone_settings_override, which is the bulk zone settings endpoint as a
 //     resource), attributes (match.terraform.attributes, a dotted path through blocks,
 //     dynamic blocks' content, object attributes and lists of objects, with an optional
@@ -21,7 +21,8 @@
 //     deprecated setting (waf included), and Rules language expressions
 //     (cloudflare_filter.expression, cloudflare_ruleset.rules[*].expression). Values outside
 //     resources are read too (see tfvalues.go): module arguments, a resource's and its
-//     dynamic blocks' for_each, locals, variable defaults and tfvars hold records (SRV data
+//     dynamic blocks' for_each, locals, variable defaults, tfvars and Terragrunt inputs hold
+//     records (SRV data
 //     fields when the type is or may be SRV) and rules (an expression with an action, or in a
 //     list under a key ending in "rules"). Object and list values built by a function call or
 //     a condition (tomap({...}), merge, flatten, c ? a : b) are read as the values they hold.

@@ -190,6 +190,15 @@ variable "records" {
   }
 }
 `, srv("5:7")},
+		{"terragrunt inputs", "live/dns/terragrunt.hcl", `terraform {
+  source = "../../modules//dns"
+}
+inputs = {
+  records = [
+    { name = "_sip._tcp", type = "SRV", data = { service = "_sip", proto = "_tcp", port = 5060 } },
+  ]
+}
+`, srv("6:50", "6:68")},
 		{"module in JSON syntax", "dns.tf.json", `{"module": {"dns": {"source": "./dns", "records": [
   {"type": "SRV", "data": {"service": "_sip", "proto": "_tcp"}}
 ]}}}`, srv("2:39", "2:56")},
