@@ -22,14 +22,14 @@
 //     (cloudflare_filter.expression, cloudflare_ruleset.rules[*].expression). Values outside
 //     resources are read too (see tfvalues.go): module arguments, a resource's and its
 //     dynamic blocks' for_each, locals, variable defaults, tfvars and Terragrunt inputs hold
-//     records (SRV data
-//     fields when the type is or may be SRV) and rules (an expression with an action, or in a
-//     list under a key ending in "rules"). Object and list values built by a function call or
-//     a condition (tomap({...}), merge, flatten, c ? a : b) are read as the values they hold.
+//     records (SRV data fields when the type is or may be SRV) and rules (an expression with
+//     an action, or in a list under a key ending in "rules" or "filters"). Object and list
+//     values built by a function call or a condition (tomap({...}), merge, flatten,
+//     c ? a : b) are read as the values they hold.
 //     Locations are the block's or attribute's exact range.
 //   - JSON and YAML: API objects recognised by shape anywhere in a document (see shapeRules),
 //     rules of any tool (an "expression" with an "action", or in a list under a key ending in
-//     "rules": Ansible variables, Pulumi YAML, rule profiles), and the deprecated Terraform
+//     "rules" or "filters": Ansible variables, Pulumi YAML, rule profiles), and the deprecated Terraform
 //     resource types as Pulumi YAML (type cloudflare:index:NAME) or Crossplane manifests
 //     (kind NAME) write them.
 //   - Expression lists: a text file of Rules language expressions, one a line or several

@@ -23,7 +23,7 @@ func TestExpressionLists(t *testing.T) {
 }
 
 // TestRuleProfiles: objects with an expression and an action at any depth, or in a list under
-// a key ending in "rules", in any JSON or YAML (other tools' rule profiles, Ansible
+// a key ending in "rules" or "filters", in any JSON or YAML (other tools' rule profiles, Ansible
 // variables, Pulumi YAML), have their deprecated fields reported; a field name in a YAML
 // comment or in another member is not.
 func TestRuleProfiles(t *testing.T) {
@@ -41,6 +41,7 @@ zones:
   - name: example.com
     note: ip.geoip.asnum is deprecated
 `, []string{"geoip-field-names@4:17"}},
+		{"filters list", "filters.yaml", "filters:\n  - expression: ip.geoip.asnum eq 1\n    paused: false\n  - expression: ip.src.asnum eq 1\n", []string{"filters@2:5", "geoip-field-names@2:17"}},
 		{"pulumi yaml", "Pulumi.yaml", `resources:
   ruleset:
     type: cloudflare:index:Ruleset

@@ -38,9 +38,9 @@ import (
 //
 // Expressions of firewall rules and filters are checked like Terraform's. Every other object
 // holding an "expression" string with an "action", or in a list under a key ending in
-// "rules" (ruleset rules, other tools' rule profiles, Ansible variables, Pulumi YAML's
-// properties.rules), has its expression searched for deprecated fields, each reported at the
-// line that holds it.
+// "rules" or "filters" (ruleset rules, other tools' rule profiles, Ansible variables,
+// Pulumi YAML's properties.rules), has its expression searched for deprecated fields, each
+// reported at the line that holds it.
 type shapeRules struct {
 	settings  map[string]string // zone setting id -> rule id
 	resources map[string]string // Terraform resource type -> rule id, for Pulumi's types
@@ -167,8 +167,9 @@ func (r *shapeRules) object(w *shapeWalk, o *node, pointer, parentKey string, in
 
 // rules recognises the objects that carry a Rules language expression: firewall rules
 // (filter nested or flat), filters, and any other rule (an "expression" with an "action",
-// or in a list under a key ending in "rules"), and checks their expressions. A filter nested
-// in a firewall rule is part of that rule's finding, so it is not reported again.
+// or in a list under a key ending in "rules" or "filters"), and checks their expressions. A
+// filter nested in a firewall rule is part of that rule's finding, so it is not reported
+// again.
 func (r *shapeRules) rules(w *shapeWalk, o *node, pointer, parentKey string, inList bool, label string, emit emitFunc) {
 	action, hasAction := o.stringMember("action")
 	exprText, hasExpr := o.stringMember("expression")
@@ -192,10 +193,11 @@ func (r *shapeRules) rules(w *shapeWalk, o *node, pointer, parentKey string, inL
 	}
 }
 
-// isRulesKey reports whether a list under this key holds rules: rules, custom_rules,
-// firewallRules.
+// isRulesKey reports whether a list under this key holds rules or filters: rules,
+// custom_rules, firewallRules, filters.
 func isRulesKey(k string) bool {
-	return len(k) >= 5 && strings.EqualFold(k[len(k)-5:], "rules")
+	k = strings.ToLower(k)
+	return strings.HasSuffix(k, "rules") || strings.HasSuffix(k, "filters")
 }
 
 // srvData reports an SRV record that still sets the data fields the API no longer takes

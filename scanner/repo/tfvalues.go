@@ -21,7 +21,8 @@ import (
 //     proto together are SRV data; a lone name is too common a word). A literal type other
 //     than the condition's means there is nothing to report.
 //   - a rule object: an "expression" string with an "action", or in a list under a key
-//     ending in "rules"; its deprecated fields are reported as a ruleset rule's are.
+//     ending in "rules" or "filters"; its deprecated fields are reported as a ruleset
+//     rule's are.
 
 // tfValues is one place holding values: its address prefix (module.dns, local, var.records,
 // var for a .tfvars file) and its attributes.
@@ -250,7 +251,7 @@ func (r *tfRules) valueRecord(w *valueWalk, o *tfBody, path string, records bool
 }
 
 // valueRule checks the expression of a rule object: an "expression" string with an
-// "action", or in a list under a key ending in "rules".
+// "action", or in a list under a key ending in "rules" or "filters".
 func (r *tfRules) valueRule(w *valueWalk, o *tfBody, path, key string, inList bool) {
 	e := o.attr("expression")
 	isRule := o.attr("action") != nil || inList && isRulesKey(key)

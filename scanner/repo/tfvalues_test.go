@@ -206,7 +206,7 @@ inputs = {
 }
 
 // TestRulesInTerraformValues: rule objects passed to modules or kept in locals, variables
-// and tfvars (an expression with an action, or in a list under a key ending in "rules") have
+// and tfvars (an expression with an action, or in a list under a key ending in "rules" or "filters") have
 // their deprecated fields reported.
 func TestRulesInTerraformValues(t *testing.T) {
 	runFileCases(t, []fileCase{
