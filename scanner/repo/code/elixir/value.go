@@ -1,5 +1,7 @@
 package elixir
 
+import "github.com/sunsetscan/sunset/scanner/repo/code/internal/lexkit"
+
 // operandStart reports whether token i starts an operand rather than continuing one.
 func (p *parser) operandStart(i int) bool {
 	return i == 0 || p.toks[i-1].kind != tOp || p.toks[i-1].op != '.' && p.toks[i-1].op != opConcat
@@ -147,13 +149,5 @@ func (p *parser) memberName(s span) string {
 			return p.out.Intern([]byte(p.parts[k.p0].Literal(p.src)))
 		}
 	}
-	for k := s.a; k < s.b; k++ {
-		if !p.IsName(k) && !p.is(k, '.') {
-			return ""
-		}
-	}
-	if p.IsName(last) {
-		return p.Text(last)
-	}
-	return ""
+	return lexkit.LastMember(p, s.a, s.b)
 }

@@ -164,15 +164,7 @@ func (p *parser) memberName(s span) string {
 			return p.out.Intern([]byte(p.parts[k.p0].Literal(p.src)))
 		}
 	}
-	for k := s.a; k < s.b; k++ {
-		if !p.IsName(k) && !p.IsMember(k) {
-			return ""
-		}
-	}
-	if p.IsName(last) {
-		return p.Text(last)
-	}
-	return ""
+	return lexkit.LastMember(p, s.a, s.b)
 }
 
 // percent folds "format" % args: the value so far is the format; args is one operand or

@@ -59,3 +59,17 @@ func walkChain(c Chain, j int, rev []string, collect bool) ([]string, int, int) 
 	}
 	return rev, first, j
 }
+
+// LastMember returns the last name of tokens [a, b) when they are names joined by member
+// operators, without calls or indexes (self.zone_id gives zone_id), else "".
+func LastMember(c Chain, a, b int) string {
+	for k := a; k < b; k++ {
+		if !c.IsName(k) && !c.IsMember(k) {
+			return ""
+		}
+	}
+	if c.IsName(b - 1) {
+		return c.Text(b - 1)
+	}
+	return ""
+}
