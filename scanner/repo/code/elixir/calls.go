@@ -129,24 +129,13 @@ func (p *parser) callee(j int) ([]string, int) {
 
 // close handles a closing bracket: the frames down to its opener are closed.
 func (p *parser) close(i int) {
-	m := int(p.toks[i].match)
-	if m < 0 || !p.fr.Opened(m) {
-		return
-	}
-	for {
-		f, ok := p.fr.Pop()
-		if !ok {
-			return
-		}
+	p.fr.CloseTo(int(p.toks[i].match), func(f *lexkit.Frame, opener bool) {
 		end := int(p.toks[i].b)
-		if f.Tok != m {
+		if !opener {
 			end = p.endBefore(i)
 		}
-		p.finish(&f, i, end)
-		if f.Tok == m {
-			return
-		}
-	}
+		p.finish(f, i, end)
+	})
 }
 
 func (p *parser) endBefore(i int) int {

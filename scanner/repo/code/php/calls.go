@@ -78,20 +78,9 @@ func appendName(callee []string, name string) []string {
 
 // close handles a closing bracket: the frames down to its opener are closed.
 func (p *parser) close(i int) {
-	m := int(p.toks[i].match)
-	if m < 0 || !p.fr.Opened(m) {
-		return
-	}
-	for {
-		f, ok := p.fr.Pop()
-		if !ok {
-			return
-		}
-		p.finish(&f, i, int(p.toks[i].b))
-		if f.Tok == m {
-			return
-		}
-	}
+	p.fr.CloseTo(int(p.toks[i].match), func(f *lexkit.Frame, _ bool) {
+		p.finish(f, i, int(p.toks[i].b))
+	})
 }
 
 // finish ends a frame closed at token i, whose last byte ends before end.

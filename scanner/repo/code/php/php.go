@@ -69,12 +69,10 @@ func (p *parser) run() {
 		}
 	}
 	// Brackets left open at the end of the file: their calls end there.
-	for len(p.toks) > 0 {
-		f, ok := p.fr.Pop()
-		if !ok {
-			break
-		}
-		p.finish(&f, len(p.toks), len(p.src))
+	if len(p.toks) > 0 {
+		p.fr.PopAll(func(f *lexkit.Frame) {
+			p.finish(f, len(p.toks), len(p.src))
+		})
 	}
 }
 

@@ -86,13 +86,9 @@ func (p *parser) run() {
 			p.assign = ""
 		}
 	}
-	for {
-		f, ok := p.fr.Pop()
-		if !ok {
-			break
-		}
-		p.finish(&f, len(p.toks), len(p.src))
-	}
+	p.fr.PopAll(func(f *lexkit.Frame) {
+		p.finish(f, len(p.toks), len(p.src))
+	})
 }
 
 // Text is the name of token i (without sigil or colon), interned.
