@@ -78,8 +78,8 @@ func appendName(callee []string, name string) []string {
 
 // close handles a closing bracket: the frames down to its opener are closed.
 func (p *parser) close(i int) {
-	p.fr.CloseTo(int(p.toks[i].match), func(f *lexkit.Frame, _ bool) {
-		p.finish(f, i, int(p.toks[i].b))
+	p.fr.CloseTo(int(p.toks[i].match), func(f lexkit.Frame, _ bool) {
+		p.finish(&f, i, int(p.toks[i].b))
 	})
 }
 

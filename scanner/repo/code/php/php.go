@@ -70,8 +70,8 @@ func (p *parser) run() {
 	}
 	// Brackets left open at the end of the file: their calls end there.
 	if len(p.toks) > 0 {
-		p.fr.PopAll(func(f *lexkit.Frame) {
-			p.finish(f, len(p.toks), len(p.src))
+		p.fr.PopAll(func(f lexkit.Frame) {
+			p.finish(&f, len(p.toks), len(p.src))
 		})
 	}
 }

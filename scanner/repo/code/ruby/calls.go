@@ -134,12 +134,12 @@ func (p *parser) callee(j int) ([]string, int) {
 
 // close handles a closing bracket: the frames down to its opener are closed.
 func (p *parser) close(i int) {
-	p.fr.CloseTo(int(p.toks[i].match), func(f *lexkit.Frame, opener bool) {
+	p.fr.CloseTo(int(p.toks[i].match), func(f lexkit.Frame, opener bool) {
 		end := int(p.toks[i].b)
 		if !opener {
 			end = p.endBefore(i)
 		}
-		p.finish(f, i, end)
+		p.finish(&f, i, end)
 	})
 }
 

@@ -86,8 +86,8 @@ func (p *parser) run() {
 			p.assign = ""
 		}
 	}
-	p.fr.PopAll(func(f *lexkit.Frame) {
-		p.finish(f, len(p.toks), len(p.src))
+	p.fr.PopAll(func(f lexkit.Frame) {
+		p.finish(&f, len(p.toks), len(p.src))
 	})
 }
 

@@ -153,7 +153,7 @@ func (fs *Frames) Opened(tok int) bool {
 // CloseTo closes the frames down to the one opened at token m, as the bracket matched to
 // token m does: each, innermost first, goes to finish with whether it is the one opened at m.
 // Nothing is closed when no open frame was opened at m (m < 0: the closer has no partner).
-func (fs *Frames) CloseTo(m int, finish func(f *Frame, opener bool)) {
+func (fs *Frames) CloseTo(m int, finish func(f Frame, opener bool)) {
 	if m < 0 || !fs.Opened(m) {
 		return
 	}
@@ -162,7 +162,7 @@ func (fs *Frames) CloseTo(m int, finish func(f *Frame, opener bool)) {
 		if !ok {
 			return
 		}
-		finish(&f, f.Tok == m)
+		finish(f, f.Tok == m)
 		if f.Tok == m {
 			return
 		}
@@ -170,13 +170,14 @@ func (fs *Frames) CloseTo(m int, finish func(f *Frame, opener bool)) {
 }
 
 // PopAll closes every open frame, innermost first, handing each to finish: the brackets
-// and blocks still open where the file ends.
-func (fs *Frames) PopAll(finish func(f *Frame)) {
+// and blocks still open where the file ends. Frames go by value: a pointer handed to finish
+// would make each popped frame escape to the heap.
+func (fs *Frames) PopAll(finish func(f Frame)) {
 	for {
 		f, ok := fs.Pop()
 		if !ok {
 			return
 		}
-		finish(&f)
+		finish(f)
 	}
 }
