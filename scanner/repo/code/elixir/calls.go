@@ -35,8 +35,8 @@ func (p *parser) op(i int) {
 	case opPair:
 		p.pair(i)
 	case '=':
-		if i > 0 && p.toks[i-1].kind == tIdent && p.isName(i-1) && !p.is(i-2, '.') {
-			p.assign, p.assignTok, p.attr = p.text(i-1), i+1, false
+		if i > 0 && p.toks[i-1].kind == tIdent && p.IsName(i-1) && !p.is(i-2, '.') {
+			p.assign, p.assignTok, p.attr = p.Text(i-1), i+1, false
 		}
 	case ';':
 		p.endCommands(i)
@@ -55,7 +55,7 @@ func (p *parser) operandEnds(i int) bool {
 	case tNL, tLabel:
 		return false
 	case tIdent:
-		return p.isName(i)
+		return p.IsName(i)
 	}
 	return true
 }
@@ -63,7 +63,7 @@ func (p *parser) operandEnds(i int) bool {
 // open handles '(': a call's arguments (a name right before it), or a group.
 func (p *parser) open(i int) {
 	prev := i - 1
-	if prev < 0 || p.toks[i].sp || p.toks[prev].kind != tIdent || !p.isName(prev) || p.declared(prev) {
+	if prev < 0 || p.toks[i].sp || p.toks[prev].kind != tIdent || !p.IsName(prev) || p.declared(prev) {
 		if p.operandStart(i) && p.concatAfter(i) {
 			p.value(i)
 		}
@@ -95,7 +95,7 @@ func (p *parser) call(name int, open byte, tok int) {
 	f := p.fr.PushCall(open, c, tok)
 	whole := open != '(' || p.toks[tok].match < 0 || !p.is(int(p.toks[tok].match)+1, opConcat) // not an operand of "<>"
 	if whole && first >= 2 && p.is(first-1, '=') && p.toks[first-2].kind == tIdent {
-		f.Outer.Assigned = p.text(first - 2)
+		f.Outer.Assigned = p.Text(first - 2)
 	}
 }
 
@@ -104,7 +104,7 @@ func (p *parser) call(name int, open byte, tok int) {
 // not be a variable.
 func (p *parser) command(i int) bool {
 	j := i + 1
-	if j >= len(p.toks) || !p.toks[j].sp || p.declared(i) || !p.is(i-1, '.') && p.vars.Has(p.text(i)) {
+	if j >= len(p.toks) || !p.toks[j].sp || p.declared(i) || !p.is(i-1, '.') && p.vars.Has(p.Text(i)) {
 		return false
 	}
 	switch t := &p.toks[j]; t.kind {
@@ -119,74 +119,23 @@ func (p *parser) command(i int) bool {
 	return false
 }
 
-// chainStart returns the first token of the member chain ending at token j.
-func (p *parser) chainStart(j int) int {
-	for n := 0; n < 64; n++ {
-		k := j - 1
-		if !p.is(k, '.') {
-			break
-		}
-		k--
-		for k >= 0 && (p.is(k, ')') || p.is(k, ']')) && p.toks[k].match >= 0 && int(p.toks[k].match) < k {
-			k = int(p.toks[k].match) - 1
-		}
-		if !p.isName(k) {
-			break
-		}
-		j = k
-	}
-	return j
-}
-
-// callee walks back from the called name at token j through '.', skipping calls and
-// indexes in between (client(opts).put is [client put]). It returns the chain and its first
-// token.
+// callee is the chain of the call whose name is token j and its first token: see
+// lexkit.Callee.
 func (p *parser) callee(j int) ([]string, int) {
-	rev := p.scratch[:0]
-	first := j
-	for n := 0; n < 64; n++ {
-		rev = append(rev, p.text(j))
-		first = j
-		k := j - 1
-		if !p.is(k, '.') {
-			break
-		}
-		k--
-		for k >= 0 && (p.is(k, ')') || p.is(k, ']')) && p.toks[k].match >= 0 && int(p.toks[k].match) < k {
-			k = int(p.toks[k].match) - 1
-		}
-		if !p.isName(k) {
-			break
-		}
-		j = k
-	}
-	p.scratch = rev
-	for a, b := 0, len(rev)-1; a < b; a, b = a+1, b-1 {
-		rev[a], rev[b] = rev[b], rev[a]
-	}
-	return rev, first // valid until the next callee: AddCall copies it
+	callee, first := lexkit.Callee(p, j, p.scratch)
+	p.scratch = callee
+	return callee, first // valid until the next callee: AddCall copies it
 }
 
 // close handles a closing bracket: the frames down to its opener are closed.
 func (p *parser) close(i int) {
-	m := int(p.toks[i].match)
-	if m < 0 || !p.fr.Opened(m) {
-		return
-	}
-	for {
-		f, ok := p.fr.Pop()
-		if !ok {
-			return
-		}
+	p.fr.CloseTo(int(p.toks[i].match), func(f lexkit.Frame, opener bool) {
 		end := int(p.toks[i].b)
-		if f.Tok != m {
+		if !opener {
 			end = p.endBefore(i)
 		}
 		p.finish(&f, i, end)
-		if f.Tok == m {
-			return
-		}
-	}
+	})
 }
 
 func (p *parser) endBefore(i int) int {
@@ -269,8 +218,8 @@ func (p *parser) joinList(f *lexkit.Frame, open, end int) {
 			piece.Reset()
 			piece.Parts(p.parts[t.p0:t.p1], p.src, p.lookup)
 			p.fold.JoinPiece(piece.Value(), piece.Names())
-		case k-start == 1 && p.isName(start):
-			p.fold.JoinPiece(code.HoleString, []string{p.text(start)})
+		case k-start == 1 && p.IsName(start):
+			p.fold.JoinPiece(code.HoleString, []string{p.Text(start)})
 		case k > start:
 			p.fold.JoinPiece(code.HoleString, []string{""})
 		}
@@ -287,8 +236,8 @@ func (p *parser) argIdent(f *lexkit.Frame, end int) {
 		a++
 	}
 	ident := ""
-	if end-a == 1 && p.isName(a) {
-		ident = p.text(a)
+	if end-a == 1 && p.IsName(a) {
+		ident = p.Text(a)
 	}
 	p.out.AddArgIdent(f.Call, ident)
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/sunsetscan/sunset/scanner/repo/code"
 	"github.com/sunsetscan/sunset/scanner/repo/code/internal/lexkit"
+	"github.com/sunsetscan/sunset/scanner/repo/code/internal/readertest"
 )
 
 var cases = []struct {
@@ -203,17 +204,7 @@ end
 func TestRead(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			f := Read([]byte(c.src))
-			if f.Lang != "elixir" {
-				t.Fatalf("Lang %q", f.Lang)
-			}
-			got := lexkit.Describe(f)
-			if strings.Join(got, "\n") != strings.Join(c.want, "\n") {
-				t.Errorf("got\n\t%s\nwant\n\t%s", strings.Join(got, "\n\t"), strings.Join(c.want, "\n\t"))
-			}
-			if err := lexkit.Check([]byte(c.src), f); err != nil {
-				t.Error(err)
-			}
+			readertest.Case(t, Read, "elixir", c.src, c.want)
 		})
 	}
 }
@@ -241,7 +232,7 @@ func TestPositions(t *testing.T) {
 // TestBroken checks that unterminated strings, heredocs, sigils and blocks give what was
 // read.
 func TestBroken(t *testing.T) {
-	for src, want := range map[string]string{
+	readertest.Broken(t, Read, map[string]string{
 		"get(\"zones/#{id}/filters": `str 1:5 "zones/\x00/filters" call=0 arg=0 holes=id|call 1:1 get`,
 		"@doc \"\"\"\n  a #{b}\n":   `str 1:6 "  a \x00\n" as=doc holes=b`,
 		"x = ~s(a (b) c":            `str 1:5 "a (b) c" as=x`,
@@ -251,15 +242,7 @@ func TestBroken(t *testing.T) {
 		"a = :\"sym":                ``,
 		"~w(":                       ``,
 		"":                          ``,
-	} {
-		f := Read([]byte(src))
-		if got := strings.Join(lexkit.Describe(f), "|"); got != want {
-			t.Errorf("%q:\n got %s\nwant %s", src, got, want)
-		}
-		if err := lexkit.Check([]byte(src), f); err != nil {
-			t.Errorf("%q: %v", src, err)
-		}
-	}
+	})
 }
 
 func FuzzRead(f *testing.F) {
@@ -267,11 +250,7 @@ func FuzzRead(f *testing.F) {
 		f.Add(c.src)
 	}
 	f.Add("x = ~w\"a #{b} c\" <> ~S'''\n d\n''' |> f.() ?\\n :<<>> %{a: 1} <<1>>")
-	f.Fuzz(func(t *testing.T, src string) {
-		if err := lexkit.Check([]byte(src), Read([]byte(src))); err != nil {
-			t.Fatal(err)
-		}
-	})
+	f.Fuzz(readertest.Fuzz(Read))
 }
 
 // BenchmarkRead reads a generated Elixir file of about 1 MB.

@@ -1,5 +1,7 @@
 package elixir
 
+import "github.com/sunsetscan/sunset/scanner/repo/code/internal/lexkit"
+
 // ident handles an identifier: keywords, definitions, imports, and names that start a
 // concatenation or call a function without parentheses.
 func (p *parser) ident(i int) {
@@ -15,7 +17,7 @@ func (p *parser) ident(i int) {
 	case p.is(i+1, '('):
 	case p.command(i):
 		p.call(i, frameCall, i)
-	case !p.is(i+1, '.') && p.is(p.chainStart(i)-1, opPipe):
+	case !p.is(i+1, '.') && p.is(lexkit.ChainStart(p, i)-1, opPipe):
 		callee, _ := p.callee(i)
 		c := p.out.AddCall(callee, false, int(t.s)) // x |> Foo.bar
 		p.out.EndCall(c, int(t.b))
@@ -38,7 +40,7 @@ func (p *parser) keyword(i int) {
 		p.end(i)
 	case "def", "defp", "defmacro", "defmacrop", "defguard", "defguardp", "defdelegate":
 		if j := i + 1; j < len(p.toks) && p.toks[j].kind == tIdent && !p.word(j, "unquote") {
-			p.out.Decl(p.text(j))
+			p.out.Decl(p.Text(j))
 		}
 		p.inDef = true
 	case "defmodule", "import", "require":
@@ -51,7 +53,7 @@ func (p *parser) keyword(i int) {
 			callee := []string{"use"}
 			for k := i + 1; k < j; k++ {
 				if p.toks[k].kind == tAlias {
-					callee = append(callee, p.text(k))
+					callee = append(callee, p.Text(k))
 				}
 			}
 			c := p.out.AddCall(callee, false, int(p.toks[j-1].s))
@@ -103,7 +105,7 @@ func (p *parser) alias(j int) {
 // elsewhere.
 func (p *parser) attribute(i int) {
 	if p.statement(i) && i+1 < len(p.toks) && p.toks[i+1].sp && p.toks[i+1].kind != tNL {
-		p.assign, p.assignTok, p.attr = p.text(i), i+1, true
+		p.assign, p.assignTok, p.attr = p.Text(i), i+1, true
 		return
 	}
 	if p.operandStart(i) && p.concatAfter(i) {
@@ -124,7 +126,7 @@ func (p *parser) label(i int) {
 		case "do", "else", "after", "rescue", "catch":
 			return
 		}
-		name = p.text(i)
+		name = p.Text(i)
 	}
 	p.key(name, int(t.s))
 }
@@ -144,7 +146,7 @@ func (p *parser) pair(i int) {
 			name = p.out.Intern([]byte(p.parts[t.p0].Literal(p.src)))
 		}
 	case tAtom, tIdent:
-		name = p.text(k)
+		name = p.Text(k)
 	}
 	p.key(name, int(t.s))
 }

@@ -1,5 +1,7 @@
 package elixir
 
+import "github.com/sunsetscan/sunset/scanner/repo/code/internal/lexkit"
+
 // operandStart reports whether token i starts an operand rather than continuing one.
 func (p *parser) operandStart(i int) bool {
 	return i == 0 || p.toks[i-1].kind != tOp || p.toks[i-1].op != '.' && p.toks[i-1].op != opConcat
@@ -41,10 +43,10 @@ func (p *parser) value(i int) {
 // at token i is given, and whether it is an attribute.
 func (p *parser) target(i int) (string, bool) {
 	switch {
-	case i >= 2 && p.is(i-1, '=') && p.toks[i-2].kind == tIdent && p.isName(i-2):
-		return p.text(i - 2), false
+	case i >= 2 && p.is(i-1, '=') && p.toks[i-2].kind == tIdent && p.IsName(i-2):
+		return p.Text(i - 2), false
 	case i >= 1 && p.toks[i-1].kind == tAttr && p.toks[i].sp && p.statement(i-1):
-		return p.text(i - 1), true
+		return p.Text(i - 1), true
 	}
 	return "", false
 }
@@ -81,7 +83,7 @@ func (p *parser) operandEnd(i int) int {
 	switch {
 	case t.kind == tStr || t.kind == tNum || t.kind == tLit || t.kind == tAtom:
 		return i + 1
-	case p.isName(i):
+	case p.IsName(i):
 		return p.postfix(i + 1)
 	case t.kind == tOp && t.op == '(' && t.match > int32(i):
 		return p.postfix(int(t.match) + 1)
@@ -121,7 +123,7 @@ func (p *parser) operand(s span) {
 		p.fold.LitBytes(p.src[t.a:t.b])
 		return
 	case tIdent, tAttr:
-		name := p.text(s.a)
+		name := p.Text(s.a)
 		store := &p.vars
 		if t.kind == tAttr {
 			store = &p.attrs
@@ -142,18 +144,10 @@ func (p *parser) memberName(s span) string {
 	last := s.b - 1
 	if p.is(last, ']') && int(p.toks[last].match) == last-2 {
 		if k := &p.toks[last-1]; k.kind == tAtom {
-			return p.text(last - 1)
+			return p.Text(last - 1)
 		} else if k.kind == tStr && k.p1-k.p0 == 1 && !p.parts[k.p0].Hole {
 			return p.out.Intern([]byte(p.parts[k.p0].Literal(p.src)))
 		}
 	}
-	for k := s.a; k < s.b; k++ {
-		if !p.isName(k) && !p.is(k, '.') {
-			return ""
-		}
-	}
-	if p.isName(last) {
-		return p.text(last)
-	}
-	return ""
+	return lexkit.LastMember(p, s.a, s.b)
 }

@@ -38,7 +38,7 @@ func (p *parser) open(i int) {
 	f := p.fr.PushCall('(', call, i)
 	whole := p.toks[i].match < 0 || !p.is(int(p.toks[i].match)+1, '.') // not an operand of "."
 	if whole && first >= 2 && p.is(first-1, '=') && (p.toks[first-2].kind == tVar || p.toks[first-2].kind == tName) {
-		f.Outer.Assigned = p.text(first - 2)
+		f.Outer.Assigned = p.Text(first - 2)
 	}
 }
 
@@ -48,28 +48,11 @@ func (p *parser) open(i int) {
 func (p *parser) callee(j int) ([]string, int, int) {
 	t := &p.toks[j]
 	nameOff := int(t.a) + bytes.LastIndexByte(p.src[t.a:t.b], '\\') + 1
-	rev := p.scratch[:0]
-	first := j
-	for n := 0; n < 64; n++ {
-		rev = append(rev, p.text(j))
-		first = j
-		k := j - 1
-		if !p.isMember(k) {
-			break
-		}
-		k--
-		for k >= 0 && (p.is(k, ')') || p.is(k, ']')) && p.toks[k].match >= 0 && int(p.toks[k].match) < k {
-			k = int(p.toks[k].match) - 1
-		}
-		if k < 0 || (p.toks[k].kind != tName && p.toks[k].kind != tVar) {
-			break
-		}
-		j = k
-	}
+	rev, first := lexkit.Callee(p, j, p.scratch)
 	p.scratch = rev
 	callee := p.callees[:0]
-	for k := len(rev) - 1; k >= 0; k-- {
-		callee = appendName(callee, rev[k])
+	for _, name := range rev {
+		callee = appendName(callee, name)
 	}
 	p.callees = callee
 	return callee, first, nameOff // valid until the next callee: AddCall copies it
@@ -95,20 +78,9 @@ func appendName(callee []string, name string) []string {
 
 // close handles a closing bracket: the frames down to its opener are closed.
 func (p *parser) close(i int) {
-	m := int(p.toks[i].match)
-	if m < 0 || !p.fr.Opened(m) {
-		return
-	}
-	for {
-		f, ok := p.fr.Pop()
-		if !ok {
-			return
-		}
+	p.fr.CloseTo(int(p.toks[i].match), func(f lexkit.Frame, _ bool) {
 		p.finish(&f, i, int(p.toks[i].b))
-		if f.Tok == m {
-			return
-		}
-	}
+	})
 }
 
 // finish ends a frame closed at token i, whose last byte ends before end.
@@ -141,10 +113,10 @@ func (p *parser) argIdent(f *lexkit.Frame, end int) {
 	if end-a == 1 {
 		switch t := &p.toks[a]; t.kind {
 		case tVar:
-			ident = p.text(a)
+			ident = p.Text(a)
 		case tName:
 			if !keyword(p.src[t.a:t.b]) {
-				ident = p.text(a)
+				ident = p.Text(a)
 			}
 		}
 	}

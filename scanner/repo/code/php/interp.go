@@ -148,53 +148,16 @@ func (l *lexer) simpleVar(limit int) {
 
 // braced reads {$expr} (open at the brace) or ${name} / ${expr} (open at the brace after $).
 func (l *lexer) braced(open, limit int) {
-	end := matchBrace(l.src, open, limit)
+	end := lexkit.MatchBrace(l.src, open, limit)
 	expr := l.src[open+1 : end]
 	dollarBrace := open > l.i
 	next := min(end+1, limit)
 	switch {
-	case dollarBrace && isName(expr):
+	case dollarBrace && lexkit.IsName(expr):
 		l.hole(expr, true, next)
-	case !dollarBrace && len(expr) > 1 && expr[0] == '$' && isName(expr[1:]):
+	case !dollarBrace && len(expr) > 1 && expr[0] == '$' && lexkit.IsName(expr[1:]):
 		l.hole(expr[1:], true, next)
 	default:
 		l.hole(lexkit.LastName(expr), false, next)
 	}
-}
-
-// isName reports whether s is an identifier.
-func isName(s []byte) bool {
-	if len(s) == 0 || !lexkit.IsIdentStart(s[0]) {
-		return false
-	}
-	for i := 1; i < len(s); i++ {
-		if !lexkit.IsIdent(s[i]) {
-			return false
-		}
-	}
-	return true
-}
-
-// matchBrace returns the index of the brace closing the one at open, skipping quoted
-// strings, or limit when there is none before limit.
-func matchBrace(src []byte, open, limit int) int {
-	depth := 0
-	for i := open; i < limit; i++ {
-		switch c := src[i]; c {
-		case '{':
-			depth++
-		case '}':
-			depth--
-			if depth == 0 {
-				return i
-			}
-		case '\'', '"':
-			for i++; i < limit && src[i] != c; i++ {
-				if src[i] == '\\' {
-					i++
-				}
-			}
-		}
-	}
-	return limit
 }

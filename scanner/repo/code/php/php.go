@@ -69,17 +69,15 @@ func (p *parser) run() {
 		}
 	}
 	// Brackets left open at the end of the file: their calls end there.
-	for len(p.toks) > 0 {
-		f, ok := p.fr.Pop()
-		if !ok {
-			break
-		}
-		p.finish(&f, len(p.toks), len(p.src))
+	if len(p.toks) > 0 {
+		p.fr.PopAll(func(f lexkit.Frame) {
+			p.finish(&f, len(p.toks), len(p.src))
+		})
 	}
 }
 
-// text is the source text of token i (a variable without its $).
-func (p *parser) text(i int) string {
+// Text is the source text of token i (a variable without its $).
+func (p *parser) Text(i int) string {
 	return p.out.Name(int(p.toks[i].a), int(p.toks[i].b))
 }
 
@@ -88,8 +86,22 @@ func (p *parser) is(i int, op byte) bool {
 	return i >= 0 && i < len(p.toks) && p.toks[i].kind == tOp && p.toks[i].op == op
 }
 
-// isMember reports whether token i is a member operator.
-func (p *parser) isMember(i int) bool {
+// IsName reports whether token i is a name or a variable a callee chain may hold.
+func (p *parser) IsName(i int) bool {
+	return i >= 0 && i < len(p.toks) && (p.toks[i].kind == tName || p.toks[i].kind == tVar)
+}
+
+// Opener returns the bracket the ")" or "]" at token k closes when it is before k, else -1
+// (for lexkit.Callee).
+func (p *parser) Opener(k int) int {
+	if (p.is(k, ')') || p.is(k, ']')) && p.toks[k].match >= 0 && int(p.toks[k].match) < k {
+		return int(p.toks[k].match)
+	}
+	return -1
+}
+
+// IsMember reports whether token i is a member operator.
+func (p *parser) IsMember(i int) bool {
 	if i < 0 || i >= len(p.toks) || p.toks[i].kind != tOp {
 		return false
 	}
@@ -109,7 +121,7 @@ func (p *parser) operandStart(i int) bool {
 	}
 	switch t := &p.toks[i-1]; t.kind {
 	case tOp:
-		return !p.isMember(i-1) && t.op != '.' && t.op != '$'
+		return !p.IsMember(i-1) && t.op != '.' && t.op != '$'
 	case tName:
 		return !p.word(i-1, "new")
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/sunsetscan/sunset/scanner/repo/code"
 	"github.com/sunsetscan/sunset/scanner/repo/code/internal/lexkit"
+	"github.com/sunsetscan/sunset/scanner/repo/code/internal/readertest"
 )
 
 var cases = []struct {
@@ -231,17 +232,7 @@ EOT, $two);
 func TestRead(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			f := Read([]byte(c.src))
-			if f.Lang != "php" {
-				t.Fatalf("Lang %q", f.Lang)
-			}
-			got := lexkit.Describe(f)
-			if strings.Join(got, "\n") != strings.Join(c.want, "\n") {
-				t.Errorf("got\n\t%s\nwant\n\t%s", strings.Join(got, "\n\t"), strings.Join(c.want, "\n\t"))
-			}
-			if err := lexkit.Check([]byte(c.src), f); err != nil {
-				t.Error(err)
-			}
+			readertest.Case(t, Read, "php", c.src, c.want)
 		})
 	}
 }
@@ -268,7 +259,7 @@ func TestPositions(t *testing.T) {
 
 // TestBroken checks that unterminated strings, comments and brackets give what was read.
 func TestBroken(t *testing.T) {
-	for src, want := range map[string]string{
+	readertest.Broken(t, Read, map[string]string{
 		"<?php $c->get(\"zones/$id/filters": `str 1:15 "zones/\x00/filters" call=0 arg=0 holes=id|call 1:11 c.get`,
 		"<?php $x = 'abc":                   `str 1:12 "abc" as=x`,
 		"<?php /* 'abc":                     ``,
@@ -278,15 +269,7 @@ func TestBroken(t *testing.T) {
 		"":                                  ``,
 		"<?php \"":                          ``,
 		"<?php $x = \"a\\":                  `str 1:12 "a\\" as=x`,
-	} {
-		f := Read([]byte(src))
-		if got := strings.Join(lexkit.Describe(f), "|"); got != want {
-			t.Errorf("%q:\n got %s\nwant %s", src, got, want)
-		}
-		if err := lexkit.Check([]byte(src), f); err != nil {
-			t.Errorf("%q: %v", src, err)
-		}
-	}
+	})
 }
 
 func FuzzRead(f *testing.F) {
@@ -294,11 +277,7 @@ func FuzzRead(f *testing.F) {
 		f.Add(c.src)
 	}
 	f.Add("<?php $a = \"{$b[\"c\"]}\"; $x = <<<'E'\nE;")
-	f.Fuzz(func(t *testing.T, src string) {
-		if err := lexkit.Check([]byte(src), Read([]byte(src))); err != nil {
-			t.Fatal(err)
-		}
-	})
+	f.Fuzz(readertest.Fuzz(Read))
 }
 
 // BenchmarkRead reads a generated PHP file of about 1 MB.

@@ -44,8 +44,8 @@ func (p *parser) name(i int) {
 		}
 		return
 	case "namespace":
-		if i+1 < len(p.toks) && p.toks[i+1].kind == tName && !p.isMember(i-1) {
-			p.out.Import(p.text(i + 1))
+		if i+1 < len(p.toks) && p.toks[i+1].kind == tName && !p.IsMember(i-1) {
+			p.out.Import(p.Text(i + 1))
 		}
 		return
 	case "use":
@@ -57,7 +57,7 @@ func (p *parser) name(i int) {
 	}
 	if p.is(i+1, ':') && (p.is(i-1, '(') || p.is(i-1, ',')) {
 		if f := p.fr.Top(); f.Own {
-			f.Key = p.text(i)
+			f.Key = p.Text(i)
 			p.out.AddKey(f.Call, f.Key, int(t.a), 0)
 		}
 		return
@@ -74,12 +74,12 @@ func (p *parser) use(i int) {
 		j++
 	}
 	for j < len(p.toks) && p.toks[j].kind == tName {
-		prefix := p.text(j)
+		prefix := p.Text(j)
 		j++
 		if strings.HasSuffix(prefix, "\\") && p.is(j, '{') {
 			for j++; j < len(p.toks) && !p.is(j, '}') && !p.is(j, ';'); j++ {
 				if p.toks[j].kind == tName && !p.word(j-1, "as") && !p.word(j, "as") {
-					p.out.Import(prefix + p.text(j))
+					p.out.Import(prefix + p.Text(j))
 				}
 			}
 			j++
@@ -155,8 +155,8 @@ func (p *parser) op(i int) {
 	case opPair:
 		p.arrow(i)
 	case '=':
-		if i > 0 && p.toks[i-1].kind == tVar && !p.isMember(i-2) {
-			p.assign, p.assignTok = p.text(i-1), i+1
+		if i > 0 && p.toks[i-1].kind == tVar && !p.IsMember(i-2) {
+			p.assign, p.assignTok = p.Text(i-1), i+1
 		}
 	case ';':
 		p.fnBody, p.decl = false, ""
@@ -195,7 +195,7 @@ func (p *parser) arrow(i int) {
 			name = p.parts[t.p0].Literal(p.src)
 		}
 	case tName:
-		name = p.text(k)
+		name = p.Text(k)
 	}
 	f.Key = name
 	if f.Call >= 0 && !f.Direct {

@@ -17,12 +17,12 @@ func (p *parser) value(i int) {
 	switch {
 	case i < 2:
 	case p.is(i-1, '=') && (p.toks[i-2].kind == tVar || p.toks[i-2].kind == tName):
-		c.Assigned = p.text(i - 2)
-		if p.toks[i-2].kind == tVar && !p.isMember(i-3) {
+		c.Assigned = p.Text(i - 2)
+		if p.toks[i-2].kind == tVar && !p.IsMember(i-3) {
 			plain = c.Assigned
 		}
 	case p.is(i-1, opCatAssign) && (p.toks[i-2].kind == tVar || p.toks[i-2].kind == tName):
-		c.Assigned = p.text(i - 2)
+		c.Assigned = p.Text(i - 2)
 		if v, names, ok := p.vars.Get(c.Assigned, false); ok && p.toks[i-2].kind == tVar {
 			p.fold.Append(v, names)
 		} else {
@@ -91,7 +91,7 @@ func (p *parser) postfix(j int) int {
 	for j < len(p.toks) {
 		t := &p.toks[j]
 		switch {
-		case p.isMember(j) && j+1 < len(p.toks) && (p.toks[j+1].kind == tName || p.toks[j+1].kind == tVar):
+		case p.IsMember(j) && j+1 < len(p.toks) && (p.toks[j+1].kind == tName || p.toks[j+1].kind == tVar):
 			j += 2
 		case t.kind == tOp && (t.op == '(' || t.op == '[') && t.match > int32(j):
 			j = int(t.match) + 1
@@ -115,7 +115,7 @@ func (p *parser) operand(s span) {
 			p.fold.Lit(string(p.src[t.a:t.b]))
 			return
 		case tVar:
-			name := p.text(s.a)
+			name := p.Text(s.a)
 			if v, names, ok := p.vars.Get(name, false); ok {
 				p.fold.Append(v, names)
 				return
@@ -123,7 +123,7 @@ func (p *parser) operand(s span) {
 			p.fold.Hole(name)
 			return
 		case tName:
-			if name := p.text(s.a); len(name) < 4 || name[:2] != "__" {
+			if name := p.Text(s.a); len(name) < 4 || name[:2] != "__" {
 				p.fold.Hole(name)
 				return
 			}
@@ -138,12 +138,12 @@ func (p *parser) operand(s span) {
 // "" for any other operand.
 func (p *parser) memberName(s span) string {
 	for k := s.a; k < s.b; k++ {
-		if t := &p.toks[k]; t.kind != tVar && t.kind != tName && !p.isMember(k) {
+		if t := &p.toks[k]; t.kind != tVar && t.kind != tName && !p.IsMember(k) {
 			return ""
 		}
 	}
 	if last := &p.toks[s.b-1]; last.kind == tVar || last.kind == tName {
-		return p.text(s.b - 1)
+		return p.Text(s.b - 1)
 	}
 	return ""
 }

@@ -49,7 +49,7 @@ func (p *parser) operandEnds(i int) bool {
 	case tNL, tLabel:
 		return false
 	case tIdent:
-		return p.isName(i) || p.word(i, "end") || p.word(i, "nil") || p.word(i, "true") || p.word(i, "false")
+		return p.IsName(i) || p.word(i, "end") || p.word(i, "nil") || p.word(i, "true") || p.word(i, "false")
 	}
 	return true
 }
@@ -63,7 +63,7 @@ func (p *parser) blockBrace(i int) bool {
 	case p.is(i-1, ')') || p.is(i-1, opLambda):
 		return true
 	case p.toks[i-1].kind == tIdent:
-		return p.isName(i-1) && !p.vars.Has(p.text(i-1))
+		return p.IsName(i-1) && !p.vars.Has(p.Text(i-1))
 	}
 	return false
 }
@@ -72,7 +72,7 @@ func (p *parser) blockBrace(i int) bool {
 func (p *parser) open(i int) {
 	prev := i - 1
 	t := &p.toks[i]
-	callable := prev >= 0 && !t.sp && (p.isName(prev) && p.toks[prev].kind != tIVar || p.word(prev, "super"))
+	callable := prev >= 0 && !t.sp && (p.IsName(prev) && p.toks[prev].kind != tIVar || p.word(prev, "super"))
 	if !callable || p.declared(prev) {
 		if p.operandStart(i) && p.concatAfter(i) {
 			p.value(i)
@@ -96,8 +96,8 @@ func (p *parser) call(name int, open byte, tok int) {
 	f := p.fr.PushCall(open, c, tok)
 	after := int(p.toks[tok].match) + 1
 	whole := open != '(' || after == 0 || !p.is(after, '+') && !p.is(after, opShl) // not an operand of "+"
-	if whole && first >= 2 && (p.is(first-1, '=') || p.is(first-1, opAssign)) && p.isName(first-2) {
-		f.Outer.Assigned = p.text(first - 2)
+	if whole && first >= 2 && (p.is(first-1, '=') || p.is(first-1, opAssign)) && p.IsName(first-2) {
+		f.Outer.Assigned = p.Text(first - 2)
 	}
 }
 
@@ -109,7 +109,7 @@ func (p *parser) command(i int) bool {
 	if j >= len(p.toks) || !p.toks[j].sp || p.declared(i) {
 		return false
 	}
-	if !p.isMember(i-1) && p.vars.Has(p.text(i)) {
+	if !p.IsMember(i-1) && p.vars.Has(p.Text(i)) {
 		return false
 	}
 	switch t := &p.toks[j]; t.kind {
@@ -124,55 +124,23 @@ func (p *parser) command(i int) bool {
 	return false
 }
 
-// callee walks back from the called name at token j through ".", "&." and "::", skipping
-// calls and indexes in between (client(opts).put is [client put]). It returns the chain
-// and its first token.
+// callee is the chain of the call whose name is token j and its first token: see
+// lexkit.Callee.
 func (p *parser) callee(j int) ([]string, int) {
-	rev := p.scratch[:0]
-	first := j
-	for n := 0; n < 64; n++ {
-		rev = append(rev, p.text(j))
-		first = j
-		k := j - 1
-		if !p.isMember(k) {
-			break
-		}
-		k--
-		for k >= 0 && (p.is(k, ')') || p.is(k, ']')) && p.toks[k].match >= 0 && int(p.toks[k].match) < k {
-			k = int(p.toks[k].match) - 1
-		}
-		if !p.isName(k) {
-			break
-		}
-		j = k
-	}
-	p.scratch = rev
-	for a, b := 0, len(rev)-1; a < b; a, b = a+1, b-1 {
-		rev[a], rev[b] = rev[b], rev[a]
-	}
-	return rev, first // valid until the next callee: AddCall copies it
+	callee, first := lexkit.Callee(p, j, p.scratch)
+	p.scratch = callee
+	return callee, first // valid until the next callee: AddCall copies it
 }
 
 // close handles a closing bracket: the frames down to its opener are closed.
 func (p *parser) close(i int) {
-	m := int(p.toks[i].match)
-	if m < 0 || !p.fr.Opened(m) {
-		return
-	}
-	for {
-		f, ok := p.fr.Pop()
-		if !ok {
-			return
-		}
+	p.fr.CloseTo(int(p.toks[i].match), func(f lexkit.Frame, opener bool) {
 		end := int(p.toks[i].b)
-		if f.Tok != m {
+		if !opener {
 			end = p.endBefore(i)
 		}
 		p.finish(&f, i, end)
-		if f.Tok == m {
-			return
-		}
-	}
+	})
 }
 
 // endBefore is where the token before i ends.
@@ -244,8 +212,8 @@ func (p *parser) argIdent(f *lexkit.Frame, end int) {
 		a++ // a keyword argument
 	}
 	ident := ""
-	if end-a == 1 && p.isName(a) && !p.word(a, "self") {
-		ident = p.text(a)
+	if end-a == 1 && p.IsName(a) && !p.word(a, "self") {
+		ident = p.Text(a)
 	}
 	p.out.AddArgIdent(f.Call, ident)
 }

@@ -86,17 +86,13 @@ func (p *parser) run() {
 			p.assign = ""
 		}
 	}
-	for {
-		f, ok := p.fr.Pop()
-		if !ok {
-			break
-		}
+	p.fr.PopAll(func(f lexkit.Frame) {
 		p.finish(&f, len(p.toks), len(p.src))
-	}
+	})
 }
 
-// text is the name of token i (without sigil or colon), interned.
-func (p *parser) text(i int) string {
+// Text is the name of token i (without sigil or colon), interned.
+func (p *parser) Text(i int) string {
 	return p.out.Name(int(p.toks[i].a), int(p.toks[i].b))
 }
 
@@ -105,8 +101,8 @@ func (p *parser) is(i int, op byte) bool {
 	return i >= 0 && i < len(p.toks) && p.toks[i].kind == tOp && p.toks[i].op == op
 }
 
-// isMember reports whether token i is ".", "&." or "::".
-func (p *parser) isMember(i int) bool {
+// IsMember reports whether token i is ".", "&." or "::".
+func (p *parser) IsMember(i int) bool {
 	if i < 0 || i >= len(p.toks) || p.toks[i].kind != tOp {
 		return false
 	}
@@ -119,8 +115,17 @@ func (p *parser) word(i int, w string) bool {
 	return i >= 0 && i < len(p.toks) && p.toks[i].kind == tIdent && string(p.src[p.toks[i].a:p.toks[i].b]) == w
 }
 
-// isName reports whether token i is a name an operand or a callee may hold.
-func (p *parser) isName(i int) bool {
+// Opener returns the bracket the ")" or "]" at token k closes when it is before k, else -1
+// (for lexkit.Callee).
+func (p *parser) Opener(k int) int {
+	if (p.is(k, ')') || p.is(k, ']')) && p.toks[k].match >= 0 && int(p.toks[k].match) < k {
+		return int(p.toks[k].match)
+	}
+	return -1
+}
+
+// IsName reports whether token i is a name an operand or a callee may hold.
+func (p *parser) IsName(i int) bool {
 	if i < 0 || i >= len(p.toks) {
 		return false
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/sunsetscan/sunset/scanner/repo/code"
 	"github.com/sunsetscan/sunset/scanner/repo/code/internal/lexkit"
+	"github.com/sunsetscan/sunset/scanner/repo/code/internal/readertest"
 )
 
 var cases = []struct {
@@ -189,17 +190,7 @@ __END__
 func TestRead(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			f := Read([]byte(c.src))
-			if f.Lang != "ruby" {
-				t.Fatalf("Lang %q", f.Lang)
-			}
-			got := lexkit.Describe(f)
-			if strings.Join(got, "\n") != strings.Join(c.want, "\n") {
-				t.Errorf("got\n\t%s\nwant\n\t%s", strings.Join(got, "\n\t"), strings.Join(c.want, "\n\t"))
-			}
-			if err := lexkit.Check([]byte(c.src), f); err != nil {
-				t.Error(err)
-			}
+			readertest.Case(t, Read, "ruby", c.src, c.want)
 		})
 	}
 }
@@ -226,7 +217,7 @@ func TestPositions(t *testing.T) {
 
 // TestBroken checks that unterminated strings, heredocs and blocks give what was read.
 func TestBroken(t *testing.T) {
-	for src, want := range map[string]string{
+	readertest.Broken(t, Read, map[string]string{
 		"get \"zones/#{id}/filters": `str 1:5 "zones/\x00/filters" call=0 arg=0 holes=id|call 1:1 get`,
 		"x = <<~EOS\n  a/#{b}\n":    `str 1:5 "a/\x00\n" as=x holes=b`,
 		"x = %q(a (b) c":            `str 1:5 "a (b) c" as=x`,
@@ -236,15 +227,7 @@ func TestBroken(t *testing.T) {
 		"=begin\nnever ends":        ``,
 		"a = :\"sym":                ``,
 		"":                          ``,
-	} {
-		f := Read([]byte(src))
-		if got := strings.Join(lexkit.Describe(f), "|"); got != want {
-			t.Errorf("%q:\n got %s\nwant %s", src, got, want)
-		}
-		if err := lexkit.Check([]byte(src), f); err != nil {
-			t.Errorf("%q: %v", src, err)
-		}
-	}
+	})
 }
 
 func FuzzRead(f *testing.F) {
@@ -252,11 +235,7 @@ func FuzzRead(f *testing.F) {
 		f.Add(c.src)
 	}
 	f.Add("x = <<~A + <<B\n  a\nA\nb\nB\n%w[a b] %i(c) /re/ ?a :\"s#{x}\" {a: 1}")
-	f.Fuzz(func(t *testing.T, src string) {
-		if err := lexkit.Check([]byte(src), Read([]byte(src))); err != nil {
-			t.Fatal(err)
-		}
-	})
+	f.Fuzz(readertest.Fuzz(Read))
 }
 
 // BenchmarkRead reads a generated Ruby file of about 1 MB.

@@ -71,7 +71,7 @@ func (p *parser) def(i int) {
 		p.push(frameDef, i)
 		return
 	}
-	name := p.text(j)
+	name := p.Text(j)
 	k := j + 1
 	if p.is(k, '=') && p.toks[k].s == p.toks[j].b && p.is(k+1, '(') {
 		name += "="
@@ -130,7 +130,7 @@ func (p *parser) label(i int) {
 			name = p.out.Intern([]byte(p.parts[t.p0].Literal(p.src)))
 		}
 	} else {
-		name = p.text(i)
+		name = p.Text(i)
 	}
 	p.key(name, int(t.s))
 }
@@ -150,7 +150,7 @@ func (p *parser) pair(i int) {
 			name = p.out.Intern([]byte(p.parts[t.p0].Literal(p.src)))
 		}
 	case tSym, tIdent, tConst:
-		name = p.text(k)
+		name = p.Text(k)
 	}
 	p.key(name, int(t.s))
 }
@@ -183,8 +183,8 @@ func (p *parser) symbol(i int) {
 
 // assignment notes "x = ..." (and ||=): the value that follows is assigned to x.
 func (p *parser) assignment(i int) {
-	if i == 0 || !p.isName(i-1) || p.isMember(i-2) {
+	if i == 0 || !p.IsName(i-1) || p.IsMember(i-2) {
 		return
 	}
-	p.assign, p.assignTok, p.ivar = p.text(i-1), i+1, p.toks[i-1].kind == tIVar
+	p.assign, p.assignTok, p.ivar = p.Text(i-1), i+1, p.toks[i-1].kind == tIVar
 }

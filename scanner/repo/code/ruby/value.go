@@ -53,10 +53,10 @@ func (p *parser) value(i int) {
 // target returns the variable a value starting at token i is assigned to ("x = ...",
 // "@x = ...", "self.x = ..."), and whether it is an instance variable.
 func (p *parser) target(i int) (string, bool) {
-	if i < 2 || !p.is(i-1, '=') && !p.is(i-1, opAssign) || !p.isName(i-2) {
+	if i < 2 || !p.is(i-1, '=') && !p.is(i-1, opAssign) || !p.IsName(i-2) {
 		return "", false
 	}
-	return p.text(i - 2), p.toks[i-2].kind == tIVar
+	return p.Text(i - 2), p.toks[i-2].kind == tIVar
 }
 
 // chain returns the operands of the concatenation starting at token i.
@@ -91,7 +91,7 @@ func (p *parser) operandEnd(i int) int {
 	switch {
 	case t.kind == tStr || t.kind == tNum || t.kind == tLit || t.kind == tSym:
 		return i + 1
-	case p.isName(i):
+	case p.IsName(i):
 		return p.postfix(i + 1)
 	case t.kind == tOp && t.op == '(' && t.match > int32(i):
 		return p.postfix(int(t.match) + 1)
@@ -104,7 +104,7 @@ func (p *parser) postfix(j int) int {
 	for j < len(p.toks) {
 		t := &p.toks[j]
 		switch {
-		case p.isMember(j) && j+1 < len(p.toks) && (p.toks[j+1].kind == tIdent || p.toks[j+1].kind == tConst):
+		case p.IsMember(j) && j+1 < len(p.toks) && (p.toks[j+1].kind == tIdent || p.toks[j+1].kind == tConst):
 			j += 2
 		case t.kind == tOp && (t.op == '(' || t.op == '[') && !t.sp && t.match > int32(j):
 			j = int(t.match) + 1
@@ -131,7 +131,7 @@ func (p *parser) operand(s span) {
 		p.fold.LitBytes(p.src[t.a:t.b])
 		return
 	case tIdent, tConst, tIVar:
-		name := p.text(s.a)
+		name := p.Text(s.a)
 		var v string
 		var names []string
 		ok := false
@@ -159,20 +159,12 @@ func (p *parser) memberName(s span) string {
 	last := s.b - 1
 	if p.is(last, ']') && int(p.toks[last].match) == last-2 {
 		if k := &p.toks[last-1]; k.kind == tSym {
-			return p.text(last - 1)
+			return p.Text(last - 1)
 		} else if k.kind == tStr && k.p1-k.p0 == 1 && !p.parts[k.p0].Hole {
 			return p.out.Intern([]byte(p.parts[k.p0].Literal(p.src)))
 		}
 	}
-	for k := s.a; k < s.b; k++ {
-		if !p.isName(k) && !p.isMember(k) {
-			return ""
-		}
-	}
-	if p.isName(last) {
-		return p.text(last)
-	}
-	return ""
+	return lexkit.LastMember(p, s.a, s.b)
 }
 
 // percent folds "format" % args: the value so far is the format; args is one operand or
@@ -187,15 +179,15 @@ func (p *parser) percent(pct int) int {
 		for k := j + 1; k < end; k++ {
 			if k == end-1 || p.is(k, ',') {
 				name := ""
-				if k-start == 1 && p.isName(start) {
-					name = p.text(start)
+				if k-start == 1 && p.IsName(start) {
+					name = p.Text(start)
 				}
 				args = append(args, name)
 				start = k + 1
 			}
 		}
-	} else if end == j+1 && p.isName(j) {
-		args = []string{p.text(j)}
+	} else if end == j+1 && p.IsName(j) {
+		args = []string{p.Text(j)}
 	}
 	if end <= j {
 		return pct

@@ -7,6 +7,7 @@ import (
 
 	"github.com/sunsetscan/sunset/scanner/repo/code"
 	"github.com/sunsetscan/sunset/scanner/repo/code/internal/lexkit"
+	"github.com/sunsetscan/sunset/scanner/repo/code/internal/readertest"
 )
 
 var cases = []struct {
@@ -230,17 +231,7 @@ echo unterminated 'single
 func TestRead(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			f := Read([]byte(c.src))
-			if f.Lang != "shell" {
-				t.Fatalf("Lang %q", f.Lang)
-			}
-			got := lexkit.Describe(f)
-			if strings.Join(got, "\n") != strings.Join(c.want, "\n") {
-				t.Errorf("got\n\t%s\nwant\n\t%s", strings.Join(got, "\n\t"), strings.Join(c.want, "\n\t"))
-			}
-			if err := lexkit.Check([]byte(c.src), f); err != nil {
-				t.Error(err)
-			}
+			readertest.Case(t, Read, "shell", c.src, c.want)
 		})
 	}
 }
@@ -267,11 +258,7 @@ func FuzzRead(f *testing.F) {
 		f.Add(c.src)
 	}
 	f.Add("a=(\n$(b <<X\nc\nX\n)) ${x:-${y}} `d \\` e`` f")
-	f.Fuzz(func(t *testing.T, src string) {
-		if err := lexkit.Check([]byte(src), Read([]byte(src))); err != nil {
-			t.Fatal(err)
-		}
-	})
+	f.Fuzz(readertest.Fuzz(Read))
 }
 
 // BenchmarkRead reads a generated script of about 1 MB.

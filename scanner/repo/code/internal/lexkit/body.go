@@ -110,7 +110,7 @@ func (b *Body) hole(name []byte, isVar bool, end int) {
 func (b *Body) braced(limit int) {
 	end := MatchBrace(b.Src, b.I+1, limit)
 	expr := bytes.TrimSpace(b.Src[b.I+2 : end])
-	b.hole(LastName(expr), isName(expr), min(end+1, limit))
+	b.hole(LastName(expr), IsName(expr), min(end+1, limit))
 }
 
 // sigil reads #@var, #@@var and #$var.
@@ -179,8 +179,8 @@ func hexVal(c byte) int {
 	return -1
 }
 
-// isName reports whether s is a plain name (a variable or a constant).
-func isName(s []byte) bool {
+// IsName reports whether s is a plain name (a variable or a constant): an identifier.
+func IsName(s []byte) bool {
 	if len(s) == 0 || !IsIdentStart(s[0]) {
 		return false
 	}

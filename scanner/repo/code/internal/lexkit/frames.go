@@ -149,3 +149,35 @@ func (fs *Frames) Opened(tok int) bool {
 	}
 	return false
 }
+
+// CloseTo closes the frames down to the one opened at token m, as the bracket matched to
+// token m does: each, innermost first, goes to finish with whether it is the one opened at m.
+// Nothing is closed when no open frame was opened at m (m < 0: the closer has no partner).
+func (fs *Frames) CloseTo(m int, finish func(f Frame, opener bool)) {
+	if m < 0 || !fs.Opened(m) {
+		return
+	}
+	for {
+		f, ok := fs.Pop()
+		if !ok {
+			return
+		}
+		finish(f, f.Tok == m)
+		if f.Tok == m {
+			return
+		}
+	}
+}
+
+// PopAll closes every open frame, innermost first, handing each to finish: the brackets
+// and blocks still open where the file ends. Frames go by value: a pointer handed to finish
+// would make each popped frame escape to the heap.
+func (fs *Frames) PopAll(finish func(f Frame)) {
+	for {
+		f, ok := fs.Pop()
+		if !ok {
+			return
+		}
+		finish(f)
+	}
+}
