@@ -72,15 +72,19 @@ type CodeTable struct {
 	SDKs []SDK    `yaml:"sdks"`
 }
 
-var defaultCode = sync.OnceValues(func() (*CodeTable, error) { return ParseCodeTable(embeddedSDKs, "sdks.yaml") })
+// defaultCode parses and validates the embedded table once per process (every checker uses it).
+var defaultCode = sync.OnceValues(func() (*CodeTable, error) {
+	t, err := ParseCodeTable(embeddedSDKs, "sdks.yaml")
+	if err == nil {
+		err = ValidateSDKs(t.SDKs, Default())
+	}
+	return t, err
+})
 
 // DefaultCode returns the embedded table (sdks.yaml), validated against the embedded catalog.
 // It panics only if the embedded data is invalid, which a test guards against.
 func DefaultCode() *CodeTable {
 	t, err := defaultCode()
-	if err == nil {
-		err = ValidateSDKs(t.SDKs, Default())
-	}
 	if err != nil {
 		panic("catalog: embedded sdks.yaml is invalid: " + err.Error())
 	}

@@ -1,6 +1,7 @@
 package repo
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/sunsetscan/sunset/scanner"
@@ -202,12 +203,12 @@ func (d *codeDetector) pathHit(cx *codeContext, i int, matches []catalog.RouteMa
 // request still reaches the deprecated route). A read of a write-only route is not its call.
 func takesMethod(methods []string, method string) bool {
 	switch {
-	case method == "", containsString(methods, method):
+	case method == "", slices.Contains(methods, method):
 		return true
 	case method == "PATCH":
-		return containsString(methods, "PUT")
+		return slices.Contains(methods, "PUT")
 	case method == "PUT":
-		return containsString(methods, "PATCH")
+		return slices.Contains(methods, "PATCH")
 	}
 	return false
 }
@@ -219,25 +220,16 @@ func preferMethod(ms []catalog.RouteMatch, method string) []catalog.RouteMatch {
 	}
 	out := make([]catalog.RouteMatch, 0, len(ms))
 	for _, m := range ms {
-		if containsString(m.Endpoint.Methods, method) {
+		if slices.Contains(m.Endpoint.Methods, method) {
 			out = append(out, m)
 		}
 	}
 	for _, m := range ms {
-		if !containsString(m.Endpoint.Methods, method) {
+		if !slices.Contains(m.Endpoint.Methods, method) {
 			out = append(out, m)
 		}
 	}
 	return out
-}
-
-func containsString(ss []string, s string) bool {
-	for _, x := range ss {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func strLocation(s *code.Str) scanner.Location {
@@ -263,7 +255,7 @@ func (cx *codeContext) methodOf(i int) string {
 		if c.Pos.Line < s.Pos.Line || (c.Pos.Line == s.Pos.Line && c.Pos.Col < s.Pos.Col) {
 			continue
 		}
-		if containsString(c.ArgIdents, s.Assigned) {
+		if slices.Contains(c.ArgIdents, s.Assigned) {
 			return cx.methodOfCall(ci)
 		}
 	}

@@ -1,6 +1,7 @@
 package repo
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/sunsetscan/sunset/scanner"
@@ -26,7 +27,7 @@ func (d *codeDetector) sdkCalls(cx *codeContext, add func(hit)) {
 				cx.settingCalls = true
 				d.settingArgs(cx, ci, add)
 			}
-			if containsString(sdk.SettingsTypes, typeName(c)) {
+			if slices.Contains(sdk.SettingsTypes, typeName(c)) {
 				d.settingKeys(c, add)
 			}
 		}
@@ -59,7 +60,7 @@ func (d *codeDetector) sdkCall(cx *codeContext, sdk *catalog.SDK, c *code.Call) 
 	}
 	t := typeName(c)
 	for rule, names := range sdk.Types {
-		if containsString(names, t) && (c.New || len(c.Callee) > 1 || strings.HasPrefix(c.Name(), "New")) {
+		if slices.Contains(names, t) && (c.New || len(c.Callee) > 1 || strings.HasPrefix(c.Name(), "New")) {
 			return rule, t
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -73,17 +74,7 @@ func TestHCLTopLevelAgreesWithTheParser(t *testing.T) {
 	}
 }
 
-func sortedCopy(ss []string) []string {
-	out := append([]string(nil), ss...)
-	for i := range out {
-		for j := i + 1; j < len(out); j++ {
-			if out[j] < out[i] {
-				out[i], out[j] = out[j], out[i]
-			}
-		}
-	}
-	return out
-}
+func sortedCopy(ss []string) []string { return slices.Sorted(slices.Values(ss)) }
 
 // FuzzHCLTopLevel: whenever a file parses and splits, its items parsed one by one give the
 // whole parse's blocks; the splitter never panics.

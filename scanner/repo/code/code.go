@@ -7,7 +7,10 @@
 // matchers in scanner/repo work on File alone, never on one language.
 package code
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Hole stands, inside Str.Value, for a part of a string whose value the source does not
 // write out: a variable, a call, an interpolation, a format verb. A path segment holding a
@@ -141,14 +144,7 @@ func (f *File) Enclosing(p Pos) *Func {
 func before(a, b Pos) bool { return a.Line < b.Line || (a.Line == b.Line && a.Col < b.Col) }
 
 // Declares reports whether the file defines a function or method of that name.
-func (f *File) Declares(name string) bool {
-	for _, d := range f.Decls {
-		if d == name {
-			return true
-		}
-	}
-	return false
-}
+func (f *File) Declares(name string) bool { return slices.Contains(f.Decls, name) }
 
 // Fold joins the pieces of a value: literal text is kept, every hole piece (written as
 // HoleString) collapses with its neighbouring holes into one. Readers use it to build
