@@ -34,7 +34,7 @@ func accountNameservers(b *builder, a *inventory.AccountInventory) {
 	}
 	target, derived := nameserverTarget(st)
 	stop := Step{
-		ID: "account-settings.stop-old-fields", Kind: "account-settings.stop-old-fields", Manual: true,
+		ID: string(KindAccountSettingsStop), Kind: KindAccountSettingsStop, Manual: true,
 		Resolves: fps, Risk: RiskLow, Derived: derived,
 		Title:  "Stop using settings.default_nameservers and use_account_custom_ns_by_default; use zone_defaults.nameservers.type of /accounts/:account_id/dns_settings",
 		Reason: "The account settings fields are deprecated; old and new reflect each other, so what must move is the callers.",
@@ -51,7 +51,7 @@ func accountNameservers(b *builder, a *inventory.AccountInventory) {
 		cur = a.DNSSettings.ZoneDefaults.Nameservers.Type
 	}
 	why := nameserverWhy(st)
-	patch := mustJSON(map[string]any{"zone_defaults": map[string]any{"nameservers": map[string]string{"type": target}}})
+	patch := accountNameserversBody(target)
 	switch {
 	case cur != "" && inventory.NameserverType(cur) == target:
 		stop.Title = fmt.Sprintf("No change: zone_defaults.nameservers.type is already %q; stop using the account settings fields", cur)
@@ -64,13 +64,13 @@ func accountNameservers(b *builder, a *inventory.AccountInventory) {
 		stop.Risk = RiskHigh
 	default:
 		b.add(phaseCreate, Step{
-			ID: "account-dns-settings.patch", Kind: "account-dns-settings.patch", Change: ChangeUpdate,
+			ID: string(KindAccountDNSSettingsPatch), Kind: KindAccountDNSSettingsPatch, Change: ChangeUpdate,
 			Method: "PATCH", Path: accountPath(a.Account.ID, "dns_settings"), Body: patch,
 			Resolves: fps, Risk: RiskLow, Derived: derived,
 			Title:  fmt.Sprintf("Set zone_defaults.nameservers.type = %q in the account DNS settings", target),
 			Reason: "The account DNS settings were not read: " + why + ".",
 		})
-		stop.DependsOn = []string{"account-dns-settings.patch"}
+		stop.DependsOn = []string{string(KindAccountDNSSettingsPatch)}
 	}
 	b.add(phaseManual, stop)
 }
@@ -99,6 +99,25 @@ func nameserverWhy(st *inventory.AccountSettings) string {
 		why += fmt.Sprintf("; it wins over default_nameservers %q", st.DefaultNameservers)
 	}
 	return why
+}
+
+// accountNameserversBody is the account DNS settings PATCH that sets the nameserver type.
+func accountNameserversBody(target string) json.RawMessage {
+	return mustJSON(map[string]any{"zone_defaults": map[string]any{"nameservers": map[string]string{"type": target}}})
+}
+
+// poolPolicyBody is the notification policy that mails a pool's notification_email
+// addresses about the pool (derived: see pools).
+func poolPolicyBody(p inventory.LoadBalancerPool) json.RawMessage {
+	return notificationPolicy("Load balancer pool "+p.Name, "load_balancing_health_alert", inventory.EmailList(p.NotificationEmail), map[string][]string{"pool_id": {p.ID}})
+}
+
+// clearEmailBody is the pool PATCH that clears notification_email.
+var clearEmailBody = mustJSON(map[string]string{"notification_email": ""})
+
+// bookmarkAppBody is the Access application of type bookmark that replaces a bookmark.
+func bookmarkAppBody(bm inventory.AccessBookmark) json.RawMessage {
+	return mustJSON(map[string]any{"type": "bookmark", "name": bm.Name, "domain": bm.Domain, "app_launcher_visible": true})
 }
 
 // notificationPolicy is the policy body for a set of addresses (derived alert types).
@@ -130,18 +149,18 @@ func pools(b *builder, a *inventory.AccountInventory) {
 		emails := inventory.EmailList(p.NotificationEmail)
 		create := "notification-policy.create:" + p.ID
 		b.add(phaseCreate, Step{
-			ID: create, Kind: "notification-policy.create", Change: ChangeCreate, Derived: true,
+			ID: create, Kind: KindNotificationPolicyNew, Change: ChangeCreate, Derived: true,
 			Method: "POST", Path: accountPath(a.Account.ID, "alerting", "v3", "policies"),
-			Body:     notificationPolicy("Load balancer pool "+p.Name, "load_balancing_health_alert", emails, map[string][]string{"pool_id": {p.ID}}),
+			Body:     poolPolicyBody(p),
 			Resolves: fps, Risk: RiskLow,
 			Title:  "Create a notification policy for load balancer pool " + named(p.Name, p.ID),
 			Reason: "notification_email is deprecated in favour of the centralised notification service.",
 			Note:   "Derived: alert type load_balancing_health_alert filtered on the pool, an email mechanism per address (" + strings.Join(emails, ", ") + ").",
 		})
 		b.add(phaseOldDelete, Step{
-			ID: "load-balancer-pool.clear-email:" + p.ID, Kind: "load-balancer-pool.clear-email", Change: ChangeUpdate,
+			ID: "load-balancer-pool.clear-email:" + p.ID, Kind: KindPoolClearEmail, Change: ChangeUpdate,
 			Method: "PATCH", Path: accountPath(a.Account.ID, "load_balancers", "pools", p.ID),
-			Body:      mustJSON(map[string]string{"notification_email": ""}),
+			Body:      clearEmailBody,
 			DependsOn: []string{create}, Resolves: fps, Risk: RiskLow,
 			Title:  "Clear notification_email of load balancer pool " + named(p.Name, p.ID),
 			Reason: "Once the policy sends the notifications, the deprecated field would send them twice.",
@@ -157,7 +176,7 @@ func tunnels(b *builder, a *inventory.AccountInventory) {
 			continue
 		}
 		b.add(phaseManual, Step{
-			ID: "tunnel.move:" + t.ID, Kind: "tunnel.move", Manual: true,
+			ID: "tunnel.move:" + t.ID, Kind: KindTunnelMove, Manual: true,
 			Method: "GET", Path: accountPath(a.Account.ID, "cfd_tunnel", t.ID),
 			Resolves: fps, Risk: RiskLow,
 			Title:  fmt.Sprintf("Manage tunnel %q through the tunnel API", t.Name),
@@ -177,15 +196,15 @@ func bookmarks(b *builder, a *inventory.AccountInventory) {
 		}
 		create := "access-app.create:" + bm.ID
 		b.add(phaseCreate, Step{
-			ID: create, Kind: "access-app.create", Change: ChangeCreate,
+			ID: create, Kind: KindAccessAppCreate, Change: ChangeCreate,
 			Method: "POST", Path: accountPath(a.Account.ID, "access", "apps"),
-			Body:     mustJSON(map[string]any{"type": "bookmark", "name": bm.Name, "domain": bm.Domain, "app_launcher_visible": true}),
+			Body:     bookmarkAppBody(bm),
 			Resolves: fps, Risk: RiskLow,
 			Title:  fmt.Sprintf("Create an Access application of type bookmark for %q", bm.Name),
 			Reason: "The bookmarks API is deprecated; bookmarks are Access applications of type bookmark.",
 		})
 		b.add(phaseOldDelete, Step{
-			ID: "access-bookmark.delete:" + bm.ID, Kind: "access-bookmark.delete", Change: ChangeDelete,
+			ID: "access-bookmark.delete:" + bm.ID, Kind: KindAccessBookmarkDelete, Change: ChangeDelete,
 			Method: "DELETE", Path: accountPath(a.Account.ID, "access", "bookmarks", bm.ID),
 			DependsOn: []string{create}, Resolves: fps, Risk: RiskLow,
 			Title:  fmt.Sprintf("Delete the old bookmark %q", bm.Name),

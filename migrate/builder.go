@@ -140,7 +140,7 @@ func (b *builder) leftovers() {
 		b.ix.used[f.Fingerprint] = true
 		b.add(phaseManual, Step{
 			ID:       "review:" + string(f.RuleID) + ":" + string(f.Resource.Kind) + ":" + orDash(f.Resource.ID) + ":" + f.Fingerprint[:8],
-			Kind:     "finding.review",
+			Kind:     KindFindingReview,
 			Manual:   true,
 			Resolves: []string{f.Fingerprint},
 			Risk:     RiskLow,

@@ -102,7 +102,7 @@ func (m *dnsSettingsMigration) planField(f dnsField, fps []string) {
 		cur = f.current(z.DNSSettings)
 	}
 	stop := Step{
-		ID: "dns-settings.stop-old-endpoint:" + f.findID, Kind: "dns-settings.stop-old-endpoint", Manual: true,
+		ID: "dns-settings.stop-old-endpoint:" + f.findID, Kind: KindDNSSettingsStopOld, Manual: true,
 		Resolves: fps, Risk: RiskLow,
 		Title:  fmt.Sprintf("Stop using /zones/:zone_id/%s; use %s of /zones/:zone_id/dns_settings", f.endpoint, f.field),
 		Reason: "The old endpoint is deprecated; old and new settings reflect each other, so what must move is the callers (scripts, Terraform, tools).",
@@ -165,7 +165,7 @@ func (m *dnsSettingsMigration) patchSettings() {
 	}
 	sort.Strings(keys)
 	m.b.add(phaseCreate, Step{
-		ID: "dns-settings.patch", Kind: "dns-settings.patch", Change: ChangeUpdate,
+		ID: string(KindDNSSettingsPatch), Kind: KindDNSSettingsPatch, Change: ChangeUpdate,
 		Method: "PATCH", Path: zonePath(m.b.z.Zone.ID, "dns_settings"), Body: mustJSON(m.patch),
 		Resolves: m.patchResolves, Risk: RiskLow,
 		Title:  "Set " + strings.Join(keys, ", ") + " in the zone DNS settings",
@@ -195,7 +195,7 @@ func srvRecords(b *builder) {
 		switch {
 		case len(missing) == 0 && composed != inventory.NormalizeDNSName(rec.Name):
 			b.add(phaseManual, Step{
-				ID: "dns-record.review:" + rec.ID, Kind: "dns-record.review", Manual: true,
+				ID: "dns-record.review:" + rec.ID, Kind: KindDNSRecordReview, Manual: true,
 				Method: "PATCH", Path: zonePath(zid, "dns_records", rec.ID),
 				Body:     srvPatchBody(rec, rec.Name, data),
 				Resolves: fps, Risk: RiskHigh,
@@ -213,7 +213,7 @@ func srvRecords(b *builder) {
 				name = composed
 			}
 			b.add(phaseCreate, Step{
-				ID: "dns-record.patch:" + rec.ID, Kind: "dns-record.patch", Change: ChangeUpdate,
+				ID: "dns-record.patch:" + rec.ID, Kind: KindDNSRecordPatch, Change: ChangeUpdate,
 				Method: "PATCH", Path: zonePath(zid, "dns_records", rec.ID),
 				Body:     srvPatchBody(rec, name, data),
 				Resolves: fps, Risk: RiskLow,
@@ -235,6 +235,24 @@ func srvPatchBody(rec inventory.DNSRecord, name string, data inventory.RecordDat
 		ttl = 1
 	}
 	return mustJSON(map[string]any{"type": "SRV", "name": name, "ttl": ttl, "data": data})
+}
+
+// srvFixBody is the PATCH the planner writes for an SRV record with the deprecated data
+// fields (srvRecords): false when it writes none (no such fields, or a name conflict).
+func srvFixBody(rec inventory.DNSRecord, zoneName string) (json.RawMessage, bool) {
+	if !strings.EqualFold(rec.Type, "SRV") || !rec.Data.HasDeprecatedSRVFields() {
+		return nil, false
+	}
+	data := *rec.Data
+	data.Service, data.Proto, data.Name = nil, nil, nil
+	composed, missing := rec.Data.ComposeSRVName(zoneName)
+	switch {
+	case len(missing) > 0:
+		return srvPatchBody(rec, rec.Name, data), true
+	case composed != inventory.NormalizeDNSName(rec.Name):
+		return nil, false
+	}
+	return srvPatchBody(rec, composed, data), true
 }
 
 func srvText(name string, d *inventory.RecordData) string {
@@ -276,7 +294,7 @@ func recordFields(b *builder) {
 			continue
 		}
 		b.add(phaseManual, Step{
-			ID: "dns-record.stop-reading:" + string(c.ruleID), Kind: "dns-record.stop-reading", Manual: true,
+			ID: "dns-record.stop-reading:" + string(c.ruleID), Kind: KindDNSRecordStopReading, Manual: true,
 			Resolves: fps, Risk: RiskLow,
 			Title:  "Stop reading " + c.fields + " from DNS record responses",
 			Reason: "The API stops producing these fields; no call changes them. Code that reads them must " + c.instead + "; request bodies need no change (the fields are ignored).",

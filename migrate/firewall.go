@@ -84,7 +84,7 @@ func (m *firewallMigration) createCustomRules() string {
 		m.b.note("declared difference: " + d)
 	}
 	verify := m.b.changeRuleset(rulesetChange{
-		prefix: "custom-rules", phase: vocab.PhaseCustomRules, existing: m.entry,
+		kinds: customRuleKinds, existing: m.entry,
 		back: m.res.Ruleset[len(m.existing):], what: "custom rule", whats: "custom rules",
 		resolves: resolves, risk: risk,
 		reason: fmt.Sprintf("Firewall rules and filters are deprecated; each migrated firewall rule becomes a custom rule in phase %s, in the order that keeps the old outcome (priority, then action precedence).", vocab.PhaseCustomRules),
@@ -93,7 +93,7 @@ func (m *firewallMigration) createCustomRules() string {
 	})
 	if verify == "" && len(m.migrated) > 0 {
 		// Everything was migrated by an earlier run: the old rules still need to go, after a check.
-		verify = m.b.verifyEarlier("custom-rules", vocab.PhaseCustomRules,
+		verify = m.b.verifyEarlier(customRuleKinds,
 			"The firewall rules below already have their custom rules (matched by ref); confirm them before the old rules go.",
 			"every firewall rule deleted below has a custom rule whose ref is its id or ref")
 	}
@@ -185,9 +185,9 @@ func (m *firewallMigration) retireRule(fr *inventory.FirewallRule, verify string
 	label := named(fr.Description, fr.ID)
 	dep := verify
 	if !fr.Paused {
-		pause := "firewall-rule.pause:" + fr.ID
+		pause := string(KindFirewallRulePause) + ":" + fr.ID
 		m.b.add(phasePause, Step{
-			ID: pause, Kind: "firewall-rule.pause", Change: ChangeUpdate,
+			ID: pause, Kind: KindFirewallRulePause, Change: ChangeUpdate,
 			Method: "PUT", Path: zonePath(m.zid, "firewall", "rules", fr.ID),
 			Body:      pausedRuleBody(*fr),
 			DependsOn: []string{verify}, Risk: RiskMedium,
@@ -197,9 +197,9 @@ func (m *firewallMigration) retireRule(fr *inventory.FirewallRule, verify string
 		})
 		dep = pause
 	}
-	del := "firewall-rule.delete:" + fr.ID
+	del := string(KindFirewallRuleDelete) + ":" + fr.ID
 	m.b.add(phaseDelete, Step{
-		ID: del, Kind: "firewall-rule.delete", Change: ChangeDelete,
+		ID: del, Kind: KindFirewallRuleDelete, Change: ChangeDelete,
 		Method: "DELETE", Path: zonePath(m.zid, "firewall", "rules", fr.ID),
 		DependsOn: []string{dep}, Risk: RiskMedium,
 		Resolves: m.b.findings(vocab.FirewallRules, vocab.KindFirewallRule, fr.ID),

@@ -55,7 +55,7 @@ func (m *firewallMigration) deleteFilter(fid string, deps []string) {
 	resolves := m.b.findings(vocab.Filters, vocab.KindFilter, fid)
 	resolves = append(resolves, m.b.findings(vocab.GeoIPFieldNames, vocab.KindExpression, fid)...)
 	m.b.add(phaseFilters, Step{
-		ID: "filter.delete:" + fid, Kind: "filter.delete", Change: ChangeDelete,
+		ID: string(KindFilterDelete) + ":" + fid, Kind: KindFilterDelete, Change: ChangeDelete,
 		Method: "DELETE", Path: zonePath(m.zid, "filters", fid),
 		DependsOn: deps, Resolves: resolves, Risk: RiskLow,
 		Title:  "Delete filter " + named(m.filterDescription(fid), fid),
@@ -91,7 +91,7 @@ func (m *firewallMigration) deleteOrphanFilters(users map[string][]string) {
 			continue
 		}
 		m.b.add(phaseFilters, Step{
-			ID: "filter.delete:" + f.ID, Kind: "filter.delete", Change: ChangeDelete,
+			ID: string(KindFilterDelete) + ":" + f.ID, Kind: KindFilterDelete, Change: ChangeDelete,
 			Method: "DELETE", Path: zonePath(m.zid, "filters", f.ID),
 			Resolves: resolves, Risk: RiskLow,
 			Title:  "Delete orphan filter " + named(f.Description, f.ID),

@@ -31,7 +31,7 @@ func (m *firewallMigration) keepRule(t customrules.RuleTranslation) {
 	why, quotaHit := keptReasons(t)
 	resolves, labels := m.keptFindings(t, quotaHit)
 	st := Step{
-		ID: "firewall-rule.keep:" + strings.Join(t.FirewallRuleIDs, "+"), Kind: "firewall-rule.keep",
+		ID: "firewall-rule.keep:" + strings.Join(t.FirewallRuleIDs, "+"), Kind: KindFirewallRuleKeep,
 		Manual: true, Risk: RiskHigh, Resolves: resolves,
 		Title:  "Keep firewall rule " + strings.Join(labels, " + ") + " until it can be migrated",
 		Reason: "The translator left it out of the custom rules: " + strings.Join(why, "; ") + ".",
@@ -99,7 +99,7 @@ func (m *firewallMigration) reviewExpressions(verify string) {
 		resolves := m.b.findings(vocab.ThreatScoreField, vocab.KindExpression, it.ID)
 		resolves = append(resolves, m.b.findings(vocab.GeoIPFieldNames, vocab.KindExpression, it.ID)...)
 		st := Step{
-			ID: "expression.review:" + m.expressionKey(it.ID), Kind: "expression.review", Manual: true,
+			ID: "expression.review:" + m.expressionKey(it.ID), Kind: KindExpressionReview, Manual: true,
 			Resolves: resolves, Risk: RiskMedium,
 			Title:  "Review the expression of " + named(it.Name, it.ID),
 			Reason: "It uses cf.threat_score, which is always 0 now (rules using it silently change meaning), or a renamed field in a rule the plan does not rewrite.",

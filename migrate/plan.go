@@ -74,8 +74,8 @@ type Step struct {
 	// "<kind>" or "<kind>:<object id>".
 	ID string `json:"id"`
 	// Kind names what the step does, e.g. "custom-rules.create", "firewall-rule.pause".
-	Kind   string `json:"kind"`
-	Change Change `json:"change"`
+	Kind   StepKind `json:"kind"`
+	Change Change   `json:"change"`
 	// Method and Path are the API call (Path relative to the v4 base); empty for a manual
 	// step that needs no call. A manual step may carry the call an operator would make.
 	Method string          `json:"method,omitempty"`

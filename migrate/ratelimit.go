@@ -48,7 +48,7 @@ func (rateLimitTranslator) translate(b *builder) {
 	b.note(notes...)
 	verify := m.createRules(fit, notes)
 	if verify == "" && len(s.already) > 0 {
-		verify = b.verifyEarlier("rate-limiting-rules", vocab.PhaseRateLimiting,
+		verify = b.verifyEarlier(rateLimitRuleKinds,
 			"The rate limits deleted below already have their rules (matched by ref rate_limit:ID).",
 			"every rate limit deleted below has a rule whose ref is rate_limit:<its id>")
 	}
@@ -91,7 +91,7 @@ func (m *rateLimitMigration) createRules(fit []rlTranslation, notes []string) st
 		}
 	}
 	return m.b.changeRuleset(rulesetChange{
-		prefix: "rate-limiting-rules", phase: vocab.PhaseRateLimiting, existing: m.entry,
+		kinds: rateLimitRuleKinds, existing: m.entry,
 		back: rules, what: "rate limiting rule", whats: "rate limiting rules",
 		risk: risk, derived: true,
 		reason: "Previous-version rate limiting is deprecated; each rate limit becomes a rate limiting rule (fields mapped one to one where documented; the steps marked derived are sunset's own decisions where no official mapping exists).",
@@ -168,7 +168,7 @@ func (m *rateLimitMigration) deleteRateLimits(done []rlTranslation, verify strin
 		} else if !t.old.Disabled {
 			dep = "rate-limit.pause:" + id
 			m.b.add(phasePause, Step{
-				ID: dep, Kind: "rate-limit.pause", Change: ChangeUpdate,
+				ID: dep, Kind: KindRateLimitPause, Change: ChangeUpdate,
 				Method: "PUT", Path: path, Body: disabledRateLimitBody(t.old),
 				DependsOn: []string{verify}, Risk: RiskMedium,
 				Title:  "Disable rate limit " + label,
@@ -177,7 +177,7 @@ func (m *rateLimitMigration) deleteRateLimits(done []rlTranslation, verify strin
 			})
 		}
 		m.b.add(phaseOldDelete, Step{
-			ID: "rate-limit.delete:" + id, Kind: "rate-limit.delete", Change: ChangeDelete,
+			ID: "rate-limit.delete:" + id, Kind: KindRateLimitDelete, Change: ChangeDelete,
 			Method: "DELETE", Path: path, DependsOn: []string{dep},
 			Resolves: m.b.findings(vocab.RateLimitingV1, vocab.KindRateLimit, id), Risk: RiskMedium,
 			Title:  "Delete rate limit " + label,
@@ -224,7 +224,7 @@ func (m *rateLimitMigration) keepRateLimits(kept []rlTranslation) {
 		}
 		call := m.b.manualRuleCall(vocab.PhaseRateLimiting, m.entry, t.rule)
 		m.b.add(phaseManual, Step{
-			ID: "rate-limit.keep:" + id, Kind: "rate-limit.keep", Manual: true, Derived: true,
+			ID: "rate-limit.keep:" + id, Kind: KindRateLimitKeep, Manual: true, Derived: true,
 			Method: call.method, Path: call.path, Body: call.body,
 			Resolves: resolves, Risk: RiskHigh,
 			Title:  "Keep rate limit " + named(t.old.Description, id) + " until it can be migrated",

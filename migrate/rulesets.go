@@ -11,8 +11,7 @@ import (
 
 // rulesetChange adds rules to a zone's entry point of one phase.
 type rulesetChange struct {
-	prefix string // step kind prefix: custom-rules, rate-limiting-rules, managed-rules
-	phase  vocab.Phase
+	kinds rulesetKinds // the step kinds and the phase
 	// existing is the entry point from the snapshot; nil when the zone has none.
 	existing *inventory.Ruleset
 	// front rules go before every existing rule (exceptions before execute rules); back
@@ -90,7 +89,7 @@ func (c rulesetChange) finalRules() []inventory.RulesetRule {
 
 // target is the entry point after the change, without the members the service computes.
 func (c rulesetChange) target(final []inventory.RulesetRule) Target {
-	t := Target{Phase: c.phase, Name: "default"}
+	t := Target{Phase: c.kinds.phase, Name: "default"}
 	if c.existing != nil {
 		t.RulesetID = c.existing.ID
 		if c.existing.Name != "" {
@@ -105,13 +104,13 @@ func (c rulesetChange) target(final []inventory.RulesetRule) Target {
 
 // createEntrypoint is the PUT that creates a missing entry point with exactly final.
 func (b *builder) createEntrypoint(c rulesetChange, final []inventory.RulesetRule) string {
-	id := c.prefix + ".create"
+	id := string(c.kinds.create)
 	b.add(phaseCreate, Step{
-		ID: id, Kind: c.prefix + ".create", Change: ChangeCreate,
-		Method: "PUT", Path: entrypointPath(b.z.Zone.ID, c.phase),
+		ID: id, Kind: c.kinds.create, Change: ChangeCreate,
+		Method: "PUT", Path: entrypointPath(b.z.Zone.ID, c.kinds.phase),
 		Body:     mustJSON(map[string]any{"rules": final}),
 		Resolves: c.resolves, Risk: c.risk, Derived: c.derived,
-		Title:  fmt.Sprintf("Create the %s entry point with %s", c.phase, plural(len(c.front)+len(c.back), c.what, c.whats)),
+		Title:  fmt.Sprintf("Create the %s entry point with %s", c.kinds.phase, plural(len(c.front)+len(c.back), c.what, c.whats)),
 		Reason: c.reason + " The zone has no entry point for this phase yet, so one PUT creates it with exactly these rules.",
 		Note:   c.note, Diffs: c.diffs,
 	})
@@ -146,17 +145,17 @@ func (b *builder) addRuleStep(c rulesetChange, r inventory.RulesetRule, pos, exi
 	_ = json.Unmarshal(mustJSON(r), &body)
 	body["position"] = mustJSON(map[string]int{"index": pos})
 	return Step{
-		ID: fmt.Sprintf("%s.add:%d", c.prefix, pos), Kind: c.prefix + ".add", Change: ChangeCreate,
+		ID: fmt.Sprintf("%s:%d", c.kinds.add, pos), Kind: c.kinds.add, Change: ChangeCreate,
 		Method: "POST", Path: zonePath(b.z.Zone.ID, "rulesets", c.existing.ID, "rules"),
 		Body: mustJSON(body), Risk: c.risk, Derived: c.derived,
-		Title:  fmt.Sprintf("Add %s %s at position %d of the %s entry point", c.what, quoteOr(r.Description, string(r.Action)), pos, c.phase),
+		Title:  fmt.Sprintf("Add %s %s at position %d of the %s entry point", c.what, quoteOr(r.Description, string(r.Action)), pos, c.kinds.phase),
 		Reason: c.reason + fmt.Sprintf(" The entry point %s exists with %s: rules are added one by one at their position (a PUT would replace rules added since the scan).", c.existing.ID, plural(existing, "rule", "rules")),
 	}
 }
 
 // verifyEntrypoint is the GET of the entry point with every rule it must hold, in order.
 func (b *builder) verifyEntrypoint(c rulesetChange, final []inventory.RulesetRule, createIDs []string) string {
-	checks := []string{fmt.Sprintf("the entry point of phase %s holds %s, in this order:", c.phase, plural(len(final), "rule", "rules"))}
+	checks := []string{fmt.Sprintf("the entry point of phase %s holds %s, in this order:", c.kinds.phase, plural(len(final), "rule", "rules"))}
 	for k, r := range final {
 		en := "enabled"
 		if r.Enabled != nil && !*r.Enabled {
@@ -164,11 +163,11 @@ func (b *builder) verifyEntrypoint(c rulesetChange, final []inventory.RulesetRul
 		}
 		checks = append(checks, fmt.Sprintf("%d. %s, %s, %s: %s", k+1, r.Action, en, quoteOr(r.Description, "(no description)"), r.Expression))
 	}
-	verify := c.prefix + ".verify"
+	verify := string(c.kinds.verify)
 	b.add(phaseVerify, Step{
-		ID: verify, Kind: c.prefix + ".verify", Change: ChangeVerify,
-		Method: "GET", Path: entrypointPath(b.z.Zone.ID, c.phase), DependsOn: createIDs, Risk: RiskNone,
-		Title:  fmt.Sprintf("Check the %s entry point", c.phase),
+		ID: verify, Kind: c.kinds.verify, Change: ChangeVerify,
+		Method: "GET", Path: entrypointPath(b.z.Zone.ID, c.kinds.phase), DependsOn: createIDs, Risk: RiskNone,
+		Title:  fmt.Sprintf("Check the %s entry point", c.kinds.phase),
 		Reason: "The old objects are only paused or deleted once their replacements are confirmed in place.",
 		Checks: checks,
 	})
@@ -208,12 +207,12 @@ func (b *builder) manualRuleCall(phase vocab.Phase, entry *inventory.Ruleset, ru
 
 // verifyEarlier adds the check of replacements an earlier run created, when this run
 // creates none but still deletes the old objects they replace; it returns the step id.
-func (b *builder) verifyEarlier(prefix string, phase vocab.Phase, reason, check string) string {
-	id := prefix + ".verify"
+func (b *builder) verifyEarlier(kinds rulesetKinds, reason, check string) string {
+	id := string(kinds.verify)
 	b.add(phaseVerify, Step{
-		ID: id, Kind: prefix + ".verify", Change: ChangeVerify, Method: "GET",
-		Path: entrypointPath(b.z.Zone.ID, phase), Risk: RiskNone,
-		Title:  "Check the " + strings.ReplaceAll(prefix, "-", " ") + " that an earlier run created",
+		ID: id, Kind: kinds.verify, Change: ChangeVerify, Method: "GET",
+		Path: entrypointPath(b.z.Zone.ID, kinds.phase), Risk: RiskNone,
+		Title:  "Check the " + strings.ReplaceAll(strings.TrimSuffix(string(kinds.verify), ".verify"), "-", " ") + " that an earlier run created",
 		Reason: reason,
 		Checks: []string{check},
 	})

@@ -75,7 +75,7 @@ func (zoneSettingsTranslator) translate(b *builder) {
 func stopSetting(b *builder, name string, ruleID vocab.RuleID, set inventory.Setting, fps []string) {
 	advice, active := zoneSettingGuides[name](set.Value)
 	st := Step{
-		ID: "zone-setting.stop:" + name, Kind: "zone-setting.stop", Manual: true,
+		ID: "zone-setting.stop:" + name, Kind: KindZoneSettingStop, Manual: true,
 		Resolves: fps, Risk: RiskLow,
 		Title:  fmt.Sprintf("Stop using /zones/:zone_id/settings/%s (value %s)", name, compactJSON(set.Value)),
 		Reason: fmt.Sprintf("The %s setting is deprecated; no call migrates it.", name),
@@ -94,6 +94,17 @@ type mobileRedirectSetting struct {
 	Status          string  `json:"status"`
 	MobileSubdomain *string `json:"mobile_subdomain"`
 	StripURI        bool    `json:"strip_uri"`
+}
+
+// mobileRedirectOffBody is the PATCH that turns mobile_redirect off, keeping its subdomain
+// and strip_uri; false when it redirects nothing (off, or on without a subdomain).
+func mobileRedirectOffBody(v json.RawMessage) (json.RawMessage, bool) {
+	var m mobileRedirectSetting
+	_ = json.Unmarshal(v, &m)
+	if !strings.EqualFold(m.Status, "on") || m.MobileSubdomain == nil || strings.TrimSpace(*m.MobileSubdomain) == "" {
+		return nil, false
+	}
+	return settingBody("mobile_redirect", map[string]any{"status": "off", "mobile_subdomain": *m.MobileSubdomain, "strip_uri": m.StripURI}), true
 }
 
 // mobileRedirectRule is the single redirect rule (phase http_request_dynamic_redirect) that
@@ -127,7 +138,7 @@ func mobileRedirect(b *builder, v json.RawMessage, fps []string) {
 	var m mobileRedirectSetting
 	_ = json.Unmarshal(v, &m)
 	stop := Step{
-		ID: "zone-setting.stop:mobile_redirect", Kind: "zone-setting.stop", Manual: true,
+		ID: "zone-setting.stop:mobile_redirect", Kind: KindZoneSettingStop, Manual: true,
 		Resolves: fps, Risk: RiskLow,
 		Title:  "Stop using /zones/:zone_id/settings/mobile_redirect",
 		Reason: "The mobile_redirect setting is deprecated; its replacement is a single redirect rule.",
@@ -144,7 +155,7 @@ func mobileRedirect(b *builder, v json.RawMessage, fps []string) {
 	verify := ""
 	if _, done := b.z.RuleByRef(vocab.PhaseDynamicRedirect, inventory.MobileRedirectRef); !done {
 		verify = b.changeRuleset(rulesetChange{
-			prefix: "redirect-rules", phase: vocab.PhaseDynamicRedirect, existing: entrypoint(b.z, vocab.PhaseDynamicRedirect),
+			kinds: redirectRuleKinds, existing: entrypoint(b.z, vocab.PhaseDynamicRedirect),
 			back: []inventory.RulesetRule{rule}, what: "redirect rule", whats: "redirect rules",
 			resolves: fps, risk: RiskMedium, derived: true,
 			reason: "mobile_redirect is deprecated; a single redirect rule sending mobile visitors to " + target + " replaces it.",
@@ -153,11 +164,11 @@ func mobileRedirect(b *builder, v json.RawMessage, fps []string) {
 	}
 	stop.Title = "Stop using /zones/:zone_id/settings/mobile_redirect: the redirect rule replaces it"
 	stop.Note = "Past the end of life the setting redirects nothing and the value left in it does nothing."
-	if b.writable(vocab.ZoneSettingMobileRedirect) {
+	if body, on := mobileRedirectOffBody(v); on && b.writable(vocab.ZoneSettingMobileRedirect) {
 		off := Step{
-			ID: "zone-setting.off:mobile_redirect", Kind: "zone-setting.off", Change: ChangeUpdate,
+			ID: "zone-setting.off:mobile_redirect", Kind: KindZoneSettingOff, Change: ChangeUpdate,
 			Method: "PATCH", Path: zonePath(b.z.Zone.ID, "settings", "mobile_redirect"),
-			Body:     settingBody("mobile_redirect", map[string]any{"status": "off", "mobile_subdomain": *m.MobileSubdomain, "strip_uri": m.StripURI}),
+			Body:     body,
 			Resolves: fps, Risk: RiskLow,
 			Title:  "Turn mobile_redirect off: the redirect rule is live",
 			Reason: "Both redirecting at once is harmless (same target), so the setting goes off once the rule is checked, before the endpoint's end of life.",

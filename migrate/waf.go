@@ -53,7 +53,7 @@ func (wafTranslator) translate(b *builder) {
 	m.mapPackages()
 	m.mapOverrides()
 	verify := b.changeRuleset(rulesetChange{
-		prefix: "managed-rules", phase: vocab.PhaseManaged, existing: m.entry,
+		kinds: managedRuleKinds, existing: m.entry,
 		front: m.exceptions, back: m.execs, what: "managed rule", whats: "managed rules",
 		risk: RiskMedium, derived: true,
 		reason: fmt.Sprintf("The previous version of managed rules is deprecated; its packages map to the managed rulesets executed from the zone's %s entry point, and URL overrides to skip exceptions placed before the execute rules.", vocab.PhaseManaged),
@@ -261,7 +261,7 @@ func (m *wafMigration) groupCategory(g inventory.WAFGroup) (string, bool) {
 // over is listed in the note.
 func (m *wafMigration) previousVersionOff(verify string) {
 	st := Step{
-		ID: "waf.previous-version-off", Kind: "waf.previous-version-off", Change: ChangeUpdate,
+		ID: string(KindWAFOff), Kind: KindWAFOff, Change: ChangeUpdate,
 		Method: "PATCH", Path: zonePath(m.b.z.Zone.ID, "settings", "waf"), Body: settingBody("waf", "off"),
 		Resolves: m.packageFPs, Risk: RiskMedium,
 		Title:  "Turn the previous version of managed rules off",

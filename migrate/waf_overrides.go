@@ -160,7 +160,7 @@ func (m *wafMigration) retireOverrides(verify string) {
 		}
 		if !o.Paused {
 			pause := Step{
-				ID: "waf-override.pause:" + o.ID, Kind: "waf-override.pause", Change: ChangeUpdate,
+				ID: "waf-override.pause:" + o.ID, Kind: KindWAFOverridePause, Change: ChangeUpdate,
 				Method: "PUT", Path: path, Body: pausedOverrideBody(o), DependsOn: deps, Risk: RiskMedium, Derived: true,
 				Title:  "Pause WAF override " + named(o.Description, o.ID),
 				Reason: "Its exception is in place; pausing first leaves a way back (un-pause) while traffic is watched, before the override is deleted.",
@@ -170,7 +170,7 @@ func (m *wafMigration) retireOverrides(verify string) {
 			deps = []string{pause.ID}
 		}
 		m.b.add(phaseOldDelete, Step{
-			ID: "waf-override.delete:" + o.ID, Kind: "waf-override.delete", Change: ChangeDelete,
+			ID: "waf-override.delete:" + o.ID, Kind: KindWAFOverrideDelete, Change: ChangeDelete,
 			Method: "DELETE", Path: path, DependsOn: deps,
 			Resolves: om.fps, Risk: RiskMedium, Derived: !o.Paused,
 			Title:  "Delete WAF override " + named(o.Description, o.ID),
@@ -199,7 +199,7 @@ func pausedOverrideBody(o inventory.WAFOverride) json.RawMessage {
 func (m *wafMigration) keepOverride(om overrideMapping) {
 	o := om.o
 	m.b.add(phaseManual, Step{
-		ID: "waf-override.keep:" + o.ID, Kind: "waf-override.keep", Manual: true, Derived: true,
+		ID: "waf-override.keep:" + o.ID, Kind: KindWAFOverrideKeep, Manual: true, Derived: true,
 		Method: "DELETE", Path: zonePath(m.b.z.Zone.ID, "firewall", "waf", "overrides", o.ID),
 		Resolves: om.fps, Risk: RiskHigh,
 		Title:  "Re-create WAF override " + named(o.Description, o.ID) + " by hand, then delete it",

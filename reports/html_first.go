@@ -170,11 +170,11 @@ func firstEntry(g *htmlGroup, ix planIndex) htmlFirstEntry {
 	for _, st := range sec.steps {
 		if !st.Manual {
 			e.AutoSteps++
-			if _, seen := byKind[st.Kind]; !seen {
-				byKind[st.Kind] = len(e.Auto)
-				e.Auto = append(e.Auto, htmlKindCount{Kind: textsafe.Sanitize(st.Kind)})
+			if _, seen := byKind[string(st.Kind)]; !seen {
+				byKind[string(st.Kind)] = len(e.Auto)
+				e.Auto = append(e.Auto, htmlKindCount{Kind: textsafe.Sanitize(string(st.Kind))})
 			}
-			e.Auto[byKind[st.Kind]].Count++
+			e.Auto[byKind[string(st.Kind)]].Count++
 			continue
 		}
 		b := htmlBlocker{Href: "#" + stepAnchor(key, st.ID), Title: textsafe.Sanitize(st.Title), Tag: blockerTag(st)}
@@ -195,7 +195,7 @@ func firstEntry(g *htmlGroup, ix planIndex) htmlFirstEntry {
 // translated. The plan says which only in the step's reason, so the reason is read. "" for
 // a manual step that keeps nothing (a review, callers to change).
 func blockerTag(st migrate.Step) string {
-	if !strings.HasSuffix(st.Kind, ".keep") {
+	if !strings.HasSuffix(string(st.Kind), ".keep") {
 		return ""
 	}
 	switch {

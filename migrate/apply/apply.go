@@ -142,6 +142,17 @@ func (r *Result) Stopped() []ScopeResult {
 	return out
 }
 
+// RefusedError is a plan (or a journal's plan) refused before the first request: a step
+// that is not what the planner emits for its kind (migrate.Plan.Check).
+type RefusedError struct{ Err error }
+
+func (e *RefusedError) Error() string {
+	return "the plan holds steps sunset does not plan; nothing was sent:\n" + e.Err.Error()
+}
+
+// Unwrap returns the refusals.
+func (e *RefusedError) Unwrap() error { return e.Err }
+
 // errFatal marks an error that ends the whole apply (a rejected credential, an unwritable
 // journal), not only its scope.
 var errFatal = errors.New("apply stopped")
@@ -152,6 +163,9 @@ var errFatal = errors.New("apply stopped")
 func Apply(ctx context.Context, p *migrate.Plan, opts Options) (*Result, error) {
 	if opts.Client == nil && !opts.DryRun {
 		return nil, errors.New("apply: no client")
+	}
+	if err := p.Check(opts.Snapshot); err != nil {
+		return nil, &RefusedError{Err: err}
 	}
 	return eachScope(ctx, scopesOf(p, opts.Snapshot), &opts, (*scopeRun).run)
 }
@@ -271,7 +285,7 @@ func (r *scopeRun) run(ctx context.Context) error {
 
 // step decides what to do with one step and does it.
 func (r *scopeRun) step(ctx context.Context, st migrate.Step) (StepResult, error) {
-	out := StepResult{ID: st.ID, Kind: st.Kind, Method: st.Method, Path: st.Path}
+	out := StepResult{ID: st.ID, Kind: string(st.Kind), Method: st.Method, Path: st.Path}
 	if e, ok := r.opts.Done[r.key(st)]; ok {
 		r.markDone(st)
 		out.Outcome, out.Created = OutcomeJournal, e.Created
@@ -336,8 +350,8 @@ func (r *scopeRun) record(out StepResult) {
 // stop ends the scope at st and journals why.
 func (r *scopeRun) stop(st migrate.Step, err error) {
 	r.res.Status, r.res.StoppedAt, r.res.Reason = StatusStopped, st.ID, err.Error()
-	r.record(StepResult{ID: st.ID, Kind: st.Kind, Method: st.Method, Path: st.Path, Outcome: OutcomeStopped, Reason: err.Error()})
-	_ = r.opts.Journal.Record(Entry{Event: EventStopped, Scope: r.sc.kind, ID: r.sc.id, Step: st.ID, Kind: st.Kind, Reason: err.Error()})
+	r.record(StepResult{ID: st.ID, Kind: string(st.Kind), Method: st.Method, Path: st.Path, Outcome: OutcomeStopped, Reason: err.Error()})
+	_ = r.opts.Journal.Record(Entry{Event: EventStopped, Scope: r.sc.kind, ID: r.sc.id, Step: st.ID, Kind: string(st.Kind), Reason: err.Error()})
 }
 
 // notReached lists the steps after a stop, manual ones with what to do.
@@ -347,7 +361,7 @@ func (r *scopeRun) notReached(from int) {
 			r.res.Manual = append(r.res.Manual, ManualStep{ID: st.ID, Title: st.Title, What: joinText(st.Reason, st.Note)})
 			continue
 		}
-		r.res.Steps = append(r.res.Steps, StepResult{ID: st.ID, Kind: st.Kind, Method: st.Method, Path: st.Path, Outcome: OutcomeNotReach})
+		r.res.Steps = append(r.res.Steps, StepResult{ID: st.ID, Kind: string(st.Kind), Method: st.Method, Path: st.Path, Outcome: OutcomeNotReach})
 	}
 }
 

@@ -87,13 +87,8 @@ func contains(live, want any) bool {
 	return true
 }
 
-// replacesWhole reports whether a write to path replaces the objects its body names whole
-// rather than merging into them: a DNS record's data is sent whole (the SRV fix drops
-// members from it).
-func replacesWhole(path string) bool { return strings.Contains(path, "/dns_records/") }
-
 // containsWhole is contains with the body's members compared whole, for writes that replace
-// them (replacesWhole).
+// them (migrate.KindSpec.Whole).
 func containsWhole(live, want any) bool {
 	wm, wok := want.(map[string]any)
 	lm, lok := live.(map[string]any)

@@ -1,8 +1,6 @@
 package apply
 
 import (
-	"net/http"
-
 	"github.com/sunsetscan/sunset/migrate"
 )
 
@@ -30,14 +28,9 @@ func EstimateRequests(p *migrate.Plan, keepOld bool) int {
 
 // stepRequests is what one step sends when it runs once, without the invariant's reads.
 func stepRequests(st migrate.Step) int {
-	seg := segments(st.Path)
-	switch {
-	case st.Method == http.MethodGet && isEntrypoint(seg):
-		return 1
-	case st.Method == http.MethodGet:
+	spec := migrate.SpecOf(st)
+	if spec == nil {
 		return 0
-	case st.Method == http.MethodPost && len(seg) == 5 && seg[2] == "rulesets" && seg[4] == "rules":
-		return 2
 	}
-	return 3
+	return handlers[spec.Op].requests
 }

@@ -3,22 +3,17 @@ package apply
 import (
 	"context"
 	"fmt"
-	"net/http"
-	"strings"
 
 	"github.com/sunsetscan/sunset/migrate"
 	"github.com/sunsetscan/sunset/scanner/vocab"
 )
 
-// removes reports whether a step pauses, deletes or switches off an old protection: those
-// run only while every replacement rule is in place.
+// removes reports whether a step pauses, deletes or switches off an old protection (its
+// kind's spec says so, and Plan.Check held its method and path to that kind's): those run
+// only while every replacement rule is in place.
 func removes(st migrate.Step) bool {
-	for _, p := range []string{"firewall-rule.", "filter.", "rate-limit.", "waf-override.", "waf."} {
-		if strings.HasPrefix(st.Kind, p) {
-			return true
-		}
-	}
-	return false
+	spec := migrate.SpecOf(st)
+	return spec != nil && spec.Removes
 }
 
 // replacementsInPlace is the safety invariant around the steps that remove an old
@@ -112,17 +107,15 @@ func (sc *scope) guardedPhases(st migrate.Step) []vocab.Phase {
 	return out
 }
 
-// phaseWritten is the target phase a step reads or writes: the entry point's path, or a
-// rule POSTed to the target ruleset.
+// phaseWritten is the target phase a step reads or writes: an entry point's create, rule
+// or verify step.
 func (sc *scope) phaseWritten(st migrate.Step) (vocab.Phase, bool) {
-	seg := segments(st.Path)
-	if isEntrypoint(seg) {
-		return vocab.Phase(seg[4]), true
-	}
-	if st.Method == http.MethodPost && len(seg) == 5 && seg[2] == "rulesets" && seg[4] == "rules" {
-		if t, ok := sc.targetByRuleset(seg[3]); ok {
-			return t.Phase, true
-		}
+	spec := migrate.SpecOf(st)
+	switch {
+	case spec == nil:
+		return "", false
+	case spec.Op == migrate.OpVerify, spec.Op == migrate.OpCreateEntrypoint, spec.Op == migrate.OpAddRule:
+		return spec.Phase, true
 	}
 	return "", false
 }

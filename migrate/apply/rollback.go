@@ -28,6 +28,9 @@ func Rollback(ctx context.Context, l *Loaded, opts Options) (*Result, error) {
 	if opts.Client == nil && !opts.DryRun {
 		return nil, errors.New("rollback: no client")
 	}
+	if err := l.Plan.Check(l.Snapshot); err != nil {
+		return nil, &RefusedError{Err: err}
+	}
 	touched := touchedSteps(l.Entries)
 	return eachScope(ctx, scopesOf(l.Plan, l.Snapshot), &opts, func(r *scopeRun, ctx context.Context) error {
 		return r.rollback(ctx, touched)
@@ -77,7 +80,7 @@ func (r *scopeRun) rollback(ctx context.Context, touchedBy map[string]*touched) 
 		if t == nil || (!t.begun && !t.done) || st.Method == http.MethodGet {
 			continue
 		}
-		out := StepResult{ID: st.ID, Kind: st.Kind, Method: st.Method, Path: st.Path, Outcome: OutcomeWould}
+		out := StepResult{ID: st.ID, Kind: string(st.Kind), Method: st.Method, Path: st.Path, Outcome: OutcomeWould}
 		var err error
 		if st.Method == http.MethodDelete {
 			err = fmt.Errorf("%s deleted %s, which cannot be undone: the rollback of this %s stops here, with the replacements in place", st.ID, st.Path, r.sc.kind)
@@ -106,26 +109,16 @@ func (r *scopeRun) rollback(ctx context.Context, touchedBy map[string]*touched) 
 	return nil
 }
 
-// undo undoes one step and journals it.
+// undo undoes one step by its kind's handler and journals it.
 func (r *scopeRun) undo(ctx context.Context, st migrate.Step, t *touched) error {
-	seg := segments(st.Path)
-	var err error
-	switch {
-	case st.Method == http.MethodPut && isEntrypoint(seg):
-		err = r.undoCreateEntrypoint(ctx, vocab.Phase(seg[4]))
-	case st.Method == http.MethodPost && len(seg) == 5 && seg[2] == "rulesets" && seg[4] == "rules":
-		err = r.undoAddRule(ctx, st, seg[3], t.created["rule_id"])
-	case st.Method == http.MethodPost:
-		err = r.undoCreateObject(ctx, st, t.created["id"])
-	case st.Method == http.MethodPut || st.Method == http.MethodPatch:
-		err = r.undoUpdate(ctx, st, t.before)
-	default:
-		err = fmt.Errorf("%s: %s cannot be undone", st.ID, st.Method)
+	spec := migrate.SpecOf(st)
+	if spec == nil || handlers[spec.Op].undo == nil {
+		return fmt.Errorf("%s: %s %s cannot be undone", st.ID, st.Method, st.Path)
 	}
-	if err != nil {
+	if err := handlers[spec.Op].undo(r, ctx, st, spec, t); err != nil {
 		return err
 	}
-	if err := r.opts.Journal.Record(Entry{Event: EventUndone, Scope: r.sc.kind, ID: r.sc.id, Step: st.ID, Kind: st.Kind, Method: st.Method, Path: st.Path}); err != nil {
+	if err := r.opts.Journal.Record(Entry{Event: EventUndone, Scope: r.sc.kind, ID: r.sc.id, Step: st.ID, Kind: string(st.Kind), Method: st.Method, Path: st.Path}); err != nil {
 		return fmt.Errorf("%w: journal: %w", errFatal, err)
 	}
 	return nil

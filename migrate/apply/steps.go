@@ -44,38 +44,87 @@ func transient(err error) bool {
 	return e.Status == 0 || e.Status == http.StatusTooManyRequests || e.Status >= 500
 }
 
-// attempt is one try of a step, by the shape of its call.
+// attempt is one try of a step, by its kind's handler. Plan.Check has held the step's
+// method and path to its kind's before anything ran, so the kind cannot pass a removal off
+// as something else.
 func (r *scopeRun) attempt(ctx context.Context, st migrate.Step) (map[string]string, string, error) {
-	seg := segments(st.Path)
-	switch {
-	case st.Method == http.MethodGet:
-		if isEntrypoint(seg) {
-			if err := r.verifyEntrypoint(ctx, vocab.Phase(seg[4])); err != nil {
-				return nil, "", err
-			}
-		} // else a read with checks for people: nothing to send
-		if _, _, err := r.finish(st, nil, false); err != nil {
-			return nil, "", err
-		}
-		return nil, OutcomeChecked, nil
-	case st.Method == http.MethodPut && isEntrypoint(seg):
-		return r.createEntrypoint(ctx, st, vocab.Phase(seg[4]))
-	case st.Method == http.MethodPost && len(seg) == 5 && seg[2] == "rulesets" && seg[4] == "rules":
-		return r.addRule(ctx, st, seg[3])
-	case st.Method == http.MethodPost:
-		return r.createObject(ctx, st)
-	case st.Method == http.MethodDelete:
-		return r.deleteObject(ctx, st)
-	case st.Method == http.MethodPut || st.Method == http.MethodPatch:
-		return r.updateObject(ctx, st)
+	spec := migrate.SpecOf(st)
+	h, ok := handlers[spec.Op]
+	if !ok || h.run == nil {
+		return nil, "", fmt.Errorf("step %s: kind %s is not one apply runs", st.ID, st.Kind)
 	}
-	return nil, "", fmt.Errorf("step %s: %s is not a call apply makes", st.ID, st.Method)
+	return h.run(r, ctx, st, spec)
 }
 
-// isEntrypoint: /zones/:id/rulesets/phases/:phase/entrypoint.
-func isEntrypoint(seg []string) bool {
-	return len(seg) == 6 && seg[0] == "zones" && seg[2] == "rulesets" && seg[3] == "phases" && seg[5] == "entrypoint"
+// handler is how apply carries out the steps of one migrate.Op: run sends the step and
+// reads it back, undo reverses it (nil: it cannot be), requests is what run sends once
+// when nothing is done yet and nothing fails, without the invariant's reads.
+type handler struct {
+	run      func(r *scopeRun, ctx context.Context, st migrate.Step, spec *migrate.KindSpec) (map[string]string, string, error)
+	undo     func(r *scopeRun, ctx context.Context, st migrate.Step, spec *migrate.KindSpec, t *touched) error
+	requests int
 }
+
+// handlers has one entry per migrate.Op apply runs (TestEveryKindHasAHandler).
+var handlers = map[migrate.Op]handler{
+	migrate.OpVerify: {run: (*scopeRun).checkStep, requests: 1},
+	migrate.OpCreateEntrypoint: {
+		run: func(r *scopeRun, ctx context.Context, st migrate.Step, spec *migrate.KindSpec) (map[string]string, string, error) {
+			return r.createEntrypoint(ctx, st, spec.Phase)
+		},
+		undo: func(r *scopeRun, ctx context.Context, _ migrate.Step, spec *migrate.KindSpec, _ *touched) error {
+			return r.undoCreateEntrypoint(ctx, spec.Phase)
+		},
+		requests: 3, // read, PUT, read back
+	},
+	migrate.OpAddRule: {
+		run: func(r *scopeRun, ctx context.Context, st migrate.Step, _ *migrate.KindSpec) (map[string]string, string, error) {
+			return r.addRule(ctx, st, rulesetOf(st))
+		},
+		undo: func(r *scopeRun, ctx context.Context, st migrate.Step, _ *migrate.KindSpec, t *touched) error {
+			return r.undoAddRule(ctx, st, rulesetOf(st), t.created["rule_id"])
+		},
+		requests: 2, // read, POST (its answer is the read back)
+	},
+	migrate.OpUpdate: {
+		run: func(r *scopeRun, ctx context.Context, st migrate.Step, spec *migrate.KindSpec) (map[string]string, string, error) {
+			return r.updateObject(ctx, st, spec)
+		},
+		undo: func(r *scopeRun, ctx context.Context, st migrate.Step, _ *migrate.KindSpec, t *touched) error {
+			return r.undoUpdate(ctx, st, t.before)
+		},
+		requests: 3, // read, write, read back
+	},
+	migrate.OpDelete: {
+		run: func(r *scopeRun, ctx context.Context, st migrate.Step, _ *migrate.KindSpec) (map[string]string, string, error) {
+			return r.deleteObject(ctx, st)
+		},
+		requests: 3, // read, DELETE, read back
+	},
+	migrate.OpCreate: {
+		run: func(r *scopeRun, ctx context.Context, st migrate.Step, _ *migrate.KindSpec) (map[string]string, string, error) {
+			return r.createObject(ctx, st)
+		},
+		undo: func(r *scopeRun, ctx context.Context, st migrate.Step, _ *migrate.KindSpec, t *touched) error {
+			return r.undoCreateObject(ctx, st, t.created["id"])
+		},
+		requests: 3, // list, POST, list
+	},
+}
+
+// checkStep is a verify step: the entry point holds the plan's rules, in order.
+func (r *scopeRun) checkStep(ctx context.Context, st migrate.Step, spec *migrate.KindSpec) (map[string]string, string, error) {
+	if err := r.verifyEntrypoint(ctx, spec.Phase); err != nil {
+		return nil, "", err
+	}
+	if _, _, err := r.finish(st, nil, false); err != nil {
+		return nil, "", err
+	}
+	return nil, OutcomeChecked, nil
+}
+
+// rulesetOf is the ruleset id of a rule POST: /zones/:zone/rulesets/:ruleset/rules.
+func rulesetOf(st migrate.Step) string { return segments(st.Path)[3] }
 
 // target is the zone's target of a phase.
 func (r *scopeRun) target(phase vocab.Phase) (migrate.Target, []inventory.RulesetRule, error) {
@@ -284,7 +333,7 @@ func (r *scopeRun) checkFresh(st migrate.Step, live any) error {
 
 // updateObject is a PUT or PATCH of an existing object: pause a firewall rule, switch a
 // setting, clear a field.
-func (r *scopeRun) updateObject(ctx context.Context, st migrate.Step) (map[string]string, string, error) {
+func (r *scopeRun) updateObject(ctx context.Context, st migrate.Step, spec *migrate.KindSpec) (map[string]string, string, error) {
 	body, err := decodeAny(st.Body)
 	if err != nil {
 		return nil, "", fmt.Errorf("step %s: body: %w", st.ID, err)
@@ -300,7 +349,7 @@ func (r *scopeRun) updateObject(ctx context.Context, st migrate.Step) (map[strin
 		return nil, "", stale("%s is gone", st.Path)
 	}
 	took := contains
-	if replacesWhole(st.Path) {
+	if spec.Whole {
 		took = containsWhole
 	}
 	if took(live, body) {
@@ -313,7 +362,7 @@ func (r *scopeRun) updateObject(ctx context.Context, st migrate.Step) (map[strin
 		return nil, "", err
 	}
 	before, _ := json.Marshal(project(live, body))
-	if replacesWhole(st.Path) {
+	if spec.Whole {
 		before, _ = json.Marshal(project(live, topLevel(body)))
 	}
 	if err := r.begin(st, before); err != nil {
@@ -437,7 +486,7 @@ func (r *scopeRun) createObject(ctx context.Context, st migrate.Step) (map[strin
 
 // begin journals a step about to be sent.
 func (r *scopeRun) begin(st migrate.Step, before json.RawMessage) error {
-	err := r.opts.Journal.Record(Entry{Event: EventBegin, Scope: r.sc.kind, ID: r.sc.id, Step: st.ID, Kind: st.Kind, Method: st.Method, Path: st.Path, Before: before})
+	err := r.opts.Journal.Record(Entry{Event: EventBegin, Scope: r.sc.kind, ID: r.sc.id, Step: st.ID, Kind: string(st.Kind), Method: st.Method, Path: st.Path, Before: before})
 	if err != nil {
 		return fmt.Errorf("%w: journal: %w", errFatal, err)
 	}
@@ -446,7 +495,7 @@ func (r *scopeRun) begin(st migrate.Step, before json.RawMessage) error {
 
 // finish journals a step read back done.
 func (r *scopeRun) finish(st migrate.Step, created map[string]string, already bool) (map[string]string, string, error) {
-	err := r.opts.Journal.Record(Entry{Event: EventDone, Scope: r.sc.kind, ID: r.sc.id, Step: st.ID, Kind: st.Kind, Method: st.Method, Path: st.Path, Created: created, Already: already})
+	err := r.opts.Journal.Record(Entry{Event: EventDone, Scope: r.sc.kind, ID: r.sc.id, Step: st.ID, Kind: string(st.Kind), Method: st.Method, Path: st.Path, Created: created, Already: already})
 	if err != nil {
 		return nil, "", fmt.Errorf("%w: journal: %w", errFatal, err)
 	}

@@ -67,7 +67,7 @@ var creators = map[string]struct {
 func (g *gen) createdObjects(body *hclwrite.Body, scope string, steps []migrate.Step) (int, error) {
 	n := 0
 	for _, st := range steps {
-		c, ok := creators[st.Kind]
+		c, ok := creators[string(st.Kind)]
 		if !ok {
 			continue
 		}

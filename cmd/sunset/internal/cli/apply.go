@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"sync/atomic"
@@ -114,7 +115,10 @@ func runApply(c *ucli.Context, s *Streams) error {
 			return werr
 		}
 	}
+	var refused *apply.RefusedError
 	switch {
+	case errors.As(err, &refused):
+		return usageErrorf("%v", refused)
 	case err != nil && cfapi.IsAuth(err):
 		return fatalError(fmt.Errorf("the API refused %s: %w", opts.creds.Describe(), err))
 	case err != nil && c.Err() != nil:
