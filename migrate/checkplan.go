@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/sunsetscan/sunset/scanner/inventory"
@@ -157,7 +159,11 @@ func (sc *scopeCheck) checkStep(i int, st Step) {
 // objects the snapshot holds in the scope. It returns the object the path names.
 func (sc *scopeCheck) resolve(spec *KindSpec, params map[string]string) (any, string) {
 	var obj any
-	for name, v := range params {
+	names := slices.Sorted(maps.Keys(params))
+	// The scope's own id first: naming another zone says more than its objects' absence.
+	slices.SortStableFunc(names, func(a, b string) int { return cmpBool(b == "zone" || b == "account", a == "zone" || a == "account") })
+	for _, name := range names {
+		v := params[name]
 		switch name {
 		case "zone", "account":
 			if v != sc.id {
@@ -181,6 +187,16 @@ func (sc *scopeCheck) resolve(spec *KindSpec, params map[string]string) (any, st
 		}
 	}
 	return obj, ""
+}
+
+func cmpBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
 }
 
 // pathObjects find the object a path parameter names in the scope's inventory.

@@ -25,6 +25,7 @@ package apply
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -112,6 +113,9 @@ type ScopeResult struct {
 	LastSafe  string       `json:"last_safe,omitempty"`
 	Reason    string       `json:"reason,omitempty"`
 	Manual    []ManualStep `json:"manual,omitempty"`
+	// Restored are the steps undone when the scope stopped: old protections this apply
+	// paused or switched off whose replacements were found missing, switched back on.
+	Restored []string `json:"restored,omitempty"`
 }
 
 // Count returns how many of the scope's steps had outcome o.
@@ -249,6 +253,8 @@ type scopeRun struct {
 	done, held map[string]bool
 	// replacedChecked is set once the replacements were read back in place.
 	replacedChecked bool
+	// befores holds what each write of this run overwrote, by step id (restore).
+	befores map[string]json.RawMessage
 }
 
 func (r *scopeRun) run(ctx context.Context) error {
@@ -257,7 +263,7 @@ func (r *scopeRun) run(ctx context.Context) error {
 	if r.opts.DryRun {
 		r.res.Status = StatusDryRun
 	}
-	r.applied, r.done, r.held = map[string]any{}, map[string]bool{}, map[string]bool{}
+	r.applied, r.done, r.held, r.befores = map[string]any{}, map[string]bool{}, map[string]bool{}, map[string]json.RawMessage{}
 	for i, st := range r.sc.steps {
 		if st.Manual {
 			r.res.Manual = append(r.res.Manual, ManualStep{ID: st.ID, Title: st.Title, What: joinText(st.Reason, st.Note)})
@@ -272,6 +278,7 @@ func (r *scopeRun) run(ctx context.Context) error {
 				return err
 			}
 			r.stop(st, err)
+			r.res.Restored = r.restore(ctx)
 			r.notReached(i + 1)
 			return nil
 		}
@@ -339,8 +346,9 @@ func (r *scopeRun) key(st migrate.Step) string {
 
 func (r *scopeRun) record(out StepResult) {
 	r.res.Steps = append(r.res.Steps, out)
-	if out.Outcome != OutcomeHeld && out.Outcome != OutcomeWould {
-		r.res.LastSafe = out.ID
+	switch out.Outcome {
+	case OutcomeSent, OutcomeChecked, OutcomeAlready, OutcomeJournal:
+		r.res.LastSafe = out.ID // the last step actually done
 	}
 	if r.opts.OnStep != nil {
 		r.opts.OnStep(r.res, out)

@@ -29,13 +29,17 @@ type account struct {
 	t      testing.TB
 	srv    *emulator.Server
 	client *cfapi.Client
+	day    time.Time // the day the account is on (its scans judge as of it)
 }
 
 // serve starts the emulator on snap with opts (Seed, AsOf and Token set here). With the
 // corpus, it refuses every write whose body breaks the API's request schema.
 func serve(t testing.TB, snap *inventory.Snapshot, opts emulator.Options) *account {
 	t.Helper()
-	opts.Seed, opts.AsOf, opts.Token = snap, asOf, seed.DemoToken
+	if opts.AsOf.IsZero() {
+		opts.AsOf = asOf
+	}
+	opts.Seed, opts.Token = snap, seed.DemoToken
 	if tt, ok := t.(*testing.T); ok && opts.OpenAPI == nil {
 		opts.OpenAPI = openapitest.Doc(tt, openapitest.PlanOpsFile)
 	}
@@ -52,7 +56,7 @@ func serve(t testing.TB, snap *inventory.Snapshot, opts emulator.Options) *accou
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &account{t: t, srv: srv, client: c}
+	return &account{t: t, srv: srv, client: c, day: opts.AsOf}
 }
 
 type lister struct{ *cfapi.Client }
@@ -73,14 +77,14 @@ func (a *account) scan() (*inventory.Snapshot, scanner.Result) {
 	if snap.Incomplete {
 		a.t.Fatalf("collection incomplete")
 	}
-	return snap, scanner.ScanSnapshot(snap, nil, scanner.Options{AsOf: asOf})
+	return snap, scanner.ScanSnapshot(snap, nil, scanner.Options{AsOf: a.day})
 }
 
 // plan scans the account and builds its plan.
 func (a *account) plan() (*migrate.Plan, *inventory.Snapshot) {
 	a.t.Helper()
 	snap, res := a.scan()
-	return migrate.Build(snap, res, migrate.Options{AsOf: asOf}), snap
+	return migrate.Build(snap, res, migrate.Options{AsOf: a.day}), snap
 }
 
 // writes counts the writes the emulator received.

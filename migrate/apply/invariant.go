@@ -2,6 +2,9 @@ package apply
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
 	"fmt"
 
 	"github.com/sunsetscan/sunset/migrate"
@@ -17,18 +20,19 @@ func removes(st migrate.Step) bool {
 }
 
 // replacementsInPlace is the safety invariant around the steps that remove an old
-// protection, read from the API. Before the scope's first such step, every entry point the
-// plan targets must hold exactly the plan's rules; after each one, the entry points that
-// replace what it removed (guardedPhases) must still do, and after the last one all of
-// them again. A change someone else makes to those entry points during the apply stops the
-// scope at the next read: at most one removal is made after it.
+// protection, read from the API right before and right after each one. Before the scope's
+// first such step, every entry point the plan targets must hold exactly the plan's rules;
+// before and after each one, the entry points that replace what it removes (guardedPhases)
+// must still do, and after the last one all of them again. A change someone else makes to
+// those entry points during the apply stops the scope before its next removal, and the
+// scope's stop switches back on what it had paused without a replacement (restore).
 func (r *scopeRun) replacementsInPlace(ctx context.Context, st migrate.Step, after bool) error {
-	if !removes(st) || (!after && r.replacedChecked) {
+	if !removes(st) {
 		return nil
 	}
-	phases := r.sc.targetPhases()
-	if after && !r.lastRemoval(st) {
-		phases = r.sc.guardedPhases(st)
+	phases := r.sc.guardedPhases(st)
+	if (!after && !r.replacedChecked) || (after && r.lastRemoval(st)) {
+		phases = r.sc.targetPhases()
 	}
 	for _, p := range phases {
 		if err := r.verifyEntrypoint(ctx, p); err != nil {
@@ -46,14 +50,15 @@ func (r *scopeRun) invariantReads(st migrate.Step, first bool) int {
 	if !removes(st) {
 		return 0
 	}
-	n := 0
+	guarded := len(r.sc.guardedPhases(st))
+	n := guarded
 	if first {
-		n += len(r.sc.targets)
+		n = len(r.sc.targets)
 	}
 	if r.lastRemoval(st) {
 		return n + len(r.sc.targets)
 	}
-	return n + len(r.sc.guardedPhases(st))
+	return n + guarded
 }
 
 // lastRemoval reports whether no step after st removes an old protection in this run.
@@ -118,4 +123,79 @@ func (sc *scope) phaseWritten(st migrate.Step) (vocab.Phase, bool) {
 		return spec.Phase, true
 	}
 	return "", false
+}
+
+// restore runs when a scope stops: every old protection this apply paused or switched off
+// (done, not deleted since) whose replacement entry points no longer hold the plan's rules
+// is switched back on, writing back what the pause overwrote, and journaled undone so a
+// resumed run pauses it again once the replacement is back. So a stop never leaves an old
+// protection off without its replacement. It returns what it switched back on, and what it
+// could not.
+func (r *scopeRun) restore(ctx context.Context) []string {
+	if r.opts.DryRun || ctx.Err() != nil {
+		return nil
+	}
+	var out []string
+	for i := len(r.sc.steps) - 1; i >= 0; i-- {
+		st := r.sc.steps[i]
+		spec := migrate.SpecOf(st)
+		if spec == nil || !spec.Removes || spec.Op != migrate.OpUpdate || !r.done[st.ID] || r.deletedAfter(st) || r.guardsHold(ctx, st) {
+			continue
+		}
+		err := r.undoUpdate(ctx, st, r.beforeOf(st))
+		if err == nil {
+			err = r.opts.Journal.Record(Entry{Event: EventUndone, Scope: r.sc.kind, ID: r.sc.id, Step: st.ID, Kind: string(st.Kind), Method: st.Method, Path: st.Path, Reason: "switched back on: its replacement is missing"})
+		}
+		if err != nil {
+			out = append(out, st.ID+" (could not switch it back on: "+err.Error()+")")
+			continue
+		}
+		r.done[st.ID] = false
+		out = append(out, st.ID)
+	}
+	return out
+}
+
+// deletedAfter reports whether a done step after st deleted the object st changed.
+func (r *scopeRun) deletedAfter(st migrate.Step) bool {
+	for _, o := range r.sc.after(st) {
+		if o.Method == http.MethodDelete && o.Path == st.Path && r.done[o.ID] {
+			return true
+		}
+	}
+	return false
+}
+
+// guardsHold reports whether the entry points replacing what st removed hold the plan's
+// rules, read now; true also when that cannot be told (a read failed, no target), so that
+// only a replacement seen missing switches an old protection back on.
+func (r *scopeRun) guardsHold(ctx context.Context, st migrate.Step) bool {
+	for _, p := range r.sc.guardedPhases(st) {
+		err := r.verifyEntrypoint(ctx, p)
+		var u *unsafeError
+		var s *staleError
+		if errors.As(err, &u) || errors.As(err, &s) {
+			return false
+		}
+	}
+	return true
+}
+
+// beforeOf is what st's write overwrote: as read right before it in this run, else (done
+// by an earlier run of the journal) as the snapshot holds it, which the stale check held
+// the object to before the write.
+func (r *scopeRun) beforeOf(st migrate.Step) json.RawMessage {
+	if b, ok := r.befores[st.ID]; ok {
+		return b
+	}
+	body, err := decodeAny(st.Body)
+	obj := snapshotObject(r.sc.zone, r.sc.account, st.Path)
+	if err != nil || obj == nil {
+		return nil
+	}
+	if migrate.SpecOf(st).Whole {
+		body = topLevel(body)
+	}
+	raw, _ := json.Marshal(project(obj, body))
+	return raw
 }

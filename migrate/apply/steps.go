@@ -368,6 +368,7 @@ func (r *scopeRun) updateObject(ctx context.Context, st migrate.Step, spec *migr
 	if err := r.begin(st, before); err != nil {
 		return nil, "", err
 	}
+	r.befores[st.ID] = before
 	callErr := r.opts.Client.Call(ctx, st.Method, st.Path, st.Body, nil)
 	back, err := r.read(ctx, st.Path)
 	if err != nil {
