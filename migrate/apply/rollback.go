@@ -194,24 +194,9 @@ func (r *scopeRun) undoAddRule(ctx context.Context, st migrate.Step, rulesetID, 
 func (r *scopeRun) undoCreateObject(ctx context.Context, st migrate.Step, id string) error {
 	if id == "" {
 		// The run stopped before it learnt the id: apply's own lookup by name finds it.
-		var body struct {
-			Name string `json:"name"`
-		}
-		_ = json.Unmarshal(st.Body, &body)
-		var list []struct {
-			ID   string `json:"id"`
-			Name string `json:"name"`
-		}
-		if err := r.opts.Client.Call(ctx, http.MethodGet, st.Path, nil, &list); err != nil {
-			return err
-		}
-		for _, o := range list {
-			if body.Name != "" && o.Name == body.Name {
-				id = o.ID
-			}
-		}
-		if id == "" {
-			return nil // never created
+		var err error
+		if id, err = r.findByName(ctx, st.Path, nameOf(st)); err != nil || id == "" {
+			return err // "" and nil: never created
 		}
 	}
 	path := st.Path + "/" + id

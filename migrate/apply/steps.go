@@ -434,28 +434,8 @@ func (r *scopeRun) deleteObject(ctx context.Context, st migrate.Step) (map[strin
 // createObject POSTs a new object (an Access application, a notification policy), unless
 // one of the same name exists already.
 func (r *scopeRun) createObject(ctx context.Context, st migrate.Step) (map[string]string, string, error) {
-	var body struct {
-		Name string `json:"name"`
-	}
-	_ = json.Unmarshal(st.Body, &body)
-	find := func() (string, error) {
-		if body.Name == "" {
-			return "", nil
-		}
-		var list []struct {
-			ID   string `json:"id"`
-			Name string `json:"name"`
-		}
-		if err := r.opts.Client.Call(ctx, http.MethodGet, st.Path, nil, &list); err != nil {
-			return "", err
-		}
-		for _, o := range list {
-			if o.Name == body.Name {
-				return o.ID, nil
-			}
-		}
-		return "", nil
-	}
+	name := nameOf(st)
+	find := func() (string, error) { return r.findByName(ctx, st.Path, name) }
 	id, err := find()
 	if err != nil {
 		return nil, "", err
@@ -470,7 +450,7 @@ func (r *scopeRun) createObject(ctx context.Context, st migrate.Step) (map[strin
 		ID string `json:"id"`
 	}
 	callErr := r.opts.Client.Call(ctx, st.Method, st.Path, st.Body, &made)
-	if callErr == nil && made.ID != "" && body.Name == "" {
+	if callErr == nil && made.ID != "" && name == "" {
 		return r.finish(st, map[string]string{"id": made.ID}, false)
 	}
 	if id, err = find(); err != nil {
@@ -480,9 +460,39 @@ func (r *scopeRun) createObject(ctx context.Context, st migrate.Step) (map[strin
 		if callErr != nil {
 			return nil, "", callErr
 		}
-		return nil, "", unsafe("no %q under %s after the POST", body.Name, st.Path)
+		return nil, "", unsafe("no %q under %s after the POST", name, st.Path)
 	}
 	return r.finish(st, map[string]string{"id": id}, false)
+}
+
+// nameOf is the name a create step gives its object ("" when none).
+func nameOf(st migrate.Step) string {
+	var body struct {
+		Name string `json:"name"`
+	}
+	_ = json.Unmarshal(st.Body, &body)
+	return body.Name
+}
+
+// findByName is the id of the object named name in the collection at path, reading every
+// page; "" when there is none (or no name to look for).
+func (r *scopeRun) findByName(ctx context.Context, path, name string) (string, error) {
+	if name == "" {
+		return "", nil
+	}
+	list, err := cfapi.ListAt[struct {
+		ID   string `json:"id"`
+		Name string `json:"name"`
+	}](ctx, r.opts.Client, path)
+	if err != nil {
+		return "", err
+	}
+	for _, o := range list {
+		if o.Name == name {
+			return o.ID, nil
+		}
+	}
+	return "", nil
 }
 
 // begin journals a step about to be sent.

@@ -208,3 +208,14 @@ func (c *Client) Call(ctx context.Context, method, path string, body json.RawMes
 	}
 	return c.write(ctx, method, body, out, false, segs...)
 }
+
+// ListAt reads every page of the list at path (a collection a plan step writes to, relative
+// to the v4 base, checked and escaped like Call's), each item decoded into T: a lookup that
+// read only the first page would miss an object on the second and create it again.
+func ListAt[T any](ctx context.Context, c *Client, path string) ([]T, error) {
+	r, err := get(false, strings.Split(strings.Trim(path, "/"), "/")...)
+	if err != nil {
+		return nil, err
+	}
+	return listAll[T](ctx, c, r, perPageUnspecified)
+}
