@@ -255,6 +255,8 @@ type scopeRun struct {
 	replacedChecked bool
 	// befores holds what each write of this run overwrote, by step id (restore).
 	befores map[string]json.RawMessage
+	// fromJournal is set once a step was found done by an earlier run (confirmJournal).
+	fromJournal bool
 }
 
 func (r *scopeRun) run(ctx context.Context) error {
@@ -284,6 +286,13 @@ func (r *scopeRun) run(ctx context.Context) error {
 		}
 		r.record(out)
 	}
+	if r.fromJournal && !r.opts.DryRun {
+		if err := r.confirmJournal(ctx); err != nil {
+			r.res.Status, r.res.StoppedAt, r.res.Reason = StatusStopped, "journal check", err.Error()
+			_ = r.opts.Journal.Record(Entry{Event: EventStopped, Scope: r.sc.kind, ID: r.sc.id, Reason: err.Error()})
+			return nil
+		}
+	}
 	if r.res.Status == StatusDone && len(r.held) > len(r.res.Manual) {
 		r.res.Status = StatusPartial
 	}
@@ -294,6 +303,7 @@ func (r *scopeRun) run(ctx context.Context) error {
 func (r *scopeRun) step(ctx context.Context, st migrate.Step) (StepResult, error) {
 	out := StepResult{ID: st.ID, Kind: string(st.Kind), Method: st.Method, Path: st.Path}
 	if e, ok := r.opts.Done[r.key(st)]; ok {
+		r.fromJournal = true
 		r.markDone(st)
 		out.Outcome, out.Created = OutcomeJournal, e.Created
 		return out, nil

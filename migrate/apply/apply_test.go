@@ -66,7 +66,8 @@ func TestDryRunSendsNothing(t *testing.T) {
 }
 
 // TestRerunChangesNothing: applying a finished plan again (no journal) finds every step
-// done and writes nothing; resuming its journal sends no request at all.
+// done and writes nothing; resuming its journal writes nothing and reads only what
+// confirms the journal (the targets, the objects it created).
 func TestRerunChangesNothing(t *testing.T) {
 	a := serve(t, seed.Demo(), emulator.Options{})
 	p, before := a.plan()
@@ -91,10 +92,18 @@ func TestRerunChangesNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	total := a.srv.Stats().Total
-	a.run(l.Plan, l.Snapshot, apply.Options{Done: l.Done()})
-	if got := a.srv.Stats().Total; got != total {
-		t.Fatalf("resuming a finished journal sent %d requests", got-total)
+	total, writes := a.srv.Stats().Total, a.writes()
+	res = a.run(l.Plan, l.Snapshot, apply.Options{Done: l.Done()})
+	if a.writes() != writes {
+		t.Fatalf("resuming a finished journal wrote %d times", a.writes()-writes)
+	}
+	if got, want := a.srv.Stats().Total-total, apply.ConfirmReads(l.Plan, l.Done()); got != want || want == 0 {
+		t.Fatalf("resuming a finished journal sent %d requests, want %d reads", got, want)
+	}
+	for _, s := range res.Scopes {
+		if s.Status != apply.StatusDone {
+			t.Fatalf("%s: %s (%s)", s.Name, s.Status, s.Reason)
+		}
 	}
 }
 

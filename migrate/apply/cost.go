@@ -34,3 +34,20 @@ func stepRequests(st migrate.Step) int {
 	}
 	return handlers[spec.Op].requests
 }
+
+// ConfirmReads is how many reads a resumed apply of p makes to confirm what the journal
+// says was done (done: Loaded.Done), when nothing fails: each resumed scope's targets and
+// the objects the journal created.
+func ConfirmReads(p *migrate.Plan, done map[string]Entry) int {
+	n := 0
+	for _, sc := range scopesOf(p, nil) {
+		r := &scopeRun{opts: &Options{Done: done}, sc: sc}
+		for _, st := range sc.steps {
+			if _, ok := done[r.key(st)]; ok {
+				n += r.confirmReads()
+				break
+			}
+		}
+	}
+	return n
+}

@@ -54,7 +54,7 @@ func TestFaultyApplyResumesToTheSameEndState(t *testing.T) {
 			}
 		}
 		if runs == 40 { // every read may fail here (no retries, 40% faults): more reads per step, more runs
-			t.Fatalf("still %d scopes stopped after %d runs: %+v", n, runs, res.Stopped())
+			t.Fatalf("still %d scopes stopped after %d runs", n, runs)
 		}
 		l, err := apply.LoadJournal(path)
 		if err != nil {
@@ -178,4 +178,36 @@ func firstDiff(got, want string) string {
 		}
 	}
 	return "one is a prefix of the other"
+}
+
+// TestFinishedJournalOnAnotherAccount: a finished journal resumed against an account it
+// never touched (here a fresh copy with the same ids, the worst case) does not report its
+// scopes done: each one's targets and created objects are read again, and are not there.
+func TestFinishedJournalOnAnotherAccount(t *testing.T) {
+	a := serve(t, seed.Demo(), emulator.Options{})
+	p, before := a.plan()
+	path := filepath.Join(t.TempDir(), "journal")
+	j, err := apply.CreateJournal(path, p, before)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.run(p, before, apply.Options{Journal: j})
+	_ = j.Close()
+	l, err := apply.LoadJournal(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := serve(t, seed.Demo(), emulator.Options{})
+	res := other.run(l.Plan, l.Snapshot, apply.Options{Done: l.Done()})
+	if other.writes() != 0 {
+		t.Errorf("%d writes reached the other account", other.writes())
+	}
+	for _, s := range res.Scopes {
+		if s.Count(apply.OutcomeJournal) == 0 {
+			continue // manual steps only: nothing was done there
+		}
+		if s.Status != apply.StatusStopped || !strings.Contains(s.Reason, "was the journal written for this account") {
+			t.Errorf("%s %s: %s (%s), want stopped: the journal does not match the account", s.Scope, s.Name, s.Status, s.Reason)
+		}
+	}
 }
