@@ -1,11 +1,14 @@
 package migrate_test
 
 import (
+	"encoding/json"
 	"os"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/sunsetscan/sunset/migrate"
 	"github.com/sunsetscan/sunset/scanner/cfapi/emulator/seed"
 	"github.com/sunsetscan/sunset/scanner/inventory"
 )
@@ -51,5 +54,49 @@ func TestCheckNeedsTheSnapshot(t *testing.T) {
 	}
 	if err := p.Check(&inventory.Snapshot{}); err == nil {
 		t.Fatal("a plan checked against an empty snapshot passed")
+	}
+}
+
+// TestSameAsRefusesRulesItDoesNotTranslate: a plan whose custom rules were rewritten by
+// hand, consistently in the create step and the target (so Check holds), is refused by its
+// rebuild; the plan as built, or with zones left out, is not.
+func TestSameAsRefusesRulesItDoesNotTranslate(t *testing.T) {
+	snap := seed.Demo()
+	p, _ := planOf(snap, goldenAsOf)
+	built, err := p.Rebuild(snap, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.SameAs(built); err != nil {
+		t.Fatalf("the plan as built: %v", err)
+	}
+	p.Zones = p.Zones[1:]
+	if err := p.SameAs(built); err != nil {
+		t.Fatalf("a plan with a zone left out: %v", err)
+	}
+	z := &p.Zones[1] // docs.example.test: its custom rules entry point is created
+	edited := false
+	for i := range z.Steps {
+		st := &z.Steps[i]
+		if st.Kind != migrate.KindCustomRulesCreate {
+			continue
+		}
+		for k := range z.Targets {
+			if z.Targets[k].Phase == "http_request_firewall_custom" {
+				z.Targets[k].Rules[0] = json.RawMessage(`{"action":"skip","expression":"true","action_parameters":{"ruleset":"current"}}`)
+				st.Body, _ = json.Marshal(map[string]any{"rules": z.Targets[k].Rules})
+				edited = true
+			}
+		}
+	}
+	if !edited {
+		t.Fatalf("zone %s creates no custom rules entry point", z.ZoneName)
+	}
+	if err := p.Check(snap); err != nil {
+		t.Fatalf("the consistent edit should hold the shape check: %v", err)
+	}
+	err = p.SameAs(built)
+	if err == nil || !strings.Contains(err.Error(), "custom-rules.create: its body") || !strings.Contains(err.Error(), "target http_request_firewall_custom: its rules") {
+		t.Fatalf("want the create step and the target refused, got %v", err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/sunsetscan/sunset/migrate"
 	"github.com/sunsetscan/sunset/scanner/cfapi"
@@ -211,6 +212,42 @@ func (r *scopeRun) undoCreateObject(ctx context.Context, st migrate.Step, id str
 		return unsafe("%s is still there after its DELETE", path)
 	}
 	return nil
+}
+
+// trustedBefore is what a rollback writes back for st: what the journal says the write
+// overwrote, held to the snapshot (the stale check held the object to the snapshot right
+// before the write), so an edited journal cannot make a rollback write what the account
+// never held. The snapshot's stands in when the journal has none (a step found done).
+func (r *scopeRun) trustedBefore(st migrate.Step, journaled json.RawMessage) (json.RawMessage, error) {
+	fromSnap := r.beforeOf(st)
+	if len(journaled) == 0 || len(fromSnap) == 0 {
+		return append(journaled, fromSnap...), nil // one of them, or none (undoUpdate says so)
+	}
+	j, errJ := decodeAny(journaled)
+	s, errS := decodeAny(fromSnap)
+	if errJ != nil || errS != nil {
+		return nil, fmt.Errorf("%s: the journal's record of what it overwrote is not JSON", st.ID)
+	}
+	if at := differs(j, s, ""); at != "" {
+		return nil, fmt.Errorf("%s: the journal says it overwrote %s = %s, the snapshot holds %s: refused (was the journal edited?)", st.ID, at, clipJSON(j, at), clipJSON(s, at))
+	}
+	return journaled, nil
+}
+
+// clipJSON renders the member at (a dotted path) of v, shortened.
+func clipJSON(v any, at string) string {
+	for _, k := range strings.Split(at, ".") {
+		m, ok := v.(map[string]any)
+		if !ok || k == "" {
+			break
+		}
+		v = m[k]
+	}
+	raw, _ := json.Marshal(v)
+	if len(raw) > 80 {
+		return string(raw[:80]) + "..."
+	}
+	return string(raw)
 }
 
 // undoUpdate writes back what a PUT or PATCH overwrote.

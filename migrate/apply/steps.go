@@ -91,7 +91,11 @@ var handlers = map[migrate.Op]handler{
 			return r.updateObject(ctx, st, spec)
 		},
 		undo: func(r *scopeRun, ctx context.Context, st migrate.Step, _ *migrate.KindSpec, t *touched) error {
-			return r.undoUpdate(ctx, st, t.before)
+			before, err := r.trustedBefore(st, t.before)
+			if err != nil {
+				return err
+			}
+			return r.undoUpdate(ctx, st, before)
 		},
 		requests: 3, // read, write, read back
 	},

@@ -12,6 +12,7 @@ import (
 	"github.com/sunsetscan/sunset/migrate"
 	"github.com/sunsetscan/sunset/migrate/apply"
 	"github.com/sunsetscan/sunset/scanner"
+	"github.com/sunsetscan/sunset/scanner/catalog"
 	"github.com/sunsetscan/sunset/scanner/cfapi"
 	"github.com/sunsetscan/sunset/scanner/inventory"
 	"github.com/sunsetscan/sunset/scanner/textsafe"
@@ -157,12 +158,34 @@ func resolveApply(c *ucli.Context, s *Streams) (*applyRun, *scanOptions, error) 
 	} else if err := planOfApply(c, s, opts, run, planIn); err != nil {
 		return nil, nil, err
 	}
+	if run.loaded != nil || planIn != "" {
+		if err := vetPlan(run.plan, run.snap, opts.catalog); err != nil {
+			return nil, nil, err
+		}
+	}
 	if run.yes || opts.snapshotIn == "" && run.loaded == nil {
 		if opts.creds, err = credentials(c, s); err != nil {
 			return nil, nil, err
 		}
 	}
 	return run, opts, nil
+}
+
+// vetPlan holds a plan read from a file or a journal to what this sunset plans from the
+// snapshot it came with, before anything is sent: its steps' shape (migrate.Plan.Check),
+// then their content (the plan built again from the snapshot, migrate.Plan.SameAs).
+func vetPlan(p *migrate.Plan, snap *inventory.Snapshot, cat *catalog.Catalog) error {
+	err := p.Check(snap)
+	if err == nil {
+		var built *migrate.Plan
+		if built, err = p.Rebuild(snap, cat); err == nil {
+			err = p.SameAs(built)
+		}
+	}
+	if err != nil {
+		return usageErrorf("%v", &apply.RefusedError{Err: err})
+	}
+	return nil
 }
 
 // planOfApply builds the plan from a scan (live or --snapshot) or reads --plan-in.
