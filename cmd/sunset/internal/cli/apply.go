@@ -311,6 +311,9 @@ func writeApplyText(w io.Writer, run *applyRun, res *apply.Result) {
 				safe = "none"
 			}
 			fmt.Fprintf(w, "%s %s: stopped at %s (last safe step: %s): %s\n", sc.Scope, name, sc.StoppedAt, safe, textsafe.Sanitize(sc.Reason))
+			for _, id := range sc.Restored {
+				fmt.Fprintf(w, "  switched back on (its replacement is missing): %s\n", textsafe.Sanitize(id))
+			}
 		default:
 			done++
 			fmt.Fprintf(w, "%s %s: %s (%d sent, %d found done, %d from the journal, %d held back)\n", sc.Scope, name, sc.Status,
