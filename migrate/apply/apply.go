@@ -28,6 +28,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/sourcegraph/conc/pool"
 
@@ -266,6 +267,12 @@ func (r *scopeRun) run(ctx context.Context) error {
 		r.res.Status = StatusDryRun
 	}
 	r.applied, r.done, r.held, r.befores = map[string]any{}, map[string]bool{}, map[string]bool{}, map[string]json.RawMessage{}
+	if err := r.freshAtStart(ctx); err != nil {
+		return err
+	}
+	if r.res.Status == StatusStopped {
+		return nil
+	}
 	for i, st := range r.sc.steps {
 		if st.Manual {
 			r.res.Manual = append(r.res.Manual, ManualStep{ID: st.ID, Title: st.Title, What: joinText(st.Reason, st.Note)})
@@ -297,6 +304,47 @@ func (r *scopeRun) run(ctx context.Context) error {
 		r.res.Status = StatusPartial
 	}
 	return nil
+}
+
+// freshAtStart holds the scope's snapshot to the account before its first write
+// (sourcesFresh); a resumed scope was held to it by the run that began it. A difference
+// stops the scope at its first step with nothing sent.
+func (r *scopeRun) freshAtStart(ctx context.Context) error {
+	if r.opts.DryRun || r.resumed() {
+		return nil
+	}
+	var err error
+	for n := 1; n <= maxAttempts; n++ {
+		if err = r.sourcesFresh(ctx); err == nil || ctx.Err() != nil || !transient(err) {
+			break
+		}
+	}
+	if err == nil {
+		return nil
+	}
+	if cfapi.IsAuth(err) {
+		err = fmt.Errorf("%w: %w", errFatal, err)
+	}
+	first := slices.IndexFunc(r.sc.steps, func(st migrate.Step) bool { return !st.Manual })
+	if first < 0 {
+		return nil
+	}
+	r.stop(r.sc.steps[first], err)
+	r.notReached(first + 1)
+	if ctx.Err() != nil || errors.Is(err, errFatal) {
+		return err
+	}
+	return nil
+}
+
+// resumed reports whether an earlier run of the journal did some of the scope's steps.
+func (r *scopeRun) resumed() bool {
+	for _, st := range r.sc.steps {
+		if _, ok := r.opts.Done[r.key(st)]; ok {
+			return true
+		}
+	}
+	return false
 }
 
 // step decides what to do with one step and does it.

@@ -4,16 +4,20 @@ import (
 	"github.com/sunsetscan/sunset/migrate"
 )
 
-// EstimateRequests is how many requests an apply of p sends when nothing is done yet and
-// nothing fails: per entry point check 1; per entry point created 3 (read, PUT, read back);
-// per rule added 2 (read, POST, whose answer is the read back); per object created 3 (list,
-// POST, list); per change or deletion 3 (read, write, read back); and the safety
+// EstimateRequests is how many requests an apply of p sends when nothing is done yet,
+// nothing fails and every list is one page: per scope, the reads holding its snapshot to the
+// account before the first write (sourceReads: a list per collection of old objects, a read
+// per other object); per entry point check 1; per entry point created 3 (read, PUT, read
+// back); per rule added 2 (read, POST, whose answer is the read back); per object created 3
+// (list, POST, list); per change or deletion 3 (read, write, read back); and the safety
 // invariant's reads (invariantReads): every target before a zone's first pause, deletion or
-// switch-off, the targets guarding each one after it, every target after the last.
+// switch-off, the targets guarding each one before and after it, every target after the
+// last.
 func EstimateRequests(p *migrate.Plan, keepOld bool) int {
 	n := 0
 	for _, sc := range scopesOf(p, nil) {
 		r := &scopeRun{opts: &Options{KeepOld: keepOld}, sc: sc}
+		n += sc.sourceReads()
 		first := true
 		for _, st := range sc.steps {
 			if st.Manual || (keepOld && st.Change == migrate.ChangeDelete) {

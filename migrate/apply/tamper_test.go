@@ -9,6 +9,7 @@ import (
 
 	"github.com/sunsetscan/sunset/migrate"
 	"github.com/sunsetscan/sunset/migrate/apply"
+	"github.com/sunsetscan/sunset/scanner"
 	"github.com/sunsetscan/sunset/scanner/cfapi/emulator"
 	"github.com/sunsetscan/sunset/scanner/cfapi/emulator/seed"
 	"github.com/sunsetscan/sunset/scanner/inventory"
@@ -182,4 +183,52 @@ func fmtErr(err error) string {
 		return "<nil>"
 	}
 	return err.Error()
+}
+
+// TestEditedSnapshotCreatesNothing: a snapshot edited by hand (a filter's expression, the
+// one its firewall rule and so the new custom rule are translated from), with the plan
+// built from it so that both agree, stops its zone before its first write: the old objects
+// are read back and compared with the snapshot before anything is created from them.
+func TestEditedSnapshotCreatesNothing(t *testing.T) {
+	a := serve(t, seed.Demo(), emulator.Options{})
+	_, snap := a.plan()
+	var zoneID string
+	for i := range snap.Zones {
+		z := &snap.Zones[i]
+		if z.Zone.Name != "api.example.com" || len(z.FirewallRules) == 0 {
+			continue
+		}
+		zoneID = z.Zone.ID
+		fid := z.FirewallRules[0].Filter.ID
+		edit := `(http.request.uri.path eq "/never-matches-anything")`
+		z.FirewallRules[0].Filter.Expression = edit
+		for k := range z.Filters {
+			if z.Filters[k].ID == fid {
+				z.Filters[k].Expression = edit
+			}
+		}
+	}
+	if zoneID == "" {
+		t.Fatal("no firewall rule in api.example.com")
+	}
+	p := migrate.Build(snap, scanOf(snap), migrate.Options{AsOf: asOf})
+	before := a.srv.Stats().Writes
+	res := a.run(p, snap, apply.Options{})
+	for _, s := range res.Scopes {
+		if s.ID == zoneID && (s.Status != apply.StatusStopped || !strings.Contains(s.Reason, "stale")) {
+			t.Fatalf("%s: %s (%s), want stopped: stale", s.Name, s.Status, s.Reason)
+		}
+	}
+	rs, err := a.client.GetEntrypointRuleset(context.Background(), zoneID, "http_request_firewall_custom")
+	if err != nil || rs != nil {
+		t.Fatalf("the zone's custom rules entry point: %v, %v; want none created", rs, err)
+	}
+	if a.srv.Stats().Writes == before {
+		t.Fatal("the other zones wrote nothing either: the apply did not run")
+	}
+}
+
+// scanOf scans a snapshot as the tests' account does.
+func scanOf(snap *inventory.Snapshot) scanner.Result {
+	return scanner.ScanSnapshot(snap, nil, scanner.Options{AsOf: asOf})
 }

@@ -217,5 +217,22 @@ func ListAt[T any](ctx context.Context, c *Client, path string) ([]T, error) {
 	if err != nil {
 		return nil, err
 	}
-	return listAll[T](ctx, c, r, perPageUnspecified)
+	return listAll[T](ctx, c, r, PerPage(path))
+}
+
+// perPageOf are the page sizes ListAt asks for, by the collection a path ends with.
+var perPageOf = map[string]int{
+	"firewall/rules": perPageFirewall, "filters": perPageFilters,
+	"firewall/waf/overrides": perPageWAF, "rate_limits": perPageRateLimits,
+}
+
+// PerPage is the page size ListAt asks for at path: the largest the endpoint takes (domain
+// facts, "Pagination"), 0 when it takes none (the server's own, followed by result_info).
+func PerPage(path string) int {
+	for coll, n := range perPageOf {
+		if strings.HasSuffix(path, "/"+coll) {
+			return n
+		}
+	}
+	return perPageUnspecified
 }

@@ -1,0 +1,120 @@
+package apply
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/sunsetscan/sunset/migrate"
+	"github.com/sunsetscan/sunset/scanner/cfapi"
+)
+
+// listedCollections are the collections whose objects sourcesFresh reads in lists (one
+// request a page); any other object a step changes is read on its own.
+var listedCollections = []string{"firewall/rules", "filters", "rate_limits", "firewall/waf/overrides", "load_balancers/pools", "access/bookmarks"}
+
+// sources are the objects a scope's steps pause, change or delete, by collection path (""
+// for the objects read on their own): the ones the plan's new rules and objects are
+// translated from.
+func (sc *scope) sources() map[string][]string {
+	out := map[string][]string{}
+	for _, st := range sc.steps {
+		spec := migrate.SpecOf(st)
+		if st.Manual || spec == nil || (spec.Op != migrate.OpUpdate && spec.Op != migrate.OpDelete) {
+			continue
+		}
+		coll := st.Path[:strings.LastIndexByte(st.Path, '/')]
+		if !slices.ContainsFunc(listedCollections, func(c string) bool { return strings.HasSuffix(coll, "/"+c) }) {
+			coll = ""
+		}
+		if !slices.Contains(out[coll], st.Path) {
+			out[coll] = append(out[coll], st.Path)
+		}
+	}
+	return out
+}
+
+// sourcesFresh runs before a scope's first write: every object its steps pause, change or
+// delete is read (in lists where the API has them) and compared with the snapshot the plan
+// was built from. The new rules and objects are translated from these, so a snapshot that
+// was edited, or that the account has moved on from, stops the scope before anything is
+// created from it (the per-step checks come only after the creates).
+func (r *scopeRun) sourcesFresh(ctx context.Context) error {
+	for coll, paths := range r.sc.sources() {
+		live, err := r.readSources(ctx, coll, paths)
+		if err != nil {
+			return err
+		}
+		for _, p := range paths {
+			want := r.expected(p)
+			if want == nil || live[p] == nil || r.sc.changedAlready(p, live[p]) {
+				continue // not in the snapshot, gone, or changed as planned: the step decides
+			}
+			if at := differs(live[p], want, ""); at != "" {
+				return stale("%s: %s differs from the snapshot", p, at)
+			}
+		}
+	}
+	return nil
+}
+
+// changedAlready reports whether the live object shows the write of a step of the scope
+// on it (an earlier apply of the same plan did it).
+func (sc *scope) changedAlready(path string, live any) bool {
+	for _, st := range sc.steps {
+		if st.Path != path || st.Method == http.MethodDelete || st.Manual {
+			continue
+		}
+		if body, err := decodeAny(st.Body); err == nil && len(st.Body) > 0 && contains(live, body) {
+			return true
+		}
+	}
+	return false
+}
+
+// readSources reads the objects at paths: the collection's list, or each on its own.
+func (r *scopeRun) readSources(ctx context.Context, coll string, paths []string) (map[string]any, error) {
+	out := map[string]any{}
+	if coll == "" {
+		for _, p := range paths {
+			obj, err := r.read(ctx, p)
+			if err != nil {
+				return nil, err
+			}
+			out[p] = obj
+		}
+		return out, nil
+	}
+	items, err := cfapi.ListAt[json.RawMessage](ctx, r.opts.Client, coll)
+	if err != nil {
+		return nil, err
+	}
+	for _, raw := range items {
+		obj, err := decodeAny(raw)
+		if m, ok := obj.(map[string]any); ok && err == nil {
+			if id, ok := m["id"].(string); ok {
+				out[coll+"/"+id] = obj
+			}
+		}
+	}
+	return out, nil
+}
+
+// sourceReads is how many requests sourcesFresh makes when the collections hold only the
+// objects the steps name (a page per cfapi.PerPage of them; one page where the API sets it).
+func (sc *scope) sourceReads() int {
+	n := 0
+	for coll, paths := range sc.sources() {
+		switch per := cfapi.PerPage(coll); {
+		case coll == "":
+			n += len(paths)
+		case per > 0:
+			n += (len(paths) + per - 1) / per
+		default:
+			n++
+		}
+	}
+	return n
+}
