@@ -100,3 +100,31 @@ func TestSameAsRefusesRulesItDoesNotTranslate(t *testing.T) {
 		t.Fatalf("want the create step and the target refused, got %v", err)
 	}
 }
+
+// FuzzPlanCheck: a plan.json of any shape is checked against the demo snapshot without a
+// panic, and a plan that passes holds only kinds the registry knows, on the snapshot's
+// zones and accounts.
+func FuzzPlanCheck(f *testing.F) {
+	snap := zoneSnapshot(seed.Demo(), "docs.example.test") // a small plan: a fast, minimisable seed
+	p, _ := planOf(snap, goldenAsOf)
+	var buf strings.Builder
+	if err := p.WriteJSON(&buf); err != nil {
+		f.Fatal(err)
+	}
+	f.Add([]byte(buf.String()))
+	f.Add([]byte(`{"schema_version":1,"zones":[{"zone_id":"x","steps":[{"id":"a","kind":"firewall-rule.delete","method":"DELETE","path":"/zones/x/firewall/rules/../../y"}]}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p, err := migrate.ReadPlan(strings.NewReader(string(data)))
+		if err != nil {
+			return
+		}
+		if p.Check(snap) != nil {
+			return
+		}
+		for _, st := range p.Steps() {
+			if migrate.KindSpecs[st.Kind] == nil {
+				t.Fatalf("step %s of unknown kind %q passed", st.ID, st.Kind)
+			}
+		}
+	})
+}
