@@ -34,7 +34,7 @@ func TestFaultyApplyResumesToTheSameEndState(t *testing.T) {
 	}
 	faulty.client = noRetry
 	path := filepath.Join(t.TempDir(), "journal")
-	j, err := apply.CreateJournal(path, p, before)
+	j, err := apply.CreateJournal(path, p, before, faulty.client.BaseURL())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +83,7 @@ func TestRollbackRestoresTheBeforeState(t *testing.T) {
 	p, before := a.plan()
 	was := a.apiState()
 	path := filepath.Join(t.TempDir(), "journal")
-	j, err := apply.CreateJournal(path, p, before)
+	j, err := apply.CreateJournal(path, p, before, a.client.BaseURL())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,11 +92,7 @@ func TestRollbackRestoresTheBeforeState(t *testing.T) {
 	if a.apiState() == was {
 		t.Fatal("the apply changed nothing")
 	}
-	l, err := apply.LoadJournal(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	jr, err := apply.AppendJournal(path)
+	jr, l, err := apply.AppendJournal(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +125,7 @@ func TestRollbackStopsAtADeletion(t *testing.T) {
 	a := serve(t, seed.Demo(), emulator.Options{})
 	p, before := a.plan()
 	path := filepath.Join(t.TempDir(), "journal")
-	j, err := apply.CreateJournal(path, p, before)
+	j, err := apply.CreateJournal(path, p, before, a.client.BaseURL())
 	if err != nil {
 		t.Fatal(err)
 	}
