@@ -53,7 +53,7 @@ func (l *Loaded) CheckBinding(ctx context.Context, c *cfapi.Client) error {
 		}
 	}
 	if len(missing) > 0 {
-		return &BindingError{msg: fmt.Sprintf("%s do not reach account %s of the journal's plan: these are not the credentials of its apply; use those",
+		return &BindingError{msg: fmt.Sprintf("the credentials (%s) do not reach account %s of the journal's plan: they are not the credentials of its apply; use those",
 			c.DescribeCredentials(), strings.Join(missing, ", "))}
 	}
 	return nil
