@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sunsetscan/sunset/migrate"
 	"github.com/sunsetscan/sunset/migrate/apply"
 	"github.com/sunsetscan/sunset/scanner/cfapi/emulator"
 )
@@ -88,5 +89,31 @@ func TestApplyJournalOneWriter(t *testing.T) {
 	r := runSunset(t, demoEnv(), "apply", "--api-url", base, "--rps", "0", "--resume", journal, "--yes")
 	if r.code != ExitOK {
 		t.Fatalf("resume once released: exit %d\n%s", r.code, r.stderr)
+	}
+}
+
+// TestApplyJournalBoundToItsAccounts: a resume whose credentials do not reach an account of
+// the journal's plan is refused (exit 2) naming it, before any write.
+func TestApplyJournalBoundToItsAccounts(t *testing.T) {
+	srv, base, journal := appliedJournal(t)
+	l, err := apply.LoadJournal(journal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := *l.Plan
+	p.Accounts = append(append([]migrate.AccountPlan{}, p.Accounts...), migrate.AccountPlan{AccountID: "0000ghost"})
+	ghost := filepath.Join(t.TempDir(), "ghost.journal")
+	j, err := apply.CreateJournal(ghost, &p, l.Snapshot, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = j.Close()
+	writes := srv.Stats().Writes
+	r := runSunset(t, demoEnv(), "apply", "--api-url", base, "--rps", "0", "--resume", ghost, "--yes")
+	if r.code != ExitUsage || !strings.Contains(r.stderr, "do not reach account 0000ghost") {
+		t.Fatalf("exit %d, want %d naming account 0000ghost:\n%s", r.code, ExitUsage, r.stderr)
+	}
+	if n := srv.Stats().Writes - writes; n != 0 {
+		t.Fatalf("%d writes sent", n)
 	}
 }
