@@ -150,6 +150,9 @@ func headerLine(p *migrate.Plan, snap *inventory.Snapshot, apiURL string) ([]byt
 // read is what is appended to, as no other run can write meanwhile) and opens it to add
 // entries after its last whole line; a last line cut short by a kill is cut off.
 func AppendJournal(path string) (*Journal, *Loaded, error) {
+	if _, err := os.Lstat(path); err != nil {
+		return nil, nil, err // no lock file beside a journal that is not there
+	}
 	lock, err := lockJournal(path)
 	if err != nil {
 		return nil, nil, err

@@ -194,6 +194,9 @@ func (l *Loaded) readHeader(path string, br *bufio.Reader) error {
 		if rest, err = io.ReadAll(io.MultiReader(dec.Buffered(), tee)); err == nil && len(bytes.TrimSpace(rest)) > 0 {
 			err = errors.New("more after the header")
 		}
+		if err == nil && !lr.nl {
+			err = errors.New("no newline after it")
+		}
 	}
 	switch {
 	case err != nil && !lr.nl:

@@ -130,6 +130,8 @@ func TestLoadJournalRefusesWhatItDidNotWrite(t *testing.T) {
 		{"a line garbled", "line 2 is not a journal entry", append(append(bytes.Clone(lines(data)[0]), `{"seq":1,"ev`...), lines(data)[1]...)},
 		{"an older version", "written by an older sunset (journal version 1", v1Journal(t, data)},
 		{"empty", "empty", nil},
+		{"header cut short", "header line is cut short", lines(data)[0][:len(lines(data)[0])-1]},
+		{"half a header", "header line is cut short", lines(data)[0][:100]},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "journal")
@@ -266,5 +268,30 @@ func TestCheckBinding(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestJournalLockNotThroughLinks: a symbolic link where the lock file goes is refused, and
+// what it points to is left alone.
+func TestJournalLockNotThroughLinks(t *testing.T) {
+	data, _ := journalBytes(t)
+	dir := t.TempDir()
+	path, target := filepath.Join(dir, "journal"), filepath.Join(dir, "elsewhere")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(target, []byte("keep\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, apply.LockPath(path)); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err := apply.AppendJournal(path)
+	var lockErr *apply.LockError
+	if !errors.As(err, &lockErr) || !strings.Contains(err.Error(), "symbolic link") {
+		t.Fatalf("AppendJournal with a link as its lock file: %v", err)
+	}
+	if got, _ := os.ReadFile(target); string(got) != "keep\n" {
+		t.Fatalf("the link's target was written: %q", got)
 	}
 }
