@@ -35,7 +35,8 @@ func applyArgs(journal string, extra ...string) []string {
 // TestKilledApplyResumes SIGKILLs `sunset apply --yes` at random writes (seeded, so a
 // failure can be replayed), resumes each from its journal, and compares the end state with
 // an uninterrupted apply's: the same rules, paused and deleted objects and settings, and no
-// rule added twice. Resuming the finished journal then sends nothing.
+// rule added twice. Resuming the finished journal then sends nothing but the listing of the
+// accounts that checks the credentials reach the journal's.
 func TestKilledApplyResumes(t *testing.T) {
 	dir := t.TempDir()
 	api, srv := applyEmulator(t)
@@ -69,7 +70,8 @@ func TestKilledApplyResumes(t *testing.T) {
 		if got := endState(srv); got != want {
 			t.Fatalf("run %d: killed at write %d and resumed, the account differs from an uninterrupted apply's:\n%s\nwant:\n%s", i, at, got, want)
 		}
-		// Resuming a finished journal reads what it says was done back, and writes nothing.
+		// Resuming a finished journal lists the accounts (the credentials reach the
+		// journal's), reads back what it says was done, and writes nothing.
 		done := srv.Stats().Writes
 		r = startSunset(t, api, "apply", "--resume", journal, "--yes", "--rps", "0")
 		if code := r.waitExit(t); code != cli.ExitOK || srv.Stats().Writes != done {

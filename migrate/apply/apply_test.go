@@ -72,7 +72,7 @@ func TestRerunChangesNothing(t *testing.T) {
 	a := serve(t, seed.Demo(), emulator.Options{})
 	p, before := a.plan()
 	path := filepath.Join(t.TempDir(), "j")
-	j, err := apply.CreateJournal(path, p, before)
+	j, err := apply.CreateJournal(path, p, before, a.client.BaseURL())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -34,7 +34,7 @@ func TestFaultyApplyResumesToTheSameEndState(t *testing.T) {
 	}
 	faulty.client = noRetry
 	path := filepath.Join(t.TempDir(), "journal")
-	j, err := apply.CreateJournal(path, p, before)
+	j, err := apply.CreateJournal(path, p, before, faulty.client.BaseURL())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +84,7 @@ func TestRollbackRestoresTheBeforeState(t *testing.T) {
 	p, before := a.plan()
 	was := a.apiState()
 	path := filepath.Join(t.TempDir(), "journal")
-	j, err := apply.CreateJournal(path, p, before)
+	j, err := apply.CreateJournal(path, p, before, a.client.BaseURL())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,11 +93,7 @@ func TestRollbackRestoresTheBeforeState(t *testing.T) {
 	if a.apiState() == was {
 		t.Fatal("the apply changed nothing")
 	}
-	l, err := apply.LoadJournal(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	jr, err := apply.AppendJournal(path)
+	jr, l, err := apply.AppendJournal(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +126,7 @@ func TestRollbackStopsAtADeletion(t *testing.T) {
 	a := serve(t, seed.Demo(), emulator.Options{})
 	p, before := a.plan()
 	path := filepath.Join(t.TempDir(), "journal")
-	j, err := apply.CreateJournal(path, p, before)
+	j, err := apply.CreateJournal(path, p, before, a.client.BaseURL())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,7 +183,7 @@ func TestFinishedJournalOnAnotherAccount(t *testing.T) {
 	a := serve(t, seed.Demo(), emulator.Options{})
 	p, before := a.plan()
 	path := filepath.Join(t.TempDir(), "journal")
-	j, err := apply.CreateJournal(path, p, before)
+	j, err := apply.CreateJournal(path, p, before, a.client.BaseURL())
 	if err != nil {
 		t.Fatal(err)
 	}

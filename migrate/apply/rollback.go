@@ -32,41 +32,21 @@ func Rollback(ctx context.Context, l *Loaded, opts Options) (*Result, error) {
 	if err := l.Plan.Check(l.Snapshot); err != nil {
 		return nil, &RefusedError{Err: err}
 	}
-	touched := touchedSteps(l.Entries)
+	steps := l.touched
+	if steps == nil {
+		steps = map[string]*touched{} // a Loaded not read from a journal
+	}
 	return eachScope(ctx, scopesOf(l.Plan, l.Snapshot), &opts, func(r *scopeRun, ctx context.Context) error {
-		return r.rollback(ctx, touched)
+		return r.rollback(ctx, steps)
 	})
 }
 
 // touched is what a journal says of one step: begun (with what it overwrote), done (with
-// the ids created), undone.
+// the ids created), undone. LoadJournal folds the entries into it (Loaded.fold).
 type touched struct {
 	begun, done bool
 	before      json.RawMessage
 	created     map[string]string
-}
-
-func touchedSteps(entries []Entry) map[string]*touched {
-	out := map[string]*touched{}
-	for _, e := range entries {
-		t := out[e.key()]
-		if t == nil {
-			t = &touched{}
-			out[e.key()] = t
-		}
-		switch e.Event {
-		case EventBegin:
-			t.begun = true
-			if len(e.Before) > 0 {
-				t.before = e.Before
-			}
-		case EventDone:
-			t.done, t.created = true, e.Created
-		case EventUndone:
-			*t = touched{}
-		}
-	}
-	return out
 }
 
 func (r *scopeRun) rollback(ctx context.Context, touchedBy map[string]*touched) error {

@@ -244,3 +244,30 @@ func MkdirNoFollow(dir string) error {
 	}
 	return nil
 }
+
+// OpenFile opens path with flag (os.O_CREATE, os.O_APPEND, ...) and perm, never through a
+// symbolic link at path, and only when what it opened is a regular file: for files sunset
+// keeps open to write (a journal, its lock). With os.O_CREATE|os.O_EXCL a link at path is
+// refused too, as the file exists.
+func OpenFile(path string, flag int, perm fs.FileMode) (*os.File, error) {
+	if info, err := os.Lstat(path); err == nil && info.Mode()&fs.ModeSymlink != 0 {
+		return nil, refused(path, "is a symbolic link; sunset does not write through links (remove it or choose another path)")
+	}
+	// O_NOFOLLOW closes the window between the Lstat and the open where it exists.
+	f, err := os.OpenFile(path, flag|noFollowFlag, perm)
+	if err != nil {
+		if errors.Is(err, syscall.ELOOP) {
+			return nil, refused(path, "is a symbolic link; sunset does not write through links (remove it or choose another path)")
+		}
+		return nil, err
+	}
+	info, err := f.Stat()
+	if err == nil && !info.Mode().IsRegular() {
+		err = refused(path, "is %s, not a regular file; give a regular file", describe(info.Mode()))
+	}
+	if err != nil {
+		_ = f.Close() // the error that matters is err
+		return nil, err
+	}
+	return f, nil
+}

@@ -54,7 +54,9 @@ func applyCommand(s *Streams) *ucli.Command {
 			"object re-read first (a zone whose objects changed since the scan stops: plan is stale,\n" +
 			"rebuild), each change read back, old rules paused and deleted only while their replacements\n" +
 			"are in place. The journal records every step; --resume JOURNAL continues an interrupted\n" +
-			"apply, --rollback JOURNAL undoes one. Manual steps are listed at the end, never run.\n" +
+			"apply, --rollback JOURNAL undoes one: only a journal as sunset wrote it (its lines chained by\n" +
+			"sha256), against the API and accounts it was written for, and one run at a time (JOURNAL.lock).\n" +
+			"Manual steps are listed at the end, never run.\n" +
 			"Exit 0 every zone done, 2 usage, 3 fatal (credentials, journal), 4 some zones stopped.",
 		Flags:  applyFlags(),
 		Action: func(c *ucli.Context) error { return runApply(c, s) },
@@ -65,7 +67,8 @@ func applyCommand(s *Streams) *ucli.Command {
 type applyRun struct {
 	plan     *migrate.Plan
 	snap     *inventory.Snapshot
-	loaded   *apply.Loaded // --resume or --rollback
+	loaded   *apply.Loaded  // --resume or --rollback
+	journal  *apply.Journal // held (locked) from --resume or --rollback with --yes, or the new one
 	rollback bool
 	yes      bool
 	keepOld  bool
@@ -81,6 +84,7 @@ func runApply(c *ucli.Context, s *Streams) error {
 	if err != nil {
 		return err
 	}
+	defer func() { _ = run.journal.Close() }() // every entry was synced as written
 	run.keepOld, run.rps = c.Bool("keep-old"), opts.rps
 	client, err := cfapi.New(cfapi.Config{
 		BaseURL: opts.baseURL, Credentials: opts.creds, UserAgent: cfapi.UserAgent(Version), RPS: opts.rps,
@@ -89,15 +93,16 @@ func runApply(c *ucli.Context, s *Streams) error {
 	if err != nil && run.yes {
 		return usageErrorf("%v", err)
 	}
+	if err := checkJournalBinding(c, run, client, opts); err != nil {
+		return err
+	}
 	aopts := apply.Options{Client: client, Snapshot: run.snap, DryRun: !run.yes, KeepOld: run.keepOld, Workers: c.Int("workers")}
 	if run.yes {
-		j, err := openJournal(c, run)
-		if err != nil {
+		if err := openJournal(c, run, client); err != nil {
 			return err
 		}
-		defer func() { _ = j.Close() }() // every entry was synced as written
-		aopts.Journal = j
-		fmt.Fprintf(s.Err, "sunset: journal %s\n", textsafe.Sanitize(j.Path()))
+		aopts.Journal = run.journal
+		fmt.Fprintf(s.Err, "sunset: journal %s\n", textsafe.Sanitize(run.journal.Path()))
 	}
 	if run.loaded != nil && !run.rollback {
 		aopts.Done = run.loaded.Done()
@@ -151,8 +156,8 @@ func resolveApply(c *ucli.Context, s *Streams) (*applyRun, *scanOptions, error) 
 		if planIn != "" || opts.snapshotIn != "" {
 			return nil, nil, usageErrorf("the journal holds the plan and its snapshot: no --plan-in or --snapshot with --resume or --rollback")
 		}
-		if run.loaded, err = apply.LoadJournal(journal); err != nil {
-			return nil, nil, usageErrorf("%v", err)
+		if run.loaded, run.journal, err = loadApplyJournal(journal, run.yes); err != nil {
+			return nil, nil, err
 		}
 		run.plan, run.snap, run.rollback = run.loaded.Plan, run.loaded.Snapshot, rollback != ""
 	} else if err := planOfApply(c, s, opts, run, planIn); err != nil {
@@ -165,6 +170,7 @@ func resolveApply(c *ucli.Context, s *Streams) (*applyRun, *scanOptions, error) 
 	}
 	if run.yes || opts.snapshotIn == "" && run.loaded == nil {
 		if opts.creds, err = credentials(c, s); err != nil {
+			_ = run.journal.Close() // nothing was written to it
 			return nil, nil, err
 		}
 	}
@@ -221,21 +227,76 @@ func planOfApply(c *ucli.Context, s *Streams, opts *scanOptions, run *applyRun, 
 	return nil
 }
 
-// openJournal creates the journal of a new apply, or opens the resumed or rolled back one.
-func openJournal(c *ucli.Context, run *applyRun) (*apply.Journal, error) {
-	var (
-		j   *apply.Journal
-		err error
-	)
-	if path := c.String("resume") + c.String("rollback"); path != "" {
-		j, err = apply.AppendJournal(path)
+// loadApplyJournal reads the journal of --resume or --rollback; with --yes the run will
+// write to it, so it first takes its lock (held until the journal is closed) and keeps it
+// open to append.
+func loadApplyJournal(path string, yes bool) (*apply.Loaded, *apply.Journal, error) {
+	if !yes {
+		l, err := apply.LoadJournal(path)
+		if err != nil {
+			return nil, nil, usageErrorf("%v", err)
+		}
+		return l, nil, nil
+	}
+	j, l, err := apply.AppendJournal(path)
+	var lockErr *apply.LockError
+	switch {
+	case errors.As(err, &lockErr):
+		return nil, nil, fatalError(err)
+	case err != nil:
+		return nil, nil, usageErrorf("%v", err)
+	}
+	return l, j, nil
+}
+
+// checkJournalBinding refuses, before any write, a resume or rollback against another API
+// than the journal's (no request sent) or, with --yes, with credentials that do not reach
+// the journal's accounts.
+func checkJournalBinding(c *ucli.Context, run *applyRun, client *cfapi.Client, opts *scanOptions) error {
+	if run.loaded == nil {
+		return nil
+	}
+	var err error
+	if run.yes {
+		err = run.loaded.CheckBinding(c.Context, client)
 	} else {
-		j, err = apply.CreateJournal(c.String("journal"), run.plan, run.snap)
+		base := opts.baseURL
+		switch {
+		case client != nil:
+			base = client.BaseURL()
+		case base == "":
+			base = cfapi.DefaultBaseURL
+		}
+		err = run.loaded.CheckAPIURL(base)
 	}
-	if err != nil {
-		return nil, fatalError(fmt.Errorf("cannot write the journal: %w", err))
+	var bindErr *apply.BindingError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &bindErr):
+		return usageErrorf("journal %s: %v", textsafe.Sanitize(c.String("resume")+c.String("rollback")), err)
+	case cfapi.IsAuth(err):
+		return fatalError(fmt.Errorf("the API refused %s: %w", opts.creds.Describe(), err))
 	}
-	return j, nil
+	return fatalError(err)
+}
+
+// openJournal creates the journal of a new apply (taking its lock); a resumed or rolled
+// back one is open already (loadApplyJournal).
+func openJournal(c *ucli.Context, run *applyRun, client *cfapi.Client) error {
+	if run.journal != nil {
+		return nil
+	}
+	j, err := apply.CreateJournal(c.String("journal"), run.plan, run.snap, client.BaseURL())
+	var lockErr *apply.LockError
+	switch {
+	case errors.As(err, &lockErr):
+		return fatalError(err)
+	case err != nil:
+		return fatalError(fmt.Errorf("cannot write the journal: %w", err))
+	}
+	run.journal = j
+	return nil
 }
 
 // applyProgress draws one line on a terminal: steps done of the plan's.
