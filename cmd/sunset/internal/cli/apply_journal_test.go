@@ -10,8 +10,8 @@ import (
 
 	"github.com/sunsetscan/sunset/migrate"
 	"github.com/sunsetscan/sunset/migrate/apply"
-	"github.com/sunsetscan/sunset/scanner/inventory"
 	"github.com/sunsetscan/sunset/scanner/cfapi/emulator"
+	"github.com/sunsetscan/sunset/scanner/inventory"
 )
 
 // appliedJournal applies the demo plan with --keep-old through a journal and returns the
