@@ -50,6 +50,8 @@ func applyCommand(s *Streams) *ucli.Command {
 		Usage: "carry out a migration plan's API steps (a dry run unless --yes)",
 		Description: "Builds the plan as `sunset plan` does (live, or --snapshot), or reads --plan-in with its\n" +
 			"--snapshot, and prints per zone the steps it would send and the manual steps it will not.\n" +
+			"A plan from a file or a journal must be the one sunset builds from its snapshot, step for\n" +
+			"step: anything else is refused whole before the first request (exit 2).\n" +
 			"With --yes it sends them: zones concurrently behind one rate limiter, steps in order, each\n" +
 			"object re-read first (a zone whose objects changed since the scan stops: plan is stale,\n" +
 			"rebuild), each change read back, old rules paused and deleted only while their replacements\n" +
