@@ -97,9 +97,11 @@ func (sc *scopeCheck) check(seen map[string]bool) {
 	sc.checkTargets()
 	sc.index = map[string]int{}
 	for i, st := range sc.steps {
-		if _, dup := sc.index[st.ID]; dup || st.ID == "" {
+		if j, dup := sc.index[st.ID]; st.ID == "" || dup && !(st.Manual && sc.steps[j].Manual) {
 			sc.refuse(st.ID, "step id %q is empty or not unique in its %s", st.ID, sc.kind)
 			continue
+		} else if dup {
+			continue // manual steps of one id (never sent): the first stands for both
 		}
 		sc.index[st.ID] = i
 		sc.checkStep(i, st)
@@ -288,10 +290,24 @@ func (sc *scopeCheck) replaced(spec *KindSpec, st Step, obj any) string {
 	if f, ok := obj.(inventory.Filter); ok {
 		return sc.filterUnused(st, f)
 	}
-	if sc.dependsOnVerify(st, spec.Phase) {
+	if sc.dependsOnVerify(st, spec.Phase) || inactive(obj) {
 		return ""
 	}
 	return fmt.Sprintf("%s removes an old protection but does not depend on the check of its replacements (%s entry point)", st.Kind, spec.Phase)
+}
+
+// inactive reports whether an old object does nothing already (paused or disabled): taking
+// it away removes no protection, so it needs no check of a replacement.
+func inactive(obj any) bool {
+	switch o := obj.(type) {
+	case inventory.FirewallRule:
+		return o.Paused
+	case inventory.RateLimit:
+		return o.Disabled
+	case inventory.WAFOverride:
+		return o.Paused
+	}
+	return false
 }
 
 // dependsOnVerify reports whether st depends, directly or not, on the verify step of phase.

@@ -207,7 +207,14 @@ func (b *builder) manualRuleCall(phase vocab.Phase, entry *inventory.Ruleset, ru
 
 // verifyEarlier adds the check of replacements an earlier run created, when this run
 // creates none but still deletes the old objects they replace; it returns the step id.
+//
+// Its target is the entry point as the scan read it (the replacements are in it, found by
+// ref): apply checks that it still holds exactly those rules before and around every
+// removal, as it does for the rules a plan creates.
 func (b *builder) verifyEarlier(kinds rulesetKinds, reason, check string) string {
+	if existing := entrypoint(b.z, kinds.phase); existing != nil {
+		b.targets = append(b.targets, rulesetChange{kinds: kinds, existing: existing}.target(existing.Rules))
+	}
 	id := string(kinds.verify)
 	b.add(phaseVerify, Step{
 		ID: id, Kind: kinds.verify, Change: ChangeVerify, Method: "GET",

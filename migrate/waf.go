@@ -3,6 +3,7 @@ package migrate
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -59,6 +60,13 @@ func (wafTranslator) translate(b *builder) {
 		reason: fmt.Sprintf("The previous version of managed rules is deprecated; its packages map to the managed rulesets executed from the zone's %s entry point, and URL overrides to skip exceptions placed before the execute rules.", vocab.PhaseManaged),
 		note:   strings.Join(m.manual, "\n"), diffs: m.diffs,
 	})
+	carried := slices.ContainsFunc(m.overrides, func(om overrideMapping) bool { return om.carried })
+	if verify == "" && (carried || len(m.packageFPs) > 0) {
+		// Everything was migrated by an earlier run: check it before the old WAF goes.
+		verify = b.verifyEarlier(managedRuleKinds,
+			"The overrides and the previous version below already have their replacements (exceptions matched by ref waf_override:ID, execute rules); confirm them before the old ones go.",
+			"every WAF override retired below has an exception whose ref is waf_override:<its id>, and the entry point executes a managed ruleset")
+	}
 	m.retireOverrides(verify)
 	if len(m.packageFPs) > 0 {
 		m.previousVersionOff(verify)

@@ -118,6 +118,10 @@ func sortedModeKeys(modes map[string]string) []string {
 	return keys
 }
 
+// WAFOverrideRef is the ref of the skip exception that replaces a WAF override, so that
+// later runs (and apply's checks) recognise it.
+func WAFOverrideRef(id string) string { return "waf_override:" + id }
+
 // relaxing reports whether a WAF override mode only weakens protection (a skip exception
 // approximates it); "block", "challenge", "on", "default" would tighten or restore it.
 func relaxing(mode string) bool {
@@ -130,7 +134,7 @@ func relaxing(mode string) bool {
 
 // addException plans the skip rule of an override (unless an earlier run made it) and its diff.
 func (m *wafMigration) addException(o inventory.WAFOverride, conds, skip, notes []string) {
-	ref := "waf_override:" + o.ID
+	ref := WAFOverrideRef(o.ID)
 	if !m.exceptionRef[ref] {
 		m.exceptions = append(m.exceptions, inventory.RulesetRule{
 			Action: vocab.ActionSkip, Expression: anyOf(conds), Enabled: boolPtr(true), Ref: ref,
