@@ -334,20 +334,30 @@ func (sc *scopeCheck) filterUnused(st Step, f inventory.Filter) string {
 
 // reaches reports whether st depends, directly or not, on a step that is accepts.
 func (sc *scopeCheck) reaches(st Step, is func(Step) bool) bool {
+	found := false
+	EachDependency(sc.steps, sc.index, st, func(dep Step) bool {
+		found = is(dep)
+		return !found
+	})
+	return found
+}
+
+// EachDependency calls visit once on each step st depends on, directly or not, nearest
+// first (steps found by id in index, positions in steps), until visit returns false.
+func EachDependency(steps []Step, index map[string]int, st Step, visit func(Step) bool) {
 	seen := map[string]bool{}
 	queue := append([]string(nil), st.DependsOn...)
 	for len(queue) > 0 {
 		id := queue[0]
 		queue = queue[1:]
-		i, ok := sc.index[id]
+		i, ok := index[id]
 		if !ok || seen[id] {
 			continue
 		}
 		seen[id] = true
-		if is(sc.steps[i]) {
-			return true
+		if !visit(steps[i]) {
+			return
 		}
-		queue = append(queue, sc.steps[i].DependsOn...)
+		queue = append(queue, steps[i].DependsOn...)
 	}
-	return false
 }

@@ -84,22 +84,13 @@ func (sc *scope) targetPhases() []vocab.Phase {
 // verified by the steps st depends on, directly or not (a pause depends on the verify step
 // of its replacements, a deletion on the pause). Every target when the plan names none.
 func (sc *scope) guardedPhases(st migrate.Step) []vocab.Phase {
-	seen, found := map[string]bool{}, map[vocab.Phase]bool{}
-	queue := append([]string(nil), st.DependsOn...)
-	for len(queue) > 0 {
-		id := queue[0]
-		queue = queue[1:]
-		i, ok := sc.index[id]
-		if !ok || seen[id] {
-			continue
-		}
-		seen[id] = true
-		dep := sc.steps[i]
+	found := map[vocab.Phase]bool{}
+	migrate.EachDependency(sc.steps, sc.index, st, func(dep migrate.Step) bool {
 		if p, ok := sc.phaseWritten(dep); ok {
 			found[p] = true
 		}
-		queue = append(queue, dep.DependsOn...)
-	}
+		return true
+	})
 	var out []vocab.Phase
 	for _, t := range sc.targets { // in the plan's order
 		if found[t.Phase] {
