@@ -132,6 +132,10 @@ func (sc *scopeCheck) checkStep(i int, st Step) {
 		sc.refuse(st.ID, "kind %s belongs to a %s, not a %s", st.Kind, spec.Scope, sc.kind)
 		return
 	}
+	if want := changeOf[spec.Op]; st.Change != want {
+		sc.refuse(st.ID, "change %q: kind %s makes a %q", st.Change, st.Kind, want)
+		return
+	}
 	if st.Method != spec.Method {
 		sc.refuse(st.ID, "%s %s: kind %s sends %s %s", st.Method, st.Path, st.Kind, spec.Method, spec.Path)
 		return
@@ -155,6 +159,12 @@ func (sc *scopeCheck) checkStep(i int, st Step) {
 			sc.refuse(st.ID, "%s", why)
 		}
 	}
+}
+
+// changeOf is the change each op makes, as the plan's summary counts it.
+var changeOf = map[Op]Change{
+	OpVerify: ChangeVerify, OpCreateEntrypoint: ChangeCreate, OpAddRule: ChangeCreate,
+	OpCreate: ChangeCreate, OpUpdate: ChangeUpdate, OpDelete: ChangeDelete,
 }
 
 // resolve checks the path's parameters: the scope's own id, the snapshot's entry point,

@@ -377,7 +377,7 @@ func (r *scopeRun) step(ctx context.Context, st migrate.Step) (StepResult, error
 
 // holdReason says why a step is not run this time, "" when it runs.
 func (r *scopeRun) holdReason(st migrate.Step) string {
-	if r.opts.KeepOld && st.Change == migrate.ChangeDelete {
+	if r.opts.KeepOld && deletes(st) {
 		return "--keep-old: deletes wait for a run without it"
 	}
 	for _, d := range st.DependsOn {

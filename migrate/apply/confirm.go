@@ -3,16 +3,19 @@ package apply
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/sunsetscan/sunset/migrate"
+	"github.com/sunsetscan/sunset/scanner/cfapi"
 )
 
 // confirmJournal runs before a resumed scope counts as done when the journal did some of
 // its steps: it re-reads the scope's targets (each entry point holds exactly the plan's
-// rules) and the objects the journal says it created, changed or deleted. A journal
-// replayed against an account it was not written for (another API, another token's
-// account, a restored backup) must not report its scopes done. Each read that may pass is
-// retried, like a step.
+// rules) and the objects the journal says it created, changed or deleted (a list per
+// collection where the API has one). A journal replayed against an account it was not
+// written for (another API, another token's account, a restored backup) must not report
+// its scopes done. Each read that may pass is retried, like a step.
 func (r *scopeRun) confirmJournal(ctx context.Context) error {
 	var err error
 	for _, t := range r.sc.targets {
@@ -20,11 +23,11 @@ func (r *scopeRun) confirmJournal(ctx context.Context) error {
 			break
 		}
 	}
-	for _, st := range r.journaled() {
+	for coll, steps := range r.journaled() {
 		if err != nil {
 			break
 		}
-		err = r.retried(ctx, func() error { return r.confirmStep(ctx, st) })
+		err = r.retried(ctx, func() error { return r.confirmSteps(ctx, coll, steps) })
 	}
 	if err != nil && !transient(err) && ctx.Err() == nil {
 		return fmt.Errorf("the journal says this %s's steps are done, but the account does not show it (%w): was the journal written for this account? Build a new plan from a new scan", r.sc.kind, err)
@@ -45,34 +48,82 @@ func (r *scopeRun) retried(ctx context.Context, read func() error) error {
 }
 
 // journaled are the scope's steps an earlier run did whose effect is an object (not an
-// entry point: the targets cover those).
-func (r *scopeRun) journaled() []migrate.Step {
-	var out []migrate.Step
+// entry point: the targets cover those), by the collection read to confirm them: a
+// create's own path (found by name), the list of a listed collection, "" for the objects
+// read on their own.
+func (r *scopeRun) journaled() map[string][]migrate.Step {
+	out := map[string][]migrate.Step{}
 	for _, st := range r.sc.steps {
-		if _, ok := r.opts.Done[r.key(st)]; ok {
-			switch migrate.SpecOf(st).Op {
-			case migrate.OpCreate, migrate.OpUpdate, migrate.OpDelete:
-				out = append(out, st)
-			}
+		if _, ok := r.opts.Done[r.key(st)]; !ok {
+			continue
+		}
+		switch migrate.SpecOf(st).Op {
+		case migrate.OpCreate:
+			out[st.Path] = append(out[st.Path], st)
+		case migrate.OpUpdate, migrate.OpDelete:
+			coll := collectionOf(st.Path)
+			out[coll] = append(out[coll], st)
 		}
 	}
 	return out
 }
 
-// confirmStep reads one journaled step's object: created, changed (or deleted since by a
-// later step), deleted.
-func (r *scopeRun) confirmStep(ctx context.Context, st migrate.Step) error {
-	if migrate.SpecOf(st).Op == migrate.OpCreate {
-		id, err := r.findByName(ctx, st.Path, nameOf(st))
-		if err == nil && id == "" && nameOf(st) != "" {
-			err = unsafe("no %q under %s", nameOf(st), st.Path)
-		}
+// collectionOf is the listed collection holding the object at path, "" when the object
+// is read on its own (listedCollections).
+func collectionOf(path string) string {
+	coll := path[:strings.LastIndexByte(path, '/')]
+	if slices.ContainsFunc(listedCollections, func(c string) bool { return strings.HasSuffix(coll, "/"+c) }) {
+		return coll
+	}
+	return ""
+}
+
+// confirmSteps reads the steps' objects once and checks each: created, changed (or gone
+// and deleted by a later step), deleted.
+func (r *scopeRun) confirmSteps(ctx context.Context, coll string, steps []migrate.Step) error {
+	if migrate.SpecOf(steps[0]).Op == migrate.OpCreate {
+		return r.confirmCreates(ctx, coll, steps)
+	}
+	paths := make([]string, len(steps))
+	for i, st := range steps {
+		paths[i] = st.Path
+	}
+	live, err := r.readSources(ctx, coll, paths)
+	if err != nil {
 		return err
 	}
-	live, err := r.read(ctx, st.Path)
-	switch {
-	case err != nil:
+	for _, st := range steps {
+		if err := r.confirmObject(st, live[st.Path]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// confirmCreates: an object of each create's name is in the collection.
+func (r *scopeRun) confirmCreates(ctx context.Context, coll string, steps []migrate.Step) error {
+	list, err := cfapi.ListAt[struct {
+		Name string `json:"name"`
+	}](ctx, r.opts.Client, coll)
+	if err != nil {
 		return err
+	}
+	for _, st := range steps {
+		name := nameOf(st)
+		if name != "" && !slices.ContainsFunc(list, func(o struct {
+			Name string `json:"name"`
+		}) bool {
+			return o.Name == name
+		}) {
+			return unsafe("no %q under %s", name, coll)
+		}
+	}
+	return nil
+}
+
+// confirmObject checks one changed or deleted object as read back.
+func (r *scopeRun) confirmObject(st migrate.Step, live any) error {
+	switch {
 	case live == nil && (migrate.SpecOf(st).Op == migrate.OpDelete || r.deletesLater(st)):
 		return nil
 	case live == nil:
@@ -94,5 +145,16 @@ func (r *scopeRun) confirmStep(ctx context.Context, st migrate.Step) error {
 	return nil
 }
 
-// confirmReads is how many reads confirmJournal makes when nothing fails (one page each).
-func (r *scopeRun) confirmReads() int { return len(r.sc.targets) + len(r.journaled()) }
+// confirmReads is how many reads confirmJournal makes when nothing fails and every list
+// is one page.
+func (r *scopeRun) confirmReads() int {
+	n := len(r.sc.targets)
+	for coll, steps := range r.journaled() {
+		if coll == "" {
+			n += len(steps)
+		} else {
+			n++
+		}
+	}
+	return n
+}

@@ -20,7 +20,7 @@ func EstimateRequests(p *migrate.Plan, keepOld bool) int {
 		n += sc.sourceReads()
 		first := true
 		for _, st := range sc.steps {
-			if st.Manual || (keepOld && st.Change == migrate.ChangeDelete) {
+			if st.Manual || (keepOld && deletes(st)) {
 				continue
 			}
 			n += stepRequests(st) + r.invariantReads(st, first)

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"slices"
-	"strings"
 
 	"github.com/sunsetscan/sunset/migrate"
 	"github.com/sunsetscan/sunset/scanner/cfapi"
@@ -25,10 +24,7 @@ func (sc *scope) sources() map[string][]string {
 		if st.Manual || spec == nil || (spec.Op != migrate.OpUpdate && spec.Op != migrate.OpDelete) {
 			continue
 		}
-		coll := st.Path[:strings.LastIndexByte(st.Path, '/')]
-		if !slices.ContainsFunc(listedCollections, func(c string) bool { return strings.HasSuffix(coll, "/"+c) }) {
-			coll = ""
-		}
+		coll := collectionOf(st.Path)
 		if !slices.Contains(out[coll], st.Path) {
 			out[coll] = append(out[coll], st.Path)
 		}

@@ -19,6 +19,13 @@ func removes(st migrate.Step) bool {
 	return spec != nil && spec.Removes
 }
 
+// deletes reports whether a step deletes an object (its kind's op, held to its method and
+// path by Plan.Check; never the plan's change text): --keep-old holds those back.
+func deletes(st migrate.Step) bool {
+	spec := migrate.SpecOf(st)
+	return spec != nil && spec.Op == migrate.OpDelete
+}
+
 // replacementsInPlace is the safety invariant around the steps that remove an old
 // protection, read from the API right before and right after each one. Before the scope's
 // first such step, every entry point the plan targets must hold exactly the plan's rules;
@@ -64,7 +71,7 @@ func (r *scopeRun) invariantReads(st migrate.Step, first bool) int {
 // lastRemoval reports whether no step after st removes an old protection in this run.
 func (r *scopeRun) lastRemoval(st migrate.Step) bool {
 	for _, o := range r.sc.after(st) {
-		if removes(o) && !o.Manual && (!r.opts.KeepOld || o.Change != migrate.ChangeDelete) {
+		if removes(o) && !o.Manual && (!r.opts.KeepOld || !deletes(o)) {
 			return false
 		}
 	}

@@ -69,7 +69,7 @@ var tamperCases = []tamperCase{
 	}, "kind waf.previous-version-off sends PATCH"},
 	{"a write no kind makes: purge the cache", func(t *testing.T, p *migrate.Plan, _ *inventory.Snapshot) {
 		z := zonePlan(t, p, "api.example.com")
-		z.Steps = append(z.Steps, migrate.Step{ID: "dns-settings.patch", Kind: migrate.KindDNSSettingsPatch, Method: "POST", Path: "/zones/" + z.ZoneID + "/purge_cache", Body: json.RawMessage(`{"purge_everything":true}`)})
+		z.Steps = append(z.Steps, migrate.Step{ID: "dns-settings.patch", Kind: migrate.KindDNSSettingsPatch, Change: migrate.ChangeUpdate, Method: "POST", Path: "/zones/" + z.ZoneID + "/purge_cache", Body: json.RawMessage(`{"purge_everything":true}`)})
 	}, "kind dns-settings.patch sends PATCH"},
 	{"a kind sunset does not plan", func(t *testing.T, p *migrate.Plan, _ *inventory.Snapshot) {
 		z := zonePlan(t, p, "api.example.com")
@@ -77,8 +77,11 @@ var tamperCases = []tamperCase{
 	}, `kind "security-level.patch" is not one sunset plans`},
 	{"a removal given a non-removal kind", func(t *testing.T, p *migrate.Plan, _ *inventory.Snapshot) {
 		st := stepOf(t, zonePlan(t, p, "api.example.com"), migrate.KindFirewallRuleDelete)
-		st.Kind, st.DependsOn = migrate.KindDNSRecordPatch, nil
+		st.Kind, st.Change, st.DependsOn = migrate.KindDNSRecordPatch, migrate.ChangeUpdate, nil
 	}, "kind dns-record.patch sends PATCH"},
+	{"a deletion that says it creates (--keep-old would send it)", func(t *testing.T, p *migrate.Plan, _ *inventory.Snapshot) {
+		stepOf(t, zonePlan(t, p, "api.example.com"), migrate.KindFirewallRuleDelete).Change = migrate.ChangeCreate
+	}, `change "create": kind firewall-rule.delete makes a "delete"`},
 	{"a removal before the check of its replacements", func(t *testing.T, p *migrate.Plan, _ *inventory.Snapshot) {
 		stepOf(t, zonePlan(t, p, "api.example.com"), migrate.KindFirewallRulePause).DependsOn = nil
 	}, "does not depend on the check of its replacements"},
