@@ -1,7 +1,6 @@
 package repo
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -62,6 +61,9 @@ type Result struct {
 	// recognised by their content (RecogniseOutput) and not checked, sorted by path: a run
 	// never reports what an earlier run wrote into the tree.
 	Outputs []OwnOutput
+	// Binary are the files skipped as binary (looksBinary), sorted by path; one that may be
+	// run as a script is in Errors instead.
+	Binary []string
 	// FilesScanned counts files read and checked; FilesFailed those in Errors (a file not
 	// fully read counts in both); FilesSkipped binary files, symbolic links and Outputs.
 	FilesScanned, FilesFailed, FilesSkipped int
@@ -110,6 +112,12 @@ func (c *Checker) Check(ctx context.Context, opts Options) (*Result, error) {
 			mu.Unlock()
 		},
 		skip: func() { mu.Lock(); res.FilesSkipped++; mu.Unlock() },
+		binary: func(path string) {
+			mu.Lock()
+			res.Binary = append(res.Binary, path)
+			res.FilesSkipped++
+			mu.Unlock()
+		},
 		own: func(path string, kind OutputKind) {
 			mu.Lock()
 			res.Outputs = append(res.Outputs, OwnOutput{Path: path, Kind: kind})
@@ -139,6 +147,7 @@ func (c *Checker) Check(ctx context.Context, opts Options) (*Result, error) {
 	}
 	scanner.SortFindings(res.Findings)
 	sort.Slice(res.Outputs, func(i, j int) bool { return res.Outputs[i].Path < res.Outputs[j].Path })
+	sort.Strings(res.Binary)
 	sort.Slice(res.Errors, func(i, j int) bool {
 		a, b := res.Errors[i], res.Errors[j]
 		if a.Path != b.Path {
@@ -178,8 +187,12 @@ func (c *Checker) checkWalked(w *walker, f walkFile, maxSize int64) (FileResult,
 		w.fail(f.display, "read", unwrapPathError(err).Error())
 		return FileResult{}, 0, false
 	}
-	if isBinary(data) {
-		w.skip()
+	if looksBinary(f.display, data) {
+		if mayBeScript(f.display, f.abs, data) {
+			w.fail(f.display, "binary", "looks binary (control bytes, NUL) but may be run as a script (executable, or in a directory of commands): not checked; if it is a script, check it as text (sunset check --stdin-name NAME.sh - < FILE), else exclude it (--exclude)")
+			return FileResult{}, 0, false
+		}
+		w.binary(f.display)
 		return FileResult{}, 0, false
 	}
 	if kind, ok := RecogniseOutput(data, true); ok {
@@ -230,11 +243,6 @@ func (c *Checker) CheckReader(r io.Reader, name string, kind Kind, maxSize int64
 	return res, nil
 }
 
-// isBinary uses git's rule: a NUL byte in the first 8,000 bytes.
-func isBinary(data []byte) bool {
-	return bytes.IndexByte(data[:min(len(data), 8000)], 0) >= 0
-}
-
 // unwrapPathError drops the operation and path of an *fs.PathError, and the path of a
 // refusal (the caller names the path).
 func unwrapPathError(err error) error {
@@ -266,6 +274,7 @@ type walker struct {
 	file      func(walkFile)
 	fail      func(path, what, msg string)
 	skip      func()
+	binary    func(path string)                  // a file skipped as binary
 	own       func(path string, kind OutputKind) // a file sunset wrote, not checked
 }
 

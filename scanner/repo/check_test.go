@@ -168,7 +168,7 @@ func TestWalkLimits(t *testing.T) {
 	call := "curl \"$API/zones/$Z/filters\"\n"
 	write("a/big.sh", strings.Repeat("# padding\n", 200)+call)
 	write("a/small.sh", call)
-	write("a/bin.dat", "\x00\x01"+call)
+	write("a/bin.dat", "\x89PNG\r\n\x1a\n"+strings.Repeat("\x00\x01\x02\x03", 50)+call)
 	write("b/skip.sh", call)
 	write("vendor/x.sh", call)
 	write(".terraform/modules/x.sh", call)

@@ -274,6 +274,7 @@ func runCheck(c *ucli.Context, s *Streams, o *checkOptions) error {
 		return usageErrorf("%v", err)
 	}
 	noteOwnOutputs(s, res.Outputs)
+	noteBinary(s, res.Binary)
 	policy := repo.Policy{Disabled: o.cfg.Rules.Disable, Severity: map[string]scanner.Severity{}}
 	for id, v := range o.cfg.Rules.Severity {
 		policy.Severity[id], _ = scanner.ParseSeverity(v) // validated when resolving options
@@ -348,9 +349,6 @@ func readBaselineFile(path string) (*repo.Baseline, error) {
 	return b, nil
 }
 
-// maxOutputsNamed bounds the files the own-outputs notice names; the rest are counted.
-const maxOutputsNamed = 10
-
 // noteOwnOutputs says on stderr which files were not checked because sunset wrote them (a
 // baseline, reports, a snapshot or a plan in the tree), in path order: one line, so that a
 // run that left out files says so.
@@ -358,13 +356,17 @@ func noteOwnOutputs(s *Streams, outs []repo.OwnOutput) {
 	if len(outs) == 0 {
 		return
 	}
-	names := make([]string, 0, min(len(outs), maxOutputsNamed))
-	for _, o := range outs[:min(len(outs), maxOutputsNamed)] {
-		names = append(names, textsafe.Sanitize(o.Path)+" ("+string(o.Kind)+")")
+	names := make([]string, len(outs))
+	for i, o := range outs {
+		names[i] = o.Path + " (" + string(o.Kind) + ")"
 	}
-	more := ""
-	if n := len(outs) - len(names); n > 0 {
-		more = fmt.Sprintf(" and %d more", n)
+	fmt.Fprintf(s.Err, "sunset: %d file(s) written by sunset not checked: %s\n", len(outs), namedList(names))
+}
+
+// noteBinary says on stderr which files were skipped as binary, in path order: one line,
+// so that a file the gate did not read is never passed over in silence.
+func noteBinary(s *Streams, paths []string) {
+	if len(paths) > 0 {
+		fmt.Fprintf(s.Err, "sunset: %d binary file(s) not checked: %s\n", len(paths), namedList(paths))
 	}
-	fmt.Fprintf(s.Err, "sunset: %d file(s) written by sunset not checked: %s%s\n", len(outs), strings.Join(names, ", "), more)
 }

@@ -121,3 +121,31 @@ func TestCheckStdin(t *testing.T) {
 		t.Errorf("clean stdin: exit %d %s", r.code, r.stderr)
 	}
 }
+
+// TestCheckGateSeesScriptsWithNUL: a folder whose only file is a script holding a NUL byte
+// fails the gate on the call it makes (exit 1), not "0 files checked"; a binary that may
+// be run as a script makes the run incomplete (exit 4, naming it); a plain binary is listed
+// as not checked.
+func TestCheckGateSeesScriptsWithNUL(t *testing.T) {
+	call := "curl \"$API/zones/$Z/filters\"\n"
+	noise := strings.Repeat("\x00\x01\x02\x03\x04\x05", 40)
+	tests := []struct {
+		name  string
+		files map[string]string
+		code  int
+		err   string
+	}{
+		{"a NUL in a script", map[string]string{"deploy.sh": "#!/bin/bash\n\x00" + call}, ExitFindings, ""},
+		{"a blob in bin/", map[string]string{"bin/deploy": noise + call}, ExitIncomplete, "bin/deploy"},
+		{"a PNG", map[string]string{"logo.png": "\x89PNG\r\n\x1a\n" + noise}, ExitOK, "1 binary file(s) not checked: "},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := checkRepo(t, tt.files)
+			r := runSunset(t, nil, "check", "--as-of", "2025-07-01", "--fail-on", "notice", dir)
+			if r.code != tt.code || !strings.Contains(r.stderr+r.stdout, tt.err) {
+				t.Fatalf("exit %d, want %d with %q\n%s%s", r.code, tt.code, tt.err, r.stdout, r.stderr)
+			}
+		})
+	}
+}
