@@ -97,7 +97,7 @@ func (sc *scopeCheck) check(seen map[string]bool) {
 	sc.checkTargets()
 	sc.index = map[string]int{}
 	for i, st := range sc.steps {
-		if j, dup := sc.index[st.ID]; st.ID == "" || dup && !(st.Manual && sc.steps[j].Manual) {
+		if j, dup := sc.index[st.ID]; st.ID == "" || dup && (!st.Manual || !sc.steps[j].Manual) {
 			sc.refuse(st.ID, "step id %q is empty or not unique in its %s", st.ID, sc.kind)
 			continue
 		} else if dup {

@@ -85,7 +85,7 @@ func loadFrom(path string, r io.Reader) (*Loaded, error) {
 		}
 		var e Entry
 		if err := json.Unmarshal(line, &e); err != nil {
-			return nil, fmt.Errorf("line %d is not a journal entry (%v): %s", n, err, errEdited)
+			return nil, fmt.Errorf("line %d is not a journal entry (%w): %s", n, err, errEdited)
 		}
 		if e.Seq != l.seq+1 {
 			return nil, fmt.Errorf("line %d holds entry %d where entry %d belongs: lines were reordered, removed or repeated; %s", n, e.Seq, l.seq+1, errEdited)
@@ -203,7 +203,7 @@ func (l *Loaded) readHeader(path string, br *bufio.Reader) error {
 		if lr.n == 0 {
 			return errors.New("empty: nothing to resume or roll back")
 		}
-		return fmt.Errorf("its header line is cut short or not one (%v): nothing was applied from it; start a new apply", err)
+		return fmt.Errorf("its header line is cut short or not one (%w): nothing was applied from it; start a new apply", err)
 	case err != nil || h.Format != JournalFormat || h.Plan.v == nil:
 		return errors.New("not a sunset apply journal")
 	case h.Version < journalVersion:

@@ -162,27 +162,15 @@ const maxClosest = 3
 // before any zone is scanned, at the cost a scan without --zone pays anyway. A listing that
 // fails leaves the error without its suggestions.
 func (c *collector) unmatchedError(ctx context.Context, listed []listing, missing []string) error {
-	seen := map[string]bool{}
-	var names []string
+	var all []inventory.Zone
 	for _, l := range listed {
 		zones, err := c.src.ListZones(ctx, l.inv.Account.ID, "")
 		if err != nil {
 			break
 		}
-		for _, z := range zones {
-			if n := normName(z.Name); n != "" && !seen[n] {
-				seen[n] = true
-				names = append(names, n)
-			}
-		}
+		all = append(all, zones...)
 	}
-	e := &UnmatchedZonesError{Zones: missing, Closest: make([][]string, len(missing))}
-	for i, entry := range missing {
-		if !looksLikeID(entry) {
-			e.Closest[i] = closestNames(normName(entry), names)
-		}
-	}
-	return e
+	return closestIn(all, missing)
 }
 
 // closestNames returns the names nearest to entry, nearest first then by name: within two

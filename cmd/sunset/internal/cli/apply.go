@@ -165,6 +165,10 @@ func resolveApply(c *ucli.Context, s *Streams) (*applyRun, *scanOptions, error) 
 	} else if err := planOfApply(c, s, opts, run, planIn); err != nil {
 		return nil, nil, err
 	}
+	if err := narrowApply(s, opts, run); err != nil {
+		_ = run.journal.Close() // nothing was written to it
+		return nil, nil, err
+	}
 	if run.loaded != nil || planIn != "" {
 		if err := vetPlan(run.plan, run.snap, opts.catalog); err != nil {
 			return nil, nil, err

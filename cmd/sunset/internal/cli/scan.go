@@ -316,6 +316,9 @@ func readOrCollect(ctx context.Context, s *Streams, o *scanOptions, onZone func(
 		if err != nil {
 			return nil, "", usageErrorf("--snapshot %s: %v", o.snapshotIn, err)
 		}
+		if snap, err = selectSnapshot(snap, o); err != nil {
+			return nil, "", err
+		}
 		if o.sourceKind == reports.SourceLive {
 			o.sourceKind = reports.SourceSnapshot
 		}

@@ -136,6 +136,7 @@ func runVerify(c *ucli.Context, s *Streams) error {
 		if p, err = readPlanFile(planIn); err != nil {
 			return err
 		}
+		p, _ = selectPlan(p, snap, opts) // the zones --zone, --zone-filter and --account keep
 	} else {
 		res := scanner.ScanSnapshot(snap, opts.catalog, scanner.Options{AsOf: opts.asOf})
 		p, incomplete = buildPlan(snap, res, opts), incomplete || res.Incomplete
