@@ -7,8 +7,10 @@
 // Check walks files and directories on a bounded pool (sourcegraph/conc), skipping .git,
 // .terraform, node_modules and vendor, what .gitignore files (and .git/info/exclude) ignore,
 // files outside --include and inside --exclude (gitignore-syntax globs), symbolic links (not
-// followed, as git stores them as links, so link cycles cannot loop) and binary files (a NUL
-// in the first 8,000 bytes, git's rule). Files over MaxFileSize are reported as errors and
+// followed, as git stores them as links, so link cycles cannot loop) and binary files (see
+// binary.go: a NUL in the first 8,000 bytes, git's rule, unless the name, a #! line or
+// mostly text says otherwise; a binary that may be run as a script is an error, the others
+// are listed in Result.Binary). Files over MaxFileSize are reported as errors and
 // not read. A file named explicitly is always checked. Each file is then read by kind:
 //
 //   - Terraform (.tf, .tfvars and Terragrunt's .hcl: hashicorp/hcl/v2 native syntax;
