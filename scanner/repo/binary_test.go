@@ -1,11 +1,15 @@
 package repo
 
 import (
+	"bytes"
 	"context"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sunsetscan/sunset/scanner"
 )
 
 // TestScriptsWithNULAreChecked: a NUL byte does not hide a script, source file or mostly
@@ -63,4 +67,55 @@ func TestScriptsWithNULAreChecked(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestReadersAroundNUL: every file of testdata/repo keeps its findings with a NUL line added
+// (JSON and YAML, which a NUL makes unparsable, fall back to the text checks with a
+// notice), and no reader panics on a NUL at any of 40 places in it.
+func TestReadersAroundNUL(t *testing.T) {
+	c := NewChecker(nil, asOf)
+	root := "../../testdata/repo"
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		name := filepath.ToSlash(p)
+		base := c.CheckFile(name, KindOf(name), data)
+		// a NUL on a line of its own at the end of the file does not change what is found;
+		// JSON and YAML with a NUL do not parse (for their consumers either): they are
+		// text-checked with a sunset-parse notice, which the check below sees
+		withNUL := append(bytes.Clone(data), "\n\x00\n"...)
+		got := c.CheckFile(name, KindOf(name), withNUL)
+		switch KindOf(name) {
+		case KindJSON, KindYAML, KindTerraformJSON:
+			if !strings.Contains(fmtFindings(got.Findings), "sunset-parse") {
+				t.Errorf("%s: a NUL makes it unparsable, with no notice: %s", name, fmtFindings(got.Findings))
+			}
+		default:
+			if len(got.Findings) < len(base.Findings) {
+				t.Errorf("%s: %d findings with a NUL line at the end, %d without", name, len(got.Findings), len(base.Findings))
+			}
+		}
+		for i := 0; i < len(data); i += max(1, len(data)/40) {
+			d := bytes.Clone(data)
+			d[i] = 0
+			c.CheckFile(name, KindOf(name), d) // must not panic
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func fmtFindings(fs []scanner.Finding) string {
+	var b strings.Builder
+	for _, f := range fs {
+		b.WriteString(string(f.RuleID) + " ")
+	}
+	return b.String()
 }
