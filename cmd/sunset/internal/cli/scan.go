@@ -54,9 +54,9 @@ func planDirFlag() ucli.Flag {
 
 func scanFlags() []ucli.Flag {
 	return append([]ucli.Flag{
-		&ucli.StringSliceFlag{Name: "account", Usage: "scan only account `ID` (repeatable)"},
-		&ucli.StringSliceFlag{Name: "zone", Usage: "scan only zone `NAME|ID` (repeatable)"},
-		&ucli.StringFlag{Name: "zone-filter", Usage: "scan only zones whose name matches `GLOB` (e.g. '*.example.com')"},
+		&ucli.StringSliceFlag{Name: "account", Usage: "only account `ID` (repeatable; with zones selected, what apply writes to an account needs it)"},
+		&ucli.StringSliceFlag{Name: "zone", Usage: "only zone `NAME|ID` (repeatable), live, in --snapshot, --plan-in or a journal"},
+		&ucli.StringFlag{Name: "zone-filter", Usage: "only zones whose name matches `GLOB` (e.g. '*.example.com')"},
 		&ucli.IntFlag{Name: "workers", Value: collect.DefaultWorkers, Usage: "zones scanned at once (`N`)"},
 		&ucli.Float64Flag{Name: "rps", Value: cfapi.DefaultRPS, DefaultText: rpsDefaultText(), Usage: "requests per second shared by all workers (`RATE`; the default stays one under the API's 1,200 per 5 minutes; 0 = unpaced)"},
 		&ucli.IntFlag{Name: "retries", Value: cfapi.DefaultMaxRetries, Usage: "retry a failed request (429, 5xx, network) up to `N` times with backoff; 0 = never"},
