@@ -187,6 +187,10 @@ func (c *Checker) checkWalked(w *walker, f walkFile, maxSize int64) (FileResult,
 		w.fail(f.display, "read", unwrapPathError(err).Error())
 		return FileResult{}, 0, false
 	}
+	if path.Base(filepath.ToSlash(f.display)) == ConfigFileName {
+		w.skip() // sunset's own configuration: not a file of the repository's to check
+		return FileResult{}, 0, false
+	}
 	if looksBinary(f.display, data) {
 		if mayBeScript(f.display, f.abs, data) {
 			w.fail(f.display, "binary", "looks binary (control bytes, NUL) but may be run as a script (executable, or in a directory of commands): not checked; if it is a script, check it as text (sunset check --stdin-name NAME.sh - < FILE), else exclude it (--exclude)")

@@ -275,6 +275,12 @@ func runCheck(c *ucli.Context, s *Streams, o *checkOptions) error {
 	}
 	noteOwnOutputs(s, res.Outputs)
 	noteBinary(s, res.Binary)
+	if res.FilesScanned == 0 && res.FilesFailed == 0 && len(res.Outputs) == 0 {
+		// A gate pointed at the wrong path must not pass: nothing read is not "clean" (a
+		// run given only sunset's own outputs says so on stderr, and passes).
+		res.Errors = append(res.Errors, scanner.RunError{Path: strings.Join(o.cfg.Paths, " "), What: "empty",
+			Message: fmt.Sprintf("no file to check here (%d skipped): point the check at the repository's files", res.FilesSkipped)})
+	}
 	policy := repo.Policy{Disabled: o.cfg.Rules.Disable, Severity: map[string]scanner.Severity{}}
 	for id, v := range o.cfg.Rules.Severity {
 		policy.Severity[id], _ = scanner.ParseSeverity(v) // validated when resolving options

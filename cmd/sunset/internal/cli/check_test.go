@@ -137,7 +137,7 @@ func TestCheckGateSeesScriptsWithNUL(t *testing.T) {
 	}{
 		{"a NUL in a script", map[string]string{"deploy.sh": "#!/bin/bash\n\x00" + call}, ExitFindings, ""},
 		{"a blob in bin/", map[string]string{"bin/deploy": noise + call}, ExitIncomplete, "bin/deploy"},
-		{"a PNG", map[string]string{"logo.png": "\x89PNG\r\n\x1a\n" + noise}, ExitOK, "1 binary file(s) not checked: "},
+		{"a PNG", map[string]string{"logo.png": "\x89PNG\r\n\x1a\n" + noise, "README": "hello\n"}, ExitOK, "1 binary file(s) not checked: "},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -147,5 +147,28 @@ func TestCheckGateSeesScriptsWithNUL(t *testing.T) {
 				t.Fatalf("exit %d, want %d with %q\n%s%s", r.code, tt.code, tt.err, r.stdout, r.stderr)
 			}
 		})
+	}
+}
+
+// TestCheckNothingToCheckFails: a gate pointed at a folder with nothing sunset checks (empty,
+// only binaries, only its own .sunset.yaml) does not pass: the run is incomplete (exit 4)
+// and says so; .sunset.yaml is never counted as a checked file.
+func TestCheckNothingToCheckFails(t *testing.T) {
+	for name, files := range map[string]map[string]string{
+		"empty":                {},
+		"only .sunset.yaml":    {".sunset.yaml": "rules:\n  disable: [filters]\n"},
+		"only a binary":        {"logo.png": "\x89PNG\r\n\x1a\n" + strings.Repeat("\x00\x01\x02\x03", 64)},
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := checkRepo(t, files)
+			r := runSunset(t, nil, "check", "--as-of", "2025-07-01", dir)
+			if r.code != ExitIncomplete || !strings.Contains(r.stdout+r.stderr, "no file to check here") {
+				t.Fatalf("exit %d, want %d saying there was nothing to check\n%s%s", r.code, ExitIncomplete, r.stdout, r.stderr)
+			}
+		})
+	}
+	dir := checkRepo(t, map[string]string{".sunset.yaml": "rules:\n  disable: [filters]\n", "a.sh": "echo hello\n"})
+	if r := runSunset(t, nil, "check", "--as-of", "2025-07-01", "--format", "json:"+filepath.Join(t.TempDir(), "r.json"), dir); r.code != ExitOK {
+		t.Fatalf("a clean file: exit %d\n%s", r.code, r.stderr)
 	}
 }

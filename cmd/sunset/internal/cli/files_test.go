@@ -17,6 +17,7 @@ func TestCheckDeepFileIsIncomplete(t *testing.T) {
 	deep := strings.Repeat("[", 501) + strings.Repeat("]", 501)
 	dir := checkRepo(t, map[string]string{
 		"export.json": `{"result":[{"id":"r1","action":"block","filter":{"id":"f1","expression":"ip.src eq 192.0.2.1"}}],"deep":` + deep + `}`,
+		"README":      "the export beside it\n", // so that the run without the export still checks a file
 	})
 	r := runSunset(t, nil, "check", "--as-of", "2025-07-01", "--fail-on", "none", dir)
 	if r.code != ExitIncomplete || !strings.Contains(r.stderr+r.stdout, "export.json") {
