@@ -155,9 +155,9 @@ func TestCheckGateSeesScriptsWithNUL(t *testing.T) {
 // and says so; .sunset.yaml is never counted as a checked file.
 func TestCheckNothingToCheckFails(t *testing.T) {
 	for name, files := range map[string]map[string]string{
-		"empty":                {},
-		"only .sunset.yaml":    {".sunset.yaml": "rules:\n  disable: [filters]\n"},
-		"only a binary":        {"logo.png": "\x89PNG\r\n\x1a\n" + strings.Repeat("\x00\x01\x02\x03", 64)},
+		"empty":             {},
+		"only .sunset.yaml": {".sunset.yaml": "rules:\n  disable: [filters]\n"},
+		"only a binary":     {"logo.png": "\x89PNG\r\n\x1a\n" + strings.Repeat("\x00\x01\x02\x03", 64)},
 	} {
 		t.Run(name, func(t *testing.T) {
 			dir := checkRepo(t, files)
