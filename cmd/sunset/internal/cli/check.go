@@ -273,14 +273,7 @@ func runCheck(c *ucli.Context, s *Streams, o *checkOptions) error {
 		}
 		return usageErrorf("%v", err)
 	}
-	noteOwnOutputs(s, res.Outputs)
-	noteBinary(s, res.Binary)
-	if res.FilesScanned == 0 && res.FilesFailed == 0 && len(res.Outputs) == 0 {
-		// A gate pointed at the wrong path must not pass: nothing read is not "clean" (a
-		// run given only sunset's own outputs says so on stderr, and passes).
-		res.Errors = append(res.Errors, scanner.RunError{Path: strings.Join(o.cfg.Paths, " "), What: "empty",
-			Message: fmt.Sprintf("no file to check here (%d skipped): point the check at the repository's files", res.FilesSkipped)})
-	}
+	noteUnchecked(s, res, o.cfg.Paths)
 	policy := repo.Policy{Disabled: o.cfg.Rules.Disable, Severity: map[string]scanner.Severity{}}
 	for id, v := range o.cfg.Rules.Severity {
 		policy.Severity[id], _ = scanner.ParseSeverity(v) // validated when resolving options
@@ -367,6 +360,19 @@ func noteOwnOutputs(s *Streams, outs []repo.OwnOutput) {
 		names[i] = o.Path + " (" + string(o.Kind) + ")"
 	}
 	fmt.Fprintf(s.Err, "sunset: %d file(s) written by sunset not checked: %s\n", len(outs), namedList(names))
+}
+
+// noteUnchecked says on stderr what was not checked (sunset's own outputs, binaries), and
+// makes a run that read no file at all a run error: a gate pointed at the wrong path must
+// not pass, as nothing read is not "clean" (a run given only sunset's own outputs says so,
+// and passes).
+func noteUnchecked(s *Streams, res *repo.Result, paths []string) {
+	noteOwnOutputs(s, res.Outputs)
+	noteBinary(s, res.Binary)
+	if res.FilesScanned == 0 && res.FilesFailed == 0 && len(res.Outputs) == 0 {
+		res.Errors = append(res.Errors, scanner.RunError{Path: strings.Join(paths, " "), What: "empty",
+			Message: fmt.Sprintf("no file to check here (%d skipped): point the check at the repository's files", res.FilesSkipped)})
+	}
 }
 
 // noteBinary says on stderr which files were skipped as binary, in path order: one line,
