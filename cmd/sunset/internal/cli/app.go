@@ -182,10 +182,23 @@ func commands(s *Streams) []*ucli.Command {
 
 // noArgs rejects stray positional arguments for commands that take none.
 func noArgs(c *ucli.Context) error {
-	if c.NArg() > 0 {
-		return usageErrorf("%s takes no arguments (got %q)", c.Command.Name, c.Args().First())
+	if c.NArg() == 0 {
+		return nil
 	}
-	return nil
+	arg := c.Args().First()
+	if hint, ok := argHints[c.Command.Name]; ok {
+		return usageErrorf("%s takes no arguments (got %q): did you mean %s?", c.Command.Name, arg, strings.ReplaceAll(hint, "FILE", arg))
+	}
+	return usageErrorf("%s takes no arguments (got %q)", c.Command.Name, arg)
+}
+
+// argHints are the flags a file given as an argument most likely belongs to, per command.
+var argHints = map[string]string{
+	"report": "--in FILE",
+	"scan":   "--snapshot FILE",
+	"plan":   "--snapshot FILE",
+	"verify": "--plan-in FILE (with --snapshot)",
+	"apply":  "--plan-in FILE (with --snapshot), or --resume FILE",
 }
 
 // writeTo opens a --format destination: "" or "-" is Out, else a file created fresh, never

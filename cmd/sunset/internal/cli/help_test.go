@@ -189,3 +189,16 @@ func TestMessagesWithoutInternals(t *testing.T) {
 		t.Errorf("printed %q", got)
 	}
 }
+
+// TestArgumentSuggestsItsFlag: a file given as an argument to a command that takes none
+// names the flag it most likely belongs to.
+func TestArgumentSuggestsItsFlag(t *testing.T) {
+	for cmd, want := range map[string]string{"report": "did you mean --in out/r.json?", "verify": "did you mean --plan-in out/r.json", "scan": "did you mean --snapshot out/r.json?"} {
+		t.Run(cmd, func(t *testing.T) {
+			r := runSunset(t, nil, cmd, "out/r.json")
+			if r.code != ExitUsage || !strings.Contains(r.stderr, want) {
+				t.Fatalf("exit %d, want %d with %q\n%s", r.code, ExitUsage, want, r.stderr)
+			}
+		})
+	}
+}
