@@ -171,6 +171,17 @@ func (o *checkOptions) resolvePolicy(c *ucli.Context) error {
 	if o.catalog, err = loadCatalog(c); err != nil {
 		return err
 	}
+	// A value given as a flag is blamed on the flag, not on the configuration it overrides.
+	if c.IsSet("fail-on") {
+		if _, err := scanner.ParseSeverity(c.String("fail-on")); err != nil {
+			return usageErrorf("--fail-on: %v", err)
+		}
+	}
+	if c.IsSet("max-file-size") {
+		if _, err := repo.ParseSize(c.String("max-file-size")); err != nil {
+			return usageErrorf("--max-file-size: %v", err)
+		}
+	}
 	known := repo.NewChecker(o.catalog, time.Time{}).KnownRule
 	if err := o.cfg.Validate(known); err != nil {
 		return usageErrorf("configuration%s: %v", sourceSuffix(o.cfg.Source), err)

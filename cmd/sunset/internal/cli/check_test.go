@@ -172,3 +172,19 @@ func TestCheckNothingToCheckFails(t *testing.T) {
 		t.Fatalf("a clean file: exit %d\n%s", r.code, r.stderr)
 	}
 }
+
+// TestCheckBlamesTheFlagOrTheFile: a bad --fail-on or --max-file-size is reported as the
+// flag; the same bad value in .sunset.yaml as the configuration file.
+func TestCheckBlamesTheFlagOrTheFile(t *testing.T) {
+	dir := checkRepo(t, map[string]string{"a.sh": "echo\n"})
+	for _, tc := range []struct{ args []string }{{[]string{"--fail-on", "high"}}, {[]string{"--max-file-size", "lots"}}} {
+		r := runSunset(t, nil, append(append([]string{"check"}, tc.args...), dir)...)
+		if r.code != ExitUsage || !strings.HasPrefix(r.stderr, "sunset: "+tc.args[0]+": ") {
+			t.Errorf("%v: exit %d\n%s", tc.args, r.code, r.stderr)
+		}
+	}
+	dir = checkRepo(t, map[string]string{"a.sh": "echo\n", ".sunset.yaml": "fail_on: high\n"})
+	if r := runSunset(t, nil, "check", dir); r.code != ExitUsage || !strings.Contains(r.stderr, ".sunset.yaml: fail_on") {
+		t.Errorf(".sunset.yaml: exit %d\n%s", r.code, r.stderr)
+	}
+}
