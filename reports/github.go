@@ -183,10 +183,10 @@ func githubMessage(f *scanner.Finding) string {
 	msg := orElse(textsafe.Sanitize(f.Message), orElse(textsafe.Sanitize(f.Title), textsafe.Sanitize(string(f.RuleID))))
 	var facts []string
 	if eol := textsafe.Sanitize(f.EndOfLife); eol != "" {
-		facts = append(facts, "End of life: "+eol+".")
+		facts = append(facts, sentence("End of life: "+eol))
 	}
 	if rep := textsafe.Sanitize(f.Replacement); rep != "" {
-		facts = append(facts, "Replacement: "+rep+".")
+		facts = append(facts, sentence("Replacement: "+rep))
 	}
 	if u := absoluteURL(f.DocURL); u != "" {
 		facts = append(facts, "Documentation: "+u)
@@ -195,6 +195,15 @@ func githubMessage(f *scanner.Finding) string {
 		msg += "\n" + strings.Join(facts, " ")
 	}
 	return msg
+}
+
+// sentence ends s with a full stop unless it ends a sentence already ("custom.account." is
+// not followed by a second one).
+func sentence(s string) string {
+	if strings.HasSuffix(s, ".") || strings.HasSuffix(s, "!") || strings.HasSuffix(s, "?") {
+		return s
+	}
+	return s + "."
 }
 
 // incompleteMessage lists what could not be read, up to ten parts.

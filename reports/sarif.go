@@ -264,11 +264,11 @@ func sarifHelpOf(c RuleInfo, title, desc string) sarifHelp {
 		md = append(md, "**Deprecated on:** "+escapeMarkdown(d))
 	}
 	if d := textsafe.Sanitize(c.EndOfLife); d != "" {
-		text = append(text, "End of life: "+d+".")
+		text = append(text, sentence("End of life: "+d))
 		md = append(md, "**End of life:** "+escapeMarkdown(d))
 	}
 	if rep := textsafe.Sanitize(c.Replacement); rep != "" {
-		text = append(text, "Replacement: "+rep+".")
+		text = append(text, sentence("Replacement: "+rep))
 		md = append(md, "**Replacement:** "+escapeMarkdown(rep))
 	}
 	if u := absoluteURL(c.DocURL); u != "" {

@@ -397,7 +397,7 @@ func (s *liveScan) accountNameservers(a *inventory.AccountInventory) {
 		set = append(set, fmt.Sprintf("use_account_custom_ns_by_default = %t", *st.UseAccountCustomNSByDefault))
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Account %s settings set %s; these fields are %s", named(a.Account.Name, a.Account.ID), strings.Join(set, " and "), r.life(s.asOf))
+	fmt.Fprintf(&b, "Account %s settings set %s; these fields are %s", named(a.Account.Name, a.Account.ID), strings.Join(set, " and "), strings.Replace(r.life(s.asOf), "past its end", "past their end", 1))
 	var target string
 	known := true
 	switch {

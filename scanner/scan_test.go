@@ -257,7 +257,7 @@ func TestScanSnapshotPerCatalogEntry(t *testing.T) {
 						t.Errorf("message does not give the end of life: %s", got[0].Message)
 					}
 				}
-				if when == "after" && !e.Advisory && !strings.Contains(got[0].Message, "past its end of life") {
+				if when == "after" && !e.Advisory && !strings.Contains(got[0].Message, "past its end of life") && !strings.Contains(got[0].Message, "past their end of life") {
 					t.Errorf("message after end of life does not say so: %s", got[0].Message)
 				}
 			}
