@@ -111,7 +111,7 @@ func TestPlanExitCodes(t *testing.T) {
 	if r := runSunset(t, nil, "plan", "--snapshot", snap, "--as-of", "soon"); r.code != ExitUsage {
 		t.Errorf("bad --as-of: exit %d", r.code)
 	}
-	if r := runSunset(t, map[string]string{}, "plan", "--api-url", "http://127.0.0.1:1/client/v4"); r.code != ExitUsage {
+	if r := runSunset(t, map[string]string{}, "plan", "--api-url", "http://127.0.0.1:1/client/v4"); r.code != ExitUsage || !strings.HasPrefix(r.stderr, "sunset: no credentials: set CLOUDFLARE_API_TOKEN") {
 		t.Errorf("no credentials: exit %d\n%s", r.code, r.stderr)
 	}
 	file := filepath.Join(t.TempDir(), "a-file")

@@ -137,6 +137,9 @@ func credentials(c *ucli.Context, s *Streams) (cfapi.Credentials, error) {
 	}
 	creds, err := cfapi.CredentialsFromEnv(s.Getenv)
 	if err != nil {
+		if errors.Is(err, cfapi.ErrNoCredentials) {
+			return cfapi.Credentials{}, usageErrorf("%v (or use --api-token-file)", err)
+		}
 		return cfapi.Credentials{}, usageErrorf("credentials: %v (or use --api-token-file)", err)
 	}
 	return creds, nil
