@@ -102,19 +102,13 @@ func (r *scopeRun) confirmSteps(ctx context.Context, coll string, steps []migrat
 
 // confirmCreates: an object of each create's name is in the collection.
 func (r *scopeRun) confirmCreates(ctx context.Context, coll string, steps []migrate.Step) error {
-	list, err := cfapi.ListAt[struct {
-		Name string `json:"name"`
-	}](ctx, r.opts.Client, coll)
+	list, err := cfapi.ListAt[namedObject](ctx, r.opts.Client, coll)
 	if err != nil {
 		return err
 	}
 	for _, st := range steps {
 		name := nameOf(st)
-		if name != "" && !slices.ContainsFunc(list, func(o struct {
-			Name string `json:"name"`
-		}) bool {
-			return o.Name == name
-		}) {
+		if name != "" && !slices.ContainsFunc(list, func(o namedObject) bool { return o.Name == name }) {
 			return unsafe("no %q under %s", name, coll)
 		}
 	}
@@ -124,7 +118,7 @@ func (r *scopeRun) confirmCreates(ctx context.Context, coll string, steps []migr
 // confirmObject checks one changed or deleted object as read back.
 func (r *scopeRun) confirmObject(st migrate.Step, live any) error {
 	switch {
-	case live == nil && (migrate.SpecOf(st).Op == migrate.OpDelete || r.deletesLater(st)):
+	case live == nil && (migrate.SpecOf(st).Op == migrate.OpDelete || r.deletesLater(st, false)):
 		return nil
 	case live == nil:
 		return unsafe("%s is gone", st.Path)

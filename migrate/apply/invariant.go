@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
 
 	"github.com/sunsetscan/sunset/migrate"
 	"github.com/sunsetscan/sunset/scanner/vocab"
@@ -137,7 +136,7 @@ func (r *scopeRun) restore(ctx context.Context) []string {
 	for i := len(r.sc.steps) - 1; i >= 0; i-- {
 		st := r.sc.steps[i]
 		spec := migrate.SpecOf(st)
-		if spec == nil || !spec.Removes || spec.Op != migrate.OpUpdate || !r.done[st.ID] || r.deletedAfter(st) || r.guardsHold(ctx, st) {
+		if spec == nil || !spec.Removes || spec.Op != migrate.OpUpdate || !r.done[st.ID] || r.deletesLater(st, true) || r.guardsHold(ctx, st) {
 			continue
 		}
 		err := r.undoUpdate(ctx, st, r.beforeOf(st))
@@ -152,16 +151,6 @@ func (r *scopeRun) restore(ctx context.Context) []string {
 		out = append(out, st.ID)
 	}
 	return out
-}
-
-// deletedAfter reports whether a done step after st deleted the object st changed.
-func (r *scopeRun) deletedAfter(st migrate.Step) bool {
-	for _, o := range r.sc.after(st) {
-		if o.Method == http.MethodDelete && o.Path == st.Path && r.done[o.ID] {
-			return true
-		}
-	}
-	return false
 }
 
 // guardsHold reports whether the entry points replacing what st removed hold the plan's

@@ -347,7 +347,7 @@ func (r *scopeRun) updateObject(ctx context.Context, st migrate.Step, spec *migr
 		return nil, "", err
 	}
 	if live == nil {
-		if r.deletesLater(st) {
+		if r.deletesLater(st, false) {
 			return r.finish(st, nil, true) // a later step of the plan deleted it already
 		}
 		return nil, "", stale("%s is gone", st.Path)
@@ -390,10 +390,11 @@ func (r *scopeRun) updateObject(ctx context.Context, st migrate.Step, spec *migr
 	return r.finish(st, nil, false)
 }
 
-// deletesLater reports whether a step after st deletes the object st changes.
-func (r *scopeRun) deletesLater(st migrate.Step) bool {
+// deletesLater reports whether a step after st deletes the object st changes (done says
+// whether that step must be done already in this run).
+func (r *scopeRun) deletesLater(st migrate.Step, done bool) bool {
 	for _, o := range r.sc.after(st) {
-		if o.Method == http.MethodDelete && o.Path == st.Path {
+		if o.Method == http.MethodDelete && o.Path == st.Path && (!done || r.done[o.ID]) {
 			return true
 		}
 	}
@@ -478,16 +479,19 @@ func nameOf(st migrate.Step) string {
 	return body.Name
 }
 
+// namedObject is what a create's collection lists of each object: enough to find one by name.
+type namedObject struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+}
+
 // findByName is the id of the object named name in the collection at path, reading every
 // page; "" when there is none (or no name to look for).
 func (r *scopeRun) findByName(ctx context.Context, path, name string) (string, error) {
 	if name == "" {
 		return "", nil
 	}
-	list, err := cfapi.ListAt[struct {
-		ID   string `json:"id"`
-		Name string `json:"name"`
-	}](ctx, r.opts.Client, path)
+	list, err := cfapi.ListAt[namedObject](ctx, r.opts.Client, path)
 	if err != nil {
 		return "", err
 	}

@@ -16,7 +16,7 @@ import (
 // text: at most
 // maxStrayBytes control bytes, or under 1% of its first 8,000 bytes (tab, line feed,
 // carriage return, form feed and escape do not count). Measured on this machine: ELF
-// executables hold 59-74% such bytes, PNG, gzip and zip files 10-25% (random bytes: 10.5%),
+// executables hold 59-74% such bytes, PNG, gzip and zip files 10-55% (random bytes: 10.5%),
 // a text file with a stray NUL a few hundredths of a percent.
 const (
 	binarySample  = 8000
