@@ -46,6 +46,9 @@ type Options struct {
 	// StepSummary is the path of GitHub's job summary file ($GITHUB_STEP_SUMMARY, passed in by
 	// the caller): the github format appends the Markdown report to it. "" writes none.
 	StepSummary string
+	// PlanDir is where the whole plan was written (plan.md, plan.json), "" when it was not:
+	// the Markdown report's plan section then says how to write it, not that a file has it.
+	PlanDir string
 }
 
 // formatDef is one registered format.
@@ -78,7 +81,7 @@ var registry = map[string]formatDef{
 	"github":   {doc: "GitHub Actions annotations (::error file=...), plus the job summary when $GITHUB_STEP_SUMMARY is set", new: func(o Options) Reporter { return GitHub{StepSummary: o.StepSummary} }},
 	"gitlab":   {doc: "GitLab Code Quality JSON (artifacts:reports:codequality)", new: func(Options) Reporter { return GitLab{} }},
 	"csv":      {doc: "comma-separated values (RFC 4180) with a header row, for spreadsheets", new: func(Options) Reporter { return CSV{} }},
-	"markdown": {doc: "GitHub-flavoured Markdown for a pull-request comment or the job summary", new: func(Options) Reporter { return Markdown{} }},
+	"markdown": {doc: "GitHub-flavoured Markdown for a pull-request comment or the job summary", new: func(o Options) Reporter { return Markdown{PlanDir: o.PlanDir} }},
 }
 
 // New returns the reporter of a format (case-insensitive). An unknown format is an error

@@ -42,6 +42,8 @@ type Markdown struct {
 	// Plan, when set, ends the report with the migration plan (see markdownPlan), given at
 	// most half of MaxBytes; the findings share what is left.
 	Plan *migrate.Plan
+	// PlanDir is the directory the whole plan was written to, "" when it was not written.
+	PlanDir string
 }
 
 // Write implements Reporter.
@@ -54,7 +56,7 @@ func (m Markdown) Write(w io.Writer, r *Report) error {
 	tail := markdownErrors(r, limit/4)
 	var plan string
 	if m.Plan != nil {
-		plan = markdownPlan(m.Plan, limit/2)
+		plan = markdownPlan(m.Plan, limit/2, m.PlanDir)
 	}
 	var body bytes.Buffer
 	groups := groupFindings(r.Findings)

@@ -2,6 +2,7 @@ package reports
 
 import (
 	"fmt"
+	"path"
 	"strings"
 
 	"github.com/sunsetscan/sunset/migrate"
@@ -17,9 +18,10 @@ func (m Markdown) WithPlan(p *migrate.Plan) Reporter {
 // markdownPlan renders a plan as the last section of the Markdown report, in at most maxLen
 // bytes: the summary line, then one collapsible block per account and zone (its warnings, a
 // table of its steps, its old -> new diffs, its manual steps) while they fit; a note counts
-// the ones left out. User text goes through the same escapes as the findings; expressions and
+// the ones left out and where they are: plan.md in dir, or, when the plan was not written
+// (dir ""), the command that writes it. User text goes through the same escapes as the findings; expressions and
 // request paths sit in code, where nothing is interpreted and nobody is mentioned.
-func markdownPlan(p *migrate.Plan, maxLen int) string {
+func markdownPlan(p *migrate.Plan, maxLen int, dir string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "### Migration plan\n\n**Plan:** %s (%s, %s).\n\n", escapeMarkdown(planSummaryLine(p.Summary)),
 		plural(len(p.Accounts), "account", "accounts"), plural(len(p.Zones), "zone", "zones"))
@@ -44,14 +46,14 @@ func markdownPlan(p *migrate.Plan, maxLen int) string {
 	const noteRoom = 200
 	for i, s := range sections {
 		if b.Len()+len(s)+noteRoom > maxLen {
-			fmt.Fprintf(&b, "**%s of the plan left out** to keep this report under its size limit: the plan (`plan.md`, `plan.json`) has them all.\n",
-				plural(len(sections)-i, "account or zone", "accounts and zones"))
+			fmt.Fprintf(&b, "**%s of the plan left out** to keep this report under its size limit: %s.\n",
+				plural(len(sections)-i, "account or zone", "accounts and zones"), wholePlanAt(dir))
 			break
 		}
 		b.WriteString(s)
 	}
 	if n := len(p.Unplanned); n > 0 {
-		fmt.Fprintf(&b, "%s no step resolves (see `unplanned` in `plan.json`).\n", plural(n, "finding", "findings"))
+		fmt.Fprintf(&b, "%s no step resolves (%s lists them under `unplanned`).\n", plural(n, "finding", "findings"), planJSONAt(dir))
 	}
 	return b.String()
 }
@@ -155,4 +157,21 @@ func longestBacktickRun(s string) int {
 		}
 	}
 	return longest
+}
+
+// wholePlanAt says where the whole plan is: the plan.md written to dir, or, when the scan wrote
+// none, the command that writes it.
+func wholePlanAt(dir string) string {
+	if dir == "" {
+		return "`sunset plan --plan-dir DIR` writes the whole plan"
+	}
+	return codeSpan(path.Join(dir, "plan.md")) + " has them all"
+}
+
+// planJSONAt names the plan.json written to dir, or the command that writes one.
+func planJSONAt(dir string) string {
+	if dir == "" {
+		return "the `plan.json` that `sunset plan --plan-dir DIR` writes"
+	}
+	return codeSpan(path.Join(dir, "plan.json"))
 }

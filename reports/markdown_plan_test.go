@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -131,4 +132,20 @@ func renderReporter(t *testing.T, rep Reporter, r *Report) string {
 		t.Fatal(err)
 	}
 	return b.String()
+}
+
+// TestMarkdownPlanSaysWhereTheWholePlanIs: when sections are left out, the report names the
+// plan.md the run wrote, or, when it wrote none, the command that writes it.
+func TestMarkdownPlanSaysWhereTheWholePlanIs(t *testing.T) {
+	p := &migrate.Plan{}
+	for i := range 40 {
+		p.Zones = append(p.Zones, migrate.ZonePlan{ZoneID: fmt.Sprint(i), ZoneName: fmt.Sprintf("z%02d.example", i),
+			Steps: []migrate.Step{{ID: "s1", Title: strings.Repeat("a long step title ", 20), Manual: true}}})
+	}
+	if got := markdownPlan(p, 4000, ""); !strings.Contains(got, "`sunset plan --plan-dir DIR` writes the whole plan") || strings.Contains(got, "plan.md") {
+		t.Errorf("no plan written: %s", got[strings.LastIndex(got, "**"):])
+	}
+	if got := markdownPlan(p, 4000, "out/plan"); !strings.Contains(got, "`out/plan/plan.md` has them all") {
+		t.Errorf("plan in out/plan: %s", got[strings.LastIndex(got, "**"):])
+	}
 }

@@ -135,7 +135,7 @@ Start with 'sunset demo': it runs a scan against a built-in emulator, no account
 Exit codes: 0 nothing at or above --fail-on, 1 findings at or above it, 2 usage or
 configuration error, 3 fatal (auth, network, unwritable output), 4 incomplete run (a part
 that could not be read, an endpoint that answered retired, or Ctrl-C, SIGTERM or SIGHUP,
-once the reports are written), 130 a second such signal, which exits at once.`),
+once the reports are written; 4 wins over 1), 130 a second such signal, which exits at once.`),
 		Writer:         s.Out,
 		ErrWriter:      s.Err,
 		Reader:         s.In,

@@ -66,7 +66,7 @@ func checkCommand(s *Streams) *ucli.Command {
 			"  # sunset:ignore RULE_ID [until=YYYY-MM-DD] reason\n" +
 			"A suppression without a reason is reported (" + repo.RuleSuppression + ", notice); an expired one stops\n" +
 			"suppressing. Exit codes: 0 clean, 1 findings at or above --fail-on, 2 usage or configuration\n" +
-			"error, 3 fatal, 4 some files could not be read (1 wins over 4).",
+			"error, 3 fatal, 4 some files could not be read (4 wins over 1).",
 		Flags: checkFlags(),
 		Action: func(c *ucli.Context) error {
 			o, err := resolveCheckOptions(c, s)
@@ -332,7 +332,7 @@ func runCheck(c *ucli.Context, s *Streams, o *checkOptions) error {
 		FailOn:   o.failOn,
 		Rules:    o.catalog,
 	})
-	if err := writeReports(s, o.formats, rep, o.color, nil); err != nil {
+	if err := writeReports(s, o.formats, rep, o.color, nil, ""); err != nil {
 		return err
 	}
 	printOutcome(s, rep, o.formats, false)

@@ -59,8 +59,8 @@ func TestCheckExitCodesAndConfig(t *testing.T) {
 	if r := runSunset(t, nil, "check", "--as-of", "2025-07-01", "--fail-on", "none", "--max-file-size", "10", dir); r.code != ExitIncomplete {
 		t.Errorf("unreadable files: exit %d", r.code)
 	}
-	if r := runSunset(t, nil, "check", "--as-of", "2025-07-01", "--max-file-size", "32", dir); r.code != ExitFindings {
-		t.Errorf("1 wins over 4: exit %d", r.code)
+	if r := runSunset(t, nil, "check", "--as-of", "2025-07-01", "--max-file-size", "32", dir); r.code != ExitIncomplete {
+		t.Errorf("findings and an unread file: exit %d, want 4 (incomplete wins over findings)", r.code)
 	}
 	r := runSunset(t, nil, "check", "--print-config", "--exclude", "b.sh", dir)
 	if r.code != ExitOK || !strings.Contains(r.stdout, "filters: notice") || !strings.Contains(r.stdout, "- b.sh") || !strings.Contains(r.stdout, ".sunset.yaml and flags") {

@@ -8,7 +8,8 @@ import (
 	"github.com/sunsetscan/sunset/scanner/textsafe"
 )
 
-// Exit codes of sunset (design page): 1 wins over 4 when both apply.
+// Exit codes of sunset (design page). 4 wins over 1 when both apply: an interrupted or
+// incomplete run is told from a complete one with findings (outcomeCode).
 const (
 	ExitOK         = 0 // nothing at or above --fail-on
 	ExitFindings   = 1 // findings at or above --fail-on
@@ -73,13 +74,16 @@ func exitCode(err error) int {
 	return ExitFatal
 }
 
-// outcomeCode folds a gate result and completeness into one code: 1 wins over 4.
+// outcomeCode folds a gate result and completeness into one code: 4 wins over 1, so CI tells
+// a run that was interrupted or could not read everything (its findings are not the whole
+// story, and a rerun may find more) from a complete run that has findings. Either fails a
+// gate: both are non-zero.
 func outcomeCode(gateFailed, incomplete bool) int {
 	switch {
-	case gateFailed:
-		return ExitFindings
 	case incomplete:
 		return ExitIncomplete
+	case gateFailed:
+		return ExitFindings
 	}
 	return ExitOK
 }

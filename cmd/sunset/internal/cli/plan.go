@@ -77,7 +77,7 @@ func planCommand(s *Streams) *ucli.Command {
 			res := scanner.ScanSnapshot(snap, opts.catalog, scanner.Options{AsOf: opts.asOf})
 			p := buildPlan(snap, res, opts)
 			if !c.Bool(flagNoVerify) {
-				verifyPlan(s.Out, p, snap)
+				verifyPlan(s.Out, p, snap, filepath.Join(dir, "plan.md"))
 			}
 			if err := writePlanDir(s.Out, dir, p); err != nil {
 				return err

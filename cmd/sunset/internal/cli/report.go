@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"path/filepath"
 	"strings"
 
 	ucli "github.com/urfave/cli/v2"
@@ -79,7 +80,11 @@ func runReport(s *Streams, o *reportOptions) error {
 			return err
 		}
 	}
-	if err := writeReports(s, o.formats, rep, o.color, plan); err != nil {
+	planDir := ""
+	if o.plan != "" {
+		planDir = filepath.Dir(o.plan)
+	}
+	if err := writeReports(s, o.formats, rep, o.color, plan, planDir); err != nil {
 		return err
 	}
 	printOutcome(s, rep, o.formats, false) // the saved run's outcome; the exit code is rendering's

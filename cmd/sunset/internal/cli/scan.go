@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -254,11 +255,13 @@ func runScan(ctx context.Context, s *Streams, o *scanOptions) error {
 	var plan *migrate.Plan
 	if o.planDir != "" || showsPlan(o.formats) {
 		plan = buildPlan(snap, res, o)
-		if o.verify {
-			verifyPlan(s.Err, plan, snap) // stderr: stdout may carry a machine format
+		// Verified only when something written shows the result; stderr: stdout may carry a
+		// machine format.
+		if where := verificationShownIn(o.planDir, o.formats, plan); o.verify && where != "" {
+			verifyPlan(s.Err, plan, snap, where)
 		}
 	}
-	if err := writeReports(s, o.formats, rep, o.color, plan); err != nil {
+	if err := writeReports(s, o.formats, rep, o.color, plan, o.planDir); err != nil {
 		return err
 	}
 	if o.planDir != "" {
@@ -409,9 +412,33 @@ func showsPlan(specs []reports.FormatSpec) bool {
 	return false
 }
 
+// verificationShownIn names what a scan writes that shows the plan's verification: plan.md
+// in the plan directory, else the reports that show it; "" when nothing does, and then the
+// plan is not verified (thousands of evaluated requests nobody would read).
+func verificationShownIn(dir string, specs []reports.FormatSpec, plan *migrate.Plan) string {
+	if dir != "" {
+		return filepath.Join(dir, "plan.md")
+	}
+	var shown []string
+	for _, spec := range specs {
+		r, err := reports.New(spec.Format, reports.Options{})
+		if err != nil {
+			continue
+		}
+		if v, ok := reports.WithPlan(r, plan).(reports.VerificationShower); ok && v.ShowsVerification() {
+			at := " at " + spec.Path
+			if spec.Stdout() {
+				at = " on stdout"
+			}
+			shown = append(shown, "the "+spec.Format+" report"+at)
+		}
+	}
+	return strings.Join(shown, " and ")
+}
+
 // writeReports renders the report once per --format destination. A destination that
 // cannot be written is fatal (exit 3), after the others were tried.
-func writeReports(s *Streams, specs []reports.FormatSpec, rep *reports.Report, color bool, plan *migrate.Plan) error {
+func writeReports(s *Streams, specs []reports.FormatSpec, rep *reports.Report, color bool, plan *migrate.Plan, planDir string) error {
 	var firstErr error
 	for _, spec := range specs {
 		opts := reports.Options{}
@@ -424,6 +451,7 @@ func writeReports(s *Streams, specs []reports.FormatSpec, rep *reports.Report, c
 		}
 		// The github format appends its Markdown summary to the job summary when there is one.
 		opts.StepSummary = s.Getenv("GITHUB_STEP_SUMMARY")
+		opts.PlanDir = planDir
 		r, err := reports.New(spec.Format, opts)
 		if err != nil {
 			return usageErrorf("--format: %v", err)

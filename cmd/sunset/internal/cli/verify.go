@@ -24,15 +24,33 @@ func noVerifyFlag() ucli.Flag {
 }
 
 // verifyPlan verifies p against snap and prints one line that sums the verification up to
-// w. A plan is no gate: differences are reported, not an exit code.
-func verifyPlan(w io.Writer, p *migrate.Plan, snap *inventory.Snapshot) {
+// w, naming the zones that decide otherwise and where (what the run writes) their
+// differences are listed. A plan is no gate: differences are reported, not an exit code.
+func verifyPlan(w io.Writer, p *migrate.Plan, snap *inventory.Snapshot, where string) {
 	verify.Verify(p, snap)
 	requests, differ, undeclared := verificationTotals(p)
 	if differ == 0 {
 		fmt.Fprintf(w, "Verified on %d generated requests: same decision in every zone.\n", requests)
 		return
 	}
-	fmt.Fprintf(w, "Verified on %d generated requests: %d zones decide otherwise (%d without a declared reason); see plan.md.\n", requests, differ, undeclared)
+	fmt.Fprintf(w, "Verified on %d generated requests: %d of %d zones decide otherwise (%d without a declared reason): %s; %s shows each zone's verification.\n",
+		requests, differ, len(p.Zones), undeclared, namedList(differingZones(p)), where)
+}
+
+// differingZones are the names (ids when unnamed) of the zones whose verification found a
+// difference, in plan order.
+func differingZones(p *migrate.Plan) []string {
+	var names []string
+	for _, z := range p.Zones {
+		if z.Verification != nil && !z.Verification.Same() {
+			name := z.ZoneName
+			if name == "" {
+				name = z.ZoneID
+			}
+			names = append(names, name)
+		}
+	}
+	return names
 }
 
 // verificationTotals are the requests tried in all zones, the zones whose new rules decide
@@ -103,7 +121,7 @@ func verifyCommand(s *Streams) *ucli.Command {
 			"the --snapshot it was built from, or built as `sunset plan` builds it (live or --snapshot).\n" +
 			"It proves agreement on the generated requests only. Exit 0 no difference the plan does not\n" +
 			"declare, 1 such a difference, 2 usage, 3 fatal, 4 incomplete scan or a zone missing from the\n" +
-			"snapshot (1 wins over 4).",
+			"snapshot (4 wins over 1).",
 		Flags:  verifyFlags(),
 		Action: func(c *ucli.Context) error { return runVerify(c, s) },
 	}
