@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -110,7 +111,12 @@ func FormatDoc(format string) string {
 }
 
 func unknownFormat(format string) error {
-	return fmt.Errorf("unknown format %q (known formats: %s)", format, strings.Join(Formats(), ", "))
+	return unknownFormatOf(format, Formats())
+}
+
+// unknownFormatOf is the error of a format not among known.
+func unknownFormatOf(format string, known []string) error {
+	return fmt.Errorf("unknown format %q (known formats: %s)", format, strings.Join(known, ", "))
 }
 
 // FormatSpec is one --format value: a format and where to write it.
@@ -135,13 +141,18 @@ func (s FormatSpec) String() string {
 // ("json:C:\reports\out.json" writes to C:\reports\out.json). The format must be known; a
 // ':' with nothing after it is an error rather than a silent stdout.
 func ParseFormatFlag(s string) (FormatSpec, error) {
+	return parseFormat(s, Formats())
+}
+
+// parseFormat is ParseFormatFlag with the formats a command writes.
+func parseFormat(s string, known []string) (FormatSpec, error) {
 	name, path, hasPath := strings.Cut(s, ":")
 	name = strings.ToLower(strings.TrimSpace(name))
 	if name == "" {
-		return FormatSpec{}, fmt.Errorf("invalid --format %q: want FORMAT[:PATH] with FORMAT one of %s", s, strings.Join(Formats(), ", "))
+		return FormatSpec{}, fmt.Errorf("invalid --format %q: want FORMAT[:PATH] with FORMAT one of %s", s, strings.Join(known, ", "))
 	}
-	if _, ok := registry[name]; !ok {
-		return FormatSpec{}, unknownFormat(name)
+	if !slices.Contains(known, name) {
+		return FormatSpec{}, unknownFormatOf(name, known)
 	}
 	if hasPath && path == "" {
 		return FormatSpec{}, fmt.Errorf("invalid --format %q: empty path after ':' (use %s or %s:- for standard output)", s, name, name)
@@ -153,11 +164,17 @@ func ParseFormatFlag(s string) (FormatSpec, error) {
 // standard output (two would interleave), and no two may write to the same file. No values
 // give no specs: the caller picks its default.
 func ParseFormatFlags(values []string) ([]FormatSpec, error) {
+	return ParseOutputFlags(values, Formats())
+}
+
+// ParseOutputFlags is ParseFormatFlags for a command that writes its own formats (known),
+// in the same FORMAT[:PATH] grammar: verify's table and json, apply's text and json.
+func ParseOutputFlags(values, known []string) ([]FormatSpec, error) {
 	specs := make([]FormatSpec, 0, len(values))
 	var stdout string
 	files := map[string]string{}
 	for _, v := range values {
-		spec, err := ParseFormatFlag(v)
+		spec, err := parseFormat(v, known)
 		if err != nil {
 			return nil, err
 		}

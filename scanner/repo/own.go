@@ -28,8 +28,8 @@ const (
 	OutputMarkdown      OutputKind = "Markdown report"            // --format markdown
 	OutputHTML          OutputKind = "HTML report"                // --format html, sunset demo
 	OutputSnapshot      OutputKind = "snapshot"                   // --snapshot-out (either format)
-	OutputPlanJSON      OutputKind = "plan.json"                  // sunset plan, --plan
-	OutputPlanMarkdown  OutputKind = "plan.md"                    // sunset plan, --plan
+	OutputPlanJSON      OutputKind = "plan.json"                  // sunset plan, scan --plan-dir
+	OutputPlanMarkdown  OutputKind = "plan.md"                    // sunset plan, scan --plan-dir
 	OutputPlanTerraform OutputKind = "plan Terraform"             // sunset plan's terraform/ files
 )
 

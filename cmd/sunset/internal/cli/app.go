@@ -197,8 +197,6 @@ var argHints = map[string]string{
 	"report": "--in FILE",
 	"scan":   "--snapshot FILE",
 	"plan":   "--snapshot FILE",
-	"verify": "--plan-in FILE (with --snapshot)",
-	"apply":  "--plan-in FILE (with --snapshot), or --resume FILE",
 }
 
 // writeTo opens a --format destination: "" or "-" is Out, else a file created fresh, never

@@ -1,16 +1,19 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sync/atomic"
 
 	ucli "github.com/urfave/cli/v2"
 
 	"github.com/sunsetscan/sunset/migrate"
 	"github.com/sunsetscan/sunset/migrate/apply"
+	"github.com/sunsetscan/sunset/reports"
 	"github.com/sunsetscan/sunset/scanner"
 	"github.com/sunsetscan/sunset/scanner/catalog"
 	"github.com/sunsetscan/sunset/scanner/cfapi"
@@ -21,36 +24,28 @@ import (
 // applyJournalDefault is where --yes writes its journal when --journal is not given.
 const applyJournalDefault = "sunset-apply.journal"
 
-// applyFlags are the plan's source flags (a live scan, --snapshot, or --plan-in with the
-// --snapshot it was built from), the judging flags, and apply's own.
+// applyFlags are the source and judging groups (to build the plan when given none), the
+// saved plan's, a --format of apply's own, and apply's flags.
 func applyFlags() []ucli.Flag {
-	out := []ucli.Flag{}
-	for _, f := range scanFlags() {
-		switch f.Names()[0] {
-		case flagFormat:
-			out = append(out, &ucli.StringFlag{Name: flagFormat, Value: "text", Usage: "output `FORMAT`: text or json (what was done), to stdout"})
-		case flagFailOn, flagColor:
-		default:
-			out = append(out, f)
-		}
-	}
-	return append(out,
-		&ucli.StringFlag{Name: "plan-in", Usage: "apply the saved plan `FILE` (plan.json), built from --snapshot"},
+	return slices.Concat(sourceFlags(), judgingFlags(), savedPlanFlags(), []ucli.Flag{
+		outputFlag("text", "json"),
 		&ucli.BoolFlag{Name: "yes", Usage: "carry the steps out (without it, a dry run that sends no write)"},
 		&ucli.StringFlag{Name: "journal", Value: applyJournalDefault, Usage: "record what is done in `FILE` (new; --yes only)"},
 		&ucli.StringFlag{Name: "resume", Usage: "continue the apply recorded in `JOURNAL`"},
 		&ucli.StringFlag{Name: "rollback", Usage: "undo what `JOURNAL` did, in reverse, to the last safe point"},
 		&ucli.BoolFlag{Name: "keep-old", Usage: "create the replacements and pause the old objects, delete nothing (resume later without it)"},
-	)
+	})
 }
 
 func applyCommand(s *Streams) *ucli.Command {
 	return &ucli.Command{
-		Name:  "apply",
-		Usage: "carry out a migration plan's API steps (a dry run unless --yes)",
-		Description: "Builds the plan as `sunset plan` does (live, or --snapshot), or reads --plan-in with its\n" +
-			"--snapshot, and prints per zone the steps it would send and the manual steps it will not.\n" +
-			"A plan from a file or a journal must be the one sunset builds from its snapshot, step for\n" +
+		Name:      "apply",
+		Usage:     "carry out a migration plan's API steps (a dry run unless --yes)",
+		ArgsUsage: "[PLAN_DIR]",
+		Description: "Reads the plan directory `sunset plan --plan-dir` wrote (the plan and the snapshot it was\n" +
+			"built from), or builds the plan as `sunset plan` does (live, or --snapshot), and prints per\n" +
+			"zone the steps it would send and the manual steps it will not.\n" +
+			"A plan from a directory or a journal must be the one sunset builds from its snapshot, step for\n" +
 			"step: anything else is refused whole before the first request (exit 2).\n" +
 			"With --yes it sends them: zones concurrently behind one rate limiter, steps in order, each\n" +
 			"object re-read first (a zone whose objects changed since the scan stops: plan is stale,\n" +
@@ -60,12 +55,57 @@ func applyCommand(s *Streams) *ucli.Command {
 			"sha256), against the API and accounts it was written for, and one run at a time (JOURNAL.lock).\n" +
 			"Manual steps are listed at the end, never run.\n" +
 			"Exit 0 every zone done, 2 usage, 3 fatal (credentials, journal), 4 some zones stopped.",
-		Flags:  applyFlags(),
-		Action: func(c *ucli.Context) error { return runApply(c, s) },
+		Flags: applyFlags(),
+		Action: func(c *ucli.Context) error {
+			o, err := resolveApply(c, s)
+			if err != nil {
+				return err
+			}
+			return runApply(c.Context, s, o)
+		},
 	}
 }
 
-// applyRun is what runApply resolved: the plan, its snapshot, and how to run it.
+// applyOptions is what `sunset apply` resolved from its flags and argument.
+type applyOptions struct {
+	source  *scanOptions
+	saved   savedPlan
+	formats []reports.FormatSpec
+	yes     bool
+	keepOld bool
+	// journal is where a new apply records (--journal); journalIn is the journal of --resume
+	// or --rollback.
+	journal, journalIn string
+	rollback           bool
+}
+
+// resolveApply reads apply's flags and argument, and the credentials once when the run sends
+// requests: every write (--yes), or a live scan to build the plan.
+func resolveApply(c *ucli.Context, s *Streams) (*applyOptions, error) {
+	o := &applyOptions{yes: c.Bool("yes"), keepOld: c.Bool("keep-old"), journal: c.String("journal")}
+	var err error
+	if o.formats, err = outputSpecs(c, "text", "json"); err != nil {
+		return nil, err
+	}
+	resume, rollback := c.String("resume"), c.String("rollback")
+	if resume != "" && rollback != "" {
+		return nil, usageErrorf("--resume and --rollback are alternatives: give one")
+	}
+	o.journalIn, o.rollback = resume+rollback, rollback != ""
+	if o.saved, err = savedPlanOf(c, s); err != nil {
+		return nil, err
+	}
+	if o.journalIn != "" && (o.saved.plan != "" || c.String("snapshot") != "") {
+		return nil, usageErrorf("the journal holds the plan and its snapshot: no plan directory or --snapshot with --resume or --rollback")
+	}
+	buildsLive := o.journalIn == "" && o.saved.plan == "" && c.String("snapshot") == ""
+	if o.source, err = resolvePlanSource(c, s, o.yes || buildsLive, o.saved.snapshot); err != nil {
+		return nil, err
+	}
+	return o, nil
+}
+
+// applyRun is what runApply works on: the plan, its snapshot, the journal, and how to run.
 type applyRun struct {
 	plan     *migrate.Plan
 	snap     *inventory.Snapshot
@@ -75,32 +115,25 @@ type applyRun struct {
 	yes      bool
 	keepOld  bool
 	rps      float64
-	format   string
 }
 
-func runApply(c *ucli.Context, s *Streams) error {
-	if err := noArgs(c); err != nil {
-		return err
-	}
-	run, opts, err := resolveApply(c, s)
+func runApply(ctx context.Context, s *Streams, o *applyOptions) error {
+	run, err := prepareApply(ctx, s, o)
 	if err != nil {
 		return err
 	}
 	defer func() { _ = run.journal.Close() }() // every entry was synced as written
-	run.keepOld, run.rps = c.Bool("keep-old"), opts.rps
-	client, err := cfapi.New(cfapi.Config{
-		BaseURL: opts.baseURL, Credentials: opts.creds, UserAgent: cfapi.UserAgent(Version), RPS: opts.rps,
-		MaxRetries: maxRetries(opts.retries), Burst: 1,
-	})
+	opts := o.source
+	client, err := opts.newClient()
 	if err != nil && run.yes {
 		return usageErrorf("%v", err)
 	}
-	if err := checkJournalBinding(c, run, client, opts); err != nil {
+	if err := checkJournalBinding(ctx, o, run, client); err != nil {
 		return err
 	}
-	aopts := apply.Options{Client: client, Snapshot: run.snap, DryRun: !run.yes, KeepOld: run.keepOld, Workers: c.Int("workers")}
+	aopts := apply.Options{Client: client, Snapshot: run.snap, DryRun: !run.yes, KeepOld: run.keepOld, Workers: opts.collect.Workers}
 	if run.yes {
-		if err := openJournal(c, run, client); err != nil {
+		if err := openJournal(o.journal, run, client); err != nil {
 			return err
 		}
 		aopts.Journal = run.journal
@@ -113,23 +146,30 @@ func runApply(c *ucli.Context, s *Streams) error {
 	aopts.OnStep = prog.step
 	var res *apply.Result
 	if run.rollback {
-		res, err = apply.Rollback(c.Context, run.loaded, aopts)
+		res, err = apply.Rollback(ctx, run.loaded, aopts)
 	} else {
-		res, err = apply.Apply(c.Context, run.plan, aopts)
+		res, err = apply.Apply(ctx, run.plan, aopts)
 	}
 	prog.done()
 	if res != nil {
-		if werr := writeApplyResult(s.Out, run, res, client); werr != nil {
+		render := func(w io.Writer, format string) error { return writeApplyResult(w, format, run, res, client) }
+		if werr := s.writeOutputs(o.formats, render); werr != nil {
 			return werr
 		}
 	}
+	return applyOutcome(ctx, s, err, res, opts)
+}
+
+// applyOutcome is the exit status of an apply that ran: refused (2), the API refusing the
+// credentials or another failure (3), interrupted or some scopes stopped (4).
+func applyOutcome(ctx context.Context, s *Streams, err error, res *apply.Result, opts *scanOptions) error {
 	var refused *apply.RefusedError
 	switch {
 	case errors.As(err, &refused):
 		return usageErrorf("%v", refused)
 	case err != nil && cfapi.IsAuth(err):
 		return fatalError(fmt.Errorf("the API refused %s: %w", opts.creds.Describe(), err))
-	case err != nil && c.Err() != nil:
+	case err != nil && ctx.Err() != nil:
 		fmt.Fprintf(s.Err, "sunset: apply %s; resume with --resume\n", stopReason(err))
 		return &exitError{code: ExitIncomplete}
 	case err != nil:
@@ -140,47 +180,31 @@ func runApply(c *ucli.Context, s *Streams) error {
 	return nil
 }
 
-// resolveApply reads the flags and the plan's source.
-func resolveApply(c *ucli.Context, s *Streams) (*applyRun, *scanOptions, error) {
-	run := &applyRun{yes: c.Bool("yes"), format: c.String(flagFormat)}
-	if run.format != "text" && run.format != "json" {
-		return nil, nil, usageErrorf("--format %q: want text or json", run.format)
-	}
-	opts, err := resolveScanOptions(withoutReport(c), s)
-	if err != nil {
-		return nil, nil, err
-	}
-	resume, rollback, planIn := c.String("resume"), c.String("rollback"), c.String("plan-in")
-	if resume != "" && rollback != "" {
-		return nil, nil, usageErrorf("--resume and --rollback are alternatives: give one")
-	}
-	if journal := resume + rollback; journal != "" {
-		if planIn != "" || opts.snapshotIn != "" {
-			return nil, nil, usageErrorf("the journal holds the plan and its snapshot: no --plan-in or --snapshot with --resume or --rollback")
+// prepareApply reads the plan's source (a journal, a plan directory, or a scan) and holds
+// it to what this sunset would plan before anything is sent.
+func prepareApply(ctx context.Context, s *Streams, o *applyOptions) (*applyRun, error) {
+	opts := o.source
+	run := &applyRun{yes: o.yes, keepOld: o.keepOld, rps: opts.rps}
+	var err error
+	if o.journalIn != "" {
+		if run.loaded, run.journal, err = loadApplyJournal(o.journalIn, run.yes); err != nil {
+			return nil, err
 		}
-		if run.loaded, run.journal, err = loadApplyJournal(journal, run.yes); err != nil {
-			return nil, nil, err
-		}
-		run.plan, run.snap, run.rollback = run.loaded.Plan, run.loaded.Snapshot, rollback != ""
-	} else if err := planOfApply(c, s, opts, run, planIn); err != nil {
-		return nil, nil, err
+		run.plan, run.snap, run.rollback = run.loaded.Plan, run.loaded.Snapshot, o.rollback
+	} else if err := planOfApply(ctx, s, opts, run, o.saved.plan); err != nil {
+		return nil, err
 	}
 	if err := narrowApply(s, opts, run); err != nil {
 		_ = run.journal.Close() // nothing was written to it
-		return nil, nil, err
+		return nil, err
 	}
-	if run.loaded != nil || planIn != "" {
+	if run.loaded != nil || o.saved.plan != "" {
 		if err := vetPlan(run.plan, run.snap, opts.catalog); err != nil {
-			return nil, nil, err
-		}
-	}
-	if run.yes || opts.snapshotIn == "" && run.loaded == nil {
-		if opts.creds, err = credentials(c, s); err != nil {
 			_ = run.journal.Close() // nothing was written to it
-			return nil, nil, err
+			return nil, err
 		}
 	}
-	return run, opts, nil
+	return run, nil
 }
 
 // vetPlan holds a plan read from a file or a journal to what this sunset plans from the
@@ -200,18 +224,9 @@ func vetPlan(p *migrate.Plan, snap *inventory.Snapshot, cat *catalog.Catalog) er
 	return nil
 }
 
-// planOfApply builds the plan from a scan (live or --snapshot) or reads --plan-in.
-func planOfApply(c *ucli.Context, s *Streams, opts *scanOptions, run *applyRun, planIn string) error {
-	if planIn != "" && opts.snapshotIn == "" {
-		return usageErrorf("--plan-in needs --snapshot, the snapshot the plan was built from (the stale checks compare with it)")
-	}
-	var err error
-	if opts.snapshotIn == "" {
-		if opts.creds, err = credentials(c, s); err != nil {
-			return err
-		}
-	}
-	snap, _, collectErr := acquireSnapshot(c.Context, s, opts)
+// planOfApply builds the plan from a scan (live or --snapshot) or reads the saved plan.
+func planOfApply(ctx context.Context, s *Streams, opts *scanOptions, run *applyRun, planIn string) error {
+	snap, _, collectErr := acquireSnapshot(ctx, s, opts)
 	if snap == nil {
 		return collectErr
 	}
@@ -225,7 +240,8 @@ func planOfApply(c *ucli.Context, s *Streams, opts *scanOptions, run *applyRun, 
 	}
 	run.snap = snap
 	if planIn != "" {
-		run.plan, err = readPlanFile(planIn)
+		var err error
+		run.plan, err = readPlanInput(s, planIn)
 		return err
 	}
 	res := scanner.ScanSnapshot(snap, opts.catalog, scanner.Options{AsOf: opts.asOf})
@@ -258,13 +274,14 @@ func loadApplyJournal(path string, yes bool) (*apply.Loaded, *apply.Journal, err
 // checkJournalBinding refuses, before any write, a resume or rollback against another API
 // than the journal's (no request sent) or, with --yes, with credentials that do not reach
 // the journal's accounts.
-func checkJournalBinding(c *ucli.Context, run *applyRun, client *cfapi.Client, opts *scanOptions) error {
+func checkJournalBinding(ctx context.Context, o *applyOptions, run *applyRun, client *cfapi.Client) error {
 	if run.loaded == nil {
 		return nil
 	}
+	opts := o.source
 	var err error
 	if run.yes {
-		err = run.loaded.CheckBinding(c.Context, client)
+		err = run.loaded.CheckBinding(ctx, client)
 	} else {
 		base := opts.baseURL
 		switch {
@@ -280,7 +297,7 @@ func checkJournalBinding(c *ucli.Context, run *applyRun, client *cfapi.Client, o
 	case err == nil:
 		return nil
 	case errors.As(err, &bindErr):
-		return usageErrorf("journal %s: %v", textsafe.Sanitize(c.String("resume")+c.String("rollback")), err)
+		return usageErrorf("journal %s: %v", textsafe.Sanitize(o.journalIn), err)
 	case cfapi.IsAuth(err):
 		return fatalError(fmt.Errorf("the API refused %s: %w", opts.creds.Describe(), err))
 	}
@@ -289,11 +306,11 @@ func checkJournalBinding(c *ucli.Context, run *applyRun, client *cfapi.Client, o
 
 // openJournal creates the journal of a new apply (taking its lock); a resumed or rolled
 // back one is open already (loadApplyJournal).
-func openJournal(c *ucli.Context, run *applyRun, client *cfapi.Client) error {
+func openJournal(path string, run *applyRun, client *cfapi.Client) error {
 	if run.journal != nil {
 		return nil
 	}
-	j, err := apply.CreateJournal(c.String("journal"), run.plan, run.snap, client.BaseURL())
+	j, err := apply.CreateJournal(path, run.plan, run.snap, client.BaseURL())
 	var lockErr *apply.LockError
 	switch {
 	case errors.As(err, &lockErr):
@@ -336,8 +353,8 @@ func (p *applyProgress) done() {
 }
 
 // writeApplyResult prints what was done (or would be): text or JSON.
-func writeApplyResult(w io.Writer, run *applyRun, res *apply.Result, client *cfapi.Client) error {
-	if run.format == "json" {
+func writeApplyResult(w io.Writer, format string, run *applyRun, res *apply.Result, client *cfapi.Client) error {
+	if format == "json" {
 		out := struct {
 			*apply.Result
 			Rollback bool        `json:"rollback,omitempty"`

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -49,7 +50,7 @@ func checkFlags() []ucli.Flag {
 		&ucli.BoolFlag{Name: "show-suppressed", Usage: "include suppressed findings in the outputs, marked, with the reason"},
 		&ucli.StringFlag{Name: "stdin-type", Value: "text", Usage: "with path -: read standard input as `TYPE` (" + strings.Join(repo.KindNames(), ", ") + ")"},
 		&ucli.StringFlag{Name: "stdin-name", Value: "<stdin>", Usage: "with path -: the `NAME` findings carry"},
-	}, reportFlags()...)
+	}, slices.Concat(reportFlags(), judgingFlags())...)
 }
 
 func checkCommand(s *Streams) *ucli.Command {

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"net"
 	"path/filepath"
+	"slices"
 	"sync"
+	"time"
 
 	ucli "github.com/urfave/cli/v2"
 
@@ -39,7 +41,6 @@ func demoCommand(s *Streams) *ucli.Command {
 		&ucli.StringFlag{Name: "html", Value: demoHTMLDefault, Usage: "write the HTML report to `FILE` (\"\" for none; default: next to the --report file)"},
 		&ucli.IntFlag{Name: "workers", Value: 8, Usage: "zones scanned at once (`N`)"},
 		&ucli.StringFlag{Name: "snapshot-out", Usage: "save the demo account's snapshot to `FILE`"},
-		planDirFlag(), noVerifyFlag(),
 	}
 	for _, f := range reportFlags() {
 		if f.Names()[0] == flagFailOn {
@@ -53,55 +54,95 @@ func demoCommand(s *Streams) *ucli.Command {
 		Usage: "scan the built-in demo account (starts the emulator in-process; no credentials, no network)",
 		Description: "Starts the API emulator on a loopback port with the hand-built demo account, scans it over\n" +
 			"real HTTP with the same code as 'sunset scan', prints the findings and writes a JSON report.",
-		Flags: flags,
+		Flags: slices.Concat(flags, judgingFlags(), planDirFlags()),
 		Action: func(c *ucli.Context) error {
 			if err := noArgs(c); err != nil {
 				return err
 			}
-			opts, err := resolveScanOptions(c, s)
+			d, err := resolveDemo(c, s)
 			if err != nil {
 				return err
 			}
-			opts.planDir, opts.verify = c.String("plan"), !c.Bool(flagNoVerify)
-			if path := c.String("report"); path != "" {
-				opts.formats = append(opts.formats, reports.FormatSpec{Format: "json", Path: path})
-			}
-			htmlPath := demoHTMLPath(c)
-			if htmlPath != "" {
-				opts.formats = append(opts.formats, reports.FormatSpec{Format: "html", Path: htmlPath})
-			}
-			// Named as the demo's flags before the emulator starts; runScan checks them again.
-			if err := checkOutputs(append(fileOutput("--report", c.String("report")), fileOutput("--html", htmlPath)...)); err != nil {
-				return err
-			}
-			base, stop, err := startDemoEmulator(c.Context, opts)
-			if err != nil {
-				return err
-			}
-			defer stop()
-			opts.sourceKind = reports.SourceDemo
-			opts.baseURL = base
-			opts.rps = 0 // the in-process emulator has no rate limit to respect
-			opts.creds = cfapi.TokenCredentials(seed.DemoToken)
-			// Said once the reports are written, before the closing summary line.
-			opts.afterReports = func() {
-				if path := c.String("report"); path != "" {
-					fmt.Fprintf(s.Err, "report written to %s\n", textsafe.Sanitize(path))
-				}
-				if htmlPath != "" {
-					fmt.Fprintf(s.Err, "HTML report written to %s (open it in a browser; it works offline)\n", textsafe.Sanitize(htmlPath))
-				}
-			}
-			return runScan(c.Context, s, opts)
+			return runDemo(c.Context, s, d)
 		},
 	}
 }
 
+// demoOptions is what `sunset demo` resolved: the scan's options but its source, which is the
+// emulator the demo starts, and the report files it names.
+type demoOptions struct {
+	judgeOptions
+	reportOutput
+	workers              int
+	snapshotOut          string
+	planDir              string
+	verify               bool
+	reportPath, htmlPath string
+}
+
+// resolveDemo reads the demo's flags: the report files join the --format outputs.
+func resolveDemo(c *ucli.Context, s *Streams) (*demoOptions, error) {
+	d := &demoOptions{workers: c.Int("workers"), snapshotOut: c.String("snapshot-out"), verify: !c.Bool(flagNoVerify),
+		reportPath: c.String("report"), htmlPath: demoHTMLPath(c)}
+	var err error
+	if d.workers < 1 {
+		return nil, usageErrorf("--workers %d: want at least 1", d.workers)
+	}
+	if d.reportOutput, err = resolveReport(c, s); err != nil {
+		return nil, err
+	}
+	if d.judgeOptions, err = resolveJudging(c, s); err != nil {
+		return nil, err
+	}
+	if d.planDir, err = planDirOf(c, s); err != nil {
+		return nil, err
+	}
+	if d.reportPath != "" {
+		d.formats = append(d.formats, reports.FormatSpec{Format: "json", Path: d.reportPath})
+	}
+	if d.htmlPath != "" {
+		d.formats = append(d.formats, reports.FormatSpec{Format: "html", Path: d.htmlPath})
+	}
+	// Named as the demo's flags before the emulator starts; runScan checks them again.
+	if err := checkOutputs(append(fileOutput("--report", d.reportPath), fileOutput("--html", d.htmlPath)...)); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// runDemo starts the emulator and scans it as `sunset scan` does: unpaced (the in-process
+// emulator has no rate limit to respect), with the demo's token.
+func runDemo(ctx context.Context, s *Streams, d *demoOptions) error {
+	base, stop, err := startDemoEmulator(ctx, d.asOf)
+	if err != nil {
+		return err
+	}
+	defer stop()
+	src := sourceOptions{
+		baseURL: base, creds: cfapi.TokenCredentials(seed.DemoToken), snapshotOut: d.snapshotOut,
+		retries: cfapi.DefaultMaxRetries, sourceKind: reports.SourceDemo,
+		collect: collectOptions(nil, nil, "", d.workers),
+	}
+	opts := &scanOptions{sourceOptions: src, judgeOptions: d.judgeOptions, reportOutput: d.reportOutput,
+		planDir: d.planDir, verify: d.verify,
+		// Said once the reports are written, before the closing summary line.
+		afterReports: func() {
+			if d.reportPath != "" {
+				fmt.Fprintf(s.Err, "report written to %s\n", textsafe.Sanitize(d.reportPath))
+			}
+			if d.htmlPath != "" {
+				fmt.Fprintf(s.Err, "HTML report written to %s (open it in a browser; it works offline)\n", textsafe.Sanitize(d.htmlPath))
+			}
+		},
+	}
+	return runScan(ctx, s, opts)
+}
+
 // startDemoEmulator serves the demo account on 127.0.0.1 with an OS-chosen port, with its
 // clock at the scan's as-of date, and returns its base URL and a stop function.
-func startDemoEmulator(ctx context.Context, o *scanOptions) (string, func(), error) {
+func startDemoEmulator(ctx context.Context, asOf time.Time) (string, func(), error) {
 	srv, err := emulator.New(emulator.Options{
-		AsOf: o.asOf, Seed: seed.Demo(),
+		AsOf: asOf, Seed: seed.Demo(),
 		Token: seed.DemoToken, Email: seed.DemoEmail, Key: seed.DemoKey,
 	})
 	if err != nil {

@@ -108,14 +108,20 @@ func TestUsageErrors(t *testing.T) {
 }
 
 // TestEveryCommandTakesOnlyItsFlags lists each command's flags, so that a flag added to a
-// command or dropped from it is a decision this test records: plan has no report flags
-// (--format, --fail-on, --color were accepted and ignored).
+// command or dropped from it is a decision this test records: commands compose groups
+// (source, report, judging) and their own; plan has no report flags (--format, --fail-on,
+// --color were accepted and ignored); an old spelling follows its new one.
 func TestEveryCommandTakesOnlyItsFlags(t *testing.T) {
+	const source = "account zone zone-filter workers rps retries api-url api-token-file api-email api-key-file snapshot-out snapshot"
 	want := map[string]string{
-		"plan":      "account zone zone-filter workers rps retries api-url api-token-file api-email api-key-file snapshot-out snapshot as-of catalog dates out-dir no-verify",
+		"plan":      source + " as-of catalog dates plan-dir out-dir no-verify",
+		"scan":      source + " format fail-on color as-of catalog dates plan-dir plan no-verify resume since dry-run",
+		"verify":    source + " as-of catalog dates plan-dir plan-in format",
+		"apply":     source + " as-of catalog dates plan-dir plan-in format yes journal resume rollback keep-old",
+		"demo":      "report html workers snapshot-out format fail-on color as-of catalog dates plan-dir plan no-verify",
 		"rules":     "format as-of color catalog dates",
-		"translate": "rules existing plan format",
-		"report":    "in plan format color",
+		"translate": "rules existing zone-plan plan format",
+		"report":    "in plan-dir plan format color",
 		"version":   "",
 	}
 	for _, cmd := range newApp(&Streams{}).Commands {
@@ -193,7 +199,7 @@ func TestMessagesWithoutInternals(t *testing.T) {
 // TestArgumentSuggestsItsFlag: a file given as an argument to a command that takes none
 // names the flag it most likely belongs to.
 func TestArgumentSuggestsItsFlag(t *testing.T) {
-	for cmd, want := range map[string]string{"report": "did you mean --in out/r.json?", "verify": "did you mean --plan-in out/r.json", "scan": "did you mean --snapshot out/r.json?"} {
+	for cmd, want := range map[string]string{"report": "did you mean --in out/r.json?", "verify": "out/r.json: no such plan directory", "scan": "did you mean --snapshot out/r.json?"} {
 		t.Run(cmd, func(t *testing.T) {
 			r := runSunset(t, nil, cmd, "out/r.json")
 			if r.code != ExitUsage || !strings.Contains(r.stderr, want) {

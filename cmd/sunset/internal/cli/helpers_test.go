@@ -231,3 +231,18 @@ func zonesOf(fs []scanner.Finding) []string {
 	sort.Strings(out)
 	return out
 }
+
+// copyFile copies src to dst, creating dst's directory.
+func copyFile(t *testing.T, src, dst string) {
+	t.Helper()
+	data, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dst, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

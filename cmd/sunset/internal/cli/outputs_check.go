@@ -12,7 +12,7 @@ import (
 )
 
 // output is one place a run will write to: name is the flag as given ("--snapshot-out
-// snap.json"), for errors; dir says it is a directory sunset creates (--plan), not a file.
+// snap.json"), for errors; dir says it is a directory sunset creates (--plan-dir), not a file.
 type output struct {
 	name string
 	path string
@@ -90,7 +90,7 @@ func checkOutputFile(path string) error {
 	return nil
 }
 
-// checkOutputDir checks a directory sunset creates and fills (--plan DIR): when it exists it
+// checkOutputDir checks a directory sunset creates and fills (--plan-dir DIR): when it exists it
 // is a real directory that takes files and holds no link where a file goes; else its nearest
 // existing parent takes new entries (MkdirNoFollow creates the rest).
 func checkOutputDir(dir string) error {
@@ -168,7 +168,7 @@ func plainCause(err error) error {
 func (o *scanOptions) outputs() []output {
 	outs := formatOutputs(o.formats)
 	outs = append(outs, fileOutput("--snapshot-out", o.snapshotOut)...)
-	return append(outs, dirOutput("--plan", o.planDir)...)
+	return append(outs, dirOutput("--plan-dir", o.planDir)...)
 }
 
 // outputs lists everything a check writes: the --format files and --write-baseline.

@@ -1,111 +1,130 @@
 package cli
 
 import (
+	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 
 	ucli "github.com/urfave/cli/v2"
 
 	"github.com/sunsetscan/sunset/migrate"
 	"github.com/sunsetscan/sunset/migrate/terraform"
+	"github.com/sunsetscan/sunset/reports"
 	"github.com/sunsetscan/sunset/scanner"
 	"github.com/sunsetscan/sunset/scanner/inventory"
 	"github.com/sunsetscan/sunset/scanner/safefile"
 	"github.com/sunsetscan/sunset/scanner/textsafe"
 )
 
-// planOutDirDefault is where `sunset plan` writes when --out-dir is not given.
+// planOutDirDefault is where `sunset plan` writes when --plan-dir is not given.
 const planOutDirDefault = "sunset-plan"
 
-// planFlags are scan's source flags (live or --snapshot), the flags that judge findings
-// (--as-of, --catalog, --dates) and --out-dir. A plan writes no report and is no gate, so
-// scan's report flags (--format, --fail-on, --color) are not among them: given, they are an
-// unknown flag, not silently ignored.
+// The files of a plan directory that verify and apply read.
+const (
+	planFile         = "plan.json"
+	planSnapshotFile = "snapshot.json"
+)
+
+// planFlags are the source and judging groups and where the plan goes. A plan writes no
+// report and is no gate: --format, --fail-on and --color are no flags of it (given, they are
+// an unknown flag, not silently ignored).
 func planFlags() []ucli.Flag {
-	var out []ucli.Flag
-	for _, f := range scanFlags() {
-		switch f.Names()[0] {
-		case flagFormat, flagFailOn, flagColor:
-			continue
-		}
-		out = append(out, f)
-	}
-	return append(out, &ucli.StringFlag{Name: "out-dir", Value: planOutDirDefault, Usage: "write plan.json, plan.md and terraform/ to `DIR` (created)"}, noVerifyFlag())
+	return slices.Concat(sourceFlags(), judgingFlags(), []ucli.Flag{
+		&ucli.StringFlag{Name: flagPlanDir, Value: planOutDirDefault, Usage: "write plan.json, plan.md, terraform/ and snapshot.json to `DIR` (created)"},
+		oldSpelling(&ucli.StringFlag{Name: "out-dir"}),
+		noVerifyFlag(),
+	})
 }
 
-// withoutReport is c with the report flags that scan's option resolver reads, and a plan
-// does not have, set to what a plan means: no gate, no colour (the resolver then refuses
-// nothing a plan does not take). Other flags are c's: a context looks a flag up in its
-// parents when its own set lacks it.
-func withoutReport(c *ucli.Context) *ucli.Context {
-	set := flag.NewFlagSet("plan", flag.ContinueOnError)
-	set.String(flagFailOn, "none", "")
-	set.String(flagColor, "never", "")
-	return ucli.NewContext(c.App, set, c)
+// resolvePlanSource resolves the source and judging groups, with the credentials when creds
+// says the command will send requests. snapshot, when set, is the snapshot of a saved plan
+// (its directory's snapshot.json): the source then.
+func resolvePlanSource(c *ucli.Context, s *Streams, creds bool, snapshot string) (*scanOptions, error) {
+	src, err := resolveSource(c)
+	if err != nil {
+		return nil, err
+	}
+	if snapshot != "" {
+		src.snapshotIn, src.sourceKind = snapshot, reports.SourceSnapshot
+	}
+	judge, err := resolveJudging(c, s)
+	if err != nil {
+		return nil, err
+	}
+	if creds {
+		if src, err = src.withCredentials(c, s); err != nil {
+			return nil, err
+		}
+	}
+	return &scanOptions{sourceOptions: src, judgeOptions: judge}, nil
 }
 
 func planCommand(s *Streams) *ucli.Command {
 	return &ucli.Command{
 		Name:  "plan",
 		Usage: "turn a scan (live, or a saved snapshot) into a per-zone migration plan",
-		Description: "Scans (the API, or --snapshot FILE offline) and writes the migration plan to --out-dir:\n" +
-			"plan.json (machine form), plan.md (human form) and terraform/ (HCL for provider v5). Every\n" +
-			"deprecated object gets a step: replacements first, then checks, then the old objects are\n" +
-			"paused and deleted. Nothing is changed in the account. Exit 0 (plans are not gates), 2 on\n" +
-			"a usage error, 3 when the output cannot be written.",
+		Description: "Scans (the API, or --snapshot FILE offline) and writes the migration plan to --plan-dir:\n" +
+			"plan.json (machine form), plan.md (human form), terraform/ (HCL for provider v5) and\n" +
+			"snapshot.json (what the plan was built from: `sunset verify DIR` and `sunset apply DIR`\n" +
+			"need nothing else). Every deprecated object gets a step: replacements first, then checks,\n" +
+			"then the old objects are paused and deleted. Nothing is changed in the account. Exit 0\n" +
+			"(plans are not gates), 2 on a usage error, 3 when the output cannot be written.",
 		Flags: planFlags(),
 		Action: func(c *ucli.Context) error {
 			if err := noArgs(c); err != nil {
 				return err
 			}
-			opts, err := resolveScanOptions(withoutReport(c), s)
+			dir, err := s.renamed(c, flagPlanDir, "out-dir")
 			if err != nil {
 				return err
 			}
-			dir := c.String("out-dir")
 			if dir == "" {
-				return usageErrorf("--out-dir: want a directory")
+				return usageErrorf("--plan-dir: want a directory")
 			}
-			snap, collectErr, err := planSource(c, s, opts, dirOutput("--out-dir", dir)...)
-			if snap == nil {
+			opts, err := resolvePlanSource(c, s, c.String("snapshot") == "", "")
+			if err != nil {
 				return err
 			}
-			res := scanner.ScanSnapshot(snap, opts.catalog, scanner.Options{AsOf: opts.asOf})
-			p := buildPlan(snap, res, opts)
-			if !c.Bool(flagNoVerify) {
-				verifyPlan(s.Out, p, snap, filepath.Join(dir, "plan.md"))
-			}
-			if err := writePlanDir(s.Out, dir, p); err != nil {
-				return err
-			}
-			if collectErr != nil {
-				fmt.Fprintf(s.Err, "sunset: scan %s; the plan covers what was read\n", stopReason(collectErr))
-			} else if res.Incomplete {
-				fmt.Fprintf(s.Err, "sunset: some zones or parts could not be read (%d errors); the plan covers what was read\n", len(res.Errors))
-			}
-			return nil
+			return runPlan(c.Context, s, opts, dir, !c.Bool(flagNoVerify))
 		},
 	}
 }
 
-// planSource is the whole snapshot `sunset plan` and `sunset verify` work on: every output
-// is checked first (extra are the command's own), credentials are read for a live scan, and
-// --snapshot-out is saved. A nil snapshot comes with the error to return; a snapshot with a
-// non-nil collectErr was interrupted, and the plan covers what was read.
-func planSource(c *ucli.Context, s *Streams, opts *scanOptions, extra ...output) (snap *inventory.Snapshot, collectErr, err error) {
+// runPlan scans, builds the plan and writes it to dir.
+func runPlan(ctx context.Context, s *Streams, opts *scanOptions, dir string, verifyIt bool) error {
+	snap, collectErr, err := planSource(ctx, s, opts, dirOutput("--plan-dir", dir)...)
+	if snap == nil {
+		return err
+	}
+	res := scanner.ScanSnapshot(snap, opts.catalog, scanner.Options{AsOf: opts.asOf})
+	p := buildPlan(snap, res, opts)
+	if verifyIt {
+		verifyPlan(s.Out, p, snap, filepath.Join(dir, "plan.md"))
+	}
+	if err := writePlanDir(s.Out, dir, p, snap); err != nil {
+		return err
+	}
+	if collectErr != nil {
+		fmt.Fprintf(s.Err, "sunset: scan %s; the plan covers what was read\n", stopReason(collectErr))
+	} else if res.Incomplete {
+		fmt.Fprintf(s.Err, "sunset: some zones or parts could not be read (%d errors); the plan covers what was read\n", len(res.Errors))
+	}
+	return nil
+}
+
+// planSource is the whole snapshot `sunset plan`, verify and apply work on: every output is
+// checked first (extra are the command's own), and --snapshot-out is saved. A nil snapshot
+// comes with the error to return; a snapshot with a non-nil collectErr was interrupted, and
+// the plan covers what was read.
+func planSource(ctx context.Context, s *Streams, opts *scanOptions, extra ...output) (snap *inventory.Snapshot, collectErr, err error) {
 	if err := checkOutputs(append(opts.outputs(), extra...)); err != nil {
 		return nil, nil, err
 	}
-	if opts.snapshotIn == "" {
-		if opts.creds, err = credentials(c, s); err != nil {
-			return nil, nil, err
-		}
-	}
-	snap, _, collectErr = acquireSnapshot(c.Context, s, opts)
+	snap, _, collectErr = acquireSnapshot(ctx, s, opts)
 	if snap == nil {
 		return nil, nil, collectErr
 	}
@@ -122,10 +141,11 @@ func buildPlan(snap *inventory.Snapshot, res scanner.Result, o *scanOptions) *mi
 	return migrate.Build(snap, res, migrate.Options{AsOf: o.asOf, Catalog: o.catalog})
 }
 
-// writePlanDir writes a plan to dir: plan.json, plan.md and terraform/, and prints one
-// summary line per account and zone with steps, and a total, to w. It is what `sunset plan`
-// and `sunset scan --plan DIR` call; an unwritable dir is a fatal error (exit 3).
-func writePlanDir(w io.Writer, dir string, p *migrate.Plan) error {
+// writePlanDir writes a plan to dir: plan.json, plan.md, terraform/ and the snapshot it was
+// built from (snapshot.json), and prints one summary line per account and zone with steps,
+// and a total, to w. It is what `sunset plan` and `sunset scan --plan-dir DIR` call; an
+// unwritable dir is a fatal error (exit 3).
+func writePlanDir(w io.Writer, dir string, p *migrate.Plan, snap *inventory.Snapshot) error {
 	unwritable := func(err error) error {
 		var pe *os.PathError
 		if errors.As(err, &pe) {
@@ -143,6 +163,7 @@ func writePlanDir(w io.Writer, dir string, p *migrate.Plan) error {
 	}{
 		{"plan.json", func(f *os.File) error { return p.WriteJSON(f) }},
 		{"plan.md", func(f *os.File) error { return p.WriteMarkdown(f) }},
+		{planSnapshotFile, func(f *os.File) error { return snap.Write(f) }},
 	} {
 		f, err := safefile.Create(filepath.Join(dir, out.name))
 		if err != nil {
@@ -172,6 +193,56 @@ func writePlanDir(w io.Writer, dir string, p *migrate.Plan) error {
 	if len(p.Accounts)+len(p.Zones) == 0 {
 		fmt.Fprintf(w, "No changes: nothing deprecated needs migrating.\n")
 	}
-	fmt.Fprintf(w, "Plan: %s. Written to %s (plan.json, plan.md, terraform/).\n", p.Summary.Line(), dir)
+	fmt.Fprintf(w, "Plan: %s. Written to %s (plan.json, plan.md, terraform/, %s).\n", p.Summary.Line(), dir, planSnapshotFile)
 	return nil
+}
+
+// savedPlan is where a saved plan is read from: plan.json and the snapshot it was built from.
+type savedPlan struct {
+	plan, snapshot string
+}
+
+// savedPlanOf reads where verify and apply take a saved plan from: the plan directory given
+// as the argument (or --plan-dir), or the old spelling, --plan-in FILE with --snapshot FILE.
+// The zero value means none: the command builds the plan as `sunset plan` does.
+func savedPlanOf(c *ucli.Context, s *Streams) (savedPlan, error) {
+	dir := c.String(flagPlanDir)
+	switch {
+	case c.NArg() > 1:
+		return savedPlan{}, usageErrorf("%s takes one plan directory (got %d arguments)", c.Command.Name, c.NArg())
+	case c.NArg() == 1 && dir != "":
+		return savedPlan{}, usageErrorf("the plan directory is the argument or --plan-dir: give one")
+	case c.NArg() == 1:
+		dir = c.Args().First()
+	}
+	planIn := c.String("plan-in")
+	switch {
+	case dir != "" && planIn != "":
+		return savedPlan{}, usageErrorf("--plan-in is the old spelling of the plan directory: give one")
+	case dir != "" && c.String("snapshot") != "":
+		return savedPlan{}, usageErrorf("the plan directory %s holds the snapshot the plan was built from: no --snapshot with it", dir)
+	case dir != "":
+		if info, err := os.Stat(dir); err != nil {
+			return savedPlan{}, usageErrorf("%s: no such plan directory (want the directory `sunset plan --plan-dir` wrote: plan.json and snapshot.json)", dir)
+		} else if !info.IsDir() {
+			return savedPlan{}, usageErrorf("%s is a file: give the plan directory `sunset plan --plan-dir` wrote (plan.json and snapshot.json)", dir)
+		}
+		return savedPlan{plan: filepath.Join(dir, planFile), snapshot: filepath.Join(dir, planSnapshotFile)}, nil
+	case planIn != "":
+		s.deprecated("--plan-in FILE with --snapshot FILE", "the plan directory: sunset "+c.Command.Name+" DIR")
+		if c.String("snapshot") == "" {
+			return savedPlan{}, usageErrorf("--plan-in needs --snapshot, the snapshot the plan was built from (the stale checks compare with it)")
+		}
+		return savedPlan{plan: planIn, snapshot: c.String("snapshot")}, nil
+	}
+	return savedPlan{}, nil
+}
+
+// savedPlanFlags are verify's and apply's: the plan directory as a flag (it is also their
+// argument) and the old spelling, --plan-in.
+func savedPlanFlags() []ucli.Flag {
+	return []ucli.Flag{
+		&ucli.StringFlag{Name: flagPlanDir, Usage: "the plan `DIR` that `sunset plan --plan-dir` wrote (also the argument)"},
+		oldSpelling(&ucli.StringFlag{Name: "plan-in"}),
+	}
 }

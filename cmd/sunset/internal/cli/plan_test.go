@@ -13,6 +13,7 @@ import (
 	"github.com/sunsetscan/sunset/migrate"
 	"github.com/sunsetscan/sunset/scanner"
 	"github.com/sunsetscan/sunset/scanner/cfapi/emulator/seed"
+	"github.com/sunsetscan/sunset/scanner/inventory"
 )
 
 // writeDemoSnapshot saves the demo account as a snapshot file, the input of an offline plan.
@@ -128,8 +129,8 @@ func TestWritePlanDirEmpty(t *testing.T) {
 	var out, errOut syncBuffer
 	s := (&testRun{}).streams(&out, &errOut)
 	dir := t.TempDir()
-	p := buildPlan(nil, scannerResultEmpty(), &scanOptions{asOf: day(t, "2025-02-01")})
-	if err := writePlanDir(s.Out, dir, p); err != nil {
+	p := buildPlan(nil, scannerResultEmpty(), &scanOptions{judgeOptions: judgeOptions{asOf: day(t, "2025-02-01")}})
+	if err := writePlanDir(s.Out, dir, p, &inventory.Snapshot{}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), "No changes") {

@@ -14,6 +14,7 @@ import (
 type reportOptions struct {
 	in      string // the saved JSON report; "-" is standard input
 	plan    string // the saved plan.json, "" for none
+	planDir string // the directory it is in
 	formats []reports.FormatSpec
 	color   bool
 }
@@ -22,18 +23,19 @@ func reportCommand(s *Streams) *ucli.Command {
 	return &ucli.Command{
 		Name:      "report",
 		Usage:     "re-render a saved JSON report (html, markdown, sarif, ...) without touching the API",
-		UsageText: "sunset report --in REPORT.json [--plan plan.json] [--format FORMAT[:PATH]]...",
+		UsageText: "sunset report --in REPORT.json [--plan-dir DIR] [--format FORMAT[:PATH]]...",
 		Description: "Reads a JSON report written by 'sunset scan', 'check' or 'demo' (--format json:FILE)\n" +
 			"and writes it again in any format, as many as asked for in one run, e.g.\n" +
-			"  sunset report --in report.json --plan plan.json --format html:report.html --format markdown:report.md\n" +
-			"--plan adds the migration plan written by 'sunset plan --out-dir' (plan.json) to the formats\n" +
+			"  sunset report --in report.json --plan-dir plan --format html:report.html --format markdown:report.md\n" +
+			"--plan-dir adds the migration plan written by 'sunset plan --plan-dir' (its plan.json) to the formats\n" +
 			"that show one (" + strings.Join(planFormats(), ", ") + "); the others ignore it.\n" +
 			"Reports of an earlier schema version are read; a newer one is refused (upgrade sunset).\n" +
 			"The exit code says whether rendering worked (0, 2 bad input, 3 unwritable output), not\n" +
 			"what the report found: the gate was decided when the report was made.",
 		Flags: []ucli.Flag{
 			&ucli.StringFlag{Name: "in", Usage: "the JSON report `FILE` to render (- for standard input; required)"},
-			&ucli.StringFlag{Name: "plan", Usage: "add the migration plan `FILE` (plan.json of 'sunset plan') to " + strings.Join(planFormats(), " and ")},
+			&ucli.StringFlag{Name: flagPlanDir, Usage: "add the migration plan in `DIR` (written by 'sunset plan --plan-dir') to " + strings.Join(planFormats(), " and ")},
+			oldSpelling(&ucli.StringFlag{Name: "plan"}),
 			&ucli.StringSliceFlag{Name: flagFormat, Usage: "output `FORMAT[:PATH]`, repeatable: " + joinFormats() + " (default table to stdout)"},
 			colorFlag(),
 		},
@@ -51,9 +53,18 @@ func reportCommand(s *Streams) *ucli.Command {
 }
 
 func resolveReportOptions(c *ucli.Context, s *Streams) (*reportOptions, error) {
-	o := &reportOptions{in: c.String("in"), plan: c.String("plan")}
+	o := &reportOptions{in: c.String("in")}
 	if o.in == "" {
 		return nil, usageErrorf("--in: give the JSON report to render")
+	}
+	if dir := c.String(flagPlanDir); dir != "" {
+		if c.IsSet("plan") {
+			return nil, usageErrorf("--plan is the old spelling of --plan-dir: give one")
+		}
+		o.plan, o.planDir = filepath.Join(dir, planFile), dir
+	} else if c.IsSet("plan") {
+		s.deprecated("--plan FILE", "--plan-dir DIR, the plan directory")
+		o.plan, o.planDir = c.String("plan"), filepath.Dir(c.String("plan"))
 	}
 	if o.plan == "-" && o.in == "-" {
 		return nil, usageErrorf("--in - and --plan - cannot both read standard input")
@@ -80,31 +91,28 @@ func runReport(s *Streams, o *reportOptions) error {
 			return err
 		}
 	}
-	planDir := ""
-	if o.plan != "" {
-		planDir = filepath.Dir(o.plan)
-	}
-	if err := writeReports(s, o.formats, rep, o.color, plan, planDir); err != nil {
+	if err := writeReports(s, o.formats, rep, o.color, plan, o.planDir); err != nil {
 		return err
 	}
 	printOutcome(s, rep, o.formats, false) // the saved run's outcome; the exit code is rendering's
 	return nil
 }
 
-// readPlanInput reads a plan.json; like the report, anything wrong with it is exit 2.
+// readPlanInput reads a saved plan.json ("-" is standard input); anything wrong with it is the
+// caller's input (exit 2).
 func readPlanInput(s *Streams, path string) (*migrate.Plan, error) {
 	r := s.In
 	if path != "-" {
 		f, err := openInput(path, maxSavedFile)
 		if err != nil {
-			return nil, usageErrorf("--plan: %v", err)
+			return nil, usageErrorf("the plan: %v", err)
 		}
 		defer func() { _ = f.Close() }() // read only: read whole or its error returned
 		r = f
 	}
 	p, err := migrate.ReadPlan(r)
 	if err != nil {
-		return nil, usageErrorf("--plan %s: %v", path, err)
+		return nil, usageErrorf("the plan %s: %v", path, err)
 	}
 	return p, nil
 }

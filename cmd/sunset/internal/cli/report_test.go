@@ -118,9 +118,11 @@ func stepIDs(p *migrate.Plan) string {
 // the JSON the saved report byte for byte, and several formats come out of one run.
 func TestReportRerender(t *testing.T) {
 	dir := t.TempDir()
-	in, plan := filepath.Join(reportGoldenDir, "demo-report.json"), filepath.Join(reportGoldenDir, "demo-plan.json")
+	in := filepath.Join(reportGoldenDir, "demo-report.json")
+	planDir := filepath.Join(dir, "plan")
+	copyFile(t, filepath.Join(reportGoldenDir, "demo-plan.json"), filepath.Join(planDir, "plan.json"))
 	out := func(name string) string { return filepath.Join(dir, name) }
-	r := runSunset(t, nil, "report", "--in", in, "--plan", plan,
+	r := runSunset(t, nil, "report", "--in", in, "--plan-dir", planDir,
 		"--format", "html:"+out("r.html"), "--format", "markdown:"+out("r.md"), "--format", "json:"+out("r.json"), "--format", "tsv")
 	// stderr holds the saved run's summary line alone.
 	if r.code != ExitOK || strings.Count(r.stderr, "\n") != 1 || !strings.HasPrefix(r.stderr, "sunset: ") || !strings.Contains(r.stderr, "; complete: 6 zones scanned") {
@@ -186,7 +188,7 @@ func TestReportBadInput(t *testing.T) {
 		{"not JSON", []string{"report", "--in", write("x.json", "<html>")}, ExitUsage, "not a sunset JSON report"},
 		{"no schema", []string{"report", "--in", write("y.json", `{"findings": []}`)}, ExitUsage, "no schema_version"},
 		{"newer schema", []string{"report", "--in", newer}, ExitUsage, "report has schema_version 99, newer than this build of sunset reads (up to 1): upgrade sunset"},
-		{"bad plan", []string{"report", "--in", good, "--plan", write("p.json", `{"schema_version": 7}`)}, ExitUsage, "--plan"},
+		{"bad plan", []string{"report", "--in", good, "--plan-dir", filepath.Dir(write("plan.json", `{"schema_version": 7}`))}, ExitUsage, "the plan " + filepath.Join(dir, "plan.json")},
 		{"both stdin", []string{"report", "--in", "-", "--plan", "-"}, ExitUsage, "cannot both read standard input"},
 		{"argument", []string{"report", "--in", good, "extra"}, ExitUsage, "takes no arguments"},
 		{"unknown format", []string{"report", "--in", good, "--format", "pdf"}, ExitUsage, `unknown format "pdf"`},
@@ -231,7 +233,7 @@ func TestDemoWritesHTML(t *testing.T) {
 	dir := t.TempDir()
 	jsonPath := filepath.Join(dir, "demo.json")
 	planDir := filepath.Join(dir, "plan")
-	r := runSunset(t, nil, "demo", "--as-of", "2025-02-01", "--report", jsonPath, "--plan", planDir, "--format", "tsv:"+filepath.Join(dir, "rows.tsv"))
+	r := runSunset(t, nil, "demo", "--as-of", "2025-02-01", "--report", jsonPath, "--plan-dir", planDir, "--format", "tsv:"+filepath.Join(dir, "rows.tsv"))
 	htmlPath := filepath.Join(dir, demoHTMLDefault)
 	if r.code != ExitOK || !strings.Contains(r.stderr, "HTML report written to "+htmlPath) {
 		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
@@ -242,7 +244,7 @@ func TestDemoWritesHTML(t *testing.T) {
 	}
 	// The demo's HTML (which carries the plan) is the re-rendered JSON report and plan's,
 	// byte for byte.
-	rr := runSunset(t, nil, "report", "--in", jsonPath, "--plan", filepath.Join(planDir, "plan.json"), "--format", "html")
+	rr := runSunset(t, nil, "report", "--in", jsonPath, "--plan-dir", planDir, "--format", "html")
 	if rr.code != ExitOK || rr.stdout != string(page) {
 		t.Errorf("the demo's HTML report differs from sunset report's rendering of its JSON report")
 	}

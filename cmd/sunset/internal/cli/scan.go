@@ -5,39 +5,27 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
-	"sync/atomic"
-	"time"
 
 	ucli "github.com/urfave/cli/v2"
 
 	"github.com/sunsetscan/sunset/migrate"
 	"github.com/sunsetscan/sunset/reports"
 	"github.com/sunsetscan/sunset/scanner"
-	"github.com/sunsetscan/sunset/scanner/catalog"
 	"github.com/sunsetscan/sunset/scanner/cfapi"
 	"github.com/sunsetscan/sunset/scanner/collect"
 	"github.com/sunsetscan/sunset/scanner/inventory"
-	"github.com/sunsetscan/sunset/scanner/safefile"
 )
 
-// scanOptions is everything `sunset scan` (and `sunset demo`) needs, resolved from flags.
+// scanOptions is everything `sunset scan` (and `sunset demo`) needs, resolved from flags
+// once (resolveScan) and not changed after.
 type scanOptions struct {
-	formats     []reports.FormatSpec
-	failOn      scanner.Severity
-	asOf        time.Time
-	color       bool
-	catalog     *catalog.Catalog
-	snapshotIn  string
-	snapshotOut string
-	baseURL     string
-	creds       cfapi.Credentials
-	rps         float64
-	retries     int
-	collect     collect.Options
-	sourceKind  string
+	sourceOptions
+	judgeOptions
+	reportOutput
 	// planDir, when set, receives the migration plan of the scan (plan.json, plan.md,
-	// terraform/), as `sunset plan --out-dir` writes it.
+	// terraform/, snapshot.json), as `sunset plan --plan-dir` writes it.
 	planDir string
 	// verify checks the plan, when one is built, by evaluating old and new rules (not
 	// --no-verify).
@@ -49,35 +37,6 @@ type scanOptions struct {
 	afterReports func()
 }
 
-func planDirFlag() ucli.Flag {
-	return &ucli.StringFlag{Name: "plan", Usage: "also write the migration plan (plan.json, plan.md, terraform/) to `DIR`"}
-}
-
-func scanFlags() []ucli.Flag {
-	return append([]ucli.Flag{
-		&ucli.StringSliceFlag{Name: "account", Usage: "only account `ID` (repeatable; with zones selected, what apply writes to an account needs it)"},
-		&ucli.StringSliceFlag{Name: "zone", Usage: "only zone `NAME|ID` (repeatable), live, in --snapshot, --plan-in or a journal"},
-		&ucli.StringFlag{Name: "zone-filter", Usage: "only zones whose name matches `GLOB` (e.g. '*.example.com')"},
-		&ucli.IntFlag{Name: "workers", Value: collect.DefaultWorkers, Usage: "zones scanned at once (`N`)"},
-		&ucli.Float64Flag{Name: "rps", Value: cfapi.DefaultRPS, DefaultText: rpsDefaultText(), Usage: "requests per second shared by all workers (`RATE`; the default stays one under the API's 1,200 per 5 minutes; 0 = unpaced)"},
-		&ucli.IntFlag{Name: "retries", Value: cfapi.DefaultMaxRetries, Usage: "retry a failed request (429, 5xx, network) up to `N` times with backoff; 0 = never"},
-		&ucli.StringFlag{Name: "api-url", EnvVars: []string{"SUNSET_API_URL"}, Value: cfapi.DefaultBaseURL, Usage: "API base `URL` (http:// only to loopback)"},
-		&ucli.StringFlag{Name: "api-token-file", Usage: "read the API token from `FILE` (instead of CLOUDFLARE_API_TOKEN; a flag never carries the secret itself, so it stays out of shell history and process lists)"},
-		&ucli.StringFlag{Name: "api-email", Usage: "account `EMAIL` for e-mail + key authentication (with --api-key-file)"},
-		&ucli.StringFlag{Name: "api-key-file", Usage: "read the global API key from `FILE` (with --api-email)"},
-		&ucli.StringFlag{Name: "snapshot-out", Usage: "save everything fetched to `FILE` (JSON) to re-scan or plan offline"},
-		&ucli.StringFlag{Name: "snapshot", Usage: "scan a saved snapshot `FILE` instead of the API (no network)"},
-	}, reportFlags()...)
-}
-
-// reportFlags are the output and gate flags of every command that produces findings.
-func reportFlags() []ucli.Flag {
-	return append([]ucli.Flag{
-		&ucli.StringSliceFlag{Name: flagFormat, Usage: "output `FORMAT[:PATH]`, repeatable: " + strings.Join(reports.Formats(), ", ") + " (default table to stdout)"},
-		failOnFlag(), asOfFlag(), colorFlag(),
-	}, catalogFlags()...)
-}
-
 func scanCommand(s *Streams) *ucli.Command {
 	return &ucli.Command{
 		Name:  "scan",
@@ -85,128 +44,46 @@ func scanCommand(s *Streams) *ucli.Command {
 		Description: "Lists accounts and zones, reads every deprecated object in each zone with a bounded pool of\n" +
 			"workers (read-only: only GET requests), and reports findings. Credentials come from\n" +
 			"CLOUDFLARE_API_TOKEN, or CLOUDFLARE_EMAIL + CLOUDFLARE_API_KEY.",
-		Flags: append(append(scanFlags(), planDirFlag(), noVerifyFlag()), incrementalFlags()...),
+		Flags: slices.Concat(sourceFlags(), reportFlags(), judgingFlags(), planDirFlags(), incrementalFlags()),
 		Action: func(c *ucli.Context) error {
 			if err := noArgs(c); err != nil {
 				return err
 			}
-			opts, err := resolveScanOptions(c, s)
+			opts, err := resolveScan(c, s)
 			if err != nil {
 				return err
-			}
-			opts.planDir, opts.verify = c.String("plan"), !c.Bool(flagNoVerify)
-			if err := resolveIncremental(c, opts); err != nil {
-				return err
-			}
-			if opts.snapshotIn == "" {
-				if opts.creds, err = credentials(c, s); err != nil {
-					return err
-				}
 			}
 			return runScan(c.Context, s, opts)
 		},
 	}
 }
 
-// credentials come from --api-token-file or --api-email + --api-key-file when given, else
-// from the environment. Errors name the flag or variable, never a value.
-func credentials(c *ucli.Context, s *Streams) (cfapi.Credentials, error) {
-	readSecret := func(flag string) (string, error) {
-		data, err := safefile.ReadFile(c.String(flag), maxSecretFile)
-		if err != nil {
-			return "", usageErrorf("--%s: %v", flag, err)
-		}
-		v := strings.TrimSpace(string(data))
-		if v == "" {
-			return "", usageErrorf("--%s: %s is empty", flag, c.String(flag))
-		}
-		return v, nil
-	}
-	switch {
-	case c.String("api-token-file") != "":
-		if c.String("api-email") != "" || c.String("api-key-file") != "" {
-			return cfapi.Credentials{}, usageErrorf("--api-token-file and --api-email/--api-key-file are alternatives: give one")
-		}
-		tok, err := readSecret("api-token-file")
-		return cfapi.TokenCredentials(tok), err
-	case c.String("api-email") != "" || c.String("api-key-file") != "":
-		if c.String("api-email") == "" || c.String("api-key-file") == "" {
-			return cfapi.Credentials{}, usageErrorf("--api-email and --api-key-file go together")
-		}
-		key, err := readSecret("api-key-file")
-		return cfapi.KeyCredentials(c.String("api-email"), key), err
-	}
-	creds, err := cfapi.CredentialsFromEnv(s.Getenv)
-	if err != nil {
-		if errors.Is(err, cfapi.ErrNoCredentials) {
-			return cfapi.Credentials{}, usageErrorf("%v (or use --api-token-file)", err)
-		}
-		return cfapi.Credentials{}, usageErrorf("credentials: %v (or use --api-token-file)", err)
-	}
-	return creds, nil
-}
-
-// resolveScanOptions validates the flags shared by scan and demo.
-func resolveScanOptions(c *ucli.Context, s *Streams) (*scanOptions, error) {
-	var err error
-	o := &scanOptions{sourceKind: reports.SourceLive}
-	if o.formats, err = formatSpecs(c); err != nil {
-		return nil, err
-	}
-	if o.failOn, err = scanner.ParseSeverity(c.String(flagFailOn)); err != nil {
-		return nil, usageErrorf("--fail-on: %v", err)
-	}
-	if o.asOf, err = s.asOf(c); err != nil {
-		return nil, err
-	}
-	if o.color, err = s.color(c, s.OutTTY); err != nil {
-		return nil, err
-	}
-	if o.catalog, err = loadCatalog(c); err != nil {
-		return nil, err
-	}
-	if c.Int("workers") < 1 {
-		return nil, usageErrorf("--workers %d: want at least 1", c.Int("workers"))
-	}
-	if o.rps, err = rpsFlag(c); err != nil {
-		return nil, err
-	}
-	zoneFilter, err := zoneFilterFlag(c)
+// resolveScan resolves every flag of `sunset scan`, credentials included when it goes to
+// the API.
+func resolveScan(c *ucli.Context, s *Streams) (*scanOptions, error) {
+	src, err := resolveSource(c)
 	if err != nil {
 		return nil, err
 	}
-	o.snapshotIn, o.snapshotOut = c.String("snapshot"), c.String("snapshot-out")
-	o.baseURL = c.String("api-url")
-	if o.retries = c.Int("retries"); o.retries < 0 {
-		return nil, usageErrorf("--retries %d: want 0 or more", o.retries)
+	o := &scanOptions{sourceOptions: src, verify: !c.Bool(flagNoVerify)}
+	if o.reportOutput, err = resolveReport(c, s); err != nil {
+		return nil, err
 	}
-	o.collect = collect.Options{
-		Accounts:   c.StringSlice("account"),
-		Zones:      c.StringSlice("zone"),
-		ZoneFilter: zoneFilter,
-		Workers:    c.Int("workers"),
-		IsRetired:  cfapi.IsRetired,
-		IsFatal:    cfapi.IsAuth,
-		StatusOf:   cfapi.StatusOf,
-		RequestsFor: func(ctx context.Context) (context.Context, func() int) {
-			n := new(atomic.Int64)
-			return cfapi.WithRequestCounter(ctx, n), func() int { return int(n.Load()) }
-		},
+	if o.judgeOptions, err = resolveJudging(c, s); err != nil {
+		return nil, err
+	}
+	if o.planDir, err = planDirOf(c, s); err != nil {
+		return nil, err
+	}
+	if err := resolveIncremental(c, o); err != nil {
+		return nil, err
+	}
+	if o.live() {
+		if o.sourceOptions, err = o.withCredentials(c, s); err != nil {
+			return nil, err
+		}
 	}
 	return o, nil
-}
-
-// formatSpecs parses --format values, defaulting to the table on stdout.
-func formatSpecs(c *ucli.Context) ([]reports.FormatSpec, error) {
-	values := c.StringSlice(flagFormat)
-	if len(values) == 0 {
-		values = []string{"table"}
-	}
-	specs, err := reports.ParseFormatFlags(values)
-	if err != nil {
-		return nil, usageErrorf("--format: %v", err)
-	}
-	return specs, nil
 }
 
 // runScan collects (or loads) a snapshot, scans it, writes every report and returns the
@@ -266,7 +143,7 @@ func runScan(ctx context.Context, s *Streams, o *scanOptions) error {
 	}
 	if o.planDir != "" {
 		// Summaries go to stderr: stdout may be carrying a machine format.
-		if err := writePlanDir(s.Err, o.planDir, plan); err != nil {
+		if err := writePlanDir(s.Err, o.planDir, plan, snap); err != nil {
 			return err
 		}
 	}
@@ -325,17 +202,9 @@ func readOrCollect(ctx context.Context, s *Streams, o *scanOptions, onZone func(
 		if snap, err = selectSnapshot(snap, o); err != nil {
 			return nil, "", err
 		}
-		if o.sourceKind == reports.SourceLive {
-			o.sourceKind = reports.SourceSnapshot
-		}
 		return snap, o.snapshotIn, nil
 	}
-	client, err := cfapi.New(cfapi.Config{
-		BaseURL: o.baseURL, Credentials: o.creds, UserAgent: cfapi.UserAgent(Version), RPS: o.rps,
-		MaxRetries: maxRetries(o.retries),
-		// A burst of 1 keeps every window of the API's limit at or under its budget.
-		Burst: 1,
-	})
+	client, err := o.newClient()
 	if err != nil {
 		return nil, "", usageErrorf("%v", err)
 	}

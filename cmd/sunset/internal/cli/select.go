@@ -56,7 +56,7 @@ func noteAccountsLeft(s *Streams, left int) {
 }
 
 // narrowApply applies --zone, --zone-filter and --account to an apply's plan, whatever its
-// source: a live scan or --snapshot (already narrowed), --plan-in, or a journal (its plan
+// source: a live scan or --snapshot (already narrowed), a saved plan, or a journal (its plan
 // and snapshot; the journal itself stays whole). A selection that keeps no scope of a plan
 // that has some is a usage error.
 func narrowApply(s *Streams, o *scanOptions, run *applyRun) error {

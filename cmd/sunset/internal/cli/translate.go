@@ -53,11 +53,12 @@ Flags go before or after EXPR; an expression that starts with - follows --.`),
 		Flags: []ucli.Flag{
 			&ucli.StringFlag{Name: "rules", Usage: "translate the firewall rules in `FILE` (- for stdin)"},
 			&ucli.StringFlag{Name: "existing", Usage: "custom rules entry point `FILE` to keep first (with --rules)"},
-			&ucli.StringFlag{Name: "plan", Usage: "zone `PLAN` for plan checks and the quota: free, pro, business or enterprise"},
+			&ucli.StringFlag{Name: flagZonePlan, Usage: "the zone's subscription `LEVEL` for its feature checks and quota: free, pro, business or enterprise"},
+			oldSpelling(&ucli.StringFlag{Name: "plan"}),
 			&ucli.StringFlag{Name: flagFormat, Value: "text", Usage: "output `FORMAT`: text (a table for --rules) or json"},
 		},
 		Action: func(c *ucli.Context) error {
-			opts, err := translateOptionsFrom(c)
+			opts, err := translateOptionsFrom(c, s)
 			if err != nil {
 				return err
 			}
@@ -66,9 +67,17 @@ Flags go before or after EXPR; an expression that starts with - follows --.`),
 	}
 }
 
+// flagZonePlan names a zone's subscription level (free, pro, business, enterprise): never
+// "plan", which in sunset is the migration plan.
+const flagZonePlan = "zone-plan"
+
 // translateOptionsFrom validates the command line.
-func translateOptionsFrom(c *ucli.Context) (translateOptions, error) {
-	opts := translateOptions{Rules: c.String("rules"), Existing: c.String("existing"), Plan: c.String("plan"), Format: c.String(flagFormat)}
+func translateOptionsFrom(c *ucli.Context, s *Streams) (translateOptions, error) {
+	opts := translateOptions{Rules: c.String("rules"), Existing: c.String("existing"), Format: c.String(flagFormat)}
+	var err error
+	if opts.Plan, err = s.renamed(c, flagZonePlan, "plan"); err != nil {
+		return opts, err
+	}
 	if opts.Format == "table" {
 		opts.Format = "text"
 	}
@@ -76,7 +85,7 @@ func translateOptionsFrom(c *ucli.Context) (translateOptions, error) {
 		return opts, err
 	}
 	if opts.Plan != "" {
-		if err := oneOf("plan", opts.Plan, "free", "pro", "business", "enterprise"); err != nil {
+		if err := oneOf(flagZonePlan, opts.Plan, "free", "pro", "business", "enterprise"); err != nil {
 			return opts, err
 		}
 	}

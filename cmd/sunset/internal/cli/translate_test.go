@@ -51,18 +51,19 @@ func TestTranslateExpressionCommand(t *testing.T) {
 		{name: "stdin", stdin: "ssl\n", args: []string{"translate", "-"}, code: 0, stdout: "ssl\n"},
 		{name: "parse error with caret", args: []string{"translate", `ip.src in {1.2.3.4, 5.6.7.8}`}, code: 1, stdout: "",
 			stderr: []string{"1:19: error: expected a set element", "ip.src in {1.2.3.4, 5.6.7.8}\n                  ^"}},
-		{name: "plan", args: []string{"translate", "--plan", "pro", `http.request.uri.path ~ "^/a"`}, code: 1,
+		{name: "plan", args: []string{"translate", "--zone-plan", "pro", `http.request.uri.path ~ "^/a"`}, code: 1,
 			stdout: "http.request.uri.path matches \"^/a\"\n", stderr: []string{"[plan-regex]", "                      ^"}},
 		{name: "threat score", args: []string{"translate", `cf.threat_score lt 10`}, code: 1, stdout: "cf.threat_score lt 10\n",
 			stderr: []string{"matches every request"}},
 		{name: "no argument", args: []string{"translate"}, code: 2, stderr: []string{"give an expression"}},
 		{name: "two arguments", args: []string{"translate", "ssl", "ssl"}, code: 2, stderr: []string{"one expression"}},
 		// Flags after the expression apply as before it (the plan check fires on the regex).
-		{name: "flag after", args: []string{"translate", `http.request.uri.path ~ "^/a"`, "--plan", "pro"}, code: 1,
+		{name: "flag after", args: []string{"translate", `http.request.uri.path ~ "^/a"`, "--zone-plan", "pro"}, code: 1,
 			stdout: "http.request.uri.path matches \"^/a\"\n", stderr: []string{"[plan-regex]"}},
-		{name: "flag after, bad value", args: []string{"translate", "ssl", "--plan", "gold"}, code: 2, stderr: []string{`--plan "gold"`}},
+		{name: "flag after, bad value", args: []string{"translate", "ssl", "--zone-plan", "gold"}, code: 2, stderr: []string{`--zone-plan "gold"`}},
 		{name: "after --", args: []string{"translate", "--", "ssl", "--plan"}, code: 2, stderr: []string{"one expression"}},
-		{name: "bad plan", args: []string{"translate", "--plan", "gold", "ssl"}, code: 2, stderr: []string{`--plan "gold"`}},
+		{name: "old spelling, bad plan", args: []string{"translate", "--plan", "gold", "ssl"}, code: 2,
+			stderr: []string{"sunset: --plan is deprecated and goes in the next release: use --zone-plan\n", `--zone-plan "gold"`}},
 		{name: "bad format", args: []string{"translate", "--format", "xml", "ssl"}, code: 2, stderr: []string{`--format "xml"`}},
 		{name: "existing alone", args: []string{"translate", "--existing", "x.json", "ssl"}, code: 2, stderr: []string{"--existing goes with --rules"}},
 		{name: "both", args: []string{"translate", "--rules", "x.json", "ssl"}, code: 2, stderr: []string{"not both"}},
@@ -123,7 +124,7 @@ const translateRulesFixture = `{"success":true,"errors":[],"messages":[],"result
 
 func TestTranslateRulesCommand(t *testing.T) {
 	rules := writeTemp(t, "rules.json", translateRulesFixture)
-	code, out, errOut := translateRun(t, "", "translate", "--plan", "free", "--rules", rules)
+	code, out, errOut := translateRun(t, "", "translate", "--zone-plan", "free", "--rules", rules)
 	if code != 1 {
 		t.Errorf("exit %d (an unparsable filter is an error)", code)
 	}

@@ -1,9 +1,11 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -11,6 +13,7 @@ import (
 
 	"github.com/sunsetscan/sunset/migrate"
 	"github.com/sunsetscan/sunset/migrate/verify"
+	"github.com/sunsetscan/sunset/reports"
 	"github.com/sunsetscan/sunset/scanner"
 	"github.com/sunsetscan/sunset/scanner/inventory"
 	"github.com/sunsetscan/sunset/scanner/textsafe"
@@ -92,76 +95,83 @@ func undeclaredIn(v *migrate.Verification) bool {
 	return false
 }
 
-// verifyFlags are the plan's source flags (live or --snapshot, with --plan-in for a saved
-// plan), the flags that judge findings, and a --format of its own: table or json. Scan's
-// gate and colour flags are not among them (withoutReport gives the resolver their values).
+// verifyFlags are the source and judging groups (to build the plan when given none), the
+// saved plan's, and a --format of verify's own.
 func verifyFlags() []ucli.Flag {
-	out := []ucli.Flag{}
-	for _, f := range scanFlags() {
-		switch f.Names()[0] {
-		case flagFormat:
-			out = append(out, &ucli.StringFlag{Name: flagFormat, Value: "table", Usage: "output `FORMAT`: table or json, to stdout"})
-		case flagFailOn, flagColor:
-		default:
-			out = append(out, f)
-		}
-	}
-	return append(out, &ucli.StringFlag{Name: "plan-in", Usage: "verify the saved plan `FILE` (plan.json) against --snapshot, the snapshot it was built from"})
+	return slices.Concat(sourceFlags(), judgingFlags(), savedPlanFlags(), []ucli.Flag{outputFlag("table", "json")})
 }
 
 func verifyCommand(s *Streams) *ucli.Command {
 	return &ucli.Command{
-		Name:  "verify",
-		Usage: "check that a plan's new rules decide as the old ones did, on generated requests",
+		Name:      "verify",
+		Usage:     "check that a plan's new rules decide as the old ones did, on generated requests",
+		ArgsUsage: "[PLAN_DIR]",
 		Description: "For each zone, evaluates the old firewall rules (priority, action precedence, log and\n" +
 			"bypass going on, allow ending) and the plan's custom rules (list order) on requests generated\n" +
 			"from every condition of every rule, and each old rate limit against its rate limiting rule.\n" +
 			"Reports per zone the requests tried, the decisions that differ with a witness request and\n" +
-			"the rules involved, and what of each rate limit is not exact. The plan is --plan-in FILE with\n" +
-			"the --snapshot it was built from, or built as `sunset plan` builds it (live or --snapshot).\n" +
+			"the rules involved, and what of each rate limit is not exact. The plan is the plan directory\n" +
+			"`sunset plan --plan-dir` wrote (it holds the snapshot it was built from), or, given none,\n" +
+			"built as `sunset plan` builds it (live or --snapshot).\n" +
 			"It proves agreement on the generated requests only. Exit 0 no difference the plan does not\n" +
 			"declare, 1 such a difference, 2 usage, 3 fatal, 4 incomplete scan or a zone missing from the\n" +
 			"snapshot (4 wins over 1).",
-		Flags:  verifyFlags(),
-		Action: func(c *ucli.Context) error { return runVerify(c, s) },
+		Flags: verifyFlags(),
+		Action: func(c *ucli.Context) error {
+			o, err := resolveVerify(c, s)
+			if err != nil {
+				return err
+			}
+			return runVerify(c.Context, s, o)
+		},
 	}
 }
 
-// runVerify reads or builds the plan, verifies it and writes the result.
-func runVerify(c *ucli.Context, s *Streams) error {
-	if err := noArgs(c); err != nil {
-		return err
-	}
-	format := c.String(flagFormat)
-	if format != "table" && format != "json" {
-		return usageErrorf("--format %q: want table or json", format)
-	}
-	opts, err := resolveScanOptions(withoutReport(c), s)
+// verifyOptions is what `sunset verify` resolved.
+type verifyOptions struct {
+	source  *scanOptions
+	saved   savedPlan
+	formats []reports.FormatSpec
+}
+
+// resolveVerify resolves verify's flags and argument.
+func resolveVerify(c *ucli.Context, s *Streams) (*verifyOptions, error) {
+	formats, err := outputSpecs(c, "table", "json")
 	if err != nil {
-		return err
+		return nil, err
 	}
-	planIn := c.String("plan-in")
-	if planIn != "" && opts.snapshotIn == "" {
-		return usageErrorf("--plan-in needs --snapshot, the snapshot the plan was built from")
+	saved, err := savedPlanOf(c, s)
+	if err != nil {
+		return nil, err
 	}
-	snap, collectErr, err := planSource(c, s, opts)
+	live := saved.snapshot == "" && c.String("snapshot") == ""
+	src, err := resolvePlanSource(c, s, live, saved.snapshot)
+	if err != nil {
+		return nil, err
+	}
+	return &verifyOptions{source: src, saved: saved, formats: formats}, nil
+}
+
+// runVerify reads or builds the plan, verifies it and writes the result.
+func runVerify(ctx context.Context, s *Streams, o *verifyOptions) error {
+	snap, collectErr, err := planSource(ctx, s, o.source)
 	if snap == nil {
 		return err
 	}
 	var p *migrate.Plan
 	incomplete := collectErr != nil
-	if planIn != "" {
-		if p, err = readPlanFile(planIn); err != nil {
+	if o.saved.plan != "" {
+		if p, err = readPlanInput(s, o.saved.plan); err != nil {
 			return err
 		}
-		p, _ = selectPlan(p, snap, opts) // the zones --zone, --zone-filter and --account keep
+		p, _ = selectPlan(p, snap, o.source) // the zones --zone, --zone-filter and --account keep
 	} else {
-		res := scanner.ScanSnapshot(snap, opts.catalog, scanner.Options{AsOf: opts.asOf})
-		p, incomplete = buildPlan(snap, res, opts), incomplete || res.Incomplete
+		res := scanner.ScanSnapshot(snap, o.source.catalog, scanner.Options{AsOf: o.source.asOf})
+		p, incomplete = buildPlan(snap, res, o.source), incomplete || res.Incomplete
 	}
 	verify.Verify(p, snap)
-	if err := writeVerification(s.Out, format, p); err != nil {
-		return fatalError(fmt.Errorf("cannot write the verification: %w", err))
+	if err := s.writeOutputs(o.formats, func(w io.Writer, format string) error { return writeVerification(w, format, p) }); err != nil {
+		return err
 	}
 	_, _, undeclared := verificationTotals(p)
 	incomplete = incomplete || missingZones(p) > 0
@@ -172,20 +182,6 @@ func runVerify(c *ucli.Context, s *Streams) error {
 		return &exitError{code: code}
 	}
 	return nil
-}
-
-// readPlanFile reads --plan-in; anything wrong with it is the caller's input (exit 2).
-func readPlanFile(path string) (*migrate.Plan, error) {
-	f, err := openInput(path, maxSavedFile)
-	if err != nil {
-		return nil, usageErrorf("--plan-in: %v", err)
-	}
-	defer func() { _ = f.Close() }() // read only: read whole or its error returned
-	p, err := migrate.ReadPlan(f)
-	if err != nil {
-		return nil, usageErrorf("--plan-in %s: %v", path, err)
-	}
-	return p, nil
 }
 
 // missingZones counts the plan's zones the snapshot did not hold (verify notes them).
