@@ -38,15 +38,15 @@ func rulesCommand(s *Streams) *ucli.Command {
 			"tab-separated rows when piped. --format json adds each entry's severity as of --as-of, the\n" +
 			"deprecation date, where the dates come from, the replacement and the documentation link.",
 		Flags: append([]ucli.Flag{
-			&ucli.StringFlag{Name: flagFormat, Value: "table", Usage: "output `FORMAT`: table or json (every field of each entry)"},
+			outputFlag("table", "json"),
 			asOfFlag(), colorFlag(),
 		}, catalogFlags()...),
 		Action: func(c *ucli.Context) error {
 			if err := noArgs(c); err != nil {
 				return err
 			}
-			format := c.String(flagFormat)
-			if err := oneOf(flagFormat, format, "table", "json"); err != nil {
+			specs, err := outputSpecs(c, "table", "json")
+			if err != nil {
 				return err
 			}
 			asOf, err := s.asOf(c)
@@ -57,25 +57,33 @@ func rulesCommand(s *Streams) *ucli.Command {
 			if err != nil {
 				return err
 			}
-			rows := catalogRows(cat, asOf)
-			if format == "json" {
-				enc := json.NewEncoder(s.Out)
-				enc.SetIndent("", "  ")
-				return enc.Encode(struct {
-					AsOf    string    `json:"as_of"`
-					Entries []ruleRow `json:"entries"`
-				}{asOf.Format(time.DateOnly), rows})
-			}
 			color, err := s.color(c, s.OutTTY)
 			if err != nil {
 				return err
 			}
-			if !s.OutTTY && !color {
-				return writeRulesTSV(s.Out, rows)
-			}
-			return writeRulesTable(s.Out, rows, color, asOf)
+			rows := catalogRows(cat, asOf)
+			return s.writeOutputs(specs, func(w io.Writer, format string) error {
+				return writeRules(w, format, rows, asOf, color && w == s.Out, w == s.Out && s.OutTTY)
+			})
 		},
 	}
+}
+
+// writeRules writes the catalog rows: JSON, or a table (coloured when color) on a terminal
+// (tty), else tab-separated rows.
+func writeRules(w io.Writer, format string, rows []ruleRow, asOf time.Time, color, tty bool) error {
+	if format == "json" {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(struct {
+			AsOf    string    `json:"as_of"`
+			Entries []ruleRow `json:"entries"`
+		}{asOf.Format(time.DateOnly), rows})
+	}
+	if !tty && !color {
+		return writeRulesTSV(w, rows)
+	}
+	return writeRulesTable(w, rows, color, asOf)
 }
 
 func catalogRows(cat *catalog.Catalog, asOf time.Time) []ruleRow {
