@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -77,7 +78,7 @@ func checkCommand(s *Streams) *ucli.Command {
 			if o.printConfig {
 				return printCheckConfig(s, o)
 			}
-			return runCheck(c, s, o)
+			return runCheck(c.Context, s, o)
 		},
 	}
 }
@@ -261,9 +262,18 @@ func printCheckConfig(s *Streams, o *checkOptions) error {
 	return err
 }
 
+// baseline is the baseline the check reads: the one it writes first (--write-baseline), else
+// the configured one.
+func (o *checkOptions) baseline() string {
+	if o.writeBaseline != "" {
+		return o.writeBaseline
+	}
+	return o.cfg.Baseline
+}
+
 // runCheck checks the paths, applies the policy (severity overrides, disabled rules,
 // baseline), writes every report and returns the exit status.
-func runCheck(c *ucli.Context, s *Streams, o *checkOptions) error {
+func runCheck(ctx context.Context, s *Streams, o *checkOptions) error {
 	if err := checkOutputs(o.outputs()); err != nil {
 		return err // before the first file is read
 	}
@@ -274,14 +284,15 @@ func runCheck(c *ucli.Context, s *Streams, o *checkOptions) error {
 	if len(o.cfg.Paths) == 1 && o.cfg.Paths[0] == "-" {
 		res, err = checker.CheckReader(s.In, o.stdinName, o.stdinKind, o.maxFileSize)
 	} else {
-		res, err = checker.Check(c.Context, repo.Options{
+		res, err = checker.Check(ctx, repo.Options{
 			Paths: o.cfg.Paths, Include: o.cfg.Include, Exclude: o.cfg.Exclude,
 			MaxFileSize: o.maxFileSize, Workers: o.workers, NoGitignore: o.noGitignore,
 		})
 	}
 	if err != nil {
-		if errors.Is(err, c.Err()) && c.Err() != nil {
-			return fatalError(fmt.Errorf("check interrupted: %w", err))
+		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+			// Interrupted is incomplete (4), as for a scan: CI tells it from findings (1).
+			return &exitError{code: ExitIncomplete, err: fmt.Errorf("check interrupted: %w", err)}
 		}
 		return usageErrorf("%v", err)
 	}
@@ -296,10 +307,9 @@ func runCheck(c *ucli.Context, s *Streams, o *checkOptions) error {
 			return err
 		}
 		fmt.Fprintf(s.Err, "sunset: wrote %s\n", textsafe.Sanitize(o.writeBaseline))
-		o.cfg.Baseline = o.writeBaseline
 	}
-	if o.cfg.Baseline != "" {
-		b, err := readBaselineFile(o.cfg.Baseline)
+	if baseline := o.baseline(); baseline != "" {
+		b, err := readBaselineFile(baseline)
 		if err != nil {
 			return err
 		}
@@ -308,7 +318,7 @@ func runCheck(c *ucli.Context, s *Streams, o *checkOptions) error {
 		findings, stale = policy.Apply(res.Findings)
 		for _, e := range stale {
 			fmt.Fprintf(s.Err, "sunset: baseline %s: stale entry %s %s %s (no longer found; refresh with --write-baseline)\n",
-				textsafe.Sanitize(o.cfg.Baseline), textsafe.Sanitize(string(e.RuleID)), textsafe.Sanitize(e.Path), textsafe.Sanitize(e.Resource))
+				textsafe.Sanitize(baseline), textsafe.Sanitize(string(e.RuleID)), textsafe.Sanitize(e.Path), textsafe.Sanitize(e.Resource))
 		}
 	}
 	shown := findings

@@ -188,3 +188,15 @@ func TestCheckBlamesTheFlagOrTheFile(t *testing.T) {
 		t.Errorf(".sunset.yaml: exit %d\n%s", r.code, r.stderr)
 	}
 }
+
+// TestCheckInterruptedIsIncomplete: a check stopped by a signal (its context cancelled) exits 4,
+// as an interrupted scan does, so CI tells it from a check with findings (1).
+func TestCheckInterruptedIsIncomplete(t *testing.T) {
+	dir := checkRepo(t, map[string]string{"a.sh": "curl \"$API/zones/$Z/firewall/rules\"\n"})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	r := (&testRun{}).exec(ctx, "check", "--as-of", "2025-07-01", dir)
+	if r.code != ExitIncomplete || !strings.Contains(r.stderr, "check interrupted") {
+		t.Errorf("exit %d, want %d saying the check was interrupted:\n%s", r.code, ExitIncomplete, r.stderr)
+	}
+}
