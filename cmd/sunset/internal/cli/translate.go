@@ -13,6 +13,7 @@ import (
 	ucli "github.com/urfave/cli/v2"
 
 	"github.com/sunsetscan/sunset/migrate/customrules"
+	"github.com/sunsetscan/sunset/reports"
 	"github.com/sunsetscan/sunset/scanner/safefile"
 	"github.com/sunsetscan/sunset/scanner/textsafe"
 )
@@ -27,8 +28,8 @@ type translateOptions struct {
 	Existing string
 	// Plan is the zone plan for plan checks; "" checks none.
 	Plan string
-	// Format is text (a table for --rules) or json.
-	Format string
+	// Format is text (a table for --rules) or json; Path is where it goes, "" for stdout.
+	Format, Path string
 }
 
 func translateCommand(s *Streams) *ucli.Command {
@@ -55,14 +56,24 @@ Flags go before or after EXPR; an expression that starts with - follows --.`),
 			&ucli.StringFlag{Name: "existing", Usage: "custom rules entry point `FILE` to keep first (with --rules)"},
 			&ucli.StringFlag{Name: flagZonePlan, Usage: "the zone's subscription `LEVEL` for its feature checks and quota: free, pro, business or enterprise"},
 			oldSpelling(&ucli.StringFlag{Name: "plan"}),
-			&ucli.StringFlag{Name: flagFormat, Value: "text", Usage: "output `FORMAT`: text (a table for --rules) or json"},
+			&ucli.StringFlag{Name: flagFormat, Value: "text", Usage: "output `FORMAT[:PATH]`: text (a table for --rules) or json, to stdout or PATH"},
 		},
 		Action: func(c *ucli.Context) error {
 			opts, err := translateOptionsFrom(c, s)
 			if err != nil {
 				return err
 			}
-			return runTranslate(s, opts)
+			w, closeFn, err := s.writeTo(opts.Path)
+			if err != nil {
+				return err
+			}
+			out := *s // what goes to stdout goes to PATH when --format names one
+			out.Out, out.OutTTY = w, s.OutTTY && w == s.Out
+			err = runTranslate(&out, opts)
+			if cerr := closeFn(); cerr != nil && err == nil {
+				err = fatalError(fmt.Errorf("cannot write %s: %w", opts.Path, cerr))
+			}
+			return err
 		},
 	}
 }
@@ -73,16 +84,17 @@ const flagZonePlan = "zone-plan"
 
 // translateOptionsFrom validates the command line.
 func translateOptionsFrom(c *ucli.Context, s *Streams) (translateOptions, error) {
-	opts := translateOptions{Rules: c.String("rules"), Existing: c.String("existing"), Format: c.String(flagFormat)}
-	var err error
+	opts := translateOptions{Rules: c.String("rules"), Existing: c.String("existing")}
+	spec, err := reports.ParseOutputFlags([]string{c.String(flagFormat)}, []string{"text", "json", "table"})
+	if err != nil {
+		return opts, usageErrorf("--format: %v", err)
+	}
+	opts.Format, opts.Path = spec[0].Format, spec[0].Path
 	if opts.Plan, err = s.renamed(c, flagZonePlan, "plan"); err != nil {
 		return opts, err
 	}
 	if opts.Format == "table" {
 		opts.Format = "text"
-	}
-	if err := oneOf(flagFormat, opts.Format, "text", "json"); err != nil {
-		return opts, err
 	}
 	if opts.Plan != "" {
 		if err := oneOf(flagZonePlan, opts.Plan, "free", "pro", "business", "enterprise"); err != nil {

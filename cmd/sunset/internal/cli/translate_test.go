@@ -64,7 +64,7 @@ func TestTranslateExpressionCommand(t *testing.T) {
 		{name: "after --", args: []string{"translate", "--", "ssl", "--plan"}, code: 2, stderr: []string{"one expression"}},
 		{name: "old spelling, bad plan", args: []string{"translate", "--plan", "gold", "ssl"}, code: 2,
 			stderr: []string{"sunset: --plan is deprecated and goes in the next release: use --zone-plan\n", `--zone-plan "gold"`}},
-		{name: "bad format", args: []string{"translate", "--format", "xml", "ssl"}, code: 2, stderr: []string{`--format "xml"`}},
+		{name: "bad format", args: []string{"translate", "--format", "xml", "ssl"}, code: 2, stderr: []string{`--format: unknown format "xml"`}},
 		{name: "existing alone", args: []string{"translate", "--existing", "x.json", "ssl"}, code: 2, stderr: []string{"--existing goes with --rules"}},
 		{name: "both", args: []string{"translate", "--rules", "x.json", "ssl"}, code: 2, stderr: []string{"not both"}},
 	}
@@ -215,5 +215,16 @@ func TestTranslateRulesTableOnTTY(t *testing.T) {
 	}
 	if strings.Contains(errOut.String(), "\x1b[") {
 		t.Error("escape codes in the table")
+	}
+}
+
+// TestTranslateFormatToFile: translate's --format takes FORMAT[:PATH] as every command's does;
+// what goes to stdout goes to PATH, diagnostics stay on stderr.
+func TestTranslateFormatToFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "t.json")
+	r := runSunset(t, nil, "translate", "--format", "json:"+path, `ip.geoip.country eq "KP"`)
+	data, err := os.ReadFile(path)
+	if r.code != ExitOK || err != nil || r.stdout != "" || !strings.Contains(string(data), `"expression": "ip.src.country eq \"KP\""`) {
+		t.Errorf("exit %d, stdout %q, file %s (%v)\n%s", r.code, r.stdout, data, err, r.stderr)
 	}
 }
