@@ -66,7 +66,7 @@ var examples = map[string][]example{
 	},
 	"emulator": {
 		{"Serve the demo account on 127.0.0.1:8787 (prints the URL and credentials)", "sunset emulator"},
-		{"Scan it from another terminal", "SUNSET_API_URL=http://127.0.0.1:8787/client/v4 CLOUDFLARE_API_TOKEN=... sunset scan"},
+		{"Another port, and a token of your own", "sunset emulator --listen 127.0.0.1:9999 --token my-test-token"},
 		{"A generated account of 2,000 zones that a plan migrates by API calls alone", "sunset emulator --zones 2000 --seed 1 --migratable"},
 		{"Inject faults and latency, and answer as retired past end of life", "sunset emulator --faults 429=0.1,5xx=0.05 --latency 10ms-30ms --retire"},
 	},

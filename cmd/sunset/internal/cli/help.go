@@ -254,7 +254,7 @@ func checkHelpTopic(app *ucli.App, args []string) error {
 			return nil
 		}
 		if i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") && !isHelpWord(app, args[i+1]) {
-			return unknownCommand(app, "no help for", args[i+1])
+			return unknownHelpWord(app, args[i+1])
 		}
 		return nil
 	}

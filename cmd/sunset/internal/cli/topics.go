@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -18,6 +19,8 @@ const topicsWord = "topics"
 // EXAMPLES and LEARN MORE sections. newApp calls it before its commands are set up.
 func addHelp(app *ucli.App) {
 	app.Commands = append(app.Commands, helpCommand())
+	// urfave/cli adds --help to the root only when it adds its own help command.
+	app.Flags = append(app.Flags, ucli.HelpFlag)
 	app.CustomAppHelpTemplate = ucli.AppHelpTemplate + "\nHELP TOPICS:\n" + quoted(topicList()) +
 		"   Read one with 'sunset help TOPIC'; 'sunset help COMMAND' shows a command's help and its topic.\n"
 	for _, cmd := range app.Commands {
@@ -66,7 +69,7 @@ func showHelp(c *ucli.Context, word string) error {
 		return nil
 	}
 	if !isTopic {
-		return unknownCommand(c.App, "no help for", word)
+		return unknownHelpWord(c.App, word)
 	}
 	fmt.Fprint(w, topic)
 	return nil
@@ -84,6 +87,20 @@ func isHelpWord(app *ucli.App, word string) bool {
 	}
 	_, ok := help.Markdown(word)
 	return ok
+}
+
+// unknownHelpWord is the error for `sunset help WORD` when WORD is neither a command nor a
+// topic: "Did you mean" picks among both.
+func unknownHelpWord(app *ucli.App, word string) error {
+	words := slices.Clone(app.Commands)
+	for _, t := range help.Topics() {
+		words = append(words, &ucli.Command{Name: t.Name})
+	}
+	msg := fmt.Sprintf("no help for %q", word)
+	if s := suggestCommand(words, word); s != "" {
+		msg += "\n" + s
+	}
+	return usageErrorf("%s", msg)
 }
 
 // topicList is the topics, one a line, each with its summary, as help templates indent them.
