@@ -41,6 +41,9 @@ func parseCommandLine(app *ucli.App, args []string) commandLine {
 	if cmd == nil {
 		return commandLine{args: args}
 	}
+	if cmd.Name == "help" {
+		return commandLine{args: args, cmd: cmd} // its words are commands and topics, as given
+	}
 	rest, err := flagsFirst(cmd.Flags, args[i+1:])
 	return commandLine{args: append(append([]string(nil), args[:i+1]...), rest...), cmd: cmd, err: err}
 }

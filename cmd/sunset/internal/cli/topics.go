@@ -37,13 +37,15 @@ func helpCommand() *ucli.Command {
 		Usage:     "show the commands, a command's help, or a help topic ('sunset help topics' lists them)",
 		ArgsUsage: "[COMMAND|TOPIC]",
 		Action: func(c *ucli.Context) error {
-			switch c.NArg() {
+			// Flags after the word are no help topic: `sunset help check --x` is check's help.
+			words := slices.DeleteFunc(c.Args().Slice(), func(a string) bool { return strings.HasPrefix(a, "-") })
+			switch len(words) {
 			case 0:
 				return ucli.ShowAppHelp(c)
 			case 1:
-				return showHelp(c, c.Args().First())
+				return showHelp(c, words[0])
 			}
-			return usageErrorf("help takes one command or topic (got %d arguments)", c.NArg())
+			return usageErrorf("help takes one command or topic (got %d)", len(words))
 		},
 	}
 }
