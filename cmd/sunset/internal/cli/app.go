@@ -152,6 +152,7 @@ once the reports are written; 4 wins over 1), 130 a second such signal, which ex
 		},
 		Commands: commands(s),
 	}
+	addHelp(app)
 	for _, cmd := range app.Commands {
 		cmd.OnUsageError = app.OnUsageError
 		// `sunset help CMD` is the help command; no command has a "help" subcommand, so

@@ -41,6 +41,9 @@ func parseCommandLine(app *ucli.App, args []string) commandLine {
 	if cmd == nil {
 		return commandLine{args: args}
 	}
+	if cmd.Name == "help" {
+		return commandLine{args: args, cmd: cmd} // its words are commands and topics, as given
+	}
 	rest, err := flagsFirst(cmd.Flags, args[i+1:])
 	return commandLine{args: append(append([]string(nil), args[:i+1]...), rest...), cmd: cmd, err: err}
 }
@@ -115,6 +118,9 @@ func isHelpFlag(name string) bool {
 func (l commandLine) usageHint() string {
 	if l.cmd == nil {
 		return "Run 'sunset --help' for usage."
+	}
+	if l.cmd.Name == "help" {
+		return "Run 'sunset help topics' for the topics, 'sunset --help' for the commands."
 	}
 	return fmt.Sprintf("Run 'sunset %s --help' for usage.", l.cmd.Name)
 }
@@ -239,9 +245,8 @@ func unknownCommand(app *ucli.App, what, word string) error {
 	return usageErrorf("%s", msg)
 }
 
-// checkHelpTopic refuses `sunset help WORD` for a WORD that is not a command before
-// urfave/cli runs it: urfave answers "No help topic" with exit 3, and sunset's usage errors
-// are exit 2.
+// checkHelpTopic refuses `sunset help WORD` for a WORD that is neither a command nor a help
+// topic before any command runs: it is a usage error (exit 2), with the closest command.
 func checkHelpTopic(app *ucli.App, args []string) error {
 	for i := 1; i < len(args); i++ {
 		a := args[i]
@@ -251,8 +256,8 @@ func checkHelpTopic(app *ucli.App, args []string) error {
 		if a != "help" && a != "h" {
 			return nil
 		}
-		if i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") && app.Command(args[i+1]) == nil {
-			return unknownCommand(app, "no help for", args[i+1])
+		if i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") && !isHelpWord(app, args[i+1]) {
+			return unknownHelpWord(app, args[i+1])
 		}
 		return nil
 	}
