@@ -95,3 +95,42 @@ func TestHelpTopics(t *testing.T) {
 		t.Errorf("help cost apply: exit %d, want %d", r.code, ExitUsage)
 	}
 }
+
+// TestExamplesUseRealFlags: every flag an example writes is a flag of its command, under its
+// current spelling (an old one would print a deprecation line to whoever copies it).
+func TestExamplesUseRealFlags(t *testing.T) {
+	app := newApp(&Streams{})
+	for name, exs := range examples {
+		cmd := app.Command(name)
+		if cmd == nil {
+			continue // help and version are no flag-taking commands
+		}
+		flags := map[string]bool{"help": true}
+		for _, f := range cmd.Flags {
+			if v, ok := f.(interface{ IsVisible() bool }); ok && !v.IsVisible() {
+				continue
+			}
+			for _, n := range f.Names() {
+				flags[n] = true
+			}
+		}
+		for _, ex := range exs {
+			words := strings.Fields(ex.line)
+			if name == "version" && ex.line == "sunset --version" {
+				continue // the root flag says the same
+			}
+			if len(words) < 2 || words[0] != "sunset" || words[1] != name {
+				t.Errorf("%s example %q does not run sunset %s", name, ex.line, name)
+				continue
+			}
+			for _, w := range words[2:] {
+				if flag, ok := strings.CutPrefix(w, "--"); ok && flag != "" {
+					flag, _, _ = strings.Cut(flag, "=")
+					if !flags[flag] {
+						t.Errorf("%s example %q: --%s is no current flag of %s", name, ex.line, flag, name)
+					}
+				}
+			}
+		}
+	}
+}
