@@ -1,10 +1,8 @@
 package cli
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"sync/atomic"
 
 	ucli "github.com/urfave/cli/v2"
@@ -119,7 +117,8 @@ func runApply(c *ucli.Context, s *Streams) error {
 	}
 	prog.done()
 	if res != nil {
-		if werr := writeApplyResult(s.Out, run, res, client); werr != nil {
+		sum := summarizeApply(run, res, opts.asOf, opts.catalog)
+		if werr := writeApplyResult(s.Out, run, res, sum, client, manualListAt(c.String("plan-in"))); werr != nil {
 			return werr
 		}
 	}
@@ -333,81 +332,4 @@ func (p *applyProgress) done() {
 	if p.s.ErrTTY && p.n.Load() > 0 {
 		fmt.Fprint(p.s.Err, "\r\x1b[K")
 	}
-}
-
-// writeApplyResult prints what was done (or would be): text or JSON.
-func writeApplyResult(w io.Writer, run *applyRun, res *apply.Result, client *cfapi.Client) error {
-	if run.format == "json" {
-		out := struct {
-			*apply.Result
-			Rollback bool        `json:"rollback,omitempty"`
-			Requests cfapi.Stats `json:"requests"`
-		}{res, run.rollback, cfapi.Stats{}}
-		if client != nil {
-			out.Requests = client.Stats()
-		}
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(out)
-	}
-	writeApplyText(w, run, res)
-	return nil
-}
-
-func writeApplyText(w io.Writer, run *applyRun, res *apply.Result) {
-	var manual []string
-	done, stopped := 0, 0
-	for i := range res.Scopes {
-		sc := &res.Scopes[i]
-		name := textsafe.Sanitize(sc.Name)
-		if name == "" {
-			name = sc.ID
-		}
-		switch {
-		case res.DryRun:
-			fmt.Fprintf(w, "%s %s: would send %d steps\n", sc.Scope, name, sc.Count(apply.OutcomeWould))
-			for _, st := range sc.Steps {
-				if st.Outcome == apply.OutcomeWould {
-					fmt.Fprintf(w, "  %s %s  (%s)\n", st.Method, textsafe.Sanitize(st.Path), st.ID)
-				}
-			}
-		case sc.Status == apply.StatusStopped:
-			stopped++
-			safe := sc.LastSafe
-			if safe == "" {
-				safe = "none"
-			}
-			fmt.Fprintf(w, "%s %s: stopped at %s (last safe step: %s): %s\n", sc.Scope, name, sc.StoppedAt, safe, textsafe.Sanitize(sc.Reason))
-			for _, id := range sc.Restored {
-				fmt.Fprintf(w, "  switched back on (its replacement is missing): %s\n", textsafe.Sanitize(id))
-			}
-		default:
-			done++
-			fmt.Fprintf(w, "%s %s: %s (%d sent, %d found done, %d from the journal, %d held back)\n", sc.Scope, name, sc.Status,
-				sc.Count(apply.OutcomeSent)+sc.Count(apply.OutcomeChecked)+sc.Count(apply.OutcomeUndone), sc.Count(apply.OutcomeAlready), sc.Count(apply.OutcomeJournal), sc.Count(apply.OutcomeHeld))
-		}
-		for _, m := range sc.Manual {
-			manual = append(manual, fmt.Sprintf("%s %s, %s: %s\n    %s", sc.Scope, name, m.ID, textsafe.Sanitize(m.Title), textsafe.Sanitize(m.What)))
-		}
-	}
-	if len(manual) > 0 && !run.rollback {
-		fmt.Fprintf(w, "\nManual steps (not run; do them yourself):\n")
-		for _, m := range manual {
-			fmt.Fprintf(w, "  %s\n", m)
-		}
-	}
-	verb := "Applied"
-	switch {
-	case res.DryRun:
-		fmt.Fprintf(w, "Dry run: nothing sent. %d scopes, %d manual steps.\n", len(res.Scopes), len(manual))
-		if !run.rollback {
-			n := apply.EstimateRequests(run.plan, run.keepOld)
-			fmt.Fprintf(w, "The apply would send %s requests, %s.\n", thousands(n), dryRunTime(n, run.rps))
-		}
-		fmt.Fprintf(w, "Run again with --yes to carry it out.\n")
-		return
-	case run.rollback:
-		verb = "Rolled back"
-	}
-	fmt.Fprintf(w, "%s: %d scopes done, %d stopped, %d manual steps.\n", verb, done, stopped, len(manual))
 }
