@@ -161,6 +161,7 @@ func leftBy(sc scope, res *ScopeResult, left map[string]string, replaced map[str
 			deleted[objectOf(st.ID)] = true
 		}
 	}
+	whyOf := map[string]string{} // step id -> why it is not done
 	for _, st := range sc.steps {
 		why := ""
 		r, ran := outcome[st.ID]
@@ -174,10 +175,11 @@ func leftBy(sc scope, res *ScopeResult, left map[string]string, replaced map[str
 		case r.Outcome == OutcomeHeld && r.Reason == keepOldReason:
 			why = "kept-old"
 		case r.Outcome == OutcomeHeld:
-			why = "manual" // it waits on a manual step
+			why = heldFor(st, whyOf)
 		case r.Outcome == OutcomeStopped || r.Outcome == OutcomeNotReach:
 			why = "not-reached"
 		}
+		whyOf[st.ID] = why
 		for _, fp := range st.Resolves {
 			switch {
 			case why == "" && ran && r.Outcome != OutcomeHeld:
@@ -188,6 +190,17 @@ func leftBy(sc scope, res *ScopeResult, left map[string]string, replaced map[str
 			}
 		}
 	}
+}
+
+// heldFor is why a step held back for its dependencies is not done: "manual" when one of
+// them waits on an operator, else "kept-old" (they wait for a run without --keep-old).
+func heldFor(st migrate.Step, whyOf map[string]string) string {
+	for _, d := range st.DependsOn {
+		if whyOf[d] == "manual" {
+			return "manual"
+		}
+	}
+	return "kept-old"
 }
 
 // doneOrWould reports whether an outcome leaves the step done (or, in a dry run, would).

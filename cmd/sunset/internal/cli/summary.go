@@ -211,12 +211,15 @@ func writeDryRunTotals(w io.Writer, run *applyRun, res *apply.Result, sum apply.
 	fmt.Fprintf(w, "Dry run: nothing sent. %d scopes, %d manual steps.\n", len(res.Scopes), sum.ManualSteps)
 	if run.rollback {
 		n := apply.EstimateRollback(run.loaded)
+		if len(run.loaded.Accounts) > 0 {
+			n++ // the account list holding the journal to its accounts (checkJournalBinding)
+		}
 		fmt.Fprintf(w, "The rollback would delete %d objects the apply created and restore %d as they were, %d scopes stopping at a deletion.\n",
 			sum.Deleted, sum.Restored, sum.Scopes.Stopped)
 		fmt.Fprintf(w, "The rollback would send %s requests, %s.\n", thousands(n), dryRunTime(n, run.rps))
 	} else {
 		n := apply.EstimateRequests(run.plan, run.keepOld)
-		fmt.Fprintf(w, "The apply would leave: %s.\n", objectCounts(sum))
+		fmt.Fprintf(w, "The apply would create %d, change %d, pause %d and delete %d objects.\n", sum.Created, sum.Changed, sum.Paused, sum.Deleted)
 		fmt.Fprintf(w, "The apply would send %s requests, %s.\n", thousands(n), dryRunTime(n, run.rps))
 		fmt.Fprintln(w, rescanLine("After it, a rescan would still report", sum.Left))
 	}
