@@ -60,6 +60,9 @@ type Options struct {
 	// OnStep, when set, sees every step outcome as it happens (progress); it may be called
 	// from several goroutines at once.
 	OnStep func(scope *ScopeResult, step StepResult)
+	// OnScope, when set, sees every scope as it ends (progress); it may be called from
+	// several goroutines at once.
+	OnScope func(scope *ScopeResult)
 }
 
 // Outcomes of a step.
@@ -190,7 +193,11 @@ func eachScope(ctx context.Context, scopes []scope, opts *Options, do func(*scop
 	run := pool.New().WithErrors().WithFirstError().WithMaxGoroutines(workers)
 	for i := range scopes {
 		run.Go(func() error {
-			return do(&scopeRun{opts: opts, sc: scopes[i], res: &res.Scopes[i]}, ctx)
+			err := do(&scopeRun{opts: opts, sc: scopes[i], res: &res.Scopes[i]}, ctx)
+			if opts.OnScope != nil {
+				opts.OnScope(&res.Scopes[i])
+			}
+			return err
 		})
 	}
 	firstErr := run.Wait()

@@ -3,7 +3,6 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"sync/atomic"
 
 	ucli "github.com/urfave/cli/v2"
 
@@ -107,8 +106,8 @@ func runApply(c *ucli.Context, s *Streams) error {
 	if run.loaded != nil && !run.rollback {
 		aopts.Done = run.loaded.Done()
 	}
-	prog := newApplyProgress(s, run.plan)
-	aopts.OnStep = prog.step
+	prog := newApplyProgress(s, run, client)
+	aopts.OnStep, aopts.OnScope = prog.step, prog.scope
 	var res *apply.Result
 	if run.rollback {
 		res, err = apply.Rollback(c.Context, run.loaded, aopts)
@@ -302,34 +301,4 @@ func openJournal(c *ucli.Context, run *applyRun, client *cfapi.Client) error {
 	}
 	run.journal = j
 	return nil
-}
-
-// applyProgress draws one line on a terminal: steps done of the plan's.
-type applyProgress struct {
-	s     *Streams
-	total int
-	n     atomic.Int64
-}
-
-func newApplyProgress(s *Streams, p *migrate.Plan) *applyProgress {
-	total := 0
-	for _, st := range p.Steps() {
-		if !st.Manual {
-			total++
-		}
-	}
-	return &applyProgress{s: s, total: total}
-}
-
-func (p *applyProgress) step(_ *apply.ScopeResult, _ apply.StepResult) {
-	n := p.n.Add(1)
-	if p.s.ErrTTY {
-		fmt.Fprintf(p.s.Err, "\r\x1b[Kapplying: %d of %d steps", n, p.total)
-	}
-}
-
-func (p *applyProgress) done() {
-	if p.s.ErrTTY && p.n.Load() > 0 {
-		fmt.Fprint(p.s.Err, "\r\x1b[K")
-	}
 }
