@@ -28,6 +28,35 @@ func appliedWithJournal(t *testing.T, keepOld bool) (*account, *migrate.Plan, st
 	return a, p, path
 }
 
+// dryRollback loads the journal at path and runs its rollback's dry run.
+func dryRollback(t *testing.T, path string) (*apply.Loaded, *apply.Result) {
+	t.Helper()
+	l, err := apply.LoadJournal(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dry, err := apply.Rollback(context.Background(), l, apply.Options{DryRun: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l, dry
+}
+
+// rollback rolls the journal at path back on the account, journaling it.
+func (a *account) rollback(path string) *apply.Result {
+	a.t.Helper()
+	jr, l, err := apply.AppendJournal(path)
+	if err != nil {
+		a.t.Fatal(err)
+	}
+	res, err := apply.Rollback(context.Background(), l, apply.Options{Client: a.client, Journal: jr})
+	_ = jr.Close()
+	if err != nil {
+		a.t.Fatal(err)
+	}
+	return res
+}
+
 // calls lists a result's requests as "METHOD path", scope by scope.
 func calls(res *apply.Result, outcome string) []string {
 	var out []string
@@ -47,14 +76,7 @@ func calls(res *apply.Result, outcome string) []string {
 // EstimateRollback is the count the rollback sends.
 func TestRollbackDryRunListsTheUndo(t *testing.T) {
 	a, p, path := appliedWithJournal(t, true)
-	l, err := apply.LoadJournal(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dry, err := apply.Rollback(context.Background(), l, apply.Options{DryRun: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	l, dry := dryRollback(t, path)
 	kinds := map[string]migrate.StepKind{}
 	for _, st := range p.Steps() {
 		kinds[st.ID] = st.Kind
@@ -76,15 +98,7 @@ func TestRollbackDryRunListsTheUndo(t *testing.T) {
 	}
 	estimate := apply.EstimateRollback(l)
 	total := a.srv.Stats().Total
-	jr, l2, err := apply.AppendJournal(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := apply.Rollback(context.Background(), l2, apply.Options{Client: a.client, Journal: jr})
-	_ = jr.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := a.rollback(path)
 	listed, sent := calls(dry, apply.OutcomeWould), calls(res, apply.OutcomeUndone)
 	if strings.Join(listed, "\n") != strings.Join(sent, "\n") {
 		t.Fatalf("the dry run listed:\n%s\nthe rollback sent:\n%s", strings.Join(listed, "\n"), strings.Join(sent, "\n"))
@@ -101,14 +115,7 @@ func TestRollbackDryRunListsTheUndo(t *testing.T) {
 // why at the deletion, as the rollback does.
 func TestRollbackDryRunStopsAtADeletion(t *testing.T) {
 	_, _, path := appliedWithJournal(t, false)
-	l, err := apply.LoadJournal(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dry, err := apply.Rollback(context.Background(), l, apply.Options{DryRun: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, dry := dryRollback(t, path)
 	stopped := 0
 	for _, sc := range dry.Scopes {
 		if sc.Status != apply.StatusStopped {
