@@ -55,7 +55,7 @@ func applyCommand(s *Streams) *ucli.Command {
 			"are in place. The journal records every step; --resume JOURNAL continues an interrupted\n" +
 			"apply, --rollback JOURNAL undoes one: only a journal as sunset wrote it (its lines chained by\n" +
 			"sha256), against the API and accounts it was written for, and one run at a time (JOURNAL.lock).\n" +
-			"Manual steps are listed at the end, never run.\n" +
+			"Manual steps are never run: counted by kind at the end, each one in plan.md and --format json.\n" +
 			"Exit 0 every zone done, 2 usage, 3 fatal (credentials, journal), 4 some zones stopped.",
 		Flags:  applyFlags(),
 		Action: func(c *ucli.Context) error { return runApply(c, s) },

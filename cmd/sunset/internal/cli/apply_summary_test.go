@@ -106,3 +106,20 @@ func TestRollbackDryRunPrintsTheUndo(t *testing.T) {
 		t.Errorf("the rollback sent %d requests, the dry run said %d", sent, estimate)
 	}
 }
+
+// TestApplyTotalsStoppedScope: a run with a stopped scope and one an interruption never
+// started says so, and blames the findings left on them apart from the manual steps'.
+func TestApplyTotalsStoppedScope(t *testing.T) {
+	var out strings.Builder
+	writeApplyTotals(&out, &applyRun{}, apply.Summary{
+		Created: 3, Deleted: 2, Paused: 1,
+		Scopes: apply.ScopeCounts{Done: 6, Stopped: 1, NotStarted: 2},
+		Left:   apply.FindingsLeft{Total: 12, Manual: 4, NotReached: 8, BySeverity: map[string]int{"error": 8, "notice": 4}},
+	})
+	want := "\nApplied: 3 created, 0 changed, 1 paused, 2 deleted; 0 found done already, 0 held back.\n" +
+		"Scopes: 6 done, 0 partial, 1 stopped, 2 not started.\n" +
+		"A rescan will still report 12 of the plan's findings (8 errors, 4 notices): 4 for the manual steps, 8 for steps of stopped or unstarted scopes. The gate (--fail-on warning) will fail on 8 of them.\n"
+	if out.String() != want {
+		t.Errorf("got:\n%s\nwant:\n%s", out.String(), want)
+	}
+}
