@@ -60,6 +60,9 @@ type Options struct {
 	// OnStep, when set, sees every step outcome as it happens (progress); it may be called
 	// from several goroutines at once.
 	OnStep func(scope *ScopeResult, step StepResult)
+	// OnScope, when set, sees every scope as it ends (progress); it may be called from
+	// several goroutines at once.
+	OnScope func(scope *ScopeResult)
 }
 
 // Outcomes of a step.
@@ -91,6 +94,8 @@ type StepResult struct {
 	Outcome string            `json:"outcome"`
 	Created map[string]string `json:"created,omitempty"`
 	Reason  string            `json:"reason,omitempty"`
+	// What says in words what a rollback's request (Method, Path) undoes or restores.
+	What string `json:"what,omitempty"`
 }
 
 // ManualStep is a step an operator must carry out.
@@ -132,8 +137,10 @@ func (s *ScopeResult) Count(o string) int {
 
 // Result is a whole apply: accounts first, then zones, in plan order.
 type Result struct {
-	DryRun bool          `json:"dry_run"`
-	Scopes []ScopeResult `json:"scopes"`
+	DryRun bool `json:"dry_run"`
+	// Rollback is set on the result of Rollback.
+	Rollback bool          `json:"rollback,omitempty"`
+	Scopes   []ScopeResult `json:"scopes"`
 }
 
 // Stopped returns the scopes that stopped.
@@ -186,7 +193,11 @@ func eachScope(ctx context.Context, scopes []scope, opts *Options, do func(*scop
 	run := pool.New().WithErrors().WithFirstError().WithMaxGoroutines(workers)
 	for i := range scopes {
 		run.Go(func() error {
-			return do(&scopeRun{opts: opts, sc: scopes[i], res: &res.Scopes[i]}, ctx)
+			err := do(&scopeRun{opts: opts, sc: scopes[i], res: &res.Scopes[i]}, ctx)
+			if opts.OnScope != nil {
+				opts.OnScope(&res.Scopes[i])
+			}
+			return err
 		})
 	}
 	firstErr := run.Wait()
@@ -378,7 +389,7 @@ func (r *scopeRun) step(ctx context.Context, st migrate.Step) (StepResult, error
 // holdReason says why a step is not run this time, "" when it runs.
 func (r *scopeRun) holdReason(st migrate.Step) string {
 	if r.opts.KeepOld && deletes(st) {
-		return "--keep-old: deletes wait for a run without it"
+		return keepOldReason
 	}
 	for _, d := range st.DependsOn {
 		if r.held[d] {

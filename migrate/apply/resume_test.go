@@ -93,15 +93,7 @@ func TestRollbackRestoresTheBeforeState(t *testing.T) {
 	if a.apiState() == was {
 		t.Fatal("the apply changed nothing")
 	}
-	jr, l, err := apply.AppendJournal(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := apply.Rollback(context.Background(), l, apply.Options{Client: a.client, Journal: jr})
-	_ = jr.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := a.rollback(path)
 	for _, s := range res.Scopes {
 		if s.Status != apply.StatusDone {
 			t.Errorf("rollback of %s: %s (%s)", s.Name, s.Status, s.Reason)
@@ -123,15 +115,7 @@ func TestRollbackRestoresTheBeforeState(t *testing.T) {
 
 // TestRollbackStopsAtADeletion: past a deletion nothing is undone, and what stays is safe.
 func TestRollbackStopsAtADeletion(t *testing.T) {
-	a := serve(t, seed.Demo(), emulator.Options{})
-	p, before := a.plan()
-	path := filepath.Join(t.TempDir(), "journal")
-	j, err := apply.CreateJournal(path, p, before, a.client.BaseURL())
-	if err != nil {
-		t.Fatal(err)
-	}
-	a.run(p, before, apply.Options{Journal: j})
-	_ = j.Close()
+	a, p, path := appliedWithJournal(t, false)
 	l, err := apply.LoadJournal(path)
 	if err != nil {
 		t.Fatal(err)

@@ -36,9 +36,11 @@ func Rollback(ctx context.Context, l *Loaded, opts Options) (*Result, error) {
 	if steps == nil {
 		steps = map[string]*touched{} // a Loaded not read from a journal
 	}
-	return eachScope(ctx, scopesOf(l.Plan, l.Snapshot), &opts, func(r *scopeRun, ctx context.Context) error {
+	res, err := eachScope(ctx, scopesOf(l.Plan, l.Snapshot), &opts, func(r *scopeRun, ctx context.Context) error {
 		return r.rollback(ctx, steps)
 	})
+	res.Rollback = true
+	return res, err
 }
 
 // touched is what a journal says of one step: begun (with what it overwrote), done (with
@@ -55,16 +57,13 @@ func (r *scopeRun) rollback(ctx context.Context, touchedBy map[string]*touched) 
 	if r.opts.DryRun {
 		r.res.Status = StatusDryRun
 	}
-	for i := len(r.sc.steps) - 1; i >= 0; i-- {
-		st := r.sc.steps[i]
+	for _, st := range r.undoSteps(touchedBy) {
 		t := touchedBy[r.key(st)]
-		if t == nil || (!t.begun && !t.done) || st.Method == http.MethodGet {
-			continue
-		}
-		out := StepResult{ID: st.ID, Kind: string(st.Kind), Method: st.Method, Path: st.Path, Outcome: OutcomeWould}
+		method, path, what := r.undoCall(st, t)
+		out := StepResult{ID: st.ID, Kind: string(st.Kind), Method: method, Path: path, What: what, Outcome: OutcomeWould}
 		var err error
-		if st.Method == http.MethodDelete {
-			err = fmt.Errorf("%s deleted %s, which cannot be undone: the rollback of this %s stops here, with the replacements in place", st.ID, st.Path, r.sc.kind)
+		if method == "" {
+			err = errors.New(what) // a deletion: the rollback of the scope stops here
 		} else if !r.opts.DryRun {
 			out.Outcome = OutcomeUndone
 			for n := 1; ; n++ {

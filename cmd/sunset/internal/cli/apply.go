@@ -2,12 +2,10 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"slices"
-	"sync/atomic"
 
 	ucli "github.com/urfave/cli/v2"
 
@@ -53,7 +51,7 @@ func applyCommand(s *Streams) *ucli.Command {
 			"are in place. The journal records every step; --resume JOURNAL continues an interrupted\n" +
 			"apply, --rollback JOURNAL undoes one: only a journal as sunset wrote it (its lines chained by\n" +
 			"sha256), against the API and accounts it was written for, and one run at a time (JOURNAL.lock).\n" +
-			"Manual steps are listed at the end, never run.\n" +
+			"Manual steps are never run: counted by kind at the end, each one in plan.md and --format json.\n" +
 			"Exit 0 every zone done, 2 usage, 3 fatal (credentials, journal), 4 some zones stopped.",
 		Flags: applyFlags(),
 		Action: func(c *ucli.Context) error {
@@ -142,8 +140,8 @@ func runApply(ctx context.Context, s *Streams, o *applyOptions) error {
 	if run.loaded != nil && !run.rollback {
 		aopts.Done = run.loaded.Done()
 	}
-	prog := newApplyProgress(s, run.plan)
-	aopts.OnStep = prog.step
+	prog := newApplyProgress(s, run, client)
+	aopts.OnStep, aopts.OnScope = prog.step, prog.scope
 	var res *apply.Result
 	if run.rollback {
 		res, err = apply.Rollback(ctx, run.loaded, aopts)
@@ -152,7 +150,11 @@ func runApply(ctx context.Context, s *Streams, o *applyOptions) error {
 	}
 	prog.done()
 	if res != nil {
-		render := func(w io.Writer, format string) error { return writeApplyResult(w, format, run, res, client) }
+		sum := summarizeApply(run, res, opts.asOf, opts.catalog)
+		manualAt := manualListAt(o.saved.plan)
+		render := func(w io.Writer, format string) error {
+			return writeApplyResult(w, format, run, res, sum, client, manualAt)
+		}
 		if werr := s.writeOutputs(o.formats, render); werr != nil {
 			return werr
 		}
@@ -320,111 +322,4 @@ func openJournal(path string, run *applyRun, client *cfapi.Client) error {
 	}
 	run.journal = j
 	return nil
-}
-
-// applyProgress draws one line on a terminal: steps done of the plan's.
-type applyProgress struct {
-	s     *Streams
-	total int
-	n     atomic.Int64
-}
-
-func newApplyProgress(s *Streams, p *migrate.Plan) *applyProgress {
-	total := 0
-	for _, st := range p.Steps() {
-		if !st.Manual {
-			total++
-		}
-	}
-	return &applyProgress{s: s, total: total}
-}
-
-func (p *applyProgress) step(_ *apply.ScopeResult, _ apply.StepResult) {
-	n := p.n.Add(1)
-	if p.s.ErrTTY {
-		fmt.Fprintf(p.s.Err, "\r\x1b[Kapplying: %d of %d steps", n, p.total)
-	}
-}
-
-func (p *applyProgress) done() {
-	if p.s.ErrTTY && p.n.Load() > 0 {
-		fmt.Fprint(p.s.Err, "\r\x1b[K")
-	}
-}
-
-// writeApplyResult prints what was done (or would be): text or JSON.
-func writeApplyResult(w io.Writer, format string, run *applyRun, res *apply.Result, client *cfapi.Client) error {
-	if format == "json" {
-		out := struct {
-			*apply.Result
-			Rollback bool        `json:"rollback,omitempty"`
-			Requests cfapi.Stats `json:"requests"`
-		}{res, run.rollback, cfapi.Stats{}}
-		if client != nil {
-			out.Requests = client.Stats()
-		}
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(out)
-	}
-	writeApplyText(w, run, res)
-	return nil
-}
-
-func writeApplyText(w io.Writer, run *applyRun, res *apply.Result) {
-	var manual []string
-	done, stopped := 0, 0
-	for i := range res.Scopes {
-		sc := &res.Scopes[i]
-		name := textsafe.Sanitize(sc.Name)
-		if name == "" {
-			name = sc.ID
-		}
-		switch {
-		case res.DryRun:
-			fmt.Fprintf(w, "%s %s: would send %d steps\n", sc.Scope, name, sc.Count(apply.OutcomeWould))
-			for _, st := range sc.Steps {
-				if st.Outcome == apply.OutcomeWould {
-					fmt.Fprintf(w, "  %s %s  (%s)\n", st.Method, textsafe.Sanitize(st.Path), st.ID)
-				}
-			}
-		case sc.Status == apply.StatusStopped:
-			stopped++
-			safe := sc.LastSafe
-			if safe == "" {
-				safe = "none"
-			}
-			fmt.Fprintf(w, "%s %s: stopped at %s (last safe step: %s): %s\n", sc.Scope, name, sc.StoppedAt, safe, textsafe.Sanitize(sc.Reason))
-			for _, id := range sc.Restored {
-				fmt.Fprintf(w, "  switched back on (its replacement is missing): %s\n", textsafe.Sanitize(id))
-			}
-		default:
-			done++
-			fmt.Fprintf(w, "%s %s: %s (%d sent, %d found done, %d from the journal, %d held back)\n", sc.Scope, name, sc.Status,
-				sc.Count(apply.OutcomeSent)+sc.Count(apply.OutcomeChecked)+sc.Count(apply.OutcomeUndone), sc.Count(apply.OutcomeAlready), sc.Count(apply.OutcomeJournal), sc.Count(apply.OutcomeHeld))
-		}
-		for _, m := range sc.Manual {
-			manual = append(manual, fmt.Sprintf("%s %s, %s: %s\n    %s", sc.Scope, name, m.ID, textsafe.Sanitize(m.Title), textsafe.Sanitize(m.What)))
-		}
-	}
-	if len(manual) > 0 && !run.rollback {
-		fmt.Fprintf(w, "\nManual steps (not run; do them yourself):\n")
-		for _, m := range manual {
-			fmt.Fprintf(w, "  %s\n", m)
-		}
-	}
-	verb := "Applied"
-	switch {
-	case res.DryRun:
-		fmt.Fprintf(w, "Dry run: nothing sent. %d scopes, %d manual steps.\n", len(res.Scopes), len(manual))
-		if !run.rollback {
-			n := apply.EstimateRequests(run.plan, run.keepOld)
-			fmt.Fprintf(w, "The apply would send %s requests, %s.\n", thousands(n), dryRunTime(n, run.rps))
-		}
-		fmt.Fprintf(w, "Run again with --yes to carry it out.\n")
-		return
-	case run.rollback:
-		verb = "Rolled back"
-	}
-	fmt.Fprintf(w, "%s: %d scopes done, %d stopped, %d manual steps.\n", verb, done, stopped, len(manual))
 }

@@ -23,11 +23,14 @@ type Streams struct {
 	Getenv func(string) string
 	// Now is the wall clock; the as-of date defaults to its UTC day.
 	Now func() time.Time
+	// Ticker ticks every d (progress lines when stderr is not a terminal) until its stop
+	// function is called; nil prints no such line.
+	Ticker func(d time.Duration) (tick <-chan time.Time, stop func())
 }
 
 // SystemStreams returns the process's standard streams, environment and clock.
 func SystemStreams() *Streams {
-	s := &Streams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr, Getenv: os.Getenv, Now: time.Now}
+	s := &Streams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr, Getenv: os.Getenv, Now: time.Now, Ticker: systemTicker}
 	if term.IsTerminal(os.Stdout.Fd()) {
 		s.OutTTY = true
 		if w, _, err := term.GetSize(os.Stdout.Fd()); err == nil {
@@ -59,4 +62,10 @@ func (s *Streams) colorWanted(mode string, tty bool) bool {
 		return true
 	}
 	return tty && s.Getenv("TERM") != "dumb"
+}
+
+// systemTicker is Streams.Ticker on the wall clock.
+func systemTicker(d time.Duration) (<-chan time.Time, func()) {
+	t := time.NewTicker(d)
+	return t.C, t.Stop
 }

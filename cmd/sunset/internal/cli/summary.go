@@ -1,7 +1,18 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/sunsetscan/sunset/migrate/apply"
+	"github.com/sunsetscan/sunset/scanner/catalog"
+	"github.com/sunsetscan/sunset/scanner/cfapi"
+	"github.com/sunsetscan/sunset/scanner/textsafe"
 
 	"github.com/sunsetscan/sunset/reports"
 	"github.com/sunsetscan/sunset/scanner"
@@ -48,4 +59,217 @@ func liveCounts(res scanner.Result) reports.Counts {
 		ZonesNotScanned: notStarted,
 		Accounts:        res.Accounts,
 	}
+}
+
+// summarizeApply tells the apply's result (apply.Summarize), the findings it leaves by
+// their severity in the scan of the plan's snapshot as of asOf.
+func summarizeApply(run *applyRun, res *apply.Result, asOf time.Time, cat *catalog.Catalog) apply.Summary {
+	sev := map[string]scanner.Finding{}
+	if run.snap != nil && !run.rollback {
+		for _, f := range scanner.ScanSnapshot(run.snap, cat, scanner.Options{AsOf: asOf}).Findings {
+			sev[f.Fingerprint] = f
+		}
+	}
+	return apply.Summarize(run.plan, res, func(fp string, replaced bool) string {
+		f, ok := sev[fp]
+		switch {
+		case !ok:
+			return ""
+		case f.Suppressed:
+			return "suppressed"
+		case replaced && f.Severity > scanner.SeverityNotice:
+			// What is left of a finding whose replacement is in place is a notice (the
+			// scanner's rule for settings past their end of life: see scanner.ScanSnapshot).
+			return scanner.SeverityNotice.String()
+		}
+		return f.Severity.String()
+	})
+}
+
+// manualListAt says where the manual steps are listed one by one: next to the plan file
+// the apply read, else where sunset writes them.
+func manualListAt(planFile string) string {
+	const json = `--format json (scopes[].manual)`
+	if planFile == "" {
+		return "`sunset plan --plan-dir DIR` writes them to DIR/plan.md; " + json
+	}
+	dir := filepath.Dir(planFile)
+	md := filepath.Join(dir, "plan.md")
+	if _, err := os.Stat(md); err != nil {
+		return textsafe.Sanitize(planFile) + ` (steps with "manual": true); ` + json
+	}
+	return fmt.Sprintf(`%s (the steps marked "!") and %s ("manual": true)`, textsafe.Sanitize(md), textsafe.Sanitize(planFile))
+}
+
+// writeApplyResult prints what was done (or would be): text or JSON, with its summary.
+func writeApplyResult(w io.Writer, format string, run *applyRun, res *apply.Result, sum apply.Summary, client *cfapi.Client, manualAt string) error {
+	if format == "json" {
+		out := struct {
+			*apply.Result
+			Summary  apply.Summary `json:"summary"`
+			Requests cfapi.Stats   `json:"requests"`
+		}{res, sum, cfapi.Stats{}}
+		if client != nil {
+			out.Requests = client.Stats()
+		}
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
+	}
+	for i := range res.Scopes {
+		writeScopeText(w, res, &res.Scopes[i])
+	}
+	if !run.rollback {
+		writeManualLeft(w, sum, manualAt)
+	}
+	if res.DryRun {
+		writeDryRunTotals(w, run, res, sum)
+		return nil
+	}
+	writeApplyTotals(w, run, sum)
+	return nil
+}
+
+// scopeName is a scope's name for a terminal, its id when it has none.
+func scopeName(sc *apply.ScopeResult) string {
+	if name := textsafe.Sanitize(sc.Name); name != "" {
+		return name
+	}
+	return sc.ID
+}
+
+// writeScopeText prints one scope: what it would send, why it stopped, or how it ended.
+func writeScopeText(w io.Writer, res *apply.Result, sc *apply.ScopeResult) {
+	name := scopeName(sc)
+	switch {
+	case res.DryRun && res.Rollback:
+		writeRollbackDryRun(w, sc)
+	case res.DryRun:
+		fmt.Fprintf(w, "%s %s: would send %d steps\n", sc.Scope, name, sc.Count(apply.OutcomeWould))
+		for _, st := range sc.Steps {
+			if st.Outcome == apply.OutcomeWould {
+				fmt.Fprintf(w, "  %s %s  (%s)\n", st.Method, textsafe.Sanitize(st.Path), st.ID)
+			}
+		}
+	case sc.Status == apply.StatusStopped:
+		safe := sc.LastSafe
+		if safe == "" {
+			safe = "none"
+		}
+		fmt.Fprintf(w, "%s %s: stopped at %s (last safe step: %s): %s\n", sc.Scope, name, sc.StoppedAt, safe, textsafe.Sanitize(sc.Reason))
+		for _, id := range sc.Restored {
+			fmt.Fprintf(w, "  switched back on (its replacement is missing): %s\n", textsafe.Sanitize(id))
+		}
+	case sc.Status == "":
+		fmt.Fprintf(w, "%s %s: not started\n", sc.Scope, name)
+	default:
+		fmt.Fprintf(w, "%s %s: %s (%d sent, %d found done, %d from the journal, %d held back)\n", sc.Scope, name, sc.Status,
+			sc.Count(apply.OutcomeSent)+sc.Count(apply.OutcomeChecked)+sc.Count(apply.OutcomeUndone), sc.Count(apply.OutcomeAlready), sc.Count(apply.OutcomeJournal), sc.Count(apply.OutcomeHeld))
+	}
+}
+
+// writeManualLeft prints what is left by hand, by kind, and where each step is listed.
+func writeManualLeft(w io.Writer, sum apply.Summary, manualAt string) {
+	if sum.ManualSteps == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nLeft by hand: %s (sunset never runs them):\n", fmt.Sprintf("%d manual steps", sum.ManualSteps))
+	for _, m := range sum.Manual {
+		fmt.Fprintf(w, "  %5d  %s (%s)\n", m.Count, m.What, textsafe.Sanitize(m.Kind))
+	}
+	fmt.Fprintf(w, "  Each one, with what to do: %s.\n", manualAt)
+}
+
+// objectCounts is "3 created, 1 changed, 2 paused, 4 deleted", as Terraform counts.
+func objectCounts(s apply.Summary) string {
+	return fmt.Sprintf("%d created, %d changed, %d paused, %d deleted", s.Created, s.Changed, s.Paused, s.Deleted)
+}
+
+// writeApplyTotals closes a run: what happened to the objects, how the scopes ended, and
+// what a rescan will still report.
+func writeApplyTotals(w io.Writer, run *applyRun, sum apply.Summary) {
+	sc := sum.Scopes
+	if run.rollback {
+		fmt.Fprintf(w, "\nRolled back: %d deleted (what the apply created), %d restored (as they were before it); %d scopes done, %d stopped.\n",
+			sum.Deleted, sum.Restored, sc.Done, sc.Stopped)
+		return
+	}
+	fmt.Fprintf(w, "\nApplied: %s; %d found done already, %d held back.\n", objectCounts(sum), sum.FoundDone, sum.Held)
+	fmt.Fprintf(w, "Scopes: %d done, %d partial, %d stopped", sc.Done, sc.Partial, sc.Stopped)
+	if sc.NotStarted > 0 {
+		fmt.Fprintf(w, ", %d not started", sc.NotStarted)
+	}
+	fmt.Fprintln(w, ".")
+	if sc.Partial > 0 {
+		fmt.Fprintf(w, "Partial is not done: old objects are kept (--keep-old; run again without it to delete them) or steps wait on a manual step.\n")
+	}
+	fmt.Fprintln(w, rescanLine("A rescan will still report", sum.Left))
+}
+
+// writeDryRunTotals closes a dry run: what the run would do and send.
+func writeDryRunTotals(w io.Writer, run *applyRun, res *apply.Result, sum apply.Summary) {
+	fmt.Fprintf(w, "Dry run: nothing sent. %d scopes, %d manual steps.\n", len(res.Scopes), sum.ManualSteps)
+	if run.rollback {
+		n := apply.EstimateRollback(run.loaded)
+		if len(run.loaded.Accounts) > 0 {
+			n++ // the account list holding the journal to its accounts (checkJournalBinding)
+		}
+		fmt.Fprintf(w, "The rollback would delete %d objects the apply created and restore %d as they were, %d scopes stopping at a deletion.\n",
+			sum.Deleted, sum.Restored, sum.Scopes.Stopped)
+		fmt.Fprintf(w, "The rollback would send %s requests, %s.\n", thousands(n), dryRunTime(n, run.rps))
+	} else {
+		n := apply.EstimateRequests(run.plan, run.keepOld)
+		fmt.Fprintf(w, "The apply would create %d, change %d, pause %d and delete %d objects.\n", sum.Created, sum.Changed, sum.Paused, sum.Deleted)
+		fmt.Fprintf(w, "The apply would send %s requests, %s.\n", thousands(n), dryRunTime(n, run.rps))
+		fmt.Fprintln(w, rescanLine("After it, a rescan would still report", sum.Left))
+	}
+	fmt.Fprintf(w, "Run again with --yes to carry it out.\n")
+}
+
+// rescanLine says which findings a rescan will still report and why, and whether the default
+// gate (--fail-on warning) passes.
+func rescanLine(lead string, left apply.FindingsLeft) string {
+	if left.Total == 0 {
+		return lead + " none of the plan's findings."
+	}
+	var why []string
+	for _, p := range []struct {
+		n    int
+		what string
+	}{
+		{left.Manual, "for the manual steps"},
+		{left.KeptOld, "for the old objects kept by --keep-old"},
+		{left.NotReached, "for steps of stopped or unstarted scopes"},
+		{left.NoStep, "no step settles"},
+	} {
+		if p.n > 0 {
+			why = append(why, fmt.Sprintf("%d %s", p.n, p.what))
+		}
+	}
+	line := fmt.Sprintf("%s %d of the plan's findings", lead, left.Total)
+	if sev := severityCounts(left.BySeverity); sev != "" {
+		line += " (" + sev + ")"
+	}
+	line += ": " + strings.Join(why, ", ") + "."
+	switch gate := left.BySeverity["error"] + left.BySeverity["warning"]; {
+	case left.BySeverity == nil:
+	case gate > 0:
+		line += fmt.Sprintf(" The gate (--fail-on warning) will fail on %d of them.", gate)
+	default:
+		line += " The gate (--fail-on warning) will pass."
+	}
+	return line
+}
+
+// severityCounts is "4 errors, 21 notices", worst first; "" when none is known.
+func severityCounts(by map[string]int) string {
+	var out []string
+	for _, s := range []struct{ key, what string }{
+		{"error", "errors"}, {"warning", "warnings"}, {"notice", "notices"}, {"suppressed", "suppressed"}, {"none", "of no severity"},
+	} {
+		if n := by[s.key]; n > 0 {
+			out = append(out, fmt.Sprintf("%d %s", n, s.what))
+		}
+	}
+	return strings.Join(out, ", ")
 }
