@@ -87,7 +87,7 @@ func buildHTMLPage(r *Report, cat *catalog.Catalog, plan *migrate.Plan) *htmlPag
 	p.Timeline = buildTimeline(r, cat, stats)
 	p.Groups = groupFindingsHTML(r.Findings, names)
 	p.Charts = findingCharts(r.Findings, p.Groups, p.GroupNoun)
-	p.First = buildFirst(p.Groups, plan, r.Source.Kind)
+	p.First = buildFirst(p.Groups, plan, r.Source.Kind, retiredByGroup(r.Retired))
 	p.FindingCount = len(r.Findings)
 	for _, g := range p.Groups {
 		p.HasSuppressed = p.HasSuppressed || g.Suppressed > 0
@@ -96,6 +96,20 @@ func buildHTMLPage(r *Report, cat *catalog.Catalog, plan *migrate.Plan) *htmlPag
 	p.Rules = ruleRows(r.Catalog, stats)
 	p.Plan = buildHTMLPlan(plan, r, names)
 	return p
+}
+
+// retiredByGroup counts the endpoints that answered as retired by the zone or account they
+// were read for.
+func retiredByGroup(notes []scanner.RetiredNote) map[groupKey]int {
+	out := map[groupKey]int{}
+	for _, n := range notes {
+		k := groupKey{kind: groupAccount, accountID: n.AccountID}
+		if n.ZoneID != "" || n.ZoneName != "" {
+			k = groupKey{kind: groupZone, accountID: n.AccountID, zoneID: n.ZoneID, zoneName: n.ZoneName}
+		}
+		out[k]++
+	}
+	return out
 }
 
 // gateBanner says whether the --fail-on gate passed; nil when there was no gate.
