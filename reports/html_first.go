@@ -37,7 +37,7 @@ type htmlFirstEntry struct {
 	AutoSteps             int
 	Blocked, ByHand       []htmlFold
 	BlockedN, ByHandN     int
-	Warnings              []string
+	Warnings              []htmlFold
 	Planned, NothingToRun bool
 	// Check sums up the plan's verification of the zone ("" when not verified); CheckBad is
 	// set when it found a difference the plan does not declare, or could not compare.
@@ -246,7 +246,7 @@ func firstEntry(g *htmlGroup, ix planIndex, retired int) htmlFirstEntry {
 	e.Blocked, e.ByHand = foldAlike(blocked), foldAlike(byHand)
 	e.BlockedN, e.ByHandN = len(blocked), len(byHand)
 	e.stake.blocked = len(blocked)
-	e.Warnings = sanitizeAll(sec.notes)
+	e.Warnings = foldTexts(sec.notes)
 	e.NothingToRun = e.AutoSteps == 0
 	return e
 }

@@ -2,8 +2,11 @@ package reports
 
 import (
 	"regexp"
+	"slices"
+	"strings"
 
 	"github.com/sunsetscan/sunset/scanner"
+	"github.com/sunsetscan/sunset/scanner/textsafe"
 )
 
 // htmlFold is items that read alike but for the names and ids in them ("Review the
@@ -18,10 +21,11 @@ type htmlFold struct {
 	Items     []htmlRef
 }
 
-// foldItem is an item to fold: a link, with what tags it and a note on it.
+// foldItem is an item to fold: a link, with what tags it and a note on it. A prefix (the
+// zone it belongs to) is shown before the item's text but does not count in its pattern.
 type foldItem struct {
-	ref       htmlRef
-	tag, note string
+	ref               htmlRef
+	tag, note, prefix string
 }
 
 var (
@@ -39,8 +43,8 @@ func textPattern(s string) string {
 // appear; a note is kept when every item of the fold has the same.
 func foldAlike(items []foldItem) []htmlFold {
 	index := map[string]int{}
-	mixed := map[int]bool{}
 	var out []htmlFold
+	var members [][]foldItem
 	for _, it := range items {
 		pattern := textPattern(it.ref.Text)
 		k := it.tag + "\x00" + pattern
@@ -49,21 +53,85 @@ func foldAlike(items []foldItem) []htmlFold {
 			i = len(out)
 			index[k] = i
 			out = append(out, htmlFold{Text: pattern, Tag: it.tag, Note: it.note})
+			members = append(members, nil)
 		}
 		if out[i].Note != it.note {
-			mixed[i] = true
+			out[i].Note = ""
 		}
-		out[i].Items = append(out[i].Items, it.ref)
+		members[i] = append(members[i], it)
 	}
 	for i := range out {
+		out[i].Items = foldRefs(members[i])
 		if len(out[i].Items) == 1 {
 			out[i].Text = out[i].Items[0].Text
 		}
-		if mixed[i] {
-			out[i].Note = ""
+	}
+	return out
+}
+
+// foldRefs are the links of a fold's items. The words all of them begin and end with are
+// the fold's (its summary says them), so each item shows only what sets it apart: "Pause
+// firewall rule "a" (1)" and "Pause firewall rule "b" (2)" become ""a" (1)" and ""b" (2)".
+func foldRefs(items []foldItem) []htmlRef {
+	texts := make([]string, len(items))
+	for i, it := range items {
+		texts[i] = it.ref.Text
+	}
+	if len(items) > 1 {
+		texts = trimCommonWords(texts)
+	}
+	out := make([]htmlRef, len(items))
+	for i, it := range items {
+		out[i] = htmlRef{Href: it.ref.Href, Text: texts[i]}
+		if it.prefix != "" {
+			out[i].Text = it.prefix + ": " + texts[i]
 		}
 	}
 	return out
+}
+
+// trimCommonWords drops the words every text begins with and those every text ends with;
+// the texts are returned whole when that would leave one of them empty.
+func trimCommonWords(texts []string) []string {
+	words := make([][]string, len(texts))
+	for i, t := range texts {
+		words[i] = strings.Split(t, " ")
+	}
+	shortest := slices.MinFunc(words, func(a, b []string) int { return len(a) - len(b) })
+	head := 0
+	for head < len(shortest) && all(words, func(w []string) bool { return w[head] == shortest[head] }) {
+		head++
+	}
+	tail := 0
+	for head+tail < len(shortest) && all(words, func(w []string) bool { return w[len(w)-1-tail] == shortest[len(shortest)-1-tail] }) {
+		tail++
+	}
+	if head+tail >= len(shortest) {
+		return texts
+	}
+	out := make([]string, len(texts))
+	for i, w := range words {
+		out[i] = strings.Join(w[head:len(w)-tail], " ")
+	}
+	return out
+}
+
+func all[T any](xs []T, ok func(T) bool) bool {
+	for _, x := range xs {
+		if !ok(x) {
+			return false
+		}
+	}
+	return true
+}
+
+// foldTexts folds plain texts (a plan's warnings) that read alike.
+func foldTexts(texts []string) []htmlFold {
+	items := make([]foldItem, len(texts))
+	for i, t := range texts {
+		items[i] = foldItem{ref: htmlRef{Text: textsafe.Sanitize(t)}}
+	}
+	return foldAlike(items)
 }
 
 // Single is the fold's only item, nil when it folds several.

@@ -38,6 +38,8 @@ type htmlPage struct {
 	Errors        []htmlError
 	Rules         []htmlRule
 	Plan          *htmlPlan
+	// Compact is set for a page past htmlDetailLimit: findings by rule, steps by kind.
+	Compact bool
 }
 
 type htmlGate struct{ Class, Text string }
@@ -94,7 +96,8 @@ func buildHTMLPage(r *Report, cat *catalog.Catalog, plan *migrate.Plan) *htmlPag
 	}
 	p.Errors = errorRows(r.Errors, names)
 	p.Rules = ruleRows(r.Catalog, stats)
-	p.Plan = buildHTMLPlan(plan, r, names)
+	p.Compact = compactPage(len(r.Findings), plan)
+	p.Plan = buildHTMLPlan(plan, r, names, p.Compact)
 	return p
 }
 
