@@ -42,6 +42,8 @@ type htmlRuleRow struct {
 }
 
 // RuleRows are the group's findings by rule and severity, in the order each first appears.
+// A finding has its anchor only when the page links to it (g.linked): in a compact page only
+// the plan's list of findings no step resolves does.
 func (g *htmlGroup) RuleRows() []htmlRuleRow {
 	var rows []htmlRuleRow
 	index := map[string]int{}
@@ -56,9 +58,25 @@ func (g *htmlGroup) RuleRows() []htmlRuleRow {
 			rows = append(rows, htmlRuleRow{Severity: hf.Severity, SevClass: hf.SevClass, RuleID: hf.RuleID,
 				RuleAnchor: hf.RuleAnchor, RuleTitle: hf.RuleTitle, Suppressed: f.Suppressed})
 		}
-		rows[j].Items = append(rows[j].Items, htmlFinding{Anchor: findingAnchor(f), Resource: resourceLabel(f), Suppressed: f.Suppressed})
+		item := htmlFinding{Resource: resourceLabel(f), Suppressed: f.Suppressed}
+		if g.linked[f.Fingerprint] {
+			item.Anchor = findingAnchor(f)
+		}
+		rows[j].Items = append(rows[j].Items, item)
 	}
 	return rows
+}
+
+// linkedFindings are the fingerprints a compact page links to: the plan's findings that no
+// step resolves.
+func linkedFindings(p *migrate.Plan) map[string]bool {
+	out := map[string]bool{}
+	if p != nil {
+		for _, fp := range p.Unplanned {
+			out[fp] = true
+		}
+	}
+	return out
 }
 
 // htmlPlanOverview is the plan as a whole: its steps by kind, the zones that run the same
@@ -87,7 +105,7 @@ func planOverview(p *migrate.Plan, names accountNames) htmlPlanOverview {
 	var ov htmlPlanOverview
 	kinds := map[migrate.StepKind]int{}
 	patterns := map[string]int{}
-	var manual []foldItem
+	var manual []manualItem
 	scope := func(key, title string, steps []migrate.Step) {
 		seen := map[migrate.StepKind]bool{}
 		var auto, byHand []string
@@ -109,7 +127,7 @@ func planOverview(p *migrate.Plan, names accountNames) htmlPlanOverview {
 				}
 			}
 			if st.Manual {
-				manual = append(manual, foldItem{ref: htmlRef{Href: "#" + stepAnchor(key, st.ID), Text: textsafe.Sanitize(st.Title)}, prefix: title})
+				manual = append(manual, manualItem{scope: htmlRef{Href: "#plan-" + key, Text: title}, step: htmlRef{Href: "#" + stepAnchor(key, st.ID), Text: textsafe.Sanitize(st.Title)}})
 			}
 		}
 		ov.addPattern(patterns, auto, byHand, htmlRef{Href: "#plan-" + key, Text: title})
@@ -144,10 +162,46 @@ func (ov *htmlPlanOverview) addPattern(index map[string]int, auto, byHand []stri
 	ov.Patterns[i].Scopes = append(ov.Patterns[i].Scopes, ref)
 }
 
-// foldManual folds the plan's manual steps that read alike, the most frequent first.
-func foldManual(items []foldItem) []htmlFold {
-	folds := foldAlike(items)
-	slices.SortStableFunc(folds, func(a, b htmlFold) int { return cmp.Compare(len(b.Items), len(a.Items)) })
+// manualItem is a manual step of the plan and the zone or account it belongs to.
+type manualItem struct{ scope, step htmlRef }
+
+// foldManual folds the plan's manual steps that read alike, the most frequent first. A fold
+// lists the zones and accounts that have such steps (with how many when more than one), not
+// the steps: each zone's section lists its own. A step alone links to itself.
+func foldManual(items []manualItem) []htmlFold {
+	index := map[string]int{}
+	var folds []htmlFold
+	var scopes [][]htmlRef
+	var counts []map[string]int
+	for _, it := range items {
+		pattern := textPattern(it.step.Text)
+		i, ok := index[pattern]
+		if !ok {
+			i = len(folds)
+			index[pattern] = i
+			folds = append(folds, htmlFold{Text: pattern})
+			scopes, counts = append(scopes, nil), append(counts, map[string]int{})
+		}
+		folds[i].Items = append(folds[i].Items, htmlRef{Href: it.step.Href, Text: it.scope.Text + ": " + it.step.Text})
+		if counts[i][it.scope.Href] == 0 {
+			scopes[i] = append(scopes[i], it.scope)
+		}
+		counts[i][it.scope.Href]++
+	}
+	for i := range folds {
+		if len(folds[i].Items) == 1 {
+			folds[i].Text = folds[i].Items[0].Text
+			continue
+		}
+		folds[i].Count = len(folds[i].Items)
+		folds[i].Items = scopes[i]
+		for j, sc := range scopes[i] {
+			if n := counts[i][sc.Href]; n > 1 {
+				folds[i].Items[j].Text += " ×" + strconv.Itoa(n)
+			}
+		}
+	}
+	slices.SortStableFunc(folds, func(a, b htmlFold) int { return cmp.Compare(b.Len(), a.Len()) })
 	return folds
 }
 

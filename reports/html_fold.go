@@ -19,6 +19,17 @@ type htmlFold struct {
 	// Tag and Note are the items' own when they all share them ("" otherwise).
 	Tag, Note string
 	Items     []htmlRef
+	// Count is how many items the fold stands for when it is not len(Items) (0 then): a
+	// fold of steps may list the zones they are in.
+	Count int
+}
+
+// Len is how many items the fold stands for.
+func (f htmlFold) Len() int {
+	if f.Count > 0 {
+		return f.Count
+	}
+	return len(f.Items)
 }
 
 // foldItem is an item to fold: a link, with what tags it and a note on it. A prefix (the
@@ -136,7 +147,7 @@ func foldTexts(texts []string) []htmlFold {
 
 // Single is the fold's only item, nil when it folds several.
 func (f htmlFold) Single() *htmlRef {
-	if len(f.Items) == 1 {
+	if len(f.Items) == 1 && f.Count <= 1 {
 		return &f.Items[0]
 	}
 	return nil

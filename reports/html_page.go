@@ -97,6 +97,12 @@ func buildHTMLPage(r *Report, cat *catalog.Catalog, plan *migrate.Plan) *htmlPag
 	p.Errors = errorRows(r.Errors, names)
 	p.Rules = ruleRows(r.Catalog, stats)
 	p.Compact = compactPage(len(r.Findings), plan)
+	if p.Compact {
+		linked := linkedFindings(plan)
+		for _, g := range p.Groups {
+			g.linked = linked
+		}
+	}
 	p.Plan = buildHTMLPlan(plan, r, names, p.Compact)
 	return p
 }

@@ -27,6 +27,10 @@
         li.hidden = !ok;
         if (ok) { visible++; }
       });
+      // A compact page lists findings by rule: a rule with none shown is hidden too.
+      Array.prototype.forEach.call(g.querySelectorAll("li.rule-row"), function (row) {
+        row.hidden = !row.querySelector("li[data-severity]:not([hidden])");
+      });
       g.hidden = visible === 0;
       n += visible;
     });
