@@ -197,3 +197,23 @@ func (w *countingWriter) Write(p []byte) (int, error) {
 	*w += countingWriter(len(p))
 	return len(p), nil
 }
+
+// TestHTMLVerificationWitness checks a zone's plan shows each difference its verification
+// found with the request fields that decide it, and whether the plan declares it.
+func TestHTMLVerificationWitness(t *testing.T) {
+	plan := firstPlan()
+	z := &plan.Zones[1]
+	z.Verification.Differences[0].Old = migrate.Decision{Action: "block", By: "firewall rule 4 (block)"}
+	z.Verification.Differences[0].Witness = map[string]any{"http.request.uri.path": "/xmlrpc.php", "ip.src.asnum": 64497}
+	page := renderHTML(t, HTML{Plan: plan}, sampleReport())
+	sec := page[strings.Index(page, `id="plan-zone-9a7806061c88ada191ed06f989cc3dac"`):]
+	for _, want := range []string{
+		`<p class="verify bad">7 of 200 generated requests decided otherwise (2 not declared by the plan).</p>`,
+		`<li>5 requests: old rules block by firewall rule 4 (block), new rules no action (no rule decides), for instance when <code>http.request.uri.path = &#34;/xmlrpc.php&#34;</code> and <code>ip.src.asnum = 64497</code>. <span class="muted">Declared: cf.threat_score is always 0</span></li>`,
+		`<li>2 requests: old rules no action (no rule decides), new rules no action (no rule decides), whatever the request. <span class="tag blocker">not declared</span></li>`,
+	} {
+		if !strings.Contains(sec, want) {
+			t.Errorf("the zone's plan lacks %q", want)
+		}
+	}
+}
