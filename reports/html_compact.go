@@ -291,7 +291,6 @@ func compactSteps(sec *htmlPlanSection, steps []migrate.Step, key string, ref fu
 	for i, st := range steps {
 		if st.Manual {
 			hs := planStep(i+1, st, key, ref, shared)
-			hs.Kind = kindWords(st.Kind)
 			sec.Manual = append(sec.Manual, hs)
 			continue
 		}
