@@ -114,6 +114,9 @@ type KindSpec struct {
 	// Body checks a step's body against what the planner writes for the object it names
 	// (bodyCheck); nil when the kind has no body.
 	Body func(bodyCheck) error
+	// Words say what a step of the kind does, for people ("pause firewall rule"): reports
+	// and summaries count and list steps by them instead of by the kind's identifier.
+	Words string
 }
 
 // Undoable reports whether a rollback can undo a step of the kind.
@@ -182,9 +185,56 @@ func buildRegistry() map[StepKind]*KindSpec {
 	}
 	out := make(map[StepKind]*KindSpec, len(specs))
 	for i := range specs {
+		specs[i].Words = kindWords[specs[i].Kind]
 		out[specs[i].Kind] = &specs[i]
 	}
 	return out
+}
+
+// kindWords are the kinds' Words, kept apart from the specs so each reads on one line.
+var kindWords = map[StepKind]string{
+	KindCustomRulesCreate:       "create the custom rules entry point",
+	KindCustomRulesAdd:          "add custom rule",
+	KindCustomRulesVerify:       "check custom rules",
+	KindRateLimitingRulesCreate: "create the rate limiting rules entry point",
+	KindRateLimitingRulesAdd:    "add rate limiting rule",
+	KindRateLimitingRulesVerify: "check rate limiting rules",
+	KindManagedRulesCreate:      "create the managed rules entry point",
+	KindManagedRulesAdd:         "add managed ruleset rule",
+	KindManagedRulesVerify:      "check managed rules",
+	KindRedirectRulesCreate:     "create the redirect rules entry point",
+	KindRedirectRulesAdd:        "add redirect rule",
+	KindRedirectRulesVerify:     "check redirect rules",
+
+	KindFirewallRulePause:  "pause firewall rule",
+	KindFirewallRuleDelete: "delete firewall rule",
+	KindFilterDelete:       "delete filter",
+	KindRateLimitPause:     "pause rate limit",
+	KindRateLimitDelete:    "delete rate limit",
+	KindWAFOverridePause:   "pause WAF override",
+	KindWAFOverrideDelete:  "delete WAF override",
+	KindWAFOff:             "turn off the previous WAF",
+	KindZoneSettingOff:     "turn off mobile redirect",
+	KindDNSSettingsPatch:   "update zone DNS settings",
+	KindDNSRecordPatch:     "rewrite SRV record",
+
+	KindAccountDNSSettingsPatch: "update account DNS settings",
+	KindNotificationPolicyNew:   "create notification policy",
+	KindPoolClearEmail:          "clear pool notification e-mail",
+	KindAccessAppCreate:         "create Access bookmark app",
+	KindAccessBookmarkDelete:    "delete Access bookmark",
+
+	KindAccountSettingsStop:  "stop using the old account settings fields",
+	KindTunnelMove:           "move tunnel",
+	KindDNSSettingsStopOld:   "stop using the old DNS settings endpoint",
+	KindDNSRecordReview:      "review DNS record",
+	KindDNSRecordStopReading: "stop reading old DNS record fields",
+	KindRateLimitKeep:        "keep rate limit",
+	KindFirewallRuleKeep:     "keep firewall rule",
+	KindExpressionReview:     "review expression",
+	KindZoneSettingStop:      "stop using zone setting",
+	KindWAFOverrideKeep:      "keep WAF override",
+	KindFindingReview:        "review finding",
 }
 
 // SpecOf is the registry's spec of a step's kind; nil when the kind is not in it.

@@ -289,6 +289,41 @@ func TestHTMLInBrowser(t *testing.T) {
 	})
 }
 
+// TestHTMLInBrowserAt200Zones loads the page of 200 zones with its plan in headless
+// Chromium: the script must run on it without an error and count every finding, and it is
+// pictured at 1400 and 800 px (kept under SUNSET_SCREENSHOT_DIR when set, as
+// reports/testdata/screenshots/zones200-*.png are). It logs how long Chromium took to load,
+// run and dump the page; it asserts no time.
+func TestHTMLInBrowserAt200Zones(t *testing.T) {
+	browser := findChromium(t)
+	if testing.Short() {
+		t.Skip("the real-browser test takes several seconds; skipped in -short")
+	}
+	page, rep, _ := scalePage(t)
+	dir := t.TempDir()
+	file := filepath.Join(dir, "report.html")
+	if err := os.WriteFile(file, []byte(page), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	run := runChromium(t, browser, file, "--dump-dom")
+	t.Logf("%d bytes, %d findings: Chromium loaded and dumped the page in %s", len(page), len(rep.Findings), time.Since(start).Round(time.Millisecond))
+	checkConsole(t, run)
+	n := len(rep.Findings)
+	if got := findingRows(run.stdout); got != n {
+		t.Errorf("%d findings in the DOM, want %d", got, n)
+	}
+	if !strings.Contains(run.stdout, fmt.Sprintf(">%d of %d findings shown</output>", n, n)) {
+		t.Error("the script did not count the findings")
+	}
+	const height = 2200
+	for _, width := range []int{1400, 800} {
+		shot := filepath.Join(dir, fmt.Sprintf("zones200-%d.png", width))
+		checkConsole(t, runChromium(t, browser, file, "--screenshot="+shot, fmt.Sprintf("--window-size=%d,%d", width, height)))
+		checkScreenshot(t, shot, width, height)
+	}
+}
+
 // checkConsole fails on a policy violation or a script error on the console, and on any
 // request the page made.
 func checkConsole(t *testing.T, run chromeRun) {

@@ -59,14 +59,17 @@ func contentSecurityPolicy(css, js string) string {
 }
 
 // HTML writes one self-contained HTML page: summary cards, "what to do first" (the zones and
-// accounts most urgent first, with what their plan runs and what blocks it), a timeline of
-// the catalog's deprecation and end-of-life dates, charts of findings by rule and by zone,
-// the findings grouped by zone, account or file in collapsible <details> (each finding a
-// headline with its details behind it; a small inline script adds a filter and
-// expand/collapse all, and nothing needs it), read errors, the migration plan when one is
-// given, and the rules hit. The page loads
-// nothing: its style and script are inline and admitted by hash in a Content-Security-Policy
-// that forbids every fetch, and its pictures are inline SVG. It prints on A4.
+// accounts with the most at stake first, each with why, what its plan runs and what blocks
+// it), a timeline of the catalog's deprecation and end-of-life dates, charts of findings by
+// rule and by zone, the findings grouped by zone, account or file in collapsible <details>
+// (each finding a headline with its details behind it; a small inline script adds a filter
+// and expand/collapse all, and nothing needs it), read errors, the migration plan when one
+// is given, and the rules hit. A large page (more than 1,500 findings and plan steps) stays
+// small and quick to open: findings are listed by rule with the objects they name, the
+// plan's steps by kind in words, and steps that read alike are shown once with their count.
+// The page loads nothing: its style and script are inline and admitted by hash in a
+// Content-Security-Policy that forbids every fetch, and its pictures are inline SVG. It
+// prints on A4.
 //
 // Every piece of text from the account, a repository or a user catalog (names, messages,
 // expressions, descriptions) goes through html/template's contextual escaping and is never

@@ -42,6 +42,8 @@ type htmlGroup struct {
 	sortName string
 	findings []scanner.Finding // the report's
 	idx      []int32
+	// linked are the fingerprints of the findings RuleRows gives an anchor.
+	linked map[string]bool
 }
 
 // groupKey identifies the zone, account or file a finding belongs to.

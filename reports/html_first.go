@@ -1,11 +1,13 @@
 package reports
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/sunsetscan/sunset/migrate"
+	"github.com/sunsetscan/sunset/scanner"
 	"github.com/sunsetscan/sunset/scanner/textsafe"
 )
 
@@ -14,7 +16,8 @@ import (
 const firstMaxEntries = 25
 
 // htmlFirst is the "what to do first" section: the zones and accounts with findings, most
-// urgent first, each with what its plan does by API calls and what holds it back.
+// at stake first, each with why it ranks there, what its plan does by API calls and what
+// holds it back.
 type htmlFirst struct {
 	Entries []htmlFirstEntry
 	// More counts the zones and accounts past firstMaxEntries.
@@ -24,6 +27,7 @@ type htmlFirst struct {
 
 // htmlFirstEntry is one zone or account of the "what to do first" section.
 type htmlFirstEntry struct {
+	Rank                  int
 	Title, Sub, Kind      string
 	GroupHref, PlanHref   string
 	WorstClass, Worst     string
@@ -31,73 +35,130 @@ type htmlFirstEntry struct {
 	EOL                   string
 	Auto                  []htmlKindCount
 	AutoSteps             int
-	Blocked, ByHand       []htmlBlocker
-	Warnings              []string
+	Blocked, ByHand       []htmlFold
+	BlockedN, ByHandN     int
+	Warnings              []htmlFold
 	Planned, NothingToRun bool
 	// Check sums up the plan's verification of the zone ("" when not verified); CheckBad is
 	// set when it found a difference the plan does not declare, or could not compare.
 	Check    string
 	CheckBad bool
+	// Why says why the entry ranks where it does.
+	Why string
+
+	stake firstStake
 }
 
-// htmlKindCount is how many steps of one kind a plan runs by API calls.
+// htmlKindCount is how many steps of one kind a plan runs by API calls, the kind in words.
 type htmlKindCount struct {
 	Kind  string
 	Count int
 }
 
-// htmlBlocker is a manual step: Tag says what blocks the migration (quota, plan features)
-// for a step that keeps an old object; "" for one that only needs a person.
-type htmlBlocker struct {
-	Href, Title, Tag, Why string
+// firstStake is what ranks an entry: what is already broken, how much is past its end of
+// life, how much the plan cannot carry out, how soon the rest ends.
+type firstStake struct {
+	retired  int // endpoints of the zone that already answer as retired
+	objects  int // findings at the worst severity
+	rules    int // rules among them
+	blocked  int // manual steps that keep an old object
+	badCheck bool
 }
 
-// buildFirst orders the zones and accounts with findings that are not suppressed by
-// urgency: the most severe finding first (errors: past end of life), then the nearest end
-// of life, then the most findings. A files scan has no zones to migrate: nil.
-func buildFirst(groups []*htmlGroup, p *migrate.Plan, source string) *htmlFirst {
+// buildFirst ranks the zones and accounts with findings that are not suppressed by what is
+// at stake and how soon (firstOrder). A files scan has no zones to migrate: nil.
+func buildFirst(groups []*htmlGroup, p *migrate.Plan, source string, retired map[groupKey]int) *htmlFirst {
 	if source == SourceFiles {
 		return nil
 	}
-	var cands []*htmlGroup
+	plans := indexPlan(p)
+	var entries []htmlFirstEntry
 	for _, g := range groups {
 		if g.Total > 0 && (g.Kind == groupZone || g.Kind == groupAccount) {
-			cands = append(cands, g)
+			entries = append(entries, firstEntry(g, plans, retired[g.key]))
 		}
 	}
-	if len(cands) == 0 {
+	if len(entries) == 0 {
 		return nil
 	}
-	slices.SortStableFunc(cands, urgency)
+	slices.SortStableFunc(entries, firstOrder)
 	out := &htmlFirst{HasPlan: p != nil}
-	if len(cands) > firstMaxEntries {
-		out.More = len(cands) - firstMaxEntries
-		cands = cands[:firstMaxEntries]
+	if len(entries) > firstMaxEntries {
+		out.More = len(entries) - firstMaxEntries
+		entries = entries[:firstMaxEntries]
 	}
-	plans := indexPlan(p)
-	for _, g := range cands {
-		out.Entries = append(out.Entries, firstEntry(g, plans))
+	for i := range entries {
+		entries[i].Rank = i + 1
+		entries[i].Why = firstWhy(&entries[i])
 	}
+	out.Entries = entries
 	return out
 }
 
-// urgency orders groups most urgent first; ties fall to the title, then the anchor, so the
-// order is the same every run.
-func urgency(a, b *htmlGroup) int {
-	switch {
-	case a.Worst != b.Worst:
-		return int(b.Worst) - int(a.Worst)
-	case a.EOL != b.EOL:
-		if a.EOL == "" || b.EOL == "" {
-			return len(b.EOL) - len(a.EOL) // a date before none
-		}
-		return strings.Compare(a.EOL, b.EOL)
-	case a.Total != b.Total:
-		return b.Total - a.Total
-	case a.Title != b.Title:
-		return strings.Compare(a.Title, b.Title)
+// firstOrder puts first what is already broken (endpoints that answer as retired), then
+// what is past its end of life (errors), then what ends soon (warnings, the nearest end of
+// life first), then advice. All end-of-life dates of errors are past, so among them the
+// date says little: the number of objects affected ranks them, then the steps the plan
+// cannot carry out (those objects stay on the old API), then the number of rules. Ties fall
+// to the date, the title and the anchor, so the order is the same every run.
+func firstOrder(a, b htmlFirstEntry) int {
+	x, y := a.stake, b.stake
+	if (x.retired > 0) != (y.retired > 0) {
+		return y.retired - x.retired
 	}
-	return strings.Compare(a.Anchor, b.Anchor)
+	if a.Worst != b.Worst {
+		return int(severityOf(b.Worst)) - int(severityOf(a.Worst))
+	}
+	if a.Worst == scanner.SeverityWarning.String() && a.EOL != b.EOL {
+		return compareDates(a.EOL, b.EOL)
+	}
+	return cmp.Or(
+		cmp.Compare(y.retired, x.retired), cmp.Compare(y.objects, x.objects),
+		cmp.Compare(y.blocked, x.blocked), cmp.Compare(y.rules, x.rules),
+		compareDates(a.EOL, b.EOL), strings.Compare(a.Title, b.Title), strings.Compare(a.GroupHref, b.GroupHref))
+}
+
+// compareDates orders YYYY-MM-DD dates, a date before none.
+func compareDates(a, b string) int {
+	if a == "" || b == "" {
+		return len(b) - len(a)
+	}
+	return strings.Compare(a, b)
+}
+
+func severityOf(s string) scanner.Severity {
+	for _, sev := range []scanner.Severity{scanner.SeverityError, scanner.SeverityWarning, scanner.SeverityNotice} {
+		if sev.String() == s {
+			return sev
+		}
+	}
+	return scanner.SeverityNone
+}
+
+// firstWhy says in words why an entry ranks where it does, from the same facts firstOrder
+// reads.
+func firstWhy(e *htmlFirstEntry) string {
+	st := e.stake
+	var parts []string
+	if st.retired > 0 {
+		parts = append(parts, "already broken: "+plural(st.retired, "endpoint answers", "endpoints answer")+" as retired")
+	}
+	objects := plural(st.objects, "object", "objects") + " in " + plural(st.rules, "rule", "rules")
+	switch severityOf(e.Worst) {
+	case scanner.SeverityError:
+		parts = append(parts, objects+" past end of life")
+	case scanner.SeverityWarning:
+		parts = append(parts, objects+" reach end of life on "+e.EOL)
+	default:
+		parts = append(parts, "advice only ("+objects+")")
+	}
+	if st.blocked > 0 {
+		parts = append(parts, plural(st.blocked, "object stays", "objects stay")+" on the old API until unblocked")
+	}
+	if st.badCheck {
+		parts = append(parts, "the plan's check found differences it does not declare")
+	}
+	return strings.Join(parts, "; ") + "."
 }
 
 // planIndex finds the plan of a zone (by id, else name) or an account.
@@ -153,12 +214,13 @@ func (ix planIndex) sectionOf(k groupKey) (firstPlanOf, bool) {
 
 // firstEntry is one group's entry: its findings in numbers, and from its plan the steps by
 // kind that run by API calls, the manual steps (those that keep an old object block the
-// migration) and the plan's warnings.
-func firstEntry(g *htmlGroup, ix planIndex) htmlFirstEntry {
+// migration), each folded with the steps that read alike, and the plan's warnings.
+func firstEntry(g *htmlGroup, ix planIndex, retired int) htmlFirstEntry {
 	e := htmlFirstEntry{
 		Title: g.Title, Sub: g.Sub, Kind: g.Kind, GroupHref: "#" + g.Anchor,
 		WorstClass: g.WorstClass, Worst: g.Worst.String(), Counts: g.SevCounts(), EOL: g.EOL,
 	}
+	e.stake = firstStake{retired: retired, objects: g.worstCount(), rules: g.worstRules()}
 	sec, ok := ix.sectionOf(g.key)
 	if !ok {
 		return e
@@ -166,28 +228,56 @@ func firstEntry(g *htmlGroup, ix planIndex) htmlFirstEntry {
 	key := sec.key
 	e.Planned, e.PlanHref = true, "#plan-"+key
 	e.Check, e.CheckBad = verificationLine(sec.verification)
-	byKind := map[string]int{}
+	e.stake.badCheck = e.CheckBad
+	e.Auto, e.AutoSteps = kindCounts(sec.steps)
+	var blocked, byHand []foldItem
 	for _, st := range sec.steps {
 		if !st.Manual {
-			e.AutoSteps++
-			if _, seen := byKind[string(st.Kind)]; !seen {
-				byKind[string(st.Kind)] = len(e.Auto)
-				e.Auto = append(e.Auto, htmlKindCount{Kind: textsafe.Sanitize(string(st.Kind))})
-			}
-			e.Auto[byKind[string(st.Kind)]].Count++
 			continue
 		}
-		b := htmlBlocker{Href: "#" + stepAnchor(key, st.ID), Title: textsafe.Sanitize(st.Title), Tag: blockerTag(st)}
-		if b.Tag != "" {
-			b.Why = textsafe.Sanitize(st.Reason)
-			e.Blocked = append(e.Blocked, b)
+		it := foldItem{ref: htmlRef{Href: "#" + stepAnchor(key, st.ID), Text: textsafe.Sanitize(st.Title)}, tag: blockerTag(st)}
+		if it.tag != "" {
+			it.note = textsafe.Sanitize(st.Reason)
+			blocked = append(blocked, it)
 		} else {
-			e.ByHand = append(e.ByHand, b)
+			byHand = append(byHand, it)
 		}
 	}
-	e.Warnings = sanitizeAll(sec.notes)
+	e.Blocked, e.ByHand = foldAlike(blocked), foldAlike(byHand)
+	e.BlockedN, e.ByHandN = len(blocked), len(byHand)
+	e.stake.blocked = len(blocked)
+	e.Warnings = foldTexts(sec.notes)
 	e.NothingToRun = e.AutoSteps == 0
 	return e
+}
+
+// kindCounts counts the steps that run by API calls by kind, in words, in the order the
+// kinds first appear, and how many they are in all.
+func kindCounts(steps []migrate.Step) (counts []htmlKindCount, total int) {
+	byKind := map[migrate.StepKind]int{}
+	for _, st := range steps {
+		if st.Manual {
+			continue
+		}
+		total++
+		i, seen := byKind[st.Kind]
+		if !seen {
+			i = len(counts)
+			byKind[st.Kind] = i
+			counts = append(counts, htmlKindCount{Kind: kindWords(st.Kind)})
+		}
+		counts[i].Count++
+	}
+	return counts, total
+}
+
+// kindWords says what a step of kind k does, in words (the registry's); a kind the registry
+// does not know is shown as it is.
+func kindWords(k migrate.StepKind) string {
+	if spec := migrate.KindSpecs[k]; spec != nil && spec.Words != "" {
+		return spec.Words
+	}
+	return textsafe.Sanitize(string(k))
 }
 
 // blockerTag says what holds back a manual step that keeps an old object (kind "*.keep"):

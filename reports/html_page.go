@@ -38,6 +38,8 @@ type htmlPage struct {
 	Errors        []htmlError
 	Rules         []htmlRule
 	Plan          *htmlPlan
+	// Compact is set for a page past htmlDetailLimit: findings by rule, steps by kind.
+	Compact bool
 }
 
 type htmlGate struct{ Class, Text string }
@@ -87,15 +89,36 @@ func buildHTMLPage(r *Report, cat *catalog.Catalog, plan *migrate.Plan) *htmlPag
 	p.Timeline = buildTimeline(r, cat, stats)
 	p.Groups = groupFindingsHTML(r.Findings, names)
 	p.Charts = findingCharts(r.Findings, p.Groups, p.GroupNoun)
-	p.First = buildFirst(p.Groups, plan, r.Source.Kind)
+	p.First = buildFirst(p.Groups, plan, r.Source.Kind, retiredByGroup(r.Retired))
 	p.FindingCount = len(r.Findings)
 	for _, g := range p.Groups {
 		p.HasSuppressed = p.HasSuppressed || g.Suppressed > 0
 	}
 	p.Errors = errorRows(r.Errors, names)
 	p.Rules = ruleRows(r.Catalog, stats)
-	p.Plan = buildHTMLPlan(plan, r, names)
+	p.Compact = compactPage(len(r.Findings), plan)
+	if p.Compact {
+		linked := linkedFindings(plan)
+		for _, g := range p.Groups {
+			g.linked = linked
+		}
+	}
+	p.Plan = buildHTMLPlan(plan, r, names, p.Compact)
 	return p
+}
+
+// retiredByGroup counts the endpoints that answered as retired by the zone or account they
+// were read for.
+func retiredByGroup(notes []scanner.RetiredNote) map[groupKey]int {
+	out := map[groupKey]int{}
+	for _, n := range notes {
+		k := groupKey{kind: groupAccount, accountID: n.AccountID}
+		if n.ZoneID != "" || n.ZoneName != "" {
+			k = groupKey{kind: groupZone, accountID: n.AccountID, zoneID: n.ZoneID, zoneName: n.ZoneName}
+		}
+		out[k]++
+	}
+	return out
 }
 
 // gateBanner says whether the --fail-on gate passed; nil when there was no gate.

@@ -21,6 +21,10 @@ type htmlPlan struct {
 	Unplanned []htmlRef
 	// HasSections says whether Sections yields any.
 	HasSections bool
+	// Overview sums the plan up: steps by kind, zones alike, manual steps alike.
+	Overview htmlPlanOverview
+	// Compact lays each section's steps out by kind (compactSteps) rather than in full.
+	Compact bool
 
 	plan   *migrate.Plan
 	names  accountNames
@@ -42,7 +46,7 @@ func (h *htmlPlan) sections(withSteps bool) iter.Seq[htmlPlanSection] {
 			if !withSteps {
 				a.Steps = nil // a copy: the plan keeps its steps
 			}
-			if !yield(accountSection(a, h.ref, h.shared)) {
+			if !yield(accountSection(a, h.ref, h.shared, h.Compact)) {
 				return
 			}
 		}
@@ -50,7 +54,7 @@ func (h *htmlPlan) sections(withSteps bool) iter.Seq[htmlPlanSection] {
 			if !withSteps {
 				z.Steps = nil
 			}
-			if !yield(zoneSection(z, h.names, h.ref, h.shared)) {
+			if !yield(zoneSection(z, h.names, h.ref, h.shared, h.Compact)) {
 				return
 			}
 		}
@@ -60,10 +64,13 @@ func (h *htmlPlan) sections(withSteps bool) iter.Seq[htmlPlanSection] {
 // htmlPlanSection is the plan of one account or zone.
 type htmlPlanSection struct {
 	Anchor, Title, Summary string
-	Warnings               []string
+	Warnings               []htmlFold
 	Steps                  []htmlStep
 	Diffs                  []htmlDiff
 	Manual                 []htmlStep
+	// Auto are the steps that run by API calls folded by kind, in a compact page.
+	Auto   []htmlFold
+	Verify *htmlVerify
 }
 
 type htmlStep struct {
@@ -96,7 +103,7 @@ type htmlShared struct {
 // Steps link to the findings of the report they resolve; a fingerprint the report does not
 // hold (a plan from another run) is shown as it is. Reasons and notes that several steps
 // share are listed once, before the sections.
-func buildHTMLPlan(p *migrate.Plan, r *Report, names accountNames) *htmlPlan {
+func buildHTMLPlan(p *migrate.Plan, r *Report, names accountNames, compact bool) *htmlPlan {
 	if p == nil {
 		return nil
 	}
@@ -112,6 +119,7 @@ func buildHTMLPlan(p *migrate.Plan, r *Report, names accountNames) *htmlPlan {
 	out.shared = newSharedTexts(p)
 	out.HasSections = len(p.Accounts)+len(p.Zones) > 0
 	out.Shared = out.shared.list
+	out.Overview, out.Compact = planOverview(p, names), compact
 	return out
 }
 
@@ -145,7 +153,7 @@ func newSharedTexts(p *migrate.Plan) *sharedTexts {
 	// sections are laid out.
 	number := func(steps []migrate.Step) {
 		for _, st := range steps {
-			kind := textsafe.Sanitize(string(st.Kind)) // as planStep files it
+			kind := kindWords(st.Kind) // as planStep files it
 			s.ref(st.Reason, kind)
 			s.ref(st.Note, kind)
 		}
@@ -207,17 +215,19 @@ func zonePlanKey(z migrate.ZonePlan) string {
 func stepAnchor(key, id string) string { return "step-" + key + "-" + anchorID(id) }
 
 // accountSection is the plan of one account, titled by its name and id.
-func accountSection(a migrate.AccountPlan, ref func(string) htmlRef, shared *sharedTexts) htmlPlanSection {
+func accountSection(a migrate.AccountPlan, ref func(string) htmlRef, shared *sharedTexts, compact bool) htmlPlanSection {
 	title := "Account " + textsafe.Sanitize(orElse(a.AccountName, a.AccountID))
 	if a.AccountName != "" {
 		title += " (" + textsafe.Sanitize(a.AccountID) + ")"
 	}
-	return planSection(accountPlanKey(a), title, "", a.Summary, a.Notes, a.Steps, ref, shared)
+	sec := htmlPlanSection{Anchor: "plan-" + accountPlanKey(a), Title: title}
+	planSection(&sec, "", a.Summary, a.Notes, a.Steps, ref, shared, compact)
+	return sec
 }
 
 // zoneSection is the plan of one zone, titled by its name, with its id, account and plan
 // level below.
-func zoneSection(z migrate.ZonePlan, names accountNames, ref func(string) htmlRef, shared *sharedTexts) htmlPlanSection {
+func zoneSection(z migrate.ZonePlan, names accountNames, ref func(string) htmlRef, shared *sharedTexts, compact bool) htmlPlanSection {
 	title := "Zone " + textsafe.Sanitize(orElse(z.ZoneName, z.ZoneID))
 	var sub []string
 	if z.ZoneName != "" && z.ZoneID != "" {
@@ -229,15 +239,23 @@ func zoneSection(z migrate.ZonePlan, names accountNames, ref func(string) htmlRe
 	if z.PlanLevel != "" {
 		sub = append(sub, textsafe.Sanitize(z.PlanLevel)+" plan")
 	}
-	return planSection(zonePlanKey(z), title, strings.Join(sub, ", "), z.Summary, z.Notes, z.Steps, ref, shared)
+	sec := htmlPlanSection{Anchor: "plan-" + zonePlanKey(z), Title: title, Verify: verifyView(z.Verification)}
+	planSection(&sec, strings.Join(sub, ", "), z.Summary, z.Notes, z.Steps, ref, shared, compact)
+	return sec
 }
 
-// planSection lays out the steps of one account or zone (key names it in anchors), with the
-// manual ones again in a list of their own, and the diffs of the expressions they change.
-func planSection(key, title, sub string, sum migrate.Summary, notes []string, steps []migrate.Step, ref func(string) htmlRef, shared *sharedTexts) htmlPlanSection {
-	sec := htmlPlanSection{Anchor: "plan-" + key, Title: title, Summary: planSummaryLine(sum), Warnings: sanitizeAll(notes)}
+// planSection lays out the steps of one account or zone (its anchor is "plan-" + the key of
+// its steps' anchors), with the manual ones again in a list of their own, and the diffs of
+// the expressions they change; in a compact page, by kind (compactSteps).
+func planSection(sec *htmlPlanSection, sub string, sum migrate.Summary, notes []string, steps []migrate.Step, ref func(string) htmlRef, shared *sharedTexts, compact bool) {
+	key := strings.TrimPrefix(sec.Anchor, "plan-")
+	sec.Summary, sec.Warnings = planSummaryLine(sum), foldTexts(notes)
 	if sub != "" {
 		sec.Summary = sub + " · " + sec.Summary
+	}
+	if compact {
+		compactSteps(sec, steps, key, ref, shared)
+		return
 	}
 	for i, st := range steps {
 		hs := planStep(i+1, st, key, ref, shared)
@@ -249,14 +267,13 @@ func planSection(key, title, sub string, sum migrate.Summary, notes []string, st
 			sec.Diffs = append(sec.Diffs, planDiff(d, hs))
 		}
 	}
-	return sec
 }
 
 // planStep is step n of a section: its request, the findings it resolves and links to the
 // steps it depends on.
 func planStep(n int, st migrate.Step, key string, ref func(string) htmlRef, shared *sharedTexts) htmlStep {
 	hs := htmlStep{
-		N: n, Anchor: stepAnchor(key, st.ID), ID: textsafe.Sanitize(st.ID), Kind: textsafe.Sanitize(string(st.Kind)), Change: textsafe.Sanitize(string(st.Change)),
+		N: n, Anchor: stepAnchor(key, st.ID), ID: textsafe.Sanitize(st.ID), Kind: kindWords(st.Kind), Change: textsafe.Sanitize(string(st.Change)),
 		Title:  textsafe.Sanitize(st.Title),
 		Method: textsafe.Sanitize(st.Method), Path: textsafe.Sanitize(st.Path), Body: prettyBody(st.Body),
 		Risk: textsafe.Sanitize(string(st.Risk)), Manual: st.Manual, Derived: st.Derived,

@@ -832,7 +832,7 @@ func TestHTMLWhatToDoFirst(t *testing.T) {
 		t.Errorf("order %s, want example.com, example.org, account a1", got)
 	}
 	for _, want := range []string{
-		`<strong>Automatic (3 steps):</strong> <span class="kind"><code>rate-limiting-rules.create</code>&nbsp;&times;1</span>, <span class="kind"><code>rate-limit.delete</code>&nbsp;&times;2</span></p>`,
+		`<strong>Automatic (3 steps):</strong> <span class="kind">create the rate limiting rules entry point&nbsp;&times;1</span>, <span class="kind">delete rate limit&nbsp;&times;2</span></p>`,
 		`<p class="first-label"><strong>Blocked (2):</strong></p>`,
 		`<li><span class="tag blocker">quota</span> <a href="#step-zone-9a7806061c88ada191ed06f989cc3dac-rate-limit_2ekeep_3a3">Keep rate limit 3</a>`,
 		`<li><span class="tag blocker">plan features</span> <a href="#step-zone-9a7806061c88ada191ed06f989cc3dac-firewall-rule_2ekeep_3a4">Keep firewall rule 4</a>`,

@@ -199,8 +199,10 @@ func countListed(ds []migrate.Difference) int {
 	return n
 }
 
-// witness keeps the fields of req that the rules involved (matched on either side, or
-// deciding) read, when that alone gets the same two decisions; else it is req whole.
+// witness keeps the fields of req that decide the difference: starting from those the
+// rules involved (matched on either side, or deciding) read, or from req whole when those
+// alone do not get the same two decisions, it drops each field (in name order) without
+// which both decisions stay the same.
 func witness(ev *ruleeval.Evaluator, req celcheck.Request, l lists, d migrate.Difference) map[string]any {
 	involved := map[string]bool{d.Old.By: true, d.New.By: true}
 	for _, lb := range append(slices.Clone(d.OldRules), d.NewRules...) {
@@ -212,8 +214,18 @@ func witness(ev *ruleeval.Evaluator, req celcheck.Request, l lists, d migrate.Di
 			addFields(out, req, s.Expr)
 		}
 	}
-	if ev.Decide(l.old, out).Key() != d.Old.Key() || ev.Decide(l.now, out).Key() != d.New.Key() {
-		return maps.Clone(req)
+	same := func(r map[string]any) bool {
+		return ev.Decide(l.old, r).Key() == d.Old.Key() && ev.Decide(l.now, r).Key() == d.New.Key()
+	}
+	if !same(out) {
+		out = maps.Clone(req)
+	}
+	for _, f := range slices.Sorted(maps.Keys(out)) {
+		v := out[f]
+		delete(out, f)
+		if !same(out) {
+			out[f] = v
+		}
 	}
 	return out
 }

@@ -3,6 +3,7 @@ package verify_test
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -165,6 +166,14 @@ func reproduce(t *testing.T, z *inventory.ZoneInventory, now []inventory.Ruleset
 	}
 	if got := ev.New(now, d.Witness); !got.Same(d.New) {
 		t.Errorf("the witness gets %+v from the new rules, reported %+v", got, d.New)
+	}
+	// The witness holds only fields that decide: without any one, a decision changes.
+	for f := range d.Witness {
+		less := maps.Clone(d.Witness)
+		delete(less, f)
+		if ev.Decide(old, less).Key() == d.Old.Key() && ev.New(now, less).Key() == d.New.Key() {
+			t.Errorf("witness field %s does not decide the difference: %v", f, d.Witness)
+		}
 	}
 }
 

@@ -13,6 +13,15 @@
   var supp = document.getElementById("filter-suppressed");
   var shown = document.getElementById("findings-shown");
 
+  // In a compact page a finding is listed under its rule: the rule's line is searched too
+  // (read once per rule).
+  function ruleText(li) {
+    var row = li.parentElement && li.parentElement.closest("li.rule-row");
+    if (!row) { return ""; }
+    if (row.sunsetText === undefined) { row.sunsetText = row.querySelector("summary").textContent.toLowerCase(); }
+    return row.sunsetText;
+  }
+
   function apply() {
     var words = search.value.toLowerCase().split(/\s+/).filter(Boolean);
     var n = 0;
@@ -20,12 +29,16 @@
       var label = (g.getAttribute("data-label") || "").toLowerCase();
       var visible = 0;
       Array.prototype.forEach.call(g.querySelectorAll("li[data-severity]"), function (li) {
-        var text = label + " " + li.textContent.toLowerCase();
+        var text = label + " " + ruleText(li) + " " + li.textContent.toLowerCase();
         var ok = (!sev.value || li.getAttribute("data-severity") === sev.value) &&
           (supp.checked || li.getAttribute("data-suppressed") !== "true") &&
           words.every(function (w) { return text.indexOf(w) >= 0; });
         li.hidden = !ok;
         if (ok) { visible++; }
+      });
+      // A compact page lists findings by rule: a rule with none shown is hidden too.
+      Array.prototype.forEach.call(g.querySelectorAll("li.rule-row"), function (row) {
+        row.hidden = !row.querySelector("li[data-severity]:not([hidden])");
       });
       g.hidden = visible === 0;
       n += visible;
