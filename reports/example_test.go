@@ -227,5 +227,5 @@ func ExampleParseFormatFlag() {
 	// json:out/report.json -> format json, path "out/report.json", stdout false
 	// table:- -> format table, path "-", stdout true
 	// json:C:\reports\out.json -> format json, path "C:\\reports\\out.json", stdout false
-	// error: unknown format "yaml" (known formats: csv, github, gitlab, html, json, junit, markdown, sarif, table, tsv)
+	// error: unknown format "yaml" (known formats: csv, github, gitlab, html, json, junit, line, markdown, sarif, table, tsv)
 }
