@@ -115,3 +115,76 @@ func plural(n int, one, many string) string {
 	}
 	return strconv.Itoa(n) + " " + many
 }
+
+// minSharedPiece is the shortest piece of a message that counts as said alike by a rule's
+// findings: shorter ones ("enabled.", "active;") are facts of each finding that happen to
+// agree, not advice.
+const minSharedPiece = 24
+
+// messagePieces cuts a message into its clauses: after each ". ", "; " or ": " outside
+// quotes, backquotes and brackets, so a quoted name ("Block: bots") or a parenthesised aside
+// stays whole. Each piece keeps its punctuation; joined with single spaces they give back
+// the message (with its runs of spaces made single). Unbalanced quotes or brackets only
+// make fewer pieces.
+func messagePieces(s string) []string {
+	var pieces []string
+	depth, quote, start := 0, rune(0), 0
+	for i, r := range s {
+		switch {
+		case quote != 0:
+			if r == quote {
+				quote = 0
+			}
+		case r == '"' || r == '`':
+			quote = r
+		case r == '(' || r == '[' || r == '{':
+			depth++
+		case (r == ')' || r == ']' || r == '}') && depth > 0:
+			depth--
+		case (r == '.' || r == ';' || r == ':') && depth == 0 && i+1 < len(s) && s[i+1] == ' ':
+			if p := strings.TrimSpace(s[start : i+1]); p != "" {
+				pieces = append(pieces, p)
+			}
+			start = i + 2
+		}
+	}
+	if p := strings.TrimSpace(s[min(start, len(s)):]); p != "" {
+		pieces = append(pieces, p)
+	}
+	return pieces
+}
+
+// joinPieces joins the kept pieces of a message (keep[i] for pieces[i]) into a text that
+// reads as a sentence: a piece that starts a sentence once what stood before it is left
+// out gets a capital, and a text left ending in ':', ';' or ',' ends in a full stop.
+func joinPieces(pieces []string, keep func(i int) bool) string {
+	var b strings.Builder
+	gap := false // whether a piece was left out since the last one kept
+	for i, p := range pieces {
+		if !keep(i) {
+			gap = true
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		if gap && (b.Len() == 0 || strings.HasSuffix(b.String(), ". ")) {
+			p = capitalise(p)
+		}
+		b.WriteString(p)
+		gap = false
+	}
+	text := b.String()
+	if n := len(text); n > 0 && strings.ContainsRune(":;,", rune(text[n-1])) {
+		text = text[:n-1] + "."
+	}
+	return text
+}
+
+// capitalise upper-cases the first letter of s when it is a lower-case ASCII letter.
+func capitalise(s string) string {
+	if s != "" && s[0] >= 'a' && s[0] <= 'z' {
+		return string(s[0]-'a'+'A') + s[1:]
+	}
+	return s
+}
