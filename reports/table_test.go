@@ -11,6 +11,7 @@ import (
 
 	"github.com/sunsetscan/sunset/scanner"
 	"github.com/sunsetscan/sunset/scanner/textsafe"
+	"github.com/sunsetscan/sunset/scanner/vocab"
 )
 
 func TestTableGolden(t *testing.T) {
@@ -653,4 +654,54 @@ func FuzzTableText(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestMessagePieces: a message is cut after ". ", "; " and ": " outside quotes and
+// brackets, and its pieces joined give it back.
+func TestMessagePieces(t *testing.T) {
+	msg := `Firewall rule "Block: bots. Now; go" (id x; y): action block; its filter (a: b. c) parses. The API is past its end of life (2025-01-15): recreate it.`
+	want := []string{`Firewall rule "Block: bots. Now; go" (id x; y):`, "action block;", "its filter (a: b. c) parses.",
+		"The API is past its end of life (2025-01-15):", "recreate it."}
+	got := messagePieces(msg)
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("pieces:\n%q\nwant\n%q", got, want)
+	}
+	if strings.Join(got, " ") != msg {
+		t.Errorf("joined: %q", strings.Join(got, " "))
+	}
+	// Left out, a piece that started a sentence hands its capital on; a text left ending in
+	// ':' ends in a full stop.
+	if s := joinPieces(got, func(i int) bool { return i != 3 }); !strings.HasSuffix(s, "parses. Recreate it.") {
+		t.Errorf("without the fourth piece: %q", s)
+	}
+	if s := joinPieces(got, func(i int) bool { return i == 3 }); s != "The API is past its end of life (2025-01-15)." {
+		t.Errorf("the fourth piece alone: %q", s)
+	}
+	if got := messagePieces(`unbalanced "quote: here. and on`); len(got) != 1 {
+		t.Errorf("an unbalanced quote cut the message: %q", got)
+	}
+}
+
+// TestRuleAdvice: only what every finding of a rule says, long enough to be advice and not
+// its first piece, is shared; a rule with one finding shares nothing.
+func TestRuleAdvice(t *testing.T) {
+	f := func(rule, msg string) scanner.Finding {
+		return scanner.Finding{RuleID: vocab.RuleID(rule), Severity: scanner.SeverityError, Message: msg, Source: scanner.SourceLive, ZoneName: "z"}
+	}
+	const eol = "The firewall rules API is past its end of life (2025-01-15):"
+	r := NewReport(Input{Findings: []scanner.Finding{
+		f("firewall-rules", `Rule "a" is active; enabled. `+eol+" recreate it with action block."),
+		f("firewall-rules", `Rule "b" is paused; enabled. `+eol+" recreate it with action log."),
+		f("filters", "Filter x is unused. The filters API is past its end of life (2025-01-15)."),
+	}})
+	adv := ruleAdvices(r)
+	if a := adv["firewall-rules"]; a.text != "The firewall rules API is past its end of life (2025-01-15)." {
+		t.Errorf("firewall-rules advice %q", a.text)
+	}
+	if got := adv["firewall-rules"].ownText(r.Findings[0].Message); got != `Rule "a" is active; enabled. Recreate it with action block.` {
+		t.Errorf("own text %q", got)
+	}
+	if a := adv["filters"]; a.text != "" || a.ownText(r.Findings[2].Message) != r.Findings[2].Message {
+		t.Errorf("a single finding shares %q", a.text)
+	}
 }
