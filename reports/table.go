@@ -156,7 +156,7 @@ func (t Table) Write(w io.Writer, r *Report) error {
 		bw.WriteString(st.heading.Render("Could not read (" + plural(len(r.Errors), "error", "errors") + "):"))
 		bw.WriteByte('\n')
 		for _, line := range lines {
-			writeLines(bw, st.r.NewStyle(), hang(line, width, "  ", "    "))
+			writeText(bw, hang(line, width, "  ", "    "))
 		}
 	}
 	if rules := rulesHit(r); len(rules) > 0 {
@@ -181,6 +181,15 @@ func (t Table) Write(w io.Writer, r *Report) error {
 func writeLines(bw *bufio.Writer, style lipgloss.Style, lines []string) {
 	for _, line := range lines {
 		bw.WriteString(style.Render(line))
+		bw.WriteByte('\n')
+	}
+}
+
+// writeText writes lines as they are (they are sanitised, or styled already): rendering
+// them through a plain style would cost far more and change nothing.
+func writeText(bw *bufio.Writer, lines []string) {
+	for _, line := range lines {
+		bw.WriteString(line)
 		bw.WriteByte('\n')
 	}
 }
@@ -548,14 +557,14 @@ func summaryLine(r *Report, st tableStyles, width int) string {
 // finding's object), and the rule's documentation link. The table says them once, under "How
 // to fix", and leaves the shared pieces out of each finding.
 type ruleAdvice struct {
-	shared map[string]bool
-	text   string // the shared pieces as a text, in the order of the rule's first finding
-	doc    string
+	shared   map[string]bool
+	text     string // the shared pieces as a text, in the order of the rule's first finding
+	doc      string
+	findings int
 }
 
 // ruleAdvices returns the advice of each rule (by its sanitised id) with findings that are
-// not suppressed. A rule
-// with one finding shares nothing: its finding says it all.
+// not suppressed. A rule with one finding shares nothing: its finding says it all.
 func ruleAdvices(r *Report) map[string]*ruleAdvice {
 	out := map[string]*ruleAdvice{}
 	first := map[string][]string{} // the pieces of each rule's first finding
@@ -568,7 +577,7 @@ func ruleAdvices(r *Report) map[string]*ruleAdvice {
 		pieces := messagePieces(textsafe.Sanitize(f.Message))
 		a, seen := out[id]
 		if !seen {
-			a = &ruleAdvice{shared: map[string]bool{}, doc: textsafe.Sanitize(f.DocURL)}
+			a = &ruleAdvice{shared: map[string]bool{}, doc: textsafe.Sanitize(f.DocURL), findings: 1}
 			out[id], first[id] = a, pieces
 			for _, p := range pieces[min(1, len(pieces)):] {
 				a.shared[p] = len(p) >= minSharedPiece
@@ -583,11 +592,11 @@ func ruleAdvices(r *Report) map[string]*ruleAdvice {
 		for p := range a.shared {
 			a.shared[p] = a.shared[p] && has[p]
 		}
-		a.text = "-" // more than one finding: the text is made below
+		a.findings++
 	}
 	for id, a := range out {
 		pieces := first[id]
-		if a.text == "" { // a single finding: nothing is shared
+		if a.findings == 1 {
 			a.shared = nil
 			continue
 		}
@@ -653,14 +662,14 @@ func writeGroup(bw *bufio.Writer, st tableStyles, g tableGroup, advice map[strin
 		// The severity leads the first line, in its colour; wrapped lines align under the rule.
 		pad := strings.Repeat(" ", max(len("warning")-len(sev), 0)+2)
 		lines := hang(head, width, "  "+st.severityStyle(sub.sev).Render(sev)+pad, strings.Repeat(" ", len(sev)+len(pad)+2))
-		writeLines(bw, st.r.NewStyle(), lines)
+		writeText(bw, lines)
 		for _, fi := range sub.idx {
 			f := &g.findings[fi]
 			text := findingText(f, advice[textsafe.Sanitize(string(f.RuleID))])
 			if eol == "" && f.EndOfLife != "" {
 				text += " (end of life " + textsafe.Sanitize(f.EndOfLife) + ")"
 			}
-			writeLines(bw, st.r.NewStyle(), hang(text, width, findingIndent, findingHang))
+			writeText(bw, hang(text, width, findingIndent, findingHang))
 		}
 	}
 }
@@ -703,23 +712,22 @@ func writeAdvice(bw *bufio.Writer, st tableStyles, rules []ruleRow, advice map[s
 			writeLines(bw, st.heading, hang("How to fix (said once per rule, not under each finding):", width, "", "  "))
 			wrote = true
 		}
-		plain := st.r.NewStyle()
 		switch {
 		case a.text == "" && !strings.Contains(a.doc, " "): // the link alone, on the rule's line if it fits
 			line := "  " + rr.id + ": " + a.doc
 			if width > 0 && ansi.StringWidth(line) > width {
-				writeLines(bw, plain, append(hang(rr.id+":", width, "  ", "    "), "    "+a.doc))
+				writeText(bw, append(hang(rr.id+":", width, "  ", "    "), "    "+a.doc))
 				continue
 			}
-			writeLines(bw, plain, []string{line})
+			writeText(bw, []string{line})
 		case a.text == "":
-			writeLines(bw, plain, hang(rr.id+": "+a.doc, width, "  ", "    "))
+			writeText(bw, hang(rr.id+": "+a.doc, width, "  ", "    "))
 		default:
-			writeLines(bw, plain, hang(rr.id+": "+a.text, width, "  ", "    "))
+			writeText(bw, hang(rr.id+": "+a.text, width, "  ", "    "))
 			if a.doc != "" && !strings.Contains(a.doc, " ") {
-				writeLines(bw, plain, []string{"    " + a.doc})
+				writeText(bw, []string{"    " + a.doc})
 			} else if a.doc != "" { // not a link (a hand-edited report): it wraps like text
-				writeLines(bw, plain, hang(a.doc, width, "    ", "    "))
+				writeText(bw, hang(a.doc, width, "    ", "    "))
 			}
 		}
 	}
