@@ -195,7 +195,7 @@ func writeScope(w io.Writer, s planScope, shared planShared) {
 	}
 	fmt.Fprintf(w, "%s.\n\n", s.summary.Line())
 	if s.verify != nil {
-		writeVerification(w, s.verify)
+		writeVerification(w, s.verify, &shared)
 	}
 	if len(s.notes) > 0 {
 		fmt.Fprintf(w, "Notes:\n\n")
@@ -250,8 +250,9 @@ func (v *Verification) VerificationLine() string {
 }
 
 // writeVerification writes a zone's verification: its line, then each difference with its
-// witness and rules, each rate limit that is not exact, and the notes.
-func writeVerification(w io.Writer, v *Verification) {
+// witness and rules, each rate limit that is not exact, and the notes (a long one that many
+// zones share as a link to where plan.md says it once).
+func writeVerification(w io.Writer, v *Verification, shared *planShared) {
 	fmt.Fprintf(w, "Verification: %s.\n\n", v.VerificationLine())
 	var items []string
 	for _, d := range v.Differences {
@@ -274,7 +275,7 @@ func writeVerification(w io.Writer, v *Verification) {
 		}
 	}
 	for _, n := range v.Notes {
-		items = append(items, EscapeMarkdown(n))
+		items = append(items, shared.textRef(n))
 	}
 	for _, it := range items {
 		fmt.Fprintf(w, "- %s\n", it)

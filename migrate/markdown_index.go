@@ -47,7 +47,7 @@ type planShared struct {
 	patternScopes [][]int // scope indexes per pattern
 	text          map[string]int
 	texts         []string
-	uses          []int // steps per text
+	uses          []int // uses per text (steps and verifications)
 }
 
 // planScopes lists the plan's accounts, then zones, with their headings and anchors.
@@ -150,31 +150,35 @@ func sharedParts(scopes []planScope) planShared {
 	return sh
 }
 
-// findTexts numbers the long reasons and notes that steps outside the patterns share across
-// minPatternScopes accounts and zones or more: within one zone a text said a few times
-// reads better in place than behind a link.
+// findTexts numbers the long reasons and notes that steps outside the patterns, and zones'
+// verifications, share across minPatternScopes accounts and zones or more: within one zone
+// a text said a few times reads better in place than behind a link.
 func (sh *planShared) findTexts(scopes []planScope) {
 	uses, last := map[string]int{}, map[string]int{}
 	in := map[string]int{} // scopes using the text
 	var order []string
 	for si, s := range scopes {
+		var texts []string
+		if s.verify != nil {
+			texts = append(texts, s.verify.Notes...)
+		}
 		for _, st := range s.steps {
-			if sh.pattern[patternKey(st)] > 0 {
+			if sh.pattern[patternKey(st)] == 0 {
+				texts = append(texts, st.Reason, st.Note)
+			}
+		}
+		for _, t := range texts {
+			if len(t) < minSharedLen {
 				continue
 			}
-			for _, t := range []string{st.Reason, st.Note} {
-				if len(t) < minSharedLen {
-					continue
-				}
-				if uses[t] == 0 {
-					order = append(order, t)
-				}
-				if uses[t] == 0 || last[t] != si {
-					in[t]++
-				}
-				uses[t]++
-				last[t] = si
+			if uses[t] == 0 {
+				order = append(order, t)
 			}
+			if uses[t] == 0 || last[t] != si {
+				in[t]++
+			}
+			uses[t]++
+			last[t] = si
 		}
 	}
 	for _, t := range order {
@@ -189,7 +193,7 @@ func (sh *planShared) findTexts(scopes []planScope) {
 // once.
 func (sh *planShared) textRef(t string) string {
 	if n := sh.text[t]; n > 0 {
-		return fmt.Sprintf("see [%s](#%s), said once for %s.", strings.ToLower(textName(n)), githubSlug(textName(n)), plural(sh.uses[n-1], "step", "steps"))
+		return fmt.Sprintf("see [%s](#%s) (the same in %d places).", strings.ToLower(textName(n)), githubSlug(textName(n)), sh.uses[n-1])
 	}
 	return EscapeMarkdown(t)
 }
