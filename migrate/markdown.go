@@ -162,22 +162,19 @@ func (p *Plan) WriteMarkdown(w io.Writer) error {
 	fmt.Fprintf(bw, "%s.\n\n", strings.Join(meta, ", "))
 	fmt.Fprintf(bw, "Symbols: `+` create, `~` change, `-` delete, `?` verify (a read), `!` manual (an operator acts). Steps run in order; a step runs only after the steps it depends on.\n\n")
 	fmt.Fprintf(bw, "**Plan: %s** (%s, %s).\n\n", p.Summary.Line(), plural(len(p.Accounts), "account", "accounts"), plural(len(p.Zones), "zone", "zones"))
-	if len(p.Accounts)+len(p.Zones) == 0 {
+	scopes := planScopes(p)
+	if len(scopes) == 0 {
 		fmt.Fprintf(bw, "No changes. Nothing deprecated needs migrating.\n")
 	} else {
 		fmt.Fprintf(bw, "%s\n\n", TwoWays)
 	}
-	for _, a := range p.Accounts {
-		title := "Account " + EscapeMarkdown(a.AccountName) + " (" + code(a.AccountID) + ")"
-		writeScope(bw, title, nil, a.Steps, a.Notes, a.Summary)
+	if len(scopes) > 1 { // one section needs no index
+		writeIndex(bw, scopes)
 	}
-	for _, z := range p.Zones {
-		level := ""
-		if z.PlanLevel != "" {
-			level = ", " + EscapeMarkdown(z.PlanLevel) + " plan"
-		}
-		title := "Zone " + EscapeMarkdown(z.ZoneName) + " (" + code(z.ZoneID) + level + ")"
-		writeScope(bw, title, z.Verification, z.Steps, z.Notes, z.Summary)
+	shared := sharedParts(scopes)
+	writeShared(bw, scopes, shared)
+	for _, s := range scopes {
+		writeScope(bw, s, shared)
 	}
 	if len(p.Unplanned) > 0 {
 		fmt.Fprintf(bw, "## Findings without a step\n\n")
@@ -189,27 +186,32 @@ func (p *Plan) WriteMarkdown(w io.Writer) error {
 	return bw.Flush()
 }
 
-func writeScope(w io.Writer, title string, v *Verification, steps []Step, notes []string, sum Summary) {
-	fmt.Fprintf(w, "## %s\n\n", title)
-	fmt.Fprintf(w, "%s.\n\n", sum.Line())
-	if v != nil {
-		writeVerification(w, v)
+// writeScope writes an account's or zone's section: its summary, verification and notes,
+// then its steps.
+func writeScope(w io.Writer, s planScope, shared planShared) {
+	fmt.Fprintf(w, "## %s\n\n", s.heading)
+	if s.nameLine {
+		fmt.Fprintf(w, "Name: %s.\n\n", s.name)
 	}
-	if len(notes) > 0 {
+	fmt.Fprintf(w, "%s.\n\n", s.summary.Line())
+	if s.verify != nil {
+		writeVerification(w, s.verify, &shared)
+	}
+	if len(s.notes) > 0 {
 		fmt.Fprintf(w, "Notes:\n\n")
-		for _, n := range notes {
+		for _, n := range s.notes {
 			fmt.Fprintf(w, "- %s\n", EscapeMarkdown(n))
 		}
 		fmt.Fprintln(w)
 	}
 	num := map[string]int{}
-	for i, st := range steps {
+	for i, st := range s.steps {
 		num[st.ID] = i + 1
 	}
-	for i, st := range steps {
-		writeStep(w, i+1, st, num)
+	for i, st := range s.steps {
+		writeStep(w, i+1, st, num, &shared)
 	}
-	fmt.Fprintf(w, "**%s.**\n\n", sum.Line())
+	fmt.Fprintf(w, "**%s.**\n\n", s.summary.Line())
 }
 
 // VerificationLine is the one-line account of a zone's verification: "verified on N
@@ -248,8 +250,9 @@ func (v *Verification) VerificationLine() string {
 }
 
 // writeVerification writes a zone's verification: its line, then each difference with its
-// witness and rules, each rate limit that is not exact, and the notes.
-func writeVerification(w io.Writer, v *Verification) {
+// witness and rules, each rate limit that is not exact, and the notes (a long one that many
+// zones share as a link to where plan.md says it once).
+func writeVerification(w io.Writer, v *Verification, shared *planShared) {
 	fmt.Fprintf(w, "Verification: %s.\n\n", v.VerificationLine())
 	var items []string
 	for _, d := range v.Differences {
@@ -272,7 +275,7 @@ func writeVerification(w io.Writer, v *Verification) {
 		}
 	}
 	for _, n := range v.Notes {
-		items = append(items, EscapeMarkdown(n))
+		items = append(items, shared.textRef(n))
 	}
 	for _, it := range items {
 		fmt.Fprintf(w, "- %s\n", it)
@@ -310,7 +313,9 @@ func witnessJSON(w map[string]any) string {
 	return string(b)
 }
 
-func writeStep(w io.Writer, n int, st Step, num map[string]int) {
+// writeStep writes one step: its heading, its call and facts, then its text (see
+// writeStepText), or a link to its pattern when plan.md says that text once.
+func writeStep(w io.Writer, n int, st Step, num map[string]int, shared *planShared) {
 	fmt.Fprintf(w, "### %d. `%s` %s\n\n", n, changeSymbol(st), EscapeMarkdown(st.Title))
 	var facts []string
 	if st.Method != "" {
@@ -335,17 +340,39 @@ func writeStep(w io.Writer, n int, st Step, num map[string]int) {
 		facts = append(facts, "after "+strings.Join(deps, ", "))
 	}
 	fmt.Fprintf(w, "%s\n\n", strings.Join(facts, " · "))
-	fmt.Fprintf(w, "Why: %s\n\n", EscapeMarkdown(st.Reason))
-	if st.Note != "" {
-		fmt.Fprintf(w, "Note: %s\n\n", EscapeMarkdown(st.Note))
+	if k := shared.pattern[patternKey(st)]; k > 0 {
+		fmt.Fprintf(w, "Why, notes and checks: as [%s](#%s), said once for the %s that have this step.\n\n",
+			patternName(k), githubSlug(patternName(k)), plural(len(shared.patternScopes[k-1]), "account or zone", "accounts and zones"))
 	}
+	resolves := ""
 	if len(st.Resolves) > 0 {
 		var fps []string
 		for _, f := range st.Resolves {
 			fps = append(fps, code(f))
 		}
-		fmt.Fprintf(w, "Resolves %s: %s\n\n", plural(len(st.Resolves), "finding", "findings"), strings.Join(fps, ", "))
+		resolves = fmt.Sprintf("Resolves %s: %s\n\n", plural(len(st.Resolves), "finding", "findings"), strings.Join(fps, ", "))
 	}
+	if shared.pattern[patternKey(st)] > 0 {
+		fmt.Fprint(w, resolves)
+		return
+	}
+	writeStepText(w, st, shared, resolves)
+}
+
+// writeStepText writes what a step says whatever zone it is in: why, its note, then
+// resolves (what it settles, written by the caller), its checks, its diffs and its request
+// body. With shared, a long reason or note that many steps share is a link to where plan.md
+// says it once.
+func writeStepText(w io.Writer, st Step, shared *planShared, resolves string) {
+	ref := EscapeMarkdown
+	if shared != nil {
+		ref = shared.textRef
+	}
+	fmt.Fprintf(w, "Why: %s\n\n", ref(st.Reason))
+	if st.Note != "" {
+		fmt.Fprintf(w, "Note: %s\n\n", ref(st.Note))
+	}
+	fmt.Fprint(w, resolves)
 	if len(st.Checks) > 0 {
 		fmt.Fprintf(w, "Check:\n\n")
 		for _, c := range st.Checks {

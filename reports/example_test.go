@@ -142,27 +142,45 @@ func Example_json() {
 }
 
 func Example_table() {
-	rep, err := reports.New("table", reports.Options{Color: false, Width: 140})
+	// Two firewall rules in two zones: what both findings say alike is said once, under
+	// "How to fix", with the rule's link.
+	advice := " The firewall rules API is past its end of life (2025-06-15): recreate the rule as a custom rule."
+	in := reports.Input{AsOf: time.Date(2025, 7, 1, 0, 0, 0, 0, time.UTC), Counts: reports.Counts{ZonesScanned: 2}}
+	for _, z := range []struct{ zone, rule string }{{"example.com", "block bots"}, {"example.org", "allow office"}} {
+		in.Findings = append(in.Findings, scanner.Finding{
+			RuleID: "firewall-rules", Severity: scanner.SeverityError, Title: "Firewall rules API",
+			Message: `Firewall rule "` + z.rule + `" is active.` + advice, Source: scanner.SourceLive,
+			ZoneID: "id-" + z.zone, ZoneName: z.zone, Resource: scanner.Resource{Kind: "firewall_rule", Name: z.rule},
+			EndOfLife: "2025-06-15", DocURL: "https://example.invalid/firewall-rules",
+		})
+	}
+	rep, err := reports.New("table", reports.Options{Color: false, Width: 100})
 	if err != nil {
 		panic(err)
 	}
-	if err := rep.Write(os.Stdout, exampleReport()); err != nil {
+	if err := rep.Write(os.Stdout, reports.NewReport(in)); err != nil {
 		panic(err)
 	}
 	// Output:
-	// Zone example.com (z1)
-	// SEVERITY  RULE                 RESOURCE                  MESSAGE                                                          END OF LIFE
-	// ─────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────
-	// error     firewall-rules       firewall_rule block bots  Firewall rule "block bots" uses the retired firewall rules API.  2025-06-15
-	// notice    zone-setting-brotli  zone_setting brotli       The brotli setting is always on now; remove it from automation.  -
+	// Zone example.com (id-example.com)
+	//   error    firewall-rules, end of life 2025-06-15
+	//     Firewall rule "block bots" is active.
+	//
+	// Zone example.org (id-example.org)
+	//   error    firewall-rules, end of life 2025-06-15
+	//     Firewall rule "allow office" is active.
 	//
 	// Rules hit:
-	// ERROR  WARNING  NOTICE  RULE                 TITLE
-	// ───────────────────────────────────────────────────────────────
-	//     1        -       -  firewall-rules       Firewall rules API
-	//     -        -       1  zone-setting-brotli  Brotli setting
+	// ERROR  WARNING  NOTICE  RULE            TITLE
+	// ──────────────────────────────────────────────────────────
+	//     2        -       -  firewall-rules  Firewall rules API
 	//
-	// 1 zone scanned, 1 error, 0 warnings, 1 notice, 0 zones failed
+	// How to fix (said once per rule, not under each finding):
+	//   firewall-rules: The firewall rules API is past its end of life (2025-06-15): recreate the rule as
+	//     a custom rule.
+	//     https://example.invalid/firewall-rules
+	//
+	// 2 zones scanned, 2 errors, 0 warnings, 0 notices, 0 zones failed
 }
 
 func Example_tableNarrow() {
@@ -175,16 +193,12 @@ func Example_tableNarrow() {
 	}
 	// Output:
 	// Zone example.com (z1)
-	// SEVERITY  FINDING
-	// ────────────────────────────────────────────────────────────
-	// error     firewall-rules  firewall_rule block bots
-	//           Firewall rule "block bots" uses the retired
-	//           firewall rules API.
-	//           end of life 2025-06-15
-	//
-	// notice    zone-setting-brotli  zone_setting brotli
-	//           The brotli setting is always on now; remove it
-	//           from automation.
+	//   error    firewall-rules, end of life 2025-06-15
+	//     Firewall rule "block bots" uses the retired firewall
+	//       rules API.
+	//   notice   zone-setting-brotli
+	//     The brotli setting is always on now; remove it from
+	//       automation.
 	//
 	// Rules hit:
 	// FINDINGS   RULE
@@ -227,5 +241,5 @@ func ExampleParseFormatFlag() {
 	// json:out/report.json -> format json, path "out/report.json", stdout false
 	// table:- -> format table, path "-", stdout true
 	// json:C:\reports\out.json -> format json, path "C:\\reports\\out.json", stdout false
-	// error: unknown format "yaml" (known formats: csv, github, gitlab, html, json, junit, markdown, sarif, table, tsv)
+	// error: unknown format "yaml" (known formats: csv, github, gitlab, html, json, junit, line, markdown, sarif, table, tsv)
 }

@@ -77,6 +77,10 @@ var registry = map[string]formatDef{
 		doc: "tab-separated rows: " + strings.Join(columnNames(tsvColumns), ", "),
 		new: func(Options) Reporter { return TSV{} },
 	},
+	"line": {
+		doc: "one line per finding, as compilers print: PATH:LINE:COL: SEVERITY RULE: MESSAGE (ZONE: SEVERITY RULE OBJECT: MESSAGE for a live finding)",
+		new: func(o Options) Reporter { return Line{Options: o} },
+	},
 	"sarif":    {doc: "SARIF " + SARIFVersion + " for GitHub code scanning and other SARIF readers", new: func(Options) Reporter { return SARIF{} }},
 	"junit":    {doc: "JUnit XML: a test suite per rule, a failing test case per finding", new: func(Options) Reporter { return JUnit{} }},
 	"github":   {doc: "GitHub Actions annotations (::error file=...), plus the job summary when $GITHUB_STEP_SUMMARY is set", new: func(o Options) Reporter { return GitHub{StepSummary: o.StepSummary} }},

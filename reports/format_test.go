@@ -23,7 +23,7 @@ func TestParseFormatFlag(t *testing.T) {
 		{in: "", wantErr: "want FORMAT[:PATH]"},
 		{in: ":out.json", wantErr: "want FORMAT[:PATH]"},
 		{in: "json:", wantErr: "empty path after ':'"},
-		{in: "yaml", wantErr: `unknown format "yaml" (known formats: csv, github, gitlab, html, json, junit, markdown, sarif, table, tsv)`},
+		{in: "yaml", wantErr: `unknown format "yaml" (known formats: csv, github, gitlab, html, json, junit, line, markdown, sarif, table, tsv)`},
 		{in: `C:\out.json`, wantErr: `unknown format "c"`},
 	}
 	for _, tt := range tests {
@@ -76,7 +76,7 @@ func TestParseFormatFlags(t *testing.T) {
 }
 
 func TestNew(t *testing.T) {
-	if got := Formats(); !slices.Equal(got, []string{"csv", "github", "gitlab", "html", "json", "junit", "markdown", "sarif", "table", "tsv"}) || !slices.IsSorted(got) {
+	if got := Formats(); !slices.Equal(got, []string{"csv", "github", "gitlab", "html", "json", "junit", "line", "markdown", "sarif", "table", "tsv"}) || !slices.IsSorted(got) {
 		t.Errorf("Formats() = %v", got)
 	}
 	for _, name := range Formats() {
@@ -88,7 +88,7 @@ func TestNew(t *testing.T) {
 		}
 	}
 	_, err := New("sarif2", Options{})
-	if err == nil || !strings.Contains(err.Error(), "csv, github, gitlab, html, json, junit, markdown, sarif, table, tsv") {
+	if err == nil || !strings.Contains(err.Error(), "csv, github, gitlab, html, json, junit, line, markdown, sarif, table, tsv") {
 		t.Errorf("New(unknown) error = %v, want one listing the known formats", err)
 	}
 	cases := []struct {

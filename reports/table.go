@@ -19,43 +19,34 @@ import (
 
 // Table layout constants.
 const (
-	// NarrowWidth is the terminal width below which the table stacks its columns.
-	NarrowWidth = 100
-	// minMessageWidth is the narrowest the message column gets in the wide layout: messages
-	// run to several hundred characters, and wrapped narrower they read worse than stacked.
-	minMessageWidth = 60
-	// minResourceWidth is how far the resource column shrinks.
-	minResourceWidth = 16
-	// minStackWidth is the narrowest the stacked column gets, however narrow the terminal.
+	// minStackWidth is the narrowest the stacked column of "Rules hit" gets, however narrow
+	// the terminal.
 	minStackWidth = 20
 	// minTitleWidth is the narrowest the title column of "Rules hit" gets before it stacks.
 	minTitleWidth = 30
 	// cellGap is the space between columns.
 	cellGap = 2
+	// findingIndent and findingHang indent a finding under its rule's line, and the lines it
+	// wraps to under its first.
+	findingIndent, findingHang = "    ", "      "
 )
 
-// Table writes findings that are not suppressed as tables grouped by account, zone or file:
-// accounts by name, zones by name, files by path, and a file's findings by line and column.
-// Then come any read errors, the rules hit with their findings per severity, and a summary
-// line such as "3 zones scanned, 1 error, 2 warnings, 0 notices, 0 zones failed".
+// Table writes findings that are not suppressed grouped by account, zone or file: accounts
+// by name, zones by name, files by path, and a file's findings by line and column. Within a
+// group, a line per rule (and severity) hit, with its end of life, heads its findings, one
+// each: what the finding says of its own object, wrapped under a hanging indent. What every
+// finding of a rule says alike (its how-to-fix text, usually) is said once, under "How to
+// fix" at the end with the rule's documentation link, not once per finding (see
+// ruleAdvices). Then come any read errors, the rules hit with their findings per severity,
+// how to fix them, and a summary line such as "3 zones scanned, 1 error, 2 warnings, 0
+// notices, 0 zones failed".
 //
 // The styling is bound to the writer, never to the process's stdout: with Color off the output
 // contains no escape sequence. Every piece of user-provided text is sanitised (see textsafe.Sanitize).
-// Nothing is cut: with Width set, messages and resources wrap inside their columns (and
-// headings and error lines under their first word); below NarrowWidth (or when the rule ids
-// leave the message too little room) the columns are stacked into severity and one
-// multi-line finding column. Without Width nothing wraps.
+// Nothing is cut: with Width set, lines wrap under a hanging indent (a documentation link
+// stays whole, so that it can be followed); without Width nothing wraps.
 type Table struct {
 	Options Options
-}
-
-// tableRow is one finding, sanitised and ready to lay out.
-type tableRow struct {
-	sev      scanner.Severity
-	rule     string
-	resource string
-	message  string
-	eol      string
 }
 
 // Kinds of table groups, in the order they are written.
@@ -77,6 +68,15 @@ type tableGroup struct {
 	heading  string
 	findings []scanner.Finding // the report's
 	idx      []int
+}
+
+// tableRow is one finding, sanitised, as the Markdown report lays it out.
+type tableRow struct {
+	sev      scanner.Severity
+	rule     string
+	resource string
+	message  string
+	eol      string
 }
 
 // rows returns the rows of the group's findings, in the group's order.
@@ -140,28 +140,23 @@ func (t Table) Write(w io.Writer, r *Report) error {
 	width := t.Options.Width
 	bw := bufio.NewWriter(w)
 	groups := tableGroups(r)
+	advice := ruleAdvices(r)
 	if len(groups) == 0 {
 		fmt.Fprintln(bw, "No findings.")
-	} else {
-		render, fits := wideLayout(groups, width, st)
-		if !fits {
-			render = narrowLayout(groups, width, st)
-		}
-		for i, g := range groups {
-			if i > 0 {
-				bw.WriteByte('\n')
-			}
-			writeLines(bw, st.heading, hang(g.heading, width, "", "  "))
-			bw.WriteString(render(g))
+	}
+	for i, g := range groups {
+		if i > 0 {
 			bw.WriteByte('\n')
 		}
+		writeLines(bw, st.heading, hang(g.heading, width, "", "  "))
+		writeGroup(bw, st, g, advice, width)
 	}
 	if lines := notReadLines(r); len(lines) > 0 {
 		bw.WriteByte('\n')
 		bw.WriteString(st.heading.Render("Could not read (" + plural(len(r.Errors), "error", "errors") + "):"))
 		bw.WriteByte('\n')
 		for _, line := range lines {
-			writeLines(bw, st.r.NewStyle(), hang(line, width, "  ", "    "))
+			writeText(bw, hang(line, width, "  ", "    "))
 		}
 	}
 	if rules := rulesHit(r); len(rules) > 0 {
@@ -170,6 +165,7 @@ func (t Table) Write(w io.Writer, r *Report) error {
 		bw.WriteByte('\n')
 		bw.WriteString(rulesBlock(rules, st, width))
 		bw.WriteByte('\n')
+		writeAdvice(bw, st, rules, advice, width)
 	}
 	bw.WriteByte('\n')
 	bw.WriteString(summaryLine(r, st, width))
@@ -185,6 +181,15 @@ func (t Table) Write(w io.Writer, r *Report) error {
 func writeLines(bw *bufio.Writer, style lipgloss.Style, lines []string) {
 	for _, line := range lines {
 		bw.WriteString(style.Render(line))
+		bw.WriteByte('\n')
+	}
+}
+
+// writeText writes lines as they are (they are sanitised, or styled already): rendering
+// them through a plain style would cost far more and change nothing.
+func writeText(bw *bufio.Writer, lines []string) {
+	for _, line := range lines {
+		bw.WriteString(line)
 		bw.WriteByte('\n')
 	}
 }
@@ -291,172 +296,6 @@ func resourceLabel(f *scanner.Finding) string {
 		label += " (line " + strconv.Itoa(f.Location.StartLine) + ")"
 	}
 	return orElse(label, "-")
-}
-
-// wideLayout lays out five columns with widths shared by every group, so the tables line up.
-// With a known width the message column takes what is left, after the resource column has
-// given up what it can, and both wrap. It reports false when the width is under NarrowWidth
-// or too narrow for the rule ids and dates plus the narrowest resource and message columns.
-func wideLayout(groups []tableGroup, width int, st tableStyles) (func(tableGroup) string, bool) {
-	headers := []string{"SEVERITY", "RULE", "RESOURCE", "MESSAGE", "END OF LIFE"}
-	widths := make([]int, len(headers))
-	for i, h := range headers {
-		widths[i] = ansi.StringWidth(h)
-	}
-	for _, g := range groups {
-		for _, row := range g.rows() {
-			for i, cell := range row.cells() {
-				widths[i] = max(widths[i], ansi.StringWidth(cell))
-			}
-		}
-	}
-	if width > 0 {
-		budget := width - cellGap*(len(headers)-1) - widths[0] - widths[1] - widths[4]
-		if width < NarrowWidth || budget < minResourceWidth+minMessageWidth {
-			return nil, false
-		}
-		if widths[2]+widths[3] > budget {
-			// The resource wraps to a third of the room (at least minResourceWidth), or takes
-			// what the message does not need, but leaves the message minMessageWidth.
-			res := min(widths[2], max(minResourceWidth, budget/3, budget-widths[3]))
-			widths[2] = min(res, budget-min(widths[3], minMessageWidth))
-			widths[3] = budget - widths[2]
-		}
-	}
-	return func(g tableGroup) string {
-		src := g.rows()
-		rows := make([][]string, len(src))
-		for i, row := range src {
-			cells := row.cells()
-			if width > 0 {
-				cells[2] = wrapAt(cells[2], widths[2], resourceBreaks)
-				cells[3] = wrap(cells[3], widths[3])
-			}
-			rows[i] = cells
-		}
-		return renderTable(st, headers, rows, widths, severityColumn(st, src))
-	}, true
-}
-
-// severityColumn colours the severity cell of each row.
-func severityColumn(st tableStyles, src []tableRow) func(row, col int) lipgloss.Style {
-	return func(row, col int) lipgloss.Style {
-		if col == 0 && row >= 0 {
-			return st.severityStyle(src[row].sev)
-		}
-		return st.r.NewStyle()
-	}
-}
-
-// cells returns the wide layout's cells of a row.
-func (row tableRow) cells() []string {
-	return []string{row.sev.String(), row.rule, row.resource, row.message, row.eol}
-}
-
-// narrowLayout stacks everything but the severity into one column: rule and resource (on one
-// line when they fit), the whole message wrapped, and the end of life.
-func narrowLayout(groups []tableGroup, width int, st tableStyles) func(tableGroup) string {
-	headers := []string{"SEVERITY", "FINDING"}
-	sevWidth := ansi.StringWidth(headers[0])
-	stack := max(width-sevWidth-cellGap, minStackWidth)
-	return func(g tableGroup) string {
-		src := g.rows()
-		rows := make([][]string, len(src))
-		for i, row := range src {
-			var lines []string
-			if head := row.rule + "  " + row.resource; ansi.StringWidth(head) <= stack {
-				lines = append(lines, head)
-			} else { // a rule id breaks only where it does not fit, after a hyphen
-				lines = append(lines, wrap(row.rule, stack), wrapAt(row.resource, stack, resourceBreaks))
-			}
-			if row.message != "" {
-				lines = append(lines, wrap(row.message, stack))
-			}
-			if row.eol != "-" {
-				lines = append(lines, "end of life "+row.eol)
-			}
-			if i < len(src)-1 {
-				lines = append(lines, "") // a blank line keeps stacked rows apart
-			}
-			rows[i] = []string{row.sev.String(), strings.Join(lines, "\n")}
-		}
-		return renderTable(st, headers, rows, []int{sevWidth, stack}, severityColumn(st, src))
-	}
-}
-
-// wrap word-wraps s to width, without trailing spaces. A word wider than the width breaks
-// where the width ends.
-func wrap(s string, width int) string {
-	return wrapAt(s, width, "")
-}
-
-// resourceBreaks are where a resource label (an address, a record name) too wide for its
-// column may break.
-const resourceBreaks = "._/"
-
-// wrapAt is wrap that breaks a word too wide for the width after one of the breakpoints (or
-// a hyphen) when it can. Lines break at spaces only (ansi.Wordwrap also breaks after hyphens,
-// and lets such a line overflow by one column, which the table's own wrapping then breaks
-// again, losing the row's last line).
-func wrapAt(s string, width int, breakpoints string) string {
-	width = max(width, 1)
-	var lines []string
-	var line strings.Builder
-	lineWidth := 0
-	for _, word := range strings.Split(s, " ") {
-		w := ansi.StringWidth(word)
-		switch {
-		case word == "":
-			continue
-		case lineWidth > 0 && lineWidth+1+w <= width:
-			line.WriteByte(' ')
-			line.WriteString(word)
-			lineWidth += 1 + w
-			continue
-		case lineWidth > 0:
-			lines = append(lines, line.String())
-			line.Reset()
-		}
-		pieces := wordPieces(word, w, width, breakpoints)
-		lines = append(lines, pieces[:len(pieces)-1]...)
-		line.WriteString(pieces[len(pieces)-1])
-		lineWidth = ansi.StringWidth(pieces[len(pieces)-1])
-	}
-	return strings.Join(append(lines, line.String()), "\n")
-}
-
-// wordPieces cuts a word of width w into pieces no wider than width, after a breakpoint
-// where it can.
-func wordPieces(word string, w, width int, breakpoints string) []string {
-	if w <= width {
-		return []string{word}
-	}
-	var pieces []string
-	for _, p := range strings.Split(ansi.Wrap(word, width, breakpoints), "\n") {
-		if ansi.StringWidth(p) > width {
-			p = ansi.Hardwrap(p, width, true)
-		}
-		pieces = append(pieces, strings.Split(p, "\n")...)
-	}
-	return pieces
-}
-
-// hang wraps a line of text to width with a hanging indent: the first line starts with
-// first, the others with rest. With no width the text stays on one line.
-func hang(s string, width int, first, rest string) []string {
-	if width <= 0 {
-		return []string{first + s}
-	}
-	// With single spaces the first line wrapped is a prefix of the text: the rest follows it.
-	s = strings.Join(strings.FieldsFunc(s, func(r rune) bool { return r == ' ' }), " ")
-	head, _, _ := strings.Cut(wrap(s, max(width-ansi.StringWidth(first), 1)), "\n")
-	lines := []string{first + head}
-	if tail := strings.TrimPrefix(strings.TrimPrefix(s, head), " "); tail != "" {
-		for _, l := range strings.Split(wrap(tail, max(width-ansi.StringWidth(rest), 1)), "\n") {
-			lines = append(lines, rest+l)
-		}
-	}
-	return lines
 }
 
 // renderTable renders one table with fixed column widths: no outer border, a rule under the
@@ -713,35 +552,183 @@ func summaryLine(r *Report, st tableStyles, width int) string {
 	return joinWrapped(parts, ", ", width)
 }
 
-// joinWrapped joins parts with sep, breaking the line after a separator rather than inside a
-// part when the width is known and the line would not fit.
-func joinWrapped(parts []string, sep string, width int) string {
-	var b strings.Builder
-	lineWidth := 0
-	tail := len(strings.TrimRight(sep, " ")) // what ends a line broken after a part
-	for i, p := range parts {
-		pw := ansi.StringWidth(p)
-		if i < len(parts)-1 {
-			pw += tail // room for the separator that may end the line after this part
-		}
-		if i > 0 {
-			if width > 0 && lineWidth+len(sep)+pw > width {
-				b.WriteString(strings.TrimRight(sep, " ") + "\n")
-				lineWidth = 0
-			} else {
-				b.WriteString(sep)
-				lineWidth += len(sep)
-			}
-		}
-		b.WriteString(p)
-		lineWidth += ansi.StringWidth(p)
-	}
-	return b.String()
+// ruleAdvice is what the findings of one rule in a report say alike: the pieces of their
+// messages (see messagePieces) that every one of them holds, but its first (which names the
+// finding's object), and the rule's documentation link. The table says them once, under "How
+// to fix", and leaves the shared pieces out of each finding.
+type ruleAdvice struct {
+	shared   map[string]bool
+	text     string // the shared pieces as a text, in the order of the rule's first finding
+	doc      string
+	findings int
 }
 
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
+// ruleAdvices returns the advice of each rule (by its sanitised id) with findings that are
+// not suppressed. A rule with one finding shares nothing: its finding says it all.
+func ruleAdvices(r *Report) map[string]*ruleAdvice {
+	out := map[string]*ruleAdvice{}
+	first := map[string][]string{} // the pieces of each rule's first finding
+	for i := range r.Findings {
+		f := &r.Findings[i]
+		if f.Suppressed {
+			continue
+		}
+		id := textsafe.Sanitize(string(f.RuleID))
+		pieces := messagePieces(textsafe.Sanitize(f.Message))
+		a, seen := out[id]
+		if !seen {
+			a = &ruleAdvice{shared: map[string]bool{}, doc: textsafe.Sanitize(f.DocURL), findings: 1}
+			out[id], first[id] = a, pieces
+			for _, p := range pieces[min(1, len(pieces)):] {
+				a.shared[p] = len(p) >= minSharedPiece
+			}
+			continue
+		}
+		a.doc = orElse(a.doc, textsafe.Sanitize(f.DocURL))
+		has := make(map[string]bool, len(pieces))
+		for _, p := range pieces[min(1, len(pieces)):] {
+			has[p] = true
+		}
+		for p := range a.shared {
+			a.shared[p] = a.shared[p] && has[p]
+		}
+		a.findings++
 	}
-	return strconv.Itoa(n) + " " + many
+	for id, a := range out {
+		pieces := first[id]
+		if a.findings == 1 {
+			a.shared = nil
+			continue
+		}
+		a.text = joinPieces(pieces, func(i int) bool { return i > 0 && a.shared[pieces[i]] })
+	}
+	return out
+}
+
+// ownText is what a finding's message says of its own: the message without the pieces its
+// rule's findings all say (advice.shared).
+func (a *ruleAdvice) ownText(message string) string {
+	if a == nil || len(a.shared) == 0 {
+		return message
+	}
+	pieces := messagePieces(message)
+	return joinPieces(pieces, func(i int) bool { return i == 0 || !a.shared[pieces[i]] })
+}
+
+// subgroup is the findings of one rule and severity within a table group.
+type subgroup struct {
+	sev  scanner.Severity
+	rule string
+	idx  []int
+}
+
+// subgroups splits a group's findings by rule and severity, in the order each first appears
+// (a file's findings stay in line order within each).
+func (g tableGroup) subgroups() []subgroup {
+	var subs []subgroup
+	at := map[string]int{}
+	for _, fi := range g.idx {
+		f := &g.findings[fi]
+		key := string(f.RuleID) + "\x00" + f.Severity.String()
+		i, ok := at[key]
+		if !ok {
+			i = len(subs)
+			at[key] = i
+			subs = append(subs, subgroup{sev: f.Severity, rule: string(f.RuleID)})
+		}
+		subs[i].idx = append(subs[i].idx, fi)
+	}
+	return subs
+}
+
+// writeGroup writes a group's findings: per rule and severity a line ("error  firewall-rules
+// (3), end of life 2025-01-15"), then each finding under it.
+func writeGroup(bw *bufio.Writer, st tableStyles, g tableGroup, advice map[string]*ruleAdvice, width int) {
+	for _, sub := range g.subgroups() {
+		eol := textsafe.Sanitize(g.findings[sub.idx[0]].EndOfLife)
+		for _, fi := range sub.idx[1:] {
+			if textsafe.Sanitize(g.findings[fi].EndOfLife) != eol {
+				eol = "" // they differ: each finding says its own
+			}
+		}
+		sev := sub.sev.String()
+		head := textsafe.Sanitize(sub.rule)
+		if n := len(sub.idx); n > 1 {
+			head += " (" + strconv.Itoa(n) + ")"
+		}
+		if eol != "" {
+			head += ", end of life " + eol
+		}
+		// The severity leads the first line, in its colour; wrapped lines align under the rule.
+		pad := strings.Repeat(" ", max(len("warning")-len(sev), 0)+2)
+		lines := hang(head, width, "  "+st.severityStyle(sub.sev).Render(sev)+pad, strings.Repeat(" ", len(sev)+len(pad)+2))
+		writeText(bw, lines)
+		for _, fi := range sub.idx {
+			f := &g.findings[fi]
+			text := findingText(f, advice[textsafe.Sanitize(string(f.RuleID))])
+			if eol == "" && f.EndOfLife != "" {
+				text += " (end of life " + textsafe.Sanitize(f.EndOfLife) + ")"
+			}
+			writeText(bw, hang(text, width, findingIndent, findingHang))
+		}
+	}
+}
+
+// findingText is one finding as the table lists it under its rule: its line in the file
+// ("line 12: "), its object when the message does not name it, and what the message says of
+// its own (see ruleAdvice.ownText).
+func findingText(f *scanner.Finding, a *ruleAdvice) string {
+	msg := a.ownText(textsafe.Sanitize(f.Message))
+	var prefix string
+	if f.Location != nil && f.Location.StartLine > 0 {
+		prefix = "line " + strconv.Itoa(f.Location.StartLine) + ": "
+	}
+	g := *f
+	g.Location = nil // the line is said above; the label names the object only
+	object := resourceLabel(&g)
+	name := textsafe.Sanitize(orElse(f.Resource.Name, f.Resource.ID))
+	switch {
+	case msg == "":
+		return prefix + object
+	case object == "-" || name != "" && strings.Contains(msg, name):
+		return prefix + msg
+	}
+	return prefix + object + ": " + msg
+}
+
+// writeAdvice writes "How to fix": for each rule hit (in the order of "Rules hit") whose
+// findings share advice or that has a documentation link, the advice once, then the link. A
+// link (text without a space) stays whole however narrow the terminal, so that it can be
+// followed: it is the one line that may be wider than Width.
+func writeAdvice(bw *bufio.Writer, st tableStyles, rules []ruleRow, advice map[string]*ruleAdvice, width int) {
+	wrote := false
+	for _, rr := range rules {
+		a := advice[rr.id]
+		if a == nil || a.text == "" && a.doc == "" {
+			continue
+		}
+		if !wrote {
+			bw.WriteByte('\n')
+			writeLines(bw, st.heading, hang("How to fix (said once per rule, not under each finding):", width, "", "  "))
+			wrote = true
+		}
+		switch {
+		case a.text == "" && !strings.Contains(a.doc, " "): // the link alone, on the rule's line if it fits
+			line := "  " + rr.id + ": " + a.doc
+			if width > 0 && ansi.StringWidth(line) > width {
+				writeText(bw, append(hang(rr.id+":", width, "  ", "    "), "    "+a.doc))
+				continue
+			}
+			writeText(bw, []string{line})
+		case a.text == "":
+			writeText(bw, hang(rr.id+": "+a.doc, width, "  ", "    "))
+		default:
+			writeText(bw, hang(rr.id+": "+a.text, width, "  ", "    "))
+			if a.doc != "" && !strings.Contains(a.doc, " ") {
+				writeText(bw, []string{"    " + a.doc})
+			} else if a.doc != "" { // not a link (a hand-edited report): it wraps like text
+				writeText(bw, hang(a.doc, width, "    ", "    "))
+			}
+		}
+	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/sunsetscan/sunset/scanner"
 	"github.com/sunsetscan/sunset/scanner/textsafe"
+	"github.com/sunsetscan/sunset/scanner/vocab"
 )
 
 func TestTableGolden(t *testing.T) {
@@ -51,7 +52,7 @@ func TestTableFitsWidth(t *testing.T) {
 		for name, r := range map[string]*Report{"sample": sampleReport(), "long rule ids": longRules} {
 			out := render(t, "table", Options{Width: width}, r)
 			for _, line := range strings.Split(out, "\n") {
-				if w := ansi.StringWidth(line); w > width {
+				if w := ansi.StringWidth(line); w > width && !isLinkLine(line) {
 					t.Errorf("%s, width %d: line is %d wide: %q", name, width, w, line)
 				}
 			}
@@ -91,7 +92,7 @@ func TestTableContent(t *testing.T) {
 	if strings.Contains(out, "suppressed by the baseline") {
 		t.Error("a suppressed finding is listed")
 	}
-	if !strings.Contains(out, "cloudflare_firewall_rule.block (line 12)") {
+	if !strings.Contains(out, "line 12: Terraform resource cloudflare_firewall_rule.block") {
 		t.Errorf("file finding resource lacks its line:\n%s", out)
 	}
 	wantSummary := "3 zones scanned, 1 file scanned, 2 errors, 2 warnings, 1 notice, 1 zone failed, 0 files failed, 1 suppressed\n"
@@ -121,71 +122,103 @@ const remedyMessage = `Firewall rule "Internal health checks skip WAF, rate limi
 	`life (2025-01-15): recreate the rule as a custom rule (phase http_request_firewall_custom) with action ` +
 	`skip with action_parameters {"products": [waf, rateLimit, securityLevel]}.`
 
-// columnText returns the text of the column under header in every findings table of out, from
-// the header's offset to next's (or the line's end), joined with single spaces. The table
-// must be ASCII apart from its rules.
-func columnText(out, header, next string) string {
-	var words []string
-	start, end := -1, -1
-	for _, line := range strings.Split(out, "\n") {
-		switch {
-		case strings.Contains(line, header) && strings.HasPrefix(line, "SEVERITY"):
-			start, end = strings.Index(line, header), -1
-			if next != "" {
-				end = strings.Index(line, next)
-			}
-			continue
-		case strings.HasPrefix(line, "Could not read") || strings.HasPrefix(line, "Rules hit:"):
-			start = -1
-		}
-		if start < 0 || strings.HasPrefix(line, "─") || len(line) <= start {
-			continue
-		}
-		cell := line[start:]
-		if end >= 0 {
-			cell = line[start:min(end, len(line))]
-		}
-		words = append(words, strings.Fields(cell)...)
-	}
-	return strings.Join(words, " ")
+// isLinkLine reports whether a line is a documentation link (alone, or after its rule id):
+// the one line the table lets be wider than the terminal, so that it can be followed.
+func isLinkLine(line string) bool {
+	f := strings.Fields(line)
+	return len(f) > 0 && len(f) <= 2 && strings.HasPrefix(f[len(f)-1], "https://") &&
+		(len(f) == 1 || strings.HasSuffix(f[0], ":"))
 }
 
-// TestTableWrapsMessages: at 200, 120 and 80 columns (wide, stacked, stacked) every message
-// is there whole, in its own column, and no line is wider than the terminal; without a width
-// each message is one line.
-func TestTableWrapsMessages(t *testing.T) {
+// tableEntries reads a table back: each finding's text (its line under the rule's line, with
+// the lines it wrapped to) and each rule's text under "How to fix" (with its link), wrapped
+// lines joined with spaces.
+func tableEntries(out string) (findings []string, advice map[string]string) {
+	advice = map[string]string{}
+	inAdvice, rule := false, ""
+	for _, line := range strings.Split(out, "\n") {
+		text := strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(line, "How to fix"):
+			inAdvice = true
+		case line == "" || !strings.HasPrefix(line, " "):
+			continue
+		case inAdvice && !strings.HasPrefix(line, "    "):
+			rule, text, _ = strings.Cut(text, ": ")
+			rule = strings.TrimSuffix(rule, ":")
+			advice[rule] = text
+		case inAdvice:
+			advice[rule] = strings.TrimSpace(advice[rule] + " " + text)
+		case strings.HasPrefix(line, "      "):
+			findings[len(findings)-1] += " " + text
+		case strings.HasPrefix(line, "    "):
+			findings = append(findings, text)
+		}
+	}
+	return findings, advice
+}
+
+// words are the words of a text, lower case, without the punctuation around them.
+func words(s string) map[string]bool {
+	out := map[string]bool{}
+	for _, w := range strings.Fields(s) {
+		out[strings.ToLower(strings.Trim(w, ".,;:"))] = true
+	}
+	return out
+}
+
+// TestTableSaysEveryWordOnce: at 200, 120, 80 and 60 columns and without a width, every word
+// of each finding's message is in its own entry or in its rule's "How to fix" entry, which is
+// written once; nothing but links is wider than the terminal; and the demo's table is a
+// fraction of the 606 lines at 120 columns it took when each finding repeated its advice.
+func TestTableSaysEveryWordOnce(t *testing.T) {
 	fs := sampleFindings()
 	fs[0].Message = remedyMessage
 	r := NewReport(Input{AsOf: asOf, Findings: fs, Counts: Counts{ZonesScanned: 3, FilesScanned: 1}})
 	demo := readFixtureReport(t, "demo-report.json")
-	for _, width := range []int{200, 120, 80, 0} {
+	for _, width := range []int{200, 120, 80, 60, 0} {
 		for name, rep := range map[string]*Report{"sample": r, "demo": demo} {
 			out := render(t, "table", Options{Width: width}, rep)
-			col := columnText(out, "FINDING", "")
-			if width == 0 || width >= NarrowWidth && strings.Contains(out, "END OF LIFE") {
-				col = columnText(out, "MESSAGE", "END OF LIFE")
-			}
+			entries, advice := tableEntries(out)
 			for _, f := range rep.Findings {
-				if f.Suppressed {
-					continue
-				}
-				if msg := strings.Join(strings.Fields(f.Message), " "); !strings.Contains(col, msg) {
-					t.Errorf("%s, width %d: message not whole in its column: %q\n%s", name, width, msg, out)
-				}
-				if width == 0 && !strings.Contains(out, f.Message) {
-					t.Errorf("%s, no width: message wrapped: %q", name, f.Message)
+				if !f.Suppressed && !entryHolds(entries, advice[string(f.RuleID)], f.Message) {
+					t.Errorf("%s, width %d: no entry holds every word of %q (advice %q)", name, width, f.Message, advice[string(f.RuleID)])
 				}
 			}
 			for i, line := range strings.Split(out, "\n") {
-				if w := ansi.StringWidth(line); width > 0 && w > width {
+				if w := ansi.StringWidth(line); width > 0 && w > width && !isLinkLine(line) {
 					t.Errorf("%s, width %d: line %d is %d wide: %q", name, width, i+1, w, line)
 				}
 			}
 		}
 	}
-	if out := render(t, "table", Options{Width: 200}, r); !strings.Contains(out, "MESSAGE") {
-		t.Errorf("200 columns: not the wide layout:\n%s", out)
+	out := render(t, "table", Options{}, demo)
+	const said = "The firewall rules API is past its end of life (2025-01-15)."
+	if n := strings.Count(out, said); n != 1 {
+		t.Errorf("%q said %d times, want once", said, n)
 	}
+	if n := strings.Count(render(t, "table", Options{Width: 120}, demo), "\n"); n > 400 {
+		t.Errorf("the demo's table is %d lines at 120 columns, want at most 400", n)
+	}
+}
+
+// entryHolds reports whether one of the entries, with the rule's advice, has every word of msg.
+func entryHolds(entries []string, advice, msg string) bool {
+	have := words(advice)
+	for _, e := range entries {
+		ew := words(e)
+		all := true
+		for w := range words(msg) {
+			if !ew[w] && !have[w] {
+				all = false
+				break
+			}
+		}
+		if all {
+			return true
+		}
+	}
+	return false
 }
 
 // TestTableOrder: accounts, zones and files each sorted by name regardless of case (an
@@ -222,7 +255,7 @@ func TestTableOrder(t *testing.T) {
 		headingOrder(t, out, "Account alpha Inc (zzz)", "Account Zulu Corp (aaa)",
 			"Zone alpha.example (z1)", "Zone zeta.example (z2)", "File a.tf", "File b.tf")
 		last := -1
-		for _, name := range []string{"a_line5_col2 (line 5)", "a_line5_col10 (line 5)", "a_line30 (line 30)", "b_first (line 1)"} {
+		for _, name := range []string{"line 5: m a_line5_col2", "line 5: m a_line5_col10", "line 30: m a_line30", "line 1: m b_first"} {
 			i := strings.Index(out, name)
 			if i < 0 || i < last {
 				t.Errorf("%+v: file finding %q missing or out of line order:\n%s", opts, name, out)
@@ -621,4 +654,54 @@ func FuzzTableText(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestMessagePieces: a message is cut after ". ", "; " and ": " outside quotes and
+// brackets, and its pieces joined give it back.
+func TestMessagePieces(t *testing.T) {
+	msg := `Firewall rule "Block: bots. Now; go" (id x; y): action block; its filter (a: b. c) parses. The API is past its end of life (2025-01-15): recreate it.`
+	want := []string{`Firewall rule "Block: bots. Now; go" (id x; y):`, "action block;", "its filter (a: b. c) parses.",
+		"The API is past its end of life (2025-01-15):", "recreate it."}
+	got := messagePieces(msg)
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("pieces:\n%q\nwant\n%q", got, want)
+	}
+	if strings.Join(got, " ") != msg {
+		t.Errorf("joined: %q", strings.Join(got, " "))
+	}
+	// Left out, a piece that started a sentence hands its capital on; a text left ending in
+	// ':' ends in a full stop.
+	if s := joinPieces(got, func(i int) bool { return i != 3 }); !strings.HasSuffix(s, "parses. Recreate it.") {
+		t.Errorf("without the fourth piece: %q", s)
+	}
+	if s := joinPieces(got, func(i int) bool { return i == 3 }); s != "The API is past its end of life (2025-01-15)." {
+		t.Errorf("the fourth piece alone: %q", s)
+	}
+	if got := messagePieces(`unbalanced "quote: here. and on`); len(got) != 1 {
+		t.Errorf("an unbalanced quote cut the message: %q", got)
+	}
+}
+
+// TestRuleAdvice: only what every finding of a rule says, long enough to be advice and not
+// its first piece, is shared; a rule with one finding shares nothing.
+func TestRuleAdvice(t *testing.T) {
+	f := func(rule, msg string) scanner.Finding {
+		return scanner.Finding{RuleID: vocab.RuleID(rule), Severity: scanner.SeverityError, Message: msg, Source: scanner.SourceLive, ZoneName: "z"}
+	}
+	const eol = "The firewall rules API is past its end of life (2025-01-15):"
+	r := NewReport(Input{Findings: []scanner.Finding{
+		f("firewall-rules", `Rule "a" is active; enabled. `+eol+" recreate it with action block."),
+		f("firewall-rules", `Rule "b" is paused; enabled. `+eol+" recreate it with action log."),
+		f("filters", "Filter x is unused. The filters API is past its end of life (2025-01-15)."),
+	}})
+	adv := ruleAdvices(r)
+	if a := adv["firewall-rules"]; a.text != "The firewall rules API is past its end of life (2025-01-15)." {
+		t.Errorf("firewall-rules advice %q", a.text)
+	}
+	if got := adv["firewall-rules"].ownText(r.Findings[0].Message); got != `Rule "a" is active; enabled. Recreate it with action block.` {
+		t.Errorf("own text %q", got)
+	}
+	if a := adv["filters"]; a.text != "" || a.ownText(r.Findings[2].Message) != r.Findings[2].Message {
+		t.Errorf("a single finding shares %q", a.text)
+	}
 }

@@ -57,7 +57,7 @@ func everyOutput(t *testing.T) []ownOutput {
 	}
 	kinds := map[string]repo.OutputKind{
 		"json": repo.OutputJSONReport, "sarif": repo.OutputSARIF, "gitlab": repo.OutputGitLab, "junit": repo.OutputJUnit,
-		"csv": repo.OutputCSV, "tsv": repo.OutputTSV, "table": repo.OutputTable, "github": repo.OutputGitHub,
+		"csv": repo.OutputCSV, "tsv": repo.OutputTSV, "table": repo.OutputTable, "line": repo.OutputLine, "github": repo.OutputGitHub,
 		"markdown": repo.OutputMarkdown, "html": repo.OutputHTML,
 	}
 	var outs []ownOutput
@@ -147,7 +147,7 @@ func everyOutput(t *testing.T) []ownOutput {
 
 // nothingToFind are outputs without a finding that need not be recognised: checking them
 // finds nothing either (an empty GitLab report is "[]").
-var nothingToFind = map[string]bool{"empty.github": true, "empty.gitlab": true, "empty.table": true}
+var nothingToFind = map[string]bool{"empty.github": true, "empty.gitlab": true, "empty.table": true, "empty.line": true}
 
 // TestRecogniseEveryWriter renders every file sunset writes with its real writer and checks
 // that RecogniseOutput knows it, under any name: when a writer changes its opening, this

@@ -1,0 +1,259 @@
+package migrate
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/sunsetscan/sunset/scanner/textsafe"
+)
+
+// Thresholds of what plan.md says once rather than in every zone.
+const (
+	// minPatternScopes is how many accounts and zones must hold a step of the same text
+	// (title, reason, note, checks, diffs, body) before it is said once, with their list.
+	minPatternScopes = 3
+	// minSharedLen: a reason or note at least minSharedLen bytes long that steps of
+	// minPatternScopes accounts and zones or more say is said once and linked; shorter ones
+	// stay inline, where they cost less than a link.
+	minSharedLen = 80
+)
+
+// planScope is one account or zone of plan.md: its heading, the anchor of that heading, and
+// what the index shows of it.
+type planScope struct {
+	kind    string // "Account" or "Zone"
+	heading string // the Markdown after "## "
+	// nameLine is set when the heading leaves the name out (see newPlanScope).
+	nameLine bool
+	name     string // the escaped name (else the id in code), for the index and the pattern lists
+	anchor   string
+	steps    []Step
+	summary  Summary
+	notes    []string
+	verify   *Verification
+	level    string
+}
+
+// planShared is what plan.md says once: step patterns (by their text, see patternKey) held
+// by minPatternScopes scopes or more, with those scopes, and long reasons and notes that
+// steps outside the patterns hold in as many scopes (see findTexts). Numbers count from 1 in order of first use.
+type planShared struct {
+	pattern       map[string]int
+	patternStep   []Step
+	patternScopes [][]int // scope indexes per pattern
+	text          map[string]int
+	texts         []string
+	uses          []int // uses per text (steps and verifications)
+}
+
+// planScopes lists the plan's accounts, then zones, with their headings and anchors.
+func planScopes(p *Plan) []planScope {
+	var scopes []planScope
+	for _, a := range p.Accounts {
+		scopes = append(scopes, newPlanScope("Account", a.AccountName, a.AccountID, "",
+			planScope{steps: a.Steps, summary: a.Summary, notes: a.Notes}))
+	}
+	for _, z := range p.Zones {
+		scopes = append(scopes, newPlanScope("Zone", z.ZoneName, z.ZoneID, z.PlanLevel,
+			planScope{steps: z.Steps, summary: z.Summary, notes: z.Notes, verify: z.Verification}))
+	}
+	return scopes
+}
+
+// newPlanScope fills in the heading and anchor of a scope: "Zone NAME (`ID`, LEVEL plan)".
+// The anchor is the heading's GitHub slug, which GitLab makes alike unless it has a run of
+// hyphens (GitLab folds runs into one, "xn--" included); then, and for a scope without a
+// name, the heading is "Zone `ID`" and the name goes on the line below, so that links work
+// on both.
+func newPlanScope(kind, name, id, level string, s planScope) planScope {
+	s.kind, s.level = kind, level
+	if s.name = EscapeMarkdown(name); s.name == "" {
+		s.name = code(id)
+	}
+	shown, plain := code(id), textsafe.Sanitize(id)
+	if level != "" {
+		shown += ", " + EscapeMarkdown(level) + " plan"
+		plain += ", " + textsafe.Sanitize(level) + " plan"
+	}
+	s.heading = kind + " " + EscapeMarkdown(name) + " (" + shown + ")"
+	s.anchor = githubSlug(kind + " " + textsafe.Sanitize(name) + " (" + plain + ")")
+	if EscapeMarkdown(name) == "" || strings.Contains(s.anchor, "--") {
+		s.heading, s.anchor = kind+" "+code(id), githubSlug(kind+" "+plain)
+		s.nameLine = true
+	}
+	return s
+}
+
+// githubSlug is the anchor GitHub gives a heading of text t (as rendered): lower case,
+// what is neither a word character (a letter, mark, decimal digit or connector such as
+// '_'), '-' nor a space dropped, spaces made hyphens.
+func githubSlug(t string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(strings.TrimSpace(t)) {
+		switch {
+		case r == ' ':
+			b.WriteByte('-')
+		case r == '-' || unicode.IsLetter(r) || unicode.In(r, unicode.M, unicode.Nd, unicode.Pc):
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// patternKey is the text of a step that plan.md shows apart from where it applies (the
+// call's path, the step's id, what it depends on and resolves): steps of the same key read
+// the same in every zone.
+func patternKey(st Step) string {
+	b, err := json.Marshal([]any{changeSymbol(st), st.Title, st.Reason, st.Note, st.Checks, st.Diffs, st.Body, st.Risk, st.Derived})
+	if err != nil {
+		return ""
+	}
+	return string(b)
+}
+
+// sharedParts finds what plan.md says once (see planShared).
+func sharedParts(scopes []planScope) planShared {
+	sh := planShared{pattern: map[string]int{}, text: map[string]int{}}
+	in := map[string][]int{} // pattern key -> scopes holding it, once each
+	var order []string
+	for si, s := range scopes {
+		for _, st := range s.steps {
+			k := patternKey(st)
+			if n := len(in[k]); n == 0 || in[k][n-1] != si {
+				if n == 0 {
+					order = append(order, k)
+				}
+				in[k] = append(in[k], si)
+			}
+		}
+	}
+	first := map[string]Step{}
+	for _, s := range scopes {
+		for _, st := range s.steps {
+			if _, ok := first[patternKey(st)]; !ok {
+				first[patternKey(st)] = st
+			}
+		}
+	}
+	for _, k := range order {
+		if len(in[k]) >= minPatternScopes {
+			sh.patternStep = append(sh.patternStep, first[k])
+			sh.patternScopes = append(sh.patternScopes, in[k])
+			sh.pattern[k] = len(sh.patternStep)
+		}
+	}
+	sh.findTexts(scopes)
+	return sh
+}
+
+// findTexts numbers the long reasons and notes that steps outside the patterns, and zones'
+// verifications, share across minPatternScopes accounts and zones or more: within one zone
+// a text said a few times reads better in place than behind a link.
+func (sh *planShared) findTexts(scopes []planScope) {
+	uses, last := map[string]int{}, map[string]int{}
+	in := map[string]int{} // scopes using the text
+	var order []string
+	for si, s := range scopes {
+		var texts []string
+		if s.verify != nil {
+			texts = append(texts, s.verify.Notes...)
+		}
+		for _, st := range s.steps {
+			if sh.pattern[patternKey(st)] == 0 {
+				texts = append(texts, st.Reason, st.Note)
+			}
+		}
+		for _, t := range texts {
+			if len(t) < minSharedLen {
+				continue
+			}
+			if uses[t] == 0 {
+				order = append(order, t)
+			}
+			if uses[t] == 0 || last[t] != si {
+				in[t]++
+			}
+			uses[t]++
+			last[t] = si
+		}
+	}
+	for _, t := range order {
+		if in[t] >= minPatternScopes {
+			sh.texts, sh.uses = append(sh.texts, t), append(sh.uses, uses[t])
+			sh.text[t] = len(sh.texts)
+		}
+	}
+}
+
+// textRef is a reason or note as a step shows it: the text, or a link to where it is said
+// once.
+func (sh *planShared) textRef(t string) string {
+	if n := sh.text[t]; n > 0 {
+		return fmt.Sprintf("see [%s](#%s) (the same in %d places).", strings.ToLower(textName(n)), githubSlug(textName(n)), sh.uses[n-1])
+	}
+	return EscapeMarkdown(t)
+}
+
+// textName and patternName are the headings of the texts and patterns said once.
+func textName(n int) string    { return "Text " + strconv.Itoa(n) }
+func patternName(n int) string { return "Step pattern " + strconv.Itoa(n) }
+
+// writeIndex writes the table of accounts and zones with their counts, each linked to its
+// section.
+func writeIndex(w io.Writer, scopes []planScope) {
+	fmt.Fprintf(w, "## Index\n\n| Account or zone | Steps | By API | Manual | Create | Change | Delete | Verify | Findings | Verification |\n")
+	fmt.Fprintf(w, "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n")
+	for _, s := range scopes {
+		label := s.kind + " " + s.name
+		if s.level != "" {
+			label += " (" + EscapeMarkdown(s.level) + ")"
+		}
+		verification := "-"
+		if s.verify != nil {
+			verification = EscapeMarkdown(s.verify.VerificationLine())
+		}
+		sum := s.summary
+		fmt.Fprintf(w, "| [%s](#%s) | %d | %d | %d | %d | %d | %d | %d | %d | %s |\n", label, s.anchor, len(s.steps),
+			len(s.steps)-sum.Manual, sum.Manual, sum.Create, sum.Change, sum.Delete, sum.Verify, findingsOf(s.steps), verification)
+	}
+	fmt.Fprintln(w)
+}
+
+// findingsOf counts the distinct findings a scope's steps resolve.
+func findingsOf(steps []Step) int {
+	seen := map[string]bool{}
+	for _, st := range steps {
+		for _, f := range st.Resolves {
+			seen[f] = true
+		}
+	}
+	return len(seen)
+}
+
+// writeShared writes what is said once: each step pattern with the accounts and zones that
+// hold it, then each shared reason or note.
+func writeShared(w io.Writer, scopes []planScope, sh planShared) {
+	if len(sh.patternStep) == 0 && len(sh.texts) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "## Said once for many steps\n\n")
+	fmt.Fprintf(w, "Steps that read the same in %d or more accounts and zones, and long reasons and notes that steps in as many share, "+
+		"are written here once; the sections below link to them.\n\n", minPatternScopes)
+	for i, st := range sh.patternStep {
+		fmt.Fprintf(w, "### %s\n\n`%s` %s\n\n", patternName(i+1), changeSymbol(st), EscapeMarkdown(st.Title))
+		var where []string
+		for _, si := range sh.patternScopes[i] {
+			where = append(where, "["+scopes[si].name+"](#"+scopes[si].anchor+")")
+		}
+		fmt.Fprintf(w, "In %s: %s.\n\n", plural(len(where), "account or zone", "accounts and zones"), strings.Join(where, ", "))
+		writeStepText(w, st, nil, "")
+		fmt.Fprintf(w, "Each zone's step keeps its own call, id, order and findings.\n\n")
+	}
+	for i, t := range sh.texts {
+		fmt.Fprintf(w, "### %s\n\n%s\n\n", textName(i+1), EscapeMarkdownAs(t, MarkdownLineStart))
+	}
+}
