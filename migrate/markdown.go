@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/sunsetscan/sunset/scanner/textsafe"
@@ -317,6 +319,26 @@ func witnessJSON(w map[string]any) string {
 // writeStepText), or a link to its pattern when plan.md says that text once.
 func writeStep(w io.Writer, n int, st Step, num map[string]int, shared *planShared) {
 	fmt.Fprintf(w, "### %d. `%s` %s\n\n", n, changeSymbol(st), EscapeMarkdown(st.Title))
+	fmt.Fprintf(w, "- %s\n", strings.Join(stepFacts(st, num), " · "))
+	resolves := ""
+	if len(st.Resolves) > 0 {
+		var fps []string
+		for _, f := range st.Resolves {
+			fps = append(fps, code(f))
+		}
+		resolves = fmt.Sprintf("- Resolves %s: %s\n", plural(len(st.Resolves), "finding", "findings"), strings.Join(fps, ", "))
+	}
+	if k := shared.pattern[patternKey(st)]; k > 0 {
+		fmt.Fprintf(w, "- Why, notes and checks: as [%s](#%s), said once for the %s that have this step.\n%s\n",
+			patternName(k), githubSlug(patternName(k)), plural(len(shared.patternScopes[k-1]), "account or zone", "accounts and zones"), resolves)
+		return
+	}
+	writeStepText(w, st, shared, resolves)
+}
+
+// stepFacts are the one-line facts of a step: its call, id, risk, whether it is derived or
+// manual, and the steps it comes after (by number in the scope, else by id).
+func stepFacts(st Step, num map[string]int) []string {
 	var facts []string
 	if st.Method != "" {
 		facts = append(facts, code(st.Method+" "+st.Path))
@@ -339,73 +361,114 @@ func writeStep(w io.Writer, n int, st Step, num map[string]int, shared *planShar
 		}
 		facts = append(facts, "after "+strings.Join(deps, ", "))
 	}
-	fmt.Fprintf(w, "%s\n\n", strings.Join(facts, " · "))
-	if k := shared.pattern[patternKey(st)]; k > 0 {
-		fmt.Fprintf(w, "Why, notes and checks: as [%s](#%s), said once for the %s that have this step.\n\n",
-			patternName(k), githubSlug(patternName(k)), plural(len(shared.patternScopes[k-1]), "account or zone", "accounts and zones"))
-	}
-	resolves := ""
-	if len(st.Resolves) > 0 {
-		var fps []string
-		for _, f := range st.Resolves {
-			fps = append(fps, code(f))
-		}
-		resolves = fmt.Sprintf("Resolves %s: %s\n\n", plural(len(st.Resolves), "finding", "findings"), strings.Join(fps, ", "))
-	}
-	if shared.pattern[patternKey(st)] > 0 {
-		fmt.Fprint(w, resolves)
-		return
-	}
-	writeStepText(w, st, shared, resolves)
+	return facts
 }
 
-// writeStepText writes what a step says whatever zone it is in: why, its note, then
-// resolves (what it settles, written by the caller), its checks, its diffs and its request
-// body. With shared, a long reason or note that many steps share is a link to where plan.md
-// says it once.
+// inlineBody is the most a request body may take to be written on the step's list, as code,
+// rather than pretty-printed in a folded block: a pause, a switch-off, a setting, one rule.
+const inlineBody = 400
+
+// writeStepText writes what a step says whatever zone it is in, as the items of a list (a
+// step of plan.md is a handful of lines, read at 200 zones as at one): why, its note, then
+// resolves (what it settles, written by the caller), its checks, a short request body; then
+// its diffs and a longer body as blocks. With shared, a long reason or note that many steps
+// share is a link to where plan.md says it once.
 func writeStepText(w io.Writer, st Step, shared *planShared, resolves string) {
 	ref := EscapeMarkdown
 	if shared != nil {
 		ref = shared.textRef
 	}
-	fmt.Fprintf(w, "Why: %s\n\n", ref(st.Reason))
+	fmt.Fprintf(w, "- Why: %s\n", ref(st.Reason))
 	if st.Note != "" {
-		fmt.Fprintf(w, "Note: %s\n\n", ref(st.Note))
+		fmt.Fprintf(w, "- Note: %s\n", ref(st.Note))
 	}
 	fmt.Fprint(w, resolves)
-	if len(st.Checks) > 0 {
-		fmt.Fprintf(w, "Check:\n\n")
+	switch len(st.Checks) {
+	case 0:
+	case 1:
+		fmt.Fprintf(w, "- Check: %s\n", EscapeMarkdown(st.Checks[0]))
+	default:
+		fmt.Fprintf(w, "- Check:\n")
 		for _, c := range st.Checks {
-			fmt.Fprintf(w, "- %s\n", EscapeMarkdown(c))
+			fmt.Fprintf(w, "  - %s\n", EscapeMarkdown(c))
 		}
-		fmt.Fprintln(w)
 	}
-	if len(st.Diffs) > 0 {
-		var b strings.Builder
-		for i, d := range st.Diffs {
-			if i > 0 {
-				b.WriteString("\n")
-			}
-			fmt.Fprintf(&b, "# %s\n", oneLine(d.Label))
-			fmt.Fprintf(&b, "- %s\n", oneLine(d.Old))
-			fmt.Fprintf(&b, "+ %s\n", oneLine(d.New))
-			for _, c := range d.Changes {
-				fmt.Fprintf(&b, "#   %s\n", oneLine(c))
-			}
-		}
-		fenced(w, "diff", b.String())
-		fmt.Fprintln(w)
+	var compact bytes.Buffer
+	short := len(st.Body) > 0 && json.Compact(&compact, st.Body) == nil && compact.Len() <= inlineBody
+	if short {
+		fmt.Fprintf(w, "- Request body: %s\n", code(escapeControls(compact.String())))
 	}
-	if len(st.Body) > 0 {
-		var pretty bytes.Buffer
-		if json.Indent(&pretty, st.Body, "", "  ") != nil {
-			pretty.Reset()
-			pretty.Write(st.Body)
-		}
+	fmt.Fprintln(w)
+	writeStepDiffs(w, st.Diffs)
+	if len(st.Body) > 0 && !short {
 		fmt.Fprintf(w, "<details><summary>Request body</summary>\n\n")
-		fenced(w, "json", escapeControls(pretty.String()))
+		fenced(w, "json", escapeControls(foldedJSON(st.Body)))
 		fmt.Fprintf(w, "\n</details>\n\n")
 	}
+}
+
+// separator is the comma after element i of n, none after the last.
+func separator(i, n int) string {
+	if i < n-1 {
+		return ","
+	}
+	return ""
+}
+
+// foldedJSON writes a JSON object a member a line and a list member an element a line, each
+// compact (an entry point's body reads a rule a line, not twelve); anything else, or what does
+// not parse, as it is.
+func foldedJSON(body []byte) string {
+	var top map[string]json.RawMessage
+	if json.Unmarshal(body, &top) != nil || len(top) == 0 {
+		return string(body)
+	}
+	compact := func(raw []byte) string {
+		var b bytes.Buffer
+		if json.Compact(&b, raw) != nil {
+			return string(raw)
+		}
+		return b.String()
+	}
+	var b strings.Builder
+	b.WriteString("{\n")
+	for i, k := range slices.Sorted(maps.Keys(top)) {
+		name, _ := json.Marshal(k) // a string always encodes
+		var elems []json.RawMessage
+		if json.Unmarshal(top[k], &elems) == nil && len(elems) > 0 {
+			fmt.Fprintf(&b, "  %s: [\n", name)
+			for j, e := range elems {
+				fmt.Fprintf(&b, "    %s%s\n", compact(e), separator(j, len(elems)))
+			}
+			b.WriteString("  ]")
+		} else {
+			fmt.Fprintf(&b, "  %s: %s", name, compact(top[k]))
+		}
+		b.WriteString(separator(i, len(top)) + "\n")
+	}
+	b.WriteString("}")
+	return b.String()
+}
+
+// writeStepDiffs writes a step's old -> new diffs as one diff block.
+func writeStepDiffs(w io.Writer, diffs []Diff) {
+	if len(diffs) == 0 {
+		return
+	}
+	var b strings.Builder
+	for i, d := range diffs {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(&b, "# %s\n", oneLine(d.Label))
+		fmt.Fprintf(&b, "- %s\n", oneLine(d.Old))
+		fmt.Fprintf(&b, "+ %s\n", oneLine(d.New))
+		for _, c := range d.Changes {
+			fmt.Fprintf(&b, "#   %s\n", oneLine(c))
+		}
+	}
+	fenced(w, "diff", b.String())
+	fmt.Fprintln(w)
 }
 
 // oneLine keeps a diff entry on one line so that +/- prefixes stay meaningful: line breaks
