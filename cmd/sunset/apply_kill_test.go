@@ -15,16 +15,16 @@ import (
 
 	"github.com/sunsetscan/sunset/cmd/sunset/internal/cli"
 	"github.com/sunsetscan/sunset/scanner/cfapi/emulator"
+	"github.com/sunsetscan/sunset/scanner/cfapi/emulator/emulatortest"
 	"github.com/sunsetscan/sunset/scanner/cfapi/emulator/seed"
 )
 
-// applyEmulator serves the demo account as of a day past every end of life, slowed a
-// little so an apply can be killed at a chosen write.
-func applyEmulator(t *testing.T) (string, *emulator.Server) {
+// applyEmulator serves the demo account as of a day past every end of life; tests kill an
+// apply at a chosen write by holding that write's answer (emulatortest).
+func applyEmulator(t *testing.T) (string, *emulatortest.Watched) {
 	t.Helper()
 	return serveEmulator(t, emulator.Options{
 		AsOf: time.Date(2026, 11, 24, 0, 0, 0, 0, time.UTC), Seed: seed.Demo(), Token: seed.DemoToken, Rand: 5,
-		Latency: emulator.LatencySpec{Min: 2 * time.Millisecond, Max: 2 * time.Millisecond},
 	})
 }
 
@@ -44,30 +44,30 @@ func TestKilledApplyResumes(t *testing.T) {
 	if code := p.waitExit(t); code != cli.ExitOK {
 		t.Fatalf("uninterrupted apply: exit %d\n%s", code, p.stderr.String())
 	}
-	want, writes := endState(srv), srv.Stats().Writes
+	want, writes := endState(srv.Server), srv.Stats().Writes
 	rng := rand.New(rand.NewSource(20261125))
 	for i := 0; i < 3; i++ {
 		at := 1 + rng.Intn(writes-1)
 		api, srv := applyEmulator(t)
 		journal := filepath.Join(dir, fmt.Sprintf("j%d.jsonl", i))
+		m := srv.HoldWhen(emulatortest.Writes(at))
 		p := startSunset(t, api, applyArgs(journal)...)
-		deadline := time.Now().Add(exitDeadline)
-		for srv.Stats().Writes < at && !p.exited() && time.Now().Before(deadline) {
-			time.Sleep(200 * time.Microsecond)
-		}
-		if p.exited() {
+		select {
+		case <-m.Reached():
+		case <-p.done:
 			t.Fatalf("run %d: the apply ended before write %d:\n%s", i, at, p.stderr.String())
 		}
 		if err := p.cmd.Process.Signal(syscall.SIGKILL); err != nil {
 			t.Fatal(err)
 		}
 		<-p.done
+		m.Release()
 		t.Logf("run %d: SIGKILL at write %d of %d", i, srv.Stats().Writes, writes)
 		r := startSunset(t, api, "apply", "--resume", journal, "--yes", "--rps", "0", "--retries", "0")
 		if code := r.waitExit(t); code != cli.ExitOK {
 			t.Fatalf("run %d: resume: exit %d\n%s", i, code, r.stderr.String())
 		}
-		if got := endState(srv); got != want {
+		if got := endState(srv.Server); got != want {
 			t.Fatalf("run %d: killed at write %d and resumed, the account differs from an uninterrupted apply's:\n%s\nwant:\n%s", i, at, got, want)
 		}
 		// Resuming a finished journal lists the accounts (the credentials reach the

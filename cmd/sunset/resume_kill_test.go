@@ -4,9 +4,8 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"math/rand"
-	"net"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,41 +15,32 @@ import (
 
 	"github.com/sunsetscan/sunset/cmd/sunset/internal/cli"
 	"github.com/sunsetscan/sunset/scanner/cfapi/emulator"
+	"github.com/sunsetscan/sunset/scanner/cfapi/emulator/emulatortest"
 	"github.com/sunsetscan/sunset/scanner/cfapi/emulator/seed"
 )
 
-// generatedEmulator serves a generated account with a small latency per request, so a
-// scan of it lasts long enough to be stopped at a chosen request.
-func generatedEmulator(t *testing.T, zones int) (string, *emulator.Server) {
+// generatedEmulator serves a generated account; tests stop a scan of it at a chosen
+// request by holding that request's answer (emulatortest).
+func generatedEmulator(t *testing.T, zones int) (string, *emulatortest.Watched) {
 	t.Helper()
 	return serveEmulator(t, emulator.Options{
 		AsOf: time.Date(2025, 2, 1, 0, 0, 0, 0, time.UTC), Seed: seed.Generate(zones, 21), Token: seed.DemoToken,
-		Latency: emulator.LatencySpec{Min: 2 * time.Millisecond, Max: 2 * time.Millisecond},
 	})
 }
 
-// serveEmulator serves an emulator on loopback, as `sunset emulator` does, until the test
-// ends, and returns its API base URL.
-func serveEmulator(t testing.TB, opts emulator.Options) (string, *emulator.Server) {
+// serveEmulator serves an emulator on loopback until the test ends, watched so that tests
+// can wait for a point of a run, and returns its API base URL.
+func serveEmulator(t testing.TB, opts emulator.Options) (string, *emulatortest.Watched) {
 	t.Helper()
 	srv, err := emulator.New(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- emulator.Serve(ctx, ln, srv) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("emulator: %v", err)
-		}
-	})
-	return "http://" + ln.Addr().String() + emulator.BasePath, srv
+	w := emulatortest.Wrap(srv)
+	hs := httptest.NewServer(w)
+	t.Cleanup(hs.Close)
+	t.Cleanup(w.Close) // before hs.Close: held answers must finish for it to return
+	return hs.URL + emulator.BasePath, w
 }
 
 // startSunset starts the sunset binary with args against api.
@@ -94,19 +84,15 @@ func resumeScanArgs(report string, extra ...string) []string {
 		"--workers", "2", "--format", "json:" + report}, extra...)
 }
 
-// stopAt waits until the emulator has answered n requests more than it had at start, then
-// sends sig to the scan.
-func stopAt(t *testing.T, p *scanProc, srv *emulator.Server, start, n int, sig syscall.Signal) {
+// stopAt holds the emulator's answer to the nth request from now, sends sig to the scan
+// while it waits for that answer, and waits for the scan to exit.
+func stopAt(t *testing.T, p *scanProc, m *emulatortest.Mark, n int, sig syscall.Signal) {
 	t.Helper()
-	deadline := time.Now().Add(exitDeadline)
-	for srv.Stats().Total < start+n {
-		if p.exited() {
-			t.Fatalf("the scan ended before request %d; stderr:\n%s", n, p.stderr.String())
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the scan did not reach request %d", n)
-		}
-		time.Sleep(time.Millisecond)
+	defer m.Release()
+	select {
+	case <-m.Reached():
+	case <-p.done:
+		t.Fatalf("the scan ended before request %d; stderr:\n%s", n, p.stderr.String())
 	}
 	if err := p.cmd.Process.Signal(sig); err != nil {
 		t.Fatal(err)
@@ -134,8 +120,9 @@ func TestKilledScanResumes(t *testing.T) {
 		t.Logf("run %d: %v after %d of %d requests", i, sig, at, full)
 		snap := filepath.Join(dir, "snap"+string(rune('a'+i))+".jsonl")
 		got := filepath.Join(dir, "got"+string(rune('a'+i))+".json")
+		m := srv.HoldWhen(emulatortest.Requests(srv.Stats().Total + at))
 		p := startSunset(t, api, resumeScanArgs(got, "--snapshot-out", snap)...)
-		stopAt(t, p, srv, srv.Stats().Total, at, sig)
+		stopAt(t, p, m, at, sig)
 		if sig != syscall.SIGKILL {
 			if code := p.waitExit(t); code != cli.ExitIncomplete {
 				t.Fatalf("%v: exit %d, want %d\n%s", sig, code, cli.ExitIncomplete, p.stderr.String())
@@ -183,12 +170,12 @@ func benchResumeAfterKill(b *testing.B) {
 	fullWall, full := time.Since(start), srv.Stats().Total-n0
 
 	snap := filepath.Join(dir, "snap.jsonl")
+	half := srv.HoldWhen(emulatortest.Requests(srv.Stats().Total + full/2))
 	p, start, n0 = run("--snapshot-out", snap)
-	for srv.Stats().Total < n0+full/2 {
-		time.Sleep(time.Millisecond)
-	}
+	<-half.Reached()
 	_ = p.cmd.Process.Signal(syscall.SIGKILL)
 	<-p.done
+	half.Release()
 	firstWall, first := time.Since(start), srv.Stats().Total-n0
 	p, start, n0 = run("--resume", snap)
 	<-p.done
