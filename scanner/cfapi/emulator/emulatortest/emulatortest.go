@@ -6,6 +6,10 @@
 package emulatortest
 
 import (
+	"bufio"
+	"bytes"
+	"errors"
+	"net"
 	"net/http"
 	"sync"
 
@@ -38,11 +42,16 @@ func Wrap(s *emulator.Server) *Watched {
 	return &Watched{Server: s, stop: make(chan struct{})}
 }
 
-// ServeHTTP serves r with the emulator, then reaches every mark whose condition holds; when
-// one of them holds, the answer waits for its Release, for the client to go away, or for
-// Close.
+// ServeHTTP serves r with the emulator into a buffer, then reaches every mark whose
+// condition holds; when one of them holds, the answer waits for its Release, for the client
+// to go away, or for Close, before it is sent. (Buffered, because net/http sends a large
+// answer, or one with a Content-Length, before the handler returns.)
 func (w *Watched) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
-	w.Server.ServeHTTP(rw, r)
+	buf := &bufferedWriter{w: rw, header: http.Header{}, status: http.StatusOK}
+	w.Server.ServeHTTP(buf, r)
+	if buf.hijacked {
+		return // a dropped connection: nothing to send
+	}
 	for _, m := range w.reach() {
 		select {
 		case <-m.release:
@@ -51,6 +60,35 @@ func (w *Watched) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 		case <-w.stop:
 		}
 	}
+	for k, v := range buf.header {
+		rw.Header()[k] = v
+	}
+	rw.WriteHeader(buf.status)
+	_, _ = rw.Write(buf.body.Bytes())
+}
+
+// bufferedWriter keeps an answer until ServeHTTP sends it; a hijack (the emulator's dropped
+// connection) goes to the real connection.
+type bufferedWriter struct {
+	w        http.ResponseWriter
+	header   http.Header
+	status   int
+	body     bytes.Buffer
+	hijacked bool
+}
+
+func (b *bufferedWriter) Header() http.Header         { return b.header }
+func (b *bufferedWriter) WriteHeader(status int)      { b.status = status }
+func (b *bufferedWriter) Write(p []byte) (int, error) { return b.body.Write(p) }
+
+// Hijack hands over the real connection.
+func (b *bufferedWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	hj, ok := b.w.(http.Hijacker)
+	if !ok {
+		return nil, nil, errors.New("emulatortest: the connection cannot be hijacked")
+	}
+	b.hijacked = true
+	return hj.Hijack()
 }
 
 // reach closes the marks whose condition holds now, removes them, and returns those that
