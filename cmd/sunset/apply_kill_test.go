@@ -38,9 +38,9 @@ func applyArgs(journal string, extra ...string) []string {
 // rule added twice. Resuming the finished journal then sends nothing but the listing of the
 // accounts that checks the credentials reach the journal's.
 func TestKilledApplyResumes(t *testing.T) {
-	dir := t.TempDir()
+	t.Parallel()
 	api, srv := applyEmulator(t)
-	p := startSunset(t, api, applyArgs(filepath.Join(dir, "want.jsonl"))...)
+	p := startSunset(t, api, applyArgs(filepath.Join(t.TempDir(), "want.jsonl"))...)
 	if code := p.waitExit(t); code != cli.ExitOK {
 		t.Fatalf("uninterrupted apply: exit %d\n%s", code, p.stderr.String())
 	}
@@ -48,35 +48,44 @@ func TestKilledApplyResumes(t *testing.T) {
 	rng := rand.New(rand.NewSource(20261125))
 	for i := 0; i < 3; i++ {
 		at := 1 + rng.Intn(writes-1)
-		api, srv := applyEmulator(t)
-		journal := filepath.Join(dir, fmt.Sprintf("j%d.jsonl", i))
-		m := srv.HoldWhen(emulatortest.Writes(at))
-		p := startSunset(t, api, applyArgs(journal)...)
-		select {
-		case <-m.Reached():
-		case <-p.done:
-			t.Fatalf("run %d: the apply ended before write %d:\n%s", i, at, p.stderr.String())
-		}
-		if err := p.cmd.Process.Signal(syscall.SIGKILL); err != nil {
-			t.Fatal(err)
-		}
-		<-p.done
-		m.Release()
-		t.Logf("run %d: SIGKILL at write %d of %d", i, srv.Stats().Writes, writes)
-		r := startSunset(t, api, "apply", "--resume", journal, "--yes", "--rps", "0", "--retries", "0")
-		if code := r.waitExit(t); code != cli.ExitOK {
-			t.Fatalf("run %d: resume: exit %d\n%s", i, code, r.stderr.String())
-		}
-		if got := endState(srv.Server); got != want {
-			t.Fatalf("run %d: killed at write %d and resumed, the account differs from an uninterrupted apply's:\n%s\nwant:\n%s", i, at, got, want)
-		}
-		// Resuming a finished journal lists the accounts (the credentials reach the
-		// journal's), reads back what it says was done, and writes nothing.
-		done := srv.Stats().Writes
-		r = startSunset(t, api, "apply", "--resume", journal, "--yes", "--rps", "0")
-		if code := r.waitExit(t); code != cli.ExitOK || srv.Stats().Writes != done {
-			t.Fatalf("run %d: resuming the finished journal: exit %d, %d writes", i, code, srv.Stats().Writes-done)
-		}
+		// Independent runs, each on its own emulator: in parallel.
+		t.Run(fmt.Sprintf("%d-at-write-%d", i, at), func(t *testing.T) {
+			t.Parallel()
+			resumeAfterKill(t, at, want)
+		})
+	}
+}
+
+// resumeAfterKill SIGKILLs an apply on its own emulator at write at, resumes it, compares
+// the end state with want, and resumes the finished journal.
+func resumeAfterKill(t *testing.T, at int, want string) {
+	api, srv := applyEmulator(t)
+	journal := filepath.Join(t.TempDir(), "j.jsonl")
+	m := srv.HoldWhen(emulatortest.Writes(at))
+	p := startSunset(t, api, applyArgs(journal)...)
+	select {
+	case <-m.Reached():
+	case <-p.done:
+		t.Fatalf("the apply ended before write %d:\n%s", at, p.stderr.String())
+	}
+	if err := p.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	<-p.done
+	m.Release()
+	r := startSunset(t, api, "apply", "--resume", journal, "--yes", "--rps", "0", "--retries", "0")
+	if code := r.waitExit(t); code != cli.ExitOK {
+		t.Fatalf("resume: exit %d\n%s", code, r.stderr.String())
+	}
+	if got := endState(srv.Server); got != want {
+		t.Fatalf("killed at write %d and resumed, the account differs from an uninterrupted apply's:\n%s\nwant:\n%s", at, got, want)
+	}
+	// Resuming a finished journal lists the accounts (the credentials reach the
+	// journal's), reads back what it says was done, and writes nothing.
+	done := srv.Stats().Writes
+	r = startSunset(t, api, "apply", "--resume", journal, "--yes", "--rps", "0")
+	if code := r.waitExit(t); code != cli.ExitOK || srv.Stats().Writes != done {
+		t.Fatalf("resuming the finished journal: exit %d, %d writes", code, srv.Stats().Writes-done)
 	}
 }
 

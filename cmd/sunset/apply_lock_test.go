@@ -22,6 +22,7 @@ import (
 // while the apply writing it runs: the second exits 3 naming the first's pid, sending
 // nothing; the journal, with the first killed mid-run, still loads and resumes to the end.
 func TestSecondWriterOfAJournalRefused(t *testing.T) {
+	t.Parallel() // overlaps the other tests that wait on sunset processes
 	api, srv := serveEmulator(t, emulator.Options{
 		AsOf: time.Date(2026, 11, 24, 0, 0, 0, 0, time.UTC), Seed: seed.Demo(), Token: seed.DemoToken, Rand: 5,
 	})

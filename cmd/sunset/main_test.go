@@ -24,6 +24,7 @@ func TestMain(m *testing.M) {
 
 // TestScripts runs the end-to-end scripts in testdata/script (txtar files).
 func TestScripts(t *testing.T) {
+	t.Parallel() // overlaps the other tests that wait on sunset processes
 	testscript.Run(t, testscript.Params{
 		Dir: "../../testdata/script",
 		Setup: func(env *testscript.Env) error {

@@ -4,6 +4,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"math/rand"
 	"net/http/httptest"
 	"os"
@@ -102,11 +103,12 @@ func stopAt(t *testing.T, p *scanProc, m *emulatortest.Mark, n int, sig syscall.
 
 // TestKilledScanResumes stops scans with SIGKILL, SIGTERM and SIGINT at random points
 // (seeded, so a failure can be replayed), resumes each from its --snapshot-out, and
-// byte-compares the resumed JSON report with an uninterrupted scan's.
+// byte-compares the resumed JSON report with an uninterrupted scan's. The stopped runs are
+// independent (each has its own emulator), so they run in parallel.
 func TestKilledScanResumes(t *testing.T) {
+	t.Parallel()
 	api, srv := generatedEmulator(t, 30)
-	dir := t.TempDir()
-	want := filepath.Join(dir, "want.json")
+	want := filepath.Join(t.TempDir(), "want.json")
 	p := startSunset(t, api, resumeScanArgs(want)...)
 	if code := p.waitExit(t); code != cli.ExitOK {
 		t.Fatalf("uninterrupted scan: exit %d\n%s", code, p.stderr.String())
@@ -117,30 +119,39 @@ func TestKilledScanResumes(t *testing.T) {
 	rng := rand.New(rand.NewSource(20261124))
 	for i, sig := range []syscall.Signal{syscall.SIGKILL, syscall.SIGKILL, syscall.SIGKILL, syscall.SIGTERM, syscall.SIGINT} {
 		at := 1 + rng.Intn(full-1)
-		t.Logf("run %d: %v after %d of %d requests", i, sig, at, full)
-		snap := filepath.Join(dir, "snap"+string(rune('a'+i))+".jsonl")
-		got := filepath.Join(dir, "got"+string(rune('a'+i))+".json")
-		m := srv.HoldWhen(emulatortest.Requests(srv.Stats().Total + at))
-		p := startSunset(t, api, resumeScanArgs(got, "--snapshot-out", snap)...)
-		stopAt(t, p, m, at, sig)
-		if sig != syscall.SIGKILL {
-			if code := p.waitExit(t); code != cli.ExitIncomplete {
-				t.Fatalf("%v: exit %d, want %d\n%s", sig, code, cli.ExitIncomplete, p.stderr.String())
-			}
+		t.Run(fmt.Sprintf("%d-%v-at-%d", i, sig, at), func(t *testing.T) {
+			t.Parallel()
+			resumeAfterStop(t, sig, at, full, wantBytes)
+		})
+	}
+}
+
+// resumeAfterStop stops a scan of its own emulator with sig at request at (of full), resumes
+// it, and compares the report with want.
+func resumeAfterStop(t *testing.T, sig syscall.Signal, at, full int, want []byte) {
+	api, srv := generatedEmulator(t, 30)
+	dir := t.TempDir()
+	snap, got := filepath.Join(dir, "snap.jsonl"), filepath.Join(dir, "got.json")
+	m := srv.HoldWhen(emulatortest.Requests(at))
+	p := startSunset(t, api, resumeScanArgs(got, "--snapshot-out", snap)...)
+	stopAt(t, p, m, at, sig)
+	if sig != syscall.SIGKILL {
+		if code := p.waitExit(t); code != cli.ExitIncomplete {
+			t.Fatalf("%v: exit %d, want %d\n%s", sig, code, cli.ExitIncomplete, p.stderr.String())
 		}
-		before := srv.Stats().Total
-		r := startSunset(t, api, resumeScanArgs(got, "--resume", snap)...)
-		if code := r.waitExit(t); code != cli.ExitOK {
-			t.Fatalf("resume after %v at %d: exit %d\n%s", sig, at, code, r.stderr.String())
-		}
-		// Work lost is at most the zones in flight (2 workers, under 40 requests each) plus
-		// the listing and account parts read again.
-		if resumed := srv.Stats().Total - before; at+resumed > full+2*40+6 {
-			t.Errorf("resume after %v at request %d sent %d requests: more than the %d left and what was in flight", sig, at, resumed, full-at)
-		}
-		if gotBytes, _ := os.ReadFile(got); !bytes.Equal(gotBytes, wantBytes) {
-			t.Errorf("resume after %v at request %d: the report differs from an uninterrupted scan's", sig, at)
-		}
+	}
+	before := srv.Stats().Total
+	r := startSunset(t, api, resumeScanArgs(got, "--resume", snap)...)
+	if code := r.waitExit(t); code != cli.ExitOK {
+		t.Fatalf("resume after %v at %d: exit %d\n%s", sig, at, code, r.stderr.String())
+	}
+	// Work lost is at most the zones in flight (2 workers, under 40 requests each) plus
+	// the listing and account parts read again.
+	if resumed := srv.Stats().Total - before; at+resumed > full+2*40+6 {
+		t.Errorf("resume after %v at request %d sent %d requests: more than the %d left and what was in flight", sig, at, resumed, full-at)
+	}
+	if gotBytes, _ := os.ReadFile(got); !bytes.Equal(gotBytes, want) {
+		t.Errorf("resume after %v at request %d: the report differs from an uninterrupted scan's", sig, at)
 	}
 }
 

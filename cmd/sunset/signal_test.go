@@ -110,6 +110,7 @@ func (p *scanProc) waitExit(t *testing.T) int {
 // TestStopSignalWritesIncompleteReports sends each stop signal to a scan in the middle of
 // collecting: it exits 4 (incomplete) after writing its report, marked incomplete.
 func TestStopSignalWritesIncompleteReports(t *testing.T) {
+	t.Parallel()
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT} {
 		t.Run(sig.String(), func(t *testing.T) {
 			api, srv := demoEmulator(t)
@@ -144,6 +145,7 @@ func TestStopSignalWritesIncompleteReports(t *testing.T) {
 // that after the first signal it is stuck writing its report; a second signal ends it with
 // 130.
 func TestSecondSignalExitsAtOnce(t *testing.T) {
+	t.Parallel()
 	for _, second := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 		t.Run(second.String(), func(t *testing.T) {
 			api, srv := demoEmulator(t)
@@ -180,6 +182,7 @@ func TestSecondSignalExitsAtOnce(t *testing.T) {
 // drops a signal its process ignores, and a process handles pending signals in order of
 // number (SIGHUP is 1, SIGTERM 15), so no wait is needed between the two.
 func TestIgnoredSignalStaysIgnored(t *testing.T) {
+	t.Parallel()
 	nohup, err := exec.LookPath("nohup")
 	if err != nil {
 		t.Skip("no nohup")
@@ -202,6 +205,7 @@ func TestIgnoredSignalStaysIgnored(t *testing.T) {
 // TestEmulatorStopsOnTerm sends SIGTERM to `sunset emulator` once it says it listens: it
 // stops as on Ctrl-C, saying so, with exit 0.
 func TestEmulatorStopsOnTerm(t *testing.T) {
+	t.Parallel()
 	bin, err := exec.LookPath("sunset")
 	if err != nil {
 		t.Fatal(err)
