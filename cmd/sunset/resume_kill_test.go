@@ -121,13 +121,13 @@ func TestKilledScanResumes(t *testing.T) {
 		at := 1 + rng.Intn(full-1)
 		t.Run(fmt.Sprintf("%d-%v-at-%d", i, sig, at), func(t *testing.T) {
 			t.Parallel()
-			resumeAfterStop(t, sig, at, full, wantBytes)
+			resumeAfterStop(t, sig, at, full, bytes.ReplaceAll(wantBytes, []byte(api), []byte("API")))
 		})
 	}
 }
 
 // resumeAfterStop stops a scan of its own emulator with sig at request at (of full), resumes
-// it, and compares the report with want.
+// it, and compares the report with want, whose API URL reads API.
 func resumeAfterStop(t *testing.T, sig syscall.Signal, at, full int, want []byte) {
 	api, srv := generatedEmulator(t, 30)
 	dir := t.TempDir()
@@ -150,7 +150,8 @@ func resumeAfterStop(t *testing.T, sig syscall.Signal, at, full int, want []byte
 	if resumed := srv.Stats().Total - before; at+resumed > full+2*40+6 {
 		t.Errorf("resume after %v at request %d sent %d requests: more than the %d left and what was in flight", sig, at, resumed, full-at)
 	}
-	if gotBytes, _ := os.ReadFile(got); !bytes.Equal(gotBytes, want) {
+	// The reports name their API: the emulators differ in their port alone.
+	if gotBytes, _ := os.ReadFile(got); !bytes.Equal(bytes.ReplaceAll(gotBytes, []byte(api), []byte("API")), want) {
 		t.Errorf("resume after %v at request %d: the report differs from an uninterrupted scan's", sig, at)
 	}
 }
