@@ -172,11 +172,13 @@ var migratedAsOf = time.Date(2026, 11, 24, 0, 0, 0, 0, time.UTC)
 // It holds for the demo account and for the generator's migratable account, whose zones are
 // drawn from every plan.
 func TestMigratedAccountScansClean(t *testing.T) {
+	t.Parallel() // one of the package's slowest: it overlaps the others
 	for name, snap := range map[string]*inventory.Snapshot{
 		"demo":       seed.Demo(),
 		"migratable": seed.GenerateMigratable(60, 3),
 	} {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel() // each account has its own emulator
 			l := newLive(t, snap, migratedAsOf)
 			p, ran := l.apply()
 			if ran == 0 {

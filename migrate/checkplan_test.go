@@ -17,6 +17,7 @@ import (
 // snapshot, on each day that changes what is planned: what apply refuses is only what
 // sunset does not plan (the tamper cases are in package apply).
 func TestPlansPassTheirCheck(t *testing.T) {
+	t.Parallel() // one of the package's slowest: it overlaps the others
 	snaps := map[string]*inventory.Snapshot{
 		"demo": seed.Demo(), "generated": seed.Generate(300, 7), "migratable": seed.GenerateMigratable(300, 5),
 	}
@@ -33,6 +34,7 @@ func TestPlansPassTheirCheck(t *testing.T) {
 	days := []time.Time{{}, goldenAsOf, time.Date(2026, 11, 24, 0, 0, 0, 0, time.UTC)}
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel() // the snapshots are only read
 			for _, day := range days {
 				p, _ := planOf(snaps[name], day)
 				if len(p.Steps()) == 0 && name != "generated" {

@@ -24,6 +24,7 @@ import (
 // rulesets_RuleAction's pattern ^[a-z]+$ rejects managed_challenge and js_challenge, and
 // rulesets_Rule lacks ratelimit; both exist in the current API.
 func TestPlanCallsFollowTheAPISchemas(t *testing.T) {
+	t.Parallel() // one of the package's slowest: it overlaps the others
 	doc := planOpsDoc(t)
 	if doc == nil {
 		t.Skip("SUNSET_CORPUS is not set: the API's OpenAPI description is read from the corpus at test time only")

@@ -15,16 +15,16 @@ import (
 
 	"github.com/sunsetscan/sunset/cmd/sunset/internal/cli"
 	"github.com/sunsetscan/sunset/scanner/cfapi/emulator"
+	"github.com/sunsetscan/sunset/scanner/cfapi/emulator/emulatortest"
 	"github.com/sunsetscan/sunset/scanner/cfapi/emulator/seed"
 )
 
-// applyEmulator serves the demo account as of a day past every end of life, slowed a
-// little so an apply can be killed at a chosen write.
-func applyEmulator(t *testing.T) (string, *emulator.Server) {
+// applyEmulator serves the demo account as of a day past every end of life; tests kill an
+// apply at a chosen write by holding that write's answer (emulatortest).
+func applyEmulator(t *testing.T) (string, *emulatortest.Watched) {
 	t.Helper()
 	return serveEmulator(t, emulator.Options{
 		AsOf: time.Date(2026, 11, 24, 0, 0, 0, 0, time.UTC), Seed: seed.Demo(), Token: seed.DemoToken, Rand: 5,
-		Latency: emulator.LatencySpec{Min: 2 * time.Millisecond, Max: 2 * time.Millisecond},
 	})
 }
 
@@ -38,45 +38,54 @@ func applyArgs(journal string, extra ...string) []string {
 // rule added twice. Resuming the finished journal then sends nothing but the listing of the
 // accounts that checks the credentials reach the journal's.
 func TestKilledApplyResumes(t *testing.T) {
-	dir := t.TempDir()
+	t.Parallel()
 	api, srv := applyEmulator(t)
-	p := startSunset(t, api, applyArgs(filepath.Join(dir, "want.jsonl"))...)
+	p := startSunset(t, api, applyArgs(filepath.Join(t.TempDir(), "want.jsonl"))...)
 	if code := p.waitExit(t); code != cli.ExitOK {
 		t.Fatalf("uninterrupted apply: exit %d\n%s", code, p.stderr.String())
 	}
-	want, writes := endState(srv), srv.Stats().Writes
+	want, writes := endState(srv.Server), srv.Stats().Writes
 	rng := rand.New(rand.NewSource(20261125))
 	for i := 0; i < 3; i++ {
 		at := 1 + rng.Intn(writes-1)
-		api, srv := applyEmulator(t)
-		journal := filepath.Join(dir, fmt.Sprintf("j%d.jsonl", i))
-		p := startSunset(t, api, applyArgs(journal)...)
-		deadline := time.Now().Add(exitDeadline)
-		for srv.Stats().Writes < at && !p.exited() && time.Now().Before(deadline) {
-			time.Sleep(200 * time.Microsecond)
-		}
-		if p.exited() {
-			t.Fatalf("run %d: the apply ended before write %d:\n%s", i, at, p.stderr.String())
-		}
-		if err := p.cmd.Process.Signal(syscall.SIGKILL); err != nil {
-			t.Fatal(err)
-		}
-		<-p.done
-		t.Logf("run %d: SIGKILL at write %d of %d", i, srv.Stats().Writes, writes)
-		r := startSunset(t, api, "apply", "--resume", journal, "--yes", "--rps", "0", "--retries", "0")
-		if code := r.waitExit(t); code != cli.ExitOK {
-			t.Fatalf("run %d: resume: exit %d\n%s", i, code, r.stderr.String())
-		}
-		if got := endState(srv); got != want {
-			t.Fatalf("run %d: killed at write %d and resumed, the account differs from an uninterrupted apply's:\n%s\nwant:\n%s", i, at, got, want)
-		}
-		// Resuming a finished journal lists the accounts (the credentials reach the
-		// journal's), reads back what it says was done, and writes nothing.
-		done := srv.Stats().Writes
-		r = startSunset(t, api, "apply", "--resume", journal, "--yes", "--rps", "0")
-		if code := r.waitExit(t); code != cli.ExitOK || srv.Stats().Writes != done {
-			t.Fatalf("run %d: resuming the finished journal: exit %d, %d writes", i, code, srv.Stats().Writes-done)
-		}
+		// Independent runs, each on its own emulator: in parallel.
+		t.Run(fmt.Sprintf("%d-at-write-%d", i, at), func(t *testing.T) {
+			t.Parallel()
+			resumeAfterKill(t, at, want)
+		})
+	}
+}
+
+// resumeAfterKill SIGKILLs an apply on its own emulator at write at, resumes it, compares
+// the end state with want, and resumes the finished journal.
+func resumeAfterKill(t *testing.T, at int, want string) {
+	api, srv := applyEmulator(t)
+	journal := filepath.Join(t.TempDir(), "j.jsonl")
+	m := srv.HoldWhen(emulatortest.Writes(at))
+	p := startSunset(t, api, applyArgs(journal)...)
+	select {
+	case <-m.Reached():
+	case <-p.done:
+		t.Fatalf("the apply ended before write %d:\n%s", at, p.stderr.String())
+	}
+	if err := p.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	<-p.done
+	m.Release()
+	r := startSunset(t, api, "apply", "--resume", journal, "--yes", "--rps", "0", "--retries", "0")
+	if code := r.waitExit(t); code != cli.ExitOK {
+		t.Fatalf("resume: exit %d\n%s", code, r.stderr.String())
+	}
+	if got := endState(srv.Server); got != want {
+		t.Fatalf("killed at write %d and resumed, the account differs from an uninterrupted apply's:\n%s\nwant:\n%s", at, got, want)
+	}
+	// Resuming a finished journal lists the accounts (the credentials reach the
+	// journal's), reads back what it says was done, and writes nothing.
+	done := srv.Stats().Writes
+	r = startSunset(t, api, "apply", "--resume", journal, "--yes", "--rps", "0")
+	if code := r.waitExit(t); code != cli.ExitOK || srv.Stats().Writes != done {
+		t.Fatalf("resuming the finished journal: exit %d, %d writes", code, srv.Stats().Writes-done)
 	}
 }
 

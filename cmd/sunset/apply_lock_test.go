@@ -14,6 +14,7 @@ import (
 	"github.com/sunsetscan/sunset/cmd/sunset/internal/cli"
 	"github.com/sunsetscan/sunset/migrate/apply"
 	"github.com/sunsetscan/sunset/scanner/cfapi/emulator"
+	"github.com/sunsetscan/sunset/scanner/cfapi/emulator/emulatortest"
 	"github.com/sunsetscan/sunset/scanner/cfapi/emulator/seed"
 )
 
@@ -21,24 +22,24 @@ import (
 // while the apply writing it runs: the second exits 3 naming the first's pid, sending
 // nothing; the journal, with the first killed mid-run, still loads and resumes to the end.
 func TestSecondWriterOfAJournalRefused(t *testing.T) {
+	t.Parallel() // overlaps the other tests that wait on sunset processes
 	api, srv := serveEmulator(t, emulator.Options{
 		AsOf: time.Date(2026, 11, 24, 0, 0, 0, 0, time.UTC), Seed: seed.Demo(), Token: seed.DemoToken, Rand: 5,
-		Latency: emulator.LatencySpec{Min: 20 * time.Millisecond, Max: 20 * time.Millisecond},
 	})
 	journal := filepath.Join(t.TempDir(), "j.jsonl")
+	// The event: the first run's first write. Its answer is held, so the first run is
+	// still running, holding the journal, until the test kills it.
+	firstWrite := srv.HoldWhen(emulatortest.Writes(1))
+	defer firstWrite.Release()
 	first := startSunset(t, api, applyArgs(journal)...)
-	// The event: the first run wrote itself into the lock file, and has begun writing.
+	select {
+	case <-firstWrite.Reached():
+	case <-first.done:
+		t.Fatalf("the first apply ended before writing:\n%s", first.stderr.String())
+	}
 	holder := []byte(fmt.Sprintf(`"pid":%d,`, first.cmd.Process.Pid))
-	deadline := time.Now().Add(exitDeadline)
-	for {
-		data, _ := os.ReadFile(apply.LockPath(journal))
-		if bytes.Contains(data, holder) && srv.Stats().Writes > 0 {
-			break
-		}
-		if first.exited() || time.Now().After(deadline) {
-			t.Fatalf("the first apply did not hold the journal while writing:\n%s", first.stderr.String())
-		}
-		time.Sleep(time.Millisecond)
+	if data, _ := os.ReadFile(apply.LockPath(journal)); !bytes.Contains(data, holder) {
+		t.Fatalf("the first apply writes without holding the journal's lock: %q", data)
 	}
 	// The first run listed the accounts before its first write; a second listing would be
 	// the second run's binding check, which comes after the lock.
@@ -47,7 +48,7 @@ func TestSecondWriterOfAJournalRefused(t *testing.T) {
 	code := second.waitExit(t)
 	relisted := srv.Stats().ByRoute["GET /accounts"] - listed
 	if first.exited() {
-		t.Fatal("the first apply ended before the second was refused: slow the emulator down")
+		t.Fatalf("the first apply ended while its write was held:\n%s", first.stderr.String())
 	}
 	want := fmt.Sprintf("journal %s is in use by pid %d on host ", journal, first.cmd.Process.Pid)
 	if code != cli.ExitFatal || !bytes.Contains(second.stderr.Bytes(), []byte(want)) {
@@ -57,6 +58,7 @@ func TestSecondWriterOfAJournalRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	<-first.done
+	firstWrite.Release()
 	if relisted != 0 {
 		t.Fatalf("the second writer listed the accounts %d times: it went past the lock", relisted)
 	}

@@ -5,6 +5,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -16,7 +17,13 @@ import (
 )
 
 // TestMain lets testscript scripts exec "sunset" as a real process built from this package.
+// Under -race, that process would sleep 1 s at exit (the race runtime's atexit_sleep_ms,
+// time for other threads to report): with some 200 processes started by this package, that
+// was minutes of its time. Races in them are reported all the same.
 func TestMain(m *testing.M) {
+	if v := os.Getenv("GORACE"); !strings.Contains(v, "atexit_sleep_ms") {
+		_ = os.Setenv("GORACE", strings.TrimSpace(v+" atexit_sleep_ms=0"))
+	}
 	testscript.Main(m, map[string]func(){
 		"sunset": func() { os.Exit(cli.Main(os.Args, cli.SystemStreams())) },
 	})
@@ -24,11 +31,13 @@ func TestMain(m *testing.M) {
 
 // TestScripts runs the end-to-end scripts in testdata/script (txtar files).
 func TestScripts(t *testing.T) {
+	t.Parallel() // overlaps the other tests that wait on sunset processes
 	testscript.Run(t, testscript.Params{
 		Dir: "../../testdata/script",
 		Setup: func(env *testscript.Env) error {
 			// A stable environment: no colour, no CI-specific behaviour leaking in from the host.
 			env.Setenv("NO_COLOR", "1")
+			env.Setenv("GORACE", os.Getenv("GORACE")) // see TestMain
 			env.Setenv("SUNSET_AS_OF", "")
 			// Each script gets its own emulators (fresh state): a clean one as $API_URL and
 			// one whose zone docs.example.test always fails as $FAULTY_API_URL.

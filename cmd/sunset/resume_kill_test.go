@@ -4,9 +4,9 @@ package main
 
 import (
 	"bytes"
-	"context"
+	"fmt"
 	"math/rand"
-	"net"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,41 +16,32 @@ import (
 
 	"github.com/sunsetscan/sunset/cmd/sunset/internal/cli"
 	"github.com/sunsetscan/sunset/scanner/cfapi/emulator"
+	"github.com/sunsetscan/sunset/scanner/cfapi/emulator/emulatortest"
 	"github.com/sunsetscan/sunset/scanner/cfapi/emulator/seed"
 )
 
-// generatedEmulator serves a generated account with a small latency per request, so a
-// scan of it lasts long enough to be stopped at a chosen request.
-func generatedEmulator(t *testing.T, zones int) (string, *emulator.Server) {
+// generatedEmulator serves a generated account; tests stop a scan of it at a chosen
+// request by holding that request's answer (emulatortest).
+func generatedEmulator(t *testing.T, zones int) (string, *emulatortest.Watched) {
 	t.Helper()
 	return serveEmulator(t, emulator.Options{
 		AsOf: time.Date(2025, 2, 1, 0, 0, 0, 0, time.UTC), Seed: seed.Generate(zones, 21), Token: seed.DemoToken,
-		Latency: emulator.LatencySpec{Min: 2 * time.Millisecond, Max: 2 * time.Millisecond},
 	})
 }
 
-// serveEmulator serves an emulator on loopback, as `sunset emulator` does, until the test
-// ends, and returns its API base URL.
-func serveEmulator(t testing.TB, opts emulator.Options) (string, *emulator.Server) {
+// serveEmulator serves an emulator on loopback until the test ends, watched so that tests
+// can wait for a point of a run, and returns its API base URL.
+func serveEmulator(t testing.TB, opts emulator.Options) (string, *emulatortest.Watched) {
 	t.Helper()
 	srv, err := emulator.New(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- emulator.Serve(ctx, ln, srv) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("emulator: %v", err)
-		}
-	})
-	return "http://" + ln.Addr().String() + emulator.BasePath, srv
+	w := emulatortest.Wrap(srv)
+	hs := httptest.NewServer(w)
+	t.Cleanup(hs.Close)
+	t.Cleanup(w.Close) // before hs.Close: held answers must finish for it to return
+	return hs.URL + emulator.BasePath, w
 }
 
 // startSunset starts the sunset binary with args against api.
@@ -94,19 +85,15 @@ func resumeScanArgs(report string, extra ...string) []string {
 		"--workers", "2", "--format", "json:" + report}, extra...)
 }
 
-// stopAt waits until the emulator has answered n requests more than it had at start, then
-// sends sig to the scan.
-func stopAt(t *testing.T, p *scanProc, srv *emulator.Server, start, n int, sig syscall.Signal) {
+// stopAt holds the emulator's answer to the nth request from now, sends sig to the scan
+// while it waits for that answer, and waits for the scan to exit.
+func stopAt(t *testing.T, p *scanProc, m *emulatortest.Mark, n int, sig syscall.Signal) {
 	t.Helper()
-	deadline := time.Now().Add(exitDeadline)
-	for srv.Stats().Total < start+n {
-		if p.exited() {
-			t.Fatalf("the scan ended before request %d; stderr:\n%s", n, p.stderr.String())
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the scan did not reach request %d", n)
-		}
-		time.Sleep(time.Millisecond)
+	defer m.Release()
+	select {
+	case <-m.Reached():
+	case <-p.done:
+		t.Fatalf("the scan ended before request %d; stderr:\n%s", n, p.stderr.String())
 	}
 	if err := p.cmd.Process.Signal(sig); err != nil {
 		t.Fatal(err)
@@ -116,11 +103,12 @@ func stopAt(t *testing.T, p *scanProc, srv *emulator.Server, start, n int, sig s
 
 // TestKilledScanResumes stops scans with SIGKILL, SIGTERM and SIGINT at random points
 // (seeded, so a failure can be replayed), resumes each from its --snapshot-out, and
-// byte-compares the resumed JSON report with an uninterrupted scan's.
+// byte-compares the resumed JSON report with an uninterrupted scan's. The stopped runs are
+// independent (each has its own emulator), so they run in parallel.
 func TestKilledScanResumes(t *testing.T) {
+	t.Parallel()
 	api, srv := generatedEmulator(t, 30)
-	dir := t.TempDir()
-	want := filepath.Join(dir, "want.json")
+	want := filepath.Join(t.TempDir(), "want.json")
 	p := startSunset(t, api, resumeScanArgs(want)...)
 	if code := p.waitExit(t); code != cli.ExitOK {
 		t.Fatalf("uninterrupted scan: exit %d\n%s", code, p.stderr.String())
@@ -131,29 +119,40 @@ func TestKilledScanResumes(t *testing.T) {
 	rng := rand.New(rand.NewSource(20261124))
 	for i, sig := range []syscall.Signal{syscall.SIGKILL, syscall.SIGKILL, syscall.SIGKILL, syscall.SIGTERM, syscall.SIGINT} {
 		at := 1 + rng.Intn(full-1)
-		t.Logf("run %d: %v after %d of %d requests", i, sig, at, full)
-		snap := filepath.Join(dir, "snap"+string(rune('a'+i))+".jsonl")
-		got := filepath.Join(dir, "got"+string(rune('a'+i))+".json")
-		p := startSunset(t, api, resumeScanArgs(got, "--snapshot-out", snap)...)
-		stopAt(t, p, srv, srv.Stats().Total, at, sig)
-		if sig != syscall.SIGKILL {
-			if code := p.waitExit(t); code != cli.ExitIncomplete {
-				t.Fatalf("%v: exit %d, want %d\n%s", sig, code, cli.ExitIncomplete, p.stderr.String())
-			}
+		t.Run(fmt.Sprintf("%d-%v-at-%d", i, sig, at), func(t *testing.T) {
+			t.Parallel()
+			resumeAfterStop(t, sig, at, full, bytes.ReplaceAll(wantBytes, []byte(api), []byte("API")))
+		})
+	}
+}
+
+// resumeAfterStop stops a scan of its own emulator with sig at request at (of full), resumes
+// it, and compares the report with want, whose API URL reads API.
+func resumeAfterStop(t *testing.T, sig syscall.Signal, at, full int, want []byte) {
+	api, srv := generatedEmulator(t, 30)
+	dir := t.TempDir()
+	snap, got := filepath.Join(dir, "snap.jsonl"), filepath.Join(dir, "got.json")
+	m := srv.HoldWhen(emulatortest.Requests(at))
+	p := startSunset(t, api, resumeScanArgs(got, "--snapshot-out", snap)...)
+	stopAt(t, p, m, at, sig)
+	if sig != syscall.SIGKILL {
+		if code := p.waitExit(t); code != cli.ExitIncomplete {
+			t.Fatalf("%v: exit %d, want %d\n%s", sig, code, cli.ExitIncomplete, p.stderr.String())
 		}
-		before := srv.Stats().Total
-		r := startSunset(t, api, resumeScanArgs(got, "--resume", snap)...)
-		if code := r.waitExit(t); code != cli.ExitOK {
-			t.Fatalf("resume after %v at %d: exit %d\n%s", sig, at, code, r.stderr.String())
-		}
-		// Work lost is at most the zones in flight (2 workers, under 40 requests each) plus
-		// the listing and account parts read again.
-		if resumed := srv.Stats().Total - before; at+resumed > full+2*40+6 {
-			t.Errorf("resume after %v at request %d sent %d requests: more than the %d left and what was in flight", sig, at, resumed, full-at)
-		}
-		if gotBytes, _ := os.ReadFile(got); !bytes.Equal(gotBytes, wantBytes) {
-			t.Errorf("resume after %v at request %d: the report differs from an uninterrupted scan's", sig, at)
-		}
+	}
+	before := srv.Stats().Total
+	r := startSunset(t, api, resumeScanArgs(got, "--resume", snap)...)
+	if code := r.waitExit(t); code != cli.ExitOK {
+		t.Fatalf("resume after %v at %d: exit %d\n%s", sig, at, code, r.stderr.String())
+	}
+	// Work lost is at most the zones in flight (2 workers, under 40 requests each) plus
+	// the listing and account parts read again.
+	if resumed := srv.Stats().Total - before; at+resumed > full+2*40+6 {
+		t.Errorf("resume after %v at request %d sent %d requests: more than the %d left and what was in flight", sig, at, resumed, full-at)
+	}
+	// The reports name their API: the emulators differ in their port alone.
+	if gotBytes, _ := os.ReadFile(got); !bytes.Equal(bytes.ReplaceAll(gotBytes, []byte(api), []byte("API")), want) {
+		t.Errorf("resume after %v at request %d: the report differs from an uninterrupted scan's", sig, at)
 	}
 }
 
@@ -183,12 +182,12 @@ func benchResumeAfterKill(b *testing.B) {
 	fullWall, full := time.Since(start), srv.Stats().Total-n0
 
 	snap := filepath.Join(dir, "snap.jsonl")
+	half := srv.HoldWhen(emulatortest.Requests(srv.Stats().Total + full/2))
 	p, start, n0 = run("--snapshot-out", snap)
-	for srv.Stats().Total < n0+full/2 {
-		time.Sleep(time.Millisecond)
-	}
+	<-half.Reached()
 	_ = p.cmd.Process.Signal(syscall.SIGKILL)
 	<-p.done
+	half.Release()
 	firstWall, first := time.Since(start), srv.Stats().Total-n0
 	p, start, n0 = run("--resume", snap)
 	<-p.done

@@ -3,10 +3,10 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,20 +17,16 @@ import (
 
 	"github.com/sunsetscan/sunset/cmd/sunset/internal/cli"
 	"github.com/sunsetscan/sunset/scanner/cfapi/emulator"
+	"github.com/sunsetscan/sunset/scanner/cfapi/emulator/emulatortest"
 	"github.com/sunsetscan/sunset/scanner/cfapi/emulator/seed"
 )
 
-// exitDeadline bounds how long a signalled sunset may take to exit. It is generous: the tests
-// check that it exits, and how, not how fast.
-const exitDeadline = 60 * time.Second
-
-// slowEmulator serves the demo account with 300 ms per request, so that a scan of it is
-// still collecting when a test signals it, and returns its API base URL.
-func slowEmulator(t *testing.T) (string, *emulator.Server) {
+// demoEmulator serves the demo account; tests signal a scan of it while it waits for a
+// held answer (emulatortest), so it is still collecting whatever the machine's speed.
+func demoEmulator(t *testing.T) (string, *emulatortest.Watched) {
 	t.Helper()
 	return serveEmulator(t, emulator.Options{
 		AsOf: time.Date(2025, 2, 1, 0, 0, 0, 0, time.UTC), Seed: seed.Demo(), Token: seed.DemoToken,
-		Latency: emulator.LatencySpec{Min: 300 * time.Millisecond, Max: 300 * time.Millisecond},
 	})
 }
 
@@ -40,18 +36,19 @@ type scanProc struct {
 	stderr bytes.Buffer // read only after done
 	done   chan struct{}
 	err    error // of Wait, set before done closes
+	held   *emulatortest.Mark
 }
 
 // startScan starts the real sunset binary scanning api with the given report formats and
-// waits until it has sent its first requests.
-func startScan(t *testing.T, api string, srv *emulator.Server, formats ...string) *scanProc {
+// waits until it has sent its third request, whose answer is held until the test ends.
+func startScan(t *testing.T, api string, srv *emulatortest.Watched, formats ...string) *scanProc {
 	t.Helper()
 	return startScanUnder(t, nil, api, srv, formats...)
 }
 
 // startScanUnder is startScan with the scan run by a wrapper command (such as nohup) that
 // execs it.
-func startScanUnder(t *testing.T, wrapper []string, api string, srv *emulator.Server, formats ...string) *scanProc {
+func startScanUnder(t *testing.T, wrapper []string, api string, srv *emulatortest.Watched, formats ...string) *scanProc {
 	t.Helper()
 	bin, err := exec.LookPath("sunset") // testscript.Main put the test binary there as sunset
 	if err != nil {
@@ -61,14 +58,14 @@ func startScanUnder(t *testing.T, wrapper []string, api string, srv *emulator.Se
 	for _, f := range formats {
 		args = append(args, "--format", f)
 	}
+	held := srv.HoldWhen(emulatortest.Requests(srv.Stats().Total + 3))
+	t.Cleanup(held.Release)
 	p := startProcess(t, api, args)
-	deadline := time.Now().Add(exitDeadline)
-	for srv.Stats().Total < 3 {
-		if time.Now().After(deadline) {
-			p.kill()
-			t.Fatalf("the scan sent no requests; stderr:\n%s", p.stderr.String())
-		}
-		time.Sleep(20 * time.Millisecond)
+	p.held = held
+	select {
+	case <-held.Reached():
+	case <-p.done:
+		t.Fatalf("the scan ended before its third request; stderr:\n%s", p.stderr.String())
 	}
 	return p
 }
@@ -93,15 +90,11 @@ func (p *scanProc) exited() bool {
 	}
 }
 
-// waitExit waits for the scan to exit and returns its exit code.
+// waitExit waits for the scan to exit and returns its exit code. It waits on the exit
+// alone: a scan that never exits is the test binary's timeout to report.
 func (p *scanProc) waitExit(t *testing.T) int {
 	t.Helper()
-	select {
-	case <-p.done:
-	case <-time.After(exitDeadline):
-		p.kill()
-		t.Fatalf("sunset did not exit within %s of the signal; stderr:\n%s", exitDeadline, p.stderr.String())
-	}
+	<-p.done
 	var ee *exec.ExitError
 	switch {
 	case p.err == nil:
@@ -117,9 +110,10 @@ func (p *scanProc) waitExit(t *testing.T) int {
 // TestStopSignalWritesIncompleteReports sends each stop signal to a scan in the middle of
 // collecting: it exits 4 (incomplete) after writing its report, marked incomplete.
 func TestStopSignalWritesIncompleteReports(t *testing.T) {
+	t.Parallel()
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT} {
 		t.Run(sig.String(), func(t *testing.T) {
-			api, srv := slowEmulator(t)
+			api, srv := demoEmulator(t)
 			out := filepath.Join(t.TempDir(), "report.json")
 			p := startScan(t, api, srv, "json:"+out)
 			if err := p.cmd.Process.Signal(sig); err != nil {
@@ -151,9 +145,10 @@ func TestStopSignalWritesIncompleteReports(t *testing.T) {
 // that after the first signal it is stuck writing its report; a second signal ends it with
 // 130.
 func TestSecondSignalExitsAtOnce(t *testing.T) {
+	t.Parallel()
 	for _, second := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 		t.Run(second.String(), func(t *testing.T) {
-			api, srv := slowEmulator(t)
+			api, srv := demoEmulator(t)
 			fifo := filepath.Join(t.TempDir(), "report.fifo")
 			if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 				t.Skipf("no FIFO: %v", err)
@@ -162,7 +157,9 @@ func TestSecondSignalExitsAtOnce(t *testing.T) {
 			if err := p.cmd.Process.Signal(syscall.SIGINT); err != nil {
 				t.Fatal(err)
 			}
-			time.Sleep(300 * time.Millisecond)
+			// The event: the scan cancelled its run, abandoning the held request; it then
+			// opens its report, a FIFO with no reader, and waits there.
+			<-p.held.Abandoned()
 			if p.exited() {
 				t.Fatalf("exited (%v) after one signal while its report could not be written; stderr:\n%s", p.err, p.stderr.String())
 			}
@@ -179,72 +176,72 @@ func TestSecondSignalExitsAtOnce(t *testing.T) {
 	}
 }
 
-// TestIgnoredSignalStaysIgnored starts a scan under nohup: SIGHUP, ignored from the start,
-// does not stop it; SIGTERM then does (exit 4).
+// TestIgnoredSignalStaysIgnored starts a scan under nohup and sends it SIGHUP, ignored from
+// the start, then SIGTERM: SIGTERM is the first signal it acts on (exit 4, incomplete); had
+// SIGHUP stopped the run, SIGTERM would be a second signal and the exit 130. The kernel
+// drops a signal its process ignores, and a process handles pending signals in order of
+// number (SIGHUP is 1, SIGTERM 15), so no wait is needed between the two.
 func TestIgnoredSignalStaysIgnored(t *testing.T) {
+	t.Parallel()
 	nohup, err := exec.LookPath("nohup")
 	if err != nil {
 		t.Skip("no nohup")
 	}
-	api, srv := slowEmulator(t)
+	api, srv := demoEmulator(t)
 	out := filepath.Join(t.TempDir(), "report.json")
+	// nohup execs sunset in its own process; startScanUnder waited until sunset itself had
+	// sent requests (its signal handlers are set up) before signalling.
 	p := startScanUnder(t, []string{nohup}, api, srv, "json:"+out)
-	// nohup execs sunset in its own process; wait until sunset itself has sent requests
-	// (startScanUnder did) before signalling.
-	if err := p.cmd.Process.Signal(syscall.SIGHUP); err != nil {
-		t.Fatal(err)
-	}
-	time.Sleep(300 * time.Millisecond)
-	if p.exited() {
-		t.Fatalf("SIGHUP under nohup stopped the scan (%v); stderr:\n%s", p.err, p.stderr.String())
-	}
-	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
-		t.Fatal(err)
+	for _, sig := range []syscall.Signal{syscall.SIGHUP, syscall.SIGTERM} {
+		if err := p.cmd.Process.Signal(sig); err != nil {
+			t.Fatalf("%v: %v; stderr:\n%s", sig, err, p.stderr.String())
+		}
 	}
 	if code := p.waitExit(t); code != cli.ExitIncomplete {
 		t.Fatalf("exit %d, want %d; stderr:\n%s", code, cli.ExitIncomplete, p.stderr.String())
 	}
 }
 
-// TestEmulatorStopsOnTerm sends SIGTERM to `sunset emulator`: it stops as on Ctrl-C, saying
-// so, with exit 0.
+// TestEmulatorStopsOnTerm sends SIGTERM to `sunset emulator` once it says it listens: it
+// stops as on Ctrl-C, saying so, with exit 0.
 func TestEmulatorStopsOnTerm(t *testing.T) {
+	t.Parallel()
 	bin, err := exec.LookPath("sunset")
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	stdout, w, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	addr := ln.Addr().String()
-	if err := ln.Close(); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(bin, "emulator", "--listen", addr)
-	var stdout bytes.Buffer
-	cmd.Stdout = &stdout
+	cmd := exec.Command(bin, "emulator", "--listen", "127.0.0.1:0")
+	cmd.Stdout = w
 	p := runProcess(t, cmd)
-	deadline := time.Now().Add(exitDeadline)
-	for {
-		conn, err := net.DialTimeout("tcp", addr, time.Second)
-		if err == nil {
-			_ = conn.Close()
+	_ = w.Close() // the emulator holds the write end; reads end when it exits
+	lines := make(chan string)
+	go func() {
+		defer close(lines)
+		for sc := bufio.NewScanner(stdout); sc.Scan(); {
+			lines <- sc.Text()
+		}
+	}()
+	var out strings.Builder
+	for line := range lines { // the event: the start-up line
+		out.WriteString(line + "\n")
+		if strings.Contains(line, "listening on http://") {
 			break
 		}
-		if time.Now().After(deadline) || p.exited() {
-			p.kill()
-			t.Fatalf("the emulator does not listen; stderr:\n%s", p.stderr.String())
-		}
-		time.Sleep(20 * time.Millisecond)
 	}
 	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
-		t.Fatal(err)
+		t.Fatalf("%v; stdout:\n%s", err, out.String())
+	}
+	for line := range lines {
+		out.WriteString(line + "\n")
 	}
 	if code := p.waitExit(t); code != 0 {
 		t.Fatalf("exit %d; stderr:\n%s", code, p.stderr.String())
 	}
-	if !strings.Contains(stdout.String(), "sunset emulator stopped after") {
-		t.Errorf("stdout:\n%s", stdout.String())
+	if !strings.Contains(out.String(), "sunset emulator stopped after") {
+		t.Errorf("stdout:\n%s", out.String())
 	}
 }

@@ -18,8 +18,10 @@ import (
 // every scope is done, every write was accepted, the requests are the ones
 // EstimateRequests counts, and the rescan has nothing at or above warning.
 func TestApplyMigratesAndRescanIsClean(t *testing.T) {
+	t.Parallel() // the package's slowest: it overlaps the others
 	for name, snap := range map[string]*inventory.Snapshot{"demo": seed.Demo(), "migratable": seed.GenerateMigratable(40, 3)} {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel() // each account has its own emulator
 			a := serve(t, snap, emulator.Options{})
 			p, before := a.plan()
 			sent := a.srv.Stats().Total

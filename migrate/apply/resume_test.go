@@ -18,6 +18,7 @@ import (
 // stop are resumed from the journal until every one is done. The end state is the one a
 // fault-free apply reaches, with no rule added twice.
 func TestFaultyApplyResumesToTheSameEndState(t *testing.T) {
+	t.Parallel() // its own emulators: it overlaps the others
 	data := seed.Demo()
 	clean := serve(t, data, emulator.Options{Rand: 3})
 	p, before := clean.plan()

@@ -9,7 +9,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/sunsetscan/sunset/scanner/cfapi/emulator/seed"
 )
@@ -95,22 +94,31 @@ func (e *emulatorRun) stop() {
 	}
 }
 
-// waitForURL waits for the emulator's start-up line and returns its API base URL.
+// waitForURL waits for the emulator's start-up lines and returns its API base URL. It waits
+// for the last of them ("try: ..."), which comes after the lines tests read (a check made
+// right after "listening on" once missed the next line on a busy machine).
 func waitForURL(t *testing.T, out *syncBuffer, done <-chan int) string {
 	t.Helper()
-	re := regexp.MustCompile(`listening on (http://\S+)`)
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		if m := re.FindStringSubmatch(out.String()); m != nil {
-			return m[1]
+	m := waitForOutput(t, out, done, regexp.MustCompile(`listening on (http://\S+)(?s:.*)\n  try: `))
+	return m[1]
+}
+
+// waitForOutput waits until out matches re and returns the submatches; it fails the test
+// when the run ends first. It waits on writes, not on a clock: a run that hangs is the
+// test binary's timeout to report.
+func waitForOutput(t *testing.T, out *syncBuffer, done <-chan int, re *regexp.Regexp) []string {
+	t.Helper()
+	for {
+		text, wrote := out.next()
+		if m := re.FindStringSubmatch(text); m != nil {
+			return m
 		}
 		select {
+		case <-wrote:
 		case code := <-done:
-			t.Fatalf("the emulator stopped with exit %d before listening", code)
-		default:
+			t.Fatalf("the run ended with exit %d before writing %s:\n%s", code, re, out.String())
 		}
 	}
-	t.Fatalf("the emulator did not start: %s", out.String())
-	return ""
 }
 
 // envelope is the part of a response envelope this test reads.

@@ -23,16 +23,32 @@ import (
 var fixedNow = time.Date(2025, 2, 1, 12, 0, 0, 0, time.UTC)
 
 // syncBuffer is a bytes.Buffer safe for the concurrent writes of a cancelled run and the
-// reads of a test that watches it.
+// reads of a test that watches it; next lets the test wait for the next write instead of
+// polling.
 type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
+	mu    sync.Mutex
+	b     bytes.Buffer
+	wrote chan struct{} // closed by the next Write; nil when nobody waits
 }
 
 func (s *syncBuffer) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.wrote != nil {
+		close(s.wrote)
+		s.wrote = nil
+	}
 	return s.b.Write(p)
+}
+
+// next returns what was written so far and a channel closed by the next write.
+func (s *syncBuffer) next() (string, <-chan struct{}) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.wrote == nil {
+		s.wrote = make(chan struct{})
+	}
+	return s.b.String(), s.wrote
 }
 
 func (s *syncBuffer) String() string {

@@ -9,9 +9,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/sunsetscan/sunset/scanner/cfapi/emulator"
+	"github.com/sunsetscan/sunset/scanner/cfapi/emulator/emulatortest"
 	"github.com/sunsetscan/sunset/scanner/cfapi/emulator/seed"
 	"github.com/sunsetscan/sunset/scanner/inventory"
 )
@@ -41,7 +41,7 @@ func readStreamFile(t testing.TB, path string) *inventory.Stream {
 // The resumed run sends no request naming a zone the snapshot held complete: exactly the
 // listing, the account parts and the missing zones' requests.
 func TestScanResumeEqualsUninterrupted(t *testing.T) {
-	srv, base := startEmulator(t, emulator.Options{Seed: seed.Generate(40, 11)})
+	srv, base := startWatchedEmulator(t, emulator.Options{Seed: seed.Generate(40, 11)})
 	dir := t.TempDir()
 	full := runSunset(t, demoEnv(), scanArgs(base, filepath.Join(dir, "full.json"), "--snapshot-out", filepath.Join(dir, "full.jsonl"))...)
 	if full.code != ExitOK {
@@ -51,10 +51,11 @@ func TestScanResumeEqualsUninterrupted(t *testing.T) {
 
 	snap := filepath.Join(dir, "part.jsonl")
 	ctx, cancel := context.WithCancel(context.Background())
+	// The event: the answer that makes a third of the requests, held until the cancel.
+	third := srv.HoldWhen(emulatortest.Requests(fullRequests + fullRequests/3))
+	defer third.Release()
 	go func() {
-		for srv.Stats().Total < fullRequests+fullRequests/3 {
-			time.Sleep(time.Millisecond)
-		}
+		<-third.Reached()
 		cancel()
 	}()
 	part := (&testRun{env: demoEnv()}).exec(ctx, scanArgs(base, filepath.Join(dir, "part.json"), "--snapshot-out", snap)...)
