@@ -2,6 +2,7 @@ package migrate
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -98,18 +99,34 @@ func (m *firewallMigration) reviewExpressions(verify string) {
 	for _, it := range m.openExpressions() {
 		resolves := m.b.findings(vocab.ThreatScoreField, vocab.KindExpression, it.ID)
 		resolves = append(resolves, m.b.findings(vocab.GeoIPFieldNames, vocab.KindExpression, it.ID)...)
-		st := Step{
-			ID: "expression.review:" + m.expressionKey(it.ID), Kind: KindExpressionReview, Manual: true,
-			Resolves: resolves, Risk: RiskMedium,
-			Title:  "Review the expression of " + named(it.Name, it.ID),
-			Reason: "It uses cf.threat_score, which is always 0 now (rules using it silently change meaning), or a renamed field in a rule the plan does not rewrite.",
-			Note:   "Replace cf.threat_score with a bot or WAF attack score condition (cf.bot_management.score, cf.waf.score, plan permitting) and ip.geoip.* with ip.src.*; a migrated rule using cf.threat_score is created disabled until then.",
+		keys := m.expressionKeys(it.ID)
+		for _, k := range keys {
+			title := "Review the expression of " + named(it.Name, it.ID)
+			if len(keys) > 1 { // the filter's: name each firewall rule that uses it
+				title = "Review the expression of " + named(m.byIDOrRef(k), k)
+			}
+			st := Step{
+				ID: "expression.review:" + k, Kind: KindExpressionReview, Manual: true,
+				Resolves: resolves, Risk: RiskMedium, Title: title,
+				Reason: "It uses cf.threat_score, which is always 0 now (rules using it silently change meaning), or a renamed field in a rule the plan does not rewrite.",
+				Note:   "Replace cf.threat_score with a bot or WAF attack score condition (cf.bot_management.score, cf.waf.score, plan permitting) and ip.geoip.* with ip.src.*; a migrated rule using cf.threat_score is created disabled until then.",
+			}
+			if verify != "" {
+				st.DependsOn = []string{verify}
+			}
+			m.b.add(phaseManual, st)
 		}
-		if verify != "" {
-			st.DependsOn = []string{verify}
-		}
-		m.b.add(phaseManual, st)
 	}
+}
+
+// byIDOrRef is the description of the firewall rule whose ref, else id, is k ("" if none).
+func (m *firewallMigration) byIDOrRef(k string) string {
+	for _, fr := range m.rules {
+		if fr.Ref == k || fr.Ref == "" && fr.ID == k {
+			return fr.Description
+		}
+	}
+	return ""
 }
 
 // openExpressions are the expressions with open cf.threat_score or renamed-field findings,
@@ -135,15 +152,16 @@ func (m *firewallMigration) openExpressions() []scanner.Resource {
 	return out
 }
 
-// expressionKey names an expression so that its review step keeps its id across the
-// migration: a custom rule is known by its ref (the firewall rule's ref or id), and a
-// filter by the ref its custom rule will carry (that of the first rule using it, by id).
-func (m *firewallMigration) expressionKey(id string) string {
+// expressionKeys name an expression's review steps so that they keep their ids across the
+// migration: a custom rule is known by its ref (the firewall rule's ref or id), and a filter
+// by the refs of the custom rules it becomes: one per firewall rule using it, since each of
+// them carries the expression after the migration and is reviewed on its own then.
+func (m *firewallMigration) expressionKeys(id string) []string {
 	z := m.b.z
 	for _, rs := range z.Rulesets {
 		for _, r := range rs.Rules {
 			if r.ID == id && r.Ref != "" {
-				return r.Ref
+				return []string{r.Ref}
 			}
 		}
 	}
@@ -154,11 +172,18 @@ func (m *firewallMigration) expressionKey(id string) string {
 		}
 	}
 	sort.Slice(users, func(i, j int) bool { return users[i].ID < users[j].ID })
-	if len(users) > 0 {
-		if users[0].Ref != "" {
-			return users[0].Ref
+	var keys []string
+	for _, fr := range users {
+		k := fr.ID
+		if fr.Ref != "" {
+			k = fr.Ref
 		}
-		return users[0].ID
+		if !slices.Contains(keys, k) {
+			keys = append(keys, k)
+		}
 	}
-	return id
+	if len(keys) == 0 {
+		return []string{id}
+	}
+	return keys
 }
