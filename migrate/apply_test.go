@@ -190,7 +190,7 @@ func requireEveryPlanLevel(t *testing.T, snap *inventory.Snapshot) {
 func TestMigratedAccountScansClean(t *testing.T) {
 	t.Parallel() // one of the package's slowest: it overlaps the others
 	for name, snap := range map[string]*inventory.Snapshot{
-		"demo":       seed.Demo(),
+		"demo": seed.Demo(),
 		// 16 zones of seed 16 hold every plan level, rate limits and WAF packages (as the 60
 		// zones of seed 3 did) at a fifth of the time under -race.
 		"migratable": seed.GenerateMigratable(16, 16),
