@@ -1,6 +1,7 @@
 package seed
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -483,4 +484,21 @@ func (g *generator) records(b *zoneBuilder, i int) {
 			b.record("", inventory.DNSRecord{Type: "TXT", Name: b.cat(label, ".", b.name), Content: b.cat(`"v=verification `, label, `"`), TTL: 3600})
 		}
 	}
+}
+
+// MissingVariety says what an account lacks of what makes it worth migrating in a test: zones
+// of every plan level, some rate limits, some WAF packages; "" when it has them all. Tests
+// that migrate a small generated account assert it, so a smaller account keeps the coverage.
+func MissingVariety(s *inventory.Snapshot) string {
+	levels := map[string]bool{}
+	rateLimits, packages := 0, 0
+	for _, z := range s.Zones {
+		levels[z.Zone.Plan.LegacyID] = true
+		rateLimits += len(z.RateLimits)
+		packages += len(z.WAFPackages)
+	}
+	if len(levels) < 4 || rateLimits == 0 || packages == 0 {
+		return fmt.Sprintf("plan levels %v, %d rate limits, %d WAF packages: want all four levels and some of each", levels, rateLimits, packages)
+	}
+	return ""
 }
