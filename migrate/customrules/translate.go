@@ -586,3 +586,17 @@ func abbreviate(in []string) string {
 	}
 	return fmt.Sprintf("%s and %d more", strings.Join(ids[:3], ", "), len(ids)-3)
 }
+
+// Precedence is the rank of a firewall rule action among rules of equal priority (lower
+// runs first); false for an action with none.
+func Precedence(a vocab.Action) (int, bool) {
+	p, ok := precedence[a]
+	return p, ok
+}
+
+// SkipPhase is the phase a bypass product also skips in its skip rule (derived), "" for
+// none.
+func SkipPhase(product string) vocab.Phase { return productPhases[product] }
+
+// SkipProducts are the product names the skip action takes.
+func SkipProducts() []string { return slices.Clone(skipProducts) }

@@ -1,0 +1,409 @@
+package fix
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/hashicorp/hcl/v2/hclwrite"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/sunsetscan/sunset/migrate/customrules"
+	"github.com/sunsetscan/sunset/scanner/catalog"
+	"github.com/sunsetscan/sunset/scanner/vocab"
+)
+
+// A group whose rules come from variables, for_each or count is rewritten as HCL that keeps
+// them driven by the same data: a `for` expression over the same collection, with the
+// action and field mappings of the translation written in HCL (lookup, replace), and the
+// old evaluation order (priority, then action precedence) kept by sorting on a key built
+// from both. The result is one list expression: the value of `rules` for provider v5, the
+// for_each of a dynamic "rules" block for v4.
+
+// noPriority sorts after every priority a firewall rule can have (at most 2^31-1).
+const noPriority = 9999999999
+
+// part is one resource pair as HCL: the iteration, the rule object's members, and its sort key.
+type part struct {
+	iter    string // "for k, v in COLL" (or "for k in range(N)"), "" for a single rule
+	members []member
+	prio    string // HCL number expression; a literal when static
+	action  string // HCL string expression of the old action; a quoted literal when static
+	index   int
+}
+
+// member is one attribute of the rule object.
+type member struct{ name, value string }
+
+// static reports whether the part's sort key is known without the data.
+func (p *part) static() bool {
+	_, errP := strconv.Atoi(p.prio)
+	_, errA := strconv.Unquote(p.action)
+	return errP == nil && errA == nil
+}
+
+// drivenList renders the group's rules as one HCL list expression.
+func drivenList(ev *evaluator, g *group, renames []rename) (string, error) {
+	parts := make([]*part, 0, len(g.pairs))
+	for i, p := range g.pairs {
+		pt, err := drivenPart(g.module, p, renames)
+		if err != nil {
+			return "", err
+		}
+		pt.index = i
+		parts = append(parts, pt)
+	}
+	allStatic := true
+	for _, p := range parts {
+		allStatic = allStatic && p.static()
+	}
+	if allStatic {
+		return staticList(parts), nil
+	}
+	return sortedList(parts), nil
+}
+
+// staticList concatenates the parts in the old evaluation order, known without the data.
+func staticList(parts []*part) string {
+	sort.SliceStable(parts, func(i, j int) bool {
+		pi, _ := strconv.Atoi(parts[i].prio)
+		pj, _ := strconv.Atoi(parts[j].prio)
+		if pi != pj {
+			return pi < pj
+		}
+		return precedenceOf(parts[i].action) < precedenceOf(parts[j].action)
+	})
+	lists := make([]string, 0, len(parts))
+	var singles []string
+	flush := func() {
+		if len(singles) > 0 {
+			lists = append(lists, "["+strings.Join(singles, ", ")+"]")
+			singles = nil
+		}
+	}
+	for _, p := range parts {
+		if p.iter == "" {
+			singles = append(singles, object(p.members))
+			continue
+		}
+		flush()
+		lists = append(lists, "["+p.iter+" : "+object(p.members)+"]")
+	}
+	flush()
+	if len(lists) == 1 {
+		return lists[0]
+	}
+	return "concat(\n" + strings.Join(lists, ",\n") + ",\n)"
+}
+
+func precedenceOf(quoted string) int {
+	a, _ := strconv.Unquote(quoted)
+	if p, ok := customrules.Precedence(vocab.Action(a)); ok {
+		return p
+	}
+	return len(precedenceTable())
+}
+
+// sortedList keys every rule by priority, action precedence, part and instance key and
+// takes the values of the merged map, which Terraform returns in key order.
+func sortedList(parts []*part) string {
+	objs := make([]string, 0, len(parts))
+	for _, p := range parts {
+		key := fmt.Sprintf(`format("%%010d/%%d/%%02d/%%s", coalesce(%s, %d), lookup(%s, %s, %d), %d, %s)`,
+			p.prio, noPriority, precedenceMap(), p.action, len(precedenceTable()), p.index, keyOf(p))
+		if p.iter == "" {
+			objs = append(objs, "{ ("+key+") = "+object(p.members)+" }")
+			continue
+		}
+		objs = append(objs, "{ "+p.iter+" : "+key+" => "+object(p.members)+" }")
+	}
+	return "values(merge(\n" + strings.Join(objs, ",\n") + ",\n))"
+}
+
+func keyOf(p *part) string {
+	if p.iter == "" {
+		return `""`
+	}
+	return "k"
+}
+
+// precedenceTable is the firewall actions in their precedence order.
+func precedenceTable() []vocab.Action {
+	var out []vocab.Action
+	for _, a := range []vocab.Action{vocab.ActionLog, vocab.ActionBypass, vocab.ActionAllow, vocab.ActionChallenge, vocab.ActionManagedChallenge, vocab.ActionJSChallenge, vocab.ActionBlock} {
+		if _, ok := customrules.Precedence(a); ok {
+			out = append(out, a)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		pi, _ := customrules.Precedence(out[i])
+		pj, _ := customrules.Precedence(out[j])
+		return pi < pj
+	})
+	return out
+}
+
+func precedenceMap() string {
+	var b strings.Builder
+	b.WriteString("{ ")
+	for i, a := range precedenceTable() {
+		p, _ := customrules.Precedence(a)
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%s = %d", a, p)
+	}
+	b.WriteString(" }")
+	return b.String()
+}
+
+func object(ms []member) string {
+	var b strings.Builder
+	b.WriteString("{\n")
+	for _, m := range ms {
+		fmt.Fprintf(&b, "%s = %s\n", m.name, m.value)
+	}
+	b.WriteString("}")
+	return b.String()
+}
+
+// rename is a deprecated field name and its current one.
+type rename struct{ old, new string }
+
+// renamesIn are the field renames the catalog knows, those whose old name appears in any
+// of texts (all of them when texts is nil: the data is not known).
+func renamesIn(texts []string) []rename {
+	var out []rename
+	for _, f := range catalog.Fields().All() {
+		if f.RenamedTo == "" {
+			continue
+		}
+		if texts != nil && !containsField(texts, f.Name) {
+			continue
+		}
+		out = append(out, rename{old: f.Name, new: f.RenamedTo})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].old < out[j].old })
+	return out
+}
+
+func containsField(texts []string, name string) bool {
+	re := fieldPattern(name)
+	for _, t := range texts {
+		if regexp.MustCompile(re).MatchString(t) {
+			return true
+		}
+	}
+	return false
+}
+
+// fieldPattern matches a field name as a whole word (not a prefix of a longer field).
+func fieldPattern(name string) string { return `\b` + regexp.QuoteMeta(name) + `\b` }
+
+// renamed wraps an expression in the replace calls of the renames.
+func renamed(expr string, renames []rename) string {
+	for _, r := range renames {
+		expr = fmt.Sprintf("replace(%s, %s, %s)", expr, hclString("/"+fieldPattern(r.old)+"/"), hclString(r.new))
+	}
+	return expr
+}
+
+// hclString is s as a quoted HCL string (escapes and template sequences escaped).
+func hclString(s string) string {
+	return string(hclwrite.TokensForValue(cty.StringVal(s)).Bytes())
+}
+
+// substituted is an attribute's source with each.key/each.value/count.index made the for
+// expression's k and v, and, for a rule iterating over its filter, each.value.ATTR made the
+// filter's attribute.
+func substituted(r *Resource, x hclsyntax.Expression, filterAttrs map[string]string) (string, error) {
+	src := exprText(r.File, x)
+	f, diags := hclwrite.ParseConfig([]byte("x = "+src+"\n"), r.File.Path, hcl.InitialPos)
+	if diags.HasErrors() {
+		return "", diags
+	}
+	toks := f.Body().GetAttribute("x").Expr().BuildTokens(nil)
+	if filterAttrs != nil {
+		toks = replaceEachValue(toks, filterAttrs)
+	}
+	toks = renamePrefix(toks, "each", "key", "k")
+	toks = renamePrefix(toks, "each", "value", "v")
+	toks = renamePrefix(toks, "count", "index", "k")
+	return strings.TrimSpace(string(toks.Bytes())), nil
+}
+
+// renamePrefix replaces the traversal root.attr (not after a dot: a root) by name.
+func renamePrefix(toks hclwrite.Tokens, root, attr, name string) hclwrite.Tokens {
+	var out hclwrite.Tokens
+	for i := 0; i < len(toks); i++ {
+		if i+2 < len(toks) && toks[i].Type == hclsyntax.TokenIdent && string(toks[i].Bytes) == root &&
+			toks[i+1].Type == hclsyntax.TokenDot && string(toks[i+2].Bytes) == attr &&
+			(i == 0 || toks[i-1].Type != hclsyntax.TokenDot) {
+			out = append(out, &hclwrite.Token{Type: hclsyntax.TokenIdent, Bytes: []byte(name), SpacesBefore: toks[i].SpacesBefore})
+			i += 2
+			continue
+		}
+		out = append(out, toks[i])
+	}
+	return out
+}
+
+// replaceEachValue replaces each.value.ATTR by (the filter's ATTR).
+func replaceEachValue(toks hclwrite.Tokens, attrs map[string]string) hclwrite.Tokens {
+	var out hclwrite.Tokens
+	for i := 0; i < len(toks); i++ {
+		if i+4 < len(toks) && string(toks[i].Bytes) == "each" && toks[i+1].Type == hclsyntax.TokenDot &&
+			string(toks[i+2].Bytes) == "value" && toks[i+3].Type == hclsyntax.TokenDot {
+			if v, ok := attrs[string(toks[i+4].Bytes)]; ok {
+				out = append(out, &hclwrite.Token{Type: hclsyntax.TokenIdent, Bytes: []byte("(" + v + ")"), SpacesBefore: toks[i].SpacesBefore})
+				i += 4
+				continue
+			}
+		}
+		out = append(out, toks[i])
+	}
+	return out
+}
+
+// trimmed compacts generated HCL for comparison in tests and logs.
+func trimmed(s string) string { return string(bytes.Join(bytes.Fields([]byte(s)), []byte(" "))) }
+
+// drivenPart renders one pair as a part of the list.
+func drivenPart(m *Module, p *pair, renames []rename) (*part, error) {
+	r, f := p.rule, p.filter
+	pt := &part{}
+	var viaAttrs map[string]string
+	iterOf := r
+	if p.viaFilter {
+		iterOf = f
+		viaAttrs = map[string]string{}
+		for _, a := range []string{"expression", "description", "paused"} {
+			if x := f.Attr(a); x != nil {
+				s, err := substituted(f, x, nil)
+				if err != nil {
+					return nil, err
+				}
+				viaAttrs[a] = s
+			}
+		}
+	}
+	switch {
+	case iterOf.Attr("for_each") != nil:
+		pt.iter = "for k, v in " + exprText(iterOf.File, iterOf.Attr("for_each"))
+	case iterOf.Attr("count") != nil:
+		pt.iter = "for k in range(" + exprText(iterOf.File, iterOf.Attr("count")) + ")"
+	}
+	sub := func(res *Resource, name, none string) (string, error) {
+		x := res.Attr(name)
+		if x == nil {
+			return none, nil
+		}
+		if res == r {
+			return substituted(res, x, viaAttrs)
+		}
+		return substituted(res, x, nil)
+	}
+	vals := map[string]string{}
+	for _, a := range []struct {
+		res        *Resource
+		name, none string
+	}{
+		{r, "description", ""}, {f, "description", ""}, {f, "expression", ""},
+		{r, "action", ""}, {r, "products", "null"}, {r, "paused", "false"}, {r, "priority", strconv.Itoa(noPriority)},
+	} {
+		s, err := sub(a.res, a.name, a.none)
+		if err != nil {
+			return nil, err
+		}
+		vals[a.res.Type+"."+a.name] = s
+	}
+	pt.prio, pt.action = vals[typeFirewallRule+".priority"], vals[typeFirewallRule+".action"]
+	pt.members = ruleMembers(r, pt, vals, renames)
+	return pt, nil
+}
+
+// ruleMembers are the custom rule's members in HCL, the same for every part so that v4's
+// dynamic block finds each of them.
+func ruleMembers(r *Resource, pt *part, vals map[string]string, renames []rename) []member {
+	ref := hclString(r.Name)
+	if pt.iter != "" {
+		ref = `"` + r.Name + `_${k}"`
+	}
+	desc := "null"
+	switch rd, fd := vals[typeFirewallRule+".description"], vals[typeFilter+".description"]; {
+	case rd != "" && fd != "":
+		desc = fmt.Sprintf(`%s != null && %s != "" ? %s : %s`, rd, rd, rd, fd)
+	case rd != "":
+		desc = rd
+	case fd != "":
+		desc = fd
+	}
+	old := vals[typeFilter+".expression"]
+	a := vals[typeFirewallRule+".action"]
+	return []member{
+		{"ref", ref},
+		{"description", desc},
+		{"expression", renamed(old, renames)},
+		{"action", actionExpr(a)},
+		{"action_parameters", paramsExpr(a, vals[typeFirewallRule+".products"])},
+		{"enabled", enabledExpr(vals[typeFirewallRule+".paused"], old)},
+	}
+}
+
+// actionExpr maps allow and bypass to skip, the other actions to themselves.
+func actionExpr(a string) string {
+	if s, err := strconv.Unquote(a); err == nil {
+		if s == string(vocab.ActionAllow) || s == string(vocab.ActionBypass) {
+			return hclString(string(vocab.ActionSkip))
+		}
+		return a
+	}
+	return fmt.Sprintf(`lookup({ allow = "skip", bypass = "skip" }, %s, %s)`, a, a)
+}
+
+// paramsExpr is the skip rule's action_parameters: the current ruleset for an allow, the
+// products (and the phases that replace them) for a bypass, null for the other actions.
+func paramsExpr(a, products string) string {
+	allow := `{ ruleset = "current", products = null, phases = null }`
+	phases := fmt.Sprintf("[for p in %s : %s[p] if contains(keys(%s), p)]", products, skipPhaseMap(), skipPhaseMap())
+	bypass := fmt.Sprintf("{ ruleset = null, products = %s, phases = length(%s) > 0 ? sort(%s) : null }", products, phases, phases)
+	if s, err := strconv.Unquote(a); err == nil {
+		switch s {
+		case string(vocab.ActionAllow):
+			return allow
+		case string(vocab.ActionBypass):
+			return bypass
+		}
+		return "null"
+	}
+	return fmt.Sprintf(`%s == "allow" ? %s : %s == "bypass" ? %s : null`, a, allow, a, bypass)
+}
+
+// skipPhaseMap is customrules.SkipPhase as an HCL object.
+func skipPhaseMap() string {
+	var parts []string
+	for _, p := range customrules.SkipProducts() {
+		if ph := customrules.SkipPhase(p); ph != "" {
+			parts = append(parts, fmt.Sprintf("%s = %q", p, ph))
+		}
+	}
+	return "{ " + strings.Join(parts, ", ") + " }"
+}
+
+// enabledExpr is !paused, and false for a rule using cf.threat_score (always 0), as the
+// translation does.
+func enabledExpr(paused, expr string) string {
+	threat := fmt.Sprintf(`length(regexall(%s, %s)) == 0`, hclString(fieldPattern("cf.threat_score")), expr)
+	switch paused {
+	case "false":
+		return threat
+	case "true":
+		return "false"
+	}
+	return fmt.Sprintf("%s != true && %s", paused, threat)
+}

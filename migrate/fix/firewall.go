@@ -1,0 +1,192 @@
+package fix
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/sunsetscan/sunset/migrate"
+	"github.com/sunsetscan/sunset/migrate/customrules"
+	"github.com/sunsetscan/sunset/migrate/verify"
+	"github.com/sunsetscan/sunset/scanner/inventory"
+	"github.com/sunsetscan/sunset/scanner/vocab"
+)
+
+// firewallGroup rewrites one zone's firewall rules and filters of a module into a
+// cloudflare_ruleset of phase http_request_firewall_custom: literally (the translation's
+// rules, as `sunset plan` writes them) when every rule is a single resource whose values
+// the repository holds, else as HCL driven by the same data. Rules the translation cannot
+// carry over stay as they are, with a comment saying what to decide.
+func (f *fixer) firewallGroup(ev *evaluator, g *group) {
+	zone := f.zoneOf(ev, g)
+	old, known := groupRules(ev, g)
+	kept := map[*pair][]string{}
+	var res *customrules.Result
+	if known {
+		res, kept = translateKeeping(g, old, zone.plan)
+	}
+	var pairs []*pair
+	for _, p := range g.pairs {
+		if _, k := kept[p]; !k {
+			pairs = append(pairs, p)
+		}
+	}
+	f.keep(g, kept)
+	if len(pairs) == 0 {
+		return
+	}
+	rw := Rewrite{Module: g.module.Dir, Zone: zone.label(g.zoneText), Plan: zone.plan}
+	if zone.plan != "" {
+		rw.Notes = append(rw.Notes, "plan "+zone.plan+" from "+zone.source)
+	}
+	sub := &group{module: g.module, zone: g.zone, zoneText: g.zoneText, pairs: pairs}
+	name := rulesetName(g.module, g)
+	block, err := f.customRulesBlock(ev, sub, name, res, &rw)
+	if err != nil {
+		f.res.Left = append(f.res.Left, Problem{Path: pairs[0].rule.File.Path, Line: pairs[0].rule.Line(), Message: "left as it is: " + err.Error()})
+		return
+	}
+	olds := oldResources(pairs, kept)
+	rw.New = typeRuleset + "." + name
+	for _, r := range olds {
+		rw.Old = append(rw.Old, r.Address())
+	}
+	rw.File, rw.Line = olds[0].File.Path, olds[0].Line()
+	f.replace(olds, block)
+	f.res.Rewrites = append(f.res.Rewrites, rw)
+}
+
+// groupRules are the old rules of a group with their values; false when any is not known.
+func groupRules(ev *evaluator, g *group) ([]inventory.FirewallRule, bool) {
+	var all []inventory.FirewallRule
+	for _, p := range g.pairs {
+		rs, ok := oldRules(ev, p)
+		if !ok {
+			return nil, false
+		}
+		all = append(all, rs...)
+	}
+	return all, true
+}
+
+// translateKeeping translates the group's rules for the zone's plan; a pair any of whose
+// rules the translation leaves out, or that uses cf.threat_score (always 0: a decision for
+// its owner), is kept with the reasons, and the rest translated again without it.
+func translateKeeping(g *group, old []inventory.FirewallRule, plan string) (*customrules.Result, map[*pair][]string) {
+	kept := map[*pair][]string{}
+	for {
+		var rules []inventory.FirewallRule
+		for _, r := range old {
+			if _, k := kept[pairOfRule(g, r.ID)]; !k {
+				rules = append(rules, r)
+			}
+		}
+		res := customrules.Translate(rules, customrules.Options{Plan: plan})
+		more := false
+		for _, t := range res.Rules {
+			why := keepReasons(t)
+			if len(why) == 0 {
+				continue
+			}
+			for _, id := range t.FirewallRuleIDs {
+				p := pairOfRule(g, id)
+				if _, k := kept[p]; !k {
+					more = true
+				}
+				kept[p] = append(kept[p], why...)
+			}
+		}
+		if !more {
+			return res, kept
+		}
+	}
+}
+
+// keepReasons are why a translation cannot be applied as it is: errors (the API would
+// refuse it, or nothing to make) and cf.threat_score.
+func keepReasons(t customrules.RuleTranslation) []string {
+	var why []string
+	for _, d := range t.Diagnostics {
+		if d.Severity == customrules.SeverityError || d.Code == customrules.CodeThreatScore || d.Code == customrules.CodeQuota {
+			why = append(why, fmt.Sprintf("%s: %s", strings.Join(t.FirewallRuleIDs, "+"), d.Message))
+		}
+	}
+	if t.Index < 0 && len(why) == 0 {
+		why = append(why, strings.Join(t.FirewallRuleIDs, "+")+": not translated")
+	}
+	return why
+}
+
+// pairOfRule finds the pair an instance address belongs to.
+func pairOfRule(g *group, id string) *pair {
+	for _, p := range g.pairs {
+		if id == p.rule.Address() || strings.HasPrefix(id, p.rule.Address()+"[") {
+			return p
+		}
+	}
+	return nil
+}
+
+// keep comments the kept pairs with what to decide, and lists them.
+func (f *fixer) keep(g *group, kept map[*pair][]string) {
+	for _, p := range g.pairs {
+		why, k := kept[p]
+		if !k {
+			continue
+		}
+		why = slices.Compact(why)
+		msg := p.rule.Address() + " not rewritten: " + strings.Join(why, "; ")
+		f.res.Left = append(f.res.Left, Problem{Path: p.rule.File.Path, Line: p.rule.Line(), Message: msg})
+		start, _ := blockSpan(p.rule.File, p.rule)
+		f.edits[p.rule.File] = append(f.edits[p.rule.File], edit{start: start, end: start, text: commentLines("sunset fix: "+msg+". Decide, then run sunset fix again.", "")})
+	}
+}
+
+// oldResources are the rules and filters of the rewritten pairs, each once, in file order;
+// a filter a kept rule still uses stays.
+func oldResources(pairs []*pair, kept map[*pair][]string) []*Resource {
+	stay := map[*Resource]bool{}
+	for p := range kept {
+		stay[p.filter] = true
+	}
+	var out []*Resource
+	seen := map[*Resource]bool{}
+	for _, p := range pairs {
+		for _, r := range []*Resource{p.filter, p.rule} {
+			if !seen[r] && !stay[r] {
+				seen[r] = true
+				out = append(out, r)
+			}
+		}
+	}
+	slices.SortStableFunc(out, func(a, b *Resource) int {
+		if a.File.Path != b.File.Path {
+			return strings.Compare(a.File.Path, b.File.Path)
+		}
+		return a.Block.Range().Start.Byte - b.Block.Range().Start.Byte
+	})
+	return out
+}
+
+// verifyRules compares the old rules with the new ones on generated requests, as `sunset
+// verify` does, and says the result in words.
+func verifyRules(old []inventory.FirewallRule, rules []json.RawMessage) (string, bool) {
+	zp := &migrate.ZonePlan{Targets: []migrate.Target{{Phase: vocab.PhaseCustomRules, Name: "default", Rules: rules}}}
+	v := verify.Zone(zp, &inventory.ZoneInventory{FirewallRules: old})
+	if len(v.Differences) == 0 {
+		return fmt.Sprintf("verified: old and new rules decide the same on %d generated requests", v.Requests), true
+	}
+	var kinds []string
+	for _, d := range v.Differences {
+		kinds = append(kinds, fmt.Sprintf("%d decided %s by the old rules, %s by the new", d.Requests, orNothing(d.Old.Key()), orNothing(d.New.Key())))
+	}
+	return fmt.Sprintf("NOT the same on %d of %d generated requests: %s", v.Differing, v.Requests, strings.Join(kinds, "; ")), false
+}
+
+func orNothing(s string) string {
+	if s == "" {
+		return "nothing"
+	}
+	return s
+}

@@ -1,0 +1,171 @@
+package fix
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/sunsetscan/sunset/migrate/terraform"
+	"github.com/sunsetscan/sunset/scanner/inventory"
+)
+
+// Options steer a fix.
+type Options struct {
+	// Root is the directory the paths of the result are relative to.
+	Root string
+	// Paths are the files and directories to read (Root when empty).
+	Paths []string
+	// Target is the provider version the rewritten configuration is for.
+	Target terraform.Provider
+	// ZonePlans maps a zone (its name, its id, or its zone_id expression as written, such as
+	// var.zone_id) to its plan: free, pro, business or enterprise.
+	ZonePlans map[string]string
+	// Snapshot, when set, says which zones exist with which plan and entry points.
+	Snapshot *inventory.Snapshot
+}
+
+// Result is what a fix changes and what it leaves.
+type Result struct {
+	// Files are the files whose content changes (or is created), in path order.
+	Files []FileChange `json:"files"`
+	// Rewrites are what was replaced, by what, and whether the meaning was proven kept.
+	Rewrites []Rewrite `json:"rewrites"`
+	// Left are the deprecated usages fix did not rewrite, each with what to decide.
+	Left []Problem `json:"left"`
+	// Problems are files fix could not read or parse (left as they are).
+	Problems []Problem `json:"problems"`
+	// StateSteps say how the old resources leave the state without being destroyed.
+	StateSteps []string `json:"state_steps"`
+}
+
+// FileChange is one file's content before and after (Old is nil for a new file).
+type FileChange struct {
+	Path string `json:"path"`
+	Abs  string `json:"-"`
+	Old  []byte `json:"-"`
+	New  []byte `json:"-"`
+}
+
+// Rewrite is one group of old resources replaced by a new one.
+type Rewrite struct {
+	Module  string   `json:"module"`
+	File    string   `json:"file"`
+	Line    int      `json:"line"`
+	Old     []string `json:"old"`
+	New     string   `json:"new"`
+	Zone    string   `json:"zone"`
+	Plan    string   `json:"plan,omitempty"`
+	Proven  string   `json:"proven"`
+	Notes   []string `json:"notes,omitempty"`
+	IsProof bool     `json:"verified"`
+}
+
+// Run reads the repository, rewrites what it can and returns the changes; it writes
+// nothing (see Write).
+func Run(opts Options) (*Result, error) {
+	if opts.Target == "" {
+		opts.Target = terraform.ProviderV5
+	}
+	paths := opts.Paths
+	if len(paths) == 0 {
+		paths = []string{opts.Root}
+	}
+	repo, err := Load(opts.Root, paths)
+	if err != nil {
+		return nil, err
+	}
+	f := &fixer{repo: repo, opts: opts, edits: map[*File][]edit{}, res: &Result{Problems: repo.Problems}}
+	for _, m := range repo.Modules {
+		f.module(m)
+	}
+	f.stateSteps()
+	f.finish()
+	return f.res, nil
+}
+
+// fixer carries a run: the edits of each file and the result being built.
+type fixer struct {
+	repo    *Repo
+	opts    Options
+	edits   map[*File][]edit
+	res     *Result
+	removed []*Resource // old resources that leave the configuration
+	added   map[string][]byte
+}
+
+// edit replaces the bytes [start, end) of a file with text.
+type edit struct {
+	start, end int
+	text       string
+}
+
+// module rewrites one module's deprecated resources.
+func (f *fixer) module(m *Module) {
+	ev := newEvaluator(m)
+	groups, orphans, problems := firewallGroups(m)
+	f.res.Left = append(f.res.Left, problems...)
+	for _, r := range orphans {
+		f.res.Left = append(f.res.Left, Problem{Path: r.File.Path, Line: r.Line(), Message: r.Address() + " is used by no firewall rule of this module: nothing to migrate; delete it when nothing else uses it"})
+	}
+	for _, g := range groups {
+		sortPairs(g.pairs)
+		f.firewallGroup(ev, g)
+	}
+}
+
+// finish applies the edits and fills Files in path order.
+func (f *fixer) finish() {
+	for file, es := range f.edits {
+		sort.Slice(es, func(i, j int) bool { return es[i].start > es[j].start })
+		out := append([]byte(nil), file.Src...)
+		for _, e := range es {
+			out = append(out[:e.start:e.start], append([]byte(e.text), out[e.end:]...)...)
+		}
+		f.res.Files = append(f.res.Files, FileChange{Path: file.Path, Abs: file.Abs, Old: file.Src, New: out})
+	}
+	for path, data := range f.added {
+		f.res.Files = append(f.res.Files, FileChange{Path: path, Abs: absOf(f.repo.Root, path), New: data})
+	}
+	sort.Slice(f.res.Files, func(i, j int) bool { return f.res.Files[i].Path < f.res.Files[j].Path })
+	sort.SliceStable(f.res.Left, func(i, j int) bool { return lessProblem(f.res.Left[i], f.res.Left[j]) })
+}
+
+func lessProblem(a, b Problem) bool {
+	if a.Path != b.Path {
+		return a.Path < b.Path
+	}
+	return a.Line < b.Line
+}
+
+// blockSpan is the bytes of a block with its indentation and line end, so that removing it
+// leaves no blank line behind (one following blank line goes too).
+func blockSpan(file *File, r *Resource) (int, int) {
+	rng := r.Block.Range()
+	start, end := rng.Start.Byte, rng.End.Byte
+	for start > 0 && (file.Src[start-1] == ' ' || file.Src[start-1] == '\t') {
+		start--
+	}
+	if end < len(file.Src) && file.Src[end] == '\n' {
+		end++
+	}
+	if end < len(file.Src) && file.Src[end] == '\n' && start > 0 {
+		end++
+	}
+	return start, end
+}
+
+// plural is "n thing" or "n things".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, one)
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+func joinAddrs(rs []*Resource) string {
+	out := make([]string, 0, len(rs))
+	for _, r := range rs {
+		out = append(out, r.Address())
+	}
+	return strings.Join(out, ", ")
+}

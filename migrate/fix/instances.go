@@ -1,0 +1,201 @@
+package fix
+
+import (
+	"fmt"
+	"math/big"
+	"sort"
+
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+
+	"github.com/sunsetscan/sunset/scanner/inventory"
+	"github.com/sunsetscan/sunset/scanner/vocab"
+)
+
+// instance is one instance of a repeated resource: its key (each.key or count.index as a
+// string, "" when not repeated) and the variables its expressions see.
+type instance struct {
+	key  string
+	vars map[string]cty.Value
+}
+
+// instancesOf enumerates the instances of r, false when its collection or count is not
+// known from the repository.
+func instancesOf(ev *evaluator, r *Resource) ([]instance, bool) {
+	if n := r.Attr("count"); n != nil {
+		v := ev.value(n, nil)
+		if !v.IsWhollyKnown() || v.IsNull() || !v.Type().Equals(cty.Number) {
+			return nil, false
+		}
+		count, _ := v.AsBigFloat().Int64()
+		out := make([]instance, 0, count)
+		for i := int64(0); i < count; i++ {
+			iv := cty.NumberIntVal(i)
+			out = append(out, instance{key: fmt.Sprint(i), vars: map[string]cty.Value{"count": cty.ObjectVal(map[string]cty.Value{"index": iv})}})
+		}
+		return out, true
+	}
+	fe := r.Attr("for_each")
+	if fe == nil {
+		return []instance{{}}, true
+	}
+	v := ev.value(fe, nil)
+	if !v.IsWhollyKnown() || v.IsNull() {
+		return nil, false
+	}
+	var out []instance
+	switch {
+	case v.Type().IsMapType() || v.Type().IsObjectType():
+		for k, e := range v.AsValueMap() {
+			out = append(out, eachInstance(k, cty.StringVal(k), e))
+		}
+	case v.Type().IsSetType():
+		for _, e := range v.AsValueSlice() {
+			s, err := convert.Convert(e, cty.String)
+			if err != nil {
+				return nil, false
+			}
+			out = append(out, eachInstance(s.AsString(), s, e))
+		}
+	default:
+		return nil, false
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].key < out[j].key })
+	return out, true
+}
+
+func eachInstance(key string, k, v cty.Value) instance {
+	return instance{key: key, vars: map[string]cty.Value{"each": cty.ObjectVal(map[string]cty.Value{"key": k, "value": v})}}
+}
+
+// oldRules are the firewall rules a pair declares, one per instance, with their filters;
+// false when any value is not known from the repository.
+func oldRules(ev *evaluator, p *pair) ([]inventory.FirewallRule, bool) {
+	insts, ok := instancesOf(ev, p.filter)
+	if !ok {
+		return nil, false
+	}
+	var out []inventory.FirewallRule
+	for _, in := range insts {
+		f, ok := filterOf(ev, p.filter, in)
+		if !ok {
+			return nil, false
+		}
+		vars := in.vars
+		if p.viaFilter {
+			vars = map[string]cty.Value{"each": cty.ObjectVal(map[string]cty.Value{"key": cty.StringVal(in.key), "value": filterObject(f)})}
+		}
+		r, ok := ruleOf(ev, p.rule, instance{key: in.key, vars: vars}, f)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, r)
+	}
+	return out, true
+}
+
+// instanceAddress is TYPE.NAME or TYPE.NAME[KEY] as Terraform shows it.
+func instanceAddress(r *Resource, key string) string {
+	switch {
+	case r.Attr("count") != nil:
+		return fmt.Sprintf("%s[%s]", r.Address(), key)
+	case r.Attr("for_each") != nil:
+		return fmt.Sprintf("%s[%q]", r.Address(), key)
+	}
+	return r.Address()
+}
+
+func filterOf(ev *evaluator, r *Resource, in instance) (inventory.Filter, bool) {
+	f := inventory.Filter{ID: instanceAddress(r, in.key)}
+	ok := str(ev, r.Attr("expression"), in, &f.Expression) &&
+		str(ev, r.Attr("description"), in, &f.Description) &&
+		boolean(ev, r.Attr("paused"), in, &f.Paused)
+	return f, ok && f.Expression != ""
+}
+
+// filterObject is what each.value is in a rule whose for_each is the filter resource.
+func filterObject(f inventory.Filter) cty.Value {
+	return cty.ObjectVal(map[string]cty.Value{
+		"expression": cty.StringVal(f.Expression), "description": cty.StringVal(f.Description),
+		"paused": cty.BoolVal(f.Paused), "id": cty.UnknownVal(cty.String),
+	})
+}
+
+func ruleOf(ev *evaluator, r *Resource, in instance, f inventory.Filter) (inventory.FirewallRule, bool) {
+	fr := inventory.FirewallRule{ID: instanceAddress(r, in.key), Filter: f, Ref: refName(r, in.key)}
+	var action string
+	ok := str(ev, r.Attr("action"), in, &action) &&
+		str(ev, r.Attr("description"), in, &fr.Description) &&
+		boolean(ev, r.Attr("paused"), in, &fr.Paused) &&
+		priority(ev, r.Attr("priority"), in, &fr.Priority) &&
+		stringList(ev, r.Attr("products"), in, &fr.Products)
+	fr.Action = vocab.Action(action)
+	return fr, ok && action != ""
+}
+
+// refName is the ref of the custom rule made from an instance: the resource's name and
+// key, so a later run (and the account's rule list) tells which rule it came from.
+func refName(r *Resource, key string) string {
+	if key == "" {
+		return r.Name
+	}
+	return r.Name + "_" + key
+}
+
+// str, boolean, priority and stringList read an optional attribute of an instance; false
+// when it is set but not known.
+func str(ev *evaluator, x hclsyntax.Expression, in instance, out *string) bool {
+	v, ok := known(ev, x, in, cty.String)
+	if ok && !v.IsNull() {
+		*out = v.AsString()
+	}
+	return ok
+}
+
+func boolean(ev *evaluator, x hclsyntax.Expression, in instance, out *bool) bool {
+	v, ok := known(ev, x, in, cty.Bool)
+	if ok && !v.IsNull() {
+		*out = v.True()
+	}
+	return ok
+}
+
+func priority(ev *evaluator, x hclsyntax.Expression, in instance, out **int) bool {
+	v, ok := known(ev, x, in, cty.Number)
+	if ok && !v.IsNull() {
+		n, acc := v.AsBigFloat().Int64()
+		if acc != big.Exact {
+			return false
+		}
+		p := int(n)
+		*out = &p
+	}
+	return ok
+}
+
+func stringList(ev *evaluator, x hclsyntax.Expression, in instance, out *[]string) bool {
+	v, ok := known(ev, x, in, cty.List(cty.String))
+	if ok && !v.IsNull() {
+		for _, e := range v.AsValueSlice() {
+			*out = append(*out, e.AsString())
+		}
+	}
+	return ok
+}
+
+// known evaluates x for an instance, converted to want; true with null when x is nil.
+func known(ev *evaluator, x hclsyntax.Expression, in instance, want cty.Type) (cty.Value, bool) {
+	if x == nil {
+		return cty.NullVal(want), true
+	}
+	v := ev.value(x, in.vars)
+	if !v.IsWhollyKnown() {
+		return cty.NilVal, false
+	}
+	c, err := convert.Convert(v, want)
+	if err != nil {
+		return cty.NilVal, false
+	}
+	return c, true
+}

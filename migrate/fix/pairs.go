@@ -1,0 +1,191 @@
+package fix
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+)
+
+// Resource types fix rewrites.
+const (
+	typeFilter       = "cloudflare_filter"
+	typeFirewallRule = "cloudflare_firewall_rule"
+	typeRuleset      = "cloudflare_ruleset"
+)
+
+// pair is a firewall rule and the filter its filter_id names, in the same module.
+type pair struct {
+	rule   *Resource
+	filter *Resource
+	// viaFilter: the rule's for_each is the filter resource itself (for_each =
+	// cloudflare_filter.F), so its each.value is the filter's instance.
+	viaFilter bool
+}
+
+// group is the firewall rules of one zone in one module: they become one ruleset.
+type group struct {
+	module   *Module
+	zone     hclsyntax.Expression
+	zoneText string
+	pairs    []*pair
+}
+
+// firewallGroups finds the module's firewall rules, pairs each with its filter (by the
+// reference in filter_id) and groups them by the zone_id they are written with. Rules fix
+// cannot pair are returned as problems and left as they are.
+func firewallGroups(m *Module) (groups []*group, orphans []*Resource, problems []Problem) {
+	filters := map[string]*Resource{}
+	used := map[string]bool{}
+	for _, r := range m.Resources {
+		if r.Type == typeFilter {
+			filters[r.Name] = r
+		}
+	}
+	byZone := map[string]*group{}
+	for _, r := range m.Resources {
+		if r.Type != typeFirewallRule {
+			continue
+		}
+		p, why := pairOf(r, filters)
+		if p == nil {
+			problems = append(problems, Problem{Path: r.File.Path, Line: r.Line(), Message: r.Address() + " left as it is: " + why})
+			continue
+		}
+		used[p.filter.Name] = true
+		zone := r.Attr("zone_id")
+		text := normalText(exprText(r.File, zone))
+		if p.rule.Attr("for_each") != nil && mentionsEach(zone) {
+			problems = append(problems, Problem{Path: r.File.Path, Line: r.Line(), Message: r.Address() + " left as it is: its zone_id differs per instance (" + text + "); write one firewall rule resource per zone, or move the rules into a module called per zone"})
+			continue
+		}
+		g := byZone[text]
+		if g == nil {
+			g = &group{module: m, zone: zone, zoneText: text}
+			byZone[text] = g
+			groups = append(groups, g)
+		}
+		g.pairs = append(g.pairs, p)
+	}
+	for _, r := range m.Resources {
+		if r.Type == typeFilter && !used[r.Name] {
+			orphans = append(orphans, r)
+		}
+	}
+	return groups, orphans, problems
+}
+
+// pairOf finds the filter of a firewall rule: filter_id = cloudflare_filter.F.id, or
+// cloudflare_filter.F[each.key].id / [count.index] when both iterate alike.
+func pairOf(r *Resource, filters map[string]*Resource) (*pair, string) {
+	ref := r.Attr("filter_id")
+	if ref == nil {
+		return nil, "it has no filter_id"
+	}
+	name, key, ok := filterRef(ref)
+	if !ok {
+		return nil, "its filter_id is not a reference to a cloudflare_filter of the same module (" + exprText(r.File, ref) + "): the expression to migrate is not in this configuration"
+	}
+	f := filters[name]
+	if f == nil {
+		return nil, fmt.Sprintf("cloudflare_filter.%s is not in this module", name)
+	}
+	p := &pair{rule: r, filter: f}
+	fe := r.Attr("for_each")
+	switch {
+	case !r.Repeated() && !f.Repeated() && key == nil:
+	case fe != nil && isResourceRef(fe, typeFilter, name) && eachKey(key):
+		p.viaFilter = true
+	case fe != nil && sameExpr(r, fe, f, f.Attr("for_each")) && eachKey(key):
+	case r.Attr("count") != nil && sameExpr(r, r.Attr("count"), f, f.Attr("count")) && countIndex(key):
+	default:
+		return nil, fmt.Sprintf("it and cloudflare_filter.%s do not iterate alike (fix follows for_each over the same collection, for_each = cloudflare_filter.%s, or the same count, with filter_id indexed by each.key or count.index)", name, name)
+	}
+	return p, ""
+}
+
+// filterRef reads cloudflare_filter.NAME.id or cloudflare_filter.NAME[KEY].id.
+func filterRef(x hclsyntax.Expression) (name string, key hclsyntax.Expression, ok bool) {
+	switch e := x.(type) {
+	case *hclsyntax.ScopeTraversalExpr:
+		tr := e.Traversal
+		if len(tr) == 3 && tr.RootName() == typeFilter && attrName(tr[1]) != "" && attrName(tr[2]) == "id" {
+			return attrName(tr[1]), nil, true
+		}
+	case *hclsyntax.RelativeTraversalExpr:
+		idx, isIdx := e.Source.(*hclsyntax.IndexExpr)
+		if !isIdx || len(e.Traversal) != 1 || attrName(e.Traversal[0]) != "id" {
+			return "", nil, false
+		}
+		col, isTr := idx.Collection.(*hclsyntax.ScopeTraversalExpr)
+		if isTr && len(col.Traversal) == 2 && col.Traversal.RootName() == typeFilter {
+			return attrName(col.Traversal[1]), idx.Key, true
+		}
+	}
+	return "", nil, false
+}
+
+func attrName(t hcl.Traverser) string {
+	if a, ok := t.(hcl.TraverseAttr); ok {
+		return a.Name
+	}
+	return ""
+}
+
+// isResourceRef reports whether x is exactly TYPE.NAME.
+func isResourceRef(x hclsyntax.Expression, typ, name string) bool {
+	e, ok := x.(*hclsyntax.ScopeTraversalExpr)
+	return ok && len(e.Traversal) == 2 && e.Traversal.RootName() == typ && attrName(e.Traversal[1]) == name
+}
+
+func eachKey(x hclsyntax.Expression) bool { return isTraversal(x, "each", "key") }
+
+func countIndex(x hclsyntax.Expression) bool { return isTraversal(x, "count", "index") }
+
+func isTraversal(x hclsyntax.Expression, root, attr string) bool {
+	e, ok := x.(*hclsyntax.ScopeTraversalExpr)
+	return ok && len(e.Traversal) == 2 && e.Traversal.RootName() == root && attrName(e.Traversal[1]) == attr
+}
+
+// mentionsEach reports whether x refers to each.*.
+func mentionsEach(x hclsyntax.Expression) bool {
+	if x == nil {
+		return false
+	}
+	for _, tr := range x.Variables() {
+		if tr.RootName() == "each" {
+			return true
+		}
+	}
+	return false
+}
+
+// sameExpr reports whether two expressions are written alike (spaces aside).
+func sameExpr(r1 *Resource, x1 hclsyntax.Expression, r2 *Resource, x2 hclsyntax.Expression) bool {
+	return x1 != nil && x2 != nil && normalText(exprText(r1.File, x1)) == normalText(exprText(r2.File, x2))
+}
+
+// normalText is source text with runs of white space made one space.
+func normalText(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// exprText is an expression's source, "" for none.
+func exprText(f *File, x hclsyntax.Expression) string {
+	if x == nil {
+		return ""
+	}
+	r := x.Range()
+	return string(f.Src[r.Start.Byte:r.End.Byte])
+}
+
+// sortPairs puts a group's pairs in file order, for a stable output.
+func sortPairs(ps []*pair) {
+	sort.SliceStable(ps, func(i, j int) bool {
+		a, b := ps[i].rule, ps[j].rule
+		if a.File.Path != b.File.Path {
+			return a.File.Path < b.File.Path
+		}
+		return a.Block.Range().Start.Byte < b.Block.Range().Start.Byte
+	})
+}

@@ -1,0 +1,266 @@
+package fix
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/hashicorp/hcl/v2/hclwrite"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/sunsetscan/sunset/migrate/customrules"
+	"github.com/sunsetscan/sunset/migrate/terraform"
+	"github.com/sunsetscan/sunset/scanner/textsafe"
+	"github.com/sunsetscan/sunset/scanner/vocab"
+)
+
+// entryPointName is the name a new entry point gets, as `sunset plan` names it.
+const entryPointName = "default"
+
+// customRulesBlock renders the group's cloudflare_ruleset (with its comment line) and says
+// in rw whether old and new were proven to decide alike.
+func (f *fixer) customRulesBlock(ev *evaluator, g *group, name string, res *customrules.Result, rw *Rewrite) (string, error) {
+	file := hclwrite.NewEmptyFile()
+	body := file.Body()
+	rb := body.AppendNewBlock("resource", []string{typeRuleset, name}).Body()
+	zone, err := sourceTokens(g.pairs[0].rule.File, g.zone)
+	if err != nil {
+		return "", err
+	}
+	rb.SetAttributeRaw("zone_id", zone)
+	rb.SetAttributeValue("name", cty.StringVal(entryPointName))
+	rb.SetAttributeValue("kind", cty.StringVal("zone"))
+	rb.SetAttributeValue("phase", cty.StringVal(string(vocab.PhaseCustomRules)))
+	if res != nil && !anyRepeated(g) {
+		rules := make([]json.RawMessage, 0, len(res.Ruleset))
+		for _, r := range res.Ruleset {
+			raw, err := json.Marshal(r)
+			if err != nil {
+				return "", err
+			}
+			rules = append(rules, raw)
+		}
+		if err := terraform.SetRules(rb, rules, f.opts.Target); err != nil {
+			return "", err
+		}
+		old, _ := groupRules(ev, g)
+		rw.Proven, rw.IsProof = verifyRules(old, rules)
+	} else {
+		if err := f.drivenRules(ev, g, rb, rw); err != nil {
+			return "", err
+		}
+	}
+	what := fmt.Sprintf("sunset fix: custom rules of zone %s, replacing %s (firewall rules and filters are deprecated: see sunset help fix).", rw.Zone, joinAddrs(oldResources(g.pairs, nil)))
+	return commentLines(what, "") + string(hclwrite.Format(file.Bytes())), nil
+}
+
+func anyRepeated(g *group) bool {
+	for _, p := range g.pairs {
+		if p.rule.Repeated() || p.filter.Repeated() {
+			return true
+		}
+	}
+	return false
+}
+
+// drivenRules writes the rules as HCL over the same data, and proves them when the data is
+// known: the HCL is evaluated and its rules compared with the old ones.
+func (f *fixer) drivenRules(ev *evaluator, g *group, rb *hclwrite.Body, rw *Rewrite) error {
+	old, known := groupRules(ev, g)
+	var texts []string
+	if known {
+		for _, r := range old {
+			texts = append(texts, r.Filter.Expression)
+		}
+	}
+	list, err := drivenList(ev, g, renamesIn(texts))
+	if err != nil {
+		return err
+	}
+	toks, err := textTokens(list)
+	if err != nil {
+		return fmt.Errorf("generated rules do not parse (%v): please report this", err)
+	}
+	if f.opts.Target == terraform.ProviderV4 {
+		writeDynamicRules(rb, toks)
+	} else {
+		rb.SetAttributeRaw("rules", toks)
+	}
+	if !known {
+		rw.Proven = "not proven: the rules come from values the repository does not hold (variables without a default, other resources); the mappings are written in HCL and apply to whatever values they get"
+		return nil
+	}
+	rules, err := evaluateRules(ev, list)
+	if err != nil {
+		rw.Proven = "not proven: " + err.Error()
+		return nil
+	}
+	rw.Proven, rw.IsProof = verifyRules(old, rules)
+	return nil
+}
+
+// writeDynamicRules is provider v4's form of a computed rule list: a dynamic "rules" block
+// over the list, action_parameters present only when set.
+func writeDynamicRules(rb *hclwrite.Body, list hclwrite.Tokens) {
+	d := rb.AppendNewBlock("dynamic", []string{"rules"}).Body()
+	d.SetAttributeRaw("for_each", list)
+	c := d.AppendNewBlock("content", nil).Body()
+	for _, m := range []string{"ref", "description", "expression", "action", "enabled"} {
+		c.SetAttributeTraversal(m, hcl.Traversal{hcl.TraverseRoot{Name: "rules"}, hcl.TraverseAttr{Name: "value"}, hcl.TraverseAttr{Name: m}})
+	}
+	ap := c.AppendNewBlock("dynamic", []string{"action_parameters"}).Body()
+	apToks, _ := textTokens("rules.value.action_parameters == null ? [] : [rules.value.action_parameters]")
+	ap.SetAttributeRaw("for_each", apToks)
+	apc := ap.AppendNewBlock("content", nil).Body()
+	for _, m := range []string{"ruleset", "products", "phases"} {
+		apc.SetAttributeTraversal(m, hcl.Traversal{hcl.TraverseRoot{Name: "action_parameters"}, hcl.TraverseAttr{Name: "value"}, hcl.TraverseAttr{Name: m}})
+	}
+}
+
+// evaluateRules evaluates a generated list with the module's known values, as the API's
+// rule JSON (null members dropped).
+func evaluateRules(ev *evaluator, list string) ([]json.RawMessage, error) {
+	x, diags := hclsyntax.ParseExpression([]byte(list), "generated", hcl.InitialPos)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	v := ev.value(x, nil)
+	if !v.IsWhollyKnown() {
+		return nil, fmt.Errorf("the generated rules do not evaluate with the repository's values")
+	}
+	var out []json.RawMessage
+	for it := v.ElementIterator(); it.Next(); {
+		_, e := it.Element()
+		raw, err := ctyJSON(e)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, raw)
+	}
+	return out, nil
+}
+
+// ctyJSON is a value as JSON without its null members.
+func ctyJSON(v cty.Value) (json.RawMessage, error) {
+	switch {
+	case v.IsNull():
+		return json.RawMessage("null"), nil
+	case v.Type().IsObjectType() || v.Type().IsMapType():
+		var b bytes.Buffer
+		b.WriteByte('{')
+		n := 0
+		for k, e := range v.AsValueMap() {
+			if e.IsNull() {
+				continue
+			}
+			raw, err := ctyJSON(e)
+			if err != nil {
+				return nil, err
+			}
+			if n > 0 {
+				b.WriteByte(',')
+			}
+			kb, _ := json.Marshal(k)
+			b.Write(kb)
+			b.WriteByte(':')
+			b.Write(raw)
+			n++
+		}
+		b.WriteByte('}')
+		return b.Bytes(), nil
+	case v.Type().IsTupleType() || v.Type().IsListType() || v.Type().IsSetType():
+		var parts []json.RawMessage
+		for _, e := range v.AsValueSlice() {
+			raw, err := ctyJSON(e)
+			if err != nil {
+				return nil, err
+			}
+			parts = append(parts, raw)
+		}
+		if parts == nil {
+			parts = []json.RawMessage{}
+		}
+		return json.Marshal(parts)
+	case v.Type().Equals(cty.String):
+		return json.Marshal(v.AsString())
+	case v.Type().Equals(cty.Bool):
+		return json.Marshal(v.True())
+	case v.Type().Equals(cty.Number):
+		return json.RawMessage(v.AsBigFloat().Text('f', -1)), nil
+	}
+	return nil, fmt.Errorf("unsupported value of type %s", v.Type().FriendlyName())
+}
+
+// textTokens parses HCL expression source into tokens.
+func textTokens(src string) (hclwrite.Tokens, error) {
+	f, diags := hclwrite.ParseConfig([]byte("x = "+src+"\n"), "generated", hcl.InitialPos)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	return f.Body().GetAttribute("x").Expr().BuildTokens(nil), nil
+}
+
+// sourceTokens are an expression's tokens as the user wrote it.
+func sourceTokens(file *File, x hclsyntax.Expression) (hclwrite.Tokens, error) {
+	return textTokens(exprText(file, x))
+}
+
+// commentLines is text as "# " lines (safe: one line each, no control characters),
+// indented.
+func commentLines(text, indent string) string {
+	var b strings.Builder
+	for _, l := range strings.Split(text, "\n") {
+		b.WriteString(indent + "# " + textsafe.Sanitize(l) + "\n")
+	}
+	return b.String()
+}
+
+// rulesetName names the new ruleset after the zone_id's last name (cloudflare_zone.example
+// -> example_custom_rules), unique in the module.
+func rulesetName(m *Module, g *group) string {
+	base := "custom_rules"
+	var last string
+	for _, tr := range g.zone.Variables() {
+		for _, t := range tr {
+			if n := attrName(t); n != "" && n != "id" && n != "zone_id" {
+				last = n
+			}
+		}
+	}
+	if last != "" && len(g.zone.Variables()) == 1 && !strings.HasPrefix(exprText(g.pairs[0].rule.File, g.zone), "var.") {
+		base = sanitizeName(last) + "_custom_rules"
+	}
+	return uniqueName(m, typeRuleset, base)
+}
+
+func sanitizeName(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '_', r == '-':
+			b.WriteRune(r)
+		default:
+			b.WriteByte('_')
+		}
+	}
+	return b.String()
+}
+
+// uniqueName is base, or base_2, base_3... when the module already declares TYPE.base.
+func uniqueName(m *Module, typ, base string) string {
+	if m.taken == nil {
+		m.taken = map[string]bool{}
+		for _, r := range m.Resources {
+			m.taken[r.Address()] = true
+		}
+	}
+	name := base
+	for i := 2; m.taken[typ+"."+name]; i++ {
+		name = fmt.Sprintf("%s_%d", base, i)
+	}
+	m.taken[typ+"."+name] = true
+	return name
+}

@@ -1,0 +1,150 @@
+package fix
+
+import (
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/sunsetscan/sunset/migrate/terraform"
+)
+
+// The old resources leave the state without being destroyed (the objects stay in the account
+// until they are deleted there: sunset plan and apply, or by hand, once the new rules run).
+//
+//   - provider v4: each old block becomes a removed block (destroy = false) where it was, in
+//     its own module, so one `terraform apply` on v4 creates the new rulesets and forgets the
+//     old resources, whatever module instances and keys they have (Terraform >= 1.7).
+//   - provider v5: v5 cannot read the state provider v4 wrote for cloudflare_firewall_rule
+//     and cloudflare_rate_limit, so the configuration drops them and StateCleanupScript, in
+//     each root module, runs `terraform state rm` for their addresses on v4, before the
+//     upgrade (state rm needs no provider).
+
+// StateCleanupScript is the file, in each root module, of the v5 path's first step.
+const StateCleanupScript = "sunset-state-cleanup.sh"
+
+// replace puts block where the first old resource was and removes the others; on v4 each
+// becomes a removed block.
+func (f *fixer) replace(olds []*Resource, block string) {
+	for i, r := range olds {
+		start, end := blockSpan(r.File, r)
+		text := ""
+		if f.opts.Target == terraform.ProviderV4 {
+			text = removedBlock(r)
+		}
+		if i == 0 {
+			text = block + "\n" + text
+		}
+		if text != "" && !strings.HasSuffix(text, "\n\n") && end < len(r.File.Src) {
+			text += "\n"
+		}
+		f.edits[r.File] = append(f.edits[r.File], edit{start: start, end: end, text: text})
+		f.removed = append(f.removed, r)
+	}
+}
+
+// removedBlock forgets r without destroying it.
+func removedBlock(r *Resource) string {
+	return fmt.Sprintf("removed {\n  from = %s\n\n  lifecycle {\n    destroy = false\n  }\n}\n", r.Address())
+}
+
+// stateSteps writes the v5 clean-up script of each root module and says what to run.
+func (f *fixer) stateSteps() {
+	if len(f.removed) == 0 {
+		return
+	}
+	if f.opts.Target == terraform.ProviderV4 {
+		f.res.StateSteps = append(f.res.StateSteps,
+			"On provider v4 (Terraform >= 1.7): terraform plan shows the new rulesets to create and the old resources to forget (\"will no longer be managed by Terraform\"), none to destroy; terraform apply.",
+			"The old rules stay in the account, unmanaged, until you delete them there (sunset scan then plan and apply do it, or the dashboard); until then both run.")
+		return
+	}
+	roots := map[*Module][]string{}
+	for _, r := range f.removed {
+		for _, root := range f.repo.Modules {
+			if !root.Root() {
+				continue
+			}
+			for _, prefix := range modulePaths(root, r.Module) {
+				roots[root] = append(roots[root], stateLine(prefix, r.Address()))
+			}
+		}
+	}
+	mods := make([]*Module, 0, len(roots))
+	for m := range roots {
+		mods = append(mods, m)
+	}
+	sort.Slice(mods, func(i, j int) bool { return mods[i].Dir < mods[j].Dir })
+	for _, m := range mods {
+		path := filepath.ToSlash(filepath.Join(m.Dir, StateCleanupScript))
+		f.addFile(path, cleanupScript(roots[m]))
+		f.res.StateSteps = append(f.res.StateSteps, fmt.Sprintf("In %s, while still on provider v4 and before upgrading: sh %s (terraform state rm of the old resources: Terraform forgets them, nothing is destroyed).", m.Dir, StateCleanupScript))
+	}
+	f.res.StateSteps = append(f.res.StateSteps,
+		"Then upgrade to provider v5 (the rest of the configuration with the provider's tf-migrate), terraform plan (the new rulesets to create, nothing to destroy) and apply.",
+		"The old rules stay in the account, unmanaged, until you delete them there (sunset scan then plan and apply do it, or the dashboard); until then both run.")
+}
+
+// modulePaths are the module address prefixes under which root reaches m ("" for root
+// itself), a repeated module call as a pattern ("module.NAME[*]").
+func modulePaths(root, m *Module) []string {
+	if root == m {
+		return []string{""}
+	}
+	var out []string
+	for _, c := range root.Calls {
+		if c.Target == nil {
+			continue
+		}
+		step := "module." + c.Name
+		if _, ok := c.Block.Body.Attributes["for_each"]; ok {
+			step += "[*]"
+		} else if _, ok := c.Block.Body.Attributes["count"]; ok {
+			step += "[*]"
+		}
+		for _, rest := range modulePaths(c.Target, m) {
+			if rest == "" {
+				out = append(out, step+".")
+			} else {
+				out = append(out, step+"."+rest)
+			}
+		}
+	}
+	return out
+}
+
+// stateLine removes every instance of address under prefix: directly when prefix names
+// one module instance, through `terraform state list` when it has instance keys.
+func stateLine(prefix, address string) string {
+	full := prefix + address
+	if !strings.Contains(prefix, "[*]") {
+		return fmt.Sprintf("terraform state rm '%s'", full)
+	}
+	pattern := "^" + strings.ReplaceAll(regexp.QuoteMeta(full), `\[\*\]`, `\[[^]]+\]`) + `(\[.*\])?$`
+	return fmt.Sprintf("terraform state list | grep -E '%s' | while IFS= read -r a; do terraform state rm \"$a\"; done", pattern)
+}
+
+func cleanupScript(lines []string) []byte {
+	sort.Strings(lines)
+	var b strings.Builder
+	b.WriteString("#!/bin/sh\n")
+	b.WriteString("# Written by sunset fix. Step 1 of the move to provider v5: run here while the state is still\n")
+	b.WriteString("# provider v4's, before the upgrade. Terraform forgets the old firewall rules, filters and rate\n")
+	b.WriteString("# limits the configuration no longer declares; nothing is destroyed (state rm needs no provider).\n")
+	b.WriteString("# An address the state does not hold fails with \"Invalid target address\" and changes nothing.\n")
+	b.WriteString("# Delete this file once it has run.\n")
+	for _, l := range lines {
+		b.WriteString(l + "\n")
+	}
+	return []byte(b.String())
+}
+
+func (f *fixer) addFile(path string, data []byte) {
+	if f.added == nil {
+		f.added = map[string][]byte{}
+	}
+	f.added[path] = data
+}
+
+func absOf(root, rel string) string { return filepath.Join(root, filepath.FromSlash(rel)) }
