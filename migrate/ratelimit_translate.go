@@ -82,6 +82,14 @@ func translateRateLimit(rl inventory.RateLimit, plan string) rlTranslation {
 	return *x.t
 }
 
+// TranslateRateLimit is the translation of one rate limit for callers outside the plan
+// (sunset fix): the rule, what the mapping changed, and why the rule cannot be created on
+// the plan (empty when it can).
+func TranslateRateLimit(rl inventory.RateLimit, plan string) (rule inventory.RulesetRule, changes, blocked []string) {
+	t := translateRateLimit(rl, plan)
+	return t.rule, t.changes, t.blocked
+}
+
 func (x *rlTranslator) change(format string, args ...any) {
 	x.t.changes = append(x.t.changes, fmt.Sprintf(format, args...))
 }

@@ -111,6 +111,7 @@ func (f *fixer) module(m *Module) {
 		sortPairs(g.pairs)
 		f.firewallGroup(ev, g)
 	}
+	f.rateLimits(ev, m)
 }
 
 // finish applies the edits and fills Files in path order.

@@ -221,17 +221,23 @@ func commentLines(text, indent string) string {
 // rulesetName names the new ruleset after the zone_id's last name (cloudflare_zone.example
 // -> example_custom_rules), unique in the module.
 func rulesetName(m *Module, g *group) string {
-	base := "custom_rules"
+	return zoneRulesetName(m, g.pairs[0].rule.File, g.zone, "custom_rules")
+}
+
+// zoneRulesetName names a new ruleset SHORT after the zone_id's last name
+// (cloudflare_zone.example -> example_SHORT), unique in the module.
+func zoneRulesetName(m *Module, file *File, zone hclsyntax.Expression, short string) string {
+	base := short
 	var last string
-	for _, tr := range g.zone.Variables() {
+	for _, tr := range zone.Variables() {
 		for _, t := range tr {
 			if n := attrName(t); n != "" && n != "id" && n != "zone_id" {
 				last = n
 			}
 		}
 	}
-	if last != "" && len(g.zone.Variables()) == 1 && !strings.HasPrefix(exprText(g.pairs[0].rule.File, g.zone), "var.") {
-		base = sanitizeName(last) + "_custom_rules"
+	if last != "" && len(zone.Variables()) == 1 && !strings.HasPrefix(exprText(file, zone), "var.") {
+		base = sanitizeName(last) + "_" + short
 	}
 	return uniqueName(m, typeRuleset, base)
 }

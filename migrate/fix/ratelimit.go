@@ -1,0 +1,332 @@
+package fix
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/hashicorp/hcl/v2/hclwrite"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/sunsetscan/sunset/migrate"
+	"github.com/sunsetscan/sunset/migrate/terraform"
+	"github.com/sunsetscan/sunset/migrate/verify"
+	"github.com/sunsetscan/sunset/scanner/inventory"
+	"github.com/sunsetscan/sunset/scanner/vocab"
+)
+
+const typeRateLimit = "cloudflare_rate_limit"
+
+// rlGroup is the rate limits of one zone in one module: they become one ruleset of phase
+// http_ratelimit.
+type rlGroup struct {
+	module   *Module
+	zone     hclsyntax.Expression
+	zoneText string
+	items    []rlItem
+}
+
+// rlItem is one rate limit, its values and its translation.
+type rlItem struct {
+	r       *Resource
+	old     inventory.RateLimit
+	rule    inventory.RulesetRule
+	changes []string
+	blocked []string
+}
+
+// rateLimits rewrites the module's cloudflare_rate_limit resources, per zone, into a
+// cloudflare_ruleset of phase http_ratelimit, as `sunset plan` translates them for the
+// zone's plan. A rate limit with count or for_each, or with values the repository does not
+// hold, stays as it is with a comment saying why.
+func (f *fixer) rateLimits(ev *evaluator, m *Module) {
+	byZone := map[string]*rlGroup{}
+	var groups []*rlGroup
+	for _, r := range m.Resources {
+		if r.Type != typeRateLimit {
+			continue
+		}
+		zone := r.Attr("zone_id")
+		switch {
+		case r.Repeated():
+			f.leave(r, r.Address()+" not rewritten: it has count or for_each, and fix rewrites rate limits only one resource at a time (each rule must be checked against the zone's plan): write one resource per rate limit, or move it to the ruleset by hand")
+			continue
+		case zone == nil:
+			f.leave(r, r.Address()+" not rewritten: it has no zone_id")
+			continue
+		}
+		rl, unknown := readRateLimit(ev, r)
+		if len(unknown) > 0 {
+			f.leave(r, r.Address()+" not rewritten: the repository does not hold the value of "+strings.Join(unknown, ", ")+" (a variable without default, another resource's attribute): the rule cannot be checked against the zone's plan; write the values, or move it to the ruleset by hand")
+			continue
+		}
+		text := normalText(exprText(r.File, zone))
+		g := byZone[text]
+		if g == nil {
+			g = &rlGroup{module: m, zone: zone, zoneText: text}
+			byZone[text] = g
+			groups = append(groups, g)
+		}
+		g.items = append(g.items, rlItem{r: r, old: rl})
+	}
+	for _, g := range groups {
+		f.rateLimitGroup(ev, g)
+	}
+}
+
+// readRateLimit reads a cloudflare_rate_limit (provider v4's schema) as the API's rate limit;
+// unknown names the attributes whose values the repository does not hold.
+func readRateLimit(ev *evaluator, r *Resource) (inventory.RateLimit, []string) {
+	b := newLiteralReader(ev, r)
+	rl := inventory.RateLimit{ID: r.Name, Threshold: b.integer("threshold"), Period: b.integer("period"),
+		Disabled: b.boolean("disabled"), Description: b.str("description")}
+	for _, u := range b.strs("bypass_url_patterns") {
+		rl.Bypass = append(rl.Bypass, inventory.RateLimitBypass{Name: "url", Value: u})
+	}
+	if m, ok := b.block("match"); ok {
+		if q, ok := m.block("request"); ok {
+			rl.Match.Request = &inventory.RateLimitRequest{URL: q.str("url_pattern"), Schemes: q.strs("schemes"), Methods: q.strs("methods")}
+		}
+		if s, ok := m.block("response"); ok {
+			resp := &inventory.RateLimitResponse{Status: s.ints("statuses")}
+			if s.has("origin_traffic") {
+				o := s.boolean("origin_traffic")
+				resp.OriginTraffic = &o
+			}
+			for _, h := range s.objects("headers") {
+				resp.Headers = append(resp.Headers, inventory.HeaderMatch{Name: h["name"], Op: h["op"], Value: h["value"]})
+			}
+			rl.Match.Response = resp
+		}
+	}
+	if a, ok := b.block("action"); ok {
+		rl.Action = inventory.RateLimitAction{Mode: a.str("mode"), Timeout: a.integer("timeout")}
+		if resp, ok := a.block("response"); ok {
+			rl.Action.Response = &inventory.RateLimitResponseBody{ContentType: resp.str("content_type"), Body: resp.str("body")}
+		}
+	}
+	if c, ok := b.block("correlate"); ok {
+		rl.Correlate = &inventory.RateLimitCorrelate{By: c.str("by")}
+	}
+	return rl, b.rd.unknown
+}
+
+// rateLimitGroup translates one zone's rate limits for its plan (as for Enterprise when the
+// plan is not known, the notes saying what needs which plan) and writes those that can be
+// created, in the plan's order and within its quota, as one ruleset.
+func (f *fixer) rateLimitGroup(ev *evaluator, g *rlGroup) {
+	zone := f.zoneOf(ev, &group{module: g.module, zone: g.zone, zoneText: g.zoneText})
+	written := zone.plan
+	if written == "" {
+		written = "enterprise"
+	}
+	for i := range g.items {
+		it := &g.items[i]
+		it.rule, it.changes, it.blocked = migrate.TranslateRateLimit(it.old, written)
+	}
+	// The plan's order: enabled rate limits first (they protect something), then the file's.
+	slices.SortStableFunc(g.items, func(a, b rlItem) int { return boolRank(a.old.Disabled) - boolRank(b.old.Disabled) })
+	existing, taken := declaredRuleset(g.module, vocab.PhaseRateLimiting, g.zoneText)
+	fit := f.rateLimitsThatFit(g, zone.plan, taken)
+	if len(fit) == 0 {
+		return
+	}
+	if existing != nil {
+		for _, it := range fit {
+			f.leave(it.r, fmt.Sprintf("%s not rewritten: the module already declares the zone's %s ruleset (%s): add this rate limit's rule to it by hand (sunset plan writes it)", it.r.Address(), vocab.PhaseRateLimiting, existing.Address()))
+		}
+		return
+	}
+	rw := Rewrite{Module: g.module.Dir, Zone: zone.label(g.zoneText), Plan: zone.plan}
+	rw.Notes = rateLimitPlanNotes(zone, fit)
+	block, err := f.rateLimitBlock(g, fit, &rw)
+	if err != nil {
+		for _, it := range fit {
+			f.leave(it.r, it.r.Address()+" not rewritten: "+err.Error())
+		}
+		return
+	}
+	olds := make([]*Resource, 0, len(fit))
+	for _, it := range fit {
+		olds = append(olds, it.r)
+	}
+	slices.SortStableFunc(olds, func(a, b *Resource) int {
+		if a.File.Path != b.File.Path {
+			return strings.Compare(a.File.Path, b.File.Path)
+		}
+		return a.Block.Range().Start.Byte - b.Block.Range().Start.Byte
+	})
+	for _, r := range olds {
+		rw.Old = append(rw.Old, r.Address())
+	}
+	rw.File, rw.Line = olds[0].File.Path, olds[0].Line()
+	f.replace(olds, block)
+	f.res.Rewrites = append(f.res.Rewrites, rw)
+}
+
+func boolRank(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// rateLimitsThatFit leaves the rate limits the plan cannot take (a condition it cannot
+// express, or over its quota of rules beside the taken ones) and returns the others.
+func (f *fixer) rateLimitsThatFit(g *rlGroup, plan string, taken int) []rlItem {
+	room := -1
+	if quota := migrate.RateLimitingQuota(plan); quota > 0 {
+		room = max(0, quota-taken)
+	}
+	var fit []rlItem
+	for _, it := range g.items {
+		switch {
+		case len(it.blocked) > 0:
+			f.leave(it.r, it.r.Address()+" not rewritten: "+strings.Join(it.blocked, "; ")+". Options: upgrade the plan, recreate it by hand with what the plan allows (knowing what the difference counts), or drop it; it stops working at its end of life")
+		case room >= 0 && len(fit) >= room:
+			f.leave(it.r, fmt.Sprintf("%s not rewritten: it does not fit the %s plan's quota of %d rate limiting rules. Options: merge rate limits with the same threshold, period and action into one rule (their expressions joined with or), upgrade the plan, or drop it if it is no longer needed", it.r.Address(), plan, migrate.RateLimitingQuota(plan)))
+		default:
+			fit = append(fit, it)
+		}
+	}
+	return fit
+}
+
+// declaredRuleset finds the module's cloudflare_ruleset of the phase for the zone_id written
+// as zoneText, and how many rules it declares.
+func declaredRuleset(m *Module, phase vocab.Phase, zoneText string) (*Resource, int) {
+	for _, r := range m.Resources {
+		if r.Type != typeRuleset || normalText(exprText(r.File, r.Attr("zone_id"))) != zoneText {
+			continue
+		}
+		if v, ok := known(newEvaluator(m), r.Attr("phase"), instance{}, cty.String); !ok || v.IsNull() || v.AsString() != string(phase) {
+			continue
+		}
+		n := 0
+		if t, ok := r.Attr("rules").(*hclsyntax.TupleConsExpr); ok {
+			n = len(t.Exprs)
+		}
+		for _, b := range r.Block.Body.Blocks {
+			if b.Type == "rules" {
+				n++
+			}
+		}
+		return r, n
+	}
+	return nil, 0
+}
+
+// rateLimitBlock renders the zone's cloudflare_ruleset of rate limiting rules with its
+// comment line, and says in rw what was compared on generated requests.
+func (f *fixer) rateLimitBlock(g *rlGroup, fit []rlItem, rw *Rewrite) (string, error) {
+	file := hclwrite.NewEmptyFile()
+	name := zoneRulesetName(g.module, fit[0].r.File, g.zone, "rate_limiting_rules")
+	rb := file.Body().AppendNewBlock("resource", []string{typeRuleset, name}).Body()
+	zone, err := sourceTokens(fit[0].r.File, g.zone)
+	if err != nil {
+		return "", err
+	}
+	rb.SetAttributeRaw("zone_id", zone)
+	rb.SetAttributeValue("name", cty.StringVal(entryPointName))
+	rb.SetAttributeValue("kind", cty.StringVal("zone"))
+	rb.SetAttributeValue("phase", cty.StringVal(string(vocab.PhaseRateLimiting)))
+	rules := make([]json.RawMessage, 0, len(fit))
+	olds := make([]inventory.RateLimit, 0, len(fit))
+	var addrs []string
+	for _, it := range fit {
+		raw, err := json.Marshal(it.rule)
+		if err != nil {
+			return "", err
+		}
+		rules = append(rules, raw)
+		olds = append(olds, it.old)
+		addrs = append(addrs, it.r.Address())
+		if len(it.changes) > 0 {
+			rw.Notes = append(rw.Notes, it.r.Address()+": "+strings.Join(it.changes, "; "))
+		}
+	}
+	if err := terraform.SetRules(rb, rules, f.opts.Target); err != nil {
+		return "", err
+	}
+	rw.New = typeRuleset + "." + name
+	rw.Proven, rw.IsProof = verifyRateLimits(olds, rules)
+	what := fmt.Sprintf("sunset fix: rate limiting rules of zone %s, replacing %s (previous-version rate limiting is deprecated: see sunset help fix).", rw.Zone, strings.Join(addrs, ", "))
+	return commentLines(what, "") + string(hclwrite.Format(file.Bytes())), nil
+}
+
+// verifyRateLimits compares each rate limit with its rule on generated requests, as `sunset
+// verify` does, and says the result in words.
+func verifyRateLimits(olds []inventory.RateLimit, rules []json.RawMessage) (string, bool) {
+	zp := &migrate.ZonePlan{Targets: []migrate.Target{{Phase: vocab.PhaseRateLimiting, Name: entryPointName, Rules: rules}}}
+	v := verify.Zone(zp, &inventory.ZoneInventory{RateLimits: olds})
+	requests := 0
+	var differ []string
+	for _, c := range v.RateLimits {
+		requests += c.Requests
+		if c.Differing > 0 {
+			differ = append(differ, fmt.Sprintf("%s counts %d of %d generated requests differently", c.RateLimitID, c.Differing, c.Requests))
+		}
+	}
+	if len(differ) > 0 {
+		return "NOT the same: " + strings.Join(differ, "; "), false
+	}
+	return fmt.Sprintf("verified: each rule counts the same requests as its rate limit on %d generated requests (limits rounded to the plan's values are in the notes)", requests), true
+}
+
+// rateLimitPlanNotes say where the plan comes from, or, when it is not known, which plan
+// each rule as written needs and what the quotas are.
+func rateLimitPlanNotes(zone zoneInfo, fit []rlItem) []string {
+	if zone.plan != "" {
+		return []string{"plan " + zone.plan + " from " + zone.source}
+	}
+	notes := []string{"zone plan not known (say it with --zone-plan NAME=LEVEL or --snapshot): written as for Enterprise"}
+	for _, it := range fit {
+		notes = append(notes, planNeeds(it))
+	}
+	if len(fit) > 1 {
+		var q []string
+		for _, p := range []string{"free", "pro", "business", "enterprise"} {
+			q = append(q, fmt.Sprintf("%s %d", p, migrate.RateLimitingQuota(p)))
+		}
+		notes = append(notes, fmt.Sprintf("%d rate limiting rules: the plans allow %s", len(fit), strings.Join(q, ", ")))
+	}
+	return notes
+}
+
+// planNeeds says the lowest plan that takes the rule as written, and what the plan below it
+// would change or refuse (lower plans allow less still).
+func planNeeds(it rlItem) string {
+	want, _ := json.Marshal(it.rule)
+	lowest, below := "enterprise", ""
+	for _, p := range []string{"business", "pro", "free"} {
+		rule, changes, blocked := migrate.TranslateRateLimit(it.old, p)
+		got, _ := json.Marshal(rule)
+		switch {
+		case len(blocked) > 0:
+			below = p + ": " + strings.Join(blocked, "; ")
+		case string(got) != string(want):
+			below = p + ": " + strings.Join(without(changes, it.changes), "; ")
+		default:
+			lowest = p
+			continue
+		}
+		break
+	}
+	if below == "" {
+		return it.r.Address() + ": every plan takes the rule as written"
+	}
+	return fmt.Sprintf("%s as written needs the %s plan or higher (on %s)", it.r.Address(), lowest, below)
+}
+
+// without is xs less the members of ys.
+func without(xs, ys []string) []string {
+	var out []string
+	for _, x := range xs {
+		if !slices.Contains(ys, x) {
+			out = append(out, x)
+		}
+	}
+	return out
+}

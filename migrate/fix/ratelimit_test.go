@@ -1,0 +1,115 @@
+package fix
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sunsetscan/sunset/migrate/terraform"
+	"github.com/sunsetscan/sunset/scanner/vocab"
+)
+
+func TestRateLimitsProPlan(t *testing.T) {
+	opts := Options{Target: terraform.ProviderV5}
+	dir, res := fixedCopy(t, "ratelimit/pro", opts)
+	rw, ok := rewriteOf(res, "cloudflare_ruleset.shop_rate_limiting_rules")
+	if !ok {
+		t.Fatalf("no ruleset rewrite: %+v", res.Rewrites)
+	}
+	if strings.Join(rw.Old, " ") != "cloudflare_rate_limit.login cloudflare_rate_limit.cart" || rw.Plan != "pro" || rw.Zone != "shop.example.com" || !rw.IsProof {
+		t.Errorf("rewrite = %+v", rw)
+	}
+	notes := strings.Join(rw.Notes, "\n")
+	for _, want := range []string{"plan pro from the cloudflare_zone resource", "period 30 s is not allowed on the pro plan: rounded to 10 s", `http.request.full_uri wildcard "https://*"`} {
+		if !strings.Contains(notes, want) {
+			t.Errorf("notes lack %q:\n%s", want, notes)
+		}
+	}
+	if l := leftFor(res, "cloudflare_rate_limit.search"); len(l) != 1 || !strings.Contains(l[0], "Enterprise only") {
+		t.Errorf("search left = %v", l)
+	}
+	// Enabled rate limits go first, so the disabled one is the one over pro's quota of 2.
+	if l := leftFor(res, "cloudflare_rate_limit.legacy_checkout"); len(l) != 1 || !strings.Contains(l[0], "quota of 2") {
+		t.Errorf("legacy_checkout left = %v", l)
+	}
+	src, _ := os.ReadFile(filepath.Join(dir, "main.tf"))
+	if strings.Index(string(src), `ref = "rate_limit:login"`) > strings.Index(string(src), `ref = "rate_limit:cart"`) {
+		t.Errorf("rules not in the plan's order:\n%s", src)
+	}
+	script, err := os.ReadFile(filepath.Join(dir, StateCleanupScript))
+	if err != nil || !strings.Contains(string(script), "terraform state rm 'cloudflare_rate_limit.cart'") || strings.Contains(string(script), "search") {
+		t.Errorf("state clean-up script (%v):\n%s", err, script)
+	}
+	checkFixed(t, dir, opts, vocab.RateLimitingV1, 2)
+}
+
+func TestRateLimitsUnknownPlan(t *testing.T) {
+	opts := Options{Target: terraform.ProviderV5}
+	dir, res := fixedCopy(t, "ratelimit/unknown", opts)
+	rw, ok := rewriteOf(res, "cloudflare_ruleset.rate_limiting_rules")
+	if !ok || len(res.Left) != 0 {
+		t.Fatalf("rewrites %+v, left %v", res.Rewrites, res.Left)
+	}
+	notes := strings.Join(rw.Notes, "\n")
+	for _, want := range []string{
+		"written as for Enterprise",
+		"cloudflare_rate_limit.wp_login as written needs the enterprise plan or higher (on business: correlate by nat",
+		"cloudflare_rate_limit.feed as written needs the pro plan or higher (on free: url",
+		"the plans allow free 1, pro 2, business 5, enterprise 5",
+	} {
+		if !strings.Contains(notes, want) {
+			t.Errorf("notes lack %q:\n%s", want, notes)
+		}
+	}
+	src, _ := os.ReadFile(filepath.Join(dir, "main.tf"))
+	for _, want := range []string{`"cf.unique_visitor_id"`, "requests_to_origin  = true", `http.response.code in {200 401}`, "zone_id = var.zone_id"} {
+		if !strings.Contains(string(src), want) {
+			t.Errorf("rewritten file lacks %q:\n%s", want, src)
+		}
+	}
+	checkFixed(t, dir, opts, vocab.RateLimitingV1, 0)
+}
+
+func TestRateLimitsLeft(t *testing.T) {
+	opts := Options{Target: terraform.ProviderV5}
+	dir, res := fixedCopy(t, "ratelimit/left", opts)
+	if l := leftFor(res, "cloudflare_rate_limit.per_path"); len(l) != 1 || !strings.Contains(l[0], "count or for_each") {
+		t.Errorf("per_path left = %v", l)
+	}
+	if l := leftFor(res, "cloudflare_rate_limit.tunable"); len(l) != 1 || !strings.Contains(l[0], "the value of threshold") {
+		t.Errorf("tunable left = %v", l)
+	}
+	if _, ok := rewriteOf(res, "cloudflare_ruleset.rate_limiting_rules"); !ok {
+		t.Errorf("origin_errors not rewritten: %+v", res.Rewrites)
+	}
+	checkFixed(t, dir, opts, vocab.RateLimitingV1, 2)
+
+	// On a free zone the response statuses cannot be counted: nothing is rewritten.
+	opts.ZonePlans = map[string]string{"var.zone_id": "free"}
+	dir, res = fixedCopy(t, "ratelimit/left", opts)
+	if len(res.Rewrites) != 0 {
+		t.Errorf("rewrites on free: %+v", res.Rewrites)
+	}
+	if l := leftFor(res, "cloudflare_rate_limit.origin_errors"); len(l) != 1 || !strings.Contains(l[0], "need a counting expression, which the free plan does not allow") {
+		t.Errorf("origin_errors left = %v", l)
+	}
+	checkFixed(t, dir, opts, vocab.RateLimitingV1, 3)
+}
+
+// On provider v4 the old rate limits become removed blocks (once the v4 rules renderer is in).
+func TestRateLimitsV4(t *testing.T) {
+	opts := Options{Target: terraform.ProviderV4}
+	dir, res := fixedCopy(t, "ratelimit/unknown", opts)
+	if len(res.Rewrites) == 0 {
+		if l := leftFor(res, "cloudflare_rate_limit.wp_login"); len(l) == 1 && strings.Contains(l[0], "v4 not yet") {
+			t.Skip("terraform.SetRules does not render v4 yet: " + l[0])
+		}
+		t.Fatalf("nothing rewritten for v4: %v", res.Left)
+	}
+	src, _ := os.ReadFile(filepath.Join(dir, "main.tf"))
+	if !strings.Contains(string(src), "from = cloudflare_rate_limit.feed") {
+		t.Errorf("no removed block:\n%s", src)
+	}
+	checkFixed(t, dir, opts, vocab.RateLimitingV1, 0)
+}
