@@ -129,6 +129,13 @@ func mobileRedirectRule(zone string, m mobileRedirectSetting) (inventory.Ruleset
 	}, target
 }
 
+// MobileRedirectRule is the single redirect rule that replaces the mobile_redirect setting
+// of zone (the zone's host name), for callers outside the plan (sunset fix).
+func MobileRedirectRule(zone, mobileSubdomain string, stripURI bool) inventory.RulesetRule {
+	rule, _ := mobileRedirectRule(inventory.NormalizeDNSName(zone), mobileRedirectSetting{Status: "on", MobileSubdomain: &mobileSubdomain, StripURI: stripURI})
+	return rule
+}
+
 // mobileRedirect plans mobile_redirect -> a single redirect rule, merged into the zone's
 // redirect entry point (read by the scan), then, while the endpoint still takes writes, the
 // setting turned off. Past its end of life the setting redirects nothing: the rule restores

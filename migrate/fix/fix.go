@@ -112,6 +112,7 @@ func (f *fixer) module(m *Module) {
 		f.firewallGroup(ev, g)
 	}
 	f.rateLimits(ev, m)
+	f.settingsOverrides(ev, m)
 }
 
 // finish applies the edits and fills Files in path order.

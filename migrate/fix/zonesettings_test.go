@@ -1,0 +1,78 @@
+package fix
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sunsetscan/sunset/migrate/terraform"
+	"github.com/sunsetscan/sunset/scanner/vocab"
+)
+
+// settingRules are the catalog's rules of the retired zone settings.
+var settingRules = []vocab.RuleID{"zone-setting-brotli", "zone-setting-minify", "zone-setting-mobile-redirect",
+	"zone-setting-server-side-exclude", "zone-setting-privacy-pass", "cname-flattening-setting", "waf-managed-rules-v1"}
+
+func TestSettingsOverrideRetired(t *testing.T) {
+	opts := Options{Target: terraform.ProviderV5}
+	if n := len(ruleFindingsAll(t, filepath.Join("testdata", "settings", "zones"))); n != 5 {
+		t.Fatalf("the fixture has %d retired settings findings before the fix, want 5", n)
+	}
+	dir, res := fixedCopy(t, "settings/zones", opts)
+	rw, ok := rewriteOf(res, "cloudflare_zone_settings_override.docs")
+	want := "brotli minify mobile_redirect server_side_exclude waf"
+	if !ok || strings.ReplaceAll(strings.Join(rw.Old, " "), "cloudflare_zone_settings_override.docs.settings.", "") != want {
+		t.Fatalf("rewrites = %+v", res.Rewrites)
+	}
+	redirect, ok := rewriteOf(res, "cloudflare_ruleset.docs_redirect_rules")
+	if !ok || redirect.Zone != "docs.example.io" {
+		t.Fatalf("no redirect rule: %+v", res.Rewrites)
+	}
+	src, _ := os.ReadFile(filepath.Join(dir, "main.tf"))
+	for _, want := range []string{
+		"    always_use_https = \"on\"\n    min_tls_version  = \"1.2\"\n    ssl              = \"strict\"\n  }\n}\n",
+		`phase   = "http_request_dynamic_redirect"`,
+		`concat(\"https://m.docs.example.io\", http.request.uri.path)`,
+		"}\n\nresource \"cloudflare_record\" \"www\"",
+	} {
+		if !strings.Contains(string(src), want) {
+			t.Errorf("rewritten file lacks %q:\n%s", want, src)
+		}
+	}
+	if got := ruleFindingsAll(t, dir); len(got) != 0 {
+		t.Errorf("retired settings still reported: %v", got)
+	}
+	checkFixed(t, dir, opts, "zone-setting-brotli", 0)
+}
+
+func TestSettingsOverrideLeft(t *testing.T) {
+	opts := Options{Target: terraform.ProviderV5}
+	dir, res := fixedCopy(t, "settings/unnamed", opts)
+	if l := leftFor(res, "cloudflare_zone_settings_override.this.settings.mobile_redirect"); len(l) != 1 || !strings.Contains(l[0], "the zone's name is not known") {
+		t.Errorf("left = %v", res.Left)
+	}
+	// var.mobile defaults to false: the quiet override redirects nothing, and its block goes.
+	if rw, ok := rewriteOf(res, "cloudflare_zone_settings_override.quiet"); !ok || len(rw.Old) != 1 {
+		t.Errorf("quiet not rewritten: %+v", res.Rewrites)
+	}
+	src, _ := os.ReadFile(filepath.Join(dir, "main.tf"))
+	if !strings.Contains(string(src), "  settings {\n    # sunset fix: cloudflare_zone_settings_override.this.settings.mobile_redirect not rewritten") ||
+		strings.Contains(string(src), "cname_flattening") || strings.Contains(string(src), "privacy_pass") {
+		t.Errorf("rewritten file:\n%s", src)
+	}
+	if got := ruleFindingsAll(t, dir); len(got) != 1 {
+		t.Errorf("want only the mobile_redirect left reported, got %v", got)
+	}
+	checkFixed(t, dir, opts, "zone-setting-mobile-redirect", 1)
+}
+
+// ruleFindingsAll are the findings of settingRules on dir.
+func ruleFindingsAll(t *testing.T, dir string) []string {
+	t.Helper()
+	var out []string
+	for _, r := range settingRules {
+		out = append(out, ruleFindings(t, dir, r)...)
+	}
+	return out
+}
