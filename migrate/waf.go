@@ -7,9 +7,10 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/sunsetscan/sunset/scanner/vocab"
-
+	"github.com/sunsetscan/sunset/scanner"
+	"github.com/sunsetscan/sunset/scanner/catalog"
 	"github.com/sunsetscan/sunset/scanner/inventory"
+	"github.com/sunsetscan/sunset/scanner/vocab"
 )
 
 // Managed rulesets that replace the previous-version WAF packages (kept here for callers of
@@ -71,6 +72,38 @@ func (wafTranslator) translate(b *builder) {
 	if len(m.packageFPs) > 0 {
 		m.previousVersionOff(verify)
 	}
+}
+
+// WAFMapping is what the plan makes of one zone's previous-version WAF.
+type WAFMapping struct {
+	// Rules are the managed rules entry point's new rules: the URL overrides' skip
+	// exceptions, then the execute rules.
+	Rules []inventory.RulesetRule
+	// Manual is what is not carried over, for an operator.
+	Manual []string
+	// Kept says why each URL override that no exception can carry stays, by override id.
+	Kept map[string][]string
+}
+
+// MapWAF maps a zone's previous-version WAF (its packages with their groups and rules, and
+// its URL overrides, judged as a live scan of z judges them) as the plan does, for callers
+// outside the plan (sunset fix).
+func MapWAF(z *inventory.ZoneInventory) WAFMapping {
+	snap := &inventory.Snapshot{Zones: []inventory.ZoneInventory{*z}}
+	res := scanner.ScanSnapshot(snap, nil, scanner.Options{})
+	env := buildEnv{ix: newFindingIndex(res.Findings), cat: catalog.Default()}
+	b := env.newBuilder(scopeKey(z.Zone.ID, ""))
+	b.z = &snap.Zones[0]
+	m := newWAFMigration(b)
+	m.mapPackages()
+	m.mapOverrides()
+	out := WAFMapping{Rules: append(slices.Clone(m.exceptions), m.execs...), Manual: m.manual, Kept: map[string][]string{}}
+	for _, om := range m.overrides {
+		if !om.carried {
+			out.Kept[om.o.ID] = om.why
+		}
+	}
+	return out
 }
 
 // wafMigration is the previous-version WAF of one zone on its way to managed rulesets.

@@ -113,6 +113,7 @@ func (f *fixer) module(m *Module) {
 	}
 	f.rateLimits(ev, m)
 	f.settingsOverrides(ev, m)
+	f.previousWAF(ev, m)
 }
 
 // finish applies the edits and fills Files in path order.

@@ -144,3 +144,18 @@ func (b body) objects(name string) []map[string]string {
 	}
 	return out
 }
+
+// strMap reads a map of strings (rules = { "100015" = "disable" }).
+func (b body) strMap(name string) map[string]string {
+	v, ok := b.value(name, cty.Map(cty.String))
+	if !ok || v.IsNull() {
+		return nil
+	}
+	out := map[string]string{}
+	for k, x := range v.AsValueMap() {
+		if !x.IsNull() {
+			out[k] = x.AsString()
+		}
+	}
+	return out
+}

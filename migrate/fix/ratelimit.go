@@ -7,11 +7,8 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2/hclsyntax"
-	"github.com/hashicorp/hcl/v2/hclwrite"
-	"github.com/zclconf/go-cty/cty"
 
 	"github.com/sunsetscan/sunset/migrate"
-	"github.com/sunsetscan/sunset/migrate/terraform"
 	"github.com/sunsetscan/sunset/migrate/verify"
 	"github.com/sunsetscan/sunset/scanner/inventory"
 	"github.com/sunsetscan/sunset/scanner/vocab"
@@ -128,15 +125,9 @@ func (f *fixer) rateLimitGroup(ev *evaluator, g *rlGroup) {
 	}
 	// The plan's order: enabled rate limits first (they protect something), then the file's.
 	slices.SortStableFunc(g.items, func(a, b rlItem) int { return boolRank(a.old.Disabled) - boolRank(b.old.Disabled) })
-	existing, taken := declaredRuleset(g.module, vocab.PhaseRateLimiting, g.zoneText)
+	_, taken := declaredRuleset(g.module, vocab.PhaseRateLimiting, g.zoneText)
 	fit := f.rateLimitsThatFit(g, zone.plan, taken)
 	if len(fit) == 0 {
-		return
-	}
-	if existing != nil {
-		for _, it := range fit {
-			f.leave(it.r, fmt.Sprintf("%s not rewritten: the module already declares the zone's %s ruleset (%s): add this rate limit's rule to it by hand (sunset plan writes it)", it.r.Address(), vocab.PhaseRateLimiting, existing.Address()))
-		}
 		return
 	}
 	rw := Rewrite{Module: g.module.Dir, Zone: zone.label(g.zoneText), Plan: zone.plan}
@@ -152,12 +143,7 @@ func (f *fixer) rateLimitGroup(ev *evaluator, g *rlGroup) {
 	for _, it := range fit {
 		olds = append(olds, it.r)
 	}
-	slices.SortStableFunc(olds, func(a, b *Resource) int {
-		if a.File.Path != b.File.Path {
-			return strings.Compare(a.File.Path, b.File.Path)
-		}
-		return a.Block.Range().Start.Byte - b.Block.Range().Start.Byte
-	})
+	inFileOrder(olds)
 	for _, r := range olds {
 		rw.Old = append(rw.Old, r.Address())
 	}
@@ -194,72 +180,42 @@ func (f *fixer) rateLimitsThatFit(g *rlGroup, plan string, taken int) []rlItem {
 	return fit
 }
 
-// declaredRuleset finds the module's cloudflare_ruleset of the phase for the zone_id written
-// as zoneText, and how many rules it declares.
-func declaredRuleset(m *Module, phase vocab.Phase, zoneText string) (*Resource, int) {
-	for _, r := range m.Resources {
-		if r.Type != typeRuleset || normalText(exprText(r.File, r.Attr("zone_id"))) != zoneText {
-			continue
-		}
-		if v, ok := known(newEvaluator(m), r.Attr("phase"), instance{}, cty.String); !ok || v.IsNull() || v.AsString() != string(phase) {
-			continue
-		}
-		n := 0
-		if t, ok := r.Attr("rules").(*hclsyntax.TupleConsExpr); ok {
-			n = len(t.Exprs)
-		}
-		for _, b := range r.Block.Body.Blocks {
-			if b.Type == "rules" {
-				n++
-			}
-		}
-		return r, n
-	}
-	return nil, 0
-}
-
 // rateLimitBlock renders the zone's cloudflare_ruleset of rate limiting rules with its
 // comment line, and says in rw what was compared on generated requests.
 func (f *fixer) rateLimitBlock(g *rlGroup, fit []rlItem, rw *Rewrite) (string, error) {
-	file := hclwrite.NewEmptyFile()
-	name := zoneRulesetName(g.module, fit[0].r.File, g.zone, "rate_limiting_rules")
-	rb := file.Body().AppendNewBlock("resource", []string{typeRuleset, name}).Body()
-	zone, err := sourceTokens(fit[0].r.File, g.zone)
-	if err != nil {
-		return "", err
-	}
-	rb.SetAttributeRaw("zone_id", zone)
-	rb.SetAttributeValue("name", cty.StringVal(entryPointName))
-	rb.SetAttributeValue("kind", cty.StringVal("zone"))
-	rb.SetAttributeValue("phase", cty.StringVal(string(vocab.PhaseRateLimiting)))
-	rules := make([]json.RawMessage, 0, len(fit))
+	rules := make([]inventory.RulesetRule, 0, len(fit))
 	olds := make([]inventory.RateLimit, 0, len(fit))
 	var addrs []string
 	for _, it := range fit {
-		raw, err := json.Marshal(it.rule)
-		if err != nil {
-			return "", err
-		}
-		rules = append(rules, raw)
+		rules = append(rules, it.rule)
 		olds = append(olds, it.old)
 		addrs = append(addrs, it.r.Address())
 		if len(it.changes) > 0 {
 			rw.Notes = append(rw.Notes, it.r.Address()+": "+strings.Join(it.changes, "; "))
 		}
 	}
-	if err := terraform.SetRules(rb, rules, f.opts.Target); err != nil {
+	what := fmt.Sprintf("sunset fix: rate limiting rules of zone %s, replacing %s (previous-version rate limiting is deprecated: see sunset help fix).", rw.Zone, strings.Join(addrs, ", "))
+	block, addr, err := f.entryPoint(g.module, fit[0].r.File, g.zone, vocab.PhaseRateLimiting, "rate_limiting_rules", rules, what)
+	if err != nil {
 		return "", err
 	}
-	rw.New = typeRuleset + "." + name
+	rw.New = addr
 	rw.Proven, rw.IsProof = verifyRateLimits(olds, rules)
-	what := fmt.Sprintf("sunset fix: rate limiting rules of zone %s, replacing %s (previous-version rate limiting is deprecated: see sunset help fix).", rw.Zone, strings.Join(addrs, ", "))
-	return commentLines(what, "") + string(hclwrite.Format(file.Bytes())), nil
+	return block, nil
 }
 
 // verifyRateLimits compares each rate limit with its rule on generated requests, as `sunset
 // verify` does, and says the result in words.
-func verifyRateLimits(olds []inventory.RateLimit, rules []json.RawMessage) (string, bool) {
-	zp := &migrate.ZonePlan{Targets: []migrate.Target{{Phase: vocab.PhaseRateLimiting, Name: entryPointName, Rules: rules}}}
+func verifyRateLimits(olds []inventory.RateLimit, rules []inventory.RulesetRule) (string, bool) {
+	raws := make([]json.RawMessage, 0, len(rules))
+	for _, r := range rules {
+		raw, err := json.Marshal(r)
+		if err != nil {
+			return "not proven: " + err.Error(), false
+		}
+		raws = append(raws, raw)
+	}
+	zp := &migrate.ZonePlan{Targets: []migrate.Target{{Phase: vocab.PhaseRateLimiting, Name: entryPointName, Rules: raws}}}
 	v := verify.Zone(zp, &inventory.ZoneInventory{RateLimits: olds})
 	requests := 0
 	var differ []string

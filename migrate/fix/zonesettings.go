@@ -1,18 +1,16 @@
 package fix
 
 import (
-	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/hashicorp/hcl/v2/hclwrite"
-	"github.com/zclconf/go-cty/cty"
 
 	"github.com/sunsetscan/sunset/migrate"
-	"github.com/sunsetscan/sunset/migrate/terraform"
 	"github.com/sunsetscan/sunset/scanner/catalog"
+	"github.com/sunsetscan/sunset/scanner/inventory"
 	"github.com/sunsetscan/sunset/scanner/vocab"
 )
 
@@ -204,9 +202,6 @@ func (f *fixer) mobileRedirect(ev *evaluator, r *Resource, it settingItem, zone 
 	case zone.name == "":
 		return "the zone's name is not known (from a cloudflare_zone resource of the module or --snapshot), and the redirect rule needs it"
 	}
-	if existing, _ := declaredRuleset(r.Module, vocab.PhaseDynamicRedirect, normalText(exprText(r.File, r.Attr("zone_id")))); existing != nil {
-		return fmt.Sprintf("the module already declares the zone's %s ruleset (%s): add the mobile redirect rule to it (sunset plan writes it)", vocab.PhaseDynamicRedirect, existing.Address())
-	}
 	block, err := f.redirectBlock(r, zone, sub, strip)
 	if err != nil {
 		return err.Error()
@@ -230,31 +225,16 @@ func (f *fixer) mobileRedirect(ev *evaluator, r *Resource, it settingItem, zone 
 // holding the mobile redirect rule, with its comment line, and lists the rewrite.
 func (f *fixer) redirectBlock(r *Resource, zone zoneInfo, sub string, strip bool) (string, error) {
 	rule := migrate.MobileRedirectRule(zone.name, sub, strip)
-	raw, err := json.Marshal(rule)
+	what := fmt.Sprintf("sunset fix: redirect rules of zone %s, replacing the mobile redirect setting of %s (retired: see sunset help fix).", zone.name, r.Address())
+	block, addr, err := f.entryPoint(r.Module, r.File, r.Attr("zone_id"), vocab.PhaseDynamicRedirect, "redirect_rules", []inventory.RulesetRule{rule}, what)
 	if err != nil {
-		return "", err
-	}
-	file := hclwrite.NewEmptyFile()
-	x := r.Attr("zone_id")
-	name := zoneRulesetName(r.Module, r.File, x, "redirect_rules")
-	rb := file.Body().AppendNewBlock("resource", []string{typeRuleset, name}).Body()
-	zt, err := sourceTokens(r.File, x)
-	if err != nil {
-		return "", err
-	}
-	rb.SetAttributeRaw("zone_id", zt)
-	rb.SetAttributeValue("name", cty.StringVal(entryPointName))
-	rb.SetAttributeValue("kind", cty.StringVal("zone"))
-	rb.SetAttributeValue("phase", cty.StringVal(string(vocab.PhaseDynamicRedirect)))
-	if err := terraform.SetRules(rb, []json.RawMessage{raw}, f.opts.Target); err != nil {
 		return "", err
 	}
 	f.res.Rewrites = append(f.res.Rewrites, Rewrite{
 		Module: r.Module.Dir, File: r.File.Path, Line: r.Line(), Old: []string{r.Address() + ".settings.mobile_redirect"},
-		New: typeRuleset + "." + name, Zone: zone.name, Plan: zone.plan,
+		New: addr, Zone: zone.name, Plan: zone.plan,
 		Proven: "not proven: derived, as sunset plan writes it (the old feature told mobile browsers by their user agent; the rule matches \"Mobi\" or \"Android\" in it)",
 		Notes:  []string{rule.Description},
 	})
-	what := fmt.Sprintf("sunset fix: redirect rules of zone %s, replacing the mobile redirect setting of %s (retired: see sunset help fix).", zone.name, r.Address())
-	return commentLines(what, "") + string(hclwrite.Format(file.Bytes())), nil
+	return block, nil
 }

@@ -1,0 +1,252 @@
+package fix
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+
+	"github.com/sunsetscan/sunset/migrate"
+	"github.com/sunsetscan/sunset/scanner/inventory"
+	"github.com/sunsetscan/sunset/scanner/vocab"
+)
+
+// The previous WAF's resource types (provider v3: no v4 or v5 provider has them).
+const (
+	typeWAFPackage  = "cloudflare_waf_package"
+	typeWAFGroup    = "cloudflare_waf_group"
+	typeWAFRule     = "cloudflare_waf_rule"
+	typeWAFOverride = "cloudflare_waf_override"
+)
+
+// traditionalPackage stands for the zone's Cloudflare package when the configuration
+// configures it (its groups, rules or URL overrides) without declaring it.
+const traditionalPackage = "cloudflare-package"
+
+// wafGroup is the previous WAF's resources of one zone in one module.
+type wafGroup struct {
+	module   *Module
+	zone     hclsyntax.Expression
+	zoneText string
+	res      []*Resource
+	zi       inventory.ZoneInventory
+	pkgs     map[string]int // package id -> index in zi.WAFPackages
+}
+
+// previousWAF rewrites the module's previous WAF (packages, groups, rules, URL overrides),
+// per zone, into the managed rules entry point (phase http_request_firewall_managed) as
+// `sunset plan` maps them: execute rules of the managed rulesets, with the OWASP settings
+// as overrides, and skip exceptions for the URL overrides. What the plan does not carry
+// over stays as it is with a comment.
+func (f *fixer) previousWAF(ev *evaluator, m *Module) {
+	byZone := map[string]*wafGroup{}
+	var groups []*wafGroup
+	for _, r := range m.Resources {
+		if !slices.Contains([]string{typeWAFPackage, typeWAFGroup, typeWAFRule, typeWAFOverride}, r.Type) {
+			continue
+		}
+		zone := r.Attr("zone_id")
+		switch {
+		case r.Repeated():
+			f.leave(r, r.Address()+" not rewritten: it has count or for_each; write one resource per object, or move it to the managed rules ruleset by hand")
+			continue
+		case zone == nil:
+			f.leave(r, r.Address()+" not rewritten: it has no zone_id")
+			continue
+		}
+		text := normalText(exprText(r.File, zone))
+		g := byZone[text]
+		if g == nil {
+			g = &wafGroup{module: m, zone: zone, zoneText: text, pkgs: map[string]int{}}
+			byZone[text] = g
+			groups = append(groups, g)
+		}
+		g.res = append(g.res, r)
+	}
+	for _, g := range groups {
+		f.wafZone(ev, g)
+	}
+}
+
+// wafZone maps one zone's previous WAF and writes its managed rules ruleset.
+func (f *fixer) wafZone(ev *evaluator, g *wafGroup) {
+	zone := f.zoneOf(ev, &group{module: g.module, zone: g.zone, zoneText: g.zoneText})
+	g.zi.Zone = inventory.Zone{ID: orText(zone.id, g.zoneText), Name: zone.name, Plan: inventory.ZonePlan{LegacyID: zone.plan}}
+	var known []*Resource
+	// Packages first, so that their groups and rules find them.
+	res := slices.Clone(g.res)
+	slices.SortStableFunc(res, func(a, b *Resource) int {
+		return boolRank(a.Type != typeWAFPackage) - boolRank(b.Type != typeWAFPackage)
+	})
+	for _, r := range res {
+		if why := g.read(ev, r); why != "" {
+			f.leave(r, r.Address()+" not rewritten: "+why)
+			continue
+		}
+		known = append(known, r)
+	}
+	if len(known) == 0 {
+		return
+	}
+	mapping := migrate.MapWAF(&g.zi)
+	var gone []*Resource
+	for _, r := range known {
+		if why := wafLeft(ev, r, mapping); why != "" {
+			f.leave(r, r.Address()+" not rewritten: "+why)
+			continue
+		}
+		gone = append(gone, r)
+	}
+	if len(gone) == 0 {
+		return
+	}
+	rw := Rewrite{Module: g.module.Dir, File: gone[0].File.Path, Line: gone[0].Line(), Zone: zone.label(g.zoneText), Plan: zone.plan,
+		Proven: "not proven: derived, as sunset plan maps them (old group and rule ids do not map to new ones; an exception skips whole rulesets for its URLs)"}
+	for _, r := range gone {
+		rw.Old = append(rw.Old, r.Address())
+	}
+	block := ""
+	if len(mapping.Rules) > 0 {
+		var err error
+		if block, err = f.managedRulesBlock(g, mapping.Rules, &rw); err != nil {
+			for _, r := range gone {
+				f.leave(r, r.Address()+" not rewritten: "+err.Error())
+			}
+			return
+		}
+	}
+	rw.Notes = append(rw.Notes, wafNotes(g, zone, mapping)...)
+	f.drop(gone, block)
+	f.res.Rewrites = append(f.res.Rewrites, rw)
+}
+
+func orText(s, other string) string {
+	if s != "" {
+		return s
+	}
+	return other
+}
+
+// read adds a resource's object to the zone's inventory; it says why it cannot ("" when it
+// can).
+func (g *wafGroup) read(ev *evaluator, r *Resource) string {
+	b := newLiteralReader(ev, r)
+	switch r.Type {
+	case typeWAFPackage:
+		p := inventory.WAFPackage{ID: b.str("package_id"), Sensitivity: b.str("sensitivity"), ActionMode: b.str("action_mode")}
+		p.Name, p.DetectionMode = "OWASP ModSecurity Core Rule Set", "anomaly"
+		if p.Sensitivity == "" && p.ActionMode == "" {
+			p.Name, p.DetectionMode = "CloudFlare", "traditional"
+		}
+		if len(b.rd.unknown) == 0 {
+			g.addPackage(p)
+		}
+	case typeWAFGroup:
+		grp := inventory.WAFGroup{ID: b.str("group_id"), Mode: b.str("mode"), PackageID: b.str("package_id")}
+		grp.Name = grp.ID // the name is not in the configuration: no category can be derived from it
+		if len(b.rd.unknown) == 0 {
+			p := g.packageFor(grp.PackageID)
+			p.Groups = append(p.Groups, grp)
+		}
+	case typeWAFRule:
+		rule := inventory.WAFRule{ID: b.str("rule_id"), Mode: b.str("mode"), PackageID: b.str("package_id"), DefaultMode: "default"}
+		if len(b.rd.unknown) == 0 {
+			p := g.packageFor(rule.PackageID)
+			p.Rules = append(p.Rules, rule)
+		}
+	case typeWAFOverride:
+		o := inventory.WAFOverride{ID: r.Name, Description: b.str("description"), URLs: b.strs("urls"), Priority: b.integer("priority"),
+			Paused: b.boolean("paused"), Groups: b.strMap("groups"), Rules: b.strMap("rules"), RewriteAction: b.strMap("rewrite_action")}
+		if len(b.rd.unknown) == 0 {
+			g.packageFor("")
+			g.zi.WAFOverrides = append(g.zi.WAFOverrides, o)
+		}
+	}
+	if len(b.rd.unknown) > 0 {
+		return "the repository does not hold the value of " + strings.Join(b.rd.unknown, ", ")
+	}
+	return ""
+}
+
+// packageFor is the package id of the zone, else the Cloudflare package (added when first
+// needed): a group, rule or override of a package the configuration does not declare is
+// taken as the Cloudflare package's.
+func (g *wafGroup) packageFor(id string) *inventory.WAFPackageInventory {
+	if i, ok := g.pkgs[id]; ok && id != "" {
+		return &g.zi.WAFPackages[i]
+	}
+	if _, ok := g.pkgs[traditionalPackage]; !ok {
+		g.addPackage(inventory.WAFPackage{ID: traditionalPackage, Name: "CloudFlare", DetectionMode: "traditional"})
+	}
+	return &g.zi.WAFPackages[g.pkgs[traditionalPackage]]
+}
+
+func (g *wafGroup) addPackage(p inventory.WAFPackage) {
+	g.pkgs[p.ID] = len(g.zi.WAFPackages)
+	g.zi.WAFPackages = append(g.zi.WAFPackages, inventory.WAFPackageInventory{Package: p})
+}
+
+// wafLeft says why the plan does not carry r over ("" when it does): the plan's items for
+// an operator that name its object, or why its URL override cannot become an exception.
+func wafLeft(ev *evaluator, r *Resource, mapping migrate.WAFMapping) string {
+	if r.Type == typeWAFOverride {
+		if why, kept := mapping.Kept[r.Name]; kept {
+			return strings.Join(why, "; ") + ". Write the exception or rule overrides in the " + string(vocab.PhaseManaged) + " entry point by hand"
+		}
+		return ""
+	}
+	attr := map[string]string{typeWAFPackage: "package_id", typeWAFGroup: "group_id", typeWAFRule: "rule_id"}[r.Type]
+	id := knownString(ev, r.Attr(attr))
+	for _, item := range mapping.Manual {
+		switch {
+		case r.Type == typeWAFPackage && strings.HasPrefix(item, "package ") && strings.Contains(item, id) && !strings.Contains(item, "rules not at their default"),
+			r.Type == typeWAFGroup && strings.Contains(item, fmt.Sprintf("group %q", id)),
+			r.Type == typeWAFRule && strings.Contains(item, "rule "+id+" "):
+			return item
+		}
+	}
+	return ""
+}
+
+// managedRulesBlock renders the zone's cloudflare_ruleset of phase
+// http_request_firewall_managed with its comment line.
+func (f *fixer) managedRulesBlock(g *wafGroup, rules []inventory.RulesetRule, rw *Rewrite) (string, error) {
+	what := fmt.Sprintf("sunset fix: managed rules of zone %s, replacing %s (the previous version of WAF managed rules is deprecated: see sunset help fix).", rw.Zone, strings.Join(rw.Old, ", "))
+	src := g.res[0].File
+	block, addr, err := f.entryPoint(g.module, src, g.zone, vocab.PhaseManaged, "managed_rules", rules, what)
+	rw.New = addr
+	return block, err
+}
+
+// wafNotes say what the mapping assumed and why the old resources leave no state step.
+func wafNotes(g *wafGroup, zone zoneInfo, mapping migrate.WAFMapping) []string {
+	var notes []string
+	if zone.plan != "" {
+		notes = append(notes, "plan "+zone.plan+" from "+zone.source)
+	} else {
+		notes = append(notes, "zone plan not known (say it with --zone-plan NAME=LEVEL or --snapshot): written as for a paid plan (the Cloudflare Managed Ruleset and the OWASP Core Ruleset need Pro or higher; a Free zone executes the Free Managed Ruleset instead)")
+	}
+	if _, ok := g.pkgs[traditionalPackage]; ok {
+		notes = append(notes, "the configuration sets groups, rules or URL overrides of a package it does not declare: taken as the Cloudflare package, which the Cloudflare Managed Ruleset replaces")
+	}
+	notes = append(notes, "cloudflare_waf_* are provider v3 types: no v4 or v5 provider has them, so no v4 or v5 state holds them; they go without a removed block or state step (a state still on v3: terraform state rm them before moving to v4)")
+	return append(notes, mapping.Manual...)
+}
+
+// drop removes resources that no provider since v3 has (no removed block, no state step),
+// block (if any) where the first was.
+func (f *fixer) drop(rs []*Resource, block string) {
+	inFileOrder(rs)
+	for i, r := range rs {
+		start, end := blockSpan(r.File, r)
+		text := ""
+		if i == 0 && block != "" {
+			text = block
+			if end < len(r.File.Src) {
+				text += "\n"
+			}
+		}
+		f.edits[r.File] = append(f.edits[r.File], edit{start: start, end: end, text: text})
+	}
+}

@@ -1,0 +1,58 @@
+package fix
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sunsetscan/sunset/migrate/terraform"
+	"github.com/sunsetscan/sunset/scanner/inventory"
+)
+
+func TestPreviousWAF(t *testing.T) {
+	opts := Options{Target: terraform.ProviderV5}
+	if n := len(ruleFindings(t, filepath.Join("testdata", "waf", "shop"), "waf-managed-rules-v1")); n != 6 {
+		t.Fatalf("the fixture has %d WAF findings before the fix, want 6", n)
+	}
+	dir, res := fixedCopy(t, "waf/shop", opts)
+	rw, ok := rewriteOf(res, "cloudflare_ruleset.managed_rules")
+	if !ok || strings.Join(rw.Old, " ") != "cloudflare_waf_package.owasp cloudflare_waf_rule.xss cloudflare_waf_override.admin_uploads" {
+		t.Fatalf("rewrites = %+v", res.Rewrites)
+	}
+	for addr, want := range map[string]string{
+		"cloudflare_waf_group.plugins":        "is off and has no category",
+		"cloudflare_waf_rule.sqli_probe":      "rule 100000 simulate instead of default",
+		"cloudflare_waf_override.api_rewrite": "it rewrites actions",
+	} {
+		if l := leftFor(res, addr); len(l) != 1 || !strings.Contains(l[0], want) {
+			t.Errorf("%s left = %v, want %q", addr, l, want)
+		}
+	}
+	src, _ := os.ReadFile(filepath.Join(dir, "main.tf"))
+	text := string(src)
+	skip := strings.Index(text, `ref         = "waf_override:admin_uploads"`)
+	owasp := strings.Index(text, `id = "`+inventory.RulesetOWASPCore+`"`)
+	managed := strings.Index(text, `id = "`+inventory.RulesetCloudflareManaged+`"`)
+	if skip < 0 || owasp < skip || managed < skip || !strings.Contains(text, "score_threshold = 25") {
+		t.Errorf("exception not before the execute rules, or OWASP settings missing:\n%s", text)
+	}
+	// v3 types leave no removed block and no state step.
+	if strings.Contains(text, "removed {") || len(res.StateSteps) != 0 {
+		t.Errorf("state steps %v for v3 resources:\n%s", res.StateSteps, text)
+	}
+	checkFixed(t, dir, opts, "waf-managed-rules-v1", 3)
+}
+
+func TestPreviousWAFFreePlan(t *testing.T) {
+	opts := Options{Target: terraform.ProviderV5, ZonePlans: map[string]string{"var.zone_id": "free"}}
+	dir, res := fixedCopy(t, "waf/shop", opts)
+	if l := leftFor(res, "cloudflare_waf_package.owasp"); len(l) != 1 || !strings.Contains(l[0], "not available on the Free plan") {
+		t.Errorf("owasp left = %v", l)
+	}
+	src, _ := os.ReadFile(filepath.Join(dir, "main.tf"))
+	if !strings.Contains(string(src), inventory.RulesetFreeManaged) || strings.Contains(string(src), inventory.RulesetOWASPCore) {
+		t.Errorf("free zone:\n%s", src)
+	}
+	checkFixed(t, dir, opts, "waf-managed-rules-v1", 4)
+}
