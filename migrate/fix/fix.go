@@ -114,6 +114,8 @@ func (f *fixer) module(m *Module) {
 	f.rateLimits(ev, m)
 	f.settingsOverrides(ev, m)
 	f.previousWAF(ev, m)
+	f.notificationEmails(ev, m)
+	f.srvRecords(ev, m)
 }
 
 // finish applies the edits and fills Files in path order.

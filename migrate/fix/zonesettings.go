@@ -2,6 +2,7 @@ package fix
 
 import (
 	"fmt"
+	"github.com/hashicorp/hcl/v2"
 	"sort"
 	"strings"
 
@@ -93,7 +94,7 @@ func (f *fixer) settingsOverride(ev *evaluator, r *Resource, s *hclsyntax.Block,
 		rw.Notes = append(rw.Notes, fmt.Sprintf("settings.%s (%s) dropped: %s", it.name, normalText(string(r.File.Src[it.rng[0]:it.rng[1]])), retired[it.name].Replacement))
 	}
 	if len(local) > 0 {
-		f.rewriteBlock(r.File, s, local)
+		f.rewriteBlock(r.File, s.Range(), local)
 	}
 	if len(rw.Old) > 0 {
 		f.res.Rewrites = append(f.res.Rewrites, rw)
@@ -118,10 +119,10 @@ func retiredItems(s *hclsyntax.Body, retired map[string]catalog.Entry) []setting
 	return items
 }
 
-// rewriteBlock applies edits inside block b as one edit of the whole block, formatted as
-// terraform fmt would when the block was formatted before (else only the edits change).
-func (f *fixer) rewriteBlock(file *File, b *hclsyntax.Block, edits []edit) {
-	rng := b.Range()
+// rewriteBlock applies edits inside rng (a block, or an attribute) as one edit of the whole
+// of it, formatted as terraform fmt would when it was formatted before (else only the edits
+// change).
+func (f *fixer) rewriteBlock(file *File, rng hcl.Range, edits []edit) {
 	start, end := lineSpan(file, rng.Start.Byte, rng.End.Byte)
 	indent := string(file.Src[start:rng.Start.Byte])
 	out := append([]byte(nil), file.Src[start:end]...)
