@@ -116,6 +116,8 @@ func (f *fixer) module(m *Module) {
 	f.previousWAF(ev, m)
 	f.notificationEmails(ev, m)
 	f.srvRecords(ev, m)
+	f.argoTunnels(m)
+	f.accessBookmarks(m)
 }
 
 // finish applies the edits and fills Files in path order.

@@ -1,0 +1,60 @@
+package fix
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sunsetscan/sunset/migrate/terraform"
+)
+
+func TestTunnelAndBookmarkV5(t *testing.T) {
+	opts := Options{Target: terraform.ProviderV5}
+	dir, res := fixedCopy(t, "renames", opts)
+	src, _ := os.ReadFile(filepath.Join(dir, "main.tf"))
+	for _, want := range []string{
+		"resource \"cloudflare_zero_trust_tunnel_cloudflared\" \"home\" {\n  account_id    = var.account_id\n  name          = \"home-lab\"\n  tunnel_secret = var.tunnel_secret\n}",
+		`value   = "${cloudflare_zero_trust_tunnel_cloudflared.home.id}.cfargotunnel.com"`,
+		"resource \"cloudflare_zero_trust_access_application\" \"wiki\" {\n  type                 = \"bookmark\"\n",
+		"value = cloudflare_zero_trust_access_application.wiki.id",
+	} {
+		if !strings.Contains(string(src), want) {
+			t.Errorf("rewritten file lacks %q:\n%s", want, src)
+		}
+	}
+	if l := leftFor(res, "cloudflare_zero_trust_tunnel_cloudflared.home.cname"); len(l) != 1 {
+		t.Errorf("the cname reference is not reported: %v", res.Left)
+	}
+	steps := strings.Join(res.StateSteps, "\n")
+	if !strings.Contains(steps, "terraform state rm 'cloudflare_argo_tunnel.home'") || !strings.Contains(steps, "terraform import 'cloudflare_zero_trust_tunnel_cloudflared.home'") {
+		t.Errorf("state steps:\n%s", steps)
+	}
+	script, _ := os.ReadFile(filepath.Join(dir, StateCleanupScript))
+	if !strings.Contains(string(script), "terraform state rm 'cloudflare_access_bookmark.wiki'") || strings.Contains(string(script), "argo") {
+		t.Errorf("state clean-up script:\n%s", script)
+	}
+	checkFixed(t, dir, opts, "argo-tunnels-api", 0)
+	checkFixed(t, dir, opts, "access-bookmarks-api", 0)
+}
+
+func TestTunnelAndBookmarkV4(t *testing.T) {
+	opts := Options{Target: terraform.ProviderV4}
+	dir, res := fixedCopy(t, "renames", opts)
+	src, _ := os.ReadFile(filepath.Join(dir, "main.tf"))
+	for _, want := range []string{
+		"resource \"cloudflare_tunnel\" \"home\" {\n  account_id = var.account_id\n  name       = \"home-lab\"\n  secret     = var.tunnel_secret\n}",
+		"resource \"cloudflare_access_application\" \"wiki\" {\n  type                 = \"bookmark\"\n",
+		"removed {\n  from = cloudflare_access_bookmark.wiki\n",
+		"value = cloudflare_tunnel.home.cname", // v4's cloudflare_tunnel has cname
+	} {
+		if !strings.Contains(string(src), want) {
+			t.Errorf("rewritten file lacks %q:\n%s", want, src)
+		}
+	}
+	if len(res.Left) != 0 {
+		t.Errorf("left: %v", res.Left)
+	}
+	checkFixed(t, dir, opts, "argo-tunnels-api", 0)
+	checkFixed(t, dir, opts, "access-bookmarks-api", 0)
+}
