@@ -2,6 +2,7 @@ package fix
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,6 +12,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
+	"github.com/sunsetscan/sunset/migrate/terraform"
 	"github.com/sunsetscan/sunset/scanner"
 	"github.com/sunsetscan/sunset/scanner/repo"
 	"github.com/sunsetscan/sunset/scanner/vocab"
@@ -108,4 +110,51 @@ func rewriteOf(res *Result, newAddr string) (Rewrite, bool) {
 		return Rewrite{}, false
 	}
 	return res.Rewrites[i], true
+}
+
+// checkNewTypes checks that every resource type the fix adds to testdata/NAME (rewritten in
+// dir) is a type of the target provider: the reduced schemas of v4.52.8 and v5.22.0 that
+// migrate/terraform's tests use.
+func checkNewTypes(t *testing.T, name, dir string, target terraform.Provider) {
+	t.Helper()
+	file := map[terraform.Provider]string{terraform.ProviderV4: "provider-v4.52.8.json", terraform.ProviderV5: "provider-v5.22.0.json"}[target]
+	data, err := os.ReadFile(filepath.Join("..", "terraform", "testdata", file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var schema struct {
+		Types []string `json:"resource_types"`
+	}
+	if err := json.Unmarshal(data, &schema); err != nil {
+		t.Fatal(err)
+	}
+	before := resourceTypes(t, filepath.Join("testdata", name))
+	for typ := range resourceTypes(t, dir) {
+		if !before[typ] && !slices.Contains(schema.Types, typ) {
+			t.Errorf("the fix writes %s, which provider %s does not have", typ, target)
+		}
+	}
+}
+
+// resourceTypes are the resource types the .tf files of dir declare.
+func resourceTypes(t *testing.T, dir string) map[string]bool {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(dir, "*.tf"))
+	out := map[string]bool{}
+	for _, p := range files {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, diags := hclsyntax.ParseConfig(src, p, hcl.InitialPos)
+		if diags.HasErrors() {
+			continue // checkFixed reports it
+		}
+		for _, b := range f.Body.(*hclsyntax.Body).Blocks {
+			if b.Type == "resource" && len(b.Labels) == 2 {
+				out[b.Labels[0]] = true
+			}
+		}
+	}
+	return out
 }

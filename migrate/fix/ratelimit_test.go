@@ -13,6 +13,7 @@ import (
 func TestRateLimitsProPlan(t *testing.T) {
 	opts := Options{Target: terraform.ProviderV5}
 	dir, res := fixedCopy(t, "ratelimit/pro", opts)
+	checkNewTypes(t, "ratelimit/pro", dir, opts.Target)
 	rw, ok := rewriteOf(res, "cloudflare_ruleset.shop_rate_limiting_rules")
 	if !ok {
 		t.Fatalf("no ruleset rewrite: %+v", res.Rewrites)
@@ -47,6 +48,7 @@ func TestRateLimitsProPlan(t *testing.T) {
 func TestRateLimitsUnknownPlan(t *testing.T) {
 	opts := Options{Target: terraform.ProviderV5}
 	dir, res := fixedCopy(t, "ratelimit/unknown", opts)
+	checkNewTypes(t, "ratelimit/unknown", dir, opts.Target)
 	rw, ok := rewriteOf(res, "cloudflare_ruleset.rate_limiting_rules")
 	if !ok || len(res.Left) != 0 {
 		t.Fatalf("rewrites %+v, left %v", res.Rewrites, res.Left)
@@ -74,6 +76,7 @@ func TestRateLimitsUnknownPlan(t *testing.T) {
 func TestRateLimitsLeft(t *testing.T) {
 	opts := Options{Target: terraform.ProviderV5}
 	dir, res := fixedCopy(t, "ratelimit/left", opts)
+	checkNewTypes(t, "ratelimit/left", dir, opts.Target)
 	if l := leftFor(res, "cloudflare_rate_limit.per_path"); len(l) != 1 || !strings.Contains(l[0], "count or for_each") {
 		t.Errorf("per_path left = %v", l)
 	}
@@ -88,6 +91,7 @@ func TestRateLimitsLeft(t *testing.T) {
 	// On a free zone the response statuses cannot be counted: nothing is rewritten.
 	opts.ZonePlans = map[string]string{"var.zone_id": "free"}
 	dir, res = fixedCopy(t, "ratelimit/left", opts)
+	checkNewTypes(t, "ratelimit/left", dir, opts.Target)
 	if len(res.Rewrites) != 0 {
 		t.Errorf("rewrites on free: %+v", res.Rewrites)
 	}
@@ -101,6 +105,7 @@ func TestRateLimitsLeft(t *testing.T) {
 func TestRateLimitsV4(t *testing.T) {
 	opts := Options{Target: terraform.ProviderV4}
 	dir, res := fixedCopy(t, "ratelimit/unknown", opts)
+	checkNewTypes(t, "ratelimit/unknown", dir, opts.Target)
 	if len(res.Rewrites) == 0 {
 		if l := leftFor(res, "cloudflare_rate_limit.wp_login"); len(l) == 1 && strings.Contains(l[0], "v4 not yet") {
 			t.Skip("terraform.SetRules does not render v4 yet: " + l[0])

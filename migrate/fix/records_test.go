@@ -12,6 +12,7 @@ import (
 func TestSRVAndPoolEmail(t *testing.T) {
 	opts := Options{Target: terraform.ProviderV5}
 	dir, res := fixedCopy(t, "records/v4", opts)
+	checkNewTypes(t, "records/v4", dir, opts.Target)
 	if rw, ok := rewriteOf(res, "cloudflare_record.sip"); !ok || len(rw.Old) != 3 || rw.Zone != "corp.example.net" {
 		t.Errorf("sip rewrite = %+v", res.Rewrites)
 	}
@@ -41,6 +42,7 @@ func TestSRVAndPoolEmail(t *testing.T) {
 func TestSRVObject(t *testing.T) {
 	opts := Options{Target: terraform.ProviderV5}
 	dir, res := fixedCopy(t, "records/v5", opts)
+	checkNewTypes(t, "records/v5", dir, opts.Target)
 	if rw, ok := rewriteOf(res, "cloudflare_dns_record.ldap"); !ok || len(rw.Old) != 3 {
 		t.Errorf("rewrites = %+v, left %v", res.Rewrites, res.Left)
 	}

@@ -61,10 +61,12 @@ func (f *fixer) argoTunnels(m *Module) {
 	}
 }
 
-// accessBookmarks turns the module's cloudflare_access_bookmark into an Access application
-// of type bookmark (cloudflare_access_application on v4, cloudflare_zero_trust_access_application
-// on v5), as `sunset plan` does: a new application; the old bookmark leaves the state without
-// being destroyed, and is deleted in the account once the application shows.
+// accessBookmarks turns the module's cloudflare_access_bookmark (a provider v3 type: neither
+// v4.52.8 nor v5 has it) into an Access application of type bookmark
+// (cloudflare_access_application on v4, cloudflare_zero_trust_access_application on v5), as
+// `sunset plan` does: a new application. No later provider reads the old type's state, so no
+// removed block can forget it: the state steps say how, and that the old bookmark is to be
+// deleted in the account once the application shows.
 func (f *fixer) accessBookmarks(m *Module) {
 	newType := "cloudflare_access_application"
 	if f.opts.Target == terraform.ProviderV5 {
@@ -80,11 +82,12 @@ func (f *fixer) accessBookmarks(m *Module) {
 		}
 		block := bookmarkApp(r, newType)
 		what := fmt.Sprintf("sunset fix: the Access application of type bookmark replacing %s (the bookmarks API is deprecated: see sunset help fix).", r.Address())
-		f.replace([]*Resource{r}, commentLines(what, "")+block)
+		f.drop([]*Resource{r}, commentLines(what, "")+block)
 		f.renameRefs(m, r, newType)
 		f.res.Rewrites = append(f.res.Rewrites, Rewrite{Module: m.Dir, File: r.File.Path, Line: r.Line(), Old: []string{r.Address()}, New: newType + "." + r.Name,
 			Proven: "nothing to prove: the same name and domain, as an application of type bookmark",
-			Notes:  []string{"a new Access application is created; the old bookmark leaves the state without being destroyed and stays in the account: delete it there once the application shows in the App Launcher (sunset plan and apply do it)"}})
+			Notes:  []string{"a new Access application is created; the old bookmark stays in the account: delete it there once the application shows in the App Launcher (sunset plan and apply do it)"}})
+		f.res.StateSteps = append(f.res.StateSteps, fmt.Sprintf("%s (module %s) is provider v3's type, which no later provider reads: while still on v3, terraform state rm '%s' (with its module path; nothing is destroyed); the apply on the new provider creates %s.%s.", r.Address(), m.Dir, r.Address(), newType, r.Name))
 	}
 }
 

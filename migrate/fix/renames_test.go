@@ -12,6 +12,7 @@ import (
 func TestTunnelAndBookmarkV5(t *testing.T) {
 	opts := Options{Target: terraform.ProviderV5}
 	dir, res := fixedCopy(t, "renames", opts)
+	checkNewTypes(t, "renames", dir, opts.Target)
 	src, _ := os.ReadFile(filepath.Join(dir, "main.tf"))
 	for _, want := range []string{
 		"resource \"cloudflare_zero_trust_tunnel_cloudflared\" \"home\" {\n  account_id    = var.account_id\n  name          = \"home-lab\"\n  tunnel_secret = var.tunnel_secret\n}",
@@ -30,9 +31,12 @@ func TestTunnelAndBookmarkV5(t *testing.T) {
 	if !strings.Contains(steps, "terraform state rm 'cloudflare_argo_tunnel.home'") || !strings.Contains(steps, "terraform import 'cloudflare_zero_trust_tunnel_cloudflared.home'") {
 		t.Errorf("state steps:\n%s", steps)
 	}
-	script, _ := os.ReadFile(filepath.Join(dir, StateCleanupScript))
-	if !strings.Contains(string(script), "terraform state rm 'cloudflare_access_bookmark.wiki'") || strings.Contains(string(script), "argo") {
-		t.Errorf("state clean-up script:\n%s", script)
+	if !strings.Contains(steps, "terraform state rm 'cloudflare_access_bookmark.wiki'") {
+		t.Errorf("state steps:\n%s", steps)
+	}
+	// Neither old type is in a v4 or v5 state: no clean-up script, no removed block.
+	if _, err := os.Stat(filepath.Join(dir, StateCleanupScript)); err == nil {
+		t.Errorf("a state clean-up script for v3 types")
 	}
 	checkFixed(t, dir, opts, "argo-tunnels-api", 0)
 	checkFixed(t, dir, opts, "access-bookmarks-api", 0)
@@ -41,19 +45,19 @@ func TestTunnelAndBookmarkV5(t *testing.T) {
 func TestTunnelAndBookmarkV4(t *testing.T) {
 	opts := Options{Target: terraform.ProviderV4}
 	dir, res := fixedCopy(t, "renames", opts)
+	checkNewTypes(t, "renames", dir, opts.Target)
 	src, _ := os.ReadFile(filepath.Join(dir, "main.tf"))
 	for _, want := range []string{
 		"resource \"cloudflare_tunnel\" \"home\" {\n  account_id = var.account_id\n  name       = \"home-lab\"\n  secret     = var.tunnel_secret\n}",
 		"resource \"cloudflare_access_application\" \"wiki\" {\n  type                 = \"bookmark\"\n",
-		"removed {\n  from = cloudflare_access_bookmark.wiki\n",
 		"value = cloudflare_tunnel.home.cname", // v4's cloudflare_tunnel has cname
 	} {
 		if !strings.Contains(string(src), want) {
 			t.Errorf("rewritten file lacks %q:\n%s", want, src)
 		}
 	}
-	if len(res.Left) != 0 {
-		t.Errorf("left: %v", res.Left)
+	if len(res.Left) != 0 || strings.Contains(string(src), "removed {") {
+		t.Errorf("left: %v\n%s", res.Left, src)
 	}
 	checkFixed(t, dir, opts, "argo-tunnels-api", 0)
 	checkFixed(t, dir, opts, "access-bookmarks-api", 0)

@@ -16,6 +16,7 @@ func TestPreviousWAF(t *testing.T) {
 		t.Fatalf("the fixture has %d WAF findings before the fix, want 6", n)
 	}
 	dir, res := fixedCopy(t, "waf/shop", opts)
+	checkNewTypes(t, "waf/shop", dir, opts.Target)
 	rw, ok := rewriteOf(res, "cloudflare_ruleset.managed_rules")
 	if !ok || strings.Join(rw.Old, " ") != "cloudflare_waf_package.owasp cloudflare_waf_rule.xss cloudflare_waf_override.admin_uploads" {
 		t.Fatalf("rewrites = %+v", res.Rewrites)
@@ -47,6 +48,7 @@ func TestPreviousWAF(t *testing.T) {
 func TestPreviousWAFFreePlan(t *testing.T) {
 	opts := Options{Target: terraform.ProviderV5, ZonePlans: map[string]string{"var.zone_id": "free"}}
 	dir, res := fixedCopy(t, "waf/shop", opts)
+	checkNewTypes(t, "waf/shop", dir, opts.Target)
 	if l := leftFor(res, "cloudflare_waf_package.owasp"); len(l) != 1 || !strings.Contains(l[0], "not available on the Free plan") {
 		t.Errorf("owasp left = %v", l)
 	}

@@ -20,6 +20,7 @@ func TestSettingsOverrideRetired(t *testing.T) {
 		t.Fatalf("the fixture has %d retired settings findings before the fix, want 5", n)
 	}
 	dir, res := fixedCopy(t, "settings/zones", opts)
+	checkNewTypes(t, "settings/zones", dir, opts.Target)
 	rw, ok := rewriteOf(res, "cloudflare_zone_settings_override.docs")
 	want := "brotli minify mobile_redirect server_side_exclude waf"
 	if !ok || strings.ReplaceAll(strings.Join(rw.Old, " "), "cloudflare_zone_settings_override.docs.settings.", "") != want {
@@ -49,6 +50,7 @@ func TestSettingsOverrideRetired(t *testing.T) {
 func TestSettingsOverrideLeft(t *testing.T) {
 	opts := Options{Target: terraform.ProviderV5}
 	dir, res := fixedCopy(t, "settings/unnamed", opts)
+	checkNewTypes(t, "settings/unnamed", dir, opts.Target)
 	if l := leftFor(res, "cloudflare_zone_settings_override.this.settings.mobile_redirect"); len(l) != 1 || !strings.Contains(l[0], "the zone's name is not known") {
 		t.Errorf("left = %v", res.Left)
 	}
