@@ -81,3 +81,41 @@ func inFileOrder(rs []*Resource) {
 		return a.Block.Range().Start.Byte - b.Block.Range().Start.Byte
 	})
 }
+
+// zoneSet is a module's resources of some types that share a zone_id as written.
+type zoneSet struct {
+	zone     hclsyntax.Expression
+	zoneText string
+	res      []*Resource
+}
+
+// byZone groups the module's resources of the types by their zone_id as written, in file
+// order. A resource with count or for_each is left (repeated says why and what to do), as is
+// one without zone_id.
+func (f *fixer) byZone(m *Module, types []string, repeated string) []*zoneSet {
+	index := map[string]*zoneSet{}
+	var sets []*zoneSet
+	for _, r := range m.Resources {
+		if !slices.Contains(types, r.Type) {
+			continue
+		}
+		zone := r.Attr("zone_id")
+		switch {
+		case r.Repeated():
+			f.leave(r, r.Address()+" not rewritten: it has count or for_each; "+repeated)
+			continue
+		case zone == nil:
+			f.leave(r, r.Address()+" not rewritten: it has no zone_id")
+			continue
+		}
+		text := normalText(exprText(r.File, zone))
+		s := index[text]
+		if s == nil {
+			s = &zoneSet{zone: zone, zoneText: text}
+			index[text] = s
+			sets = append(sets, s)
+		}
+		s.res = append(s.res, r)
+	}
+	return sets
+}

@@ -39,37 +39,20 @@ type rlItem struct {
 // zone's plan. A rate limit with count or for_each, or with values the repository does not
 // hold, stays as it is with a comment saying why.
 func (f *fixer) rateLimits(ev *evaluator, m *Module) {
-	byZone := map[string]*rlGroup{}
-	var groups []*rlGroup
-	for _, r := range m.Resources {
-		if r.Type != typeRateLimit {
-			continue
+	sets := f.byZone(m, []string{typeRateLimit}, "fix rewrites rate limits one resource at a time (each rule must be checked against the zone's plan): write one resource per rate limit, or move it to the ruleset by hand")
+	for _, s := range sets {
+		g := &rlGroup{module: m, zone: s.zone, zoneText: s.zoneText}
+		for _, r := range s.res {
+			rl, unknown := readRateLimit(ev, r)
+			if len(unknown) > 0 {
+				f.leave(r, r.Address()+" not rewritten: the repository does not hold the value of "+strings.Join(unknown, ", ")+" (a variable without default, another resource's attribute): the rule cannot be checked against the zone's plan; write the values, or move it to the ruleset by hand")
+				continue
+			}
+			g.items = append(g.items, rlItem{r: r, old: rl})
 		}
-		zone := r.Attr("zone_id")
-		switch {
-		case r.Repeated():
-			f.leave(r, r.Address()+" not rewritten: it has count or for_each, and fix rewrites rate limits only one resource at a time (each rule must be checked against the zone's plan): write one resource per rate limit, or move it to the ruleset by hand")
-			continue
-		case zone == nil:
-			f.leave(r, r.Address()+" not rewritten: it has no zone_id")
-			continue
+		if len(g.items) > 0 {
+			f.rateLimitGroup(ev, g)
 		}
-		rl, unknown := readRateLimit(ev, r)
-		if len(unknown) > 0 {
-			f.leave(r, r.Address()+" not rewritten: the repository does not hold the value of "+strings.Join(unknown, ", ")+" (a variable without default, another resource's attribute): the rule cannot be checked against the zone's plan; write the values, or move it to the ruleset by hand")
-			continue
-		}
-		text := normalText(exprText(r.File, zone))
-		g := byZone[text]
-		if g == nil {
-			g = &rlGroup{module: m, zone: zone, zoneText: text}
-			byZone[text] = g
-			groups = append(groups, g)
-		}
-		g.items = append(g.items, rlItem{r: r, old: rl})
-	}
-	for _, g := range groups {
-		f.rateLimitGroup(ev, g)
 	}
 }
 

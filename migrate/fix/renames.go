@@ -27,18 +27,8 @@ var v5TunnelAttrs = []string{"id", "account_id", "name", "config_src"}
 // API. No provider since v4 reads the old type's state, so a moved block cannot carry it:
 // the state steps say how to forget it on v3 and import the same tunnel after the upgrade.
 func (f *fixer) argoTunnels(m *Module) {
-	newType := "cloudflare_tunnel"
-	if f.opts.Target == terraform.ProviderV5 {
-		newType = "cloudflare_zero_trust_tunnel_cloudflared"
-	}
-	for _, r := range m.Resources {
-		if r.Type != typeArgoTunnel {
-			continue
-		}
-		if m.declares(newType, r.Name) {
-			f.leave(r, fmt.Sprintf("%s not rewritten: the module already declares %s.%s", r.Address(), newType, r.Name))
-			continue
-		}
+	newType, rs := f.renamed(m, typeArgoTunnel, "cloudflare_tunnel", "cloudflare_zero_trust_tunnel_cloudflared")
+	for _, r := range rs {
 		lr := r.Block.LabelRanges[0]
 		edits := []edit{{start: lr.Start.Byte, end: lr.End.Byte, text: fmt.Sprintf("%q", newType)}}
 		if a, ok := r.Block.Body.Attributes["secret"]; ok && f.opts.Target == terraform.ProviderV5 {
@@ -68,18 +58,8 @@ func (f *fixer) argoTunnels(m *Module) {
 // removed block can forget it: the state steps say how, and that the old bookmark is to be
 // deleted in the account once the application shows.
 func (f *fixer) accessBookmarks(m *Module) {
-	newType := "cloudflare_access_application"
-	if f.opts.Target == terraform.ProviderV5 {
-		newType = "cloudflare_zero_trust_access_application"
-	}
-	for _, r := range m.Resources {
-		if r.Type != typeAccessBookmark {
-			continue
-		}
-		if m.declares(newType, r.Name) {
-			f.leave(r, fmt.Sprintf("%s not rewritten: the module already declares %s.%s", r.Address(), newType, r.Name))
-			continue
-		}
+	newType, rs := f.renamed(m, typeAccessBookmark, "cloudflare_access_application", "cloudflare_zero_trust_access_application")
+	for _, r := range rs {
 		block := bookmarkApp(r, newType)
 		what := fmt.Sprintf("sunset fix: the Access application of type bookmark replacing %s (the bookmarks API is deprecated: see sunset help fix).", r.Address())
 		f.drop([]*Resource{r}, commentLines(what, "")+block)
@@ -129,6 +109,26 @@ func (f *fixer) renameRefs(m *Module, r *Resource, newType string) []string {
 	}
 	slices.Sort(used)
 	return used
+}
+
+// renamed is the type that typ becomes on the target provider (v4 or v5), and the module's
+// resources of typ to rewrite: one whose new address the module already declares is left.
+func (f *fixer) renamed(m *Module, typ, v4, v5 string) (string, []*Resource) {
+	newType := v4
+	if f.opts.Target == terraform.ProviderV5 {
+		newType = v5
+	}
+	var out []*Resource
+	for _, r := range m.Resources {
+		switch {
+		case r.Type != typ:
+		case m.declares(newType, r.Name):
+			f.leave(r, fmt.Sprintf("%s not rewritten: the module already declares %s.%s", r.Address(), newType, r.Name))
+		default:
+			out = append(out, r)
+		}
+	}
+	return newType, out
 }
 
 // declares reports whether the module declares TYPE.NAME.

@@ -40,32 +40,9 @@ type wafGroup struct {
 // as overrides, and skip exceptions for the URL overrides. What the plan does not carry
 // over stays as it is with a comment.
 func (f *fixer) previousWAF(ev *evaluator, m *Module) {
-	byZone := map[string]*wafGroup{}
-	var groups []*wafGroup
-	for _, r := range m.Resources {
-		if !slices.Contains([]string{typeWAFPackage, typeWAFGroup, typeWAFRule, typeWAFOverride}, r.Type) {
-			continue
-		}
-		zone := r.Attr("zone_id")
-		switch {
-		case r.Repeated():
-			f.leave(r, r.Address()+" not rewritten: it has count or for_each; write one resource per object, or move it to the managed rules ruleset by hand")
-			continue
-		case zone == nil:
-			f.leave(r, r.Address()+" not rewritten: it has no zone_id")
-			continue
-		}
-		text := normalText(exprText(r.File, zone))
-		g := byZone[text]
-		if g == nil {
-			g = &wafGroup{module: m, zone: zone, zoneText: text, pkgs: map[string]int{}}
-			byZone[text] = g
-			groups = append(groups, g)
-		}
-		g.res = append(g.res, r)
-	}
-	for _, g := range groups {
-		f.wafZone(ev, g)
+	types := []string{typeWAFPackage, typeWAFGroup, typeWAFRule, typeWAFOverride}
+	for _, s := range f.byZone(m, types, "write one resource per object, or move it to the managed rules ruleset by hand") {
+		f.wafZone(ev, &wafGroup{module: m, zone: s.zone, zoneText: s.zoneText, res: s.res, pkgs: map[string]int{}})
 	}
 }
 
