@@ -34,6 +34,10 @@ func TestRateLimitsProPlan(t *testing.T) {
 	if l := leftFor(res, "cloudflare_rate_limit.legacy_checkout"); len(l) != 1 || !strings.Contains(l[0], "quota of 2") {
 		t.Errorf("legacy_checkout left = %v", l)
 	}
+	// The output that reads the old rate limit is reported: what it reads is gone.
+	if l := leftFor(res, "cloudflare_rate_limit.login.id refers to cloudflare_rate_limit.login"); len(l) != 1 || !strings.Contains(l[0], "point it at cloudflare_ruleset.shop_rate_limiting_rules") {
+		t.Errorf("reference not reported: %v", res.Left)
+	}
 	src, _ := os.ReadFile(filepath.Join(dir, "main.tf"))
 	if strings.Index(string(src), `ref = "rate_limit:login"`) > strings.Index(string(src), `ref = "rate_limit:cart"`) {
 		t.Errorf("rules not in the plan's order:\n%s", src)

@@ -135,3 +135,34 @@ func (f *fixer) renamed(m *Module, typ, v4, v5 string) (string, []*Resource) {
 func (m *Module) declares(typ, name string) bool {
 	return slices.ContainsFunc(m.Resources, func(r *Resource) bool { return r.Type == typ && r.Name == name })
 }
+
+// reportRefs lists the module's references to the replaced resources olds (outside them,
+// and outside moved, removed and import blocks) as left to decide: what they read is gone
+// (newAddr is what replaced them, "" when nothing did).
+func (f *fixer) reportRefs(m *Module, olds []*Resource, newAddr string) {
+	gone := map[string]bool{}
+	for _, r := range olds {
+		gone[r.Address()] = true
+	}
+	instead := "remove it"
+	if newAddr != "" {
+		instead = "point it at " + newAddr + " if that is what it needs, or remove it"
+	}
+	for _, file := range m.Files {
+		for _, b := range file.Body.Blocks {
+			if b.Type == "moved" || b.Type == "removed" || b.Type == "import" || slices.ContainsFunc(olds, func(r *Resource) bool { return r.Block == b }) {
+				continue
+			}
+			_ = hclsyntax.VisitAll(b.Body, func(n hclsyntax.Node) hcl.Diagnostics {
+				x, ok := n.(*hclsyntax.ScopeTraversalExpr)
+				if !ok || len(x.Traversal) < 2 || !gone[x.Traversal.RootName()+"."+attrName(x.Traversal[1])] {
+					return nil
+				}
+				addr := x.Traversal.RootName() + "." + attrName(x.Traversal[1])
+				f.res.Left = append(f.res.Left, Problem{Path: file.Path, Line: x.SrcRange.Start.Line,
+					Message: fmt.Sprintf("%s refers to %s, which fix replaced: %s", exprText(file, x), addr, instead)})
+				return nil
+			})
+		}
+	}
+}

@@ -95,6 +95,7 @@ func (f *fixer) wafZone(ev *evaluator, g *wafGroup) {
 	}
 	rw.Notes = append(rw.Notes, wafNotes(g, zone, mapping)...)
 	f.drop(gone, block)
+	f.reportRefs(g.module, gone, rw.New)
 	f.res.Rewrites = append(f.res.Rewrites, rw)
 }
 

@@ -89,3 +89,7 @@ resource "cloudflare_rate_limit" "cart" {
 output "zone_id" {
   value = cloudflare_zone.shop.id
 }
+
+output "login_rate_limit" {
+  value = cloudflare_rate_limit.login.id
+}
