@@ -3,9 +3,11 @@ package fix
 import (
 	"context"
 	"encoding/json"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -43,9 +45,9 @@ func fixedCopy(t *testing.T, name string, opts Options) (string, *Result) {
 // nothing, and sunset check reports rule only on the resources fix left (want of them).
 func checkFixed(t *testing.T, dir string, opts Options, rule vocab.RuleID, want int) {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join(dir, "*.tf"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no .tf files in %s (%v)", dir, err)
+	files := tfFilesUnder(t, dir)
+	if len(files) == 0 {
+		t.Fatalf("no .tf files in %s", dir)
 	}
 	for _, p := range files {
 		src, err := os.ReadFile(p)
@@ -139,7 +141,7 @@ func checkNewTypes(t *testing.T, name, dir string, target terraform.Provider) {
 // resourceTypes are the resource types the .tf files of dir declare.
 func resourceTypes(t *testing.T, dir string) map[string]bool {
 	t.Helper()
-	files, _ := filepath.Glob(filepath.Join(dir, "*.tf"))
+	files := tfFilesUnder(t, dir)
 	out := map[string]bool{}
 	for _, p := range files {
 		src, err := os.ReadFile(p)
@@ -155,6 +157,22 @@ func resourceTypes(t *testing.T, dir string) map[string]bool {
 				out[b.Labels[0]] = true
 			}
 		}
+	}
+	return out
+}
+
+// tfFilesUnder are the .tf files at or under dir.
+func tfFilesUnder(t *testing.T, dir string) []string {
+	t.Helper()
+	var out []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".tf") {
+			out = append(out, p)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 	return out
 }

@@ -122,3 +122,25 @@ func TestRateLimitsV4(t *testing.T) {
 	}
 	checkFixed(t, dir, opts, vocab.RateLimitingV1, 0)
 }
+
+// A rate limit in a module called three times: one ruleset in the module, and the state
+// steps remove every instance under the root's module paths.
+func TestRateLimitsInModule(t *testing.T) {
+	opts := Options{Target: terraform.ProviderV5}
+	dir, res := fixedCopy(t, "ratelimit/modules", opts)
+	checkNewTypes(t, "ratelimit/modules", dir, opts.Target)
+	rw, ok := rewriteOf(res, "cloudflare_ruleset.rate_limiting_rules")
+	if !ok || rw.Module != "modules/edge" || rw.Zone != "var.zone_id" {
+		t.Fatalf("rewrites = %+v, left %v", res.Rewrites, res.Left)
+	}
+	script, err := os.ReadFile(filepath.Join(dir, StateCleanupScript))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"terraform state rm 'module.edge_staging.cloudflare_rate_limit.uploads'", `module\.edge\[[^]]+\]\.cloudflare_rate_limit\.uploads`} {
+		if !strings.Contains(string(script), want) {
+			t.Errorf("state clean-up script lacks %q:\n%s", want, script)
+		}
+	}
+	checkFixed(t, dir, opts, vocab.RateLimitingV1, 0)
+}
