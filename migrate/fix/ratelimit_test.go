@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/sunsetscan/sunset/migrate/terraform"
+	"github.com/sunsetscan/sunset/scanner/inventory"
 	"github.com/sunsetscan/sunset/scanner/vocab"
 )
 
@@ -143,4 +144,33 @@ func TestRateLimitsInModule(t *testing.T) {
 		}
 	}
 	checkFixed(t, dir, opts, vocab.RateLimitingV1, 0)
+}
+
+// A Business zone, its plan from the snapshot: methods, schemes and response conditions carry
+// over (period and timeout rounded to the plan's values); counting per NAT visitor does not.
+func TestRateLimitsBusinessFromSnapshot(t *testing.T) {
+	snap := &inventory.Snapshot{Zones: []inventory.ZoneInventory{{Zone: inventory.Zone{ID: "eccbc87e4b5ce2fe28308fd9f2a7baf3", Name: "example.dev", Plan: inventory.ZonePlan{LegacyID: "business"}}}}}
+	opts := Options{Target: terraform.ProviderV5, Snapshot: snap}
+	dir, res := fixedCopy(t, "ratelimit/business", opts)
+	checkNewTypes(t, "ratelimit/business", dir, opts.Target)
+	rw, ok := rewriteOf(res, "cloudflare_ruleset.rate_limiting_rules")
+	if !ok || rw.Plan != "business" || rw.Zone != "example.dev" || !rw.IsProof {
+		t.Fatalf("rewrites = %+v, left %v", res.Rewrites, res.Left)
+	}
+	notes := strings.Join(rw.Notes, "\n")
+	for _, want := range []string{"plan business from the snapshot", "period 900 s is not allowed on the business plan: rounded to 600 s", "timeout 7200 s is not an allowed mitigation_timeout on the business plan: rounded to 3600 s"} {
+		if !strings.Contains(notes, want) {
+			t.Errorf("notes lack %q:\n%s", want, notes)
+		}
+	}
+	if l := leftFor(res, "cloudflare_rate_limit.api_nat"); len(l) != 1 || !strings.Contains(l[0], "cf.unique_visitor_id characteristic, which is Enterprise only") {
+		t.Errorf("api_nat left = %v", res.Left)
+	}
+	src, _ := os.ReadFile(filepath.Join(dir, "main.tf"))
+	for _, want := range []string{`http.request.method in {\"GET\" \"POST\"}`, `http.request.full_uri wildcard \"https://*\"`, `http.response.code in {401 403}`} {
+		if !strings.Contains(string(src), want) {
+			t.Errorf("rewritten file lacks %q:\n%s", want, src)
+		}
+	}
+	checkFixed(t, dir, opts, vocab.RateLimitingV1, 1)
 }
