@@ -47,6 +47,10 @@ func targetRule(r inventory.RulesetRule) json.RawMessage {
 	return mustJSON(r)
 }
 
+// TargetRule renders an existing rule as a new rule list holds it (without the members the
+// service computes), for callers outside the plan (sunset fix).
+func TargetRule(r inventory.RulesetRule) json.RawMessage { return targetRule(r) }
+
 // changeRuleset emits the create step(s) and the verify step, records the target, and
 // returns the verify step's id ("" when there is nothing to add).
 //

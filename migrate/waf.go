@@ -76,9 +76,9 @@ func (wafTranslator) translate(b *builder) {
 
 // WAFMapping is what the plan makes of one zone's previous-version WAF.
 type WAFMapping struct {
-	// Rules are the managed rules entry point's new rules: the URL overrides' skip
-	// exceptions, then the execute rules.
-	Rules []inventory.RulesetRule
+	// Exceptions are the URL overrides' skip rules, placed before the entry point's rules;
+	// Executes the execute rules of the managed rulesets, after them.
+	Exceptions, Executes []inventory.RulesetRule
 	// Manual is what is not carried over, for an operator.
 	Manual []string
 	// Kept says why each URL override that no exception can carry stays, by override id.
@@ -97,7 +97,7 @@ func MapWAF(z *inventory.ZoneInventory) WAFMapping {
 	m := newWAFMigration(b)
 	m.mapPackages()
 	m.mapOverrides()
-	out := WAFMapping{Rules: append(slices.Clone(m.exceptions), m.execs...), Manual: m.manual, Kept: map[string][]string{}}
+	out := WAFMapping{Exceptions: m.exceptions, Executes: m.execs, Manual: m.manual, Kept: map[string][]string{}}
 	for _, om := range m.overrides {
 		if !om.carried {
 			out.Kept[om.o.ID] = om.why

@@ -3,6 +3,8 @@ package fix
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/hashicorp/hcl/v2"
+	"github.com/sunsetscan/sunset/migrate"
 	"slices"
 	"strings"
 
@@ -15,37 +17,96 @@ import (
 	"github.com/sunsetscan/sunset/scanner/vocab"
 )
 
-// entryPoint renders a new zone entry point ruleset of phase holding rules, named SHORT
-// after the zone (zoneRulesetName), with zone_id as src writes it, preceded by the comment
-// what; it returns the block's text and address. A module that already declares the
-// zone's entry point of the phase gets no second one: the error says where to add them.
-func (f *fixer) entryPoint(m *Module, src *File, zone hclsyntax.Expression, phase vocab.Phase, short string, rules []inventory.RulesetRule, what string) (string, string, error) {
-	if existing, _ := declaredRuleset(m, phase, normalText(exprText(src, zone))); existing != nil {
-		return "", "", fmt.Errorf("the module already declares the zone's %s ruleset (%s): add the rules to it by hand (sunset plan writes them)", phase, existing.Address())
+// newRules are the rules a new entry point gets: front ones before the zone's existing
+// rules (from the snapshot, when it has the entry point), back ones after.
+type newRules struct {
+	phase       vocab.Phase
+	short       string // the resource name's suffix
+	front, back []inventory.RulesetRule
+	what        string // the comment line
+}
+
+// entryPoint renders the zone's entry point ruleset of the phase (named after the zone,
+// zoneRulesetName), with zone_id as src writes it, preceded by the comment what; it returns
+// the block's text and address. An entry point the snapshot shows is imported with the
+// rules it holds (rules whose ref it already has are not added again). A module that
+// already declares the zone's entry point of the phase gets no second one: the error says
+// where to add the rules.
+func (f *fixer) entryPoint(m *Module, src *File, zone hclsyntax.Expression, z zoneInfo, nr newRules, rw *Rewrite) (string, error) {
+	if existing, _ := declaredRuleset(m, nr.phase, normalText(exprText(src, zone))); existing != nil {
+		return "", fmt.Errorf("the module already declares the zone's %s ruleset (%s): add the rules to it by hand (sunset plan writes them)", nr.phase, existing.Address())
 	}
-	raws := make([]json.RawMessage, 0, len(rules))
-	for _, r := range rules {
-		raw, err := json.Marshal(r)
-		if err != nil {
-			return "", "", err
-		}
-		raws = append(raws, raw)
+	name := zoneRulesetName(m, src, zone, nr.short)
+	rs, imported := entryPointOf(z, nr.phase)
+	raws, err := ruleList(nr, rs)
+	if err != nil {
+		return "", err
 	}
 	zt, err := sourceTokens(src, zone)
 	if err != nil {
-		return "", "", err
+		return "", err
 	}
 	file := hclwrite.NewEmptyFile()
-	name := zoneRulesetName(m, src, zone, short)
 	rb := file.Body().AppendNewBlock("resource", []string{typeRuleset, name}).Body()
 	rb.SetAttributeRaw("zone_id", zt)
-	rb.SetAttributeValue("name", cty.StringVal(entryPointName))
+	rb.SetAttributeValue("name", cty.StringVal(orText(rs.Name, entryPointName)))
 	rb.SetAttributeValue("kind", cty.StringVal("zone"))
-	rb.SetAttributeValue("phase", cty.StringVal(string(phase)))
+	rb.SetAttributeValue("phase", cty.StringVal(string(nr.phase)))
 	if err := terraform.SetRules(rb, raws, f.opts.Target); err != nil {
-		return "", "", err
+		return "", err
 	}
-	return commentLines(what, "") + string(hclwrite.Format(file.Bytes())), typeRuleset + "." + name, nil
+	rw.New = typeRuleset + "." + name
+	if imported {
+		importID := "zones/" + z.id + "/" + rs.ID
+		if f.opts.Target == terraform.ProviderV4 {
+			importID = "zone/" + z.id + "/" + rs.ID // v4's import id
+		}
+		file.Body().AppendNewline()
+		ib := file.Body().AppendNewBlock("import", nil).Body()
+		ib.SetAttributeTraversal("to", hcl.Traversal{hcl.TraverseRoot{Name: typeRuleset}, hcl.TraverseAttr{Name: name}})
+		ib.SetAttributeValue("id", cty.StringVal(importID))
+		rw.Notes = append(rw.Notes, fmt.Sprintf("the zone's %s entry point exists (ruleset %s, %s, from the snapshot): imported, its rules kept and the new ones added", nr.phase, rs.ID, plural(len(rs.Rules), "rule", "rules")))
+	}
+	return commentLines(nr.what, "") + string(hclwrite.Format(file.Bytes())), nil
+}
+
+// entryPointOf is the zone's entry point of the phase as the snapshot shows it; false when
+// it shows none.
+func entryPointOf(z zoneInfo, phase vocab.Phase) (inventory.Ruleset, bool) {
+	if z.inv == nil || z.id == "" {
+		return inventory.Ruleset{}, false
+	}
+	return z.inv.Ruleset(phase)
+}
+
+// ruleList is front, the existing rules, then back, as JSON; a new rule whose ref an
+// existing one has is there already (an earlier migration).
+func ruleList(nr newRules, existing inventory.Ruleset) ([]json.RawMessage, error) {
+	refs := map[string]bool{}
+	var out []json.RawMessage
+	add := func(rs []inventory.RulesetRule) error {
+		for _, r := range rs {
+			if r.Ref != "" && refs[r.Ref] {
+				continue
+			}
+			raw, err := json.Marshal(r)
+			if err != nil {
+				return err
+			}
+			out = append(out, raw)
+		}
+		return nil
+	}
+	for _, r := range existing.Rules {
+		refs[r.Ref] = r.Ref != ""
+	}
+	if err := add(nr.front); err != nil {
+		return nil, err
+	}
+	for _, r := range existing.Rules {
+		out = append(out, migrate.TargetRule(r))
+	}
+	return out, add(nr.back)
 }
 
 // declaredRuleset finds the module's cloudflare_ruleset of the phase for the zone_id written

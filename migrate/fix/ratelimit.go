@@ -108,14 +108,18 @@ func (f *fixer) rateLimitGroup(ev *evaluator, g *rlGroup) {
 	}
 	// The plan's order: enabled rate limits first (they protect something), then the file's.
 	slices.SortStableFunc(g.items, func(a, b rlItem) int { return boolRank(a.old.Disabled) - boolRank(b.old.Disabled) })
+	// The quota counts the rules the zone's entry point holds: declared here, or in the account.
 	_, taken := declaredRuleset(g.module, vocab.PhaseRateLimiting, g.zoneText)
+	if rs, ok := entryPointOf(zone, vocab.PhaseRateLimiting); ok && taken == 0 {
+		taken = len(rs.Rules)
+	}
 	fit := f.rateLimitsThatFit(g, zone.plan, taken)
 	if len(fit) == 0 {
 		return
 	}
 	rw := Rewrite{Module: g.module.Dir, Zone: zone.label(g.zoneText), Plan: zone.plan}
 	rw.Notes = rateLimitPlanNotes(zone, fit)
-	block, err := f.rateLimitBlock(g, fit, &rw)
+	block, err := f.rateLimitBlock(g, zone, fit, &rw)
 	if err != nil {
 		for _, it := range fit {
 			f.leave(it.r, it.r.Address()+" not rewritten: "+err.Error())
@@ -166,7 +170,7 @@ func (f *fixer) rateLimitsThatFit(g *rlGroup, plan string, taken int) []rlItem {
 
 // rateLimitBlock renders the zone's cloudflare_ruleset of rate limiting rules with its
 // comment line, and says in rw what was compared on generated requests.
-func (f *fixer) rateLimitBlock(g *rlGroup, fit []rlItem, rw *Rewrite) (string, error) {
+func (f *fixer) rateLimitBlock(g *rlGroup, zone zoneInfo, fit []rlItem, rw *Rewrite) (string, error) {
 	rules := make([]inventory.RulesetRule, 0, len(fit))
 	olds := make([]inventory.RateLimit, 0, len(fit))
 	var addrs []string
@@ -179,11 +183,10 @@ func (f *fixer) rateLimitBlock(g *rlGroup, fit []rlItem, rw *Rewrite) (string, e
 		}
 	}
 	what := fmt.Sprintf("sunset fix: rate limiting rules of zone %s, replacing %s (previous-version rate limiting is deprecated: see sunset help fix).", rw.Zone, strings.Join(addrs, ", "))
-	block, addr, err := f.entryPoint(g.module, fit[0].r.File, g.zone, vocab.PhaseRateLimiting, "rate_limiting_rules", rules, what)
+	block, err := f.entryPoint(g.module, fit[0].r.File, g.zone, zone, newRules{phase: vocab.PhaseRateLimiting, short: "rate_limiting_rules", back: rules, what: what}, rw)
 	if err != nil {
 		return "", err
 	}
-	rw.New = addr
 	rw.Proven, rw.IsProof = verifyRateLimits(olds, rules)
 	return block, nil
 }

@@ -1,6 +1,7 @@
 package fix
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -173,4 +174,38 @@ func TestRateLimitsBusinessFromSnapshot(t *testing.T) {
 		}
 	}
 	checkFixed(t, dir, opts, vocab.RateLimitingV1, 1)
+}
+
+// The snapshot shows the zone's rate limiting entry point with a rule: it is imported, its
+// rule kept first and counted in the quota.
+func TestRateLimitsExistingEntryPoint(t *testing.T) {
+	enabled := true
+	existing := inventory.RulesetRule{ID: "r1", Version: "3", Action: "block", Expression: `http.request.uri.path eq "/login"`, Enabled: &enabled,
+		RateLimit: json.RawMessage(`{"characteristics":["cf.colo.id","ip.src"],"period":60,"requests_per_period":5,"mitigation_timeout":600}`)}
+	snap := &inventory.Snapshot{Zones: []inventory.ZoneInventory{{
+		Zone:     inventory.Zone{ID: "eccbc87e4b5ce2fe28308fd9f2a7baf3", Name: "example.dev", Plan: inventory.ZonePlan{LegacyID: "enterprise"}},
+		Rulesets: []inventory.Ruleset{{ID: "0b7f5e3a", Name: "zone rate limits", Kind: "zone", Phase: "http_ratelimit", Rules: []inventory.RulesetRule{existing}}},
+	}}}
+	opts := Options{Target: terraform.ProviderV5, Snapshot: snap}
+	dir, res := fixedCopy(t, "ratelimit/business", opts)
+	rw, ok := rewriteOf(res, "cloudflare_ruleset.rate_limiting_rules")
+	if !ok || !strings.Contains(strings.Join(rw.Notes, "\n"), "entry point exists (ruleset 0b7f5e3a, 1 rule, from the snapshot): imported") {
+		t.Fatalf("rewrites = %+v, left %v", res.Rewrites, res.Left)
+	}
+	src := string(mustRead(t, filepath.Join(dir, "main.tf")))
+	kept, added := strings.Index(src, `"http.request.uri.path eq \"/login\""`), strings.Index(src, `ref = "rate_limit:api_auth"`)
+	if kept < 0 || added < kept || strings.Contains(src, `"r1"`) || !strings.Contains(src, `name    = "zone rate limits"`) ||
+		!strings.Contains(src, "import {\n  to = cloudflare_ruleset.rate_limiting_rules\n  id = \"zones/eccbc87e4b5ce2fe28308fd9f2a7baf3/0b7f5e3a\"\n}") {
+		t.Errorf("rewritten file:\n%s", src)
+	}
+	checkFixed(t, dir, opts, vocab.RateLimitingV1, 0)
+}
+
+func mustRead(t *testing.T, path string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
 }

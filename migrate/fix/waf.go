@@ -50,6 +50,9 @@ func (f *fixer) previousWAF(ev *evaluator, m *Module) {
 func (f *fixer) wafZone(ev *evaluator, g *wafGroup) {
 	zone := f.zoneOf(ev, &group{module: g.module, zone: g.zone, zoneText: g.zoneText})
 	g.zi.Zone = inventory.Zone{ID: orText(zone.id, g.zoneText), Name: zone.name, Plan: inventory.ZonePlan{LegacyID: zone.plan}}
+	if zone.inv != nil {
+		g.zi.Rulesets = zone.inv.Rulesets // what the entry point already executes is not executed twice
+	}
 	var known []*Resource
 	// Packages first, so that their groups and rules find them.
 	res := slices.Clone(g.res)
@@ -84,9 +87,9 @@ func (f *fixer) wafZone(ev *evaluator, g *wafGroup) {
 		rw.Old = append(rw.Old, r.Address())
 	}
 	block := ""
-	if len(mapping.Rules) > 0 {
+	if len(mapping.Exceptions)+len(mapping.Executes) > 0 {
 		var err error
-		if block, err = f.managedRulesBlock(g, mapping.Rules, &rw); err != nil {
+		if block, err = f.managedRulesBlock(g, zone, mapping, &rw); err != nil {
 			for _, r := range gone {
 				f.leave(r, r.Address()+" not rewritten: "+err.Error())
 			}
@@ -188,13 +191,11 @@ func wafLeft(ev *evaluator, r *Resource, mapping migrate.WAFMapping) string {
 }
 
 // managedRulesBlock renders the zone's cloudflare_ruleset of phase
-// http_request_firewall_managed with its comment line.
-func (f *fixer) managedRulesBlock(g *wafGroup, rules []inventory.RulesetRule, rw *Rewrite) (string, error) {
+// http_request_firewall_managed with its comment line: the exceptions before the rules the
+// entry point may hold, the execute rules after them, as the plan places them.
+func (f *fixer) managedRulesBlock(g *wafGroup, zone zoneInfo, mapping migrate.WAFMapping, rw *Rewrite) (string, error) {
 	what := fmt.Sprintf("sunset fix: managed rules of zone %s, replacing %s (the previous version of WAF managed rules is deprecated: see sunset help fix).", rw.Zone, strings.Join(rw.Old, ", "))
-	src := g.res[0].File
-	block, addr, err := f.entryPoint(g.module, src, g.zone, vocab.PhaseManaged, "managed_rules", rules, what)
-	rw.New = addr
-	return block, err
+	return f.entryPoint(g.module, g.res[0].File, g.zone, zone, newRules{phase: vocab.PhaseManaged, short: "managed_rules", front: mapping.Exceptions, back: mapping.Executes, what: what}, rw)
 }
 
 // wafNotes say what the mapping assumed and why the old resources leave no state step.

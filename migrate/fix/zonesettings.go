@@ -227,15 +227,16 @@ func (f *fixer) mobileRedirect(ev *evaluator, r *Resource, it settingItem, zone 
 func (f *fixer) redirectBlock(r *Resource, zone zoneInfo, sub string, strip bool) (string, error) {
 	rule := migrate.MobileRedirectRule(zone.name, sub, strip)
 	what := fmt.Sprintf("sunset fix: redirect rules of zone %s, replacing the mobile redirect setting of %s (retired: see sunset help fix).", zone.name, r.Address())
-	block, addr, err := f.entryPoint(r.Module, r.File, r.Attr("zone_id"), vocab.PhaseDynamicRedirect, "redirect_rules", []inventory.RulesetRule{rule}, what)
+	rw := Rewrite{
+		Module: r.Module.Dir, File: r.File.Path, Line: r.Line(), Old: []string{r.Address() + ".settings.mobile_redirect"},
+		Zone: zone.name, Plan: zone.plan,
+		Proven: "not proven: derived, as sunset plan writes it (the old feature told mobile browsers by their user agent; the rule matches \"Mobi\" or \"Android\" in it)",
+		Notes:  []string{rule.Description},
+	}
+	block, err := f.entryPoint(r.Module, r.File, r.Attr("zone_id"), zone, newRules{phase: vocab.PhaseDynamicRedirect, short: "redirect_rules", back: []inventory.RulesetRule{rule}, what: what}, &rw)
 	if err != nil {
 		return "", err
 	}
-	f.res.Rewrites = append(f.res.Rewrites, Rewrite{
-		Module: r.Module.Dir, File: r.File.Path, Line: r.Line(), Old: []string{r.Address() + ".settings.mobile_redirect"},
-		New: addr, Zone: zone.name, Plan: zone.plan,
-		Proven: "not proven: derived, as sunset plan writes it (the old feature told mobile browsers by their user agent; the rule matches \"Mobi\" or \"Android\" in it)",
-		Notes:  []string{rule.Description},
-	})
+	f.res.Rewrites = append(f.res.Rewrites, rw)
 	return block, nil
 }
