@@ -48,10 +48,10 @@ func (p *part) static() bool {
 }
 
 // drivenList renders the group's rules as one HCL list expression.
-func drivenList(ev *evaluator, g *group, renames []rename) (string, error) {
+func drivenList(g *group, mp mapping) (string, error) {
 	parts := make([]*part, 0, len(g.pairs))
 	for i, p := range g.pairs {
-		pt, err := drivenPart(g.module, p, renames)
+		pt, err := drivenPart(p, mp)
 		if err != nil {
 			return "", err
 		}
@@ -114,8 +114,12 @@ func precedenceOf(quoted string) int {
 func sortedList(parts []*part) string {
 	objs := make([]string, 0, len(parts))
 	for _, p := range parts {
-		key := fmt.Sprintf(`format("%%010d/%%d/%%02d/%%s", coalesce(%s, %d), lookup(%s, %s, %d), %d, %s)`,
-			p.prio, noPriority, precedenceMap(), p.action, len(precedenceTable()), p.index, keyOf(p))
+		prio := fmt.Sprintf("coalesce(%s, %d)", p.prio, noPriority)
+		if _, err := strconv.Atoi(p.prio); err == nil {
+			prio = p.prio
+		}
+		key := fmt.Sprintf(`format("%%010d/%%d/%%02d/%%s", %s, lookup(%s, %s, %d), %d, %s)`,
+			prio, precedenceMap(), p.action, len(precedenceTable()), p.index, keyOf(p))
 		if p.iter == "" {
 			objs = append(objs, "{ ("+key+") = "+object(p.members)+" }")
 			continue
@@ -273,8 +277,23 @@ func replaceEachValue(toks hclwrite.Tokens, attrs map[string]string) hclwrite.To
 // trimmed compacts generated HCL for comparison in tests and logs.
 func trimmed(s string) string { return string(bytes.Join(bytes.Fields([]byte(s)), []byte(" "))) }
 
+// mapping is what the HCL must map: the field renames, and whether a rule may use
+// cf.threat_score (both as the known values need, or everything when they are not known).
+type mapping struct {
+	renames []rename
+	threat  bool
+}
+
+// mappingFor is the mapping the expressions need; texts nil means not known.
+func mappingFor(texts []string) mapping {
+	return mapping{renames: renamesIn(texts), threat: texts == nil || containsField(texts, threatField)}
+}
+
+// threatField is always 0 now: a rule using it is created disabled.
+const threatField = "cf.threat_score"
+
 // drivenPart renders one pair as a part of the list.
-func drivenPart(m *Module, p *pair, renames []rename) (*part, error) {
+func drivenPart(p *pair, mp mapping) (*part, error) {
 	r, f := p.rule, p.filter
 	pt := &part{}
 	var viaAttrs map[string]string
@@ -323,20 +342,20 @@ func drivenPart(m *Module, p *pair, renames []rename) (*part, error) {
 		vals[a.res.Type+"."+a.name] = s
 	}
 	pt.prio, pt.action = vals[typeFirewallRule+".priority"], vals[typeFirewallRule+".action"]
-	pt.members = ruleMembers(r, pt, vals, renames)
+	pt.members = ruleMembers(r, pt, vals, mp)
 	return pt, nil
 }
 
 // ruleMembers are the custom rule's members in HCL, the same for every part so that v4's
 // dynamic block finds each of them.
-func ruleMembers(r *Resource, pt *part, vals map[string]string, renames []rename) []member {
+func ruleMembers(r *Resource, pt *part, vals map[string]string, mp mapping) []member {
 	ref := hclString(r.Name)
 	if pt.iter != "" {
 		ref = `"` + r.Name + `_${k}"`
 	}
 	desc := "null"
 	switch rd, fd := vals[typeFirewallRule+".description"], vals[typeFilter+".description"]; {
-	case rd != "" && fd != "":
+	case rd != "" && fd != "" && rd != fd:
 		desc = fmt.Sprintf(`%s != null && %s != "" ? %s : %s`, rd, rd, rd, fd)
 	case rd != "":
 		desc = rd
@@ -348,10 +367,10 @@ func ruleMembers(r *Resource, pt *part, vals map[string]string, renames []rename
 	return []member{
 		{"ref", ref},
 		{"description", desc},
-		{"expression", renamed(old, renames)},
+		{"expression", renamed(old, mp.renames)},
 		{"action", actionExpr(a)},
 		{"action_parameters", paramsExpr(a, vals[typeFirewallRule+".products"])},
-		{"enabled", enabledExpr(vals[typeFirewallRule+".paused"], old)},
+		{"enabled", enabledExpr(vals[typeFirewallRule+".paused"], old, mp.threat)},
 	}
 }
 
@@ -372,6 +391,9 @@ func paramsExpr(a, products string) string {
 	allow := `{ ruleset = "current", products = null, phases = null }`
 	phases := fmt.Sprintf("[for p in %s : %s[p] if contains(keys(%s), p)]", products, skipPhaseMap(), skipPhaseMap())
 	bypass := fmt.Sprintf("{ ruleset = null, products = %s, phases = length(%s) > 0 ? sort(%s) : null }", products, phases, phases)
+	if products == "null" {
+		bypass = "null" // a bypass without products skips nothing: the API refuses it
+	}
 	if s, err := strconv.Unquote(a); err == nil {
 		switch s {
 		case string(vocab.ActionAllow):
@@ -380,6 +402,9 @@ func paramsExpr(a, products string) string {
 			return bypass
 		}
 		return "null"
+	}
+	if bypass == "null" {
+		return fmt.Sprintf(`%s == "allow" ? %s : null`, a, allow)
 	}
 	return fmt.Sprintf(`%s == "allow" ? %s : %s == "bypass" ? %s : null`, a, allow, a, bypass)
 }
@@ -397,13 +422,17 @@ func skipPhaseMap() string {
 
 // enabledExpr is !paused, and false for a rule using cf.threat_score (always 0), as the
 // translation does.
-func enabledExpr(paused, expr string) string {
-	threat := fmt.Sprintf(`length(regexall(%s, %s)) == 0`, hclString(fieldPattern("cf.threat_score")), expr)
-	switch paused {
-	case "false":
-		return threat
-	case "true":
+func enabledExpr(paused, expr string, threat bool) string {
+	guard := fmt.Sprintf(`length(regexall(%s, %s)) == 0`, hclString(fieldPattern(threatField)), expr)
+	switch {
+	case paused == "true":
 		return "false"
+	case paused == "false" && threat:
+		return guard
+	case paused == "false":
+		return "true"
+	case threat:
+		return fmt.Sprintf("%s != true && %s", paused, guard)
 	}
-	return fmt.Sprintf("%s != true && %s", paused, threat)
+	return paused + " != true"
 }

@@ -53,7 +53,7 @@ func (f *fixer) firewallGroup(ev *evaluator, g *group) {
 		rw.Old = append(rw.Old, r.Address())
 	}
 	rw.File, rw.Line = olds[0].File.Path, olds[0].Line()
-	f.replace(olds, block)
+	f.replace(olds, block, rw.New)
 	f.res.Rewrites = append(f.res.Rewrites, rw)
 }
 
@@ -138,8 +138,7 @@ func (f *fixer) keep(g *group, kept map[*pair][]string) {
 		why = slices.Compact(why)
 		msg := p.rule.Address() + " not rewritten: " + strings.Join(why, "; ")
 		f.res.Left = append(f.res.Left, Problem{Path: p.rule.File.Path, Line: p.rule.Line(), Message: msg})
-		start, _ := blockSpan(p.rule.File, p.rule)
-		f.edits[p.rule.File] = append(f.edits[p.rule.File], edit{start: start, end: start, text: commentLines("sunset fix: "+msg+". Decide, then run sunset fix again.", "")})
+		f.commentAbove(p.rule.File, p.rule.Block.Range().Start.Byte, "sunset fix: "+msg+". Decide, then run sunset fix again.")
 	}
 }
 

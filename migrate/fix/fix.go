@@ -1,7 +1,6 @@
 package fix
 
 import (
-	"fmt"
 	"sort"
 	"strings"
 
@@ -74,10 +73,11 @@ func Run(opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := &fixer{repo: repo, opts: opts, edits: map[*File][]edit{}, res: &Result{Problems: repo.Problems}}
+	f := &fixer{repo: repo, opts: opts, edits: map[*File][]edit{}, res: &Result{Problems: repo.Problems}, replacedBy: map[*Resource]string{}, added: map[string][]byte{}}
 	for _, m := range repo.Modules {
 		f.module(m)
 	}
+	f.references()
 	f.stateSteps()
 	f.finish()
 	return f.res, nil
@@ -90,7 +90,9 @@ type fixer struct {
 	edits   map[*File][]edit
 	res     *Result
 	removed []*Resource // old resources that leave the configuration
-	added   map[string][]byte
+	// replacedBy is the address of the resource that replaced an old one.
+	replacedBy map[*Resource]string
+	added      map[string][]byte
 }
 
 // edit replaces the bytes [start, end) of a file with text.
@@ -152,14 +154,6 @@ func blockSpan(file *File, r *Resource) (int, int) {
 		end++
 	}
 	return start, end
-}
-
-// plural is "n thing" or "n things".
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return fmt.Sprintf("%d %s", n, one)
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }
 
 func joinAddrs(rs []*Resource) string {

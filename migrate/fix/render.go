@@ -76,7 +76,7 @@ func (f *fixer) drivenRules(ev *evaluator, g *group, rb *hclwrite.Body, rw *Rewr
 			texts = append(texts, r.Filter.Expression)
 		}
 	}
-	list, err := drivenList(ev, g, renamesIn(texts))
+	list, err := drivenList(g, mappingFor(texts))
 	if err != nil {
 		return err
 	}

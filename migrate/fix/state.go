@@ -1,6 +1,7 @@
 package fix
 
 import (
+	"bytes"
 	"fmt"
 	"path/filepath"
 	"regexp"
@@ -8,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/sunsetscan/sunset/migrate/terraform"
+	"github.com/sunsetscan/sunset/scanner/safefile"
 )
 
 // The old resources leave the state without being destroyed (the objects stay in the account
@@ -24,9 +26,9 @@ import (
 // StateCleanupScript is the file, in each root module, of the v5 path's first step.
 const StateCleanupScript = "sunset-state-cleanup.sh"
 
-// replace puts block where the first old resource was and removes the others; on v4 each
-// becomes a removed block.
-func (f *fixer) replace(olds []*Resource, block string) {
+// replace puts block (declaring newAddr) where the first old resource was and removes the
+// others; on v4 each becomes a removed block.
+func (f *fixer) replace(olds []*Resource, block, newAddr string) {
 	for i, r := range olds {
 		start, end := blockSpan(r.File, r)
 		text := ""
@@ -41,6 +43,7 @@ func (f *fixer) replace(olds []*Resource, block string) {
 		}
 		f.edits[r.File] = append(f.edits[r.File], edit{start: start, end: end, text: text})
 		f.removed = append(f.removed, r)
+		f.replacedBy[r] = newAddr
 	}
 }
 
@@ -78,7 +81,7 @@ func (f *fixer) stateSteps() {
 	sort.Slice(mods, func(i, j int) bool { return mods[i].Dir < mods[j].Dir })
 	for _, m := range mods {
 		path := filepath.ToSlash(filepath.Join(m.Dir, StateCleanupScript))
-		f.addFile(path, cleanupScript(roots[m]))
+		f.addScript(path, roots[m])
 		f.res.StateSteps = append(f.res.StateSteps, fmt.Sprintf("In %s, while still on provider v4 and before upgrading: sh %s (terraform state rm of the old resources: Terraform forgets them, nothing is destroyed).", m.Dir, StateCleanupScript))
 	}
 	f.res.StateSteps = append(f.res.StateSteps,
@@ -140,11 +143,24 @@ func cleanupScript(lines []string) []byte {
 	return []byte(b.String())
 }
 
-func (f *fixer) addFile(path string, data []byte) {
-	if f.added == nil {
-		f.added = map[string][]byte{}
+// addScript writes the clean-up script, or adds the lines an earlier run's script lacks.
+func (f *fixer) addScript(path string, lines []string) {
+	abs := absOf(f.repo.Root, path)
+	old, err := safefile.ReadFileNoFollow(abs, maxFile)
+	if err != nil {
+		f.added[path] = cleanupScript(lines)
+		return
 	}
-	f.added[path] = data
+	out := bytes.TrimRight(old, "\n")
+	out = append(out[:len(out):len(out)], '\n')
+	for _, l := range lines {
+		if !bytes.Contains(old, []byte(l+"\n")) {
+			out = append(out, l+"\n"...)
+		}
+	}
+	if !bytes.Equal(out, old) {
+		f.res.Files = append(f.res.Files, FileChange{Path: path, Abs: abs, Old: old, New: out})
+	}
 }
 
 func absOf(root, rel string) string { return filepath.Join(root, filepath.FromSlash(rel)) }
