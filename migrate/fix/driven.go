@@ -48,10 +48,10 @@ func (p *part) static() bool {
 }
 
 // drivenList renders the group's rules as one HCL list expression.
-func drivenList(g *group, mp mapping) (string, error) {
+func drivenList(g *group, mappingOf func(*pair) mapping) (string, error) {
 	parts := make([]*part, 0, len(g.pairs))
 	for i, p := range g.pairs {
-		pt, err := drivenPart(p, mp)
+		pt, err := drivenPart(p, mappingOf(p))
 		if err != nil {
 			return "", err
 		}
@@ -225,15 +225,18 @@ func hclString(s string) string {
 // substituted is an attribute's source with each.key/each.value/count.index made the for
 // expression's k and v, and, for a rule iterating over its filter, each.value.ATTR made the
 // filter's attribute.
-func substituted(r *Resource, x hclsyntax.Expression, filterAttrs map[string]string) (string, error) {
+func substituted(r *Resource, x hclsyntax.Expression, filterAttrs, eachAttrs map[string]string) (string, error) {
 	src := exprText(r.File, x)
 	f, diags := hclwrite.ParseConfig([]byte("x = "+src+"\n"), r.File.Path, hcl.InitialPos)
 	if diags.HasErrors() {
 		return "", diags
 	}
 	toks := f.Body().GetAttribute("x").Expr().BuildTokens(nil)
+	if eachAttrs != nil && eachAttrs[""] != "" && len(eachAttrs) > 1 {
+		toks = replaceEachValue(toks, eachAttrs)
+	}
 	if filterAttrs != nil {
-		toks = replaceEachValue(toks, filterAttrs)
+		toks = replaceFilterRefs(toks, filterAttrs)
 	}
 	toks = renamePrefix(toks, "each", "key", "k")
 	toks = renamePrefix(toks, "each", "value", "v")
@@ -251,6 +254,35 @@ func renamePrefix(toks hclwrite.Tokens, root, attr, name string) hclwrite.Tokens
 			out = append(out, &hclwrite.Token{Type: hclsyntax.TokenIdent, Bytes: []byte(name), SpacesBefore: toks[i].SpacesBefore})
 			i += 2
 			continue
+		}
+		out = append(out, toks[i])
+	}
+	return out
+}
+
+// replaceFilterRefs replaces cloudflare_filter.F[KEY].ATTR and cloudflare_filter.F.ATTR (a
+// rule reading its own filter, which goes) by (the filter's ATTR); the caller passes only the
+// attributes of the rule's filter, whose name is under the "" key.
+func replaceFilterRefs(toks hclwrite.Tokens, attrs map[string]string) hclwrite.Tokens {
+	name := attrs[""]
+	var out hclwrite.Tokens
+	for i := 0; i < len(toks); i++ {
+		if i+2 < len(toks) && string(toks[i].Bytes) == typeFilter && toks[i+1].Type == hclsyntax.TokenDot && string(toks[i+2].Bytes) == name &&
+			(i == 0 || toks[i-1].Type != hclsyntax.TokenDot) {
+			j := i + 3
+			if j < len(toks) && toks[j].Type == hclsyntax.TokenOBrack {
+				for j < len(toks) && toks[j].Type != hclsyntax.TokenCBrack {
+					j++
+				}
+				j++
+			}
+			if j+1 < len(toks) && toks[j].Type == hclsyntax.TokenDot {
+				if v, ok := attrs[string(toks[j+1].Bytes)]; ok && string(toks[j+1].Bytes) != "" {
+					out = append(out, &hclwrite.Token{Type: hclsyntax.TokenIdent, Bytes: []byte("(" + v + ")"), SpacesBefore: toks[i].SpacesBefore})
+					i = j + 1
+					continue
+				}
+			}
 		}
 		out = append(out, toks[i])
 	}
@@ -296,20 +328,22 @@ const threatField = "cf.threat_score"
 func drivenPart(p *pair, mp mapping) (*part, error) {
 	r, f := p.rule, p.filter
 	pt := &part{}
-	var viaAttrs map[string]string
+	// The rule may read its filter (each.value when it iterates over it, or a reference):
+	// the filter goes, so its attributes are written in its place.
+	filterAttrs := map[string]string{"": f.Name}
+	for _, a := range []string{"expression", "description", "paused"} {
+		if x := f.Attr(a); x != nil {
+			s, err := substituted(f, x, nil, nil)
+			if err != nil {
+				return nil, err
+			}
+			filterAttrs[a] = s
+		}
+	}
+	viaAttrs := map[string]string{"": f.Name}
 	iterOf := r
 	if p.viaFilter {
-		iterOf = f
-		viaAttrs = map[string]string{}
-		for _, a := range []string{"expression", "description", "paused"} {
-			if x := f.Attr(a); x != nil {
-				s, err := substituted(f, x, nil)
-				if err != nil {
-					return nil, err
-				}
-				viaAttrs[a] = s
-			}
-		}
+		iterOf, viaAttrs = f, filterAttrs
 	}
 	switch {
 	case iterOf.Attr("for_each") != nil:
@@ -323,9 +357,9 @@ func drivenPart(p *pair, mp mapping) (*part, error) {
 			return none, nil
 		}
 		if res == r {
-			return substituted(res, x, viaAttrs)
+			return substituted(res, x, filterAttrs, viaAttrs)
 		}
-		return substituted(res, x, nil)
+		return substituted(res, x, nil, nil)
 	}
 	vals := map[string]string{}
 	for _, a := range []struct {
@@ -354,7 +388,11 @@ func ruleMembers(r *Resource, pt *part, vals map[string]string, mp mapping) []me
 		ref = `"` + r.Name + `_${k}"`
 	}
 	desc := "null"
-	switch rd, fd := vals[typeFirewallRule+".description"], vals[typeFilter+".description"]; {
+	rd, fd := vals[typeFirewallRule+".description"], vals[typeFilter+".description"]
+	if rd == "("+fd+")" {
+		rd = fd
+	}
+	switch {
 	case rd != "" && fd != "" && rd != fd:
 		desc = fmt.Sprintf(`%s != null && %s != "" ? %s : %s`, rd, rd, rd, fd)
 	case rd != "":

@@ -109,13 +109,24 @@ func keepReasons(t customrules.RuleTranslation) []string {
 	var why []string
 	for _, d := range t.Diagnostics {
 		if d.Severity == customrules.SeverityError || d.Code == customrules.CodeThreatScore || d.Code == customrules.CodeQuota {
-			why = append(why, fmt.Sprintf("%s: %s", strings.Join(t.FirewallRuleIDs, "+"), d.Message))
+			why = append(why, instancePrefix(t.FirewallRuleIDs)+d.Message)
 		}
 	}
 	if t.Index < 0 && len(why) == 0 {
-		why = append(why, strings.Join(t.FirewallRuleIDs, "+")+": not translated")
+		why = append(why, instancePrefix(t.FirewallRuleIDs)+"not translated")
 	}
 	return why
+}
+
+// instancePrefix names the instances of a repeated resource a reason is about ("" for a
+// single resource: the message names it already).
+func instancePrefix(ids []string) string {
+	for _, id := range ids {
+		if strings.HasSuffix(id, "]") {
+			return strings.Join(ids, "+") + ": "
+		}
+	}
+	return ""
 }
 
 // pairOfRule finds the pair an instance address belongs to.

@@ -1,6 +1,7 @@
 package fix
 
 import (
+	"bytes"
 	"sort"
 	"strings"
 
@@ -122,6 +123,10 @@ func (f *fixer) finish() {
 		out := append([]byte(nil), file.Src...)
 		for _, e := range es {
 			out = append(out[:e.start:e.start], append([]byte(e.text), out[e.end:]...)...)
+		}
+		if bytes.HasSuffix(file.Src, []byte("}\n")) {
+			// A block removed at the end leaves the blank line that separated it.
+			out = append(bytes.TrimRight(out, "\n"), '\n')
 		}
 		f.res.Files = append(f.res.Files, FileChange{Path: file.Path, Abs: file.Abs, Old: file.Src, New: out})
 	}

@@ -85,6 +85,14 @@ func pairOf(r *Resource, filters map[string]*Resource) (*pair, string) {
 		return nil, "it has no filter_id"
 	}
 	name, key, ok := filterRef(ref)
+	if fe := r.Attr("for_each"); !ok && isEachValueID(ref) && fe != nil {
+		// for_each = cloudflare_filter.F with filter_id = each.value.id
+		if t, isTr := fe.(*hclsyntax.ScopeTraversalExpr); isTr && len(t.Traversal) == 2 && t.Traversal.RootName() == typeFilter {
+			if f := filters[attrName(t.Traversal[1])]; f != nil {
+				return &pair{rule: r, filter: f, viaFilter: true}, ""
+			}
+		}
+	}
 	if !ok {
 		return nil, "its filter_id is not a reference to a cloudflare_filter of the same module (" + exprText(r.File, ref) + "): the expression to migrate is not in this configuration"
 	}
@@ -138,6 +146,12 @@ func attrName(t hcl.Traverser) string {
 func isResourceRef(x hclsyntax.Expression, typ, name string) bool {
 	e, ok := x.(*hclsyntax.ScopeTraversalExpr)
 	return ok && len(e.Traversal) == 2 && e.Traversal.RootName() == typ && attrName(e.Traversal[1]) == name
+}
+
+// isEachValueID reports whether x is each.value.id.
+func isEachValueID(x hclsyntax.Expression) bool {
+	e, ok := x.(*hclsyntax.ScopeTraversalExpr)
+	return ok && len(e.Traversal) == 3 && e.Traversal.RootName() == "each" && attrName(e.Traversal[1]) == "value" && attrName(e.Traversal[2]) == "id"
 }
 
 func eachKey(x hclsyntax.Expression) bool { return isTraversal(x, "each", "key") }

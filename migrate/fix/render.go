@@ -70,13 +70,17 @@ func anyRepeated(g *group) bool {
 // known: the HCL is evaluated and its rules compared with the old ones.
 func (f *fixer) drivenRules(ev *evaluator, g *group, rb *hclwrite.Body, rw *Rewrite) error {
 	old, known := groupRules(ev, g)
-	var texts []string
-	if known {
-		for _, r := range old {
+	list, err := drivenList(g, func(p *pair) mapping {
+		rules, ok := oldRules(ev, p)
+		if !ok {
+			return mappingFor(nil)
+		}
+		texts := []string{}
+		for _, r := range rules {
 			texts = append(texts, r.Filter.Expression)
 		}
-	}
-	list, err := drivenList(g, mappingFor(texts))
+		return mappingFor(texts)
+	})
 	if err != nil {
 		return err
 	}
