@@ -94,6 +94,7 @@ type fixer struct {
 	// replacedBy is the address of the resource that replaced an old one.
 	replacedBy map[*Resource]string
 	added      map[string][]byte
+	renamed    map[string]bool // string literals already given their fields' new names
 }
 
 // edit replaces the bytes [start, end) of a file with text.
@@ -119,7 +120,7 @@ func (f *fixer) module(m *Module) {
 // finish applies the edits and fills Files in path order.
 func (f *fixer) finish() {
 	for file, es := range f.edits {
-		sort.Slice(es, func(i, j int) bool { return es[i].start > es[j].start })
+		es = outermost(es)
 		out := append([]byte(nil), file.Src...)
 		for _, e := range es {
 			out = append(out[:e.start:e.start], append([]byte(e.text), out[e.end:]...)...)
@@ -135,6 +136,38 @@ func (f *fixer) finish() {
 	}
 	sort.Slice(f.res.Files, func(i, j int) bool { return f.res.Files[i].Path < f.res.Files[j].Path })
 	sort.SliceStable(f.res.Left, func(i, j int) bool { return lessProblem(f.res.Left[i], f.res.Left[j]) })
+}
+
+// outermost drops the edits inside another edit's range (a literal renamed in a block that
+// goes whole) and orders the rest from the end of the file, an insertion before the
+// replacement that starts where it is.
+func outermost(es []edit) []edit {
+	sort.SliceStable(es, func(i, j int) bool {
+		if es[i].start != es[j].start {
+			return es[i].start < es[j].start
+		}
+		return es[i].end > es[j].end
+	})
+	var out []edit
+	for _, e := range es {
+		nested := false
+		for _, k := range out {
+			if k.end > k.start && k.start <= e.start && e.end <= k.end && !(e.start == e.end && e.start == k.start) {
+				nested = true
+				break
+			}
+		}
+		if !nested {
+			out = append(out, e)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].start != out[j].start {
+			return out[i].start > out[j].start
+		}
+		return out[i].end > out[j].end
+	})
+	return out
 }
 
 func lessProblem(a, b Problem) bool {

@@ -97,6 +97,11 @@ func (f *fixer) drivenRules(ev *evaluator, g *group, rb *hclwrite.Body, rw *Rewr
 		rw.Proven = "not proven: the rules come from values the repository does not hold (variables without a default, other resources); the mappings are written in HCL and apply to whatever values they get"
 		return nil
 	}
+	exprs := map[string]bool{}
+	for _, r := range old {
+		exprs[r.Filter.Expression] = true
+	}
+	f.renameLiterals(exprs)
 	rules, err := evaluateRules(ev, list)
 	if err != nil {
 		rw.Proven = "not proven: " + err.Error()
