@@ -51,7 +51,7 @@ func (p *part) static() bool {
 func drivenList(g *group, mappingOf func(*pair) mapping) (string, error) {
 	parts := make([]*part, 0, len(g.pairs))
 	for i, p := range g.pairs {
-		pt, err := drivenPart(p, mappingOf(p))
+		pt, err := drivenPart(p, mappingOf(p), false)
 		if err != nil {
 			return "", err
 		}
@@ -225,7 +225,7 @@ func hclString(s string) string {
 // substituted is an attribute's source with each.key/each.value/count.index made the for
 // expression's k and v, and, for a rule iterating over its filter, each.value.ATTR made the
 // filter's attribute.
-func substituted(r *Resource, x hclsyntax.Expression, filterAttrs, eachAttrs map[string]string) (string, error) {
+func substituted(r *Resource, x hclsyntax.Expression, filterAttrs, eachAttrs map[string]string, keepIter bool) (string, error) {
 	src := exprText(r.File, x)
 	f, diags := hclwrite.ParseConfig([]byte("x = "+src+"\n"), r.File.Path, hcl.InitialPos)
 	if diags.HasErrors() {
@@ -238,9 +238,11 @@ func substituted(r *Resource, x hclsyntax.Expression, filterAttrs, eachAttrs map
 	if filterAttrs != nil {
 		toks = replaceFilterRefs(toks, filterAttrs)
 	}
-	toks = renamePrefix(toks, "each", "key", "k")
-	toks = renamePrefix(toks, "each", "value", "v")
-	toks = renamePrefix(toks, "count", "index", "k")
+	if !keepIter {
+		toks = renamePrefix(toks, "each", "key", "k")
+		toks = renamePrefix(toks, "each", "value", "v")
+		toks = renamePrefix(toks, "count", "index", "k")
+	}
 	return strings.TrimSpace(string(toks.Bytes())), nil
 }
 
@@ -324,8 +326,9 @@ func mappingFor(texts []string) mapping {
 // threatField is always 0 now: a rule using it is created disabled.
 const threatField = "cf.threat_score"
 
-// drivenPart renders one pair as a part of the list.
-func drivenPart(p *pair, mp mapping) (*part, error) {
+// drivenPart renders one pair as a part of the list; keepIter keeps each.* and count.* as
+// they are (a ruleset repeated as the pair is), else they become the for expression's k, v.
+func drivenPart(p *pair, mp mapping, keepIter bool) (*part, error) {
 	r, f := p.rule, p.filter
 	pt := &part{}
 	// The rule may read its filter (each.value when it iterates over it, or a reference):
@@ -333,7 +336,7 @@ func drivenPart(p *pair, mp mapping) (*part, error) {
 	filterAttrs := map[string]string{"": f.Name}
 	for _, a := range []string{"expression", "description", "paused"} {
 		if x := f.Attr(a); x != nil {
-			s, err := substituted(f, x, nil, nil)
+			s, err := substituted(f, x, nil, nil, keepIter)
 			if err != nil {
 				return nil, err
 			}
@@ -346,6 +349,7 @@ func drivenPart(p *pair, mp mapping) (*part, error) {
 		iterOf, viaAttrs = f, filterAttrs
 	}
 	switch {
+	case keepIter:
 	case iterOf.Attr("for_each") != nil:
 		pt.iter = "for k, v in " + exprText(iterOf.File, iterOf.Attr("for_each"))
 	case iterOf.Attr("count") != nil:
@@ -357,9 +361,9 @@ func drivenPart(p *pair, mp mapping) (*part, error) {
 			return none, nil
 		}
 		if res == r {
-			return substituted(res, x, filterAttrs, viaAttrs)
+			return substituted(res, x, filterAttrs, viaAttrs, keepIter)
 		}
-		return substituted(res, x, nil, nil)
+		return substituted(res, x, nil, nil, keepIter)
 	}
 	vals := map[string]string{}
 	for _, a := range []struct {
@@ -427,6 +431,9 @@ func actionExpr(a string) string {
 // products (and the phases that replace them) for a bypass, null for the other actions.
 func paramsExpr(a, products string) string {
 	allow := `{ ruleset = "current", products = null, phases = null }`
+	if strings.ContainsAny(products, " ?:!=<>") {
+		products = "(" + products + ")" // a conditional's ":" would end the for expression's head
+	}
 	phases := fmt.Sprintf("[for p in %s : %s[p] if contains(keys(%s), p)]", products, skipPhaseMap(), skipPhaseMap())
 	bypass := fmt.Sprintf("{ ruleset = null, products = %s, phases = length(%s) > 0 ? sort(%s) : null }", products, phases, phases)
 	if products == "null" {

@@ -40,7 +40,7 @@ func (f *fixer) firewallGroup(ev *evaluator, g *group) {
 	if zone.plan != "" {
 		rw.Notes = append(rw.Notes, "plan "+zone.plan+" from "+zone.source)
 	}
-	sub := &group{module: g.module, zone: g.zone, zoneText: g.zoneText, pairs: pairs}
+	sub := &group{module: g.module, zone: g.zone, zoneText: g.zoneText, pairs: pairs, perInstance: g.perInstance}
 	name := rulesetName(g.module, g)
 	block, err := f.customRulesBlock(ev, sub, name, res, &rw)
 	if err != nil {

@@ -111,6 +111,7 @@ func (f *fixer) module(m *Module) {
 	for _, r := range orphans {
 		f.res.Left = append(f.res.Left, Problem{Path: r.File.Path, Line: r.Line(), Message: r.Address() + " is used by no firewall rule of this module: nothing to migrate; delete it when nothing else uses it"})
 	}
+	f.renameRulesetFields(m)
 	for _, g := range groups {
 		sortPairs(g.pairs)
 		f.firewallGroup(ev, g)
@@ -125,10 +126,10 @@ func (f *fixer) finish() {
 		for _, e := range es {
 			out = append(out[:e.start:e.start], append([]byte(e.text), out[e.end:]...)...)
 		}
-		if bytes.HasSuffix(file.Src, []byte("}\n")) {
-			// A block removed at the end leaves the blank line that separated it.
-			out = append(bytes.TrimRight(out, "\n"), '\n')
-		}
+		// A block removed at the end leaves the blank line that separated it: the file ends
+		// as it did.
+		ends := len(file.Src) - len(bytes.TrimRight(file.Src, "\n"))
+		out = append(bytes.TrimRight(out, "\n"), bytes.Repeat([]byte("\n"), ends)...)
 		f.res.Files = append(f.res.Files, FileChange{Path: file.Path, Abs: file.Abs, Old: file.Src, New: out})
 	}
 	for path, data := range f.added {

@@ -1,11 +1,14 @@
 package fix
 
 import (
-	"regexp"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/sunsetscan/sunset/scanner/catalog"
+	"github.com/sunsetscan/sunset/scanner/expr"
 )
 
 // renameLiterals renames the deprecated fields in the string literals that hold a driven
@@ -28,34 +31,68 @@ func (f *fixer) renameLiterals(exprs map[string]bool) {
 
 // renameLiteral edits one string literal whose value is one of exprs.
 func (f *fixer) renameLiteral(file *File, n hclsyntax.Node, exprs map[string]bool) {
-	var rng hcl.Range
-	switch e := n.(type) {
-	case *hclsyntax.TemplateExpr:
-		if len(e.Parts) != 1 {
-			return
-		}
-		lit, ok := e.Parts[0].(*hclsyntax.LiteralValueExpr)
-		if !ok || !lit.Val.Type().Equals(cty.String) || !exprs[lit.Val.AsString()] {
-			return
-		}
-		rng = e.Range()
-	default:
+	e, ok := n.(*hclsyntax.TemplateExpr)
+	if !ok || len(e.Parts) != 1 {
+		return
+	}
+	lit, ok := e.Parts[0].(*hclsyntax.LiteralValueExpr)
+	if !ok || !lit.Val.Type().Equals(cty.String) || !exprs[lit.Val.AsString()] {
 		return
 	}
 	if f.renamed == nil {
 		f.renamed = map[string]bool{}
 	}
-	key := file.Path + ":" + rng.String()
-	if f.renamed[key] {
-		return
+	key := file.Path + ":" + lit.Range().String()
+	if !f.renamed[key] {
+		f.renamed[key] = true
+		f.renamePart(file, lit)
 	}
-	f.renamed[key] = true
-	src := string(file.Src[rng.Start.Byte:rng.End.Byte])
-	out := src
-	for _, r := range renamesIn([]string{src}) {
-		out = regexp.MustCompile(fieldPattern(r.old)).ReplaceAllString(out, r.new)
+}
+
+// renamePart renames the deprecated fields in one literal string (a whole expression or a
+// piece of a template) where it is written, escaped as it was; it returns the renames
+// ("old -> new"), none when the text cannot be mapped back safely.
+func (f *fixer) renamePart(file *File, lit *hclsyntax.LiteralValueExpr) []string {
+	rng := lit.Range()
+	raw := string(file.Src[rng.Start.Byte:rng.End.Byte])
+	value := lit.Val.AsString()
+	renamed, done := fieldRenamed(value)
+	if len(done) == 0 {
+		return nil
 	}
-	if out != src {
-		f.edits[file] = append(f.edits[file], edit{start: rng.Start.Byte, end: rng.End.Byte, text: out})
+	var out string
+	switch {
+	case raw == value:
+		out = renamed
+	case raw == unquoted(hclString(value)):
+		out = unquoted(hclString(renamed))
+	default:
+		return nil
 	}
+	f.edits[file] = append(f.edits[file], edit{start: rng.Start.Byte, end: rng.End.Byte, text: out})
+	return done
+}
+
+func unquoted(s string) string { return strings.TrimSuffix(strings.TrimPrefix(s, `"`), `"`) }
+
+// fieldRenamed is s with the deprecated fields the expression scanner finds (not the words
+// inside the expression's own strings) renamed, and the renames done.
+func fieldRenamed(s string) (string, []string) {
+	fields := catalog.Fields()
+	var b strings.Builder
+	var done []string
+	last := 0
+	for _, ref := range expr.ScanFields(s) {
+		def, ok := fields.Field(ref.Name)
+		pos := int(ref.Pos)
+		if !ok || def.RenamedTo == "" || pos < last || pos+len(ref.Name) > len(s) || s[pos:pos+len(ref.Name)] != ref.Name {
+			continue
+		}
+		b.WriteString(s[last:pos])
+		b.WriteString(def.RenamedTo)
+		last = pos + len(ref.Name)
+		done = append(done, ref.Name+" -> "+def.RenamedTo)
+	}
+	b.WriteString(s[last:])
+	return b.String(), done
 }

@@ -31,6 +31,9 @@ type group struct {
 	zone     hclsyntax.Expression
 	zoneText string
 	pairs    []*pair
+	// perInstance: the zone_id differs per instance of the (single) pair, so the ruleset
+	// repeats as the pair does, one rule in each.
+	perInstance bool
 }
 
 // firewallGroups finds the module's firewall rules, pairs each with its filter (by the
@@ -57,8 +60,12 @@ func firewallGroups(m *Module) (groups []*group, orphans []*Resource, problems [
 		used[p.filter.Name] = true
 		zone := r.Attr("zone_id")
 		text := normalText(exprText(r.File, zone))
-		if p.rule.Attr("for_each") != nil && mentionsEach(zone) {
-			problems = append(problems, Problem{Path: r.File.Path, Line: r.Line(), Message: r.Address() + " left as it is: its zone_id differs per instance (" + text + "); write one firewall rule resource per zone, or move the rules into a module called per zone"})
+		if mentionsIteration(zone) {
+			if p.viaFilter {
+				problems = append(problems, Problem{Path: r.File.Path, Line: r.Line(), Message: r.Address() + " left as it is: its zone_id differs per instance (" + text + ") and it iterates over its filter; iterate both over the same collection, or move the rules into a module called per zone"})
+				continue
+			}
+			groups = append(groups, &group{module: m, zone: zone, zoneText: text, pairs: []*pair{p}, perInstance: true})
 			continue
 		}
 		g := byZone[text]
@@ -163,13 +170,13 @@ func isTraversal(x hclsyntax.Expression, root, attr string) bool {
 	return ok && len(e.Traversal) == 2 && e.Traversal.RootName() == root && attrName(e.Traversal[1]) == attr
 }
 
-// mentionsEach reports whether x refers to each.*.
-func mentionsEach(x hclsyntax.Expression) bool {
+// mentionsIteration reports whether x refers to each.* or count.*.
+func mentionsIteration(x hclsyntax.Expression) bool {
 	if x == nil {
 		return false
 	}
 	for _, tr := range x.Variables() {
-		if tr.RootName() == "each" {
+		if tr.RootName() == "each" || tr.RootName() == "count" {
 			return true
 		}
 	}

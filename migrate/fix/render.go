@@ -26,6 +26,17 @@ func (f *fixer) customRulesBlock(ev *evaluator, g *group, name string, res *cust
 	file := hclwrite.NewEmptyFile()
 	body := file.Body()
 	rb := body.AppendNewBlock("resource", []string{typeRuleset, name}).Body()
+	if g.perInstance {
+		for _, meta := range []string{"count", "for_each"} {
+			if x := g.pairs[0].rule.Attr(meta); x != nil {
+				toks, err := sourceTokens(g.pairs[0].rule.File, x)
+				if err != nil {
+					return "", err
+				}
+				rb.SetAttributeRaw(meta, toks)
+			}
+		}
+	}
 	zone, err := sourceTokens(g.pairs[0].rule.File, g.zone)
 	if err != nil {
 		return "", err
@@ -34,7 +45,11 @@ func (f *fixer) customRulesBlock(ev *evaluator, g *group, name string, res *cust
 	rb.SetAttributeValue("name", cty.StringVal(entryPointName))
 	rb.SetAttributeValue("kind", cty.StringVal("zone"))
 	rb.SetAttributeValue("phase", cty.StringVal(string(vocab.PhaseCustomRules)))
-	if res != nil && !anyRepeated(g) {
+	if g.perInstance {
+		if err := f.perInstanceRules(ev, g, rb, rw); err != nil {
+			return "", err
+		}
+	} else if res != nil && !anyRepeated(g) {
 		rules := make([]json.RawMessage, 0, len(res.Ruleset))
 		for _, r := range res.Ruleset {
 			raw, err := json.Marshal(r)
@@ -111,6 +126,65 @@ func (f *fixer) drivenRules(ev *evaluator, g *group, rb *hclwrite.Body, rw *Rewr
 	return nil
 }
 
+// perInstanceRules writes the one rule of each instance of a pair whose zone differs per
+// instance, and proves each instance's rule against its old one when the values are known.
+func (f *fixer) perInstanceRules(ev *evaluator, g *group, rb *hclwrite.Body, rw *Rewrite) error {
+	p := g.pairs[0]
+	old, known := oldRules(ev, p)
+	var texts []string
+	for _, r := range old {
+		texts = append(texts, r.Filter.Expression)
+	}
+	if !known {
+		texts = nil
+	}
+	pt, err := drivenPart(p, mappingFor(texts), true)
+	if err != nil {
+		return err
+	}
+	list := "[" + object(pt.members) + "]"
+	toks, err := textTokens(list)
+	if err != nil {
+		return fmt.Errorf("generated rules do not parse (%v): please report this", err)
+	}
+	if f.opts.Target == terraform.ProviderV4 {
+		writeDynamicRules(rb, toks)
+	} else {
+		rb.SetAttributeRaw("rules", toks)
+	}
+	rw.Notes = append(rw.Notes, "one ruleset per instance: the zone_id differs per instance, so the ruleset repeats as the firewall rule did")
+	insts, ok := instancesOf(ev, p.filter)
+	if !known || !ok || len(insts) != len(old) {
+		rw.Proven = "not proven: the rules come from values the repository does not hold; the mappings are written in HCL and apply to whatever values they get"
+		return nil
+	}
+	exprs := map[string]bool{}
+	for _, r := range old {
+		exprs[r.Filter.Expression] = true
+	}
+	f.renameLiterals(exprs)
+	x, diags := hclsyntax.ParseExpression([]byte(list), "generated", hcl.InitialPos)
+	if diags.HasErrors() {
+		return diags
+	}
+	requests := 0
+	for i, in := range insts {
+		rules, err := cruleList(ev.value(x, in.vars))
+		if err != nil {
+			rw.Proven = "not proven: " + err.Error()
+			return nil
+		}
+		proof, same := verifyRules(old[i:i+1], rules)
+		if !same {
+			rw.Proven = instanceAddress(p.rule, in.key) + ": " + proof
+			return nil
+		}
+		requests++
+	}
+	rw.Proven, rw.IsProof = fmt.Sprintf("verified: each of the %d instances decides as its old rule on generated requests", requests), true
+	return nil
+}
+
 // writeDynamicRules is provider v4's form of a computed rule list: a dynamic "rules" block
 // over the list, action_parameters present only when set.
 func writeDynamicRules(rb *hclwrite.Body, list hclwrite.Tokens) {
@@ -136,7 +210,11 @@ func evaluateRules(ev *evaluator, list string) ([]json.RawMessage, error) {
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	v := ev.value(x, nil)
+	return cruleList(ev.value(x, nil))
+}
+
+// cruleList is an evaluated rule list as the API's rule JSON.
+func cruleList(v cty.Value) ([]json.RawMessage, error) {
 	if !v.IsWhollyKnown() {
 		return nil, fmt.Errorf("the generated rules do not evaluate with the repository's values")
 	}

@@ -136,6 +136,8 @@ func cleanupScript(lines []string) []byte {
 	b.WriteString("# provider v4's, before the upgrade. Terraform forgets the old firewall rules, filters and rate\n")
 	b.WriteString("# limits the configuration no longer declares; nothing is destroyed (state rm needs no provider).\n")
 	b.WriteString("# An address the state does not hold fails with \"Invalid target address\" and changes nothing.\n")
+	b.WriteString("# Addresses are from this directory; if it is a module called from elsewhere, run the lines\n")
+	b.WriteString("# there with the module's address in front (module.NAME.cloudflare_...).\n")
 	b.WriteString("# Delete this file once it has run.\n")
 	for _, l := range lines {
 		b.WriteString(l + "\n")
