@@ -2,6 +2,7 @@ package fix
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"sort"
@@ -48,9 +49,14 @@ func (p *part) static() bool {
 }
 
 // drivenList renders the group's rules as one HCL list expression.
-func drivenList(g *group, mappingOf func(*pair) mapping) (string, error) {
+func drivenList(g *group, mappingOf func(*pair) mapping, literal func(*pair) *part) (string, error) {
 	parts := make([]*part, 0, len(g.pairs))
 	for i, p := range g.pairs {
+		if pt := literal(p); pt != nil {
+			pt.index = i
+			parts = append(parts, pt)
+			continue
+		}
 		pt, err := drivenPart(p, mappingOf(p), false)
 		if err != nil {
 			return "", err
@@ -480,4 +486,74 @@ func enabledExpr(paused, expr string, threat bool) string {
 		return fmt.Sprintf("%s != true && %s", paused, guard)
 	}
 	return paused + " != true"
+}
+
+// literalPart is a single pair whose values the repository holds, translated as plan
+// translates it and written as values, with the members every part has; nil when the pair
+// is repeated, not known, or not translated.
+func literalPart(ev *evaluator, p *pair, plan string) *part {
+	if p.rule.Repeated() || p.filter.Repeated() {
+		return nil
+	}
+	old, ok := oldRules(ev, p)
+	if !ok || len(old) != 1 {
+		return nil
+	}
+	res := customrules.Translate(old, customrules.Options{Plan: plan})
+	if len(res.Ruleset) != 1 {
+		return nil
+	}
+	r := res.Ruleset[0]
+	var params skipParams
+	if len(r.ActionParameters) > 0 {
+		if err := json.Unmarshal(r.ActionParameters, &params); err != nil {
+			return nil
+		}
+	}
+	prio := strconv.Itoa(noPriority)
+	if old[0].Priority != nil {
+		prio = strconv.Itoa(*old[0].Priority)
+	}
+	enabled := r.Enabled == nil || *r.Enabled
+	return &part{prio: prio, action: hclString(string(old[0].Action)), members: []member{
+		{"ref", hclString(r.Ref)},
+		{"description", nullOr(r.Description)},
+		{"expression", hclString(r.Expression)},
+		{"action", hclString(string(r.Action))},
+		{"action_parameters", params.hcl()},
+		{"enabled", strconv.FormatBool(enabled)},
+	}}
+}
+
+// skipParams are the skip action's parameters, as the translation writes them.
+type skipParams struct {
+	Ruleset  string   `json:"ruleset"`
+	Products []string `json:"products"`
+	Phases   []string `json:"phases"`
+}
+
+// hcl is the parameters as the object every part has, null when there are none.
+func (p skipParams) hcl() string {
+	if p.Ruleset == "" && len(p.Products) == 0 {
+		return "null"
+	}
+	return fmt.Sprintf("{ ruleset = %s, products = %s, phases = %s }", nullOr(p.Ruleset), stringsOrNull(p.Products), stringsOrNull(p.Phases))
+}
+
+func nullOr(s string) string {
+	if s == "" {
+		return "null"
+	}
+	return hclString(s)
+}
+
+func stringsOrNull(xs []string) string {
+	if len(xs) == 0 {
+		return "null"
+	}
+	quoted := make([]string, len(xs))
+	for i, x := range xs {
+		quoted[i] = hclString(x)
+	}
+	return "[" + strings.Join(quoted, ", ") + "]"
 }

@@ -84,6 +84,7 @@ func anyRepeated(g *group) bool {
 // drivenRules writes the rules as HCL over the same data, and proves them when the data is
 // known: the HCL is evaluated and its rules compared with the old ones.
 func (f *fixer) drivenRules(ev *evaluator, g *group, rb *hclwrite.Body, rw *Rewrite) error {
+	plan := rw.Plan
 	old, known := groupRules(ev, g)
 	list, err := drivenList(g, func(p *pair) mapping {
 		rules, ok := oldRules(ev, p)
@@ -95,7 +96,7 @@ func (f *fixer) drivenRules(ev *evaluator, g *group, rb *hclwrite.Body, rw *Rewr
 			texts = append(texts, r.Filter.Expression)
 		}
 		return mappingFor(texts)
-	})
+	}, func(p *pair) *part { return literalPart(ev, p, plan) })
 	if err != nil {
 		return err
 	}
