@@ -41,6 +41,10 @@ func (f *fixer) firewallGroup(ev *evaluator, g *group) {
 		rw.Notes = append(rw.Notes, "plan "+zone.plan+" from "+zone.source)
 	}
 	sub := &group{module: g.module, zone: g.zone, zoneText: g.zoneText, pairs: pairs, perInstance: g.perInstance}
+	if ep := existingEntryPoint(ev, g); ep != nil && !g.perInstance {
+		f.mergeGroup(ev, sub, ep, res, kept, rw)
+		return
+	}
 	name := rulesetName(g.module, g)
 	block, err := f.customRulesBlock(ev, sub, name, res, &rw)
 	if err != nil {
@@ -54,6 +58,25 @@ func (f *fixer) firewallGroup(ev *evaluator, g *group) {
 	}
 	rw.File, rw.Line = olds[0].File.Path, olds[0].Line()
 	f.replace(olds, block, rw.New)
+	f.res.Rewrites = append(f.res.Rewrites, rw)
+}
+
+// mergeGroup adds the group's rules to the module's existing entry point for the zone and
+// removes the old resources.
+func (f *fixer) mergeGroup(ev *evaluator, g *group, ep *Resource, res *customrules.Result, kept map[*pair][]string, rw Rewrite) {
+	es, err := f.mergeInto(ev, g, ep, res, &rw)
+	if err != nil {
+		f.res.Left = append(f.res.Left, Problem{Path: g.pairs[0].rule.File.Path, Line: g.pairs[0].rule.Line(), Message: "left as it is: " + err.Error()})
+		return
+	}
+	f.edits[ep.File] = append(f.edits[ep.File], es...)
+	olds := oldResources(g.pairs, kept)
+	rw.New = ep.Address()
+	for _, r := range olds {
+		rw.Old = append(rw.Old, r.Address())
+	}
+	rw.File, rw.Line = olds[0].File.Path, olds[0].Line()
+	f.replace(olds, "", rw.New)
 	f.res.Rewrites = append(f.res.Rewrites, rw)
 }
 

@@ -45,31 +45,36 @@ func (f *fixer) customRulesBlock(ev *evaluator, g *group, name string, res *cust
 	rb.SetAttributeValue("name", cty.StringVal(entryPointName))
 	rb.SetAttributeValue("kind", cty.StringVal("zone"))
 	rb.SetAttributeValue("phase", cty.StringVal(string(vocab.PhaseCustomRules)))
-	if g.perInstance {
-		if err := f.perInstanceRules(ev, g, rb, rw); err != nil {
-			return "", err
-		}
-	} else if res != nil && !anyRepeated(g) {
+	if err := f.setRules(ev, g, rb, res, rw, f.opts.Target); err != nil {
+		return "", err
+	}
+	what := fmt.Sprintf("sunset fix: custom rules of zone %s, replacing %s (firewall rules and filters are deprecated: see sunset help fix).", rw.Zone, joinAddrs(oldResources(g.pairs, nil)))
+	return commentLines(what, "") + string(hclwrite.Format(file.Bytes())), nil
+}
+
+// setRules writes the group's rules into rb for the target provider: the translation's
+// rules when every pair is a single resource with known values, else HCL over the data.
+func (f *fixer) setRules(ev *evaluator, g *group, rb *hclwrite.Body, res *customrules.Result, rw *Rewrite, target terraform.Provider) error {
+	switch {
+	case g.perInstance:
+		return f.perInstanceRules(ev, g, rb, rw, target)
+	case res != nil && !anyRepeated(g):
 		rules := make([]json.RawMessage, 0, len(res.Ruleset))
 		for _, r := range res.Ruleset {
 			raw, err := json.Marshal(r)
 			if err != nil {
-				return "", err
+				return err
 			}
 			rules = append(rules, raw)
 		}
-		if err := terraform.SetRules(rb, rules, f.opts.Target); err != nil {
-			return "", err
+		if err := terraform.SetRules(rb, rules, target); err != nil {
+			return err
 		}
 		old, _ := groupRules(ev, g)
 		rw.Proven, rw.IsProof = verifyRules(old, rules)
-	} else {
-		if err := f.drivenRules(ev, g, rb, rw); err != nil {
-			return "", err
-		}
+		return nil
 	}
-	what := fmt.Sprintf("sunset fix: custom rules of zone %s, replacing %s (firewall rules and filters are deprecated: see sunset help fix).", rw.Zone, joinAddrs(oldResources(g.pairs, nil)))
-	return commentLines(what, "") + string(hclwrite.Format(file.Bytes())), nil
+	return f.drivenRules(ev, g, rb, rw, target)
 }
 
 func anyRepeated(g *group) bool {
@@ -83,7 +88,7 @@ func anyRepeated(g *group) bool {
 
 // drivenRules writes the rules as HCL over the same data, and proves them when the data is
 // known: the HCL is evaluated and its rules compared with the old ones.
-func (f *fixer) drivenRules(ev *evaluator, g *group, rb *hclwrite.Body, rw *Rewrite) error {
+func (f *fixer) drivenRules(ev *evaluator, g *group, rb *hclwrite.Body, rw *Rewrite, target terraform.Provider) error {
 	plan := rw.Plan
 	old, known := groupRules(ev, g)
 	list, err := drivenList(g, func(p *pair) mapping {
@@ -104,7 +109,7 @@ func (f *fixer) drivenRules(ev *evaluator, g *group, rb *hclwrite.Body, rw *Rewr
 	if err != nil {
 		return fmt.Errorf("generated rules do not parse (%v): please report this", err)
 	}
-	if f.opts.Target == terraform.ProviderV4 {
+	if target == terraform.ProviderV4 {
 		writeDynamicRules(rb, toks)
 	} else {
 		rb.SetAttributeRaw("rules", toks)
@@ -129,7 +134,7 @@ func (f *fixer) drivenRules(ev *evaluator, g *group, rb *hclwrite.Body, rw *Rewr
 
 // perInstanceRules writes the one rule of each instance of a pair whose zone differs per
 // instance, and proves each instance's rule against its old one when the values are known.
-func (f *fixer) perInstanceRules(ev *evaluator, g *group, rb *hclwrite.Body, rw *Rewrite) error {
+func (f *fixer) perInstanceRules(ev *evaluator, g *group, rb *hclwrite.Body, rw *Rewrite, target terraform.Provider) error {
 	p := g.pairs[0]
 	old, known := oldRules(ev, p)
 	var texts []string
@@ -148,7 +153,7 @@ func (f *fixer) perInstanceRules(ev *evaluator, g *group, rb *hclwrite.Body, rw 
 	if err != nil {
 		return fmt.Errorf("generated rules do not parse (%v): please report this", err)
 	}
-	if f.opts.Target == terraform.ProviderV4 {
+	if target == terraform.ProviderV4 {
 		writeDynamicRules(rb, toks)
 	} else {
 		rb.SetAttributeRaw("rules", toks)

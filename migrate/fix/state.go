@@ -35,7 +35,7 @@ func (f *fixer) replace(olds []*Resource, block, newAddr string) {
 		if f.opts.Target == terraform.ProviderV4 {
 			text = removedBlock(r)
 		}
-		if i == 0 {
+		if i == 0 && block != "" {
 			text = block + "\n" + text
 		}
 		if text != "" && !strings.HasSuffix(text, "\n\n") && end < len(r.File.Src) {
