@@ -23,8 +23,20 @@ func (f *fixer) firewallGroup(ev *evaluator, g *group) {
 	old, known := groupRules(ev, g)
 	kept := map[*pair][]string{}
 	var res *customrules.Result
+	live, liveOK := liveEntryPoint(zone.inv)
+	ep := existingEntryPoint(ev, g)
+	if liveOK && len(live.Rules) > 0 && ep == nil && (!known || anyRepeated(g)) {
+		f.res.Left = append(f.res.Left, Problem{Path: g.pairs[0].rule.File.Path, Line: g.pairs[0].rule.Line(),
+			Message: fmt.Sprintf("the firewall rules of zone %s left as they are: its custom rules entry point (ruleset %s) holds %d rules this configuration does not declare, and these rules are driven by values fix cannot hold with them; import the entry point into a cloudflare_ruleset with its rules first, then run sunset fix again", zone.label(g.zoneText), live.ID, len(live.Rules))})
+		return
+	}
 	if known {
-		res, kept = translateKeeping(g, old, zone.plan)
+		liveRefs(old, zone.inv)
+		var existing []inventory.RulesetRule
+		if liveOK && ep == nil {
+			existing = live.Rules
+		}
+		res, kept = translateKeeping(g, old, zone.plan, existing)
 	}
 	var pairs []*pair
 	for _, p := range g.pairs {
@@ -41,7 +53,10 @@ func (f *fixer) firewallGroup(ev *evaluator, g *group) {
 		rw.Notes = append(rw.Notes, "plan "+zone.plan+" from "+zone.source)
 	}
 	sub := &group{module: g.module, zone: g.zone, zoneText: g.zoneText, pairs: pairs, perInstance: g.perInstance}
-	if ep := existingEntryPoint(ev, g); ep != nil && !g.perInstance {
+	if liveOK && ep == nil {
+		sub.live = &live
+	}
+	if ep != nil && !g.perInstance {
 		f.mergeGroup(ev, sub, ep, res, kept, rw)
 		return
 	}
@@ -57,6 +72,13 @@ func (f *fixer) firewallGroup(ev *evaluator, g *group) {
 		rw.Old = append(rw.Old, r.Address())
 	}
 	rw.File, rw.Line = olds[0].File.Path, olds[0].Line()
+	if liveOK && !g.perInstance {
+		if f.importBlock(g.module, rw.New, zone.id, live.ID) {
+			rw.Notes = append(rw.Notes, fmt.Sprintf("the entry point exists (ruleset %s, %d rules, kept first): imported by %s", live.ID, len(live.Rules), ImportsFile))
+		} else {
+			rw.Notes = append(rw.Notes, fmt.Sprintf("the entry point exists (ruleset %s): import it before the apply: terraform import <address of %s> zones/%s/%s", live.ID, rw.New, zone.id, live.ID))
+		}
+	}
 	f.replace(olds, block, rw.New)
 	f.res.Rewrites = append(f.res.Rewrites, rw)
 }
@@ -96,7 +118,7 @@ func groupRules(ev *evaluator, g *group) ([]inventory.FirewallRule, bool) {
 // translateKeeping translates the group's rules for the zone's plan; a pair any of whose
 // rules the translation leaves out, or that uses cf.threat_score (always 0: a decision for
 // its owner), is kept with the reasons, and the rest translated again without it.
-func translateKeeping(g *group, old []inventory.FirewallRule, plan string) (*customrules.Result, map[*pair][]string) {
+func translateKeeping(g *group, old []inventory.FirewallRule, plan string, existing []inventory.RulesetRule) (*customrules.Result, map[*pair][]string) {
 	kept := map[*pair][]string{}
 	for {
 		var rules []inventory.FirewallRule
@@ -105,7 +127,7 @@ func translateKeeping(g *group, old []inventory.FirewallRule, plan string) (*cus
 				rules = append(rules, r)
 			}
 		}
-		res := customrules.Translate(rules, customrules.Options{Plan: plan})
+		res := customrules.Translate(rules, customrules.Options{Plan: plan, Existing: existing})
 		more := false
 		for _, t := range res.Rules {
 			why := keepReasons(t)
@@ -205,9 +227,13 @@ func oldResources(pairs []*pair, kept map[*pair][]string) []*Resource {
 
 // verifyRules compares the old rules with the new ones on generated requests, as `sunset
 // verify` does, and says the result in words.
-func verifyRules(old []inventory.FirewallRule, rules []json.RawMessage) (string, bool) {
+func verifyRules(old []inventory.FirewallRule, live *inventory.Ruleset, rules []json.RawMessage) (string, bool) {
 	zp := &migrate.ZonePlan{Targets: []migrate.Target{{Phase: vocab.PhaseCustomRules, Name: "default", Rules: rules}}}
-	v := verify.Zone(zp, &inventory.ZoneInventory{FirewallRules: old})
+	z := &inventory.ZoneInventory{FirewallRules: old}
+	if live != nil {
+		z.Rulesets = []inventory.Ruleset{*live}
+	}
+	v := verify.Zone(zp, z)
 	if len(v.Differences) == 0 {
 		return fmt.Sprintf("verified: old and new rules decide the same on %d generated requests", v.Requests), true
 	}

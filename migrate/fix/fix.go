@@ -74,12 +74,13 @@ func Run(opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := &fixer{repo: repo, opts: opts, edits: map[*File][]edit{}, res: &Result{Problems: repo.Problems}, replacedBy: map[*Resource]string{}, added: map[string][]byte{}}
+	f := &fixer{repo: repo, opts: opts, edits: map[*File][]edit{}, res: &Result{Problems: repo.Problems}, replacedBy: map[*Resource]string{}, added: map[string][]byte{}, imports: map[string][]string{}}
 	for _, m := range repo.Modules {
 		f.module(m)
 	}
 	f.references()
 	f.stateSteps()
+	f.writeImports()
 	f.finish()
 	return f.res, nil
 }
@@ -94,7 +95,8 @@ type fixer struct {
 	// replacedBy is the address of the resource that replaced an old one.
 	replacedBy map[*Resource]string
 	added      map[string][]byte
-	renamed    map[string]bool // string literals already given their fields' new names
+	renamed    map[string]bool
+	imports    map[string][]string // root module dir -> import blocks // string literals already given their fields' new names
 }
 
 // edit replaces the bytes [start, end) of a file with text.

@@ -2,6 +2,7 @@ package fix
 
 import (
 	"fmt"
+	"github.com/sunsetscan/sunset/scanner/inventory"
 	"sort"
 	"strings"
 
@@ -34,6 +35,8 @@ type group struct {
 	// perInstance: the zone_id differs per instance of the (single) pair, so the ruleset
 	// repeats as the pair does, one rule in each.
 	perInstance bool
+	// live is the zone's entry point as a snapshot holds it (its rules run first).
+	live *inventory.Ruleset
 }
 
 // firewallGroups finds the module's firewall rules, pairs each with its filter (by the

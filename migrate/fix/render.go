@@ -71,7 +71,7 @@ func (f *fixer) setRules(ev *evaluator, g *group, rb *hclwrite.Body, res *custom
 			return err
 		}
 		old, _ := groupRules(ev, g)
-		rw.Proven, rw.IsProof = verifyRules(old, rules)
+		rw.Proven, rw.IsProof = verifyRules(old, g.live, rules)
 		return nil
 	}
 	return f.drivenRules(ev, g, rb, rw, target)
@@ -128,7 +128,7 @@ func (f *fixer) drivenRules(ev *evaluator, g *group, rb *hclwrite.Body, rw *Rewr
 		rw.Proven = "not proven: " + err.Error()
 		return nil
 	}
-	rw.Proven, rw.IsProof = verifyRules(old, rules)
+	rw.Proven, rw.IsProof = verifyRules(old, g.live, rules)
 	return nil
 }
 
@@ -180,7 +180,7 @@ func (f *fixer) perInstanceRules(ev *evaluator, g *group, rb *hclwrite.Body, rw 
 			rw.Proven = "not proven: " + err.Error()
 			return nil
 		}
-		proof, same := verifyRules(old[i:i+1], rules)
+		proof, same := verifyRules(old[i:i+1], nil, rules)
 		if !same {
 			rw.Proven = instanceAddress(p.rule, in.key) + ": " + proof
 			return nil
