@@ -131,11 +131,13 @@ func runFix(s *Streams, o fixOptions) error {
 	if err != nil {
 		return err
 	}
-	writeFixSummary(s, o, res)
+	var werr error
 	if o.write && len(res.Files) > 0 {
-		if err := res.Write(); err != nil {
-			return fatalError(err)
-		}
+		werr = res.Write()
+	}
+	writeFixSummary(s, o, res, werr == nil)
+	if werr != nil {
+		return fatalError(werr)
 	}
 	switch {
 	case len(res.Problems) > 0:
@@ -163,7 +165,7 @@ func writeFixOutput(w interface{ Write([]byte) (int, error) }, format string, re
 
 // writeFixSummary says on stderr what was rewritten (and whether proven), what was left and
 // why, the files not read, and the state steps.
-func writeFixSummary(s *Streams, o fixOptions, res *fix.Result) {
+func writeFixSummary(s *Streams, o fixOptions, res *fix.Result, written bool) {
 	e := s.Err
 	for _, rw := range res.Rewrites {
 		fmt.Fprintf(e, "%s:%d: %s -> %s (zone %s)\n", rw.File, rw.Line, strings.Join(rw.Old, ", "), rw.New, textsafe.Sanitize(rw.Zone))
@@ -194,8 +196,10 @@ func writeFixSummary(s *Streams, o fixOptions, res *fix.Result) {
 	switch {
 	case len(res.Files) == 0:
 		fmt.Fprintln(e, "\nNothing to rewrite.")
-	case o.write:
+	case o.write && written:
 		fmt.Fprintf(e, "\nWrote %s.\n", reports.Plural(len(res.Files), "file", "files"))
+	case o.write:
+		fmt.Fprintln(e, "\nNot every file was written (below): the rest is.")
 	default:
 		fmt.Fprintf(e, "\n%s to change: review the diff, then run again with --write.\n", reports.Plural(len(res.Files), "file", "files"))
 	}
