@@ -29,24 +29,7 @@ var rewrittenRules = map[string]bool{"firewall-rules": true, "filters": true, "g
 func copyFixture(t *testing.T, name string) string {
 	t.Helper()
 	dst := t.TempDir()
-	src := filepath.Join("testdata", name)
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	copyTree(t, filepath.Join("testdata", name), dst)
 	return dst
 }
 

@@ -165,4 +165,11 @@ func (f *fixer) addScript(path string, lines []string) {
 	}
 }
 
-func absOf(root, rel string) string { return filepath.Join(root, filepath.FromSlash(rel)) }
+// absOf is the absolute path of a path the result shows (relative to root, or absolute when
+// outside it).
+func absOf(root, rel string) string {
+	if p := filepath.FromSlash(rel); filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(root, filepath.FromSlash(rel))
+}
