@@ -211,7 +211,7 @@ func incompleteMessage(r *Report) string {
 	if len(r.Errors) == 0 {
 		return "Some zones or files could not be read; findings may be missing."
 	}
-	lines := []string{plural(len(r.Errors), "part", "parts") + " of the scan could not be read; findings there may be missing:"}
+	lines := []string{Plural(len(r.Errors), "part", "parts") + " of the scan could not be read; findings there may be missing:"}
 	for i, e := range r.Errors {
 		if i == GitHubAnnotationLimit {
 			lines = append(lines, fmt.Sprintf("…and %d more.", len(r.Errors)-i))

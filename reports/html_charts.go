@@ -92,7 +92,7 @@ func findingCharts(findings []scanner.Finding, groups []*htmlGroup, groupNoun st
 // barChart draws one chart of counts, most findings first, with at most barMaxRows bars.
 func barChart(id, title, noun string, counts map[string]*barCount) *svgBars {
 	rows := sortedBars(counts)
-	caption := fmt.Sprintf("%s, most findings first, stacked by severity.", plural(len(rows), noun, noun+"s"))
+	caption := fmt.Sprintf("%s, most findings first, stacked by severity.", Plural(len(rows), noun, noun+"s"))
 	if len(rows) > barMaxRows {
 		n := len(rows) - (barMaxRows - 1)
 		rows = append(rows[:barMaxRows-1], sumBars(rows[barMaxRows-1:], fmt.Sprintf("%d more %ss", n, noun)))
@@ -100,7 +100,7 @@ func barChart(id, title, noun string, counts map[string]*barCount) *svgBars {
 	}
 	ch := &svgBars{
 		ID: id, Heading: title, Caption: caption,
-		Title: fmt.Sprintf("Findings by %s: %s", noun, plural(len(counts), noun, noun+"s")),
+		Title: fmt.Sprintf("Findings by %s: %s", noun, Plural(len(counts), noun, noun+"s")),
 		Width: barWidth, BarHeight: barThickness, LabelX: barLabelX, BarX: barLeft,
 		Height: len(rows)*barRow + 6,
 	}

@@ -186,7 +186,7 @@ func (g *htmlGroup) count(f *scanner.Finding) {
 
 // CountText is the summary line's count: "3 findings" (and how many are suppressed).
 func (g *htmlGroup) CountText() string {
-	s := plural(g.Total, "finding", "findings")
+	s := Plural(g.Total, "finding", "findings")
 	if g.Suppressed > 0 {
 		s += ", " + strconv.Itoa(g.Suppressed) + " suppressed"
 	}
@@ -213,7 +213,7 @@ func sevCounts(c SeverityCounts) []htmlSevCount {
 		{c.Notice, scanner.SeverityNotice, "notice", "notices"},
 	} {
 		if s.n > 0 {
-			out = append(out, htmlSevCount{Class: "sev-" + s.sev.String(), Text: plural(s.n, s.one, s.plural)})
+			out = append(out, htmlSevCount{Class: "sev-" + s.sev.String(), Text: Plural(s.n, s.one, s.plural)})
 		}
 	}
 	return out

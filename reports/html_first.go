@@ -141,9 +141,9 @@ func firstWhy(e *htmlFirstEntry) string {
 	st := e.stake
 	var parts []string
 	if st.retired > 0 {
-		parts = append(parts, "already broken: "+plural(st.retired, "endpoint answers", "endpoints answer")+" as retired")
+		parts = append(parts, "already broken: "+Plural(st.retired, "endpoint answers", "endpoints answer")+" as retired")
 	}
-	objects := plural(st.objects, "object", "objects") + " in " + plural(st.rules, "rule", "rules")
+	objects := Plural(st.objects, "object", "objects") + " in " + Plural(st.rules, "rule", "rules")
 	switch severityOf(e.Worst) {
 	case scanner.SeverityError:
 		parts = append(parts, objects+" past end of life")
@@ -153,7 +153,7 @@ func firstWhy(e *htmlFirstEntry) string {
 		parts = append(parts, "advice only ("+objects+")")
 	}
 	if st.blocked > 0 {
-		parts = append(parts, plural(st.blocked, "object stays", "objects stay")+" on the old API until unblocked")
+		parts = append(parts, Plural(st.blocked, "object stays", "objects stay")+" on the old API until unblocked")
 	}
 	if st.badCheck {
 		parts = append(parts, "the plan's check found differences it does not declare")
@@ -307,7 +307,7 @@ func verificationLine(v *migrate.Verification) (line string, bad bool) {
 	case v.Missing:
 		return "not verified: the snapshot lacks the zone.", true
 	case v.Same():
-		return fmt.Sprintf("the new rules decide all %s as the old ones.", plural(v.Requests, "generated request", "generated requests")), false
+		return fmt.Sprintf("the new rules decide all %s as the old ones.", Plural(v.Requests, "generated request", "generated requests")), false
 	}
 	undeclared := 0
 	for _, d := range v.Differences {
@@ -321,9 +321,9 @@ func verificationLine(v *migrate.Verification) (line string, bad bool) {
 			rateLimits++
 		}
 	}
-	line = fmt.Sprintf("%d of %s decided otherwise (%d not declared by the plan)", v.Differing, plural(v.Requests, "generated request", "generated requests"), undeclared)
+	line = fmt.Sprintf("%d of %s decided otherwise (%d not declared by the plan)", v.Differing, Plural(v.Requests, "generated request", "generated requests"), undeclared)
 	if rateLimits > 0 {
-		line += "; " + plural(rateLimits, "rate limit counts", "rate limits count") + " otherwise"
+		line += "; " + Plural(rateLimits, "rate limit counts", "rate limits count") + " otherwise"
 	}
 	return line + ".", undeclared > 0 || rateLimits > 0
 }

@@ -189,13 +189,13 @@ func incompleteText(r *Report) string {
 	s := r.Summary
 	var parts []string
 	if s.ZonesFailed > 0 {
-		parts = append(parts, plural(s.ZonesFailed, "zone", "zones")+" could not be read completely")
+		parts = append(parts, Plural(s.ZonesFailed, "zone", "zones")+" could not be read completely")
 	}
 	if s.FilesFailed > 0 {
-		parts = append(parts, plural(s.FilesFailed, "file", "files")+" could not be read")
+		parts = append(parts, Plural(s.FilesFailed, "file", "files")+" could not be read")
 	}
 	if len(parts) == 0 && len(r.Errors) > 0 {
-		parts = append(parts, plural(len(r.Errors), "read error", "read errors"))
+		parts = append(parts, Plural(len(r.Errors), "read error", "read errors"))
 	}
 	if len(parts) == 0 {
 		return ""
@@ -212,7 +212,7 @@ func summaryCards(r *Report) []htmlCard {
 	} else {
 		note := ""
 		if s.Accounts > 0 {
-			note = "in " + plural(s.Accounts, "account", "accounts")
+			note = "in " + Plural(s.Accounts, "account", "accounts")
 		}
 		cards = append(cards, htmlCard{Key: "zones", Label: "zones scanned", Value: strconv.Itoa(s.ZonesScanned), Note: note})
 	}
@@ -228,7 +228,7 @@ func summaryCards(r *Report) []htmlCard {
 	}
 	if s.Incomplete {
 		incomplete.Class = "bad"
-		incomplete.Note = plural(len(r.Errors), "read error", "read errors")
+		incomplete.Note = Plural(len(r.Errors), "read error", "read errors")
 	}
 	cards = append(cards, incomplete,
 		htmlCard{Key: "as-of", Label: "as of", Class: "date", Value: orElse(textsafe.Sanitize(r.AsOf), "–"), Note: "date severities are judged on"})

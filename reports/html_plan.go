@@ -308,7 +308,7 @@ func sanitizeAll(ss []string) []string {
 func planSummaryLine(s migrate.Summary) string {
 	line := s.Line()
 	if s.Verify > 0 {
-		line += ", " + plural(s.Verify, "check", "checks")
+		line += ", " + Plural(s.Verify, "check", "checks")
 	}
 	return line
 }

@@ -276,7 +276,7 @@ func timelineTooltip(e *timelineEntry, st ruleStat, hit bool) string {
 		b.WriteString("; advisory")
 	}
 	if hit {
-		fmt.Fprintf(&b, "; %s here (most severe: %s)", plural(st.count, "finding", "findings"), st.worst)
+		fmt.Fprintf(&b, "; %s here (most severe: %s)", Plural(st.count, "finding", "findings"), st.worst)
 	}
 	return b.String()
 }

@@ -101,9 +101,9 @@ func markdownHead(r *Report) string {
 		b.WriteString("## sunset: no findings\n\n")
 	} else {
 		fmt.Fprintf(&b, "## sunset: %s, %s, %s\n\n",
-			plural(s.BySeverity.Error, "error", "errors"),
-			plural(s.BySeverity.Warning, "warning", "warnings"),
-			plural(s.BySeverity.Notice, "notice", "notices"))
+			Plural(s.BySeverity.Error, "error", "errors"),
+			Plural(s.BySeverity.Warning, "warning", "warnings"),
+			Plural(s.BySeverity.Notice, "notice", "notices"))
 	}
 	var scan []string
 	if r.AsOf != "" {
@@ -122,7 +122,7 @@ func markdownHead(r *Report) string {
 		n := len(r.Errors)
 		b.WriteString("\n> [!WARNING]\n> **The scan is incomplete:** ")
 		if n > 0 {
-			fmt.Fprintf(&b, "%s could not be read, so findings may be missing (see *Incomplete* below).\n", plural(n, "part", "parts"))
+			fmt.Fprintf(&b, "%s could not be read, so findings may be missing (see *Incomplete* below).\n", Plural(n, "part", "parts"))
 		} else {
 			b.WriteString("some zones or files could not be read, so findings may be missing.\n")
 		}
@@ -173,7 +173,7 @@ func markdownFindings(b *bytes.Buffer, groups []tableGroup, budget int) (shown, 
 	const header = "| Severity | Rule | Resource | Message | End of life |\n| --- | --- | --- | --- | --- |\n"
 	const closing = "\n</details>\n\n"
 	for _, g := range groups {
-		open := "<details>\n<summary>" + escapeHTML(g.heading) + " · " + plural(len(g.idx), "finding", "findings") + "</summary>\n\n" + header
+		open := "<details>\n<summary>" + escapeHTML(g.heading) + " · " + Plural(len(g.idx), "finding", "findings") + "</summary>\n\n" + header
 		if b.Len()+len(open)+len(closing) > budget {
 			return shown, total
 		}
@@ -201,7 +201,7 @@ func markdownErrors(r *Report, maxLen int) string {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "### Incomplete\n\n%s of the scan could not be read; findings there may be missing.\n\n| Where | What | Error |\n| --- | --- | --- |\n",
-		plural(len(r.Errors), "part", "parts"))
+		Plural(len(r.Errors), "part", "parts"))
 	const moreRoom = 64 // the "…and N more" line
 	for i, e := range r.Errors {
 		where := e.Path

@@ -24,7 +24,7 @@ func (m Markdown) WithPlan(p *migrate.Plan) Reporter {
 func markdownPlan(p *migrate.Plan, maxLen int, dir string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "### Migration plan\n\n**Plan:** %s (%s, %s).\n\n", escapeMarkdown(planSummaryLine(p.Summary)),
-		plural(len(p.Accounts), "account", "accounts"), plural(len(p.Zones), "zone", "zones"))
+		Plural(len(p.Accounts), "account", "accounts"), Plural(len(p.Zones), "zone", "zones"))
 	var sections []string
 	for _, a := range p.Accounts {
 		title := "Account " + textsafe.Sanitize(orElse(a.AccountName, a.AccountID))
@@ -47,13 +47,13 @@ func markdownPlan(p *migrate.Plan, maxLen int, dir string) string {
 	for i, s := range sections {
 		if b.Len()+len(s)+noteRoom > maxLen {
 			fmt.Fprintf(&b, "**%s of the plan left out** to keep this report under its size limit: %s.\n",
-				plural(len(sections)-i, "account or zone", "accounts and zones"), wholePlanAt(dir))
+				Plural(len(sections)-i, "account or zone", "accounts and zones"), wholePlanAt(dir))
 			break
 		}
 		b.WriteString(s)
 	}
 	if n := len(p.Unplanned); n > 0 {
-		fmt.Fprintf(&b, "%s no step resolves (%s lists them under `unplanned`).\n", plural(n, "finding", "findings"), planJSONAt(dir))
+		fmt.Fprintf(&b, "%s no step resolves (%s lists them under `unplanned`).\n", Plural(n, "finding", "findings"), planJSONAt(dir))
 	}
 	return b.String()
 }

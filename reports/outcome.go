@@ -45,8 +45,8 @@ func summaryOutcome(r *Report, o OutcomeOptions) string {
 	s := r.Summary
 	var parts []string
 	if !o.Brief {
-		counts := plural(s.FindingsTotal, "finding", "findings") + " (" + plural(s.BySeverity.Error, "error", "errors") + ", " +
-			plural(s.BySeverity.Warning, "warning", "warnings") + ", " + plural(s.BySeverity.Notice, "notice", "notices") + ")"
+		counts := Plural(s.FindingsTotal, "finding", "findings") + " (" + Plural(s.BySeverity.Error, "error", "errors") + ", " +
+			Plural(s.BySeverity.Warning, "warning", "warnings") + ", " + Plural(s.BySeverity.Notice, "notice", "notices") + ")"
 		if s.Suppressed > 0 {
 			counts += ", " + strconv.Itoa(s.Suppressed) + " suppressed"
 		}
@@ -85,13 +85,13 @@ func completeness(r *Report, interrupted bool) string {
 	interrupted = interrupted || s.ZonesNotScanned > 0
 	switch {
 	case s.ZonesNotScanned > 0:
-		parts = append(parts, "interrupted: "+plural(s.ZonesNotScanned, "zone", "zones")+" not scanned")
+		parts = append(parts, "interrupted: "+Plural(s.ZonesNotScanned, "zone", "zones")+" not scanned")
 	case interrupted:
 		parts = append(parts, "interrupted")
 	}
 	files := r.Source.Kind == SourceFiles || s.FilesScanned > 0 || s.FilesFailed > 0
 	if !files || s.ZonesScanned > 0 {
-		zones := plural(s.ZonesScanned, "zone", "zones") + " scanned"
+		zones := Plural(s.ZonesScanned, "zone", "zones") + " scanned"
 		if s.ZonesFailed > 0 {
 			zones += " (" + strconv.Itoa(s.ZonesFailed) + " failed)"
 		}
@@ -99,16 +99,16 @@ func completeness(r *Report, interrupted bool) string {
 	}
 	if files {
 		// Not "(N failed)" as for zones: a file too large to read was never checked.
-		parts = append(parts, plural(s.FilesScanned, "file", "files")+" checked")
+		parts = append(parts, Plural(s.FilesScanned, "file", "files")+" checked")
 		if s.FilesFailed > 0 {
-			parts = append(parts, plural(s.FilesFailed, "file", "files")+" not fully read")
+			parts = append(parts, Plural(s.FilesFailed, "file", "files")+" not fully read")
 		}
 	}
 	if s.RetiredEndpoints > 0 {
-		parts = append(parts, plural(s.RetiredEndpoints, "endpoint", "endpoints")+" answered retired")
+		parts = append(parts, Plural(s.RetiredEndpoints, "endpoint", "endpoints")+" answered retired")
 	}
 	if n := otherErrors(r); n > 0 {
-		parts = append(parts, plural(n, "other part", "other parts")+" not read")
+		parts = append(parts, Plural(n, "other part", "other parts")+" not read")
 	}
 	if !s.Incomplete && !interrupted {
 		return "complete: " + strings.Join(parts, ", ")
@@ -168,7 +168,7 @@ func UnreadLines(r *Report, maxPlaces int) []string {
 		}
 		line := "not read: " + p.label + ": " + p.first
 		if p.more > 0 {
-			line += " (and " + plural(p.more, "more part", "more parts") + ")"
+			line += " (and " + Plural(p.more, "more part", "more parts") + ")"
 		}
 		lines = append(lines, line)
 	}
@@ -218,7 +218,7 @@ func moreOf(places []unreadPlace) string {
 	}
 	out := make([]string, len(order))
 	for i, k := range order {
-		out[i] = plural(count[k], names[k][0], names[k][1])
+		out[i] = Plural(count[k], names[k][0], names[k][1])
 	}
 	return strings.Join(out, ", ")
 }

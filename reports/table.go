@@ -153,7 +153,7 @@ func (t Table) Write(w io.Writer, r *Report) error {
 	}
 	if lines := notReadLines(r); len(lines) > 0 {
 		bw.WriteByte('\n')
-		bw.WriteString(st.heading.Render("Could not read (" + plural(len(r.Errors), "error", "errors") + "):"))
+		bw.WriteString(st.heading.Render("Could not read (" + Plural(len(r.Errors), "error", "errors") + "):"))
 		bw.WriteByte('\n')
 		for _, line := range lines {
 			writeText(bw, hang(line, width, "  ", "    "))
@@ -344,7 +344,7 @@ func notReadLines(r *Report) []string {
 		lines = append(lines, strings.TrimPrefix(line, "not read: ")) // the heading says it
 	}
 	if n := r.Summary.ZonesNotScanned; n > 0 {
-		lines = append(lines, plural(n, "zone", "zones")+" never started (the run was interrupted)")
+		lines = append(lines, Plural(n, "zone", "zones")+" never started (the run was interrupted)")
 	}
 	return append(lines, RetiredLines(r)...)
 }
@@ -521,13 +521,13 @@ func summaryLine(r *Report, st tableStyles, width int) string {
 	zones := !files || s.ZonesScanned > 0 || s.ZonesFailed > 0
 	var parts []string
 	if zones {
-		parts = append(parts, plural(s.ZonesScanned, "zone", "zones")+" scanned")
+		parts = append(parts, Plural(s.ZonesScanned, "zone", "zones")+" scanned")
 	}
 	if files {
-		parts = append(parts, plural(s.FilesScanned, "file", "files")+" scanned")
+		parts = append(parts, Plural(s.FilesScanned, "file", "files")+" scanned")
 	}
 	counted := func(n int, one, many string, sev scanner.Severity) string {
-		text := plural(n, one, many)
+		text := Plural(n, one, many)
 		if n == 0 {
 			return text
 		}
@@ -538,13 +538,13 @@ func summaryLine(r *Report, st tableStyles, width int) string {
 		counted(s.BySeverity.Warning, "warning", "warnings", scanner.SeverityWarning),
 		counted(s.BySeverity.Notice, "notice", "notices", scanner.SeverityNotice))
 	if zones {
-		parts = append(parts, plural(s.ZonesFailed, "zone", "zones")+" failed")
+		parts = append(parts, Plural(s.ZonesFailed, "zone", "zones")+" failed")
 		if s.ZonesNotScanned > 0 {
-			parts = append(parts, plural(s.ZonesNotScanned, "zone", "zones")+" not scanned")
+			parts = append(parts, Plural(s.ZonesNotScanned, "zone", "zones")+" not scanned")
 		}
 	}
 	if files {
-		parts = append(parts, plural(s.FilesFailed, "file", "files")+" failed")
+		parts = append(parts, Plural(s.FilesFailed, "file", "files")+" failed")
 	}
 	if s.Suppressed > 0 {
 		parts = append(parts, strconv.Itoa(s.Suppressed)+" suppressed")

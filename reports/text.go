@@ -108,8 +108,8 @@ func joinWrapped(parts []string, sep string, width int) string {
 	return b.String()
 }
 
-// plural is "1 one" or "N many".
-func plural(n int, one, many string) string {
+// Plural is "1 one" or "N many".
+func Plural(n int, one, many string) string {
 	if n == 1 {
 		return "1 " + one
 	}

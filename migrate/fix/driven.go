@@ -2,6 +2,7 @@ package fix
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"sort"
@@ -48,10 +49,15 @@ func (p *part) static() bool {
 }
 
 // drivenList renders the group's rules as one HCL list expression.
-func drivenList(ev *evaluator, g *group, renames []rename) (string, error) {
+func drivenList(g *group, mappingOf func(*pair) mapping, literal func(*pair) *part) (string, error) {
 	parts := make([]*part, 0, len(g.pairs))
 	for i, p := range g.pairs {
-		pt, err := drivenPart(g.module, p, renames)
+		if pt := literal(p); pt != nil {
+			pt.index = i
+			parts = append(parts, pt)
+			continue
+		}
+		pt, err := drivenPart(p, mappingOf(p), false)
 		if err != nil {
 			return "", err
 		}
@@ -114,8 +120,12 @@ func precedenceOf(quoted string) int {
 func sortedList(parts []*part) string {
 	objs := make([]string, 0, len(parts))
 	for _, p := range parts {
-		key := fmt.Sprintf(`format("%%010d/%%d/%%02d/%%s", coalesce(%s, %d), lookup(%s, %s, %d), %d, %s)`,
-			p.prio, noPriority, precedenceMap(), p.action, len(precedenceTable()), p.index, keyOf(p))
+		prio := fmt.Sprintf("coalesce(%s, %d)", p.prio, noPriority)
+		if _, err := strconv.Atoi(p.prio); err == nil {
+			prio = p.prio
+		}
+		key := fmt.Sprintf(`format("%%010d/%%d/%%02d/%%s", %s, lookup(%s, %s, %d), %d, %s)`,
+			prio, precedenceMap(), p.action, len(precedenceTable()), p.index, keyOf(p))
 		if p.iter == "" {
 			objs = append(objs, "{ ("+key+") = "+object(p.members)+" }")
 			continue
@@ -221,19 +231,24 @@ func hclString(s string) string {
 // substituted is an attribute's source with each.key/each.value/count.index made the for
 // expression's k and v, and, for a rule iterating over its filter, each.value.ATTR made the
 // filter's attribute.
-func substituted(r *Resource, x hclsyntax.Expression, filterAttrs map[string]string) (string, error) {
+func substituted(r *Resource, x hclsyntax.Expression, filterAttrs, eachAttrs map[string]string, keepIter bool) (string, error) {
 	src := exprText(r.File, x)
 	f, diags := hclwrite.ParseConfig([]byte("x = "+src+"\n"), r.File.Path, hcl.InitialPos)
 	if diags.HasErrors() {
 		return "", diags
 	}
 	toks := f.Body().GetAttribute("x").Expr().BuildTokens(nil)
-	if filterAttrs != nil {
-		toks = replaceEachValue(toks, filterAttrs)
+	if eachAttrs != nil && eachAttrs[""] != "" && len(eachAttrs) > 1 {
+		toks = replaceEachValue(toks, eachAttrs)
 	}
-	toks = renamePrefix(toks, "each", "key", "k")
-	toks = renamePrefix(toks, "each", "value", "v")
-	toks = renamePrefix(toks, "count", "index", "k")
+	if filterAttrs != nil {
+		toks = replaceFilterRefs(toks, filterAttrs)
+	}
+	if !keepIter {
+		toks = renamePrefix(toks, "each", "key", "k")
+		toks = renamePrefix(toks, "each", "value", "v")
+		toks = renamePrefix(toks, "count", "index", "k")
+	}
 	return strings.TrimSpace(string(toks.Bytes())), nil
 }
 
@@ -247,6 +262,35 @@ func renamePrefix(toks hclwrite.Tokens, root, attr, name string) hclwrite.Tokens
 			out = append(out, &hclwrite.Token{Type: hclsyntax.TokenIdent, Bytes: []byte(name), SpacesBefore: toks[i].SpacesBefore})
 			i += 2
 			continue
+		}
+		out = append(out, toks[i])
+	}
+	return out
+}
+
+// replaceFilterRefs replaces cloudflare_filter.F[KEY].ATTR and cloudflare_filter.F.ATTR (a
+// rule reading its own filter, which goes) by (the filter's ATTR); the caller passes only the
+// attributes of the rule's filter, whose name is under the "" key.
+func replaceFilterRefs(toks hclwrite.Tokens, attrs map[string]string) hclwrite.Tokens {
+	name := attrs[""]
+	var out hclwrite.Tokens
+	for i := 0; i < len(toks); i++ {
+		if i+2 < len(toks) && string(toks[i].Bytes) == typeFilter && toks[i+1].Type == hclsyntax.TokenDot && string(toks[i+2].Bytes) == name &&
+			(i == 0 || toks[i-1].Type != hclsyntax.TokenDot) {
+			j := i + 3
+			if j < len(toks) && toks[j].Type == hclsyntax.TokenOBrack {
+				for j < len(toks) && toks[j].Type != hclsyntax.TokenCBrack {
+					j++
+				}
+				j++
+			}
+			if j+1 < len(toks) && toks[j].Type == hclsyntax.TokenDot {
+				if v, ok := attrs[string(toks[j+1].Bytes)]; ok && string(toks[j+1].Bytes) != "" {
+					out = append(out, &hclwrite.Token{Type: hclsyntax.TokenIdent, Bytes: []byte("(" + v + ")"), SpacesBefore: toks[i].SpacesBefore})
+					i = j + 1
+					continue
+				}
+			}
 		}
 		out = append(out, toks[i])
 	}
@@ -273,26 +317,45 @@ func replaceEachValue(toks hclwrite.Tokens, attrs map[string]string) hclwrite.To
 // trimmed compacts generated HCL for comparison in tests and logs.
 func trimmed(s string) string { return string(bytes.Join(bytes.Fields([]byte(s)), []byte(" "))) }
 
-// drivenPart renders one pair as a part of the list.
-func drivenPart(m *Module, p *pair, renames []rename) (*part, error) {
+// mapping is what the HCL must map: the field renames, and whether a rule may use
+// cf.threat_score (both as the known values need, or everything when they are not known).
+type mapping struct {
+	renames []rename
+	threat  bool
+}
+
+// mappingFor is the mapping the expressions need; texts nil means not known.
+func mappingFor(texts []string) mapping {
+	return mapping{renames: renamesIn(texts), threat: texts == nil || containsField(texts, threatField)}
+}
+
+// threatField is always 0 now: a rule using it is created disabled.
+const threatField = "cf.threat_score"
+
+// drivenPart renders one pair as a part of the list; keepIter keeps each.* and count.* as
+// they are (a ruleset repeated as the pair is), else they become the for expression's k, v.
+func drivenPart(p *pair, mp mapping, keepIter bool) (*part, error) {
 	r, f := p.rule, p.filter
 	pt := &part{}
-	var viaAttrs map[string]string
-	iterOf := r
-	if p.viaFilter {
-		iterOf = f
-		viaAttrs = map[string]string{}
-		for _, a := range []string{"expression", "description", "paused"} {
-			if x := f.Attr(a); x != nil {
-				s, err := substituted(f, x, nil)
-				if err != nil {
-					return nil, err
-				}
-				viaAttrs[a] = s
+	// The rule may read its filter (each.value when it iterates over it, or a reference):
+	// the filter goes, so its attributes are written in its place.
+	filterAttrs := map[string]string{"": f.Name}
+	for _, a := range []string{"expression", "description", "paused"} {
+		if x := f.Attr(a); x != nil {
+			s, err := substituted(f, x, nil, nil, keepIter)
+			if err != nil {
+				return nil, err
 			}
+			filterAttrs[a] = s
 		}
 	}
+	viaAttrs := map[string]string{"": f.Name}
+	iterOf := r
+	if p.viaFilter {
+		iterOf, viaAttrs = f, filterAttrs
+	}
 	switch {
+	case keepIter:
 	case iterOf.Attr("for_each") != nil:
 		pt.iter = "for k, v in " + exprText(iterOf.File, iterOf.Attr("for_each"))
 	case iterOf.Attr("count") != nil:
@@ -304,9 +367,9 @@ func drivenPart(m *Module, p *pair, renames []rename) (*part, error) {
 			return none, nil
 		}
 		if res == r {
-			return substituted(res, x, viaAttrs)
+			return substituted(res, x, filterAttrs, viaAttrs, keepIter)
 		}
-		return substituted(res, x, nil)
+		return substituted(res, x, nil, nil, keepIter)
 	}
 	vals := map[string]string{}
 	for _, a := range []struct {
@@ -323,20 +386,24 @@ func drivenPart(m *Module, p *pair, renames []rename) (*part, error) {
 		vals[a.res.Type+"."+a.name] = s
 	}
 	pt.prio, pt.action = vals[typeFirewallRule+".priority"], vals[typeFirewallRule+".action"]
-	pt.members = ruleMembers(r, pt, vals, renames)
+	pt.members = ruleMembers(r, pt, vals, mp)
 	return pt, nil
 }
 
 // ruleMembers are the custom rule's members in HCL, the same for every part so that v4's
 // dynamic block finds each of them.
-func ruleMembers(r *Resource, pt *part, vals map[string]string, renames []rename) []member {
+func ruleMembers(r *Resource, pt *part, vals map[string]string, mp mapping) []member {
 	ref := hclString(r.Name)
 	if pt.iter != "" {
 		ref = `"` + r.Name + `_${k}"`
 	}
 	desc := "null"
-	switch rd, fd := vals[typeFirewallRule+".description"], vals[typeFilter+".description"]; {
-	case rd != "" && fd != "":
+	rd, fd := vals[typeFirewallRule+".description"], vals[typeFilter+".description"]
+	if rd == "("+fd+")" {
+		rd = fd
+	}
+	switch {
+	case rd != "" && fd != "" && rd != fd:
 		desc = fmt.Sprintf(`%s != null && %s != "" ? %s : %s`, rd, rd, rd, fd)
 	case rd != "":
 		desc = rd
@@ -348,10 +415,10 @@ func ruleMembers(r *Resource, pt *part, vals map[string]string, renames []rename
 	return []member{
 		{"ref", ref},
 		{"description", desc},
-		{"expression", renamed(old, renames)},
+		{"expression", renamed(old, mp.renames)},
 		{"action", actionExpr(a)},
 		{"action_parameters", paramsExpr(a, vals[typeFirewallRule+".products"])},
-		{"enabled", enabledExpr(vals[typeFirewallRule+".paused"], old)},
+		{"enabled", enabledExpr(vals[typeFirewallRule+".paused"], old, mp.threat)},
 	}
 }
 
@@ -370,8 +437,14 @@ func actionExpr(a string) string {
 // products (and the phases that replace them) for a bypass, null for the other actions.
 func paramsExpr(a, products string) string {
 	allow := `{ ruleset = "current", products = null, phases = null }`
+	if strings.ContainsAny(products, " ?:!=<>") {
+		products = "(" + products + ")" // a conditional's ":" would end the for expression's head
+	}
 	phases := fmt.Sprintf("[for p in %s : %s[p] if contains(keys(%s), p)]", products, skipPhaseMap(), skipPhaseMap())
 	bypass := fmt.Sprintf("{ ruleset = null, products = %s, phases = length(%s) > 0 ? sort(%s) : null }", products, phases, phases)
+	if products == "null" {
+		bypass = "null" // a bypass without products skips nothing: the API refuses it
+	}
 	if s, err := strconv.Unquote(a); err == nil {
 		switch s {
 		case string(vocab.ActionAllow):
@@ -380,6 +453,9 @@ func paramsExpr(a, products string) string {
 			return bypass
 		}
 		return "null"
+	}
+	if bypass == "null" {
+		return fmt.Sprintf(`%s == "allow" ? %s : null`, a, allow)
 	}
 	return fmt.Sprintf(`%s == "allow" ? %s : %s == "bypass" ? %s : null`, a, allow, a, bypass)
 }
@@ -397,13 +473,87 @@ func skipPhaseMap() string {
 
 // enabledExpr is !paused, and false for a rule using cf.threat_score (always 0), as the
 // translation does.
-func enabledExpr(paused, expr string) string {
-	threat := fmt.Sprintf(`length(regexall(%s, %s)) == 0`, hclString(fieldPattern("cf.threat_score")), expr)
-	switch paused {
-	case "false":
-		return threat
-	case "true":
+func enabledExpr(paused, expr string, threat bool) string {
+	guard := fmt.Sprintf(`length(regexall(%s, %s)) == 0`, hclString(fieldPattern(threatField)), expr)
+	switch {
+	case paused == "true":
 		return "false"
+	case paused == "false" && threat:
+		return guard
+	case paused == "false":
+		return "true"
+	case threat:
+		return fmt.Sprintf("%s != true && %s", paused, guard)
 	}
-	return fmt.Sprintf("%s != true && %s", paused, threat)
+	return paused + " != true"
+}
+
+// literalPart is a single pair whose values the repository holds, translated as plan
+// translates it and written as values, with the members every part has; nil when the pair
+// is repeated, not known, or not translated.
+func literalPart(ev *evaluator, p *pair, plan string) *part {
+	if p.rule.Repeated() || p.filter.Repeated() {
+		return nil
+	}
+	old, ok := oldRules(ev, p)
+	if !ok || len(old) != 1 {
+		return nil
+	}
+	res := customrules.Translate(old, customrules.Options{Plan: plan})
+	if len(res.Ruleset) != 1 {
+		return nil
+	}
+	r := res.Ruleset[0]
+	var params skipParams
+	if len(r.ActionParameters) > 0 {
+		if err := json.Unmarshal(r.ActionParameters, &params); err != nil {
+			return nil
+		}
+	}
+	prio := strconv.Itoa(noPriority)
+	if old[0].Priority != nil {
+		prio = strconv.Itoa(*old[0].Priority)
+	}
+	enabled := r.Enabled == nil || *r.Enabled
+	return &part{prio: prio, action: hclString(string(old[0].Action)), members: []member{
+		{"ref", hclString(r.Ref)},
+		{"description", nullOr(r.Description)},
+		{"expression", hclString(r.Expression)},
+		{"action", hclString(string(r.Action))},
+		{"action_parameters", params.hcl()},
+		{"enabled", strconv.FormatBool(enabled)},
+	}}
+}
+
+// skipParams are the skip action's parameters, as the translation writes them.
+type skipParams struct {
+	Ruleset  string   `json:"ruleset"`
+	Products []string `json:"products"`
+	Phases   []string `json:"phases"`
+}
+
+// hcl is the parameters as the object every part has, null when there are none.
+func (p skipParams) hcl() string {
+	if p.Ruleset == "" && len(p.Products) == 0 {
+		return "null"
+	}
+	return fmt.Sprintf("{ ruleset = %s, products = %s, phases = %s }", nullOr(p.Ruleset), stringsOrNull(p.Products), stringsOrNull(p.Phases))
+}
+
+func nullOr(s string) string {
+	if s == "" {
+		return "null"
+	}
+	return hclString(s)
+}
+
+func stringsOrNull(xs []string) string {
+	if len(xs) == 0 {
+		return "null"
+	}
+	quoted := make([]string, len(xs))
+	for i, x := range xs {
+		quoted[i] = hclString(x)
+	}
+	return "[" + strings.Join(quoted, ", ") + "]"
 }

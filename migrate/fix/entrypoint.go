@@ -3,7 +3,6 @@ package fix
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/hashicorp/hcl/v2"
 	"github.com/sunsetscan/sunset/migrate"
 	"slices"
 	"strings"
@@ -13,6 +12,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/sunsetscan/sunset/migrate/terraform"
+	"github.com/sunsetscan/sunset/reports"
 	"github.com/sunsetscan/sunset/scanner/inventory"
 	"github.com/sunsetscan/sunset/scanner/vocab"
 )
@@ -57,15 +57,10 @@ func (f *fixer) entryPoint(m *Module, src *File, zone hclsyntax.Expression, z zo
 	}
 	rw.New = typeRuleset + "." + name
 	if imported {
-		importID := "zones/" + z.id + "/" + rs.ID
-		if f.opts.Target == terraform.ProviderV4 {
-			importID = "zone/" + z.id + "/" + rs.ID // v4's import id
+		if !f.importBlock(m, rw.New, z.id, rs.ID) {
+			return "", fmt.Errorf("the zone's %s entry point exists (ruleset %s) and must be imported, but no root module calls %s once (an import block cannot name a repeated module's instance for fix)", nr.phase, rs.ID, m.Dir)
 		}
-		file.Body().AppendNewline()
-		ib := file.Body().AppendNewBlock("import", nil).Body()
-		ib.SetAttributeTraversal("to", hcl.Traversal{hcl.TraverseRoot{Name: typeRuleset}, hcl.TraverseAttr{Name: name}})
-		ib.SetAttributeValue("id", cty.StringVal(importID))
-		rw.Notes = append(rw.Notes, fmt.Sprintf("the zone's %s entry point exists (ruleset %s, %s, from the snapshot): imported, its rules kept and the new ones added", nr.phase, rs.ID, plural(len(rs.Rules), "rule", "rules")))
+		rw.Notes = append(rw.Notes, fmt.Sprintf("the zone's %s entry point exists (ruleset %s, %s, from the snapshot): imported (%s), its rules kept and the new ones added", nr.phase, rs.ID, reports.Plural(len(rs.Rules), "rule", "rules"), ImportsFile))
 	}
 	return commentLines(nr.what, "") + string(hclwrite.Format(file.Bytes())), nil
 }

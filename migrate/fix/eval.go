@@ -106,7 +106,9 @@ func (e *evaluator) value(x hclsyntax.Expression, extra map[string]cty.Value) ct
 	}
 	ctx.Variables["local"] = objectOrEmpty(e.localsFor(x))
 	for _, tr := range x.Variables() {
-		if _, ok := ctx.Variables[tr.RootName()]; !ok {
+		if _, ok := ctx.Variables[tr.RootName()]; !ok && tr.RootName() == typeZone {
+			ctx.Variables[typeZone] = e.zoneResources()
+		} else if !ok {
 			ctx.Variables[tr.RootName()] = cty.DynamicVal
 		}
 	}

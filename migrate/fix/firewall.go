@@ -23,8 +23,20 @@ func (f *fixer) firewallGroup(ev *evaluator, g *group) {
 	old, known := groupRules(ev, g)
 	kept := map[*pair][]string{}
 	var res *customrules.Result
+	live, liveOK := liveEntryPoint(zone.inv)
+	ep := existingEntryPoint(ev, g)
+	if liveOK && len(live.Rules) > 0 && ep == nil && (!known || anyRepeated(g)) {
+		f.res.Left = append(f.res.Left, Problem{Path: g.pairs[0].rule.File.Path, Line: g.pairs[0].rule.Line(),
+			Message: fmt.Sprintf("the firewall rules of zone %s left as they are: its custom rules entry point (ruleset %s) holds %d rules this configuration does not declare, and these rules are driven by values fix cannot hold with them; import the entry point into a cloudflare_ruleset with its rules first, then run sunset fix again", zone.label(g.zoneText), live.ID, len(live.Rules))})
+		return
+	}
 	if known {
-		res, kept = translateKeeping(g, old, zone.plan)
+		liveRefs(old, zone.inv)
+		var existing []inventory.RulesetRule
+		if liveOK && ep == nil {
+			existing = live.Rules
+		}
+		res, kept = translateKeeping(g, old, zone.plan, existing)
 	}
 	var pairs []*pair
 	for _, p := range g.pairs {
@@ -40,7 +52,14 @@ func (f *fixer) firewallGroup(ev *evaluator, g *group) {
 	if zone.plan != "" {
 		rw.Notes = append(rw.Notes, "plan "+zone.plan+" from "+zone.source)
 	}
-	sub := &group{module: g.module, zone: g.zone, zoneText: g.zoneText, pairs: pairs}
+	sub := &group{module: g.module, zone: g.zone, zoneText: g.zoneText, pairs: pairs, perInstance: g.perInstance}
+	if liveOK && ep == nil {
+		sub.live = &live
+	}
+	if ep != nil && !g.perInstance {
+		f.mergeGroup(ev, sub, ep, res, kept, rw)
+		return
+	}
 	name := rulesetName(g.module, g)
 	block, err := f.customRulesBlock(ev, sub, name, res, &rw)
 	if err != nil {
@@ -53,7 +72,33 @@ func (f *fixer) firewallGroup(ev *evaluator, g *group) {
 		rw.Old = append(rw.Old, r.Address())
 	}
 	rw.File, rw.Line = olds[0].File.Path, olds[0].Line()
-	f.replace(olds, block)
+	if liveOK && !g.perInstance {
+		if f.importBlock(g.module, rw.New, zone.id, live.ID) {
+			rw.Notes = append(rw.Notes, fmt.Sprintf("the entry point exists (ruleset %s, %d rules, kept first): imported by %s", live.ID, len(live.Rules), ImportsFile))
+		} else {
+			rw.Notes = append(rw.Notes, fmt.Sprintf("the entry point exists (ruleset %s): import it before the apply: terraform import <address of %s> zones/%s/%s", live.ID, rw.New, zone.id, live.ID))
+		}
+	}
+	f.replace(olds, block, rw.New)
+	f.res.Rewrites = append(f.res.Rewrites, rw)
+}
+
+// mergeGroup adds the group's rules to the module's existing entry point for the zone and
+// removes the old resources.
+func (f *fixer) mergeGroup(ev *evaluator, g *group, ep *Resource, res *customrules.Result, kept map[*pair][]string, rw Rewrite) {
+	es, err := f.mergeInto(ev, g, ep, res, &rw)
+	if err != nil {
+		f.res.Left = append(f.res.Left, Problem{Path: g.pairs[0].rule.File.Path, Line: g.pairs[0].rule.Line(), Message: "left as it is: " + err.Error()})
+		return
+	}
+	f.edits[ep.File] = append(f.edits[ep.File], es...)
+	olds := oldResources(g.pairs, kept)
+	rw.New = ep.Address()
+	for _, r := range olds {
+		rw.Old = append(rw.Old, r.Address())
+	}
+	rw.File, rw.Line = olds[0].File.Path, olds[0].Line()
+	f.replace(olds, "", rw.New)
 	f.res.Rewrites = append(f.res.Rewrites, rw)
 }
 
@@ -73,7 +118,7 @@ func groupRules(ev *evaluator, g *group) ([]inventory.FirewallRule, bool) {
 // translateKeeping translates the group's rules for the zone's plan; a pair any of whose
 // rules the translation leaves out, or that uses cf.threat_score (always 0: a decision for
 // its owner), is kept with the reasons, and the rest translated again without it.
-func translateKeeping(g *group, old []inventory.FirewallRule, plan string) (*customrules.Result, map[*pair][]string) {
+func translateKeeping(g *group, old []inventory.FirewallRule, plan string, existing []inventory.RulesetRule) (*customrules.Result, map[*pair][]string) {
 	kept := map[*pair][]string{}
 	for {
 		var rules []inventory.FirewallRule
@@ -82,7 +127,7 @@ func translateKeeping(g *group, old []inventory.FirewallRule, plan string) (*cus
 				rules = append(rules, r)
 			}
 		}
-		res := customrules.Translate(rules, customrules.Options{Plan: plan})
+		res := customrules.Translate(rules, customrules.Options{Plan: plan, Existing: existing})
 		more := false
 		for _, t := range res.Rules {
 			why := keepReasons(t)
@@ -109,13 +154,24 @@ func keepReasons(t customrules.RuleTranslation) []string {
 	var why []string
 	for _, d := range t.Diagnostics {
 		if d.Severity == customrules.SeverityError || d.Code == customrules.CodeThreatScore || d.Code == customrules.CodeQuota {
-			why = append(why, fmt.Sprintf("%s: %s", strings.Join(t.FirewallRuleIDs, "+"), d.Message))
+			why = append(why, instancePrefix(t.FirewallRuleIDs)+d.Message)
 		}
 	}
 	if t.Index < 0 && len(why) == 0 {
-		why = append(why, strings.Join(t.FirewallRuleIDs, "+")+": not translated")
+		why = append(why, instancePrefix(t.FirewallRuleIDs)+"not translated")
 	}
 	return why
+}
+
+// instancePrefix names the instances of a repeated resource a reason is about ("" for a
+// single resource: the message names it already).
+func instancePrefix(ids []string) string {
+	for _, id := range ids {
+		if strings.HasSuffix(id, "]") {
+			return strings.Join(ids, "+") + ": "
+		}
+	}
+	return ""
 }
 
 // pairOfRule finds the pair an instance address belongs to.
@@ -138,8 +194,8 @@ func (f *fixer) keep(g *group, kept map[*pair][]string) {
 		why = slices.Compact(why)
 		msg := p.rule.Address() + " not rewritten: " + strings.Join(why, "; ")
 		f.res.Left = append(f.res.Left, Problem{Path: p.rule.File.Path, Line: p.rule.Line(), Message: msg})
-		start, _ := blockSpan(p.rule.File, p.rule)
-		f.edits[p.rule.File] = append(f.edits[p.rule.File], edit{start: start, end: start, text: commentLines("sunset fix: "+msg+". Decide, then run sunset fix again.", "")})
+		f.commentAbove(p.rule.File, p.rule.Block.Range().Start.Byte, "sunset fix: "+msg+". Decide, then run sunset fix again.")
+		f.commentAbove(p.filter.File, p.filter.Block.Range().Start.Byte, "sunset fix: "+p.filter.Address()+" not rewritten: "+p.rule.Address()+" uses it (see there).")
 	}
 }
 
@@ -171,9 +227,13 @@ func oldResources(pairs []*pair, kept map[*pair][]string) []*Resource {
 
 // verifyRules compares the old rules with the new ones on generated requests, as `sunset
 // verify` does, and says the result in words.
-func verifyRules(old []inventory.FirewallRule, rules []json.RawMessage) (string, bool) {
+func verifyRules(old []inventory.FirewallRule, live *inventory.Ruleset, rules []json.RawMessage) (string, bool) {
 	zp := &migrate.ZonePlan{Targets: []migrate.Target{{Phase: vocab.PhaseCustomRules, Name: "default", Rules: rules}}}
-	v := verify.Zone(zp, &inventory.ZoneInventory{FirewallRules: old})
+	z := &inventory.ZoneInventory{FirewallRules: old}
+	if live != nil {
+		z.Rulesets = []inventory.Ruleset{*live}
+	}
+	v := verify.Zone(zp, z)
 	if len(v.Differences) == 0 {
 		return fmt.Sprintf("verified: old and new rules decide the same on %d generated requests", v.Requests), true
 	}

@@ -1,7 +1,7 @@
 package fix
 
 import (
-	"fmt"
+	"bytes"
 	"sort"
 	"strings"
 
@@ -74,11 +74,13 @@ func Run(opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := &fixer{repo: repo, opts: opts, edits: map[*File][]edit{}, res: &Result{Problems: repo.Problems}}
+	f := &fixer{repo: repo, opts: opts, edits: map[*File][]edit{}, res: &Result{Problems: repo.Problems}, replacedBy: map[*Resource]string{}, added: map[string][]byte{}, imports: map[string][]string{}}
 	for _, m := range repo.Modules {
 		f.module(m)
 	}
+	f.references()
 	f.stateSteps()
+	f.writeImports()
 	f.finish()
 	return f.res, nil
 }
@@ -90,7 +92,11 @@ type fixer struct {
 	edits   map[*File][]edit
 	res     *Result
 	removed []*Resource // old resources that leave the configuration
-	added   map[string][]byte
+	// replacedBy is the address of the resource that replaced an old one.
+	replacedBy map[*Resource]string
+	added      map[string][]byte
+	renamed    map[string]bool
+	imports    map[string][]string // root module dir -> import blocks // string literals already given their fields' new names
 }
 
 // edit replaces the bytes [start, end) of a file with text.
@@ -107,6 +113,7 @@ func (f *fixer) module(m *Module) {
 	for _, r := range orphans {
 		f.res.Left = append(f.res.Left, Problem{Path: r.File.Path, Line: r.Line(), Message: r.Address() + " is used by no firewall rule of this module: nothing to migrate; delete it when nothing else uses it"})
 	}
+	f.renameRulesetFields(m)
 	for _, g := range groups {
 		sortPairs(g.pairs)
 		f.firewallGroup(ev, g)
@@ -123,11 +130,15 @@ func (f *fixer) module(m *Module) {
 // finish applies the edits and fills Files in path order.
 func (f *fixer) finish() {
 	for file, es := range f.edits {
-		sort.Slice(es, func(i, j int) bool { return es[i].start > es[j].start })
+		es = outermost(es)
 		out := append([]byte(nil), file.Src...)
 		for _, e := range es {
 			out = append(out[:e.start:e.start], append([]byte(e.text), out[e.end:]...)...)
 		}
+		// A block removed at the end leaves the blank line that separated it: the file ends
+		// as it did.
+		ends := len(file.Src) - len(bytes.TrimRight(file.Src, "\n"))
+		out = append(bytes.TrimRight(out, "\n"), bytes.Repeat([]byte("\n"), ends)...)
 		f.res.Files = append(f.res.Files, FileChange{Path: file.Path, Abs: file.Abs, Old: file.Src, New: out})
 	}
 	for path, data := range f.added {
@@ -135,6 +146,40 @@ func (f *fixer) finish() {
 	}
 	sort.Slice(f.res.Files, func(i, j int) bool { return f.res.Files[i].Path < f.res.Files[j].Path })
 	sort.SliceStable(f.res.Left, func(i, j int) bool { return lessProblem(f.res.Left[i], f.res.Left[j]) })
+}
+
+// outermost drops the edits inside another edit's range (a literal renamed in a block that
+// goes whole) and orders the rest from the end of the file, an insertion before the
+// replacement that starts where it is.
+func outermost(es []edit) []edit {
+	sort.SliceStable(es, func(i, j int) bool {
+		if es[i].start != es[j].start {
+			return es[i].start < es[j].start
+		}
+		return es[i].end > es[j].end
+	})
+	var out []edit
+	for _, e := range es {
+		nested := false
+		for _, k := range out {
+			// An insertion at either end of a replacement is beside it, not inside it.
+			beside := e.start == e.end && (e.start == k.start || e.start == k.end)
+			if k.end > k.start && k.start <= e.start && e.end <= k.end && !beside {
+				nested = true
+				break
+			}
+		}
+		if !nested {
+			out = append(out, e)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].start != out[j].start {
+			return out[i].start > out[j].start
+		}
+		return out[i].end > out[j].end
+	})
+	return out
 }
 
 func lessProblem(a, b Problem) bool {
@@ -159,14 +204,6 @@ func blockSpan(file *File, r *Resource) (int, int) {
 		end++
 	}
 	return start, end
-}
-
-// plural is "n thing" or "n things".
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return fmt.Sprintf("%d %s", n, one)
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }
 
 func joinAddrs(rs []*Resource) string {

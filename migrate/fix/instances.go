@@ -76,15 +76,38 @@ func oldRules(ev *evaluator, p *pair) ([]inventory.FirewallRule, bool) {
 	if !ok {
 		return nil, false
 	}
-	var out []inventory.FirewallRule
+	filters := make([]inventory.Filter, 0, len(insts))
+	objs := map[string]cty.Value{}
+	var list []cty.Value
 	for _, in := range insts {
 		f, ok := filterOf(ev, p.filter, in)
 		if !ok {
 			return nil, false
 		}
-		vars := in.vars
+		filters = append(filters, f)
+		objs[in.key] = filterObject(f)
+		list = append(list, filterObject(f))
+	}
+	// A rule may read its filter by reference: cloudflare_filter.F, [count.index], [each.key].
+	var coll cty.Value
+	switch {
+	case p.filter.Attr("count") != nil:
+		coll = cty.TupleVal(list)
+	case p.filter.Attr("for_each") != nil:
+		coll = cty.ObjectVal(objs)
+	default:
+		coll = list[0]
+	}
+	filterVar := cty.ObjectVal(map[string]cty.Value{p.filter.Name: coll})
+	var out []inventory.FirewallRule
+	for i, in := range insts {
+		f := filters[i]
+		vars := map[string]cty.Value{typeFilter: filterVar}
+		for k, v := range in.vars {
+			vars[k] = v
+		}
 		if p.viaFilter {
-			vars = map[string]cty.Value{"each": cty.ObjectVal(map[string]cty.Value{"key": cty.StringVal(in.key), "value": filterObject(f)})}
+			vars["each"] = cty.ObjectVal(map[string]cty.Value{"key": cty.StringVal(in.key), "value": filterObject(f)})
 		}
 		r, ok := ruleOf(ev, p.rule, instance{key: in.key, vars: vars}, f)
 		if !ok {

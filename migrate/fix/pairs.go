@@ -2,6 +2,7 @@ package fix
 
 import (
 	"fmt"
+	"github.com/sunsetscan/sunset/scanner/inventory"
 	"sort"
 	"strings"
 
@@ -31,6 +32,11 @@ type group struct {
 	zone     hclsyntax.Expression
 	zoneText string
 	pairs    []*pair
+	// perInstance: the zone_id differs per instance of the (single) pair, so the ruleset
+	// repeats as the pair does, one rule in each.
+	perInstance bool
+	// live is the zone's entry point as a snapshot holds it (its rules run first).
+	live *inventory.Ruleset
 }
 
 // firewallGroups finds the module's firewall rules, pairs each with its filter (by the
@@ -57,8 +63,12 @@ func firewallGroups(m *Module) (groups []*group, orphans []*Resource, problems [
 		used[p.filter.Name] = true
 		zone := r.Attr("zone_id")
 		text := normalText(exprText(r.File, zone))
-		if p.rule.Attr("for_each") != nil && mentionsEach(zone) {
-			problems = append(problems, Problem{Path: r.File.Path, Line: r.Line(), Message: r.Address() + " left as it is: its zone_id differs per instance (" + text + "); write one firewall rule resource per zone, or move the rules into a module called per zone"})
+		if mentionsIteration(zone) {
+			if p.viaFilter {
+				problems = append(problems, Problem{Path: r.File.Path, Line: r.Line(), Message: r.Address() + " left as it is: its zone_id differs per instance (" + text + ") and it iterates over its filter; iterate both over the same collection, or move the rules into a module called per zone"})
+				continue
+			}
+			groups = append(groups, &group{module: m, zone: zone, zoneText: text, pairs: []*pair{p}, perInstance: true})
 			continue
 		}
 		g := byZone[text]
@@ -85,6 +95,14 @@ func pairOf(r *Resource, filters map[string]*Resource) (*pair, string) {
 		return nil, "it has no filter_id"
 	}
 	name, key, ok := filterRef(ref)
+	if fe := r.Attr("for_each"); !ok && isEachValueID(ref) && fe != nil {
+		// for_each = cloudflare_filter.F with filter_id = each.value.id
+		if t, isTr := fe.(*hclsyntax.ScopeTraversalExpr); isTr && len(t.Traversal) == 2 && t.Traversal.RootName() == typeFilter {
+			if f := filters[attrName(t.Traversal[1])]; f != nil {
+				return &pair{rule: r, filter: f, viaFilter: true}, ""
+			}
+		}
+	}
 	if !ok {
 		return nil, "its filter_id is not a reference to a cloudflare_filter of the same module (" + exprText(r.File, ref) + "): the expression to migrate is not in this configuration"
 	}
@@ -140,6 +158,12 @@ func isResourceRef(x hclsyntax.Expression, typ, name string) bool {
 	return ok && len(e.Traversal) == 2 && e.Traversal.RootName() == typ && attrName(e.Traversal[1]) == name
 }
 
+// isEachValueID reports whether x is each.value.id.
+func isEachValueID(x hclsyntax.Expression) bool {
+	e, ok := x.(*hclsyntax.ScopeTraversalExpr)
+	return ok && len(e.Traversal) == 3 && e.Traversal.RootName() == "each" && attrName(e.Traversal[1]) == "value" && attrName(e.Traversal[2]) == "id"
+}
+
 func eachKey(x hclsyntax.Expression) bool { return isTraversal(x, "each", "key") }
 
 func countIndex(x hclsyntax.Expression) bool { return isTraversal(x, "count", "index") }
@@ -149,13 +173,13 @@ func isTraversal(x hclsyntax.Expression, root, attr string) bool {
 	return ok && len(e.Traversal) == 2 && e.Traversal.RootName() == root && attrName(e.Traversal[1]) == attr
 }
 
-// mentionsEach reports whether x refers to each.*.
-func mentionsEach(x hclsyntax.Expression) bool {
+// mentionsIteration reports whether x refers to each.* or count.*.
+func mentionsIteration(x hclsyntax.Expression) bool {
 	if x == nil {
 		return false
 	}
 	for _, tr := range x.Variables() {
-		if tr.RootName() == "each" {
+		if tr.RootName() == "each" || tr.RootName() == "count" {
 			return true
 		}
 	}

@@ -135,8 +135,7 @@ func (f *fixer) rateLimitGroup(ev *evaluator, g *rlGroup) {
 		rw.Old = append(rw.Old, r.Address())
 	}
 	rw.File, rw.Line = olds[0].File.Path, olds[0].Line()
-	f.replace(olds, block)
-	f.reportRefs(g.module, olds, rw.New)
+	f.replace(olds, block, rw.New)
 	f.res.Rewrites = append(f.res.Rewrites, rw)
 }
 

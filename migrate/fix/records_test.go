@@ -52,3 +52,18 @@ func TestSRVObject(t *testing.T) {
 	}
 	checkFixed(t, dir, opts, "srv-data-fields", 0)
 }
+
+// Records written from a collection through a dynamic data block: left, saying what to
+// change in the data.
+func TestSRVDynamic(t *testing.T) {
+	opts := Options{Target: terraform.ProviderV5}
+	dir, res := fixedCopy(t, "records/dynamic", opts)
+	if l := leftFor(res, "cloudflare_record.all"); len(l) != 1 || !strings.Contains(l[0], "dynamic block setting data.service, data.proto, data.name") {
+		t.Errorf("left = %v", res.Left)
+	}
+	before := len(ruleFindings(t, filepath.Join("testdata", "records", "dynamic"), "srv-data-fields"))
+	if before == 0 {
+		t.Fatal("check finds no SRV data fields in the fixture")
+	}
+	checkFixed(t, dir, opts, "srv-data-fields", before)
+}

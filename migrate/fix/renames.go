@@ -27,7 +27,7 @@ var v5TunnelAttrs = []string{"id", "account_id", "name", "config_src"}
 // API. No provider since v4 reads the old type's state, so a moved block cannot carry it:
 // the state steps say how to forget it on v3 and import the same tunnel after the upgrade.
 func (f *fixer) argoTunnels(m *Module) {
-	newType, rs := f.renamed(m, typeArgoTunnel, "cloudflare_tunnel", "cloudflare_zero_trust_tunnel_cloudflared")
+	newType, rs := f.renameTargets(m, typeArgoTunnel, "cloudflare_tunnel", "cloudflare_zero_trust_tunnel_cloudflared")
 	for _, r := range rs {
 		lr := r.Block.LabelRanges[0]
 		edits := []edit{{start: lr.Start.Byte, end: lr.End.Byte, text: fmt.Sprintf("%q", newType)}}
@@ -58,12 +58,12 @@ func (f *fixer) argoTunnels(m *Module) {
 // removed block can forget it: the state steps say how, and that the old bookmark is to be
 // deleted in the account once the application shows.
 func (f *fixer) accessBookmarks(m *Module) {
-	newType, rs := f.renamed(m, typeAccessBookmark, "cloudflare_access_application", "cloudflare_zero_trust_access_application")
+	newType, rs := f.renameTargets(m, typeAccessBookmark, "cloudflare_access_application", "cloudflare_zero_trust_access_application")
 	for _, r := range rs {
 		block := bookmarkApp(r, newType)
 		what := fmt.Sprintf("sunset fix: the Access application of type bookmark replacing %s (the bookmarks API is deprecated: see sunset help fix).", r.Address())
-		f.drop([]*Resource{r}, commentLines(what, "")+block)
-		f.renameRefs(m, r, newType)
+		f.drop([]*Resource{r}, commentLines(what, "")+block, "")
+		f.renameRefs(m, r, newType) // the application has the bookmark's attributes
 		f.res.Rewrites = append(f.res.Rewrites, Rewrite{Module: m.Dir, File: r.File.Path, Line: r.Line(), Old: []string{r.Address()}, New: newType + "." + r.Name,
 			Proven: "nothing to prove: the same name and domain, as an application of type bookmark",
 			Notes:  []string{"a new Access application is created; the old bookmark stays in the account: delete it there once the application shows in the App Launcher (sunset plan and apply do it)"}})
@@ -111,9 +111,9 @@ func (f *fixer) renameRefs(m *Module, r *Resource, newType string) []string {
 	return used
 }
 
-// renamed is the type that typ becomes on the target provider (v4 or v5), and the module's
+// renameTargets is the type that typ becomes on the target provider (v4 or v5), and the module's
 // resources of typ to rewrite: one whose new address the module already declares is left.
-func (f *fixer) renamed(m *Module, typ, v4, v5 string) (string, []*Resource) {
+func (f *fixer) renameTargets(m *Module, typ, v4, v5 string) (string, []*Resource) {
 	newType := v4
 	if f.opts.Target == terraform.ProviderV5 {
 		newType = v5
@@ -134,35 +134,4 @@ func (f *fixer) renamed(m *Module, typ, v4, v5 string) (string, []*Resource) {
 // declares reports whether the module declares TYPE.NAME.
 func (m *Module) declares(typ, name string) bool {
 	return slices.ContainsFunc(m.Resources, func(r *Resource) bool { return r.Type == typ && r.Name == name })
-}
-
-// reportRefs lists the module's references to the replaced resources olds (outside them,
-// and outside moved, removed and import blocks) as left to decide: what they read is gone
-// (newAddr is what replaced them, "" when nothing did).
-func (f *fixer) reportRefs(m *Module, olds []*Resource, newAddr string) {
-	gone := map[string]bool{}
-	for _, r := range olds {
-		gone[r.Address()] = true
-	}
-	instead := "remove it"
-	if newAddr != "" {
-		instead = "point it at " + newAddr + " if that is what it needs, or remove it"
-	}
-	for _, file := range m.Files {
-		for _, b := range file.Body.Blocks {
-			if b.Type == "moved" || b.Type == "removed" || b.Type == "import" || slices.ContainsFunc(olds, func(r *Resource) bool { return r.Block == b }) {
-				continue
-			}
-			_ = hclsyntax.VisitAll(b.Body, func(n hclsyntax.Node) hcl.Diagnostics {
-				x, ok := n.(*hclsyntax.ScopeTraversalExpr)
-				if !ok || len(x.Traversal) < 2 || !gone[x.Traversal.RootName()+"."+attrName(x.Traversal[1])] {
-					return nil
-				}
-				addr := x.Traversal.RootName() + "." + attrName(x.Traversal[1])
-				f.res.Left = append(f.res.Left, Problem{Path: file.Path, Line: x.SrcRange.Start.Line,
-					Message: fmt.Sprintf("%s refers to %s, which fix replaced: %s", exprText(file, x), addr, instead)})
-				return nil
-			})
-		}
-	}
 }

@@ -26,6 +26,17 @@ func (f *fixer) customRulesBlock(ev *evaluator, g *group, name string, res *cust
 	file := hclwrite.NewEmptyFile()
 	body := file.Body()
 	rb := body.AppendNewBlock("resource", []string{typeRuleset, name}).Body()
+	if g.perInstance {
+		for _, meta := range []string{"count", "for_each"} {
+			if x := g.pairs[0].rule.Attr(meta); x != nil {
+				toks, err := sourceTokens(g.pairs[0].rule.File, x)
+				if err != nil {
+					return "", err
+				}
+				rb.SetAttributeRaw(meta, toks)
+			}
+		}
+	}
 	zone, err := sourceTokens(g.pairs[0].rule.File, g.zone)
 	if err != nil {
 		return "", err
@@ -34,27 +45,36 @@ func (f *fixer) customRulesBlock(ev *evaluator, g *group, name string, res *cust
 	rb.SetAttributeValue("name", cty.StringVal(entryPointName))
 	rb.SetAttributeValue("kind", cty.StringVal("zone"))
 	rb.SetAttributeValue("phase", cty.StringVal(string(vocab.PhaseCustomRules)))
-	if res != nil && !anyRepeated(g) {
+	if err := f.setRules(ev, g, rb, res, rw, f.opts.Target); err != nil {
+		return "", err
+	}
+	what := fmt.Sprintf("sunset fix: custom rules of zone %s, replacing %s (firewall rules and filters are deprecated: see sunset help fix).", rw.Zone, joinAddrs(oldResources(g.pairs, nil)))
+	return commentLines(what, "") + string(hclwrite.Format(file.Bytes())), nil
+}
+
+// setRules writes the group's rules into rb for the target provider: the translation's
+// rules when every pair is a single resource with known values, else HCL over the data.
+func (f *fixer) setRules(ev *evaluator, g *group, rb *hclwrite.Body, res *customrules.Result, rw *Rewrite, target terraform.Provider) error {
+	switch {
+	case g.perInstance:
+		return f.perInstanceRules(ev, g, rb, rw, target)
+	case res != nil && !anyRepeated(g):
 		rules := make([]json.RawMessage, 0, len(res.Ruleset))
 		for _, r := range res.Ruleset {
 			raw, err := json.Marshal(r)
 			if err != nil {
-				return "", err
+				return err
 			}
 			rules = append(rules, raw)
 		}
-		if err := terraform.SetRules(rb, rules, f.opts.Target); err != nil {
-			return "", err
+		if err := terraform.SetRules(rb, rules, target); err != nil {
+			return err
 		}
 		old, _ := groupRules(ev, g)
-		rw.Proven, rw.IsProof = verifyRules(old, rules)
-	} else {
-		if err := f.drivenRules(ev, g, rb, rw); err != nil {
-			return "", err
-		}
+		rw.Proven, rw.IsProof = verifyRules(old, g.live, rules)
+		return nil
 	}
-	what := fmt.Sprintf("sunset fix: custom rules of zone %s, replacing %s (firewall rules and filters are deprecated: see sunset help fix).", rw.Zone, joinAddrs(oldResources(g.pairs, nil)))
-	return commentLines(what, "") + string(hclwrite.Format(file.Bytes())), nil
+	return f.drivenRules(ev, g, rb, rw, target)
 }
 
 func anyRepeated(g *group) bool {
@@ -68,15 +88,20 @@ func anyRepeated(g *group) bool {
 
 // drivenRules writes the rules as HCL over the same data, and proves them when the data is
 // known: the HCL is evaluated and its rules compared with the old ones.
-func (f *fixer) drivenRules(ev *evaluator, g *group, rb *hclwrite.Body, rw *Rewrite) error {
+func (f *fixer) drivenRules(ev *evaluator, g *group, rb *hclwrite.Body, rw *Rewrite, target terraform.Provider) error {
+	plan := rw.Plan
 	old, known := groupRules(ev, g)
-	var texts []string
-	if known {
-		for _, r := range old {
+	list, err := drivenList(g, func(p *pair) mapping {
+		rules, ok := oldRules(ev, p)
+		if !ok {
+			return mappingFor(nil)
+		}
+		texts := []string{}
+		for _, r := range rules {
 			texts = append(texts, r.Filter.Expression)
 		}
-	}
-	list, err := drivenList(ev, g, renamesIn(texts))
+		return mappingFor(texts)
+	}, func(p *pair) *part { return literalPart(ev, p, plan) })
 	if err != nil {
 		return err
 	}
@@ -84,7 +109,7 @@ func (f *fixer) drivenRules(ev *evaluator, g *group, rb *hclwrite.Body, rw *Rewr
 	if err != nil {
 		return fmt.Errorf("generated rules do not parse (%v): please report this", err)
 	}
-	if f.opts.Target == terraform.ProviderV4 {
+	if target == terraform.ProviderV4 {
 		writeDynamicRules(rb, toks)
 	} else {
 		rb.SetAttributeRaw("rules", toks)
@@ -93,12 +118,76 @@ func (f *fixer) drivenRules(ev *evaluator, g *group, rb *hclwrite.Body, rw *Rewr
 		rw.Proven = "not proven: the rules come from values the repository does not hold (variables without a default, other resources); the mappings are written in HCL and apply to whatever values they get"
 		return nil
 	}
+	exprs := map[string]bool{}
+	for _, r := range old {
+		exprs[r.Filter.Expression] = true
+	}
+	f.renameLiterals(exprs)
 	rules, err := evaluateRules(ev, list)
 	if err != nil {
 		rw.Proven = "not proven: " + err.Error()
 		return nil
 	}
-	rw.Proven, rw.IsProof = verifyRules(old, rules)
+	rw.Proven, rw.IsProof = verifyRules(old, g.live, rules)
+	return nil
+}
+
+// perInstanceRules writes the one rule of each instance of a pair whose zone differs per
+// instance, and proves each instance's rule against its old one when the values are known.
+func (f *fixer) perInstanceRules(ev *evaluator, g *group, rb *hclwrite.Body, rw *Rewrite, target terraform.Provider) error {
+	p := g.pairs[0]
+	old, known := oldRules(ev, p)
+	var texts []string
+	for _, r := range old {
+		texts = append(texts, r.Filter.Expression)
+	}
+	if !known {
+		texts = nil
+	}
+	pt, err := drivenPart(p, mappingFor(texts), true)
+	if err != nil {
+		return err
+	}
+	list := "[" + object(pt.members) + "]"
+	toks, err := textTokens(list)
+	if err != nil {
+		return fmt.Errorf("generated rules do not parse (%v): please report this", err)
+	}
+	if target == terraform.ProviderV4 {
+		writeDynamicRules(rb, toks)
+	} else {
+		rb.SetAttributeRaw("rules", toks)
+	}
+	rw.Notes = append(rw.Notes, "one ruleset per instance: the zone_id differs per instance, so the ruleset repeats as the firewall rule did")
+	insts, ok := instancesOf(ev, p.filter)
+	if !known || !ok || len(insts) != len(old) {
+		rw.Proven = "not proven: the rules come from values the repository does not hold; the mappings are written in HCL and apply to whatever values they get"
+		return nil
+	}
+	exprs := map[string]bool{}
+	for _, r := range old {
+		exprs[r.Filter.Expression] = true
+	}
+	f.renameLiterals(exprs)
+	x, diags := hclsyntax.ParseExpression([]byte(list), "generated", hcl.InitialPos)
+	if diags.HasErrors() {
+		return diags
+	}
+	requests := 0
+	for i, in := range insts {
+		rules, err := cruleList(ev.value(x, in.vars))
+		if err != nil {
+			rw.Proven = "not proven: " + err.Error()
+			return nil
+		}
+		proof, same := verifyRules(old[i:i+1], nil, rules)
+		if !same {
+			rw.Proven = instanceAddress(p.rule, in.key) + ": " + proof
+			return nil
+		}
+		requests++
+	}
+	rw.Proven, rw.IsProof = fmt.Sprintf("verified: each of the %d instances decides as its old rule on generated requests", requests), true
 	return nil
 }
 
@@ -127,7 +216,11 @@ func evaluateRules(ev *evaluator, list string) ([]json.RawMessage, error) {
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	v := ev.value(x, nil)
+	return cruleList(ev.value(x, nil))
+}
+
+// cruleList is an evaluated rule list as the API's rule JSON.
+func cruleList(v cty.Value) ([]json.RawMessage, error) {
 	if !v.IsWhollyKnown() {
 		return nil, fmt.Errorf("the generated rules do not evaluate with the repository's values")
 	}

@@ -27,7 +27,15 @@ type srvData struct {
 // one is intended is the owner's call, and the record stays with a comment.
 func (f *fixer) srvRecords(ev *evaluator, m *Module) {
 	for _, r := range m.Resources {
-		if r.Type != "cloudflare_record" && r.Type != "cloudflare_dns_record" || !strings.EqualFold(knownString(ev, r.Attr("type")), "SRV") {
+		if r.Type != "cloudflare_record" && r.Type != "cloudflare_dns_record" {
+			continue
+		}
+		typ := knownString(ev, r.Attr("type"))
+		if dyn := dynamicSRVFields(r); len(dyn) > 0 && (typ == "" || strings.EqualFold(typ, "SRV")) {
+			f.leave(r, r.Address()+" not rewritten: its data is a dynamic block setting "+strings.Join(dyn, ", ")+" for each record of a collection: give the SRV records their full name (_service._proto.name) in name, and drop those three fields from the data they get")
+			continue
+		}
+		if !strings.EqualFold(typ, "SRV") {
 			continue
 		}
 		d, ok := srvDataOf(r)
@@ -142,4 +150,25 @@ func fullName(name, zone string) string {
 		return n
 	}
 	return n + "." + z
+}
+
+// dynamicSRVFields are the deprecated fields a dynamic "data" block's content sets.
+func dynamicSRVFields(r *Resource) []string {
+	var out []string
+	for _, b := range r.Block.Body.Blocks {
+		if b.Type != "dynamic" || len(b.Labels) != 1 || b.Labels[0] != "data" {
+			continue
+		}
+		for _, c := range b.Body.Blocks {
+			if c.Type != "content" {
+				continue
+			}
+			for _, name := range srvFields {
+				if _, ok := c.Body.Attributes[name]; ok {
+					out = append(out, "data."+name)
+				}
+			}
+		}
+	}
+	return out
 }

@@ -1,6 +1,7 @@
 package fix
 
 import (
+	"bytes"
 	"fmt"
 	"path/filepath"
 	"regexp"
@@ -8,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/sunsetscan/sunset/migrate/terraform"
+	"github.com/sunsetscan/sunset/scanner/safefile"
 )
 
 // The old resources leave the state without being destroyed (the objects stay in the account
@@ -24,16 +26,16 @@ import (
 // StateCleanupScript is the file, in each root module, of the v5 path's first step.
 const StateCleanupScript = "sunset-state-cleanup.sh"
 
-// replace puts block where the first old resource was and removes the others; on v4 each
-// becomes a removed block.
-func (f *fixer) replace(olds []*Resource, block string) {
+// replace puts block (declaring newAddr) where the first old resource was and removes the
+// others; on v4 each becomes a removed block.
+func (f *fixer) replace(olds []*Resource, block, newAddr string) {
 	for i, r := range olds {
 		start, end := blockSpan(r.File, r)
 		text := ""
 		if f.opts.Target == terraform.ProviderV4 {
 			text = removedBlock(r)
 		}
-		if i == 0 {
+		if i == 0 && block != "" {
 			text = block + "\n" + text
 		}
 		if text != "" && !strings.HasSuffix(text, "\n\n") && end < len(r.File.Src) {
@@ -41,6 +43,7 @@ func (f *fixer) replace(olds []*Resource, block string) {
 		}
 		f.edits[r.File] = append(f.edits[r.File], edit{start: start, end: end, text: text})
 		f.removed = append(f.removed, r)
+		f.replacedBy[r] = newAddr
 	}
 }
 
@@ -78,7 +81,7 @@ func (f *fixer) stateSteps() {
 	sort.Slice(mods, func(i, j int) bool { return mods[i].Dir < mods[j].Dir })
 	for _, m := range mods {
 		path := filepath.ToSlash(filepath.Join(m.Dir, StateCleanupScript))
-		f.addFile(path, cleanupScript(roots[m]))
+		f.addScript(path, roots[m])
 		f.res.StateSteps = append(f.res.StateSteps, fmt.Sprintf("In %s, while still on provider v4 and before upgrading: sh %s (terraform state rm of the old resources: Terraform forgets them, nothing is destroyed).", m.Dir, StateCleanupScript))
 	}
 	f.res.StateSteps = append(f.res.StateSteps,
@@ -133,6 +136,8 @@ func cleanupScript(lines []string) []byte {
 	b.WriteString("# provider v4's, before the upgrade. Terraform forgets the old firewall rules, filters and rate\n")
 	b.WriteString("# limits the configuration no longer declares; nothing is destroyed (state rm needs no provider).\n")
 	b.WriteString("# An address the state does not hold fails with \"Invalid target address\" and changes nothing.\n")
+	b.WriteString("# Addresses are from this directory; if it is a module called from elsewhere, run the lines\n")
+	b.WriteString("# there with the module's address in front (module.NAME.cloudflare_...).\n")
 	b.WriteString("# Delete this file once it has run.\n")
 	for _, l := range lines {
 		b.WriteString(l + "\n")
@@ -140,11 +145,31 @@ func cleanupScript(lines []string) []byte {
 	return []byte(b.String())
 }
 
-func (f *fixer) addFile(path string, data []byte) {
-	if f.added == nil {
-		f.added = map[string][]byte{}
+// addScript writes the clean-up script, or adds the lines an earlier run's script lacks.
+func (f *fixer) addScript(path string, lines []string) {
+	abs := absOf(f.repo.Root, path)
+	old, err := safefile.ReadFileNoFollow(abs, maxFile)
+	if err != nil {
+		f.added[path] = cleanupScript(lines)
+		return
 	}
-	f.added[path] = data
+	out := bytes.TrimRight(old, "\n")
+	out = append(out[:len(out):len(out)], '\n')
+	for _, l := range lines {
+		if !bytes.Contains(old, []byte(l+"\n")) {
+			out = append(out, l+"\n"...)
+		}
+	}
+	if !bytes.Equal(out, old) {
+		f.res.Files = append(f.res.Files, FileChange{Path: path, Abs: abs, Old: old, New: out})
+	}
 }
 
-func absOf(root, rel string) string { return filepath.Join(root, filepath.FromSlash(rel)) }
+// absOf is the absolute path of a path the result shows (relative to root, or absolute when
+// outside it).
+func absOf(root, rel string) string {
+	if p := filepath.FromSlash(rel); filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(root, filepath.FromSlash(rel))
+}

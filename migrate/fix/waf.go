@@ -20,6 +20,9 @@ const (
 	typeWAFOverride = "cloudflare_waf_override"
 )
 
+// wafIDAttr names the attribute holding the id of the object each type configures.
+var wafIDAttr = map[string]string{typeWAFPackage: "package_id", typeWAFGroup: "group_id", typeWAFRule: "rule_id"}
+
 // traditionalPackage stands for the zone's Cloudflare package when the configuration
 // configures it (its groups, rules or URL overrides) without declaring it.
 const traditionalPackage = "cloudflare-package"
@@ -97,8 +100,7 @@ func (f *fixer) wafZone(ev *evaluator, g *wafGroup) {
 		}
 	}
 	rw.Notes = append(rw.Notes, wafNotes(g, zone, mapping)...)
-	f.drop(gone, block)
-	f.reportRefs(g.module, gone, rw.New)
+	f.drop(gone, block, rw.New)
 	f.res.Rewrites = append(f.res.Rewrites, rw)
 }
 
@@ -113,6 +115,9 @@ func orText(s, other string) string {
 // can).
 func (g *wafGroup) read(ev *evaluator, r *Resource) string {
 	b := newLiteralReader(ev, r)
+	if id := wafIDAttr[r.Type]; id != "" && r.Attr(id) == nil {
+		return "it has no " + id
+	}
 	switch r.Type {
 	case typeWAFPackage:
 		p := inventory.WAFPackage{ID: b.str("package_id"), Sensitivity: b.str("sensitivity"), ActionMode: b.str("action_mode")}
@@ -177,8 +182,7 @@ func wafLeft(ev *evaluator, r *Resource, mapping migrate.WAFMapping) string {
 		}
 		return ""
 	}
-	attr := map[string]string{typeWAFPackage: "package_id", typeWAFGroup: "group_id", typeWAFRule: "rule_id"}[r.Type]
-	id := knownString(ev, r.Attr(attr))
+	id := knownString(ev, r.Attr(wafIDAttr[r.Type]))
 	for _, item := range mapping.Manual {
 		switch {
 		case r.Type == typeWAFPackage && strings.HasPrefix(item, "package ") && strings.Contains(item, id) && !strings.Contains(item, "rules not at their default"),
@@ -214,8 +218,9 @@ func wafNotes(g *wafGroup, zone zoneInfo, mapping migrate.WAFMapping) []string {
 }
 
 // drop removes resources that no provider since v3 has (no removed block, no state step),
-// block (if any) where the first was.
-func (f *fixer) drop(rs []*Resource, block string) {
+// block (if any, declaring newAddr) where the first was; references to them are then
+// pointed at newAddr or reported (see references).
+func (f *fixer) drop(rs []*Resource, block, newAddr string) {
 	inFileOrder(rs)
 	for i, r := range rs {
 		start, end := blockSpan(r.File, r)
@@ -227,5 +232,8 @@ func (f *fixer) drop(rs []*Resource, block string) {
 			}
 		}
 		f.edits[r.File] = append(f.edits[r.File], edit{start: start, end: end, text: text})
+		if newAddr != "" {
+			f.replacedBy[r] = newAddr
+		}
 	}
 }

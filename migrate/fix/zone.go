@@ -94,9 +94,38 @@ func zoneResource(ev *evaluator, m *Module, tr *hclsyntax.ScopeTraversalExpr) (n
 }
 
 func knownString(ev *evaluator, x hclsyntax.Expression) string {
+	if x == nil {
+		return "" // not set
+	}
 	v := ev.value(x, nil)
 	if v.IsWhollyKnown() && !v.IsNull() && v.Type().Equals(cty.String) {
 		return v.AsString()
 	}
 	return ""
+}
+
+const typeZone = "cloudflare_zone"
+
+// zoneResources is what cloudflare_zone.NAME is worth in the module's expressions: each
+// zone resource (not repeated) with the attributes written in it (its zone name, plan,
+// account), its id and everything the provider computes unknown. Rate limit URLs and rule
+// expressions are often built from the zone's name this way.
+func (e *evaluator) zoneResources() cty.Value {
+	if e.active[typeZone] {
+		return cty.DynamicVal // a zone attribute that refers to a zone resource
+	}
+	e.active[typeZone] = true
+	defer delete(e.active, typeZone)
+	zones := map[string]cty.Value{}
+	for _, r := range e.m.Resources {
+		if r.Type != typeZone || r.Repeated() {
+			continue
+		}
+		obj := map[string]cty.Value{"id": cty.UnknownVal(cty.String)}
+		for name, a := range r.Block.Body.Attributes {
+			obj[name] = e.value(a.Expr, nil)
+		}
+		zones[r.Name] = cty.ObjectVal(obj)
+	}
+	return objectOrEmpty(zones)
 }

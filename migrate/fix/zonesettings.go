@@ -3,6 +3,7 @@ package fix
 import (
 	"fmt"
 	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
 	"sort"
 	"strings"
 
@@ -36,7 +37,8 @@ func retiredSettings() map[string]catalog.Entry {
 // managing them and changes nothing in the account), and mobile_redirect, when it
 // redirects, becomes a single redirect rule as `sunset plan` writes it.
 func (f *fixer) settingsOverrides(ev *evaluator, m *Module) {
-	var retired map[string]catalog.Entry
+	retired := retiredSettings()
+	f.zoneSettingResources(ev, m, retired)
 	for _, r := range m.Resources {
 		if r.Type != typeSettingsOverride {
 			continue
@@ -44,9 +46,6 @@ func (f *fixer) settingsOverrides(ev *evaluator, m *Module) {
 		for _, s := range r.Block.Body.Blocks {
 			if s.Type != "settings" {
 				continue
-			}
-			if retired == nil {
-				retired = retiredSettings()
 			}
 			f.settingsOverride(ev, r, s, retired)
 		}
@@ -186,26 +185,21 @@ func lineSpan(file *File, start, end int) (int, int) {
 }
 
 // mobileRedirect writes the single redirect rule that replaces a mobile_redirect block that
-// redirects; it says why the block must stay ("" when it can go: its rule is written, or it
-// redirects nothing).
+// redirects, after the resource; it says why the block must stay ("" when it can go: its
+// rule is written, or it redirects nothing).
 func (f *fixer) mobileRedirect(ev *evaluator, r *Resource, it settingItem, zone zoneInfo) string {
 	if it.block == nil {
 		return "it is not written as a block (mobile_redirect { status = ... })"
 	}
 	b := body{rd: &literalReader{ev: ev}, b: it.block.Body, path: "settings.mobile_redirect"}
 	b.noDynamic()
-	status, sub, strip := b.str("status"), strings.TrimSpace(b.str("mobile_subdomain")), b.boolean("strip_uri")
-	switch {
-	case len(b.rd.unknown) > 0:
+	status, sub, strip := b.str("status"), b.str("mobile_subdomain"), b.boolean("strip_uri")
+	if len(b.rd.unknown) > 0 {
 		return "the repository does not hold the value of " + strings.Join(b.rd.unknown, ", ")
-	case !strings.EqualFold(status, "on") || sub == "":
-		return "" // it redirects nothing: nothing replaces it
-	case zone.name == "":
-		return "the zone's name is not known (from a cloudflare_zone resource of the module or --snapshot), and the redirect rule needs it"
 	}
-	block, err := f.redirectBlock(r, zone, sub, strip)
-	if err != nil {
-		return err.Error()
+	block, why := f.redirectFor(r, zone, status, sub, strip)
+	if why != "" || block == "" {
+		return why
 	}
 	// After the resource's line end, a blank line before the new block and after it.
 	pos, src := r.Block.Range().End.Byte, r.File.Src
@@ -220,6 +214,86 @@ func (f *fixer) mobileRedirect(ev *evaluator, r *Resource, it settingItem, zone 
 	}
 	f.edits[r.File] = append(f.edits[r.File], edit{start: pos, end: pos, text: text})
 	return ""
+}
+
+// redirectFor is the redirect ruleset that replaces a mobile_redirect value ("" when it
+// redirects nothing), or why it cannot be written.
+func (f *fixer) redirectFor(r *Resource, zone zoneInfo, status, sub string, strip bool) (block, why string) {
+	sub = strings.TrimSpace(sub)
+	switch {
+	case !strings.EqualFold(status, "on") || sub == "":
+		return "", "" // it redirects nothing: nothing replaces it
+	case zone.name == "":
+		return "", "the zone's name is not known (from a cloudflare_zone resource of the module or --snapshot), and the redirect rule needs it"
+	}
+	block, err := f.redirectBlock(r, zone, sub, strip)
+	if err != nil {
+		return "", err.Error()
+	}
+	return block, ""
+}
+
+// zoneSettingResources replaces each cloudflare_zone_setting (provider v5's one resource per
+// setting) of a retired setting by a removed block: Terraform forgets the setting without
+// changing it (past its end of life the value does nothing); mobile_redirect, when it
+// redirects, by its single redirect rule too.
+func (f *fixer) zoneSettingResources(ev *evaluator, m *Module, retired map[string]catalog.Entry) {
+	for _, r := range m.Resources {
+		if r.Type != "cloudflare_zone_setting" {
+			continue
+		}
+		id := knownString(ev, r.Attr("setting_id"))
+		e, ok := retired[id]
+		if !ok {
+			continue
+		}
+		block := ""
+		if id == "mobile_redirect" {
+			v, _ := known(ev, r.Attr("value"), instance{}, cty.Object(map[string]cty.Type{"status": cty.String, "mobile_subdomain": cty.String, "strip_uri": cty.Bool}))
+			if v == cty.NilVal || v.IsNull() {
+				f.leave(r, r.Address()+" not rewritten: the repository does not hold its value (status, mobile_subdomain, strip_uri)")
+				continue
+			}
+			var why string
+			if block, why = f.redirectFor(r, f.zoneOfResource(ev, r), objString(v, "status"), objString(v, "mobile_subdomain"), objBool(v, "strip_uri")); why != "" {
+				f.leave(r, r.Address()+" not rewritten: "+why)
+				continue
+			}
+		}
+		start, end := blockSpan(r.File, r)
+		text := removedBlock(r)
+		if block != "" {
+			text = block + "\n" + text
+		}
+		if end < len(r.File.Src) {
+			text += "\n"
+		}
+		f.edits[r.File] = append(f.edits[r.File], edit{start: start, end: end, text: text})
+		f.res.Rewrites = append(f.res.Rewrites, Rewrite{Module: m.Dir, File: r.File.Path, Line: r.Line(), Old: []string{r.Address()}, New: "removed " + r.Address(),
+			Proven: "nothing to prove: the setting is retired; the removed block forgets it without changing it in the account",
+			Notes:  []string{"setting " + id + ": " + e.Replacement}})
+	}
+}
+
+// zoneOfResource resolves r's zone_id (nothing when it has none).
+func (f *fixer) zoneOfResource(ev *evaluator, r *Resource) zoneInfo {
+	x := r.Attr("zone_id")
+	if x == nil {
+		return zoneInfo{}
+	}
+	return f.zoneOf(ev, &group{module: r.Module, zone: x, zoneText: normalText(exprText(r.File, x))})
+}
+
+func objString(v cty.Value, attr string) string {
+	if x := v.GetAttr(attr); !x.IsNull() {
+		return x.AsString()
+	}
+	return ""
+}
+
+func objBool(v cty.Value, attr string) bool {
+	x := v.GetAttr(attr)
+	return !x.IsNull() && x.True()
 }
 
 // redirectBlock renders the zone's cloudflare_ruleset of phase http_request_dynamic_redirect

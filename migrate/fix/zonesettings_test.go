@@ -78,3 +78,29 @@ func ruleFindingsAll(t *testing.T, dir string) []string {
 	}
 	return out
 }
+
+// Provider v5's one resource per setting: a retired one leaves through a removed block (the
+// value stays, unmanaged), mobile_redirect with its redirect rule; the others stay.
+func TestZoneSettingResources(t *testing.T) {
+	opts := Options{Target: terraform.ProviderV5}
+	dir, res := fixedCopy(t, "settings/v5", opts)
+	checkNewTypes(t, "settings/v5", dir, opts.Target)
+	src := string(mustRead(t, filepath.Join(dir, "main.tf")))
+	for _, want := range []string{
+		"removed {\n  from = cloudflare_zone_setting.brotli\n\n  lifecycle {\n    destroy = false\n  }\n}",
+		"removed {\n  from = cloudflare_zone_setting.mobile\n",
+		`resource "cloudflare_zone_setting" "ssl"`,
+		`target_url = {` + "\n" + `            value = "https://m.blog.example.org/"`,
+	} {
+		if !strings.Contains(src, want) {
+			t.Errorf("rewritten file lacks %q:\n%s", want, src)
+		}
+	}
+	if len(res.Left) != 0 || len(res.StateSteps) != 0 {
+		t.Errorf("left %v, state steps %v (v5 reads its own zone settings: the removed blocks do it)", res.Left, res.StateSteps)
+	}
+	if got := ruleFindingsAll(t, dir); len(got) != 0 {
+		t.Errorf("retired settings still reported: %v", got)
+	}
+	checkFixed(t, dir, opts, "zone-setting-brotli", 0)
+}

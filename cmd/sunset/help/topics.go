@@ -14,7 +14,7 @@ var files embed.FS
 // order lists the topics as `sunset help topics` shows them: in the order a newcomer meets
 // what they describe. Every Markdown file here is one of them (a test holds both ways).
 var order = []string{
-	"scan", "resume", "cost", "check", "formats", "json", "plan", "verify", "apply", "safety",
+	"scan", "resume", "cost", "check", "formats", "json", "plan", "verify", "apply", "safety", "fix",
 	"translate", "emulator", "catalog", "flags", "exit-codes", "security", "development",
 }
 

@@ -173,6 +173,7 @@ func commands(s *Streams) []*ucli.Command {
 		planCommand(s),
 		verifyCommand(s),
 		applyCommand(s),
+		fixCommand(s),
 		translateCommand(s),
 		reportCommand(s),
 		rulesCommand(s),

@@ -49,6 +49,13 @@ var examples = map[string][]example{
 		{"Undo what the journal did, in reverse, to the last safe point", "sunset apply --rollback apply.journal --yes"},
 		{"Create and pause, delete nothing (resume later without --keep-old)", "sunset apply plan/ --yes --keep-old"},
 	},
+	"fix": {
+		{"Show the rewrite of a Terraform repository as a diff (nothing changes)", "sunset fix infra/"},
+		{"Write it, for provider v4 (removed blocks forget the old resources)", "sunset fix --target v4 --write infra/"},
+		{"In CI: exit 1 while there is something to fix", "sunset fix --check ."},
+		{"With the account as a scan saw it: plans, live ids as refs, imports", "sunset fix --snapshot plan/snapshot.json --write ."},
+		{"A zone's plan given by hand", "sunset fix --zone-plan example.com=pro --zone-plan var.zone_id=business ."},
+	},
 	"translate": {
 		{"Translate one expression", `sunset translate 'ip.geoip.country in {"CN" "RU"} and http.request.uri.path contains "/wp-login.php"'`},
 		{"An expression from standard input, checked for a Pro zone, as JSON", "sunset translate --zone-plan pro --format json - < expression.txt"},

@@ -75,7 +75,7 @@ resource "cloudflare_rate_limit" "cart" {
   period    = 30
   match {
     request {
-      url_pattern = "shop.example.com/cart/*"
+      url_pattern = "${cloudflare_zone.shop.zone}/cart/*"
     }
   }
   bypass_url_patterns = ["shop.example.com/cart/health"]

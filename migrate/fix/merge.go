@@ -1,0 +1,105 @@
+package fix
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/hashicorp/hcl/v2/hclwrite"
+
+	"github.com/sunsetscan/sunset/migrate/customrules"
+	"github.com/sunsetscan/sunset/migrate/terraform"
+	"github.com/sunsetscan/sunset/scanner/vocab"
+)
+
+// A zone has one custom rules entry point: when the module already declares it for the
+// group's zone (same zone_id as written, phase http_request_firewall_custom), the migrated
+// rules join it after its own rules (which ran first, as sunset plan keeps them), in the
+// resource's own syntax: rules blocks (provider v4) or the rules attribute (v5), whatever
+// --target says.
+
+// existingEntryPoint finds the module's cloudflare_ruleset of the group's zone and phase.
+func existingEntryPoint(ev *evaluator, g *group) *Resource {
+	for _, r := range g.module.Resources {
+		if r.Type != typeRuleset || r.Block == nil || r.Repeated() {
+			continue
+		}
+		if knownString(ev, r.Attr("phase")) != string(vocab.PhaseCustomRules) {
+			continue
+		}
+		if normalText(exprText(r.File, r.Attr("zone_id"))) == g.zoneText {
+			return r
+		}
+	}
+	return nil
+}
+
+// mergeInto adds the group's rules to the existing entry point and returns the edit that does
+// it.
+func (f *fixer) mergeInto(ev *evaluator, g *group, ep *Resource, res *customrules.Result, rw *Rewrite) ([]edit, error) {
+	attr, hasAttr := ep.Block.Body.Attributes["rules"]
+	target := terraform.ProviderV5
+	if !hasAttr && hasRulesBlocks(ep.Block.Body) {
+		target = terraform.ProviderV4
+	}
+	tmp := hclwrite.NewEmptyFile()
+	rb := tmp.Body().AppendNewBlock("resource", []string{typeRuleset, "tmp"}).Body()
+	if err := f.setRules(ev, g, rb, res, rw, target); err != nil {
+		return nil, err
+	}
+	formatted := hclwrite.Format(tmp.Bytes())
+	inner := blockInner(formatted)
+	rw.Notes = append(rw.Notes, fmt.Sprintf("added after the rules %s already holds (they ran first, and stay first), in its own syntax (provider %s)", ep.Address(), target))
+	if target == terraform.ProviderV4 {
+		end := ep.Block.Body.SrcRange.End.Byte - 1 // the block's closing brace
+		return []edit{{start: lineStart(ep.File.Src, end), end: lineStart(ep.File.Src, end), text: "\n" + inner}}, nil
+	}
+	newList := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(inner), "rules ="))
+	rng := attr.Expr.Range()
+	open, close := strings.Index(inner, "[\n"), strings.LastIndex(inner, "\n  ]")
+	if t, ok := attr.Expr.(*hclsyntax.TupleConsExpr); ok && open >= 0 && close > open {
+		at := lineStart(ep.File.Src, rng.End.Byte-1) // the line of the closing bracket
+		es := []edit{{start: at, end: at, text: inner[open+2 : close+1]}}
+		if n := len(t.Exprs); n > 0 {
+			last := t.Exprs[n-1].Range().End.Byte
+			if !bytes.HasPrefix(bytes.TrimLeft(ep.File.Src[last:rng.End.Byte], " \t\n"), []byte(",")) {
+				es = append(es, edit{start: last, end: last, text: ","})
+			}
+		}
+		return es, nil
+	}
+	existing := string(ep.File.Src[rng.Start.Byte:rng.End.Byte])
+	return []edit{{start: rng.Start.Byte, end: rng.End.Byte, text: "concat(" + existing + ", " + newList + ")"}}, nil
+}
+
+func hasRulesBlocks(b *hclsyntax.Body) bool {
+	for _, blk := range b.Blocks {
+		if blk.Type == "rules" || (blk.Type == "dynamic" && len(blk.Labels) == 1 && blk.Labels[0] == "rules") {
+			return true
+		}
+	}
+	return false
+}
+
+// blockInner is the body of the one block in src, as formatted (indented by two spaces).
+func blockInner(src []byte) string {
+	s := string(src)
+	open := strings.Index(s, "{\n")
+	end := strings.LastIndex(s, "}")
+	if open < 0 || end < open {
+		return ""
+	}
+	return s[open+2 : end]
+}
+
+// indent prefixes every non-empty line of s.
+func indent(s, by string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if l != "" {
+			lines[i] = by + l
+		}
+	}
+	return strings.Join(lines, "\n")
+}

@@ -1,0 +1,122 @@
+package fix
+
+import (
+	"bytes"
+	"fmt"
+	"sort"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+)
+
+// references rewrites or reports what still refers to a replaced resource: a depends_on
+// entry now names the resource that replaced it; any other reference (an output, another
+// resource's attribute) has no counterpart fix can choose, so it is reported with a comment
+// above its block saying what to point it at.
+func (f *fixer) references() {
+	for _, m := range f.repo.Modules {
+		gone := map[string]*Resource{}
+		for r := range f.replacedBy {
+			if r.Module == m {
+				gone[r.Address()] = r
+			}
+		}
+		if len(gone) == 0 {
+			continue
+		}
+		for _, file := range m.Files {
+			for _, b := range file.Body.Blocks {
+				f.blockReferences(file, b, gone)
+			}
+		}
+	}
+}
+
+// blockReferences handles the references of one top-level block to gone resources.
+func (f *fixer) blockReferences(file *File, b *hclsyntax.Block, gone map[string]*Resource) {
+	if b.Type == "resource" && len(b.Labels) == 2 && gone[b.Labels[0]+"."+b.Labels[1]] != nil {
+		return // the replaced block itself
+	}
+	var reported []string
+	seen := map[string]bool{}
+	dependsOn := map[hcl.Range]bool{}
+	if a, ok := b.Body.Attributes["depends_on"]; ok {
+		if t, ok := a.Expr.(*hclsyntax.TupleConsExpr); ok {
+			for _, e := range t.Exprs {
+				dependsOn[e.Range()] = true
+			}
+		}
+	}
+	_ = hclsyntax.VisitAll(b.Body, func(n hclsyntax.Node) hcl.Diagnostics {
+		tr, ok := n.(*hclsyntax.ScopeTraversalExpr)
+		if !ok || len(tr.Traversal) < 2 {
+			return nil
+		}
+		addr := tr.Traversal.RootName() + "." + attrName(tr.Traversal[1])
+		r := gone[addr]
+		if r == nil {
+			return nil
+		}
+		if dependsOn[tr.Range()] && len(tr.Traversal) == 2 {
+			rng := tr.Range()
+			f.edits[file] = append(f.edits[file], edit{start: rng.Start.Byte, end: rng.End.Byte, text: f.replacedBy[r]})
+			return nil
+		}
+		if !seen[addr] {
+			seen[addr] = true
+			reported = append(reported, fmt.Sprintf("%s (replaced by %s)", addr, f.replacedBy[r]))
+		}
+		return nil
+	})
+	if len(reported) == 0 {
+		return
+	}
+	sort.Strings(reported)
+	what := blockName(b)
+	msg := fmt.Sprintf("%s refers to %s, which fix replaced: point it at the new rule (its ref is the old resource's name) or remove it; Terraform fails on the reference until then", what, joinList(reported))
+	f.res.Left = append(f.res.Left, Problem{Path: file.Path, Line: b.DefRange().Start.Line, Message: msg})
+	f.commentAbove(file, b.Range().Start.Byte, "sunset fix: "+msg+".")
+}
+
+func blockName(b *hclsyntax.Block) string {
+	switch len(b.Labels) {
+	case 0:
+		return b.Type
+	case 1:
+		return b.Type + " " + b.Labels[0]
+	}
+	return b.Labels[0] + "." + b.Labels[1]
+}
+
+func joinList(xs []string) string {
+	out := ""
+	for i, x := range xs {
+		switch {
+		case i == 0:
+		case i == len(xs)-1:
+			out += " and "
+		default:
+			out += ", "
+		}
+		out += x
+	}
+	return out
+}
+
+func lineStart(src []byte, at int) int {
+	for at > 0 && src[at-1] != '\n' {
+		at--
+	}
+	return at
+}
+
+// commentAbove puts text as comment lines above the line holding at, unless the lines above
+// already say it (a run on a fixed repository adds nothing).
+func (f *fixer) commentAbove(file *File, at int, text string) {
+	start := lineStart(file.Src, at)
+	c := commentLines(text, "")
+	if bytes.HasSuffix(file.Src[:start], []byte(c)) {
+		return
+	}
+	f.edits[file] = append(f.edits[file], edit{start: start, end: start, text: c})
+}

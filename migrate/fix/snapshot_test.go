@@ -1,0 +1,75 @@
+package fix
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sunsetscan/sunset/migrate/terraform"
+	"github.com/sunsetscan/sunset/scanner/inventory"
+	"github.com/sunsetscan/sunset/scanner/vocab"
+)
+
+// literalZone is the zone testdata/literal writes its rules for, as a scan saw it: the
+// firewall rules live, and a custom rules entry point made in the dashboard.
+func literalZone() *inventory.Snapshot {
+	on := true
+	return &inventory.Snapshot{Zones: []inventory.ZoneInventory{{
+		Zone: inventory.Zone{ID: "0da42c8d2132a9ddaf714f9e7c920711", Name: "example.com", Plan: inventory.ZonePlan{LegacyID: "pro"}},
+		FirewallRules: []inventory.FirewallRule{
+			{ID: "fw-bots", Filter: inventory.Filter{ID: "f1", Expression: `(http.user_agent contains "BadBot")`, Description: "bad bots"}, Action: vocab.ActionBlock, Description: "Block bad bots", Priority: intp(1)},
+			{ID: "fw-office", Filter: inventory.Filter{ID: "f2", Expression: `ip.src in {192.0.2.0/24} and ip.geoip.country eq "GB"`}, Action: vocab.ActionAllow, Priority: intp(2)},
+		},
+		Rulesets: []inventory.Ruleset{{ID: "rs-custom", Phase: vocab.PhaseCustomRules, Rules: []inventory.RulesetRule{
+			{ID: "r1", Action: vocab.ActionBlock, Expression: `http.request.uri.path eq "/dashboard-made"`, Enabled: &on, Ref: "dash"},
+		}}},
+	}}}
+}
+
+func intp(n int) *int { return &n }
+
+// TestSnapshotImportsAndRefs: with a snapshot, the zone's plan is the account's, the
+// entry point's own rules stay first, the new ruleset is imported, and each migrated rule's
+// ref is the live firewall rule's id, so a later plan on the account knows it is migrated.
+func TestSnapshotImportsAndRefs(t *testing.T) {
+	dir := copyFixture(t, "literal")
+	res, err := Run(Options{Root: dir, Target: terraform.ProviderV5, Snapshot: literalZone()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := res.Write(); err != nil {
+		t.Fatal(err)
+	}
+	imports, err := os.ReadFile(filepath.Join(dir, ImportsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"to = cloudflare_ruleset.custom_rules", `id = "zones/0da42c8d2132a9ddaf714f9e7c920711/rs-custom"`} {
+		if !strings.Contains(string(imports), want) {
+			t.Errorf("%s lacks %q:\n%s", ImportsFile, want, imports)
+		}
+	}
+	main, _ := os.ReadFile(filepath.Join(dir, "main.tf"))
+	text := string(main)
+	dash, bots := strings.Index(text, "/dashboard-made"), strings.Index(text, "BadBot")
+	if dash < 0 || bots < 0 || dash > bots {
+		t.Errorf("the entry point's own rule is not kept first:\n%s", text)
+	}
+	for _, ref := range []string{`ref         = "fw-bots"`, `ref        = "fw-office"`, `ref        = "wp"`} {
+		if !strings.Contains(text, ref) {
+			t.Errorf("no %s (live ids as refs, the resource name where no live rule matches):\n%s", ref, text)
+		}
+	}
+	rw := res.Rewrites[0]
+	if rw.Plan != "pro" || !rw.IsProof || !strings.Contains(strings.Join(rw.Notes, "\n"), "rs-custom") {
+		t.Errorf("rewrite %+v: want plan pro from the snapshot, verified, the entry point named", rw)
+	}
+	again, err := Run(Options{Root: dir, Target: terraform.ProviderV5, Snapshot: literalZone()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d, _ := again.Diff(); d != "" {
+		t.Errorf("a second run changes the files again:\n%s", d)
+	}
+}

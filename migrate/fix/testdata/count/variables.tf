@@ -1,0 +1,4 @@
+variable "zone_id" {
+  type        = string
+  description = "The zone to protect."
+}
