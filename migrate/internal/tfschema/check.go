@@ -2,7 +2,8 @@ package tfschema
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -66,7 +67,7 @@ func (c *checker) errorf(format string, args ...any) {
 // body checks a resource's or nested block's body against its schema.
 func (c *checker) body(where string, sch *Block, body *hclsyntax.Body, top bool) {
 	literal := map[string]cty.Value{}
-	for _, name := range sortedKeys(body.Attributes) {
+	for _, name := range slices.Sorted(maps.Keys(body.Attributes)) {
 		if top && metaArgs[name] {
 			continue
 		}
@@ -123,7 +124,7 @@ func (c *checker) blocks(where string, sch *Block, blocks hclsyntax.Blocks, top 
 
 // required reports each required attribute that has is false for.
 func (c *checker) required(where string, attrs map[string]*Attr, has func(string) bool) {
-	for _, n := range sortedKeys(attrs) {
+	for _, n := range slices.Sorted(maps.Keys(attrs)) {
 		if attrs[n].Required && !has(n) {
 			c.errorf("%s: required attribute %s missing", where, n)
 		}
@@ -231,13 +232,4 @@ func (c *checker) ignoreChanges(where string, attrs map[string]*Attr, lc *hclsyn
 			level = sa.Attributes
 		}
 	}
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
