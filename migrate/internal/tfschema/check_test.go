@@ -1,0 +1,111 @@
+package tfschema
+
+import (
+	"strings"
+	"testing"
+)
+
+func load(t *testing.T, version string) *Schema {
+	t.Helper()
+	s, err := Load(version)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestLoad: both schemas load, with their version, and an unknown version is an error.
+func TestLoad(t *testing.T) {
+	for _, v := range []string{"4.52.8", "5.22.0"} {
+		if s := load(t, v); s.Version != v || len(s.Types) == 0 {
+			t.Errorf("%s: version %s, %d types", v, s.Version, len(s.Types))
+		}
+	}
+	if _, err := Load("3.0.0"); err == nil {
+		t.Error("provider 3.0.0 loaded")
+	}
+}
+
+// TestCheckFile: each kind of mistake is reported once, naming where; valid blocks,
+// expressions, meta-arguments, dynamic blocks and types kept by name only pass.
+func TestCheckFile(t *testing.T) {
+	v4 := load(t, "4.52.8")
+	for name, c := range map[string]struct {
+		src  string
+		want string // "" for valid
+	}{
+		"valid": {`resource "cloudflare_ruleset" "a" {
+  zone_id = var.zone
+  name    = "x"
+  kind    = "zone"
+  phase   = "http_request_firewall_custom"
+  count   = 1
+  rules {
+    action     = "skip"
+    expression = "true"
+    action_parameters {
+      products = ["waf", "bic"]
+    }
+    logging {
+      enabled = false
+    }
+  }
+  dynamic "rules" {
+    for_each = var.rules
+    content {
+      action     = rules.value.action
+      expression = rules.value.expression
+    }
+  }
+  lifecycle {
+    ignore_changes = [description]
+  }
+}
+resource "cloudflare_zone" "z" {
+  anything = 1
+}`, ""},
+		"unknown type":     {`resource "cloudflare_nope" "a" {}`, `v4.tf:1: cloudflare_nope.a: no such type in the provider 4.52.8 schema`},
+		"unknown attr":     {rs("rules {\nexpression = \"true\"\n" + `colour = "red"` + "\n}"), `cloudflare_ruleset.a.rules[0].colour: no such attribute`},
+		"computed only":    {strings.Replace(rs(""), `kind`, `id = "x"`+"\n"+`kind`, 1), `cloudflare_ruleset.a.id: computed only, cannot be set`},
+		"missing required": {rs(`rules { action = "block" }`), `cloudflare_ruleset.a.rules[0]: required attribute expression missing`},
+		"wrong type":       {rs("rules {\nexpression = \"true\"\n" + `ratelimit { period = "soon" }` + "\n}"), `cloudflare_ruleset.a.rules[0].ratelimit[0].period: string does not convert to number`},
+		"unknown block":    {rs("rules {\nexpression = \"true\"\n" + "colour {}\n}"), `cloudflare_ruleset.a.rules[0]: no such block colour`},
+		"too many blocks":  {rs("rules {\nexpression = \"true\"\n" + "logging {}\nlogging {}\n}"), `cloudflare_ruleset.a.rules[0].logging: more than 1 block(s)`},
+		"ignore_changes":   {rs("lifecycle {\nignore_changes = [id]\n}"), `ignore_changes.id is not a settable attribute`},
+		"does not parse":   {`resource "x" {`, `Unclosed configuration block`},
+	} {
+		errs := v4.CheckFile([]byte(c.src), "v4.tf")
+		switch {
+		case c.want == "" && len(errs) > 0:
+			t.Errorf("%s: %v", name, errs)
+		case c.want != "" && (len(errs) != 1 || !strings.Contains(errs[0].Error(), c.want)):
+			t.Errorf("%s: %v, want one error with %q", name, errs, c.want)
+		}
+	}
+}
+
+// rs is a v4 zone ruleset with body added.
+func rs(body string) string {
+	return `resource "cloudflare_ruleset" "a" {
+  zone_id = "z"
+  name    = "x"
+  kind    = "zone"
+  phase   = "http_request_firewall_custom"
+` + body + "\n}\n"
+}
+
+// TestCheckNestedAttributes: v5's nested attributes are checked inside literal values.
+func TestCheckNestedAttributes(t *testing.T) {
+	v5 := load(t, "5.22.0")
+	src := `resource "cloudflare_ruleset" "a" {
+  zone_id = "z"
+  name    = "x"
+  kind    = "zone"
+  phase   = "http_request_firewall_custom"
+  rules = [{ action = "block", expression = "true", ratelimit = { period = 10, characteristics = ["ip.src"], colour = "red" } }]
+}`
+	errs := v5.CheckFile([]byte(src), "v5.tf")
+	if len(errs) != 1 || !strings.Contains(errs[0].Error(), "cloudflare_ruleset.a.rules[0].ratelimit.colour: no such attribute") {
+		t.Errorf("%v", errs)
+	}
+}
