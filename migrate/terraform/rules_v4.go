@@ -31,10 +31,15 @@ var v4RulesBlock = sync.OnceValues(func() (*tfschema.Block, error) {
 
 // v4Reshape turns the wire members whose v4 shape differs into v4's shape, by path from
 // the rule: the skip action's rules (ruleset ID to rule IDs) are comma-joined strings in
-// v4; header modifications, keyed by header name on the wire, are blocks naming the header.
+// v4; custom log fields, {"name": ...} objects on the wire, are the names; header
+// modifications, keyed by header name on the wire, are blocks naming the header.
 var v4Reshape = map[string]func(any) (any, error){
 	"action_parameters.rules":   joinRuleIDs,
 	"action_parameters.headers": headerBlocks,
+
+	"action_parameters.cookie_fields":   fieldNames,
+	"action_parameters.request_fields":  fieldNames,
+	"action_parameters.response_fields": fieldNames,
 }
 
 // rulesV4 writes one rules block per rule, in provider v4's syntax.
@@ -173,6 +178,23 @@ func headerBlocks(v any) (any, error) {
 			h[k] = e
 		}
 		out = append(out, h)
+	}
+	return out, nil
+}
+
+// fieldNames: custom log fields, a list of {"name": ...} on the wire, are the names in v4.
+func fieldNames(v any) (any, error) {
+	list, ok := v.([]any)
+	if !ok {
+		return nil, fmt.Errorf("not a list of fields")
+	}
+	out := make([]any, 0, len(list))
+	for _, e := range list {
+		f, ok := e.(map[string]any)
+		if !ok || len(f) != 1 || f["name"] == nil {
+			return nil, fmt.Errorf("a field other than {\"name\": ...}")
+		}
+		out = append(out, f["name"])
 	}
 	return out, nil
 }

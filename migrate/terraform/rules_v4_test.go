@@ -36,7 +36,9 @@ var ruleShapes = []string{
 	// redirect
 	`{"action":"redirect","expression":"http.host eq \"old.example\"","enabled":true,"action_parameters":{"from_value":{"status_code":301,"preserve_query_string":true,"target_url":{"value":"https://new.example/"}}}}`,
 	`{"action":"redirect","expression":"true","enabled":true,"action_parameters":{"from_value":{"status_code":302,"target_url":{"expression":"concat(\"https://x.example\", http.request.uri.path)"}}}}`,
-	// header modification, as another phase writes it
+	// compression, custom log fields and header modification, as other phases write them
+	`{"action":"compress_response","expression":"true","enabled":true,"action_parameters":{"algorithms":[{"name":"brotli"},{"name":"gzip"}]}}`,
+	`{"action":"log_custom_field","expression":"true","enabled":true,"action_parameters":{"cookie_fields":[{"name":"__ga"}],"request_fields":[{"name":"referer"},{"name":"x-a"}]}}`,
 	`{"action":"rewrite","expression":"true","enabled":true,"action_parameters":{"headers":{"X-B":{"operation":"remove"},"X-A":{"operation":"set","value":"1"}}}}`,
 }
 
@@ -139,8 +141,11 @@ func TestSetRulesV4(t *testing.T) {
 	if got := skip.GetAttr("efb7b8c949ac4650a09736fc376e9aee").AsString(); got != "5de7edfa648c4d6891dc3e7f84534ffa,e3a567afc347477d9702d9047e97d760" {
 		t.Errorf("skip rules %q", got)
 	}
-	if got := literal(t, nested(rules[9], "action_parameters", "headers"), "name"); got.AsString() != "X-A" {
+	if got := literal(t, nested(rules[11], "action_parameters", "headers"), "name"); got.AsString() != "X-A" {
 		t.Errorf("first header %#v", got)
+	}
+	if got := literal(t, nested(rules[10], "action_parameters"), "request_fields"); !got.RawEquals(cty.TupleVal([]cty.Value{cty.StringVal("referer"), cty.StringVal("x-a")})) {
+		t.Errorf("request_fields %#v", got)
 	}
 	if n := strings.Count(string(src), "categories {"); n != 2 {
 		t.Errorf("%d categories blocks, want 2", n)
@@ -164,9 +169,9 @@ func literal(t *testing.T, b *hclsyntax.Block, name string) cty.Value {
 // member; v5 writes it.
 func TestSetRulesV4Errors(t *testing.T) {
 	for raw, want := range map[string]string{
-		`{"action":"compress_response","expression":"true","action_parameters":{"algorithms":[{"name":"gzip"}]}}`: "rule 2: action_parameters.algorithms: provider v4 has no place for it",
-		`{"action":"block","expression":"true","ratelimit":{"period":"soon"}}`:                                    "rule 2: ratelimit.period: string does not fit provider v4's number",
-		`{"action":"block","expression":"true","logging":true}`:                                                   "rule 2: logging: not an object, v4 has a block there",
+		`{"action":"set_config","expression":"true","action_parameters":{"request_body_buffering":"full"}}`: "rule 2: action_parameters.request_body_buffering: provider v4 has no place for it",
+		`{"action":"block","expression":"true","ratelimit":{"period":"soon"}}`:                              "rule 2: ratelimit.period: string does not fit provider v4's number",
+		`{"action":"block","expression":"true","logging":true}`:                                             "rule 2: logging: not an object, v4 has a block there",
 	} {
 		rules := []json.RawMessage{json.RawMessage(ruleShapes[1]), json.RawMessage(raw)}
 		err := SetRules(hclwrite.NewEmptyFile().Body(), rules, ProviderV4)
