@@ -109,3 +109,118 @@ func TestCheckNestedAttributes(t *testing.T) {
 		t.Errorf("%v", errs)
 	}
 }
+
+// TestFixTypes: configurations of the types sunset fix writes or edits, as a user writes
+// them, fit; a setting or attribute the release does not have is caught.
+func TestFixTypes(t *testing.T) {
+	for _, c := range []struct {
+		version, src, want string
+	}{
+		{"4.52.8", `resource "cloudflare_zone_settings_override" "a" {
+  zone_id = var.zone_id
+  settings {
+    always_use_https = "on"
+    min_tls_version  = "1.2"
+    minify {
+      css  = "on"
+      html = "off"
+      js   = "on"
+    }
+  }
+}
+resource "cloudflare_record" "mx" {
+  zone_id  = var.zone_id
+  name     = "@"
+  type     = "SRV"
+  priority = 10
+  data {
+    service  = "_sip"
+    proto    = "_tls"
+    name     = "example.com"
+    priority = 0
+    weight   = 0
+    port     = 443
+    target   = "sip.example.com"
+  }
+}
+resource "cloudflare_tunnel" "t" {
+  account_id = var.account_id
+  name       = "t"
+  secret     = base64encode(random_id.s.hex)
+}
+resource "cloudflare_load_balancer_pool" "p" {
+  account_id = var.account_id
+  name       = "p"
+  origins {
+    name    = "a"
+    address = "192.0.2.1"
+    header {
+      header = "Host"
+      values = ["a.example.com"]
+    }
+  }
+  load_shedding {
+    default_percent = 0
+  }
+}
+resource "cloudflare_access_application" "b" {
+  account_id = var.account_id
+  name       = "b"
+  type       = "bookmark"
+  domain     = "b.example.com"
+}
+resource "cloudflare_notification_policy" "n" {
+  account_id = var.account_id
+  name       = "n"
+  alert_type = "universal_ssl_event_type"
+  enabled    = true
+  email_integration {
+    id = "ops@example.com"
+  }
+  filters {
+    zones = [var.zone_id]
+  }
+}`, ""},
+		{"4.52.8", `resource "cloudflare_zone_settings_override" "a" {
+  zone_id = "z"
+  settings {
+    mirage_plus = "on"
+  }
+}`, "cloudflare_zone_settings_override.a.settings[0].mirage_plus: no such attribute"},
+		{"5.22.0", `resource "cloudflare_zone_setting" "s" {
+  zone_id    = "z"
+  setting_id = "min_tls_version"
+  value      = "1.2"
+}
+resource "cloudflare_dns_record" "r" {
+  zone_id = "z"
+  name    = "_sip._tls"
+  type    = "SRV"
+  ttl     = 1
+  data    = { priority = 0, weight = 0, port = 443, target = "sip.example.com" }
+}
+resource "cloudflare_zero_trust_tunnel_cloudflared" "t" {
+  account_id    = "a"
+  name          = "t"
+  tunnel_secret = "c2VjcmV0"
+}
+resource "cloudflare_load_balancer_pool" "p" {
+  account_id = "a"
+  name       = "p"
+  origins    = [{ name = "a", address = "192.0.2.1", header = { host = ["a.example.com"] } }]
+}`, ""},
+		{"5.22.0", `resource "cloudflare_zero_trust_tunnel_cloudflared" "t" {
+  account_id = "a"
+  name       = "t"
+  secret     = "c2VjcmV0"
+}`, "cloudflare_zero_trust_tunnel_cloudflared.t.secret: no such attribute"},
+	} {
+		errs := load(t, c.version).CheckFile([]byte(c.src), "fix.tf")
+		switch {
+		case c.want == "" && len(errs) > 0:
+			t.Errorf("%s: %v", c.version, errs)
+		case c.want != "" && (len(errs) != 1 || !strings.Contains(errs[0].Error(), c.want)):
+			t.Errorf("%s: %v, want one error with %q", c.version, errs, c.want)
+		}
+	}
+}

@@ -1,13 +1,28 @@
 // Package tfschema checks Terraform configuration against reduced schemas of the Cloudflare
 // provider, for the packages that write or rewrite such configuration and their tests.
 //
-// provider-v5.22.0.json and provider-v4.52.8.json are `terraform providers schema -json` of
-// the provider built from source (tags v5.22.0 and v4.52.8), reduced to the names of every
-// resource type and, for the types sunset writes, each attribute's type or nested attributes
-// and whether it is required, optional or computed (descriptions and validators dropped).
-// The v4 cloudflare_ruleset (its nested blocks included, with at most one element where the
-// provider validates so) was written down from the v4 provider's ruleset schema source
-// (internal/framework/service/rulesets/schema.go): v5 takes nested attributes, v4 blocks.
+// provider-v5.22.0.json and provider-v4.52.8.json hold the names of every resource type of
+// the release and, for the types sunset writes or edits, each attribute's type or nested
+// attributes, whether it is required, optional or computed, and (v4) the nested blocks with
+// their nesting and most elements (descriptions, defaults and validators dropped). Where
+// each part came from:
+//
+//   - the type lists, and v5's cloudflare_ruleset, cloudflare_zone_dns_settings,
+//     cloudflare_account_dns_settings, cloudflare_notification_policy and
+//     cloudflare_zero_trust_access_application: `terraform providers schema -json` of the
+//     provider built from source at tags v5.22.0 and v4.52.8;
+//   - v5's cloudflare_zero_trust_tunnel_cloudflared, cloudflare_load_balancer_pool,
+//     cloudflare_dns_record and cloudflare_zone_setting: read from the schema source at tag
+//     v5.22.0 (internal/services/<type>/schema.go), the same reading giving exactly the
+//     types above;
+//   - v4's cloudflare_ruleset: read from internal/framework/service/rulesets/schema.go at
+//     tag v4.52.8 (rules and everything in them are blocks, at most one where the provider
+//     validates so);
+//   - v4's cloudflare_zone_settings_override, cloudflare_tunnel,
+//     cloudflare_access_application, cloudflare_load_balancer_pool, cloudflare_record and
+//     cloudflare_notification_policy: read from internal/sdkv2provider/schema_cloudflare_*.go
+//     at tag v4.52.8 (a list or set of objects that can be set is a block; an SDKv2
+//     resource's implicit id is optional and computed).
 package tfschema
 
 import (
