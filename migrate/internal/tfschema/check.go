@@ -35,9 +35,10 @@ func (s *Schema) CheckFile(src []byte, filename string) []error {
 }
 
 // CheckResource checks a resource block: its type exists, every attribute set is known and
-// settable, required ones are present, literal values have the declared types (values that
-// are expressions Terraform evaluates are checked by name only), nested blocks are known
-// and within their count, and lifecycle.ignore_changes names settable attributes.
+// settable, required ones are present, literal values have the declared types (in values
+// Terraform evaluates, only the members their object constructors name and their literal
+// parts), nested blocks are known and within their count, and lifecycle.ignore_changes
+// names settable attributes.
 func (s *Schema) CheckResource(b *hclsyntax.Block) []error {
 	where := fmt.Sprintf("%s:%d: %s.%s", b.DefRange().Filename, b.DefRange().Start.Line, b.Labels[0], b.Labels[1])
 	res, ok := s.Resources[b.Labels[0]]
@@ -71,7 +72,8 @@ func (c *checker) body(where string, sch *Block, body *hclsyntax.Body, top bool)
 		if top && metaArgs[name] {
 			continue
 		}
-		v, diags := body.Attributes[name].Expr.Value(nil)
+		expr := body.Attributes[name].Expr
+		v, diags := expr.Value(nil)
 		a, ok := sch.Attributes[name]
 		switch {
 		case !ok:
@@ -80,6 +82,8 @@ func (c *checker) body(where string, sch *Block, body *hclsyntax.Body, top bool)
 			c.errorf("%s.%s: computed only, cannot be set", where, name)
 		case !diags.HasErrors():
 			literal[name] = v
+		default:
+			c.expr(where+"."+name, a, expr)
 		}
 	}
 	c.required(where, sch.Attributes, func(n string) bool { _, ok := body.Attributes[n]; return ok })
@@ -194,6 +198,55 @@ func (c *checker) value(where string, a *Attr, v cty.Value) {
 	default:
 		c.errorf("%s: schema nesting %q", where, a.Nesting)
 	}
+}
+
+// expr checks a nested attribute's value that Terraform evaluates (it holds references or
+// function calls): the members its object constructors name, and the literal parts fully.
+func (c *checker) expr(where string, a *Attr, e hclsyntax.Expression) {
+	switch x := e.(type) {
+	case *hclsyntax.TupleConsExpr:
+		if a.Nesting == "list" || a.Nesting == "set" {
+			for i, el := range x.Exprs {
+				c.objectExpr(fmt.Sprintf("%s[%d]", where, i), a.Attributes, el)
+			}
+		}
+	case *hclsyntax.ObjectConsExpr:
+		if a.Nesting == "single" {
+			c.objectExpr(where, a.Attributes, x)
+		}
+	}
+}
+
+// objectExpr checks an object constructor against nested attributes: each member known
+// and settable, required ones present, each value checked as literal or expression.
+func (c *checker) objectExpr(where string, attrs map[string]*Attr, e hclsyntax.Expression) {
+	obj, ok := e.(*hclsyntax.ObjectConsExpr)
+	if !ok {
+		return // a reference or a call: nothing to read
+	}
+	names := map[string]bool{}
+	for _, item := range obj.Items {
+		k, diags := item.KeyExpr.Value(nil)
+		if diags.HasErrors() || k.Type() != cty.String {
+			continue // a computed key
+		}
+		name := k.AsString()
+		names[name] = true
+		a, ok := attrs[name]
+		switch {
+		case !ok:
+			c.errorf("%s.%s: no such attribute", where, name)
+		case !a.Settable():
+			c.errorf("%s.%s: computed only, cannot be set", where, name)
+		default:
+			if v, diags := item.ValueExpr.Value(nil); !diags.HasErrors() {
+				c.value(where+"."+name, a, v)
+			} else {
+				c.expr(where+"."+name, a, item.ValueExpr)
+			}
+		}
+	}
+	c.required(where, attrs, func(n string) bool { return names[n] })
 }
 
 // ignoreChanges checks that every path of lifecycle.ignore_changes names a settable

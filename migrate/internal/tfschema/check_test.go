@@ -94,7 +94,8 @@ func rs(body string) string {
 ` + body + "\n}\n"
 }
 
-// TestCheckNestedAttributes: v5's nested attributes are checked inside literal values.
+// TestCheckNestedAttributes: v5's nested attributes are checked inside literal values, and
+// by name inside values that hold references.
 func TestCheckNestedAttributes(t *testing.T) {
 	v5 := load(t, "5.22.0")
 	src := `resource "cloudflare_ruleset" "a" {
@@ -104,8 +105,16 @@ func TestCheckNestedAttributes(t *testing.T) {
   phase   = "http_request_firewall_custom"
   rules = [{ action = "block", expression = "true", ratelimit = { period = 10, characteristics = ["ip.src"], colour = "red" } }]
 }`
-	errs := v5.CheckFile([]byte(src), "v5.tf")
-	if len(errs) != 1 || !strings.Contains(errs[0].Error(), "cloudflare_ruleset.a.rules[0].ratelimit.colour: no such attribute") {
+	for _, src := range []string{src, strings.Replace(src, `expression = "true"`, `expression = var.expr`, 1)} {
+		errs := v5.CheckFile([]byte(src), "v5.tf")
+		if len(errs) != 1 || !strings.Contains(errs[0].Error(), "cloudflare_ruleset.a.rules[0].ratelimit.colour: no such attribute") {
+			t.Errorf("%v", errs)
+		}
+	}
+	// a reference for a whole object is not read; one for a required member counts as set
+	refs := strings.Replace(src, `ratelimit = { period = 10, characteristics = ["ip.src"], colour = "red" }`, `ratelimit = local.rl`, 1)
+	refs = strings.Replace(refs, `action = "block"`, `action = local.action`, 1)
+	if errs := v5.CheckFile([]byte(refs), "v5.tf"); len(errs) > 0 {
 		t.Errorf("%v", errs)
 	}
 }
