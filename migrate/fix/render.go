@@ -48,7 +48,7 @@ func (f *fixer) customRulesBlock(ev *evaluator, g *group, name string, res *cust
 	if err := f.setRules(ev, g, rb, res, rw, f.opts.Target); err != nil {
 		return "", err
 	}
-	what := fmt.Sprintf("sunset fix: custom rules of zone %s, replacing %s (firewall rules and filters are deprecated: see sunset help fix).\nsunset fix: %s.", rw.Zone, joinAddrs(oldResources(g.pairs, nil)), rw.Proven)
+	what := fmt.Sprintf("sunset fix: custom rules of zone %s, replacing %s (firewall rules and filters are deprecated: see sunset help fix).\nsunset fix: %s.", rw.Zone, joinAddrs(oldResources(g.pairs, nil), g.module), rw.Proven)
 	return commentLines(what, "") + string(hclwrite.Format(file.Bytes())), nil
 }
 
