@@ -437,14 +437,7 @@ func actionExpr(a string) string {
 // products (and the phases that replace them) for a bypass, null for the other actions.
 func paramsExpr(a, products string) string {
 	allow := `{ ruleset = "current", products = null, phases = null }`
-	if strings.ContainsAny(products, " ?:!=<>") {
-		products = "(" + products + ")" // a conditional's ":" would end the for expression's head
-	}
-	phases := fmt.Sprintf("[for p in %s : %s[p] if contains(keys(%s), p)]", products, skipPhaseMap(), skipPhaseMap())
-	bypass := fmt.Sprintf("{ ruleset = null, products = %s, phases = length(%s) > 0 ? sort(%s) : null }", products, phases, phases)
-	if products == "null" {
-		bypass = "null" // a bypass without products skips nothing: the API refuses it
-	}
+	bypass := bypassParams(products)
 	if s, err := strconv.Unquote(a); err == nil {
 		switch s {
 		case string(vocab.ActionAllow):
@@ -458,6 +451,30 @@ func paramsExpr(a, products string) string {
 		return fmt.Sprintf(`%s == "allow" ? %s : null`, a, allow)
 	}
 	return fmt.Sprintf(`%s == "allow" ? %s : %s == "bypass" ? %s : null`, a, allow, a, bypass)
+}
+
+// bypassParams skips the products and the phases that replace them: computed here when the
+// products are literals, in HCL otherwise; null without products (a bypass without products
+// skips nothing, and the API refuses it).
+func bypassParams(products string) string {
+	if prods, ok := literalStrings(products); ok {
+		var phases []string
+		for _, pr := range prods {
+			if ph := customrules.SkipPhase(pr); ph != "" {
+				phases = append(phases, string(ph))
+			}
+		}
+		sort.Strings(phases)
+		return fmt.Sprintf("{ ruleset = null, products = %s, phases = %s }", stringsOrNull(prods), stringsOrNull(phases))
+	}
+	if products == "null" {
+		return "null"
+	}
+	if strings.ContainsAny(products, " ?:!=<>") {
+		products = "(" + products + ")" // a conditional's ":" would end the for expression's head
+	}
+	phases := fmt.Sprintf("[for p in %s : %s[p] if contains(keys(%s), p)]", products, skipPhaseMap(), skipPhaseMap())
+	return fmt.Sprintf("{ ruleset = null, products = %s, phases = length(%s) > 0 ? sort(%s) : null }", products, phases, phases)
 }
 
 // skipPhaseMap is customrules.SkipPhase as an HCL object.
@@ -492,7 +509,7 @@ func enabledExpr(paused, expr string, threat bool) string {
 // translates it and written as values, with the members every part has; nil when the pair
 // is repeated, not known, or not translated.
 func literalPart(ev *evaluator, p *pair, plan string) *part {
-	if p.rule.Repeated() || p.filter.Repeated() {
+	if !literalPair(p) {
 		return nil
 	}
 	old, ok := oldRules(ev, p)
@@ -556,4 +573,24 @@ func stringsOrNull(xs []string) string {
 		quoted[i] = hclString(x)
 	}
 	return "[" + strings.Join(quoted, ", ") + "]"
+}
+
+// literalStrings reads a list of strings written as literals ("null" is no list).
+func literalStrings(src string) ([]string, bool) {
+	x, diags := hclsyntax.ParseExpression([]byte(src), "", hcl.InitialPos)
+	if diags.HasErrors() || !isLiteral(x) {
+		return nil, false
+	}
+	v, diags := x.Value(nil)
+	if diags.HasErrors() || v.IsNull() || !(v.Type().IsTupleType() || v.Type().IsListType()) {
+		return nil, false
+	}
+	var out []string
+	for _, e := range v.AsValueSlice() {
+		if !e.Type().Equals(cty.String) || e.IsNull() {
+			return nil, false
+		}
+		out = append(out, e.AsString())
+	}
+	return out, len(out) > 0
 }

@@ -69,7 +69,7 @@ func (f *fixer) firewallGroup(ev *evaluator, g *group) {
 	olds := oldResources(pairs, kept)
 	rw.New = typeRuleset + "." + name
 	for _, r := range olds {
-		rw.Old = append(rw.Old, r.Address())
+		rw.Old = append(rw.Old, displayAddr(r, g.module))
 	}
 	rw.File, rw.Line = olds[0].File.Path, olds[0].Line()
 	if liveOK && !g.perInstance {
@@ -95,7 +95,7 @@ func (f *fixer) mergeGroup(ev *evaluator, g *group, ep *Resource, res *customrul
 	olds := oldResources(g.pairs, kept)
 	rw.New = ep.Address()
 	for _, r := range olds {
-		rw.Old = append(rw.Old, r.Address())
+		rw.Old = append(rw.Old, displayAddr(r, g.module))
 	}
 	rw.File, rw.Line = olds[0].File.Path, olds[0].Line()
 	f.replace(olds, "", rw.New)
@@ -199,8 +199,8 @@ func (f *fixer) keep(g *group, kept map[*pair][]string) {
 	}
 }
 
-// oldResources are the rules and filters of the rewritten pairs, each once, in file order;
-// a filter a kept rule still uses stays.
+// oldResources are the rules and filters of the rewritten pairs, each once, those of the
+// rules' module first, in file order; a filter a kept rule still uses stays.
 func oldResources(pairs []*pair, kept map[*pair][]string) []*Resource {
 	stay := map[*Resource]bool{}
 	for p := range kept {
@@ -216,7 +216,14 @@ func oldResources(pairs []*pair, kept map[*pair][]string) []*Resource {
 			}
 		}
 	}
+	home := pairs[0].rule.Module
 	slices.SortStableFunc(out, func(a, b *Resource) int {
+		if (a.Module == home) != (b.Module == home) {
+			if a.Module == home {
+				return -1 // the new block goes in the rules' module
+			}
+			return 1
+		}
 		if a.File.Path != b.File.Path {
 			return strings.Compare(a.File.Path, b.File.Path)
 		}
@@ -249,4 +256,12 @@ func orNothing(s string) string {
 		return "nothing"
 	}
 	return s
+}
+
+// displayAddr is r's address, with its module's directory when it is not home's.
+func displayAddr(r *Resource, home *Module) string {
+	if r.Module != home {
+		return r.Module.Dir + ": " + r.Address()
+	}
+	return r.Address()
 }

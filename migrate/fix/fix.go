@@ -78,6 +78,7 @@ func Run(opts Options) (*Result, error) {
 	for _, m := range repo.Modules {
 		f.module(m)
 	}
+	f.reportOrphans()
 	f.references()
 	f.stateSteps()
 	f.writeImports()
@@ -96,7 +97,8 @@ type fixer struct {
 	replacedBy map[*Resource]string
 	added      map[string][]byte
 	renamed    map[string]bool
-	imports    map[string][]string // root module dir -> import blocks // string literals already given their fields' new names
+	imports    map[string][]string // root module dir -> import blocks
+	orphans    []*Resource         // filters no rule of their module uses // string literals already given their fields' new names
 }
 
 // edit replaces the bytes [start, end) of a file with text.
@@ -110,9 +112,7 @@ func (f *fixer) module(m *Module) {
 	ev := newEvaluator(m)
 	groups, orphans, problems := firewallGroups(m)
 	f.res.Left = append(f.res.Left, problems...)
-	for _, r := range orphans {
-		f.res.Left = append(f.res.Left, Problem{Path: r.File.Path, Line: r.Line(), Message: r.Address() + " is used by no firewall rule of this module: nothing to migrate; delete it when nothing else uses it"})
-	}
+	f.orphans = append(f.orphans, orphans...)
 	f.renameRulesetFields(m)
 	for _, g := range groups {
 		sortPairs(g.pairs)
@@ -125,6 +125,16 @@ func (f *fixer) module(m *Module) {
 	f.srvRecords(ev, m)
 	f.argoTunnels(m)
 	f.accessBookmarks(m)
+}
+
+// reportOrphans lists the filters no firewall rule uses (a rule of another module may have
+// used one, and then it was rewritten with it).
+func (f *fixer) reportOrphans() {
+	for _, r := range f.orphans {
+		if _, gone := f.replacedBy[r]; !gone {
+			f.res.Left = append(f.res.Left, Problem{Path: r.File.Path, Line: r.Line(), Message: r.Address() + " is used by no firewall rule: nothing to migrate; delete it when nothing else uses it"})
+		}
+	}
 }
 
 // finish applies the edits and fills Files in path order.
@@ -162,9 +172,11 @@ func outermost(es []edit) []edit {
 	for _, e := range es {
 		nested := false
 		for _, k := range out {
-			// An insertion at either end of a replacement is beside it, not inside it.
-			beside := e.start == e.end && (e.start == k.start || e.start == k.end)
-			if k.end > k.start && k.start <= e.start && e.end <= k.end && !beside {
+			inside := k.start <= e.start && e.end <= k.end
+			if e.start == e.end {
+				inside = k.start < e.start && e.start < k.end // an insertion at either end stays
+			}
+			if k.end > k.start && inside {
 				nested = true
 				break
 			}
@@ -206,10 +218,10 @@ func blockSpan(file *File, r *Resource) (int, int) {
 	return start, end
 }
 
-func joinAddrs(rs []*Resource) string {
+func joinAddrs(rs []*Resource, home *Module) string {
 	out := make([]string, 0, len(rs))
 	for _, r := range rs {
-		out = append(out, r.Address())
+		out = append(out, displayAddr(r, home))
 	}
 	return strings.Join(out, ", ")
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
+	"github.com/sunsetscan/sunset/migrate/internal/tfschema"
 	"github.com/sunsetscan/sunset/migrate/terraform"
 	"github.com/sunsetscan/sunset/scanner/repo"
 )
@@ -20,7 +21,7 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden diffs in testdata/golden")
 
 // fixtures are the repositories under testdata, each a shape fix rewrites.
-var fixtures = []string{"literal", "nopriority", "foreach", "count", "module", "vardriven", "merge", "merge5"}
+var fixtures = []string{"literal", "nopriority", "foreach", "count", "module", "vardriven", "merge", "merge5", "templates", "crossmodule"}
 
 // rewrittenRules are the check rules a fix settles: a fixed repository has none of them.
 var rewrittenRules = map[string]bool{"firewall-rules": true, "filters": true, "geoip-field-names": true}
@@ -66,9 +67,6 @@ func TestFixtures(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if (target == terraform.ProviderV4 && (name == "literal" || name == "nopriority")) || name == "merge" {
-					t.Skip("TEMPORARY: provider v4 rendering of literal rules is being merged")
-				}
 				diff, err := res.Diff()
 				if err != nil {
 					t.Fatal(err)
@@ -81,6 +79,7 @@ func TestFixtures(t *testing.T) {
 					t.Fatal(err)
 				}
 				parseAll(t, dir)
+				checkSchemas(t, res, target)
 				again, err := Run(Options{Root: dir, Target: target})
 				if err != nil {
 					t.Fatal(err)
@@ -161,4 +160,46 @@ func keptOnPurpose(path string, line int) bool {
 		}
 	}
 	return false
+}
+
+// writtenTypes are the resource types fix writes; each written block of them must be valid
+// for the provider whose syntax it is in: the target's, or, for a ruleset fix merged into,
+// its own (a rules attribute is provider v5's, rules blocks v4's).
+var writtenTypes = map[string]bool{typeRuleset: true}
+
+// checkSchemas checks the blocks of the written types in every changed file against the
+// provider's reduced schema (v5.22.0 or v4.52.8).
+func checkSchemas(t *testing.T, res *Result, target terraform.Provider) {
+	t.Helper()
+	schemas := map[terraform.Provider]*tfschema.Schema{}
+	for p, v := range map[terraform.Provider]string{terraform.ProviderV5: "5.22.0", terraform.ProviderV4: "4.52.8"} {
+		s, err := tfschema.Load(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		schemas[p] = s
+	}
+	for _, f := range res.Files {
+		if !strings.HasSuffix(f.Path, ".tf") {
+			continue
+		}
+		file, diags := hclsyntax.ParseConfig(f.New, f.Path, hcl.InitialPos)
+		if diags.HasErrors() {
+			continue // parseAll reports it
+		}
+		for _, b := range file.Body.(*hclsyntax.Body).Blocks {
+			if b.Type != "resource" || len(b.Labels) != 2 || !writtenTypes[b.Labels[0]] {
+				continue
+			}
+			p := target
+			if _, attr := b.Body.Attributes["rules"]; attr {
+				p = terraform.ProviderV5
+			} else if len(b.Body.Blocks) > 0 {
+				p = terraform.ProviderV4
+			}
+			for _, err := range schemas[p].CheckResource(b) {
+				t.Errorf("%s: %s.%s against provider %s: %v", f.Path, b.Labels[0], b.Labels[1], p, err)
+			}
+		}
+	}
 }

@@ -2,7 +2,6 @@ package fix
 
 import (
 	"context"
-	"encoding/json"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -14,6 +13,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
+	"github.com/sunsetscan/sunset/migrate/internal/tfschema"
 	"github.com/sunsetscan/sunset/migrate/terraform"
 	"github.com/sunsetscan/sunset/scanner"
 	"github.com/sunsetscan/sunset/scanner/repo"
@@ -114,26 +114,54 @@ func rewriteOf(res *Result, newAddr string) (Rewrite, bool) {
 	return res.Rewrites[i], true
 }
 
-// checkNewTypes checks that every resource type the fix adds to testdata/NAME (rewritten in
-// dir) is a type of the target provider: the reduced schemas of v4.52.8 and v5.22.0 that
-// migrate/terraform's tests use.
+// checkedTypes are the resource types fix writes or edits besides firewall rules: each
+// block of them in a rewritten fixture is checked against the provider's reduced schema.
+var checkedTypes = map[string]bool{typeRuleset: true, "cloudflare_tunnel": true, "cloudflare_zero_trust_tunnel_cloudflared": true,
+	"cloudflare_access_application": true, "cloudflare_zero_trust_access_application": true, typeSettingsOverride: true,
+	"cloudflare_zone_setting": true, "cloudflare_load_balancer_pool": true, "cloudflare_record": true, "cloudflare_dns_record": true}
+
+// checkNewTypes checks testdata/NAME rewritten in dir against the target provider's reduced
+// schema (v5.22.0 or v4.52.8): every resource type the fix adds is one of the provider's,
+// and every block of the checkedTypes is valid for the target, or, for a block the fix
+// edits in place, for the provider whose syntax it was written in.
 func checkNewTypes(t *testing.T, name, dir string, target terraform.Provider) {
 	t.Helper()
-	file := map[terraform.Provider]string{terraform.ProviderV4: "provider-v4.52.8.json", terraform.ProviderV5: "provider-v5.22.0.json"}[target]
-	data, err := os.ReadFile(filepath.Join("..", "terraform", "testdata", file))
-	if err != nil {
-		t.Fatal(err)
+	schemas := map[terraform.Provider]*tfschema.Schema{}
+	for p, v := range map[terraform.Provider]string{terraform.ProviderV5: "5.22.0", terraform.ProviderV4: "4.52.8"} {
+		s, err := tfschema.Load(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		schemas[p] = s
 	}
-	var schema struct {
-		Types []string `json:"resource_types"`
-	}
-	if err := json.Unmarshal(data, &schema); err != nil {
-		t.Fatal(err)
-	}
+	other := map[terraform.Provider]terraform.Provider{terraform.ProviderV5: terraform.ProviderV4, terraform.ProviderV4: terraform.ProviderV5}[target]
 	before := resourceTypes(t, filepath.Join("testdata", name))
-	for typ := range resourceTypes(t, dir) {
-		if !before[typ] && !slices.Contains(schema.Types, typ) {
-			t.Errorf("the fix writes %s, which provider %s does not have", typ, target)
+	for _, p := range tfFilesUnder(t, dir) {
+		src := mustRead(t, p)
+		f, diags := hclsyntax.ParseConfig(src, p, hcl.InitialPos)
+		if diags.HasErrors() {
+			continue // checkFixed reports it
+		}
+		for _, b := range f.Body.(*hclsyntax.Body).Blocks {
+			if b.Type != "resource" || len(b.Labels) != 2 {
+				continue
+			}
+			typ := b.Labels[0]
+			if !before[typ] && !schemas[target].HasType(typ) {
+				t.Errorf("the fix writes %s, which provider %s does not have", typ, target)
+			}
+			if !checkedTypes[typ] {
+				continue
+			}
+			// A block the fix edits keeps its own syntax, v4's or v5's (the provider's
+			// upgrade tool moves the rest); one it writes is in the target's.
+			errs := schemas[target].CheckResource(b)
+			if len(errs) > 0 && before[typ] && schemas[other].HasType(typ) && len(schemas[other].CheckResource(b)) == 0 {
+				errs = nil
+			}
+			for _, err := range errs {
+				t.Errorf("%s: %s.%s against provider %s: %v", p, typ, b.Labels[1], target, err)
+			}
 		}
 	}
 }
@@ -175,4 +203,28 @@ func tfFilesUnder(t *testing.T, dir string) []string {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// TestFixturesOnV4: every fixture rewritten for provider v4 is valid for v4.52.8 where fix
+// writes it, reported by check as for v5, and a second run changes nothing.
+func TestFixturesOnV4(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		rule vocab.RuleID
+		left int
+	}{
+		{"ratelimit/pro", vocab.RateLimitingV1, 2}, {"ratelimit/modules", vocab.RateLimitingV1, 0},
+		{"settings/zones", "zone-setting-mobile-redirect", 0}, {"waf/shop", "waf-managed-rules-v1", 3},
+		{"records/v4", "srv-data-fields", 3}, {"renames", "access-bookmarks-api", 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			opts := Options{Target: terraform.ProviderV4}
+			dir, res := fixedCopy(t, c.name, opts)
+			if len(res.Rewrites) == 0 {
+				t.Fatalf("nothing rewritten: %v", res.Left)
+			}
+			checkNewTypes(t, c.name, dir, opts.Target)
+			checkFixed(t, dir, opts, c.rule, c.left)
+		})
+	}
 }

@@ -72,7 +72,11 @@ func eachInstance(key string, k, v cty.Value) instance {
 // oldRules are the firewall rules a pair declares, one per instance, with their filters;
 // false when any value is not known from the repository.
 func oldRules(ev *evaluator, p *pair) ([]inventory.FirewallRule, bool) {
-	insts, ok := instancesOf(ev, p.filter)
+	fev := ev
+	if p.filter.Module != ev.m {
+		fev = newEvaluator(p.filter.Module) // a filter of another module reads its own values
+	}
+	insts, ok := instancesOf(fev, p.filter)
 	if !ok {
 		return nil, false
 	}
@@ -80,7 +84,7 @@ func oldRules(ev *evaluator, p *pair) ([]inventory.FirewallRule, bool) {
 	objs := map[string]cty.Value{}
 	var list []cty.Value
 	for _, in := range insts {
-		f, ok := filterOf(ev, p.filter, in)
+		f, ok := filterOf(fev, p.filter, in)
 		if !ok {
 			return nil, false
 		}

@@ -60,7 +60,9 @@ func firewallGroups(m *Module) (groups []*group, orphans []*Resource, problems [
 			problems = append(problems, Problem{Path: r.File.Path, Line: r.Line(), Message: r.Address() + " left as it is: " + why})
 			continue
 		}
-		used[p.filter.Name] = true
+		if p.filter.Module == m {
+			used[p.filter.Name] = true
+		}
 		zone := r.Attr("zone_id")
 		text := normalText(exprText(r.File, zone))
 		if mentionsIteration(zone) {
@@ -104,7 +106,13 @@ func pairOf(r *Resource, filters map[string]*Resource) (*pair, string) {
 		}
 	}
 	if !ok {
-		return nil, "its filter_id is not a reference to a cloudflare_filter of the same module (" + exprText(r.File, ref) + "): the expression to migrate is not in this configuration"
+		if f, why := moduleFilter(r, ref); f != nil || why != "" {
+			if f == nil {
+				return nil, why
+			}
+			return &pair{rule: r, filter: f}, ""
+		}
+		return nil, "its filter_id is not a reference to a cloudflare_filter of this configuration (" + exprText(r.File, ref) + "): the expression to migrate is not here"
 	}
 	f := filters[name]
 	if f == nil {
@@ -124,9 +132,44 @@ func pairOf(r *Resource, filters map[string]*Resource) (*pair, string) {
 	return p, ""
 }
 
+// moduleFilter follows filter_id = module.M.OUTPUT to the filter a local module declares
+// (its output being cloudflare_filter.F.id). Only single resources written in literals are
+// paired across modules: their values are what the rule becomes, wherever they are written.
+// A nil filter with a reason says why a module reference cannot be followed; with no reason,
+// the reference is not to a module.
+func moduleFilter(r *Resource, ref hclsyntax.Expression) (*Resource, string) {
+	tr, ok := ref.(*hclsyntax.ScopeTraversalExpr)
+	if !ok || len(tr.Traversal) != 3 || tr.Traversal.RootName() != "module" {
+		return nil, ""
+	}
+	call, output := attrName(tr.Traversal[1]), attrName(tr.Traversal[2])
+	for _, c := range r.Module.Calls {
+		if c.Name != call || c.Target == nil {
+			continue
+		}
+		if len(c.Target.CalledBy) != 1 || c.Block.Body.Attributes["count"] != nil || c.Block.Body.Attributes["for_each"] != nil {
+			return nil, fmt.Sprintf("its filter comes from module %s, which is called more than once: fix pairs across modules only a module called once", call)
+		}
+		name, key, ok := filterRef(c.Target.Outputs[output])
+		if !ok || key != nil {
+			return nil, fmt.Sprintf("output %s of module %s is not cloudflare_filter.NAME.id", output, call)
+		}
+		for _, f := range c.Target.Resources {
+			if f.Type == typeFilter && f.Name == name {
+				if r.Repeated() || !literalPair(&pair{rule: r, filter: f}) {
+					return nil, fmt.Sprintf("its filter is %s in module %s and they are not both single resources written in literals: fix pairs across modules only those", f.Address(), call)
+				}
+				return f, ""
+			}
+		}
+	}
+	return nil, ""
+}
+
 // filterRef reads cloudflare_filter.NAME.id or cloudflare_filter.NAME[KEY].id.
 func filterRef(x hclsyntax.Expression) (name string, key hclsyntax.Expression, ok bool) {
 	switch e := x.(type) {
+	case nil:
 	case *hclsyntax.ScopeTraversalExpr:
 		tr := e.Traversal
 		if len(tr) == 3 && tr.RootName() == typeFilter && attrName(tr[1]) != "" && attrName(tr[2]) == "id" {

@@ -107,16 +107,13 @@ func TestRateLimitsLeft(t *testing.T) {
 	checkFixed(t, dir, opts, vocab.RateLimitingV1, 3)
 }
 
-// On provider v4 the old rate limits become removed blocks (once the v4 rules renderer is in).
+// On provider v4 the rules are v4's rules blocks and the old rate limits become removed blocks.
 func TestRateLimitsV4(t *testing.T) {
 	opts := Options{Target: terraform.ProviderV4}
 	dir, res := fixedCopy(t, "ratelimit/unknown", opts)
 	checkNewTypes(t, "ratelimit/unknown", dir, opts.Target)
-	if len(res.Rewrites) == 0 {
-		if l := leftFor(res, "cloudflare_rate_limit.wp_login"); len(l) == 1 && strings.Contains(l[0], "v4 not yet") {
-			t.Skip("terraform.SetRules does not render v4 yet: " + l[0])
-		}
-		t.Fatalf("nothing rewritten for v4: %v", res.Left)
+	if len(res.Rewrites) == 0 || len(res.Left) != 0 {
+		t.Fatalf("rewrites %+v, left %v", res.Rewrites, res.Left)
 	}
 	src, _ := os.ReadFile(filepath.Join(dir, "main.tf"))
 	if !strings.Contains(string(src), "from = cloudflare_rate_limit.feed") {
@@ -186,22 +183,25 @@ func TestRateLimitsExistingEntryPoint(t *testing.T) {
 		Zone:     inventory.Zone{ID: "eccbc87e4b5ce2fe28308fd9f2a7baf3", Name: "example.dev", Plan: inventory.ZonePlan{LegacyID: "enterprise"}},
 		Rulesets: []inventory.Ruleset{{ID: "0b7f5e3a", Name: "zone rate limits", Kind: "zone", Phase: "http_ratelimit", Rules: []inventory.RulesetRule{existing}}},
 	}}}
-	opts := Options{Target: terraform.ProviderV5, Snapshot: snap}
-	dir, res := fixedCopy(t, "ratelimit/business", opts)
-	rw, ok := rewriteOf(res, "cloudflare_ruleset.rate_limiting_rules")
-	if !ok || !strings.Contains(strings.Join(rw.Notes, "\n"), "entry point exists (ruleset 0b7f5e3a, 1 rule, from the snapshot): imported") {
-		t.Fatalf("rewrites = %+v, left %v", res.Rewrites, res.Left)
+	for target, id := range map[terraform.Provider]string{terraform.ProviderV5: "zones/eccbc87e4b5ce2fe28308fd9f2a7baf3/0b7f5e3a", terraform.ProviderV4: "zone/eccbc87e4b5ce2fe28308fd9f2a7baf3/0b7f5e3a"} {
+		opts := Options{Target: target, Snapshot: snap}
+		dir, res := fixedCopy(t, "ratelimit/business", opts)
+		checkNewTypes(t, "ratelimit/business", dir, target)
+		rw, ok := rewriteOf(res, "cloudflare_ruleset.rate_limiting_rules")
+		if !ok || !strings.Contains(strings.Join(rw.Notes, "\n"), "entry point exists (ruleset 0b7f5e3a, 1 rule, from the snapshot): imported") {
+			t.Fatalf("%s: rewrites = %+v, left %v", target, res.Rewrites, res.Left)
+		}
+		src := string(mustRead(t, filepath.Join(dir, "main.tf")))
+		kept, added := strings.Index(src, `"http.request.uri.path eq \"/login\""`), strings.Index(src, `"rate_limit:api_auth"`)
+		if kept < 0 || added < kept || strings.Contains(src, `"r1"`) || !strings.Contains(src, `"zone rate limits"`) {
+			t.Errorf("%s: rewritten file:\n%s", target, src)
+		}
+		imports := string(mustRead(t, filepath.Join(dir, ImportsFile)))
+		if !strings.Contains(imports, "import {\n  to = cloudflare_ruleset.rate_limiting_rules\n  id = \""+id+"\"\n}") {
+			t.Errorf("%s: %s:\n%s", target, ImportsFile, imports)
+		}
+		checkFixed(t, dir, opts, vocab.RateLimitingV1, 0)
 	}
-	src := string(mustRead(t, filepath.Join(dir, "main.tf")))
-	kept, added := strings.Index(src, `"http.request.uri.path eq \"/login\""`), strings.Index(src, `ref = "rate_limit:api_auth"`)
-	if kept < 0 || added < kept || strings.Contains(src, `"r1"`) || !strings.Contains(src, `name    = "zone rate limits"`) {
-		t.Errorf("rewritten file:\n%s", src)
-	}
-	imports := string(mustRead(t, filepath.Join(dir, ImportsFile)))
-	if !strings.Contains(imports, "import {\n  to = cloudflare_ruleset.rate_limiting_rules\n  id = \"zones/eccbc87e4b5ce2fe28308fd9f2a7baf3/0b7f5e3a\"\n}") {
-		t.Errorf("%s:\n%s", ImportsFile, imports)
-	}
-	checkFixed(t, dir, opts, vocab.RateLimitingV1, 0)
 }
 
 func mustRead(t *testing.T, path string) []byte {

@@ -48,7 +48,7 @@ func (f *fixer) customRulesBlock(ev *evaluator, g *group, name string, res *cust
 	if err := f.setRules(ev, g, rb, res, rw, f.opts.Target); err != nil {
 		return "", err
 	}
-	what := fmt.Sprintf("sunset fix: custom rules of zone %s, replacing %s (firewall rules and filters are deprecated: see sunset help fix).", rw.Zone, joinAddrs(oldResources(g.pairs, nil)))
+	what := fmt.Sprintf("sunset fix: custom rules of zone %s, replacing %s (firewall rules and filters are deprecated: see sunset help fix).\nsunset fix: %s.", rw.Zone, joinAddrs(oldResources(g.pairs, nil), g.module), rw.Proven)
 	return commentLines(what, "") + string(hclwrite.Format(file.Bytes())), nil
 }
 
@@ -58,7 +58,7 @@ func (f *fixer) setRules(ev *evaluator, g *group, rb *hclwrite.Body, res *custom
 	switch {
 	case g.perInstance:
 		return f.perInstanceRules(ev, g, rb, rw, target)
-	case res != nil && !anyRepeated(g):
+	case res != nil && allLiteral(g):
 		rules := make([]json.RawMessage, 0, len(res.Ruleset))
 		for _, r := range res.Ruleset {
 			raw, err := json.Marshal(r)
@@ -75,6 +75,57 @@ func (f *fixer) setRules(ev *evaluator, g *group, rb *hclwrite.Body, res *custom
 		return nil
 	}
 	return f.drivenRules(ev, g, rb, rw, target)
+}
+
+// allLiteral reports whether every pair is a single resource written in literals only:
+// anything else (a variable, a local, templatefile) stays in the HCL, driving the rules.
+func allLiteral(g *group) bool {
+	for _, p := range g.pairs {
+		if !literalPair(p) {
+			return false
+		}
+	}
+	return true
+}
+
+// ruleAttrs and filterAttrs are the attributes a custom rule is made from.
+var (
+	ruleAttrs   = []string{"action", "description", "paused", "priority", "products"}
+	filterAttrs = []string{"expression", "description"}
+)
+
+// literalPair reports whether a pair is one resource each whose rule-making attributes are
+// literals (no reference, no function call).
+func literalPair(p *pair) bool {
+	if p.rule.Repeated() || p.filter.Repeated() {
+		return false
+	}
+	for _, c := range []struct {
+		r     *Resource
+		attrs []string
+	}{{p.rule, ruleAttrs}, {p.filter, filterAttrs}} {
+		for _, a := range c.attrs {
+			if x := c.r.Attr(a); x != nil && !isLiteral(x) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// isLiteral reports whether x refers to nothing and calls nothing.
+func isLiteral(x hclsyntax.Expression) bool {
+	if len(x.Variables()) > 0 {
+		return false
+	}
+	literal := true
+	_ = hclsyntax.VisitAll(x, func(n hclsyntax.Node) hcl.Diagnostics {
+		if _, call := n.(*hclsyntax.FunctionCallExpr); call {
+			literal = false
+		}
+		return nil
+	})
+	return literal
 }
 
 func anyRepeated(g *group) bool {

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/sunsetscan/sunset/migrate/terraform"
 	"github.com/sunsetscan/sunset/scanner/inventory"
 	"github.com/sunsetscan/sunset/scanner/safefile"
 	"github.com/sunsetscan/sunset/scanner/vocab"
@@ -52,6 +53,10 @@ func liveEntryPoint(z *inventory.ZoneInventory) (inventory.Ruleset, bool) {
 // importBlock adds, in every root module that reaches m once, the import block of the
 // ruleset address (inside m) for the entry point id; false when no root reaches it once.
 func (f *fixer) importBlock(m *Module, address, zoneID, rulesetID string) bool {
+	id := "zones/" + zoneID + "/" + rulesetID
+	if f.opts.Target == terraform.ProviderV4 {
+		id = "zone/" + zoneID + "/" + rulesetID // provider v4's import id of a zone ruleset
+	}
 	done := false
 	for _, root := range f.repo.Modules {
 		if !root.Root() {
@@ -61,7 +66,7 @@ func (f *fixer) importBlock(m *Module, address, zoneID, rulesetID string) bool {
 			if strings.Contains(prefix, "[*]") {
 				continue
 			}
-			block := fmt.Sprintf("import {\n  to = %s%s\n  id = %q\n}\n", prefix, address, "zones/"+zoneID+"/"+rulesetID)
+			block := fmt.Sprintf("import {\n  to = %s%s\n  id = %q\n}\n", prefix, address, id)
 			f.imports[root.Dir] = append(f.imports[root.Dir], block)
 			done = true
 		}

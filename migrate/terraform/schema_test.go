@@ -8,55 +8,25 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
-	"github.com/zclconf/go-cty/cty"
-	"github.com/zclconf/go-cty/cty/convert"
-	ctyjson "github.com/zclconf/go-cty/cty/json"
 
 	"github.com/sunsetscan/sunset/migrate"
 	"github.com/sunsetscan/sunset/migrate/customrules"
+	"github.com/sunsetscan/sunset/migrate/internal/tfschema"
 	"github.com/sunsetscan/sunset/scanner"
 	"github.com/sunsetscan/sunset/scanner/inventory"
 )
 
-// The provider schemas in testdata are `terraform providers schema -json` of the Cloudflare
-// provider built from source (tags v5.22.0 and v4.52.8), reduced to what these tests read:
-// the names of every resource type, and for the types this package writes each attribute's
-// type or nested attributes and whether it is required, optional or computed (descriptions,
-// validators and blocks dropped).
-
-// schemaAttr is one attribute of a reduced provider schema.
-type schemaAttr struct {
-	Type       json.RawMessage        `json:"type,omitempty"`    // cty type JSON, for a plain attribute
-	Nesting    string                 `json:"nesting,omitempty"` // single, list, set or map, for a nested one
-	Attributes map[string]*schemaAttr `json:"attributes,omitempty"`
-	Required   bool                   `json:"required,omitempty"`
-	Optional   bool                   `json:"optional,omitempty"`
-	Computed   bool                   `json:"computed,omitempty"`
-}
-
-// providerSchema is a reduced provider schema.
-type providerSchema struct {
-	Version   string                            `json:"version"`
-	Types     []string                          `json:"resource_types"`
-	Resources map[string]map[string]*schemaAttr `json:"resources"`
-}
-
-func loadSchema(t *testing.T, name string) *providerSchema {
+func loadSchema(t *testing.T, version string) *tfschema.Schema {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("testdata", name))
+	s, err := tfschema.Load(version)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var s providerSchema
-	if err := json.Unmarshal(data, &s); err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	return &s
+	return s
 }
 
-func typeSet(s *providerSchema) map[string]bool {
+func typeSet(s *tfschema.Schema) map[string]bool {
 	out := map[string]bool{}
 	for _, n := range s.Types {
 		out[n] = true
@@ -66,18 +36,22 @@ func typeSet(s *providerSchema) map[string]bool {
 
 // v4SchemaTypes are the resource types of provider v4.52.8, the last v4 release.
 func v4SchemaTypes(t *testing.T) map[string]bool {
-	return typeSet(loadSchema(t, "provider-v4.52.8.json"))
+	return typeSet(loadSchema(t, "4.52.8"))
 }
+
+// writtenTypes are the resource types this package writes (the schema holds others, for
+// sunset fix).
+var writtenTypes = []string{"cloudflare_ruleset", "cloudflare_zone_dns_settings", "cloudflare_account_dns_settings", "cloudflare_notification_policy", "cloudflare_zero_trust_access_application"}
 
 // TestSchemaFiles: the reduced schemas are what this package needs: v5 has the DNS settings
 // types and no WAF types; v4 has the old resources and no WAF types either.
 func TestSchemaFiles(t *testing.T) {
-	v5, v4 := loadSchema(t, "provider-v"+CheckedProviderVersion+".json"), loadSchema(t, "provider-v4.52.8.json")
+	v5, v4 := loadSchema(t, CheckedProviderVersion), loadSchema(t, "4.52.8")
 	if v5.Version != CheckedProviderVersion {
 		t.Errorf("v5 schema of %s, want %s", v5.Version, CheckedProviderVersion)
 	}
 	t5, t4 := typeSet(v5), typeSet(v4)
-	for _, typ := range []string{"cloudflare_ruleset", "cloudflare_zone_dns_settings", "cloudflare_account_dns_settings", "cloudflare_notification_policy", "cloudflare_zero_trust_access_application"} {
+	for _, typ := range writtenTypes {
 		if !t5[typ] || v5.Resources[typ] == nil {
 			t.Errorf("v5 schema lacks %s", typ)
 		}
@@ -99,7 +73,7 @@ func TestSchemaFiles(t *testing.T) {
 // every attribute and nested attribute known and settable, required ones present, values of
 // the declared types.
 func TestAttributesMatchProviderSchema(t *testing.T) {
-	v5 := loadSchema(t, "provider-v"+CheckedProviderVersion+".json")
+	v5 := loadSchema(t, CheckedProviderVersion)
 	plans := map[string]*migrate.Plan{"demo": demoPlan(t), "creates": createsPlan()}
 	for name, snap := range corpusSnapshots(t) {
 		res := scanner.ScanSnapshot(snap, nil, scanner.Options{AsOf: demoAsOf})
@@ -116,68 +90,21 @@ func TestAttributesMatchProviderSchema(t *testing.T) {
 			checked[b.Labels[0]]++
 		}
 	}
-	for typ := range v5.Resources {
+	for _, typ := range writtenTypes {
 		if checked[typ] == 0 {
 			t.Errorf("no %s checked", typ)
 		}
 	}
 }
 
-func checkResource(t *testing.T, s *providerSchema, b *hclsyntax.Block) {
+func checkResource(t *testing.T, s *tfschema.Schema, b *hclsyntax.Block) {
 	t.Helper()
-	where := b.Labels[0] + "." + b.Labels[1]
-	attrs, ok := s.Resources[b.Labels[0]]
-	if !ok {
-		t.Errorf("%s: no such type in the provider %s schema used here", where, s.Version)
-		return
-	}
-	obj := map[string]cty.Value{}
-	for name := range b.Body.Attributes {
-		obj[name] = valueOf(t, b, name)
+	for _, err := range s.CheckResource(b) {
+		t.Error(err)
 	}
 	for _, nb := range b.Body.Blocks {
 		if nb.Type != "lifecycle" {
-			t.Errorf("%s: nested block %s; v5 takes attributes", where, nb.Type)
-			continue
-		}
-		checkIgnoreChanges(t, where, attrs, nb)
-	}
-	checkObject(t, where, attrs, cty.ObjectVal(obj))
-}
-
-// checkIgnoreChanges: every path of lifecycle.ignore_changes names a settable attribute.
-func checkIgnoreChanges(t *testing.T, where string, attrs map[string]*schemaAttr, lc *hclsyntax.Block) {
-	t.Helper()
-	a, ok := lc.Body.Attributes["ignore_changes"]
-	if !ok || len(lc.Body.Attributes) != 1 {
-		t.Errorf("%s: lifecycle holds other than ignore_changes", where)
-		return
-	}
-	list, ok := a.Expr.(*hclsyntax.TupleConsExpr)
-	if !ok || len(list.Exprs) == 0 {
-		t.Errorf("%s: ignore_changes is not a list of attributes", where)
-		return
-	}
-	for _, e := range list.Exprs {
-		tr, diags := hcl.AbsTraversalForExpr(e)
-		if diags.HasErrors() {
-			t.Errorf("%s: ignore_changes entry is not an attribute path", where)
-			continue
-		}
-		level := attrs
-		path := ""
-		for i, step := range tr {
-			name := tr.RootName()
-			if i > 0 {
-				name = step.(hcl.TraverseAttr).Name
-			}
-			path += "." + name
-			sa, ok := level[name]
-			if !ok || (sa.Computed && !sa.Optional) {
-				t.Errorf("%s: ignore_changes%s is not a settable attribute", where, path)
-				break
-			}
-			level = sa.Attributes
+			t.Errorf("%s.%s: nested block %s; v5 takes attributes", b.Labels[0], b.Labels[1], nb.Type)
 		}
 	}
 }
@@ -186,9 +113,9 @@ func checkIgnoreChanges(t *testing.T, where string, attrs map[string]*schemaAttr
 // settable attributes of the DNS settings resources (soa and internal_dns as wholes), none
 // missing.
 func TestDNSSettingsAttrsMatchSchema(t *testing.T) {
-	v5 := loadSchema(t, "provider-v"+CheckedProviderVersion+".json")
+	v5 := loadSchema(t, CheckedProviderVersion)
 	for typ, attrs := range dnsSettingsAttrs {
-		want := settable(v5.Resources[typ], "", 3)
+		want := settable(v5.Resources[typ].Attributes, "", 3)
 		var got []string
 		var walk func([]settingAttr, string)
 		walk = func(as []settingAttr, prefix string) {
@@ -206,7 +133,7 @@ func TestDNSSettingsAttrsMatchSchema(t *testing.T) {
 }
 
 // settable lists the settable attribute paths of a schema, depth levels deep, ids aside.
-func settable(attrs map[string]*schemaAttr, prefix string, depth int) []string {
+func settable(attrs map[string]*tfschema.Attr, prefix string, depth int) []string {
 	var out []string
 	for name, a := range attrs {
 		if (a.Computed && !a.Optional) || a.Required || depth == 0 {
@@ -221,83 +148,11 @@ func settable(attrs map[string]*schemaAttr, prefix string, depth int) []string {
 	return out
 }
 
-// checkObject checks an object value against nested attributes.
-func checkObject(t *testing.T, where string, attrs map[string]*schemaAttr, v cty.Value) {
-	t.Helper()
-	if !v.Type().IsObjectType() && !v.Type().IsMapType() {
-		t.Errorf("%s: %s, want an object", where, v.Type().FriendlyName())
-		return
-	}
-	names := make([]string, 0, len(attrs))
-	for n := range attrs {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		if attrs[n].Required && !hasAttr(v, n) {
-			t.Errorf("%s: required attribute %s missing", where, n)
-		}
-	}
-	for it := v.ElementIterator(); it.Next(); {
-		k, ev := it.Element()
-		a, ok := attrs[k.AsString()]
-		switch {
-		case !ok:
-			t.Errorf("%s.%s: no such attribute", where, k.AsString())
-		case a.Computed && !a.Optional && !a.Required:
-			t.Errorf("%s.%s: computed only, cannot be set", where, k.AsString())
-		default:
-			checkValue(t, where+"."+k.AsString(), a, ev)
-		}
-	}
-}
-
-func hasAttr(v cty.Value, n string) bool {
-	if v.Type().IsObjectType() {
-		return v.Type().HasAttribute(n)
-	}
-	return v.HasIndex(cty.StringVal(n)).True()
-}
-
-// checkValue checks one attribute's value: nested attributes recursively, plain ones by
-// converting to the declared type.
-func checkValue(t *testing.T, where string, a *schemaAttr, v cty.Value) {
-	t.Helper()
-	switch a.Nesting {
-	case "":
-		ty, err := ctyjson.UnmarshalType(a.Type)
-		if err != nil {
-			t.Fatalf("%s: schema type %s: %v", where, a.Type, err)
-		}
-		if _, err := convert.Convert(v, ty); err != nil {
-			t.Errorf("%s: %s does not convert to %s: %v", where, v.Type().FriendlyName(), ty.FriendlyName(), err)
-		}
-	case "single":
-		checkObject(t, where, a.Attributes, v)
-	case "list", "set":
-		if !v.Type().IsTupleType() && !v.Type().IsListType() {
-			t.Errorf("%s: %s, want a list of objects", where, v.Type().FriendlyName())
-			return
-		}
-		for it := v.ElementIterator(); it.Next(); {
-			k, ev := it.Element()
-			checkObject(t, where+"["+k.AsBigFloat().String()+"]", a.Attributes, ev)
-		}
-	case "map":
-		for it := v.ElementIterator(); it.Next(); {
-			k, ev := it.Element()
-			checkObject(t, where+"["+k.AsString()+"]", a.Attributes, ev)
-		}
-	default:
-		t.Fatalf("%s: nesting %q", where, a.Nesting)
-	}
-}
-
 // TestImportAndRemovedTypesExist: import blocks name only v5 types; the cleanup's removed
 // blocks only v4 types (it runs on v4).
 func TestImportAndRemovedTypesExist(t *testing.T) {
 	files := renderDemo(t)
-	t5 := typeSet(loadSchema(t, "provider-v"+CheckedProviderVersion+".json"))
+	t5 := typeSet(loadSchema(t, CheckedProviderVersion))
 	for _, b := range blocksOf(parseTF(t, files, topLevel), "import") {
 		if typ, addr := refType(t, b, "to"); !t5[typ] {
 			t.Errorf("import into %s: v5 has no %s", addr, typ)

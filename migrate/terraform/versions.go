@@ -20,7 +20,7 @@ const MinProviderVersion = "5.19.0"
 const ProviderVersion = ">= " + MinProviderVersion + ", < 6.0.0"
 
 // CheckedProviderVersion is the provider release whose schema the output was checked against
-// (testdata/provider-schema.json) and with which `terraform plan` was run on the demo's
+// (migrate/internal/tfschema) and with which `terraform plan` was run on the demo's
 // output.
 const CheckedProviderVersion = "5.22.0"
 

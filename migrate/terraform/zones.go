@@ -65,15 +65,9 @@ func (g *gen) ruleset(body *hclwrite.Body, z *migrate.ZonePlan, t migrate.Target
 	r.SetAttributeValue("name", cty.StringVal(t.Name))
 	r.SetAttributeValue("kind", cty.StringVal("zone"))
 	r.SetAttributeValue("phase", cty.StringVal(string(t.Phase)))
-	rules := make([]cty.Value, 0, len(t.Rules))
-	for i, raw := range t.Rules {
-		v, err := ruleValue(raw)
-		if err != nil {
-			return fmt.Errorf("terraform: zone %s, %s rule %d: %w", z.ZoneName, t.Phase, i+1, err)
-		}
-		rules = append(rules, v)
+	if err := SetRules(r, t.Rules, ProviderV5); err != nil {
+		return fmt.Errorf("terraform: zone %s, %s %w", z.ZoneName, t.Phase, err)
 	}
-	r.SetAttributeRaw("rules", listTokens(rules))
 	body.AppendNewline()
 	if t.RulesetID != "" {
 		importBlock(body, "cloudflare_ruleset", name, "zones/"+z.ZoneID+"/"+t.RulesetID)

@@ -1,0 +1,1 @@
+(ip.src in {%{ for ip in ips }${ip} %{ endfor }} and http.request.uri.path matches "^/api/")
