@@ -33,7 +33,7 @@ type newRules struct {
 // already declares the zone's entry point of the phase gets no second one: the error says
 // where to add the rules.
 func (f *fixer) entryPoint(m *Module, src *File, zone hclsyntax.Expression, z zoneInfo, nr newRules, rw *Rewrite) (string, error) {
-	if existing, _ := declaredRuleset(m, nr.phase, normalText(exprText(src, zone))); existing != nil {
+	if existing, _ := declaredRuleset(newEvaluator(m), m, nr.phase, normalText(exprText(src, zone))); existing != nil {
 		return "", fmt.Errorf("the module already declares the zone's %s ruleset (%s): add the rules to it by hand (sunset plan writes them)", nr.phase, existing.Address())
 	}
 	name := zoneRulesetName(m, src, zone, nr.short)
@@ -104,14 +104,12 @@ func ruleList(nr newRules, existing inventory.Ruleset) ([]json.RawMessage, error
 	return out, add(nr.back)
 }
 
-// declaredRuleset finds the module's cloudflare_ruleset of the phase for the zone_id written
-// as zoneText, and how many rules it declares.
-func declaredRuleset(m *Module, phase vocab.Phase, zoneText string) (*Resource, int) {
+// declaredRuleset finds the module's cloudflare_ruleset (not repeated) of the phase for the
+// zone_id written as zoneText, and how many rules it declares.
+func declaredRuleset(ev *evaluator, m *Module, phase vocab.Phase, zoneText string) (*Resource, int) {
 	for _, r := range m.Resources {
-		if r.Type != typeRuleset || normalText(exprText(r.File, r.Attr("zone_id"))) != zoneText {
-			continue
-		}
-		if v, ok := known(newEvaluator(m), r.Attr("phase"), instance{}, cty.String); !ok || v.IsNull() || v.AsString() != string(phase) {
+		if r.Type != typeRuleset || r.Block == nil || r.Repeated() || knownString(ev, r.Attr("phase")) != string(phase) ||
+			normalText(exprText(r.File, r.Attr("zone_id"))) != zoneText {
 			continue
 		}
 		n := 0

@@ -21,18 +21,8 @@ import (
 
 // existingEntryPoint finds the module's cloudflare_ruleset of the group's zone and phase.
 func existingEntryPoint(ev *evaluator, g *group) *Resource {
-	for _, r := range g.module.Resources {
-		if r.Type != typeRuleset || r.Block == nil || r.Repeated() {
-			continue
-		}
-		if knownString(ev, r.Attr("phase")) != string(vocab.PhaseCustomRules) {
-			continue
-		}
-		if normalText(exprText(r.File, r.Attr("zone_id"))) == g.zoneText {
-			return r
-		}
-	}
-	return nil
+	r, _ := declaredRuleset(ev, g.module, vocab.PhaseCustomRules, g.zoneText)
+	return r
 }
 
 // mergeInto adds the group's rules to the existing entry point and returns the edit that does

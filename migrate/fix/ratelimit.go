@@ -109,7 +109,7 @@ func (f *fixer) rateLimitGroup(ev *evaluator, g *rlGroup) {
 	// The plan's order: enabled rate limits first (they protect something), then the file's.
 	slices.SortStableFunc(g.items, func(a, b rlItem) int { return boolRank(a.old.Disabled) - boolRank(b.old.Disabled) })
 	// The quota counts the rules the zone's entry point holds: declared here, or in the account.
-	_, taken := declaredRuleset(g.module, vocab.PhaseRateLimiting, g.zoneText)
+	_, taken := declaredRuleset(ev, g.module, vocab.PhaseRateLimiting, g.zoneText)
 	if rs, ok := entryPointOf(zone, vocab.PhaseRateLimiting); ok && taken == 0 {
 		taken = len(rs.Rules)
 	}
