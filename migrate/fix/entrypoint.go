@@ -34,7 +34,7 @@ type newRules struct {
 // where to add the rules.
 func (f *fixer) entryPoint(m *Module, src *File, zone hclsyntax.Expression, z zoneInfo, nr newRules, rw *Rewrite) (string, error) {
 	if existing, _ := declaredRuleset(newEvaluator(m), m, nr.phase, normalText(exprText(src, zone))); existing != nil {
-		return "", fmt.Errorf("the module already declares the zone's %s ruleset (%s): add the rules to it by hand (sunset plan writes them)", nr.phase, existing.Address())
+		return "", f.appendToDeclared(existing, nr, rw)
 	}
 	name := zoneRulesetName(m, src, zone, nr.short)
 	rs, imported := entryPointOf(z, nr.phase)
@@ -63,6 +63,29 @@ func (f *fixer) entryPoint(m *Module, src *File, zone hclsyntax.Expression, z zo
 		rw.Notes = append(rw.Notes, fmt.Sprintf("the zone's %s entry point exists (ruleset %s, %s, from the snapshot): imported (%s), its rules kept and the new ones added", nr.phase, rs.ID, reports.Plural(len(rs.Rules), "rule", "rules"), ImportsFile))
 	}
 	return commentLines(nr.what, "") + string(hclwrite.Format(file.Bytes())), nil
+}
+
+// appendToDeclared adds the new rules after the rules of the zone's entry point the module
+// already declares, in its own syntax (see appendRules); the managed rules entry point,
+// whose exceptions go first and which may execute the rulesets already, is left to the owner.
+func (f *fixer) appendToDeclared(ep *Resource, nr newRules, rw *Rewrite) error {
+	if len(nr.front) > 0 || nr.phase == vocab.PhaseManaged {
+		// Exceptions run before its rules, and it may execute the managed rulesets already.
+		return fmt.Errorf("the module already declares the zone's %s ruleset (%s): add the rules to it by hand, exceptions first (sunset plan writes them)", nr.phase, ep.Address())
+	}
+	raws, err := ruleList(nr, inventory.Ruleset{})
+	if err != nil {
+		return err
+	}
+	syntax := entryPointSyntax(ep)
+	tmp := hclwrite.NewEmptyFile()
+	if err := terraform.SetRules(tmp.Body().AppendNewBlock("resource", []string{typeRuleset, "tmp"}).Body(), raws, syntax); err != nil {
+		return err
+	}
+	f.edits[ep.File] = append(f.edits[ep.File], appendRules(ep, ep.Block.Body.Attributes["rules"], syntax, hclwrite.Format(tmp.Bytes()))...)
+	rw.New = ep.Address()
+	rw.Notes = append(rw.Notes, fmt.Sprintf("added after the rules %s already holds (they ran first, and stay first), in its own syntax (provider %s)", ep.Address(), syntax))
+	return nil
 }
 
 // entryPointOf is the zone's entry point of the phase as the snapshot shows it; false when

@@ -28,22 +28,35 @@ func existingEntryPoint(ev *evaluator, g *group) *Resource {
 // mergeInto adds the group's rules to the existing entry point and returns the edit that does
 // it.
 func (f *fixer) mergeInto(ev *evaluator, g *group, ep *Resource, res *customrules.Result, rw *Rewrite) ([]edit, error) {
-	attr, hasAttr := ep.Block.Body.Attributes["rules"]
-	target := terraform.ProviderV5
-	if !hasAttr && hasRulesBlocks(ep.Block.Body) {
-		target = terraform.ProviderV4
-	}
+	attr := ep.Block.Body.Attributes["rules"]
+	target := entryPointSyntax(ep)
 	tmp := hclwrite.NewEmptyFile()
 	rb := tmp.Body().AppendNewBlock("resource", []string{typeRuleset, "tmp"}).Body()
 	if err := f.setRules(ev, g, rb, res, rw, target); err != nil {
 		return nil, err
 	}
-	formatted := hclwrite.Format(tmp.Bytes())
-	inner := blockInner(formatted)
 	rw.Notes = append(rw.Notes, fmt.Sprintf("added after the rules %s already holds (they ran first, and stay first), in its own syntax (provider %s)", ep.Address(), target))
-	if target == terraform.ProviderV4 {
+	return appendRules(ep, attr, target, hclwrite.Format(tmp.Bytes())), nil
+}
+
+// entryPointSyntax is the provider whose syntax a declared entry point's rules are in: rules
+// blocks are v4's, a rules attribute (or none) v5's.
+func entryPointSyntax(ep *Resource) terraform.Provider {
+	if _, hasAttr := ep.Block.Body.Attributes["rules"]; !hasAttr && hasRulesBlocks(ep.Block.Body) {
+		return terraform.ProviderV4
+	}
+	return terraform.ProviderV5
+}
+
+// appendRules are the edits that add the rules of formatted (a ruleset block rendered in
+// target's syntax) after the rules the declared entry point ep holds (attr: its rules
+// attribute, nil for v4's blocks).
+func appendRules(ep *Resource, attr *hclsyntax.Attribute, target terraform.Provider, formatted []byte) []edit {
+	inner := blockInner(formatted)
+	if target == terraform.ProviderV4 || attr == nil { // rules blocks, or a first rules attribute
+		// before the closing brace
 		end := ep.Block.Body.SrcRange.End.Byte - 1 // the block's closing brace
-		return []edit{{start: lineStart(ep.File.Src, end), end: lineStart(ep.File.Src, end), text: "\n" + inner}}, nil
+		return []edit{{start: lineStart(ep.File.Src, end), end: lineStart(ep.File.Src, end), text: "\n" + inner}}
 	}
 	newList := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(inner), "rules ="))
 	rng := attr.Expr.Range()
@@ -57,10 +70,10 @@ func (f *fixer) mergeInto(ev *evaluator, g *group, ep *Resource, res *customrule
 				es = append(es, edit{start: last, end: last, text: ","})
 			}
 		}
-		return es, nil
+		return es
 	}
 	existing := string(ep.File.Src[rng.Start.Byte:rng.End.Byte])
-	return []edit{{start: rng.Start.Byte, end: rng.End.Byte, text: "concat(" + existing + ", " + newList + ")"}}, nil
+	return []edit{{start: rng.Start.Byte, end: rng.End.Byte, text: "concat(" + existing + ", " + newList + ")"}}
 }
 
 func hasRulesBlocks(b *hclsyntax.Body) bool {

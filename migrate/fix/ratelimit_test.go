@@ -212,3 +212,24 @@ func mustRead(t *testing.T, path string) []byte {
 	}
 	return data
 }
+
+// The module declares the zone's rate limiting entry point already: the rule that fits the
+// pro plan's quota beside its own joins it, after its rule; the other is left.
+func TestRateLimitsIntoDeclaredEntryPoint(t *testing.T) {
+	opts := Options{Target: terraform.ProviderV5}
+	dir, res := fixedCopy(t, "ratelimit/declared", opts)
+	checkNewTypes(t, "ratelimit/declared", dir, opts.Target)
+	rw, ok := rewriteOf(res, "cloudflare_ruleset.docs_limits")
+	if !ok || strings.Join(rw.Old, " ") != "cloudflare_rate_limit.signup" || rw.Plan != "pro" {
+		t.Fatalf("rewrites = %+v, left %v", res.Rewrites, res.Left)
+	}
+	if l := leftFor(res, "cloudflare_rate_limit.feedback"); len(l) != 1 || !strings.Contains(l[0], "quota of 2") {
+		t.Errorf("feedback left = %v", res.Left)
+	}
+	src := string(mustRead(t, filepath.Join(dir, "main.tf")))
+	own, added := strings.Index(src, `wildcard \"/search*\"`), strings.Index(src, `ref = "rate_limit:signup"`)
+	if own < 0 || added < own || strings.Count(src, `resource "cloudflare_ruleset"`) != 1 || !strings.Contains(src, `http.host wildcard \"docs.example.com\"`) {
+		t.Errorf("rewritten file:\n%s", src)
+	}
+	checkFixed(t, dir, opts, vocab.RateLimitingV1, 1)
+}
