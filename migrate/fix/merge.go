@@ -60,14 +60,14 @@ func appendRules(ep *Resource, attr *hclsyntax.Attribute, target terraform.Provi
 	}
 	newList := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(inner), "rules ="))
 	rng := attr.Expr.Range()
-	open, close := strings.Index(inner, "[\n"), strings.LastIndex(inner, "\n  ]")
-	if t, ok := attr.Expr.(*hclsyntax.TupleConsExpr); ok && open >= 0 && close > open {
+	first, last := strings.Index(inner, "[\n"), strings.LastIndex(inner, "\n  ]")
+	if t, ok := attr.Expr.(*hclsyntax.TupleConsExpr); ok && first >= 0 && last > first {
 		at := lineStart(ep.File.Src, rng.End.Byte-1) // the line of the closing bracket
-		es := []edit{{start: at, end: at, text: inner[open+2 : close+1]}}
+		es := []edit{{start: at, end: at, text: inner[first+2 : last+1]}}
 		if n := len(t.Exprs); n > 0 {
-			last := t.Exprs[n-1].Range().End.Byte
-			if !bytes.HasPrefix(bytes.TrimLeft(ep.File.Src[last:rng.End.Byte], " \t\n"), []byte(",")) {
-				es = append(es, edit{start: last, end: last, text: ","})
+			end := t.Exprs[n-1].Range().End.Byte
+			if !bytes.HasPrefix(bytes.TrimLeft(ep.File.Src[end:rng.End.Byte], " \t\n"), []byte(",")) {
+				es = append(es, edit{start: end, end: end, text: ","})
 			}
 		}
 		return es
