@@ -14,6 +14,14 @@
 // (package verify) and the result says so; when they are not, it says what was not proven.
 // What cannot be carried over safely stays as it is with a comment saying what to decide.
 //
+// The other deprecated usages are rewritten as `sunset plan` maps them, each in its own file:
+// rate limits into a ruleset of phase http_ratelimit per zone, within the zone's plan and
+// quota (ratelimit.go); the retired settings out of cloudflare_zone_settings_override and
+// cloudflare_zone_setting, mobile_redirect into a single redirect rule (zonesettings.go); the
+// previous WAF into the managed rules entry point (waf.go); pool notification_email and
+// SRV data.service/proto/name dropped (pool.go, srv.go); legacy tunnels and Access bookmarks
+// renamed to their replacements (renames.go).
+//
 // The old resources leave the state without being destroyed: removed blocks where they were
 // for provider v4; for v5, a state clean-up script to run on v4 before the upgrade, because
 // v5 cannot read their v4 state.
