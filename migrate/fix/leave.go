@@ -2,18 +2,16 @@ package fix
 
 import "strings"
 
-// leave lists r as not rewritten, with what to decide, and says so in a comment above it.
+// leave lists r as not rewritten, with what to decide, and says so in a comment above it
+// (once: see commentAbove).
 func (f *fixer) leave(r *Resource, msg string) {
-	start, _ := blockSpan(r.File, r)
 	f.res.Left = append(f.res.Left, Problem{Path: r.File.Path, Line: r.Line(), Message: msg})
-	if text, missing := leftComment(r.File, start, "", msg); missing {
-		f.edits[r.File] = append(f.edits[r.File], edit{start: start, end: start, text: text})
-	}
+	f.commentAbove(r.File, r.Block.Range().Start.Byte, "sunset fix: "+msg+". Decide, then run sunset fix again.")
 }
 
 // leftComment is the comment that says what fix left and why, to go at lineStart (indented
-// by indent); missing is false when the file already holds it there, so a second run
-// changes nothing.
+// by indent, for a nested block); missing is false when the file already holds it there, so
+// a second run changes nothing.
 func leftComment(file *File, lineStart int, indent, msg string) (text string, missing bool) {
 	text = commentLines("sunset fix: "+msg+". Decide, then run sunset fix again.", indent)
 	return text, !strings.HasSuffix(string(file.Src[:lineStart]), text)
