@@ -1,7 +1,6 @@
 package fix
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"regexp"
@@ -314,9 +313,6 @@ func replaceEachValue(toks hclwrite.Tokens, attrs map[string]string) hclwrite.To
 	return out
 }
 
-// trimmed compacts generated HCL for comparison in tests and logs.
-func trimmed(s string) string { return string(bytes.Join(bytes.Fields([]byte(s)), []byte(" "))) }
-
 // mapping is what the HCL must map: the field renames, and whether a rule may use
 // cf.threat_score (both as the known values need, or everything when they are not known).
 type mapping struct {
@@ -582,7 +578,7 @@ func literalStrings(src string) ([]string, bool) {
 		return nil, false
 	}
 	v, diags := x.Value(nil)
-	if diags.HasErrors() || v.IsNull() || !(v.Type().IsTupleType() || v.Type().IsListType()) {
+	if diags.HasErrors() || v.IsNull() || (!v.Type().IsTupleType() && !v.Type().IsListType()) {
 		return nil, false
 	}
 	var out []string

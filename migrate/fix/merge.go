@@ -95,14 +95,3 @@ func blockInner(src []byte) string {
 	}
 	return s[open+2 : end]
 }
-
-// indent prefixes every non-empty line of s.
-func indent(s, by string) string {
-	lines := strings.Split(s, "\n")
-	for i, l := range lines {
-		if l != "" {
-			lines[i] = by + l
-		}
-	}
-	return strings.Join(lines, "\n")
-}

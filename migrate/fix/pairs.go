@@ -97,22 +97,8 @@ func pairOf(r *Resource, filters map[string]*Resource) (*pair, string) {
 		return nil, "it has no filter_id"
 	}
 	name, key, ok := filterRef(ref)
-	if fe := r.Attr("for_each"); !ok && isEachValueID(ref) && fe != nil {
-		// for_each = cloudflare_filter.F with filter_id = each.value.id
-		if t, isTr := fe.(*hclsyntax.ScopeTraversalExpr); isTr && len(t.Traversal) == 2 && t.Traversal.RootName() == typeFilter {
-			if f := filters[attrName(t.Traversal[1])]; f != nil {
-				return &pair{rule: r, filter: f, viaFilter: true}, ""
-			}
-		}
-	}
 	if !ok {
-		if f, why := moduleFilter(r, ref); f != nil || why != "" {
-			if f == nil {
-				return nil, why
-			}
-			return &pair{rule: r, filter: f}, ""
-		}
-		return nil, "its filter_id is not a reference to a cloudflare_filter of this configuration (" + exprText(r.File, ref) + "): the expression to migrate is not here"
+		return indirectPair(r, ref, filters)
 	}
 	f := filters[name]
 	if f == nil {
@@ -130,6 +116,27 @@ func pairOf(r *Resource, filters map[string]*Resource) (*pair, string) {
 		return nil, fmt.Sprintf("it and cloudflare_filter.%s do not iterate alike (fix follows for_each over the same collection, for_each = cloudflare_filter.%s, or the same count, with filter_id indexed by each.key or count.index)", name, name)
 	}
 	return p, ""
+}
+
+// indirectPair pairs a rule whose filter_id is not cloudflare_filter.F...id: each.value.id
+// of a rule iterating over its filter, or a module's output.
+func indirectPair(r *Resource, ref hclsyntax.Expression, filters map[string]*Resource) (*pair, string) {
+	if fe := r.Attr("for_each"); isEachValueID(ref) && fe != nil {
+		// for_each = cloudflare_filter.F with filter_id = each.value.id
+		if t, isTr := fe.(*hclsyntax.ScopeTraversalExpr); isTr && len(t.Traversal) == 2 && t.Traversal.RootName() == typeFilter {
+			if f := filters[attrName(t.Traversal[1])]; f != nil {
+				return &pair{rule: r, filter: f, viaFilter: true}, ""
+			}
+		}
+	}
+	f, why := moduleFilter(r, ref)
+	switch {
+	case f != nil:
+		return &pair{rule: r, filter: f}, ""
+	case why != "":
+		return nil, why
+	}
+	return nil, "its filter_id is not a reference to a cloudflare_filter of this configuration (" + exprText(r.File, ref) + "): the expression to migrate is not here"
 }
 
 // moduleFilter follows filter_id = module.M.OUTPUT to the filter a local module declares

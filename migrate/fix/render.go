@@ -158,7 +158,7 @@ func (f *fixer) drivenRules(ev *evaluator, g *group, rb *hclwrite.Body, rw *Rewr
 	}
 	toks, err := textTokens(list)
 	if err != nil {
-		return fmt.Errorf("generated rules do not parse (%v): please report this", err)
+		return fmt.Errorf("generated rules do not parse (please report this): %w", err)
 	}
 	if target == terraform.ProviderV4 {
 		writeDynamicRules(rb, toks)
@@ -202,7 +202,7 @@ func (f *fixer) perInstanceRules(ev *evaluator, g *group, rb *hclwrite.Body, rw 
 	list := "[" + object(pt.members) + "]"
 	toks, err := textTokens(list)
 	if err != nil {
-		return fmt.Errorf("generated rules do not parse (%v): please report this", err)
+		return fmt.Errorf("generated rules do not parse (please report this): %w", err)
 	}
 	if target == terraform.ProviderV4 {
 		writeDynamicRules(rb, toks)
