@@ -156,14 +156,8 @@ func (f *fixer) drivenRules(ev *evaluator, g *group, rb *hclwrite.Body, rw *Rewr
 	if err != nil {
 		return err
 	}
-	toks, err := textTokens(list)
-	if err != nil {
-		return fmt.Errorf("generated rules do not parse (please report this): %w", err)
-	}
-	if target == terraform.ProviderV4 {
-		writeDynamicRules(rb, toks)
-	} else {
-		rb.SetAttributeRaw("rules", toks)
+	if err := writeRuleList(rb, list, target); err != nil {
+		return err
 	}
 	if !known {
 		rw.Proven = "not proven: the rules come from values the repository does not hold (variables without a default, other resources); the mappings are written in HCL and apply to whatever values they get"
@@ -200,14 +194,8 @@ func (f *fixer) perInstanceRules(ev *evaluator, g *group, rb *hclwrite.Body, rw 
 		return err
 	}
 	list := "[" + object(pt.members) + "]"
-	toks, err := textTokens(list)
-	if err != nil {
-		return fmt.Errorf("generated rules do not parse (please report this): %w", err)
-	}
-	if target == terraform.ProviderV4 {
-		writeDynamicRules(rb, toks)
-	} else {
-		rb.SetAttributeRaw("rules", toks)
+	if err := writeRuleList(rb, list, target); err != nil {
+		return err
 	}
 	rw.Notes = append(rw.Notes, "one ruleset per instance: the zone_id differs per instance, so the ruleset repeats as the firewall rule did")
 	insts, ok := instancesOf(ev, p.filter)
@@ -239,6 +227,21 @@ func (f *fixer) perInstanceRules(ev *evaluator, g *group, rb *hclwrite.Body, rw 
 		requests++
 	}
 	rw.Proven, rw.IsProof = fmt.Sprintf("verified: each of the %d instances decides as its old rule on generated requests", requests), true
+	return nil
+}
+
+// writeRuleList sets a ruleset's rules to an HCL list expression: the rules attribute for
+// provider v5, a dynamic "rules" block over it for v4.
+func writeRuleList(rb *hclwrite.Body, list string, target terraform.Provider) error {
+	toks, err := textTokens(list)
+	if err != nil {
+		return fmt.Errorf("generated rules do not parse (please report this): %w", err)
+	}
+	if target == terraform.ProviderV4 {
+		writeDynamicRules(rb, toks)
+	} else {
+		rb.SetAttributeRaw("rules", toks)
+	}
 	return nil
 }
 
