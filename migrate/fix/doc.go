@@ -6,8 +6,8 @@
 //
 // Firewall rules and their filters (paired by the filter_id reference) become one
 // cloudflare_ruleset per zone and module, phase http_request_firewall_custom, in the order
-// the old rules ran (priority, then action precedence). Rules whose values the repository
-// holds are translated as `sunset plan` translates them (package customrules) and written
+// the old rules ran (priority, then action precedence). Rules written in literals are
+// translated as `sunset plan` translates them (package customrules) and written
 // as plan writes them (migrate/terraform); rules driven by for_each, count or variables stay
 // driven by the same data through HCL that maps actions and fields. Either way, when the
 // values are known the new rules are evaluated against the old on generated requests
