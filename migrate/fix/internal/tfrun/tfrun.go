@@ -23,13 +23,14 @@
 // terraform-provider-cloudflare_vVERSION (cmd/sunset/help/development.md says how to build
 // them). Configurations then pin the provider as users do (`version = "~> 4.52"`).
 //
-// Terraform runs with only the environment a test passes (plus PATH and HOME), so credentials
+// Terraform runs with only the environment a test passes (plus PATH, HOME and TMPDIR), so credentials
 // or TF_* variables of the machine never reach it.
 package tfrun
 
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -86,11 +87,13 @@ func locate(val string) (*Terraform, string) {
 	return tf, ""
 }
 
-// Init runs `terraform init` in dir (a scratch directory: it gets .terraform and the lock
-// file). Validate, Plan and Apply call it when dir has not been initialised.
+// Init runs `terraform init -upgrade` in dir (a scratch directory: it gets .terraform and
+// the lock file). Validate, Plan and Apply call it when dir has not been initialised; call
+// it again after changing the provider's version (PinProvider), which -upgrade lets replace
+// the version the lock file holds.
 func (tf *Terraform) Init(t testing.TB, dir string) {
 	t.Helper()
-	tf.Run(t, dir, nil, "init", "-input=false", "-no-color")
+	tf.Run(t, dir, nil, "init", "-input=false", "-no-color", "-upgrade")
 }
 
 // Validate initialises dir when needed and fails t unless `terraform validate` accepts it.
@@ -120,6 +123,25 @@ func (tf *Terraform) initOnce(t testing.TB, dir string) {
 // both outputs) when it exits non-zero.
 func (tf *Terraform) Run(t testing.TB, dir string, env []string, args ...string) string {
 	t.Helper()
+	stdout, err := tf.run(dir, env, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return stdout
+}
+
+// ValidateErr initialises dir when needed and returns the failure of `terraform validate`
+// (with its diagnostics), nil when the configuration is valid: a test of a configuration
+// the provider must refuse.
+func (tf *Terraform) ValidateErr(t testing.TB, dir string) error {
+	t.Helper()
+	tf.initOnce(t, dir)
+	_, err := tf.run(dir, nil, "validate", "-no-color")
+	return err
+}
+
+// run runs terraform with args in dir; its error carries both outputs.
+func (tf *Terraform) run(dir string, env []string, args ...string) (string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, tf.Bin, args...)
@@ -128,9 +150,9 @@ func (tf *Terraform) Run(t testing.TB, dir string, env []string, args ...string)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
-		t.Fatalf("terraform %s in %s: %v\n--- stdout\n%s\n--- stderr\n%s", strings.Join(args, " "), dir, err, stdout.String(), stderr.String())
+		return stdout.String(), fmt.Errorf("terraform %s in %s: %w\n--- stdout\n%s\n--- stderr\n%s", strings.Join(args, " "), dir, err, stdout.String(), stderr.String())
 	}
-	return stdout.String()
+	return stdout.String(), nil
 }
 
 // environ is the whole environment of a terraform run: the machine's PATH and HOME, the CLI
@@ -143,6 +165,9 @@ func (tf *Terraform) environ(env []string) []string {
 		"TF_IN_AUTOMATION=1",
 		"TF_INPUT=0",
 		"CHECKPOINT_DISABLE=1",
+	}
+	if tmp := os.Getenv("TMPDIR"); tmp != "" {
+		out = append(out, "TMPDIR="+tmp) // where the provider's plugin socket goes
 	}
 	return append(out, env...)
 }
@@ -176,5 +201,26 @@ func UseConfig(t testing.TB, dst, src string) {
 		if err := os.WriteFile(filepath.Join(dst, filepath.Base(f)), data, 0o600); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// PinProvider pins the configuration in dir to provider version (e.g. "4.52.8", one of the
+// builds the CLI config installs) with an override file, whether or not the configuration
+// declares the provider itself. Only the root module is pinned: a child module must declare
+// cloudflare/cloudflare in its own required_providers, as Terraform requires anyway.
+func PinProvider(t testing.TB, dir, version string) {
+	t.Helper()
+	pin := `# Written by the test: the provider build it runs.
+terraform {
+  required_providers {
+    cloudflare = {
+      source  = "cloudflare/cloudflare"
+      version = "` + version + `"
+    }
+  }
+}
+`
+	if err := os.WriteFile(filepath.Join(dir, "sunset_provider_override.tf"), []byte(pin), 0o600); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -48,6 +48,24 @@ func TestValidate(t *testing.T) {
 	}
 }
 
+// Pinned to provider v5, the v4 ruleset (rules as blocks) is refused: validate runs the
+// pinned build, and ValidateErr carries its diagnostics.
+func TestPinProvider(t *testing.T) {
+	tf := Find(t)
+	dir := t.TempDir()
+	UseConfig(t, dir, filepath.Join("testdata", "v4-after"))
+	PinProvider(t, dir, "5.22.0")
+	err := tf.ValidateErr(t, dir)
+	if err == nil || !strings.Contains(err.Error(), `Blocks of type "rules" are not expected here`) {
+		t.Fatalf("validate of v4's ruleset with provider v5: %v", err)
+	}
+	PinProvider(t, dir, "4.52.8")
+	tf.Init(t, dir) // the lock file names 5.22.0 until init -upgrade selects the new pin
+	if err := tf.ValidateErr(t, dir); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // Provider v4 creates a filter and a firewall rule in the emulator; the rewritten
 // configuration moves them out of the state (`removed`, destroy = false) while it creates
 // the ruleset: the plan forgets them and destroys nothing, and the account keeps the rule.
