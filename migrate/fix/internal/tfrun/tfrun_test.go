@@ -71,8 +71,7 @@ func TestPinProvider(t *testing.T) {
 // the ruleset: the plan forgets them and destroys nothing, and the account keeps the rule.
 func TestRoundTripV4(t *testing.T) {
 	tf := Find(t)
-	em := Emulate(t, emulator.Options{Token: seed.DemoToken, Seed: oneZone(), AsOf: asOf})
-	env := append(em.Env(), "TF_VAR_zone_id="+zoneID)
+	em, env := emulateZone(t)
 	dir := t.TempDir()
 
 	UseConfig(t, dir, filepath.Join("testdata", "v4-before"))
@@ -116,8 +115,7 @@ func TestRoundTripV4(t *testing.T) {
 // Provider v5 creates the ruleset in the emulator through CLOUDFLARE_BASE_URL.
 func TestApplyV5(t *testing.T) {
 	tf := Find(t)
-	em := Emulate(t, emulator.Options{Token: seed.DemoToken, Seed: oneZone(), AsOf: asOf})
-	env := append(em.Env(), "TF_VAR_zone_id="+zoneID)
+	em, env := emulateZone(t)
 	dir := t.TempDir()
 	UseConfig(t, dir, filepath.Join("testdata", "v5"))
 	if got := tf.Plan(t, dir, env).Actions("cloudflare_ruleset.custom"); !slices.Equal(got, []string{"create"}) {
@@ -133,6 +131,13 @@ func TestApplyV5(t *testing.T) {
 	if changed := append(again.With("update"), again.With("create")...); len(changed) > 0 {
 		t.Errorf("a second plan changes %q", changed)
 	}
+}
+
+// emulateZone serves the one-zone account and returns the environment of a terraform run
+// against it, the zone's id included as var.zone_id.
+func emulateZone(t *testing.T) (*Emulator, []string) {
+	em := Emulate(t, emulator.Options{Token: seed.DemoToken, Seed: oneZone(), AsOf: asOf})
+	return em, append(em.Env(), "TF_VAR_zone_id="+zoneID)
 }
 
 // zoneOf returns the round trip's zone as the emulator holds it now.
