@@ -23,8 +23,19 @@
 // terraform-provider-cloudflare_vVERSION (cmd/sunset/help/development.md says how to build
 // them). Configurations then pin the provider as users do (`version = "~> 4.52"`).
 //
-// Terraform runs with only the environment a test passes (plus PATH, HOME and TMPDIR), so credentials
-// or TF_* variables of the machine never reach it.
+// A round trip, as the package's own test runs it:
+//
+//	tf := tfrun.Find(t)                                // skips without SUNSET_TERRAFORM
+//	em := tfrun.Emulate(t, emulator.Options{Token: seed.DemoToken, Seed: snap})
+//	env := append(em.Env(), "TF_VAR_zone_id="+zoneID)
+//	dir := t.TempDir()
+//	tfrun.UseConfig(t, dir, "testdata/before")        // the repository as it was
+//	tf.Apply(t, dir, env)                              // state written, objects in em
+//	tfrun.UseConfig(t, dir, rewritten)                 // the repository as fix left it
+//	p := tf.Plan(t, dir, env)                          // p.Actions(addr), p.With("delete")
+//
+// Terraform runs with only the environment a test passes (plus PATH, HOME and TMPDIR), so
+// credentials or TF_* variables of the machine never reach it.
 package tfrun
 
 import (
