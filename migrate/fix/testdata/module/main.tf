@@ -19,7 +19,3 @@ module "waf_shop" {
     }
   }
 }
-
-output "waf_rule_ids" {
-  value = module.waf_shop.rule_ids
-}

@@ -1,0 +1,203 @@
+package fix
+
+import (
+	"bufio"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sunsetscan/sunset/migrate/fix/internal/tfrun"
+	"github.com/sunsetscan/sunset/migrate/terraform"
+	"github.com/sunsetscan/sunset/scanner/cfapi/emulator"
+	"github.com/sunsetscan/sunset/scanner/cfapi/emulator/seed"
+	"github.com/sunsetscan/sunset/scanner/inventory"
+	"github.com/sunsetscan/sunset/scanner/vocab"
+)
+
+// These tests run the real Terraform and Cloudflare provider (SUNSET_TERRAFORM, see
+// migrate/fix/internal/tfrun) and skip without them.
+
+// providerBuilds are the provider versions the CLI config installs, per target.
+var providerBuilds = map[terraform.Provider]string{terraform.ProviderV4: "4.52.8", terraform.ProviderV5: "5.22.0"}
+
+// validFor are the fixtures whose other resources (those fix does not touch) are valid for
+// the provider too, and that fix leaves nothing to decide in: after the fix, each root module
+// must pass `terraform validate`. The others keep v4-only resources (cloudflare_zone's zone,
+// v4 settings) or a reference fix reports, which validate rightly refuses.
+var validFor = map[terraform.Provider][]string{
+	terraform.ProviderV4: {"nopriority", "foreach", "count", "module", "vardriven", "merge", "templates"},
+	terraform.ProviderV5: {"foreach", "count", "module", "vardriven", "templates"},
+}
+
+// TestTerraformValidatesFixtures: the rewritten fixtures pass `terraform validate` with the
+// target's provider build.
+func TestTerraformValidatesFixtures(t *testing.T) {
+	tf := tfrun.Find(t)
+	for _, target := range []terraform.Provider{terraform.ProviderV4, terraform.ProviderV5} {
+		for _, name := range validFor[target] {
+			t.Run(name+"/"+string(target), func(t *testing.T) {
+				dir := copyFixture(t, name)
+				res, err := Run(Options{Root: dir, Target: target})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := res.Write(); err != nil {
+					t.Fatal(err)
+				}
+				repo, err := Load(dir, []string{dir})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, m := range repo.Modules {
+					if m.Root() {
+						root := filepath.Join(dir, filepath.FromSlash(m.Dir))
+						tfrun.PinProvider(t, root, providerBuilds[target])
+						tf.Validate(t, root)
+					}
+				}
+			})
+		}
+	}
+}
+
+// The zone of the round trips (the emulator accepts firewall rules until their end of life).
+var (
+	roundTripZone = seed.ID("zone", "fix.example")
+	roundTripAsOf = time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+)
+
+func roundTripAccount() *inventory.Snapshot {
+	account := inventory.Ref{ID: seed.ID("account", "fix"), Name: "fix"}
+	return &inventory.Snapshot{
+		SchemaVersion: 1,
+		Accounts:      []inventory.AccountInventory{{Account: inventory.Account{ID: account.ID, Name: account.Name}}},
+		Zones: []inventory.ZoneInventory{{Zone: inventory.Zone{
+			ID: roundTripZone, Name: "fix.example", Status: "active", Type: "full", Account: account,
+			Plan: inventory.ZonePlan{ID: seed.ID("plan", inventory.PlanEnterprise), Name: "Enterprise Website", LegacyID: inventory.PlanEnterprise},
+		}}},
+	}
+}
+
+// roundTripStart applies the foreach fixture as it is with provider v4 against the emulator
+// and returns the directory (its state), the emulator and the environment.
+func roundTripStart(t *testing.T, tf *tfrun.Terraform) (string, *tfrun.Emulator, []string) {
+	em := tfrun.Emulate(t, emulator.Options{Token: seed.DemoToken, Seed: roundTripAccount(), AsOf: roundTripAsOf})
+	env := append(em.Env(), "TF_VAR_zone_id="+roundTripZone)
+	dir := copyFixture(t, "foreach")
+	tfrun.PinProvider(t, dir, providerBuilds[terraform.ProviderV4])
+	tf.Apply(t, dir, env)
+	if z := zoneNow(t, em); len(z.FirewallRules) != 2 || len(z.Filters) != 2 {
+		t.Fatalf("after the first apply the zone holds %d firewall rules and %d filters, want 2 and 2", len(z.FirewallRules), len(z.Filters))
+	}
+	return dir, em, env
+}
+
+// TestTerraformPlanForgetsV4: after `sunset fix --target v4`, terraform plan on provider v4
+// creates the ruleset and forgets the old resources, destroying nothing; the apply leaves
+// the old objects in the account and the new rules in their order.
+func TestTerraformPlanForgetsV4(t *testing.T) {
+	tf := tfrun.Find(t)
+	dir, em, env := roundTripStart(t, tf)
+	res, err := Run(Options{Root: dir, Target: terraform.ProviderV4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := res.Write(); err != nil {
+		t.Fatal(err)
+	}
+	p := tf.Plan(t, dir, env)
+	for _, addr := range []string{`cloudflare_filter.this["block_cn"]`, `cloudflare_firewall_rule.this["office"]`} {
+		if got := p.Actions(addr); !slices.Equal(got, []string{"forget"}) {
+			t.Errorf("plan actions of %s = %q, want [forget]", addr, got)
+		}
+	}
+	if got := p.Actions("cloudflare_ruleset.custom_rules"); !slices.Equal(got, []string{"create"}) {
+		t.Errorf("plan actions of the ruleset = %q, want [create]", got)
+	}
+	if del := p.With("delete"); len(del) > 0 {
+		t.Errorf("the plan destroys %q", del)
+	}
+	tf.Apply(t, dir, env)
+	checkAfterApply(t, tf, dir, em)
+}
+
+// TestTerraformPlanV5TwoSteps: after `sunset fix` (v5), the clean-up script's state rm runs
+// on the v4 state, then the configuration on provider v5 plans the ruleset's creation and
+// nothing else; the apply creates it.
+func TestTerraformPlanV5TwoSteps(t *testing.T) {
+	tf := tfrun.Find(t)
+	dir, em, env := roundTripStart(t, tf)
+	res, err := Run(Options{Root: dir, Target: terraform.ProviderV5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := res.Write(); err != nil {
+		t.Fatal(err)
+	}
+	for _, addr := range stateRmAddresses(t, filepath.Join(dir, StateCleanupScript)) {
+		tf.Run(t, dir, nil, "state", "rm", addr)
+	}
+	tfrun.PinProvider(t, dir, providerBuilds[terraform.ProviderV5])
+	tf.Init(t, dir)
+	p := tf.Plan(t, dir, env)
+	if got := p.Actions("cloudflare_ruleset.custom_rules"); !slices.Equal(got, []string{"create"}) {
+		t.Errorf("plan actions of the ruleset = %q, want [create]", got)
+	}
+	if del := append(p.With("delete"), p.With("update")...); len(del) > 0 {
+		t.Errorf("the v5 plan also changes %q", del)
+	}
+	tf.Apply(t, dir, env)
+	checkAfterApply(t, tf, dir, em)
+}
+
+// checkAfterApply: the old objects are still in the account, the entry point holds the
+// rules in the old order (the allow became a skip, first), and the state only the ruleset.
+func checkAfterApply(t *testing.T, tf *tfrun.Terraform, dir string, em *tfrun.Emulator) {
+	t.Helper()
+	z := zoneNow(t, em)
+	if len(z.FirewallRules) != 2 {
+		t.Errorf("the apply touched the old firewall rules: %+v", z.FirewallRules)
+	}
+	rs, ok := z.Ruleset(vocab.PhaseCustomRules)
+	if !ok || len(rs.Rules) != 2 || rs.Rules[0].Action != vocab.ActionSkip || rs.Rules[1].Expression != `ip.src.country eq "CN"` {
+		t.Errorf("custom rules entry point after the apply: %+v", rs)
+	}
+	if got := strings.Fields(tf.Run(t, dir, nil, "state", "list")); !slices.Equal(got, []string{"cloudflare_ruleset.custom_rules"}) {
+		t.Errorf("state after the apply holds %q, want only the ruleset", got)
+	}
+}
+
+// stateRmAddresses reads the addresses of the clean-up script's `terraform state rm` lines.
+func stateRmAddresses(t *testing.T, path string) []string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = f.Close() }()
+	var out []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if a, ok := strings.CutPrefix(sc.Text(), "terraform state rm '"); ok {
+			out = append(out, strings.TrimSuffix(a, "'"))
+		}
+	}
+	if len(out) == 0 {
+		t.Fatalf("%s has no state rm line", path)
+	}
+	return out
+}
+
+func zoneNow(t *testing.T, em *tfrun.Emulator) inventory.ZoneInventory {
+	t.Helper()
+	for _, z := range em.Snapshot().Zones {
+		if z.Zone.ID == roundTripZone {
+			return z
+		}
+	}
+	t.Fatalf("zone %s is gone from the emulator", roundTripZone)
+	return inventory.ZoneInventory{}
+}
