@@ -168,7 +168,11 @@ func writeFixOutput(w interface{ Write([]byte) (int, error) }, format string, re
 func writeFixSummary(s *Streams, o fixOptions, res *fix.Result, written bool) {
 	e := s.Err
 	for _, rw := range res.Rewrites {
-		fmt.Fprintf(e, "%s:%d: %s -> %s (zone %s)\n", rw.File, rw.Line, strings.Join(rw.Old, ", "), rw.New, textsafe.Sanitize(rw.Zone))
+		zone := ""
+		if rw.Zone != "" {
+			zone = " (zone " + textsafe.Sanitize(rw.Zone) + ")"
+		}
+		fmt.Fprintf(e, "%s:%d: %s -> %s%s\n", textsafe.Sanitize(rw.File), rw.Line, textsafe.Sanitize(strings.Join(rw.Old, ", ")), rw.New, zone)
 		for _, n := range append([]string{rw.Proven}, rw.Notes...) {
 			if n != "" {
 				fmt.Fprintf(e, "    %s\n", textsafe.Sanitize(n))
@@ -190,7 +194,7 @@ func writeFixSummary(s *Streams, o fixOptions, res *fix.Result, written bool) {
 	if len(res.StateSteps) > 0 {
 		fmt.Fprintln(e, "\nState (nothing is destroyed):")
 		for i, st := range res.StateSteps {
-			fmt.Fprintf(e, "  %d. %s\n", i+1, st)
+			fmt.Fprintf(e, "  %d. %s\n", i+1, textsafe.Sanitize(st))
 		}
 	}
 	switch {
