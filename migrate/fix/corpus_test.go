@@ -20,7 +20,7 @@ var handled = map[string]bool{"firewall-rules": true, "filters": true, "geoip-fi
 	"rate-limiting-v1": true, "waf-managed-rules-v1": true, "zone-setting-brotli": true, "zone-setting-minify": true,
 	"zone-setting-mobile-redirect": true, "zone-setting-server-side-exclude": true, "zone-setting-privacy-pass": true,
 	"cname-flattening-setting": true, "srv-data-fields": true, "notification-email": true, "argo-tunnels-api": true,
-	"access-bookmarks-api": true}
+	"access-bookmarks-api": true, "zone-settings-bulk": true}
 
 // TestCorpusRepos runs fix on the Terraform of the public repositories in the corpus
 // (SUNSET_CORPUS): code nobody on this project wrote. For each repository and target it

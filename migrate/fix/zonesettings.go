@@ -43,11 +43,17 @@ func (f *fixer) settingsOverrides(ev *evaluator, m *Module) {
 		if r.Type != typeSettingsOverride {
 			continue
 		}
+		if f.v5() && f.overrideToSettings(ev, r, retired) {
+			continue
+		}
 		for _, s := range r.Block.Body.Blocks {
 			if s.Type != "settings" {
 				continue
 			}
 			f.settingsOverride(ev, r, s, retired)
+		}
+		if !f.v5() {
+			f.res.Left = append(f.res.Left, Problem{Path: r.File.Path, Line: r.Line(), Message: r.Address() + " stays (its retired settings gone): cloudflare_zone_settings_override is deprecated, and provider v4 has no resource per setting; sunset fix --target v5 moves it to cloudflare_zone_setting resources with the upgrade"})
 		}
 	}
 }

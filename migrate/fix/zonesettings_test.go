@@ -14,8 +14,9 @@ import (
 var settingRules = []vocab.RuleID{"zone-setting-brotli", "zone-setting-minify", "zone-setting-mobile-redirect",
 	"zone-setting-server-side-exclude", "zone-setting-privacy-pass", "cname-flattening-setting", "waf-managed-rules-v1"}
 
+// On provider v4 the override stays, its retired settings gone (v5: see TestSettingsOverrideToV5).
 func TestSettingsOverrideRetired(t *testing.T) {
-	opts := Options{Target: terraform.ProviderV5}
+	opts := Options{Target: terraform.ProviderV4}
 	if n := len(ruleFindingsAll(t, filepath.Join("testdata", "settings", "zones"))); n != 5 {
 		t.Fatalf("the fixture has %d retired settings findings before the fix, want 5", n)
 	}
@@ -48,7 +49,7 @@ func TestSettingsOverrideRetired(t *testing.T) {
 }
 
 func TestSettingsOverrideLeft(t *testing.T) {
-	opts := Options{Target: terraform.ProviderV5}
+	opts := Options{Target: terraform.ProviderV4}
 	dir, res := fixedCopy(t, "settings/unnamed", opts)
 	checkNewTypes(t, "settings/unnamed", dir, opts.Target)
 	if l := leftFor(res, "cloudflare_zone_settings_override.this.settings.mobile_redirect"); len(l) != 1 || !strings.Contains(l[0], "the zone's name is not known") {
@@ -67,6 +68,37 @@ func TestSettingsOverrideLeft(t *testing.T) {
 		t.Errorf("want only the mobile_redirect left reported, got %v", got)
 	}
 	checkFixed(t, dir, opts, "zone-setting-mobile-redirect", 1)
+}
+
+// TestSettingsOverrideToV5: for provider v5 the override (itself deprecated) becomes one
+// cloudflare_zone_setting per setting it still sets, with the API's setting ids, valid for
+// v5; mobile_redirect becomes its redirect rule; the override leaves the state through the
+// clean-up script; check has nothing left to say about settings. An override whose
+// mobile_redirect cannot be written stays, on v4's terms, with why.
+func TestSettingsOverrideToV5(t *testing.T) {
+	opts := Options{Target: terraform.ProviderV5}
+	dir, res := fixedCopy(t, "settings/zones", opts)
+	checkNewTypes(t, "settings/zones", dir, opts.Target)
+	src := string(mustRead(t, filepath.Join(dir, "main.tf")))
+	for _, want := range []string{`setting_id = "always_use_https"`, `setting_id = "min_tls_version"`, `setting_id = "ssl"`, `phase   = "http_request_dynamic_redirect"`} {
+		if !strings.Contains(src, want) {
+			t.Errorf("no %s in:\n%s", want, src)
+		}
+	}
+	if strings.Contains(src, `resource "cloudflare_zone_settings_override"`) || strings.Contains(src, "brotli") {
+		t.Errorf("the override or a retired setting is still there:\n%s", src)
+	}
+	if script := string(mustRead(t, filepath.Join(dir, StateCleanupScript))); !strings.Contains(script, "terraform state rm 'cloudflare_zone_settings_override.docs'") {
+		t.Errorf("the clean-up script does not forget the override:\n%s", script)
+	}
+	checkFixed(t, dir, opts, "zone-settings-bulk", 0)
+	if got := ruleFindingsAll(t, dir); len(got) != 0 {
+		t.Errorf("check still reports %v", got)
+	}
+	_, res = fixedCopy(t, "settings/unnamed", opts)
+	if l := leftFor(res, "cloudflare_zone_settings_override.this.settings.mobile_redirect"); len(l) != 1 {
+		t.Errorf("left = %v", res.Left)
+	}
 }
 
 // ruleFindingsAll are the findings of settingRules on dir.
