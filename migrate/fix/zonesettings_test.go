@@ -77,7 +77,7 @@ func TestSettingsOverrideLeft(t *testing.T) {
 // mobile_redirect cannot be written stays, on v4's terms, with why.
 func TestSettingsOverrideToV5(t *testing.T) {
 	opts := Options{Target: terraform.ProviderV5}
-	dir, res := fixedCopy(t, "settings/zones", opts)
+	dir, _ := fixedCopy(t, "settings/zones", opts)
 	checkNewTypes(t, "settings/zones", dir, opts.Target)
 	src := string(mustRead(t, filepath.Join(dir, "main.tf")))
 	for _, want := range []string{`setting_id = "always_use_https"`, `setting_id = "min_tls_version"`, `setting_id = "ssl"`, `phase   = "http_request_dynamic_redirect"`} {
@@ -95,7 +95,7 @@ func TestSettingsOverrideToV5(t *testing.T) {
 	if got := ruleFindingsAll(t, dir); len(got) != 0 {
 		t.Errorf("check still reports %v", got)
 	}
-	_, res = fixedCopy(t, "settings/unnamed", opts)
+	_, res := fixedCopy(t, "settings/unnamed", opts)
 	if l := leftFor(res, "cloudflare_zone_settings_override.this.settings.mobile_redirect"); len(l) != 1 {
 		t.Errorf("left = %v", res.Left)
 	}
