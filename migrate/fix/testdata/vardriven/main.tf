@@ -28,12 +28,9 @@ resource "cloudflare_firewall_rule" "rules" {
   priority  = each.value.priority
 }
 
-resource "cloudflare_record" "www" {
-  zone_id = var.zone_id
-  name    = "www"
-  type    = "CNAME"
-  content = "shop.example.net"
-  proxied = true
+# The deployment waits for the rules.
+resource "terraform_data" "deploy" {
+  input = "release-42"
 
   depends_on = [cloudflare_firewall_rule.rules]
 }
