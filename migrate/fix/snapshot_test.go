@@ -73,3 +73,33 @@ func TestSnapshotImportsAndRefs(t *testing.T) {
 		t.Errorf("a second run changes the files again:\n%s", d)
 	}
 }
+
+// TestZonePlanKeepsWhatItCannotTake: on a Free zone (--zone-plan), the rule using matches
+// stays a firewall rule, with a comment saying what to decide, and is listed; the others
+// move.
+func TestZonePlanKeepsWhatItCannotTake(t *testing.T) {
+	dir := copyFixture(t, "nopriority")
+	res, err := Run(Options{Root: dir, Target: terraform.ProviderV5, ZonePlans: map[string]string{"shop.example.com": "free"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var left string
+	for _, p := range res.Left {
+		if strings.Contains(p.Message, "cloudflare_firewall_rule.admin_block not rewritten") {
+			left = p.Message
+		}
+	}
+	if !strings.Contains(left, "matches") {
+		t.Fatalf("left = %v, want admin_block kept for its regex", res.Left)
+	}
+	if err := res.Write(); err != nil {
+		t.Fatal(err)
+	}
+	text := string(mustRead(t, filepath.Join(dir, "rules.tf")))
+	if !strings.Contains(text, "# sunset fix: cloudflare_firewall_rule.admin_block not rewritten") || !strings.Contains(text, `resource "cloudflare_firewall_rule" "admin_block"`) {
+		t.Errorf("the kept rule or its comment is missing:\n%s", text)
+	}
+	if len(res.Rewrites) != 1 || res.Rewrites[0].Plan != "free" || !strings.Contains(res.Rewrites[0].Notes[0], "--zone-plan") {
+		t.Errorf("rewrites %+v: want the others moved, the plan from --zone-plan", res.Rewrites)
+	}
+}
