@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -316,13 +317,28 @@ func replaceEachValue(toks hclwrite.Tokens, attrs map[string]string) hclwrite.To
 // mapping is what the HCL must map: the field renames, and whether a rule may use
 // cf.threat_score (both as the known values need, or everything when they are not known).
 type mapping struct {
-	renames []rename
-	threat  bool
+	renames  []rename
+	threat   bool
+	longRefs bool // refs may reach the API's 50 characters: shorten them in HCL
 }
 
-// mappingFor is the mapping the expressions need; texts nil means not known.
-func mappingFor(texts []string) mapping {
-	return mapping{renames: renamesIn(texts), threat: texts == nil || containsField(texts, threatField)}
+// mappingFor is the mapping the expressions need; texts nil means not known. refs are the
+// refs of the known rules (nil when not known): one that reaches the API's limit makes the
+// HCL shorten them as shortRef does.
+func mappingFor(texts, refs []string) mapping {
+	long := texts == nil
+	for _, r := range refs {
+		long = long || utf8.RuneCountInString(r) >= maxRef
+	}
+	return mapping{renames: renamesIn(texts), threat: texts == nil || containsField(texts, threatField), longRefs: long}
+}
+
+// refExpr is a ref template, shortened in HCL as shortRef shortens it when refs may be long.
+func refExpr(tmpl string, long bool) string {
+	if !long {
+		return tmpl
+	}
+	return fmt.Sprintf(`length(%s) <= %d ? %s : format("%%s_%%s", substr(%s, 0, %d), substr(sha1(%s), 0, 8))`, tmpl, maxRef, tmpl, tmpl, maxRef-9, tmpl)
 }
 
 // threatField is always 0 now: a rule using it is created disabled.
@@ -389,9 +405,9 @@ func drivenPart(p *pair, mp mapping, keepIter bool) (*part, error) {
 // ruleMembers are the custom rule's members in HCL, the same for every part so that v4's
 // dynamic block finds each of them.
 func ruleMembers(r *Resource, pt *part, vals map[string]string, mp mapping) []member {
-	ref := hclString(r.Name)
+	ref := hclString(shortRef(r.Name))
 	if pt.iter != "" {
-		ref = `"` + r.Name + `_${k}"`
+		ref = refExpr(`"`+r.Name+`_${k}"`, mp.longRefs)
 	}
 	desc := "null"
 	rd, fd := vals[typeFirewallRule+".description"], vals[typeFilter+".description"]

@@ -1,6 +1,8 @@
 package fix
 
 import (
+	"crypto/sha1" //nolint:gosec // Terraform's sha1 function
+	"encoding/hex"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -168,7 +170,7 @@ func functions(m *Module) map[string]function.Function {
 		"element": stdlib.ElementFunc, "flatten": stdlib.FlattenFunc, "floor": stdlib.FloorFunc,
 		"format": stdlib.FormatFunc, "formatlist": stdlib.FormatListFunc, "indent": stdlib.IndentFunc,
 		"join": stdlib.JoinFunc, "jsondecode": stdlib.JSONDecodeFunc, "jsonencode": stdlib.JSONEncodeFunc,
-		"keys": stdlib.KeysFunc, "length": stdlib.LengthFunc, "lookup": stdlib.LookupFunc,
+		"keys": stdlib.KeysFunc, "lookup": stdlib.LookupFunc,
 		"lower": stdlib.LowerFunc, "max": stdlib.MaxFunc, "merge": stdlib.MergeFunc, "min": stdlib.MinFunc,
 		"range": stdlib.RangeFunc, "regex": stdlib.RegexFunc, "regexall": stdlib.RegexAllFunc,
 		"reverse": stdlib.ReverseListFunc, "setintersection": stdlib.SetIntersectionFunc,
@@ -182,6 +184,8 @@ func functions(m *Module) map[string]function.Function {
 		"zipmap": stdlib.ZipmapFunc,
 	}
 	fs["replace"] = replaceFunc
+	fs["length"] = lengthFunc
+	fs["sha1"] = sha1Func
 	fs["templatefile"] = templateFileFunc(m, fs)
 	return fs
 }
@@ -200,6 +204,28 @@ var replaceFunc = function.New(&function.Spec{
 			return cty.StringVal(re.ReplaceAllString(s, rep)), nil
 		}
 		return cty.StringVal(strings.ReplaceAll(s, sub, rep)), nil
+	},
+})
+
+// lengthFunc is Terraform's length: of a collection, or of a string in characters.
+var lengthFunc = function.New(&function.Spec{
+	Params: []function.Parameter{{Name: "value", Type: cty.DynamicPseudoType, AllowDynamicType: true}},
+	Type:   function.StaticReturnType(cty.Number),
+	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+		if args[0].Type().Equals(cty.String) {
+			return stdlib.Strlen(args[0])
+		}
+		return stdlib.Length(args[0])
+	},
+})
+
+// sha1Func is Terraform's sha1: the hex SHA-1 of a string (refs shortened in HCL).
+var sha1Func = function.New(&function.Spec{
+	Params: []function.Parameter{{Name: "str", Type: cty.String}},
+	Type:   function.StaticReturnType(cty.String),
+	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+		sum := sha1.Sum([]byte(args[0].AsString())) //nolint:gosec // Terraform's sha1, not security
+		return cty.StringVal(hex.EncodeToString(sum[:])), nil
 	},
 })
 

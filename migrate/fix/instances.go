@@ -1,6 +1,8 @@
 package fix
 
 import (
+	"crypto/sha1" //nolint:gosec // a short stable suffix, not security
+	"encoding/hex"
 	"fmt"
 	"math/big"
 	"sort"
@@ -165,9 +167,24 @@ func ruleOf(ev *evaluator, r *Resource, in instance, f inventory.Filter) (invent
 // key, so a later run (and the account's rule list) tells which rule it came from.
 func refName(r *Resource, key string) string {
 	if key == "" {
-		return r.Name
+		return shortRef(r.Name)
 	}
-	return r.Name + "_" + key
+	return shortRef(r.Name + "_" + key)
+}
+
+// maxRef is the longest ref the API takes (domain-facts: up to 50 characters).
+const maxRef = 50
+
+// shortRef is s when it fits a ref, else its start and 8 hex digits of its SHA-1, 50
+// characters in all: still unique, still telling where the rule came from. The HCL a driven
+// group writes computes the same (refExpr).
+func shortRef(s string) string {
+	r := []rune(s)
+	if len(r) <= maxRef {
+		return s
+	}
+	sum := sha1.Sum([]byte(s))
+	return string(r[:maxRef-9]) + "_" + hex.EncodeToString(sum[:])[:8]
 }
 
 // str, boolean, priority and stringList read an optional attribute of an instance; false

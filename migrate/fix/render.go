@@ -13,6 +13,7 @@ import (
 
 	"github.com/sunsetscan/sunset/migrate/customrules"
 	"github.com/sunsetscan/sunset/migrate/terraform"
+	"github.com/sunsetscan/sunset/scanner/inventory"
 	"github.com/sunsetscan/sunset/scanner/textsafe"
 	"github.com/sunsetscan/sunset/scanner/vocab"
 )
@@ -145,13 +146,9 @@ func (f *fixer) drivenRules(ev *evaluator, g *group, rb *hclwrite.Body, rw *Rewr
 	list, err := drivenList(g, func(p *pair) mapping {
 		rules, ok := oldRules(ev, p)
 		if !ok {
-			return mappingFor(nil)
+			return mappingFor(nil, nil)
 		}
-		texts := []string{}
-		for _, r := range rules {
-			texts = append(texts, r.Filter.Expression)
-		}
-		return mappingFor(texts)
+		return ruleMapping(rules)
 	}, func(p *pair) *part { return literalPart(ev, p, plan) })
 	if err != nil {
 		return err
@@ -182,14 +179,11 @@ func (f *fixer) drivenRules(ev *evaluator, g *group, rb *hclwrite.Body, rw *Rewr
 func (f *fixer) perInstanceRules(ev *evaluator, g *group, rb *hclwrite.Body, rw *Rewrite, target terraform.Provider) error {
 	p := g.pairs[0]
 	old, known := oldRules(ev, p)
-	var texts []string
-	for _, r := range old {
-		texts = append(texts, r.Filter.Expression)
+	mp := mappingFor(nil, nil)
+	if known {
+		mp = ruleMapping(old)
 	}
-	if !known {
-		texts = nil
-	}
-	pt, err := drivenPart(p, mappingFor(texts), true)
+	pt, err := drivenPart(p, mp, true)
 	if err != nil {
 		return err
 	}
@@ -228,6 +222,16 @@ func (f *fixer) perInstanceRules(ev *evaluator, g *group, rb *hclwrite.Body, rw 
 	}
 	rw.Proven, rw.IsProof = fmt.Sprintf("verified: each of the %d instances decides as its old rule on generated requests", requests), true
 	return nil
+}
+
+// ruleMapping is the mapping known rules need.
+func ruleMapping(rules []inventory.FirewallRule) mapping {
+	texts, refs := []string{}, []string{}
+	for _, r := range rules {
+		texts = append(texts, r.Filter.Expression)
+		refs = append(refs, r.Ref)
+	}
+	return mappingFor(texts, refs)
 }
 
 // writeRuleList sets a ruleset's rules to an HCL list expression: the rules attribute for

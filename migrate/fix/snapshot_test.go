@@ -1,6 +1,9 @@
 package fix
 
 import (
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
 	"os"
 	"path/filepath"
 	"strings"
@@ -101,5 +104,27 @@ func TestZonePlanKeepsWhatItCannotTake(t *testing.T) {
 	}
 	if len(res.Rewrites) != 1 || res.Rewrites[0].Plan != "free" || !strings.Contains(res.Rewrites[0].Notes[0], "--zone-plan") {
 		t.Errorf("rewrites %+v: want the others moved, the plan from --zone-plan", res.Rewrites)
+	}
+}
+
+// TestRefsFitTheAPI: a ref longer than the API's 50 characters is shortened, the same way
+// in Go (literal rules) and in the HCL of driven rules (Terraform's sha1 and substr).
+func TestRefsFitTheAPI(t *testing.T) {
+	key := "allow-the-partner-monitoring-service-from-its-three-datacenters"
+	full := "rules_" + key
+	got := shortRef(full)
+	if len(got) != maxRef || !strings.HasPrefix(got, full[:maxRef-9]) || shortRef("short") != "short" {
+		t.Fatalf("shortRef(%q) = %q", full, got)
+	}
+	x, diags := hclsyntax.ParseExpression([]byte(refExpr(`"rules_${k}"`, true)), "", hcl.InitialPos)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	ev := newEvaluator(&Module{Vars: map[string]*hclsyntax.Block{}, Locals: map[string]hclsyntax.Expression{}})
+	for _, k := range []string{key, "office"} {
+		v := ev.value(x, map[string]cty.Value{"k": cty.StringVal(k)})
+		if !v.IsKnown() || v.AsString() != shortRef("rules_"+k) {
+			t.Errorf("HCL ref for %q = %#v, want %q", k, v, shortRef("rules_"+k))
+		}
 	}
 }
