@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -59,6 +60,9 @@ func (f *fixer) rateLimits(ev *evaluator, m *Module) {
 // readRateLimit reads a cloudflare_rate_limit (provider v4's schema) as the API's rate limit;
 // unknown names the attributes whose values the repository does not hold.
 func readRateLimit(ev *evaluator, r *Resource) (inventory.RateLimit, []string) {
+	if r.Attr("match") != nil || r.Attr("action") != nil {
+		return readRateLimitV5(ev, r)
+	}
 	b := newLiteralReader(ev, r)
 	rl := inventory.RateLimit{ID: r.Name, Threshold: b.integer("threshold"), Period: b.integer("period"),
 		Disabled: b.boolean("disabled"), Description: b.str("description")}
@@ -91,6 +95,38 @@ func readRateLimit(ev *evaluator, r *Resource) (inventory.RateLimit, []string) {
 		rl.Correlate = &inventory.RateLimitCorrelate{By: c.str("by")}
 	}
 	return rl, b.rd.unknown
+}
+
+// readRateLimitV5 reads a cloudflare_rate_limit in provider v5's syntax, whose attributes
+// are the API's members (match, action, bypass, correlate as objects): their values are the
+// API's rate limit as JSON.
+func readRateLimitV5(ev *evaluator, r *Resource) (inventory.RateLimit, []string) {
+	var unknown []string
+	obj := map[string]json.RawMessage{}
+	for name, a := range r.Block.Body.Attributes {
+		if name == "zone_id" || name == "id" {
+			continue
+		}
+		v := ev.value(a.Expr, nil)
+		if !v.IsWhollyKnown() {
+			unknown = append(unknown, name)
+			continue
+		}
+		raw, err := ctyJSON(v)
+		if err != nil {
+			unknown = append(unknown, name)
+			continue
+		}
+		obj[name] = raw
+	}
+	sort.Strings(unknown)
+	var rl inventory.RateLimit
+	data, _ := json.Marshal(obj) // raw JSON values: cannot fail
+	if err := json.Unmarshal(data, &rl); err != nil {
+		return rl, append(unknown, "its attributes as the API's rate limit ("+err.Error()+")")
+	}
+	rl.ID = r.Name
+	return rl, unknown
 }
 
 // rateLimitGroup translates one zone's rate limits for its plan (as for Enterprise when the

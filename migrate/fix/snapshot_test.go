@@ -128,3 +128,22 @@ func TestRefsFitTheAPI(t *testing.T) {
 		}
 	}
 }
+
+// TestRateLimitV5Syntax: a rate limit written in provider v5's syntax (objects) is read as
+// the API's rate limit and rewritten like a v4 one, verified.
+func TestRateLimitV5Syntax(t *testing.T) {
+	dir := copyFixture(t, "ratelimit5")
+	res, err := Run(Options{Root: dir, Target: terraform.ProviderV5, ZonePlans: map[string]string{"6b2d4f8a1c3e5d7f9a0b2c4d6e8f0a1b": "business"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Rewrites) != 1 || !res.Rewrites[0].IsProof || len(res.Left) != 0 {
+		t.Fatalf("rewrites %+v, left %v", res.Rewrites, res.Left)
+	}
+	d, _ := res.Diff()
+	for _, want := range []string{`phase   = "http_ratelimit"`, `http.request.method eq \"POST\"`, "requests_per_period"} {
+		if !strings.Contains(d, want) {
+			t.Errorf("the diff lacks %s:\n%s", want, d)
+		}
+	}
+}
