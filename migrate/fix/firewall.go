@@ -195,7 +195,9 @@ func (f *fixer) keep(g *group, kept map[*pair][]string) {
 		msg := p.rule.Address() + " not rewritten: " + strings.Join(why, "; ")
 		f.res.Left = append(f.res.Left, Problem{Path: p.rule.File.Path, Line: p.rule.Line(), Message: msg})
 		f.commentAbove(p.rule.File, p.rule.Block.Range().Start.Byte, "sunset fix: "+msg+". Decide, then run sunset fix again.")
-		f.commentAbove(p.filter.File, p.filter.Block.Range().Start.Byte, "sunset fix: "+p.filter.Address()+" not rewritten: "+p.rule.Address()+" uses it (see there).")
+		if p.filter != p.rule {
+			f.commentAbove(p.filter.File, p.filter.Block.Range().Start.Byte, "sunset fix: "+p.filter.Address()+" not rewritten: "+p.rule.Address()+" uses it (see there).")
+		}
 	}
 }
 

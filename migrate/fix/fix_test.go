@@ -21,7 +21,7 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden diffs in testdata/golden")
 
 // fixtures are the repositories under testdata, each a shape fix rewrites.
-var fixtures = []string{"literal", "nopriority", "foreach", "count", "module", "vardriven", "merge", "merge5", "templates", "crossmodule"}
+var fixtures = []string{"literal", "nopriority", "foreach", "count", "module", "vardriven", "merge", "merge5", "templates", "crossmodule", "inline5"}
 
 // rewrittenRules are the check rules a fix settles: a fixed repository has none of them.
 var rewrittenRules = map[string]bool{"firewall-rules": true, "filters": true, "geoip-field-names": true}

@@ -74,6 +74,9 @@ func eachInstance(key string, k, v cty.Value) instance {
 // oldRules are the firewall rules a pair declares, one per instance, with their filters;
 // false when any value is not known from the repository.
 func oldRules(ev *evaluator, p *pair) ([]inventory.FirewallRule, bool) {
+	if p.inline {
+		return inlineRule(ev, p.rule)
+	}
 	fev := ev
 	if p.filter.Module != ev.m {
 		fev = newEvaluator(p.filter.Module) // a filter of another module reads its own values
@@ -122,6 +125,37 @@ func oldRules(ev *evaluator, p *pair) ([]inventory.FirewallRule, bool) {
 		out = append(out, r)
 	}
 	return out, true
+}
+
+// inlineRule reads provider v5's firewall rule: its filter and action objects, as the API
+// writes them, and the rest as v4 does.
+func inlineRule(ev *evaluator, r *Resource) ([]inventory.FirewallRule, bool) {
+	in := instance{}
+	var fv cty.Value
+	fv, ok := known(ev, r.Attr("filter"), in, cty.Object(map[string]cty.Type{"expression": cty.String}))
+	if !ok || fv.IsNull() {
+		return nil, false
+	}
+	full := ev.value(r.Attr("filter"), nil)
+	f := inventory.Filter{ID: r.Address() + ".filter", Expression: fv.GetAttr("expression").AsString()}
+	for name, dst := range map[string]*string{"description": &f.Description, "ref": &f.Ref} {
+		if full.Type().IsObjectType() && full.Type().HasAttribute(name) {
+			if v := full.GetAttr(name); v.IsKnown() && !v.IsNull() && v.Type().Equals(cty.String) {
+				*dst = v.AsString()
+			}
+		}
+	}
+	fr := inventory.FirewallRule{ID: r.Address(), Filter: f, Ref: refName(r, "")}
+	var action string
+	if x := r.Attr("action"); x != nil {
+		if v := ev.value(x, nil); v.Type().IsObjectType() && v.Type().HasAttribute("mode") && v.GetAttr("mode").IsKnown() && !v.GetAttr("mode").IsNull() {
+			action = v.GetAttr("mode").AsString()
+		}
+	}
+	ok = str(ev, r.Attr("description"), in, &fr.Description) && boolean(ev, r.Attr("paused"), in, &fr.Paused) &&
+		priority(ev, r.Attr("priority"), in, &fr.Priority) && stringList(ev, r.Attr("products"), in, &fr.Products)
+	fr.Action = vocab.Action(action)
+	return []inventory.FirewallRule{fr}, ok && action != "" && f.Expression != ""
 }
 
 // instanceAddress is TYPE.NAME or TYPE.NAME[KEY] as Terraform shows it.

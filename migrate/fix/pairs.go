@@ -24,6 +24,9 @@ type pair struct {
 	// viaFilter: the rule's for_each is the filter resource itself (for_each =
 	// cloudflare_filter.F), so its each.value is the filter's instance.
 	viaFilter bool
+	// inline: provider v5's firewall rule, its filter an object inside it (filter = {...})
+	// and its action an object (action = { mode = ... }); filter is the rule itself.
+	inline bool
 }
 
 // group is the firewall rules of one zone in one module: they become one ruleset.
@@ -60,7 +63,7 @@ func firewallGroups(m *Module) (groups []*group, orphans []*Resource, problems [
 			problems = append(problems, Problem{Path: r.File.Path, Line: r.Line(), Message: r.Address() + " left as it is: " + why})
 			continue
 		}
-		if p.filter.Module == m {
+		if p.filter.Module == m && p.filter.Type == typeFilter {
 			used[p.filter.Name] = true
 		}
 		zone := r.Attr("zone_id")
@@ -93,6 +96,9 @@ func firewallGroups(m *Module) (groups []*group, orphans []*Resource, problems [
 // cloudflare_filter.F[each.key].id / [count.index] when both iterate alike.
 func pairOf(r *Resource, filters map[string]*Resource) (*pair, string) {
 	ref := r.Attr("filter_id")
+	if ref == nil && r.Attr("filter") != nil {
+		return inlinePair(r)
+	}
 	if ref == nil {
 		return nil, "it has no filter_id"
 	}
@@ -116,6 +122,20 @@ func pairOf(r *Resource, filters map[string]*Resource) (*pair, string) {
 		return nil, fmt.Sprintf("it and cloudflare_filter.%s do not iterate alike (fix follows for_each over the same collection, for_each = cloudflare_filter.%s, or the same count, with filter_id indexed by each.key or count.index)", name, name)
 	}
 	return p, ""
+}
+
+// inlinePair pairs a provider v5 firewall rule with the filter written inside it. Only a
+// single resource written in literals is rewritten: its values become the rule.
+func inlinePair(r *Resource) (*pair, string) {
+	if r.Repeated() {
+		return nil, "it is provider v5's firewall rule (filter written inside it) with count or for_each: fix rewrites those one resource at a time"
+	}
+	for _, a := range []string{"filter", "action", "description", "paused", "priority", "products"} {
+		if x := r.Attr(a); x != nil && !isLiteral(x) {
+			return nil, "it is provider v5's firewall rule (filter written inside it) and its " + a + " is not written as a literal: fix rewrites those only with their values"
+		}
+	}
+	return &pair{rule: r, filter: r, inline: true}, ""
 }
 
 // indirectPair pairs a rule whose filter_id is not cloudflare_filter.F...id: each.value.id

@@ -82,7 +82,7 @@ func (f *fixer) stateSteps() {
 	for _, m := range mods {
 		path := filepath.ToSlash(filepath.Join(m.Dir, StateCleanupScript))
 		f.addScript(path, roots[m])
-		f.res.StateSteps = append(f.res.StateSteps, fmt.Sprintf("In %s, while still on provider v4 and before upgrading: sh %s (terraform state rm of the old resources: Terraform forgets them, nothing is destroyed).", m.Dir, StateCleanupScript))
+		f.res.StateSteps = append(f.res.StateSteps, fmt.Sprintf("In %s, before the next apply (on provider v4: before upgrading): sh %s (terraform state rm of the old resources: Terraform forgets them, nothing is destroyed).", m.Dir, StateCleanupScript))
 	}
 	f.res.StateSteps = append(f.res.StateSteps,
 		"Then upgrade to provider v5 (the rest of the configuration with the provider's tf-migrate), terraform plan (the new rulesets to create, nothing to destroy) and apply.",
@@ -132,9 +132,10 @@ func cleanupScript(lines []string) []byte {
 	sort.Strings(lines)
 	var b strings.Builder
 	b.WriteString("#!/bin/sh\n")
-	b.WriteString("# Written by sunset fix. Step 1 of the move to provider v5: run here while the state is still\n")
-	b.WriteString("# provider v4's, before the upgrade. Terraform forgets the old firewall rules, filters and rate\n")
-	b.WriteString("# limits the configuration no longer declares; nothing is destroyed (state rm needs no provider).\n")
+	b.WriteString("# Written by sunset fix. Step 1 of the move to provider v5: run here before the next apply\n")
+	b.WriteString("# (on provider v4, before the upgrade: v5 cannot read what v4 wrote for these types). Terraform\n")
+	b.WriteString("# forgets the old resources the configuration no longer declares; nothing is destroyed (state\n")
+	b.WriteString("# rm needs no provider).\n")
 	b.WriteString("# An address the state does not hold fails with \"Invalid target address\" and changes nothing.\n")
 	b.WriteString("# Addresses are from this directory; if it is a module called from elsewhere, run the lines\n")
 	b.WriteString("# there with the module's address in front (module.NAME.cloudflare_...).\n")
