@@ -36,6 +36,7 @@ type Problem struct {
 	Message string `json:"message"`
 }
 
+// String is the problem as PATH:LINE: MESSAGE (PATH: MESSAGE without a line).
 func (p Problem) String() string {
 	if p.Line > 0 {
 		return fmt.Sprintf("%s:%d: %s", p.Path, p.Line, p.Message)
