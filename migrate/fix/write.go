@@ -18,12 +18,12 @@ import (
 func (r *Result) Diff() (string, error) {
 	var b strings.Builder
 	for _, f := range r.Files {
-		from, a := "a/"+f.Path, difflib.SplitLines(string(f.Old))
+		from := "a/" + f.Path
 		if f.Old == nil {
-			from, a = "/dev/null", nil
+			from = "/dev/null"
 		}
 		d, err := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{
-			A: a, B: difflib.SplitLines(string(f.New)),
+			A: splitLines(f.Old), B: splitLines(f.New),
 			FromFile: from, ToFile: "b/" + f.Path, Context: 3,
 		})
 		if err != nil {
@@ -32,6 +32,21 @@ func (r *Result) Diff() (string, error) {
 		b.WriteString(d)
 	}
 	return b.String(), nil
+}
+
+// splitLines are the lines of data, each with its line end. difflib's SplitLines adds an
+// empty line after a final line end, which `git apply` then looks for in vain; a last line
+// without one is given one (the diff cannot say "no newline at end of file").
+func splitLines(data []byte) []string {
+	if len(data) == 0 {
+		return nil
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	if lines[len(lines)-1] == "" {
+		return lines[:len(lines)-1]
+	}
+	lines[len(lines)-1] += "\n"
+	return lines
 }
 
 // Write writes the changed files. Each file must still hold what Run read (else it was
