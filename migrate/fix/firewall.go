@@ -23,7 +23,7 @@ func (f *fixer) firewallGroup(ev *evaluator, g *group) {
 	old, known := groupRules(ev, g)
 	kept := map[*pair][]string{}
 	var res *customrules.Result
-	live, liveOK := liveEntryPoint(zone.inv)
+	live, liveOK := entryPointOf(zone, vocab.PhaseCustomRules)
 	ep := existingEntryPoint(ev, g)
 	if liveOK && len(live.Rules) > 0 && ep == nil && (!known || anyRepeated(g)) {
 		f.res.Left = append(f.res.Left, Problem{Path: g.pairs[0].rule.File.Path, Line: g.pairs[0].rule.Line(),
@@ -191,10 +191,7 @@ func (f *fixer) keep(g *group, kept map[*pair][]string) {
 		if !k {
 			continue
 		}
-		why = slices.Compact(why)
-		msg := p.rule.Address() + " not rewritten: " + strings.Join(why, "; ")
-		f.res.Left = append(f.res.Left, Problem{Path: p.rule.File.Path, Line: p.rule.Line(), Message: msg})
-		f.commentAbove(p.rule.File, p.rule.Block.Range().Start.Byte, "sunset fix: "+msg+". Decide, then run sunset fix again.")
+		f.leave(p.rule, p.rule.Address()+" not rewritten: "+strings.Join(slices.Compact(why), "; "))
 		if p.filter != p.rule {
 			f.commentAbove(p.filter.File, p.filter.Block.Range().Start.Byte, "sunset fix: "+p.filter.Address()+" not rewritten: "+p.rule.Address()+" uses it (see there).")
 		}
@@ -218,18 +215,10 @@ func oldResources(pairs []*pair, kept map[*pair][]string) []*Resource {
 			}
 		}
 	}
+	inFileOrder(out)
 	home := pairs[0].rule.Module
-	slices.SortStableFunc(out, func(a, b *Resource) int {
-		if (a.Module == home) != (b.Module == home) {
-			if a.Module == home {
-				return -1 // the new block goes in the rules' module
-			}
-			return 1
-		}
-		if a.File.Path != b.File.Path {
-			return strings.Compare(a.File.Path, b.File.Path)
-		}
-		return a.Block.Range().Start.Byte - b.Block.Range().Start.Byte
+	slices.SortStableFunc(out, func(a, b *Resource) int { // the new block goes in the rules' module
+		return boolRank(a.Module != home) - boolRank(b.Module != home)
 	})
 	return out
 }

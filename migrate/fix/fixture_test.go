@@ -24,10 +24,7 @@ import (
 // writes its changes; it returns the directory and the result.
 func fixedCopy(t *testing.T, name string, opts Options) (string, *Result) {
 	t.Helper()
-	dir := t.TempDir()
-	if err := os.CopyFS(dir, os.DirFS(filepath.Join("testdata", name))); err != nil {
-		t.Fatal(err)
-	}
+	dir := copyFixture(t, name)
 	opts.Root = dir
 	res, err := Run(opts)
 	if err != nil {
@@ -45,19 +42,10 @@ func fixedCopy(t *testing.T, name string, opts Options) (string, *Result) {
 // nothing, and sunset check reports rule only on the resources fix left (want of them).
 func checkFixed(t *testing.T, dir string, opts Options, rule vocab.RuleID, want int) {
 	t.Helper()
-	files := tfFilesUnder(t, dir)
-	if len(files) == 0 {
+	if len(tfFilesUnder(t, dir)) == 0 {
 		t.Fatalf("no .tf files in %s", dir)
 	}
-	for _, p := range files {
-		src, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, diags := hclsyntax.ParseConfig(src, p, hcl.InitialPos); diags.HasErrors() {
-			t.Errorf("%s does not parse: %v\n%s", p, diags, src)
-		}
-	}
+	parseAll(t, dir)
 	opts.Root = dir
 	again, err := Run(opts)
 	if err != nil {

@@ -1,7 +1,5 @@
 package fix
 
-import "strings"
-
 // leave lists r as not rewritten, with what to decide, and says so in a comment above it
 // (once: see commentAbove).
 func (f *fixer) leave(r *Resource, msg string) {
@@ -14,5 +12,5 @@ func (f *fixer) leave(r *Resource, msg string) {
 // a second run changes nothing.
 func leftComment(file *File, lineStart int, indent, msg string) (text string, missing bool) {
 	text = commentLines("sunset fix: "+msg+". Decide, then run sunset fix again.", indent)
-	return text, !strings.HasSuffix(string(file.Src[:lineStart]), text)
+	return text, !saysAbove(file, lineStart, text)
 }

@@ -115,8 +115,14 @@ func lineStart(src []byte, at int) int {
 func (f *fixer) commentAbove(file *File, at int, text string) {
 	start := lineStart(file.Src, at)
 	c := commentLines(text, "")
-	if bytes.HasSuffix(file.Src[:start], []byte(c)) {
+	if saysAbove(file, start, c) {
 		return
 	}
 	f.edits[file] = append(f.edits[file], edit{start: start, end: start, text: c})
+}
+
+// saysAbove reports whether the lines just above start are comment, so that a run on a
+// fixed repository does not add it again.
+func saysAbove(file *File, start int, comment string) bool {
+	return bytes.HasSuffix(file.Src[:start], []byte(comment))
 }

@@ -9,7 +9,6 @@ import (
 	"github.com/sunsetscan/sunset/migrate/terraform"
 	"github.com/sunsetscan/sunset/scanner/inventory"
 	"github.com/sunsetscan/sunset/scanner/safefile"
-	"github.com/sunsetscan/sunset/scanner/vocab"
 )
 
 // With a snapshot (--snapshot), fix knows the account as a scan saw it:
@@ -40,14 +39,6 @@ func liveRefs(old []inventory.FirewallRule, z *inventory.ZoneInventory) {
 			}
 		}
 	}
-}
-
-// liveEntryPoint is the zone's custom rules entry point as the snapshot holds it.
-func liveEntryPoint(z *inventory.ZoneInventory) (inventory.Ruleset, bool) {
-	if z == nil {
-		return inventory.Ruleset{}, false
-	}
-	return z.Ruleset(vocab.PhaseCustomRules)
 }
 
 // importBlock adds, in every root module that reaches m once, the import block of the

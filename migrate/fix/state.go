@@ -27,12 +27,19 @@ import (
 const StateCleanupScript = "sunset-state-cleanup.sh"
 
 // replace puts block (declaring newAddr) where the first old resource was and removes the
-// others; on v4 each becomes a removed block.
+// others; they leave the state without a destroy: on v4 each becomes a removed block, on v5
+// the clean-up script lists it.
 func (f *fixer) replace(olds []*Resource, block, newAddr string) {
+	f.swap(olds, block, newAddr, true)
+}
+
+// swap puts block where the first of olds was and removes them all; forget says whether
+// Terraform's state can hold them (then they leave it without a destroy, see replace).
+func (f *fixer) swap(olds []*Resource, block, newAddr string, forget bool) {
 	for i, r := range olds {
 		start, end := blockSpan(r.File, r)
 		text := ""
-		if f.opts.Target == terraform.ProviderV4 {
+		if forget && f.opts.Target == terraform.ProviderV4 {
 			text = removedBlock(r)
 		}
 		if i == 0 && block != "" {
@@ -42,8 +49,12 @@ func (f *fixer) replace(olds []*Resource, block, newAddr string) {
 			text += "\n"
 		}
 		f.edits[r.File] = append(f.edits[r.File], edit{start: start, end: end, text: text})
-		f.removed = append(f.removed, r)
-		f.replacedBy[r] = newAddr
+		if forget {
+			f.removed = append(f.removed, r)
+		}
+		if newAddr != "" {
+			f.replacedBy[r] = newAddr
+		}
 	}
 }
 

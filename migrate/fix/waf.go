@@ -222,18 +222,5 @@ func wafNotes(g *wafGroup, zone zoneInfo, mapping migrate.WAFMapping) []string {
 // pointed at newAddr or reported (see references).
 func (f *fixer) drop(rs []*Resource, block, newAddr string) {
 	inFileOrder(rs)
-	for i, r := range rs {
-		start, end := blockSpan(r.File, r)
-		text := ""
-		if i == 0 && block != "" {
-			text = block
-			if end < len(r.File.Src) {
-				text += "\n"
-			}
-		}
-		f.edits[r.File] = append(f.edits[r.File], edit{start: start, end: end, text: text})
-		if newAddr != "" {
-			f.replacedBy[r] = newAddr
-		}
-	}
+	f.swap(rs, block, newAddr, false)
 }
