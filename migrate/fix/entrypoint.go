@@ -33,7 +33,7 @@ type newRules struct {
 // already declares the zone's entry point of the phase gets no second one: the error says
 // where to add the rules.
 func (f *fixer) entryPoint(m *Module, src *File, zone hclsyntax.Expression, z zoneInfo, nr newRules, rw *Rewrite) (string, error) {
-	if existing, _ := declaredRuleset(newEvaluator(m), m, nr.phase, normalText(exprText(src, zone))); existing != nil {
+	if existing, _ := declaredRuleset(evaluatorOf(m), m, nr.phase, normalText(exprText(src, zone))); existing != nil {
 		return "", f.appendToDeclared(existing, nr, rw)
 	}
 	name := zoneRulesetName(m, src, zone, nr.short)

@@ -32,8 +32,15 @@ type evaluator struct {
 	funcs  map[string]function.Function
 }
 
-func newEvaluator(m *Module) *evaluator {
+// evaluatorOf is the module's evaluator, made once: locals are evaluated once per run, and
+// a module reached again while its variables are being read (a call cycle, which Terraform
+// refuses) sees them unknown instead of recursing without end.
+func evaluatorOf(m *Module) *evaluator {
+	if m.ev != nil {
+		return m.ev
+	}
 	e := &evaluator{m: m, locals: map[string]cty.Value{}, active: map[string]bool{}}
+	m.ev = e
 	e.funcs = functions(m)
 	e.vars = e.variables()
 	return e
@@ -51,7 +58,7 @@ func (e *evaluator) variables() map[string]cty.Value {
 		v := cty.DynamicVal
 		if call != nil {
 			if a, ok := call.Block.Body.Attributes[name]; ok {
-				v = newEvaluator(call.Caller).value(a.Expr, nil)
+				v = evaluatorOf(call.Caller).value(a.Expr, nil)
 			} else if d, ok := b.Body.Attributes["default"]; ok {
 				v = e.literal(d.Expr)
 			}

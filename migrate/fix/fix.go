@@ -109,7 +109,7 @@ type edit struct {
 
 // module rewrites one module's deprecated resources.
 func (f *fixer) module(m *Module) {
-	ev := newEvaluator(m)
+	ev := evaluatorOf(m)
 	groups, orphans, problems := firewallGroups(m)
 	f.res.Left = append(f.res.Left, problems...)
 	f.orphans = append(f.orphans, orphans...)

@@ -79,7 +79,7 @@ func oldRules(ev *evaluator, p *pair) ([]inventory.FirewallRule, bool) {
 	}
 	fev := ev
 	if p.filter.Module != ev.m {
-		fev = newEvaluator(p.filter.Module) // a filter of another module reads its own values
+		fev = evaluatorOf(p.filter.Module) // a filter of another module reads its own values
 	}
 	insts, ok := instancesOf(fev, p.filter)
 	if !ok {

@@ -58,6 +58,7 @@ type Module struct {
 	// CalledBy are the module calls that use this directory.
 	CalledBy []*ModuleCall
 	taken    map[string]bool // resource addresses declared or given out by fix
+	ev       *evaluator      // see evaluatorOf
 }
 
 // File is one .tf file: its bytes and parsed body.
@@ -261,7 +262,8 @@ func (r *Repo) linkCalls() {
 				continue
 			}
 			dir := filepath.ToSlash(filepath.Clean(filepath.Join(filepath.FromSlash(m.Dir), filepath.FromSlash(src))))
-			if t := r.byDir[dir]; t != nil {
+			// A module calling its own directory is a cycle Terraform refuses: not followed.
+			if t := r.byDir[dir]; t != nil && t != m {
 				c.Target = t
 				t.CalledBy = append(t.CalledBy, c)
 			}

@@ -120,7 +120,7 @@ func TestRefsFitTheAPI(t *testing.T) {
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	ev := newEvaluator(&Module{Vars: map[string]*hclsyntax.Block{}, Locals: map[string]hclsyntax.Expression{}})
+	ev := evaluatorOf(&Module{Vars: map[string]*hclsyntax.Block{}, Locals: map[string]hclsyntax.Expression{}})
 	for _, k := range []string{key, "office"} {
 		v := ev.value(x, map[string]cty.Value{"k": cty.StringVal(k)})
 		if !v.IsKnown() || v.AsString() != shortRef("rules_"+k) {

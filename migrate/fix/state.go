@@ -103,12 +103,20 @@ func (f *fixer) stateSteps() {
 // modulePaths are the module address prefixes under which root reaches m ("" for root
 // itself), a repeated module call as a pattern ("module.NAME[*]").
 func modulePaths(root, m *Module) []string {
+	return modulePathsVia(root, m, map[*Module]bool{})
+}
+
+// modulePathsVia is modulePaths not going through the modules on the way (a call cycle,
+// which Terraform refuses, ends there).
+func modulePathsVia(root, m *Module, onWay map[*Module]bool) []string {
 	if root == m {
 		return []string{""}
 	}
+	onWay[root] = true
+	defer delete(onWay, root)
 	var out []string
 	for _, c := range root.Calls {
-		if c.Target == nil {
+		if c.Target == nil || onWay[c.Target] {
 			continue
 		}
 		step := "module." + c.Name
@@ -117,7 +125,7 @@ func modulePaths(root, m *Module) []string {
 		} else if _, ok := c.Block.Body.Attributes["count"]; ok {
 			step += "[*]"
 		}
-		for _, rest := range modulePaths(c.Target, m) {
+		for _, rest := range modulePathsVia(c.Target, m, onWay) {
 			if rest == "" {
 				out = append(out, step+".")
 			} else {
