@@ -1,6 +1,7 @@
 package fix
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -29,7 +30,7 @@ func (f *fixer) renameRulesetFields(m *Module) {
 			continue
 		}
 		sort.Strings(names)
-		names = compactStrings(names)
+		names = slices.Compact(names)
 		f.res.Rewrites = append(f.res.Rewrites, Rewrite{Module: m.Dir, File: r.File.Path, Line: r.Line(),
 			Old: []string{r.Address()}, New: r.Address(), Proven: "fields renamed in place: " + strings.Join(names, ", ") + " (the same values under their current names)", IsProof: true})
 	}
@@ -69,14 +70,4 @@ func (f *fixer) renameParts(file *File, x hclsyntax.Expression) []string {
 		}
 	}
 	return done
-}
-
-func compactStrings(xs []string) []string {
-	var out []string
-	for i, x := range xs {
-		if i == 0 || x != xs[i-1] {
-			out = append(out, x)
-		}
-	}
-	return out
 }
