@@ -269,6 +269,10 @@ type scopeRun struct {
 	befores map[string]json.RawMessage
 	// fromJournal is set once a step was found done by an earlier run (confirmJournal).
 	fromJournal bool
+	// lists holds, by listed collection, its objects by path as last read (sourcesFresh, or
+	// the read back of a bulk call); unsure the paths written since without a read back.
+	lists  map[string]map[string]any
+	unsure map[string]bool
 }
 
 func (r *scopeRun) run(ctx context.Context) error {
@@ -278,31 +282,17 @@ func (r *scopeRun) run(ctx context.Context) error {
 		r.res.Status = StatusDryRun
 	}
 	r.applied, r.done, r.held, r.befores = map[string]any{}, map[string]bool{}, map[string]bool{}, map[string]json.RawMessage{}
+	r.lists, r.unsure = map[string]map[string]any{}, map[string]bool{}
 	if err := r.freshAtStart(ctx); err != nil {
 		return err
 	}
 	if r.res.Status == StatusStopped {
 		return nil
 	}
-	for i, st := range r.sc.steps {
-		if st.Manual {
-			r.res.Manual = append(r.res.Manual, ManualStep{ID: st.ID, Title: st.Title, What: joinText(st.Reason, st.Note)})
-			r.held[st.ID] = true
-			continue
+	for _, u := range r.sc.units() {
+		if stopped, err := r.runUnit(ctx, u); stopped {
+			return err
 		}
-		out, err := r.step(ctx, st)
-		if err != nil {
-			if ctx.Err() != nil || errors.Is(err, errFatal) {
-				r.stop(st, err)
-				r.notReached(i + 1)
-				return err
-			}
-			r.stop(st, err)
-			r.res.Restored = r.restore(ctx)
-			r.notReached(i + 1)
-			return nil
-		}
-		r.record(out)
 	}
 	if r.fromJournal && !r.opts.DryRun {
 		if err := r.confirmJournal(ctx); err != nil {
@@ -358,32 +348,32 @@ func (r *scopeRun) resumed() bool {
 	return false
 }
 
-// step decides what to do with one step and does it.
-func (r *scopeRun) step(ctx context.Context, st migrate.Step) (StepResult, error) {
-	out := StepResult{ID: st.ID, Kind: string(st.Kind), Method: st.Method, Path: st.Path}
+// settled is the result of a step that is not sent: done by an earlier run of the journal,
+// held back, or a dry run's; false when it is to be sent.
+func (r *scopeRun) settled(st migrate.Step) (StepResult, bool) {
+	out := resultOf(st, "", nil)
 	if e, ok := r.opts.Done[r.key(st)]; ok {
 		r.fromJournal = true
 		r.markDone(st)
 		out.Outcome, out.Created = OutcomeJournal, e.Created
-		return out, nil
+		return out, true
 	}
 	if why := r.holdReason(st); why != "" {
 		r.held[st.ID] = true
 		out.Outcome, out.Reason = OutcomeHeld, why
-		return out, nil
+		return out, true
 	}
 	if r.opts.DryRun {
 		r.done[st.ID] = true
 		out.Outcome = OutcomeWould
-		return out, nil
+		return out, true
 	}
-	created, outcome, err := r.attempts(ctx, st)
-	if err != nil {
-		return out, err
-	}
-	r.markDone(st)
-	out.Outcome, out.Created = outcome, created
-	return out, nil
+	return out, false
+}
+
+// resultOf is a step's result with an outcome and the ids it created.
+func resultOf(st migrate.Step, outcome string, created map[string]string) StepResult {
+	return StepResult{ID: st.ID, Kind: string(st.Kind), Method: st.Method, Path: st.Path, Outcome: outcome, Created: created}
 }
 
 // holdReason says why a step is not run this time, "" when it runs.

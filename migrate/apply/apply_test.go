@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/sunsetscan/sunset/migrate"
 	"github.com/sunsetscan/sunset/migrate/apply"
 	"github.com/sunsetscan/sunset/scanner"
 	"github.com/sunsetscan/sunset/scanner/cfapi/emulator"
@@ -208,9 +209,10 @@ func TestExistingEntrypointKeptInPlace(t *testing.T) {
 }
 
 // TestReplacementRemovedMidApplyStops: when one of the rules the apply put in place is
-// deleted by someone else right after the zone's first pause, the read back after the next
-// removal step finds it missing and stops the zone there: no old rule is deleted while its
-// replacement is gone, and the other zones finish.
+// deleted by someone else right after the zone's first pauses (its firewall rules, paused
+// by one bulk call), the read before the next removal finds it missing and stops the zone
+// there: no old rule is deleted while its replacement is gone, the paused rules are
+// switched back on, and the other zones finish.
 func TestReplacementRemovedMidApplyStops(t *testing.T) {
 	a := serve(t, seed.Demo(), emulator.Options{})
 	p, before := a.plan()
@@ -218,6 +220,7 @@ func TestReplacementRemovedMidApplyStops(t *testing.T) {
 		mu       sync.Mutex
 		zoneID   string
 		removals int // removals sent in zoneID
+		pauses   int // firewall rule pauses in zoneID's plan
 	)
 	opts := apply.Options{OnStep: func(s *apply.ScopeResult, st apply.StepResult) {
 		mu.Lock()
@@ -244,8 +247,18 @@ func TestReplacementRemovedMidApplyStops(t *testing.T) {
 			if s.Status != apply.StatusStopped || !strings.Contains(s.Reason, "replacements not in place") {
 				t.Errorf("zone %s: %s (%s), want stopped: replacements not in place", s.Name, s.Status, s.Reason)
 			}
-			if removals != 1 || !strings.HasPrefix(s.StoppedAt, "firewall-rule.pause:") {
-				t.Errorf("zone %s: %d removals done, stopped at %s: want the first pause done and the zone stopped at the second", s.Name, removals, s.StoppedAt)
+			for _, z := range p.Zones {
+				for _, st := range z.Steps {
+					if z.ZoneID == zoneID && st.Kind == migrate.KindFirewallRulePause {
+						pauses++
+					}
+				}
+			}
+			if removals != pauses || !strings.HasPrefix(s.StoppedAt, "firewall-rule.delete:") {
+				t.Errorf("zone %s: %d removals done, stopped at %s: want the %d pauses done and the zone stopped at the first deletion", s.Name, removals, s.StoppedAt, pauses)
+			}
+			if len(s.Restored) != pauses {
+				t.Errorf("zone %s: switched back on %v, want the %d paused rules", s.Name, s.Restored, pauses)
 			}
 		case s.Status != apply.StatusDone:
 			t.Errorf("%s: %s (%s)", s.Name, s.Status, s.Reason)

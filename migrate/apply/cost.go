@@ -2,41 +2,87 @@ package apply
 
 import (
 	"github.com/sunsetscan/sunset/migrate"
+	"github.com/sunsetscan/sunset/scanner/cfapi"
 )
 
 // EstimateRequests is how many requests an apply of p sends when nothing is done yet,
-// nothing fails and every list is one page: per scope, the reads holding its snapshot to the
-// account before the first write (sourceReads: a list per collection of old objects, a read
-// per other object); per entry point check 1; per entry point created 3 (read, PUT, read
-// back); per rule added 2 (read, POST, whose answer is the read back); per object created 3
-// (list, POST, list); per change or deletion 3 (read, write, read back); and the safety
-// invariant's reads (invariantReads): every target before a zone's first pause, deletion or
-// switch-off, the targets guarding each one before and after it, every target after the
-// last.
+// nothing fails and each collection holds only the objects the steps name: per scope, the
+// reads holding its snapshot to the account before the first write (sourceReads: a list per
+// collection of old objects, a read per other object), then per unit (units):
+//   - a bulk call: the call, and the collection read back (a page per cfapi.PerPage of the
+//     objects left in it); its objects as the collection's last read holds them;
+//   - rules added to an existing entry point: its read, and the PUT of its whole list
+//     (whose answer is the read back); an entry point created: its read, and the PUT;
+//   - a verify step: a read;
+//   - a change or deletion: the write and its read back, plus a read before it of an
+//     object not in a listed collection; an object created: list, POST, list;
+//
+// and the safety invariant's reads around each removal unit (invariantPhases): before it
+// the entry points that replace what it removes (every target before the scope's first
+// removal), after it the same (every target after the last).
 func EstimateRequests(p *migrate.Plan, keepOld bool) int {
 	n := 0
 	for _, sc := range scopesOf(p, nil) {
-		r := &scopeRun{opts: &Options{KeepOld: keepOld}, sc: sc}
+		c := &costWalk{r: &scopeRun{opts: &Options{KeepOld: keepOld}, sc: sc}, left: map[string]int{}}
+		for coll, paths := range sc.sources() {
+			c.left[coll] = len(paths)
+		}
 		n += sc.sourceReads()
-		first := true
-		for _, st := range sc.steps {
-			if st.Manual || (keepOld && deletes(st)) {
-				continue
-			}
-			n += stepRequests(st) + r.invariantReads(st, first)
-			first = first && !removes(st)
+		for _, u := range sc.units() {
+			n += c.unit(u)
 		}
 	}
 	return n
 }
 
-// stepRequests is what one step sends when it runs once, without the invariant's reads.
-func stepRequests(st migrate.Step) int {
-	spec := migrate.SpecOf(st)
-	if spec == nil {
+// costWalk follows a scope's units as an apply sends them, counting requests.
+type costWalk struct {
+	r *scopeRun
+	// left is how many objects each listed collection holds, as the steps leave it.
+	left map[string]int
+}
+
+// unit is what an apply sends for u when nothing fails (see EstimateRequests).
+func (c *costWalk) unit(u unit) int {
+	var todo []migrate.Step
+	for _, st := range u.steps {
+		if !st.Manual && !(c.r.opts.KeepOld && deletes(st)) {
+			todo = append(todo, st)
+		}
+	}
+	if len(todo) == 0 || migrate.SpecOf(todo[0]) == nil {
 		return 0
 	}
-	return handlers[spec.Op].requests
+	op, coll := migrate.SpecOf(todo[0]).Op, collectionOf(todo[0].Path)
+	n := len(c.r.invariantPhases(todo, false))
+	if removes(todo[0]) {
+		c.r.replacedChecked = true
+	}
+	switch {
+	case u.bulk != nil:
+		n++
+		if op == migrate.OpDelete {
+			c.left[coll] -= len(todo)
+		}
+		n += pages(coll, c.left[coll])
+	case (op == migrate.OpUpdate || op == migrate.OpDelete) && coll != "":
+		n += handlers[op].requests - 1 // the read before: the collection's last list
+		if op == migrate.OpDelete {
+			c.left[coll]--
+		}
+	default:
+		n += handlers[op].requests
+	}
+	return n + len(c.r.invariantPhases(todo, true))
+}
+
+// pages is how many pages a read of the collection holding n objects takes.
+func pages(coll string, n int) int {
+	per := cfapi.PerPage(coll)
+	if per <= 0 || n <= per {
+		return 1
+	}
+	return (n + per - 1) / per
 }
 
 // ConfirmReads is how many reads a resumed apply of p makes to confirm what the journal

@@ -43,6 +43,9 @@ func (r *scopeRun) sourcesFresh(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
+		if coll != "" {
+			r.lists[coll] = live
+		}
 		for _, p := range paths {
 			want := r.expected(p)
 			if want == nil || live[p] == nil || r.sc.changedAlready(p, live[p]) {
@@ -113,4 +116,65 @@ func (sc *scope) sourceReads() int {
 		}
 	}
 	return n
+}
+
+// listed is the collection's objects by path as last read, read now when they are not known
+// (no read yet in this run, or a bulk call sent since without a read back).
+func (r *scopeRun) listed(ctx context.Context, coll string) (map[string]any, error) {
+	if live, ok := r.lists[coll]; ok {
+		return live, nil
+	}
+	return r.relist(ctx, coll)
+}
+
+// relist reads the collection's list now and keeps it as the last read.
+func (r *scopeRun) relist(ctx context.Context, coll string) (map[string]any, error) {
+	live, err := r.readSources(ctx, coll, nil)
+	if err != nil {
+		return nil, err
+	}
+	r.lists[coll] = live
+	return live, nil
+}
+
+// current is the object at path as last read: from its collection's last list when nothing
+// was written to it since, else read now (nil when it does not exist).
+func (r *scopeRun) current(ctx context.Context, path string) (any, error) {
+	if live, ok := r.lists[collectionOf(path)]; ok && !r.unsure[path] {
+		return live[path], nil
+	}
+	return r.read(ctx, path)
+}
+
+// readBack reads the object at path after a write to it, and keeps what it read as the
+// object's last read.
+func (r *scopeRun) readBack(ctx context.Context, path string) (any, error) {
+	obj, err := r.read(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	if live, ok := r.lists[collectionOf(path)]; ok {
+		if obj == nil {
+			delete(live, path)
+		} else {
+			live[path] = obj
+		}
+	}
+	delete(r.unsure, path)
+	return obj, nil
+}
+
+// wrote is called before every write of the scope: what it writes to (a collection, or one
+// object at a path) is unknown until read back.
+func (r *scopeRun) wrote(at string) {
+	switch {
+	case at == "":
+	case r.lists[at] != nil:
+		delete(r.lists, at) // a collection
+	default:
+		if r.unsure == nil {
+			r.unsure = map[string]bool{}
+		}
+		r.unsure[at] = true
+	}
 }

@@ -26,45 +26,43 @@ func deletes(st migrate.Step) bool {
 }
 
 // replacementsInPlace is the safety invariant around the steps that remove an old
-// protection, read from the API right before and right after each one. Before the scope's
-// first such step, every entry point the plan targets must hold exactly the plan's rules;
-// before and after each one, the entry points that replace what it removes (guardedPhases)
-// must still do, and after the last one all of them again. A change someone else makes to
-// those entry points during the apply stops the scope before its next removal, and the
-// scope's stop switches back on what it had paused without a replacement (restore).
+// protection, read from the API right before and right after each one (or each bulk call
+// of them: replacementsAround). Before the scope's first such step, every entry point the
+// plan targets must hold exactly the plan's rules; before and after each one, the entry
+// points that replace what it removes (guardedPhases) must still do, and after the last one
+// all of them again. A change someone else makes to those entry points during the apply
+// stops the scope before its next removal, and the scope's stop switches back on what it
+// had paused without a replacement (restore).
 func (r *scopeRun) replacementsInPlace(ctx context.Context, st migrate.Step, after bool) error {
-	if !removes(st) {
-		return nil
-	}
-	phases := r.sc.guardedPhases(st)
-	if (!after && !r.replacedChecked) || (after && r.lastRemoval(st)) {
-		phases = r.sc.targetPhases()
-	}
+	return r.replacementsAround(ctx, []migrate.Step{st}, after)
+}
+
+// replacementsAround is replacementsInPlace for steps sent together (a unit): read right
+// before and right after the unit's write.
+func (r *scopeRun) replacementsAround(ctx context.Context, steps []migrate.Step, after bool) error {
+	phases := r.invariantPhases(steps, after)
 	for _, p := range phases {
 		if err := r.verifyEntrypoint(ctx, p); err != nil {
-			return fmt.Errorf("replacements not in place around %s: %w", st.ID, err)
+			return fmt.Errorf("replacements not in place around %s: %w", steps[0].ID, err)
 		}
 	}
-	r.replacedChecked = true
+	if removes(steps[0]) {
+		r.replacedChecked = true
+	}
 	return nil
 }
 
-// invariantReads is how many entry point reads replacementsInPlace makes around st when
-// st is sent (first tells whether st is the scope's first removal): the cost model's
-// share of the invariant.
-func (r *scopeRun) invariantReads(st migrate.Step, first bool) int {
-	if !removes(st) {
-		return 0
+// invariantPhases are the entry points replacementsAround reads around steps: those that
+// replace what they remove, every target before the scope's first removal and after its
+// last.
+func (r *scopeRun) invariantPhases(steps []migrate.Step, after bool) []vocab.Phase {
+	if !removes(steps[0]) {
+		return nil
 	}
-	guarded := len(r.sc.guardedPhases(st))
-	n := guarded
-	if first {
-		n = len(r.sc.targets)
+	if (!after && !r.replacedChecked) || (after && r.lastRemoval(steps[len(steps)-1])) {
+		return r.sc.targetPhases()
 	}
-	if r.lastRemoval(st) {
-		return n + len(r.sc.targets)
-	}
-	return n + guarded
+	return r.sc.guardedOf(steps)
 }
 
 // lastRemoval reports whether no step after st removes an old protection in this run.
@@ -82,6 +80,27 @@ func (sc *scope) targetPhases() []vocab.Phase {
 	out := make([]vocab.Phase, len(sc.targets))
 	for i, t := range sc.targets {
 		out[i] = t.Phase
+	}
+	return out
+}
+
+// guardedOf are the entry points that replace what any of steps removes, in the plan's
+// order of targets.
+func (sc *scope) guardedOf(steps []migrate.Step) []vocab.Phase {
+	if len(steps) == 1 {
+		return sc.guardedPhases(steps[0])
+	}
+	found := map[vocab.Phase]bool{}
+	for _, st := range steps {
+		for _, p := range sc.guardedPhases(st) {
+			found[p] = true
+		}
+	}
+	var out []vocab.Phase
+	for _, t := range sc.targets {
+		if found[t.Phase] {
+			out = append(out, t.Phase)
+		}
 	}
 	return out
 }

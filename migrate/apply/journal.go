@@ -54,6 +54,12 @@ type Entry struct {
 	// Before holds, for a PUT or PATCH, the members the write overwrites as they were read
 	// just before it: what a rollback writes back.
 	Before json.RawMessage `json:"before,omitempty"`
+	// Steps, IDs and Befores are set on the begin entry of a call that carries out several
+	// steps at once (a bulk call, or an entry point's whole rule list): the steps it covers,
+	// the ids of their objects, and what each step's write overwrites, by step.
+	Steps   []string                   `json:"steps,omitempty"`
+	IDs     []string                   `json:"ids,omitempty"`
+	Befores map[string]json.RawMessage `json:"befores,omitempty"`
 	// Created are the ids the API assigned: ruleset_id, rule_id, id.
 	Created map[string]string `json:"created,omitempty"`
 	Already bool              `json:"already,omitempty"`

@@ -119,8 +119,15 @@ func readLine(br *bufio.Reader, scratch *[]byte) ([]byte, error) {
 	return buf, err
 }
 
-// fold adds one entry to what the journal says of its step.
+// fold adds one entry to what the journal says of its step, or of each step a call that
+// carried out several covers.
 func (l *Loaded) fold(e Entry) {
+	if e.Event == EventBegin && len(e.Steps) > 0 {
+		for _, st := range e.Steps {
+			l.fold(Entry{Event: EventBegin, Scope: e.Scope, ID: e.ID, Step: st, Before: e.Befores[st]})
+		}
+		return
+	}
 	k := e.key()
 	t := l.touched[k]
 	if t == nil {

@@ -75,16 +75,20 @@ var handlers = map[migrate.Op]handler{
 		undo: func(r *scopeRun, ctx context.Context, _ migrate.Step, spec *migrate.KindSpec, _ *touched) error {
 			return r.undoCreateEntrypoint(ctx, spec.Phase)
 		},
-		requests: 3, // read, PUT, read back
+		requests: 2, // read, PUT (its answer is the read back)
 	},
 	migrate.OpAddRule: {
 		run: func(r *scopeRun, ctx context.Context, st migrate.Step, _ *migrate.KindSpec) (map[string]string, string, error) {
-			return r.addRule(ctx, st, rulesetOf(st))
+			done := map[string]StepResult{}
+			if err := r.addRules(ctx, []migrate.Step{st}, done); err != nil {
+				return nil, "", err
+			}
+			return done[st.ID].Created, done[st.ID].Outcome, nil
 		},
 		undo: func(r *scopeRun, ctx context.Context, st migrate.Step, _ *migrate.KindSpec, t *touched) error {
 			return r.undoAddRule(ctx, st, rulesetOf(st), t.created["rule_id"])
 		},
-		requests: 2, // read, POST (its answer is the read back)
+		requests: 2, // read, PUT of the whole list (its answer is the read back), for a unit
 	},
 	migrate.OpUpdate: {
 		run: func(r *scopeRun, ctx context.Context, st migrate.Step, spec *migrate.KindSpec) (map[string]string, string, error) {
@@ -191,11 +195,15 @@ func (r *scopeRun) createEntrypoint(ctx context.Context, st migrate.Step, phase 
 	if err := r.begin(st, nil); err != nil {
 		return nil, "", err
 	}
-	var rs inventory.Ruleset
-	callErr := r.opts.Client.Call(ctx, st.Method, st.Path, st.Body, &rs)
-	back, err := r.opts.Client.GetEntrypointRuleset(ctx, r.sc.id, phase)
-	if err != nil {
-		return nil, "", err
+	// The PUT answers with the entry point as written: that is the read back, unless the
+	// answer was lost.
+	r.wrote("")
+	back := &inventory.Ruleset{}
+	callErr := r.opts.Client.Call(ctx, st.Method, st.Path, st.Body, back)
+	if callErr != nil || back.ID == "" {
+		if back, err = r.opts.Client.GetEntrypointRuleset(ctx, r.sc.id, phase); err != nil {
+			return nil, "", err
+		}
 	}
 	if back == nil || holdsExactly(back.Rules, want) != nil {
 		if callErr != nil {
@@ -204,56 +212,6 @@ func (r *scopeRun) createEntrypoint(ctx context.Context, st migrate.Step, phase 
 		return nil, "", unsafe("the %s entry point does not hold the plan's rules after the PUT", phase)
 	}
 	return r.finish(st, map[string]string{"ruleset_id": back.ID}, false)
-}
-
-// addRule is the POST of one rule into an existing entry point, at its position.
-func (r *scopeRun) addRule(ctx context.Context, st migrate.Step, rulesetID string) (map[string]string, string, error) {
-	t, ok := r.sc.targetByRuleset(rulesetID)
-	if !ok {
-		return nil, "", fmt.Errorf("step %s: no target has ruleset %s", st.ID, rulesetID)
-	}
-	want, err := targetRules(t)
-	if err != nil {
-		return nil, "", err
-	}
-	var rule inventory.RulesetRule
-	if err := json.Unmarshal(st.Body, &rule); err != nil {
-		return nil, "", fmt.Errorf("step %s: body: %w", st.ID, err)
-	}
-	before := r.before(t.Phase)
-	live, err := r.readEntrypoint(ctx, t.Phase, rulesetID)
-	if err != nil {
-		return nil, "", err
-	}
-	if err := keptInPlace(live.Rules, before, want); err != nil {
-		return nil, "", stale("the %s entry point: %s", t.Phase, err)
-	}
-	if i := indexNew(live.Rules, before, rule); i >= 0 {
-		return r.finish(st, map[string]string{"ruleset_id": rulesetID, "rule_id": live.Rules[i].ID}, true)
-	}
-	if err := r.begin(st, nil); err != nil {
-		return nil, "", err
-	}
-	// The POST answers with the whole ruleset after the write: that is the read back,
-	// unless the answer was lost.
-	back := &inventory.Ruleset{}
-	callErr := r.opts.Client.Call(ctx, st.Method, st.Path, st.Body, back)
-	if callErr != nil || back.ID != rulesetID {
-		if back, err = r.readEntrypoint(ctx, t.Phase, rulesetID); err != nil {
-			return nil, "", err
-		}
-	}
-	if err := keptInPlace(back.Rules, before, want); err != nil {
-		return nil, "", unsafe("the %s entry point: %s", t.Phase, err)
-	}
-	i := indexNew(back.Rules, before, rule)
-	if i < 0 {
-		if callErr != nil {
-			return nil, "", callErr
-		}
-		return nil, "", unsafe("the rule %q is not in the %s entry point after the POST", rule.Description, t.Phase)
-	}
-	return r.finish(st, map[string]string{"ruleset_id": rulesetID, "rule_id": back.Rules[i].ID}, false)
 }
 
 // indexNew finds rule among the live rules that were not there at the scan.
@@ -342,7 +300,7 @@ func (r *scopeRun) updateObject(ctx context.Context, st migrate.Step, spec *migr
 	if err != nil {
 		return nil, "", fmt.Errorf("step %s: body: %w", st.ID, err)
 	}
-	live, err := r.read(ctx, st.Path)
+	live, err := r.current(ctx, st.Path)
 	if err != nil {
 		return nil, "", err
 	}
@@ -352,10 +310,7 @@ func (r *scopeRun) updateObject(ctx context.Context, st migrate.Step, spec *migr
 		}
 		return nil, "", stale("%s is gone", st.Path)
 	}
-	took := contains
-	if spec.Whole {
-		took = containsWhole
-	}
+	took := tookOf(spec)
 	if took(live, body) {
 		return r.finish(st, nil, true)
 	}
@@ -373,8 +328,9 @@ func (r *scopeRun) updateObject(ctx context.Context, st migrate.Step, spec *migr
 		return nil, "", err
 	}
 	r.befores[st.ID] = before
+	r.wrote(st.Path)
 	callErr := r.opts.Client.Call(ctx, st.Method, st.Path, st.Body, nil)
-	back, err := r.read(ctx, st.Path)
+	back, err := r.readBack(ctx, st.Path)
 	if err != nil {
 		return nil, "", err
 	}
@@ -403,7 +359,7 @@ func (r *scopeRun) deletesLater(st migrate.Step, done bool) bool {
 
 // deleteObject deletes an old object once its replacement is in place.
 func (r *scopeRun) deleteObject(ctx context.Context, st migrate.Step) (map[string]string, string, error) {
-	live, err := r.read(ctx, st.Path)
+	live, err := r.current(ctx, st.Path)
 	if err != nil {
 		return nil, "", err
 	}
@@ -419,8 +375,9 @@ func (r *scopeRun) deleteObject(ctx context.Context, st migrate.Step) (map[strin
 	if err := r.begin(st, nil); err != nil {
 		return nil, "", err
 	}
+	r.wrote(st.Path)
 	callErr := r.opts.Client.Call(ctx, st.Method, st.Path, st.Body, nil)
-	back, err := r.read(ctx, st.Path)
+	back, err := r.readBack(ctx, st.Path)
 	if err != nil {
 		return nil, "", err
 	}
@@ -454,6 +411,7 @@ func (r *scopeRun) createObject(ctx context.Context, st migrate.Step) (map[strin
 	var made struct {
 		ID string `json:"id"`
 	}
+	r.wrote("")
 	callErr := r.opts.Client.Call(ctx, st.Method, st.Path, st.Body, &made)
 	if callErr == nil && made.ID != "" && name == "" {
 		return r.finish(st, map[string]string{"id": made.ID}, false)

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 
 	"github.com/sunsetscan/sunset/scanner/vocab"
@@ -207,6 +208,18 @@ func (c *Client) Call(ctx context.Context, method, path string, body json.RawMes
 		return c.write(ctx, method, nil, out, false, segs...)
 	}
 	return c.write(ctx, method, body, out, false, segs...)
+}
+
+// CallIDs sends one bulk call of the firewall rules or filters API that names its objects in
+// the query, as the API's bulk DELETE takes them: path?id=ID1&id=ID2 (cloudflare-go's
+// DeleteFirewallRules and DeleteFilters send the same). The path is checked like Call's.
+func (c *Client) CallIDs(ctx context.Context, method, path string, ids []string, out any) error {
+	p, err := route(strings.Split(strings.Trim(path, "/"), "/")...)
+	if err != nil {
+		return err
+	}
+	_, err = c.do(ctx, request{method: method, path: p, query: url.Values{"id": ids}}, out)
+	return err
 }
 
 // ListAt reads every page of the list at path (a collection a plan step writes to, relative
