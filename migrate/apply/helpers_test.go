@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"sort"
 	"strings"
@@ -36,6 +37,13 @@ type account struct {
 // corpus, it refuses every write whose body breaks the API's request schema.
 func serve(t testing.TB, snap *inventory.Snapshot, opts emulator.Options) *account {
 	t.Helper()
+	return serveThrough(t, snap, opts, nil)
+}
+
+// serveThrough is serve with every request going through mw first (nil: none): what a
+// test does between the client and the emulator.
+func serveThrough(t testing.TB, snap *inventory.Snapshot, opts emulator.Options, mw func(http.Handler) http.Handler) *account {
+	t.Helper()
 	if opts.AsOf.IsZero() {
 		opts.AsOf = asOf
 	}
@@ -47,7 +55,11 @@ func serve(t testing.TB, snap *inventory.Snapshot, opts emulator.Options) *accou
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := httptest.NewServer(srv)
+	var h http.Handler = srv
+	if mw != nil {
+		h = mw(srv)
+	}
+	ts := httptest.NewServer(h)
 	t.Cleanup(ts.Close)
 	c, err := cfapi.New(cfapi.Config{
 		BaseURL: ts.URL + emulator.BasePath, Credentials: cfapi.TokenCredentials(seed.DemoToken),

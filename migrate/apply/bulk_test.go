@@ -1,0 +1,273 @@
+package apply_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/sunsetscan/sunset/migrate"
+	"github.com/sunsetscan/sunset/migrate/apply"
+	"github.com/sunsetscan/sunset/scanner/cfapi/emulator"
+	"github.com/sunsetscan/sunset/scanner/cfapi/emulator/seed"
+)
+
+// once runs do on the first request match accepts, then passes every request on.
+func once(match func(*http.Request) bool, do func(w http.ResponseWriter, r *http.Request, next http.Handler)) func(http.Handler) http.Handler {
+	var fired sync.Once
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if match(r) {
+				hit := false
+				fired.Do(func() { hit = true })
+				if hit {
+					do(w, r, next)
+					return
+				}
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
+}
+
+// bulkCall reports whether r is a bulk call of the given method on the collection.
+func bulkCall(r *http.Request, method, coll string) bool {
+	return r.Method == method && strings.HasSuffix(r.URL.Path, "/"+coll)
+}
+
+// journalEntries reads a journal's entries (its header skipped).
+func journalEntries(t *testing.T, path string) []apply.Entry {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<26)
+	var out []apply.Entry
+	for n := 0; sc.Scan(); n++ {
+		var e apply.Entry
+		if n > 0 && json.Unmarshal(sc.Bytes(), &e) == nil {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// TestLostBulkAnswerResolvedByAListRead: the bulk deletion of a zone's firewall rules is
+// carried out, and then the apply dies before the answer comes back (a kill). The journal
+// holds the bulk call with every id it covered and none of its steps done; the resumed
+// apply reads the list once, finds them gone, records them done without sending them again,
+// and ends in the state of an apply without the fault.
+func TestLostBulkAnswerResolvedByAListRead(t *testing.T) {
+	data := seed.Demo()
+	clean := serve(t, data, emulator.Options{})
+	p, before := clean.plan()
+	clean.run(p, before, apply.Options{})
+	want := clean.state()
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var lostZone string
+	a := serveThrough(t, data, emulator.Options{}, once(func(r *http.Request) bool {
+		return bulkCall(r, http.MethodDelete, "firewall/rules")
+	}, func(w http.ResponseWriter, r *http.Request, next http.Handler) {
+		next.ServeHTTP(httptest.NewRecorder(), r) // carried out; its answer goes nowhere
+		lostZone = strings.Split(strings.TrimPrefix(r.URL.Path, emulator.BasePath+"/zones/"), "/")[0]
+		cancel()
+		panic(http.ErrAbortHandler)
+	}))
+	path := filepath.Join(t.TempDir(), "journal")
+	j, err := apply.CreateJournal(path, p, before, a.client.BaseURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = apply.Apply(ctx, p, apply.Options{Client: a.client, Snapshot: before, Journal: j})
+	_ = j.Close()
+	if !errors.Is(err, context.Canceled) || lostZone == "" {
+		t.Fatalf("the apply was not killed at the bulk call: %v", err)
+	}
+	var covered []string
+	for _, e := range journalEntries(t, path) {
+		if e.ID == lostZone && e.Method == http.MethodDelete && len(e.Steps) > 0 {
+			covered = e.Steps
+			if len(e.IDs) != len(e.Steps) {
+				t.Errorf("the bulk call's entry names %d ids for %d steps", len(e.IDs), len(e.Steps))
+			}
+		}
+	}
+	if len(covered) == 0 {
+		t.Fatal("the journal holds no bulk call naming its steps")
+	}
+
+	j, l, err := apply.AppendJournal(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	for _, st := range covered {
+		if _, ok := l.Done()["zone/"+lostZone+"/"+st]; ok {
+			t.Fatalf("step %s is journaled done though its answer was lost", st)
+		}
+	}
+	res := a.run(p, before, apply.Options{Journal: j, Done: l.Done()})
+	for _, s := range res.Scopes {
+		if s.Status != apply.StatusDone {
+			t.Errorf("%s: %s at %s: %s", s.Name, s.Status, s.StoppedAt, s.Reason)
+		}
+		for _, st := range s.Steps {
+			if s.ID == lostZone && slices.Contains(covered, st.ID) && st.Outcome != apply.OutcomeAlready {
+				t.Errorf("%s: %s, want found done by the list read", st.ID, st.Outcome)
+			}
+		}
+	}
+	if got := a.state(); got != want {
+		t.Fatalf("the end state differs from a fault-free apply's:\n%s", firstDiff(got, want))
+	}
+}
+
+// TestBulkRefusedForOneID: someone made a firewall rule use one of the filters the plan
+// deletes. The API refuses that filter in the bulk deletion and carries out the others (a
+// partial bulk call, as the API reports it); the apply records the others done from the
+// list read back, sends the refused one alone, and stops the zone there with the API's
+// reason. The filter stays; the other zones finish.
+func TestBulkRefusedForOneID(t *testing.T) {
+	data := seed.Demo()
+	a0 := serve(t, data, emulator.Options{})
+	p, before := a0.plan()
+	z, filters := zoneWithFilters(t, p)
+	kept := filters[len(filters)-1]
+	a := serveThrough(t, data, emulator.Options{}, once(func(r *http.Request) bool {
+		return bulkCall(r, http.MethodDelete, "filters") && strings.Contains(r.URL.Path, z.ZoneID)
+	}, func(w http.ResponseWriter, r *http.Request, next http.Handler) {
+		q := r.URL.Query()
+		ids := slices.DeleteFunc(q["id"], func(id string) bool { return id == kept })
+		q["id"] = ids
+		r.URL.RawQuery = q.Encode()
+		next.ServeHTTP(httptest.NewRecorder(), r)
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		_, _ = w.Write([]byte(`{"success":false,"errors":[{"code":10015,"message":"filter ` + kept + ` cannot be deleted"}],"messages":[],"result":null}`))
+	}))
+	// Someone else's rule, created after the scan, uses the filter.
+	body := `[{"filter":{"id":"` + kept + `"},"action":"block","description":"someone else's"}]`
+	if err := a.client.Call(context.Background(), http.MethodPost, "/zones/"+z.ZoneID+"/firewall/rules", json.RawMessage(body), nil); err != nil {
+		t.Fatal(err)
+	}
+	res := a.run(p, before, apply.Options{})
+	for _, s := range res.Scopes {
+		if s.ID != z.ZoneID {
+			if s.Status != apply.StatusDone {
+				t.Errorf("%s: %s (%s)", s.Name, s.Status, s.Reason)
+			}
+			continue
+		}
+		// The reason is the API's answer to the filter's own DELETE, not the bulk call's.
+		if s.Status != apply.StatusStopped || s.StoppedAt != "filter.delete:"+kept || !strings.Contains(s.Reason, "delete the rules first") {
+			t.Fatalf("%s: %s at %s (%s), want stopped at filter.delete:%s with the API's answer to its own DELETE", s.Name, s.Status, s.StoppedAt, s.Reason, kept)
+		}
+		for _, st := range s.Steps {
+			if st.Kind == string(migrate.KindFilterDelete) && st.ID != s.StoppedAt && st.Outcome != apply.OutcomeSent {
+				t.Errorf("%s: %s, want sent by the bulk call", st.ID, st.Outcome)
+			}
+		}
+	}
+	live, err := a.client.ListFilters(context.Background(), z.ZoneID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(live) != 1 || live[0].ID != kept {
+		t.Errorf("filters left: %v, want only %s", live, kept)
+	}
+}
+
+// zoneWithFilters is a zone of the plan deleting at least two filters, and their ids.
+func zoneWithFilters(t *testing.T, p *migrate.Plan) (*migrate.ZonePlan, []string) {
+	for i := range p.Zones {
+		var ids []string
+		for _, st := range p.Zones[i].Steps {
+			if st.Kind == migrate.KindFilterDelete {
+				ids = append(ids, st.Path[strings.LastIndexByte(st.Path, '/')+1:])
+			}
+		}
+		if len(ids) >= 2 {
+			return &p.Zones[i], ids
+		}
+	}
+	t.Fatal("no zone deletes two filters")
+	return nil, nil
+}
+
+// TestConcurrentEditBetweenReadAndWrite: someone changes a rule of an entry point after
+// the apply read it and before the apply's write of its whole rule list. The version the
+// write makes is not the next one after the version read, so the zone stops as stale
+// before any old protection is paused; the other zones finish.
+func TestConcurrentEditBetweenReadAndWrite(t *testing.T) {
+	data := seed.Demo()
+	a0 := serve(t, data, emulator.Options{})
+	p, before := a0.plan()
+	z, add := zoneAddingRules(t, p)
+	rs := zoneOf(before, z.ZoneID)
+	var existing string
+	for _, r := range rs.Rulesets {
+		if string(r.Phase) == string(migrate.KindSpecs[add.Kind].Phase) && len(r.Rules) > 0 {
+			existing = "/zones/" + z.ZoneID + "/rulesets/" + r.ID + "/rules/" + r.Rules[0].ID
+		}
+	}
+	if existing == "" {
+		t.Fatal("the entry point rules are added to holds no rule")
+	}
+	a := serveThrough(t, data, emulator.Options{}, once(func(r *http.Request) bool {
+		return r.Method == http.MethodPut && strings.Contains(r.URL.Path, z.ZoneID) && strings.HasSuffix(r.URL.Path, "/entrypoint") &&
+			strings.Contains(r.URL.Path, string(migrate.KindSpecs[add.Kind].Phase))
+	}, func(w http.ResponseWriter, r *http.Request, next http.Handler) {
+		edit := httptest.NewRequest(http.MethodPatch, emulator.BasePath+existing, strings.NewReader(`{"description":"edited by someone else"}`))
+		edit.Header.Set("Authorization", "Bearer "+seed.DemoToken)
+		rec := httptest.NewRecorder()
+		next.ServeHTTP(rec, edit)
+		if rec.Code != http.StatusOK {
+			t.Errorf("the concurrent edit failed: %d %s", rec.Code, rec.Body)
+		}
+		next.ServeHTTP(w, r)
+	}))
+	res := a.run(p, before, apply.Options{})
+	for _, s := range res.Scopes {
+		if s.ID != z.ZoneID {
+			if s.Status != apply.StatusDone {
+				t.Errorf("%s: %s (%s)", s.Name, s.Status, s.Reason)
+			}
+			continue
+		}
+		if s.Status != apply.StatusStopped || !strings.Contains(s.Reason, "stale") || !strings.Contains(s.Reason, "changed while this apply wrote") {
+			t.Fatalf("%s: %s at %s (%s), want stopped as stale by the version", s.Name, s.Status, s.StoppedAt, s.Reason)
+		}
+		for _, st := range s.Steps {
+			if migrate.KindSpecs[migrate.StepKind(st.Kind)].Removes && st.Outcome == apply.OutcomeSent {
+				t.Errorf("%s was sent after the concurrent edit", st.ID)
+			}
+		}
+	}
+}
+
+// zoneAddingRules is a zone of the plan adding rules to an existing entry point, and its
+// first such step.
+func zoneAddingRules(t *testing.T, p *migrate.Plan) (*migrate.ZonePlan, migrate.Step) {
+	for i := range p.Zones {
+		for _, st := range p.Zones[i].Steps {
+			if migrate.KindSpecs[st.Kind].Op == migrate.OpAddRule {
+				return &p.Zones[i], st
+			}
+		}
+	}
+	t.Fatal("no zone adds rules to an existing entry point")
+	return nil, migrate.Step{}
+}
