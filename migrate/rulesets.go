@@ -153,7 +153,7 @@ func (b *builder) addRuleStep(c rulesetChange, r inventory.RulesetRule, pos, exi
 		Method: "POST", Path: zonePath(b.z.Zone.ID, "rulesets", c.existing.ID, "rules"),
 		Body: mustJSON(body), Risk: c.risk, Derived: c.derived,
 		Title:  fmt.Sprintf("Add %s %s at position %d of the %s entry point", c.what, quoteOr(r.Description, string(r.Action)), pos, c.kinds.phase),
-		Reason: c.reason + fmt.Sprintf(" The entry point %s exists with %s: rules are added one by one at their position (a PUT would replace rules added since the scan).", c.existing.ID, plural(existing, "rule", "rules")),
+		Reason: c.reason + fmt.Sprintf(" The entry point %s exists with %s: each rule is added at its position and every rule there is kept (sunset apply writes the whole list once, each rule there sent with its id, and stops when the ruleset's version shows a write by someone else between its read and its write).", c.existing.ID, plural(existing, "rule", "rules")),
 	}
 }
 

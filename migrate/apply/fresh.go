@@ -153,6 +153,12 @@ func (r *scopeRun) readBack(ctx context.Context, path string) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	r.seen(path, obj)
+	return obj, nil
+}
+
+// seen keeps obj (nil: gone) as the last read of the object at path.
+func (r *scopeRun) seen(path string, obj any) {
 	if live, ok := r.lists[collectionOf(path)]; ok {
 		if obj == nil {
 			delete(live, path)
@@ -161,7 +167,18 @@ func (r *scopeRun) readBack(ctx context.Context, path string) (any, error) {
 		}
 	}
 	delete(r.unsure, path)
-	return obj, nil
+}
+
+// answered is the object at path after a write that answered answer: the answer when it is
+// the object showing the write (shows), else read back now.
+func (r *scopeRun) answered(ctx context.Context, path string, answer json.RawMessage, callErr error, shows func(any) bool) (any, error) {
+	if callErr == nil && len(answer) > 0 {
+		if obj, err := decodeAny(answer); err == nil && shows(obj) {
+			r.seen(path, obj)
+			return obj, nil
+		}
+	}
+	return r.readBack(ctx, path)
 }
 
 // wrote is called before every write of the scope: what it writes to (a collection, or one
