@@ -2,6 +2,7 @@ package apply_test
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -218,9 +219,13 @@ func TestConcurrentEditBetweenReadAndWrite(t *testing.T) {
 	z, add := zoneAddingRules(t, p)
 	rs := zoneOf(before, z.ZoneID)
 	var existing string
+	var edited []byte
 	for _, r := range rs.Rulesets {
 		if string(r.Phase) == string(migrate.KindSpecs[add.Kind].Phase) && len(r.Rules) > 0 {
 			existing = "/zones/" + z.ZoneID + "/rulesets/" + r.ID + "/rules/" + r.Rules[0].ID
+			rule := r.Rules[0]
+			rule.ID, rule.Version, rule.Description = "", "", "edited by someone else"
+			edited, _ = json.Marshal(rule)
 		}
 	}
 	if existing == "" {
@@ -230,7 +235,7 @@ func TestConcurrentEditBetweenReadAndWrite(t *testing.T) {
 		return r.Method == http.MethodPut && strings.Contains(r.URL.Path, z.ZoneID) && strings.HasSuffix(r.URL.Path, "/entrypoint") &&
 			strings.Contains(r.URL.Path, string(migrate.KindSpecs[add.Kind].Phase))
 	}, func(w http.ResponseWriter, r *http.Request, next http.Handler) {
-		edit := httptest.NewRequest(http.MethodPatch, emulator.BasePath+existing, strings.NewReader(`{"description":"edited by someone else"}`))
+		edit := httptest.NewRequest(http.MethodPatch, emulator.BasePath+existing, bytes.NewReader(edited))
 		edit.Header.Set("Authorization", "Bearer "+seed.DemoToken)
 		rec := httptest.NewRecorder()
 		next.ServeHTTP(rec, edit)
