@@ -2,25 +2,28 @@
 // code of sunset that writes to an account.
 //
 // Zones (and accounts) run concurrently on one client, so they share its rate limiter;
-// inside a scope, steps run in plan order, which is dependency order. Every step:
+// inside a scope, steps run in plan order, which is dependency order, a unit at a time
+// (units.go): a step alone, or the steps of one kind the API has a bulk call for (bulk.go),
+// or the rules added to one existing entry point (entrylist.go). Every unit:
 //
-//   - re-reads the object it touches and refuses the scope ("plan is stale: rebuild") when
-//     the object differs from the snapshot the plan was built from, allowing only what this
-//     apply did itself;
-//   - finds out first whether it is done already (an answer lost, a killed run resumed), so
-//     nothing is sent twice and no rule is added twice;
+//   - holds the objects it touches to the snapshot the plan was built from, as the
+//     collection's last list (or a read of the object) shows them, and refuses the scope
+//     ("plan is stale: rebuild") on a difference, allowing only what this apply did itself;
+//   - finds out first whether a step is done already (an answer lost, a killed run
+//     resumed), so nothing is sent twice and no rule is added twice;
 //   - writes to an entry point without overwriting it: a missing one is created with one
-//     PUT of exactly the plan's rules, an existing one gets one POST per rule at its
-//     position, with every rule already there kept in place;
+//     PUT of exactly the plan's rules, an existing one gets one PUT of its whole list with
+//     every rule already there kept in place, guarded by the ruleset's version;
 //   - is read back, and the scope's safety invariant checked (invariant.go): rules that were
 //     there are there, and every rule the plan puts in the zone's entry points is in place
 //     as planned before the first old firewall rule, filter, rate limit, WAF override or
-//     WAF setting is paused, deleted or switched off, and again after each of those steps.
+//     WAF setting is paused, deleted or switched off, and again after each of those units.
 //
 // A failure stops its scope at the last step that held the invariant; the others go on.
-// The journal (journal.go) records every step as it begins and once it is read back, with
-// the ids the API assigned, so Apply with Options.Done resumes without repeating a step and
-// Rollback (rollback.go) undoes a journal in reverse.
+// The journal (journal.go) records every write as it begins (a bulk call with the steps
+// and ids it covers) and every step once it is read back, with the ids the API assigned, so
+// Apply with Options.Done resumes without repeating a step and Rollback (rollback.go)
+// undoes a journal in reverse.
 package apply
 
 import (

@@ -165,13 +165,7 @@ func TestBulkRefusedForOneID(t *testing.T) {
 		t.Fatal(err)
 	}
 	res := a.run(p, before, apply.Options{})
-	for _, s := range res.Scopes {
-		if s.ID != z.ZoneID {
-			if s.Status != apply.StatusDone {
-				t.Errorf("%s: %s (%s)", s.Name, s.Status, s.Reason)
-			}
-			continue
-		}
+	if s := othersDone(t, res, z.ZoneID); s != nil {
 		// The reason is the API's answer to the filter's own DELETE, not the bulk call's.
 		if s.Status != apply.StatusStopped || s.StoppedAt != "filter.delete:"+kept || !strings.Contains(s.Reason, "delete the rules first") {
 			t.Fatalf("%s: %s at %s (%s), want stopped at filter.delete:%s with the API's answer to its own DELETE", s.Name, s.Status, s.StoppedAt, s.Reason, kept)
@@ -245,13 +239,7 @@ func TestConcurrentEditBetweenReadAndWrite(t *testing.T) {
 		next.ServeHTTP(w, r)
 	}))
 	res := a.run(p, before, apply.Options{})
-	for _, s := range res.Scopes {
-		if s.ID != z.ZoneID {
-			if s.Status != apply.StatusDone {
-				t.Errorf("%s: %s (%s)", s.Name, s.Status, s.Reason)
-			}
-			continue
-		}
+	if s := othersDone(t, res, z.ZoneID); s != nil {
 		if s.Status != apply.StatusStopped || !strings.Contains(s.Reason, "stale") || !strings.Contains(s.Reason, "changed while this apply wrote") {
 			t.Fatalf("%s: %s at %s (%s), want stopped as stale by the version", s.Name, s.Status, s.StoppedAt, s.Reason)
 		}
@@ -275,4 +263,22 @@ func zoneAddingRules(t *testing.T, p *migrate.Plan) (*migrate.ZonePlan, migrate.
 	}
 	t.Fatal("no zone adds rules to an existing entry point")
 	return nil, migrate.Step{}
+}
+
+// othersDone checks that every scope but zoneID's is done, and returns zoneID's.
+func othersDone(t *testing.T, res *apply.Result, zoneID string) *apply.ScopeResult {
+	t.Helper()
+	var out *apply.ScopeResult
+	for i, s := range res.Scopes {
+		switch {
+		case s.ID == zoneID:
+			out = &res.Scopes[i]
+		case s.Status != apply.StatusDone:
+			t.Errorf("%s: %s (%s)", s.Name, s.Status, s.Reason)
+		}
+	}
+	if out == nil {
+		t.Fatalf("zone %s has no result", zoneID)
+	}
+	return out
 }
