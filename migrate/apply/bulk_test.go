@@ -51,7 +51,7 @@ func journalEntries(t *testing.T, path string) []apply.Entry {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	sc := bufio.NewScanner(f)
 	sc.Buffer(nil, 1<<26)
 	var out []apply.Entry
@@ -114,7 +114,7 @@ func TestLostBulkAnswerResolvedByAListRead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer j.Close()
+	defer func() { _ = j.Close() }()
 	for _, st := range covered {
 		if _, ok := l.Done()["zone/"+lostZone+"/"+st]; ok {
 			t.Fatalf("step %s is journaled done though its answer was lost", st)

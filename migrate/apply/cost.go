@@ -46,9 +46,10 @@ type costWalk struct {
 func (c *costWalk) unit(u unit) int {
 	var todo []migrate.Step
 	for _, st := range u.steps {
-		if !st.Manual && !(c.r.opts.KeepOld && deletes(st)) {
-			todo = append(todo, st)
+		if st.Manual || (c.r.opts.KeepOld && deletes(st)) {
+			continue // never sent, or held back by --keep-old
 		}
+		todo = append(todo, st)
 	}
 	if len(todo) == 0 || migrate.SpecOf(todo[0]) == nil {
 		return 0
