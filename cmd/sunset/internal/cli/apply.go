@@ -45,12 +45,14 @@ func applyCommand(s *Streams) *ucli.Command {
 			"zone the steps it would send and the manual steps it will not.\n" +
 			"A plan from a directory or a journal must be the one sunset builds from its snapshot, step for\n" +
 			"step: anything else is refused whole before the first request (exit 2).\n" +
-			"With --yes it sends them: zones concurrently behind one rate limiter, steps in order, each\n" +
-			"object re-read first (a zone whose objects changed since the scan stops: plan is stale,\n" +
-			"rebuild), each change read back, old rules paused and deleted only while their replacements\n" +
-			"are in place. The journal records every step; --resume JOURNAL continues an interrupted\n" +
-			"apply, --rollback JOURNAL undoes one: only a journal as sunset wrote it (its lines chained by\n" +
-			"sha256), against the API and accounts it was written for, and one run at a time (JOURNAL.lock).\n" +
+			"With --yes it sends them: zones concurrently behind one rate limiter, steps in order, a\n" +
+			"phase at a time (the API's bulk calls for firewall rules and filters, one write per entry\n" +
+			"point), each object held to the snapshot first (a zone whose objects changed since the scan\n" +
+			"stops: plan is stale, rebuild), each change read back, old rules paused and deleted only\n" +
+			"while their replacements are in place. The journal records every step and bulk call;\n" +
+			"--resume JOURNAL continues an interrupted apply, --rollback JOURNAL undoes one: only a\n" +
+			"journal as sunset wrote it (its lines chained by sha256), against the API and accounts it\n" +
+			"was written for, and one run at a time (JOURNAL.lock).\n" +
 			"Manual steps are never run: counted by kind at the end, each one in plan.md and --format json.\n" +
 			"Exit 0 every zone done, 2 usage, 3 fatal (credentials, journal), 4 some zones stopped.",
 		Flags: applyFlags(),
