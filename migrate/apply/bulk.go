@@ -13,11 +13,6 @@ import (
 	"github.com/sunsetscan/sunset/scanner/cfapi"
 )
 
-// bulkCap is the most objects one bulk call names. The API documents no cap for the bulk
-// calls of the firewall rules and filters APIs, so a call names no more than a page of those
-// collections holds (100, domain facts "Pagination": the most the API answers for at once).
-const bulkCap = 100
-
 // bulkForm is how the API takes many objects of one kind of step in one call, on the
 // collection's path (OpenAPI: PUT and DELETE /zones/{zone_identifier}/firewall/rules,
 // DELETE /zones/{zone_identifier}/filters).
@@ -27,14 +22,16 @@ type bulkForm struct {
 	// the objects are named in the query, ?id=ID&id=ID (cloudflare-go's DeleteFirewallRules
 	// and DeleteFilters send the same).
 	list bool
+	// max is the most objects one call names.
+	max int
 }
 
 // bulkForms are the step kinds the API has a bulk call for. Rate limits and WAF overrides
 // have none: their steps are sent one by one.
 var bulkForms = map[migrate.StepKind]bulkForm{
-	migrate.KindFirewallRulePause:  {method: http.MethodPut, list: true},
-	migrate.KindFirewallRuleDelete: {method: http.MethodDelete},
-	migrate.KindFilterDelete:       {method: http.MethodDelete},
+	migrate.KindFirewallRulePause:  {method: http.MethodPut, list: true, max: cfapi.MaxBulkRuleUpdate},
+	migrate.KindFirewallRuleDelete: {method: http.MethodDelete, max: cfapi.MaxBulkDelete},
+	migrate.KindFilterDelete:       {method: http.MethodDelete, max: cfapi.MaxBulkDelete},
 }
 
 // bulkRefusedError is a bulk call the API refused, read back as not carried out for some of

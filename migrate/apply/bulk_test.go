@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -17,8 +18,10 @@ import (
 
 	"github.com/sunsetscan/sunset/migrate"
 	"github.com/sunsetscan/sunset/migrate/apply"
+	"github.com/sunsetscan/sunset/scanner/cfapi"
 	"github.com/sunsetscan/sunset/scanner/cfapi/emulator"
 	"github.com/sunsetscan/sunset/scanner/cfapi/emulator/seed"
+	"github.com/sunsetscan/sunset/scanner/inventory"
 )
 
 // once runs do on the first request match accepts, then passes every request on.
@@ -281,4 +284,62 @@ func othersDone(t *testing.T, res *apply.Result, zoneID string) *apply.ScopeResu
 		t.Fatalf("zone %s has no result", zoneID)
 	}
 	return out
+}
+
+// TestBulkCallsKeepToTheAPICaps: a zone retiring more firewall rules than one bulk update
+// takes (cfapi.MaxBulkRuleUpdate) pauses them in calls of at most that many, deletes them
+// and their filters in calls of at most cfapi.MaxBulkDelete ids, ends done, and the apply
+// sends exactly the requests EstimateRequests says.
+func TestBulkCallsKeepToTheAPICaps(t *testing.T) {
+	data := seed.GenerateMigratable(200, 1)
+	i := slices.IndexFunc(data.Zones, func(z inventory.ZoneInventory) bool {
+		return len(z.FirewallRules) > cfapi.MaxBulkRuleUpdate && len(z.FirewallRules) <= cfapi.MaxBulkDelete
+	})
+	if i < 0 {
+		t.Fatal("the generated account has no zone with 26 to 100 firewall rules")
+	}
+	data.Zones = data.Zones[i : i+1]
+	var (
+		mu   sync.Mutex
+		puts []int // items of each bulk PUT
+		dels []int // ids of each bulk DELETE
+	)
+	a := serveThrough(t, data, emulator.Options{}, func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			mu.Lock()
+			switch {
+			case bulkCall(r, http.MethodPut, "firewall/rules"):
+				body, _ := io.ReadAll(r.Body)
+				var items []json.RawMessage
+				_ = json.Unmarshal(body, &items)
+				puts = append(puts, len(items))
+				r.Body = io.NopCloser(bytes.NewReader(body))
+			case bulkCall(r, http.MethodDelete, "firewall/rules"), bulkCall(r, http.MethodDelete, "filters"):
+				dels = append(dels, len(r.URL.Query()["id"]))
+			}
+			mu.Unlock()
+			next.ServeHTTP(w, r)
+		})
+	})
+	p, before := a.plan()
+	sent := a.srv.Stats().Total
+	res := a.run(p, before, apply.Options{})
+	if s := res.Scopes[len(res.Scopes)-1]; s.Status != apply.StatusDone {
+		t.Fatalf("%s: %s at %s (%s)", s.Name, s.Status, s.StoppedAt, s.Reason)
+	}
+	if got, want := a.srv.Stats().Total-sent, apply.EstimateRequests(p, false); got != want {
+		t.Errorf("the apply sent %d requests, EstimateRequests says %d", got, want)
+	}
+	n := 0
+	for _, st := range p.Zones[0].Steps {
+		if st.Kind == migrate.KindFirewallRulePause {
+			n++
+		}
+	}
+	if len(puts) != (n+cfapi.MaxBulkRuleUpdate-1)/cfapi.MaxBulkRuleUpdate || slices.Max(puts) != cfapi.MaxBulkRuleUpdate {
+		t.Errorf("%d rules paused in bulk calls of %v, want calls of at most %d", n, puts, cfapi.MaxBulkRuleUpdate)
+	}
+	if len(dels) != 2 || slices.Max(dels) > cfapi.MaxBulkDelete {
+		t.Errorf("deleted in bulk calls of %v ids, want one for the rules and one for the filters", dels)
+	}
 }

@@ -24,7 +24,7 @@ type unit struct {
 }
 
 // units groups the scope's steps in plan order: consecutive steps of a kind the API has a
-// bulk call for (at most bulkCap a unit), consecutive rules added to the same entry point,
+// bulk call for (at most the call's cap a unit), consecutive rules added to the same entry point,
 // and every other step alone. The planner writes the steps of a kind together and none of
 // them depends on another of the same kind, so a unit never holds a step and what it
 // depends on.
@@ -52,7 +52,7 @@ func joins(u unit, st migrate.Step) bool {
 	last := u.steps[len(u.steps)-1]
 	switch {
 	case u.bulk != nil:
-		return st.Kind == last.Kind && len(u.steps) < bulkCap
+		return st.Kind == last.Kind && len(u.steps) < u.bulk.max
 	case u.adds:
 		return st.Kind == last.Kind && rulesetOf(st) == rulesetOf(last)
 	}

@@ -210,6 +210,16 @@ func (c *Client) Call(ctx context.Context, method, path string, body json.RawMes
 	return c.write(ctx, method, body, out, false, segs...)
 }
 
+// MaxBulkRuleUpdate is the most firewall rules one bulk PUT of /zones/:id/firewall/rules
+// takes (the Firewall Rules API's PUT examples: "You can include up to 25 rules ... to update
+// as a batch. The batch is handled as a transaction").
+const MaxBulkRuleUpdate = 25
+
+// MaxBulkDelete is the most ids sunset names in one bulk DELETE of /zones/:id/firewall/rules
+// or /zones/:id/filters. The API documents no cap there, so no more than one page of those
+// collections holds (domain facts "Pagination": 100), about 3.6 KB of query.
+const MaxBulkDelete = 100
+
 // CallIDs sends one bulk call of the firewall rules or filters API that names its objects in
 // the query, as the API's bulk DELETE takes them: path?id=ID1&id=ID2 (cloudflare-go's
 // DeleteFirewallRules and DeleteFilters send the same). The path is checked like Call's.

@@ -481,18 +481,25 @@ func (c *call) updateRules(items []ruleInput, complete bool) ([]inventory.Firewa
 	return out, nil
 }
 
-// deleteRules removes rules (all or none) and never their filters, whoever created them: the
-// combined flow does not delete filters, and the old delete_filter_if_unused flag is gone from
-// the API (domain-facts "Deleting"). A filter goes through DELETE /zones/:id/filters/:id.
-func (c *call) deleteRules(ids []string) ([]map[string]string, *reply) {
+// deleteRules removes rules and never their filters, whoever created them: the combined flow
+// does not delete filters, and the old delete_filter_if_unused flag is gone from the API
+// (domain-facts "Deleting"). A filter goes through DELETE /zones/:id/filters/:id. One rule's
+// DELETE of a missing rule is a 404; the bulk DELETE skips a missing id and answers 200 for
+// the others (the Firewall Rules API's endpoints page: "Returns HTTP status code 200 if a
+// specified rule does not exist").
+func (c *call) deleteRules(ids []string, bulk bool) ([]map[string]string, *reply) {
 	z := c.zone
+	var found []string
 	for _, id := range ids {
-		if z.findRule(id) < 0 {
+		switch {
+		case z.findRule(id) >= 0:
+			found = append(found, id)
+		case !bulk:
 			return nil, notFound("firewall rule", id)
 		}
 	}
-	out := make([]map[string]string, 0, len(ids))
-	for _, id := range ids {
+	out := make([]map[string]string, 0, len(found))
+	for _, id := range found {
 		k := z.findRule(id)
 		z.rules = append(z.rules[:k], z.rules[k+1:]...)
 		out = append(out, map[string]string{"id": id})
@@ -546,6 +553,11 @@ func (c *call) listFirewallRules() *reply {
 	return renderPage(c, out, pageFirewall, c.zone.renderRule)
 }
 
+// MaxBulkRuleUpdate is the most firewall rules one bulk PUT or PATCH of
+// /zones/:id/firewall/rules updates (the Firewall Rules API's PUT examples: "You can include
+// up to 25 rules ... to update as a batch. The batch is handled as a transaction").
+const MaxBulkRuleUpdate = 25
+
 // firewallRoutes registers the firewall rules and filters endpoints.
 func (s *Server) firewallRoutes() {
 	s.handle("GET", "/zones/:zone_id/firewall/rules", (*call).listFirewallRules)
@@ -555,6 +567,9 @@ func (s *Server) firewallRoutes() {
 			items, rep := decodeList[ruleInput](c)
 			if rep != nil {
 				return rep
+			}
+			if len(items) > MaxBulkRuleUpdate {
+				return invalid("a bulk update takes at most %d rules, the request has %d", MaxBulkRuleUpdate, len(items))
 			}
 			out, rep := c.updateRules(items, complete)
 			if rep != nil {
@@ -570,7 +585,7 @@ func (s *Server) firewallRoutes() {
 		if rep != nil {
 			return rep
 		}
-		out, rep := c.deleteRules(ids)
+		out, rep := c.deleteRules(ids, true)
 		if rep != nil {
 			return rep
 		}
@@ -607,7 +622,7 @@ func (s *Server) firewallRoutes() {
 	s.handle("PATCH", "/zones/:zone_id/firewall/rules/:rule_id", item(false))
 	s.handle("PUT", "/zones/:zone_id/firewall/rules/:rule_id", item(true))
 	s.handle("DELETE", "/zones/:zone_id/firewall/rules/:rule_id", func(c *call) *reply {
-		out, rep := c.deleteRules([]string{c.params["rule_id"]})
+		out, rep := c.deleteRules([]string{c.params["rule_id"]}, false)
 		if rep != nil {
 			return rep
 		}
@@ -636,7 +651,7 @@ func (s *Server) filterRoutes() {
 		if rep != nil {
 			return rep
 		}
-		out, rep := c.deleteFilters(ids)
+		out, rep := c.deleteFilters(ids, true)
 		if rep != nil {
 			return rep
 		}
@@ -666,7 +681,7 @@ func (s *Server) filterRoutes() {
 		return ok(out[0])
 	})
 	s.handle("DELETE", "/zones/:zone_id/filters/:filter_id", func(c *call) *reply {
-		out, rep := c.deleteFilters([]string{c.params["filter_id"]})
+		out, rep := c.deleteFilters([]string{c.params["filter_id"]}, false)
 		if rep != nil {
 			return rep
 		}
@@ -795,13 +810,18 @@ func (c *call) updateFilters(items []filterInput) ([]inventory.Filter, *reply) {
 }
 
 // deleteFilters removes filters (all or none); one a firewall rule refers to is refused,
-// whether it was created by the combined call or through the filters API.
-func (c *call) deleteFilters(ids []string) ([]map[string]string, *reply) {
+// whether it was created by the combined call or through the filters API. A missing id is a
+// 404 for one filter's DELETE, and skipped by the bulk DELETE (the Filters API's endpoints
+// page: "Returns HTTP status code 200 if a specified filter does not exist").
+func (c *call) deleteFilters(ids []string, bulk bool) ([]map[string]string, *reply) {
 	z := c.zone
 	var errs []APIError
+	var found []string
 	for _, id := range ids {
 		fs := z.filter(id)
 		switch {
+		case fs == nil && bulk:
+			continue
 		case fs == nil:
 			return nil, notFound("filter", id)
 		case z.filterReferenced(id):
@@ -814,13 +834,15 @@ func (c *call) deleteFilters(ids []string) ([]map[string]string, *reply) {
 			sort.Strings(users)
 			errs = append(errs, APIError{Code: CodeFilterInUse, Message: fmt.Sprintf(
 				"filter %s is referenced by firewall rule(s) %s; delete the rules first", id, strings.Join(users, ", "))})
+		default:
+			found = append(found, id)
 		}
 	}
 	if len(errs) > 0 {
 		return nil, failErrors(http.StatusBadRequest, errs...)
 	}
-	out := make([]map[string]string, 0, len(ids))
-	for _, id := range ids {
+	out := make([]map[string]string, 0, len(found))
+	for _, id := range found {
 		z.removeFilter(id)
 		out = append(out, map[string]string{"id": id})
 	}

@@ -299,3 +299,30 @@ func TestCombinedFilterDeletionFitsTheDescription(t *testing.T) {
 		{"GET", base + "/filters/" + filter, nil, http.StatusNotFound, nil},
 	})
 }
+
+// TestBulkLimits: a bulk update takes at most MaxBulkRuleUpdate rules, as the API's docs
+// say; a bulk deletion skips an id that does not exist (200, as the API answers) where one
+// object's DELETE is a 404.
+func TestBulkLimits(t *testing.T) {
+	h := newHarness(t, Options{})
+	base := "/zones/" + bizZone + "/firewall/rules"
+	items := make([]map[string]any, MaxBulkRuleUpdate+1)
+	for i := range items {
+		items[i] = map[string]any{"id": ruleOnBiz, "action": "block", "filter": map[string]any{"id": id(0xb2)}}
+	}
+	if r := h.do("PUT", base, items); r.status != http.StatusBadRequest {
+		t.Errorf("a bulk PUT of %d rules: %d, want 400", len(items), r.status)
+	}
+	if r := h.do("DELETE", base+"/"+id(0x999), nil); r.status != http.StatusNotFound {
+		t.Errorf("DELETE of a missing rule: %d, want 404", r.status)
+	}
+	res := h.mustOK("DELETE", base+"?id="+ruleOnBiz+"&id="+id(0x999), nil)
+	var gone []map[string]string
+	res.into(t, &gone)
+	if len(gone) != 1 || gone[0]["id"] != ruleOnBiz {
+		t.Errorf("bulk DELETE with a missing id deleted %v, want only %s", gone, ruleOnBiz)
+	}
+	if _, rules := h.counts(bizZone); rules != 0 {
+		t.Errorf("%d rules left after the bulk DELETE", rules)
+	}
+}
