@@ -48,7 +48,6 @@ func (r *scopeRun) addRules(ctx context.Context, steps []migrate.Step, done map[
 	if err := r.beginUnit(Entry{Kind: string(steps[0].Kind), Method: http.MethodPut, Path: entrypointPath(r.sc.id, t)}, notDone(steps, done), nil); err != nil {
 		return err
 	}
-	r.wrote("")
 	back := &inventory.Ruleset{}
 	callErr := r.opts.Client.Call(ctx, http.MethodPut, entrypointPath(r.sc.id, t), body, back)
 	if callErr != nil || back.ID != rulesetID {

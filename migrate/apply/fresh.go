@@ -181,11 +181,10 @@ func (r *scopeRun) answered(ctx context.Context, path string, answer json.RawMes
 	return r.readBack(ctx, path)
 }
 
-// wrote is called before every write of the scope: what it writes to (a collection, or one
-// object at a path) is unknown until read back.
+// wrote is called before a write to a listed collection (a bulk call) or to one object at
+// a path: what it writes to is unknown until read back.
 func (r *scopeRun) wrote(at string) {
 	switch {
-	case at == "":
 	case r.lists[at] != nil:
 		delete(r.lists, at) // a collection
 	default:

@@ -197,7 +197,6 @@ func (r *scopeRun) createEntrypoint(ctx context.Context, st migrate.Step, phase 
 	}
 	// The PUT answers with the entry point as written: that is the read back, unless the
 	// answer was lost.
-	r.wrote("")
 	back := &inventory.Ruleset{}
 	callErr := r.opts.Client.Call(ctx, st.Method, st.Path, st.Body, back)
 	if callErr != nil || back.ID == "" {
@@ -414,7 +413,6 @@ func (r *scopeRun) createObject(ctx context.Context, st migrate.Step) (map[strin
 	var made struct {
 		ID string `json:"id"`
 	}
-	r.wrote("")
 	callErr := r.opts.Client.Call(ctx, st.Method, st.Path, st.Body, &made)
 	if callErr == nil && made.ID != "" && name == "" {
 		return r.finish(st, map[string]string{"id": made.ID}, false)
