@@ -119,6 +119,9 @@ type Server struct {
 	log    []LoggedRequest
 	seen   map[string]uint64
 	limits map[string]*window
+	// called holds the endpoints (method and path) already called once, for
+	// FaultSpec.FirstCallTooMany.
+	called map[string]bool
 }
 
 // Stats counts what the emulator was asked and what it answered.
@@ -224,6 +227,7 @@ func New(opts Options) (*Server, error) {
 		catalog:      opts.Catalog,
 		st:           st,
 		seen:         map[string]uint64{},
+		called:       map[string]bool{},
 		limits:       map[string]*window{},
 		stats:        Stats{ByMethod: map[string]int{}, ByPattern: map[string]int{}, ByRoute: map[string]int{}, ByStatus: map[int]int{}},
 	}
@@ -265,8 +269,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	entry := LoggedRequest{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery}
 	uLatency, uFault, uKind := s.draw(r)
-
-	if d := s.latencyFor(uLatency); d > 0 {
+	// A throttled first call is answered at once, as the API's rate limiter answers in
+	// front of the service, without the service's latency.
+	first := s.firstCall(r)
+	if d := s.latencyFor(uLatency); d > 0 && !first {
 		t := time.NewTimer(d)
 		select {
 		case <-r.Context().Done():
@@ -306,6 +312,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 
 	fault := s.faultFor(uFault)
+	if first {
+		fault = "429"
+	}
 	if s.injectFault(w, &entry, fault, uKind) {
 		return
 	}
@@ -405,6 +414,23 @@ func (s *Server) injectFault(w http.ResponseWriter, entry *LoggedRequest, kind s
 		return true
 	}
 	return false
+}
+
+// firstCall reports whether r is the first call of its endpoint (method and path) while
+// FaultSpec.FirstCallTooMany is on, and marks the endpoint called. Such a call is answered
+// 429 without the configured latency.
+func (s *Server) firstCall(r *http.Request) bool {
+	if !s.opts.Faults.FirstCallTooMany {
+		return false
+	}
+	key := r.Method + " " + r.URL.Path
+	s.meta.Lock()
+	defer s.meta.Unlock()
+	if s.called[key] {
+		return false
+	}
+	s.called[key] = true
+	return true
 }
 
 // respond writes a reply that needs no state and records the request.

@@ -230,3 +230,31 @@ func TestParseSpecs(t *testing.T) {
 		t.Errorf("String %q", s)
 	}
 }
+
+// TestFirstCallTooMany checks the first429 mode: each endpoint (method and path) answers
+// its first call with 429 and Retry-After, its next ones normally, whatever the query.
+func TestFirstCallTooMany(t *testing.T) {
+	f, err := ParseFaults("first429=1")
+	if err != nil || !f.FirstCallTooMany || !f.Enabled() {
+		t.Fatalf("ParseFaults(first429=1) = %+v, %v", f, err)
+	}
+	h := newHarness(t, Options{Faults: f})
+	rules := "/zones/" + freeZone + "/firewall/rules"
+	for i, c := range []struct {
+		path   string
+		status int
+	}{
+		{rules, 429}, {rules, 200}, {rules + "?page=2", 200}, {"/zones", 429}, {"/zones?page=1", 200}, {rules, 200},
+	} {
+		r := h.do("GET", c.path, nil)
+		if r.status != c.status {
+			t.Fatalf("call %d, GET %s: status %d, want %d", i, c.path, r.status, c.status)
+		}
+		if r.status == 429 && (r.header.Get("Retry-After") != "1" || r.code() != CodeRateLimited) {
+			t.Errorf("429 without Retry-After 1 / code 971: %v", r.header)
+		}
+	}
+	if _, err := ParseFaults("first429=maybe"); err == nil {
+		t.Error("first429=maybe accepted")
+	}
+}

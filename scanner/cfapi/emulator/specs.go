@@ -62,16 +62,23 @@ type FaultSpec struct {
 	Zones []string
 	// RetryAfter is the Retry-After of injected 429s (default 1s; rounded up to whole seconds).
 	RetryAfter time.Duration
+	// FirstCallTooMany answers the first call of every endpoint with a 429 and the
+	// Retry-After above, and lets the retry through: an account whose limits throttle each
+	// endpoint until the client has waited once. An endpoint is a method and a path, query
+	// left out: the path names the zone, so every read of every zone is throttled once, and
+	// the further pages of a list are not. The 429 comes at once, without Options.Latency, as
+	// the API's rate limiter answers in front of the service.
+	FirstCallTooMany bool
 }
 
 // Enabled reports whether any fault is configured.
 func (f FaultSpec) Enabled() bool {
-	return f.TooMany > 0 || f.ServerError > 0 || f.Drop > 0 || f.Lost > 0 || len(f.Zones) > 0
+	return f.TooMany > 0 || f.ServerError > 0 || f.Drop > 0 || f.Lost > 0 || len(f.Zones) > 0 || f.FirstCallTooMany
 }
 
 // ParseFaults reads a comma-separated list of "429=SHARE", "5xx=SHARE", "drop=SHARE",
-// "zone=ID_OR_NAME" (repeatable) and "retry-after=DURATION", e.g.
-// "429=0.1,5xx=0.2,drop=0.05,zone=example.com". Shares are in [0, 1] and sum to at most 1.
+// "zone=ID_OR_NAME" (repeatable), "retry-after=DURATION" and "first429=1" (or 0; see
+// FaultSpec.FirstCallTooMany), e.g. "429=0.1,5xx=0.2,drop=0.05,zone=example.com". Shares are in [0, 1] and sum to at most 1.
 func ParseFaults(s string) (FaultSpec, error) {
 	var f FaultSpec
 	s = strings.TrimSpace(s)
@@ -86,7 +93,7 @@ func ParseFaults(s string) (FaultSpec, error) {
 		k, v, found := strings.Cut(part, "=")
 		k, v = strings.ToLower(strings.TrimSpace(k)), strings.TrimSpace(v)
 		if !found || v == "" {
-			return FaultSpec{}, fmt.Errorf("fault %q: want KEY=VALUE (429, 5xx, drop, lost, zone, retry-after)", part)
+			return FaultSpec{}, fmt.Errorf("fault %q: want KEY=VALUE (429, 5xx, drop, lost, zone, retry-after, first429)", part)
 		}
 		share := func() (float64, error) {
 			x, err := strconv.ParseFloat(v, 64)
@@ -107,6 +114,11 @@ func ParseFaults(s string) (FaultSpec, error) {
 			f.Lost, err = share()
 		case "zone":
 			f.Zones = append(f.Zones, v)
+		case "first429":
+			f.FirstCallTooMany, err = strconv.ParseBool(v)
+			if err != nil {
+				err = fmt.Errorf("fault %q: first429 wants 1 or 0", part)
+			}
 		case "retry-after", "retry_after":
 			f.RetryAfter, err = time.ParseDuration(v)
 			if err == nil && f.RetryAfter < 0 {

@@ -32,7 +32,7 @@ func emulatorCommand(s *Streams) *ucli.Command {
 			&ucli.Int64Flag{Name: "seed", Value: 1, Usage: "`SEED` of the generated account"},
 			&ucli.BoolFlag{Name: "migratable", Usage: "with --zones: generate an account whose every zone a migration plan carries out by API calls alone"},
 			&ucli.StringFlag{Name: "latency", Usage: "added latency per request: `DURATION` (20ms) or range (10ms-30ms)"},
-			&ucli.StringFlag{Name: "faults", Usage: "inject faults: `SPEC` such as 429=0.1,5xx=0.05,drop=0.01,lost=0.02,zone=NAME (lost: a write is carried out, then its answer dropped)"},
+			&ucli.StringFlag{Name: "faults", Usage: "inject faults: `SPEC` such as 429=0.1,5xx=0.05,drop=0.01,lost=0.02,zone=NAME,first429=1 (lost: a write is carried out, then its answer dropped; first429: every endpoint answers its first call with a 429)"},
 			&ucli.StringFlag{Name: "rate-limit", Usage: "global limit per credential: `N/WINDOW` such as 1200/5m"},
 			&ucli.BoolFlag{Name: "retire", Usage: "deprecated endpoints past their end of life answer as retired"},
 			&ucli.StringFlag{Name: "openapi", Usage: "check every write body against the API's OpenAPI 3.0 description in `FILE` (400 with the API's error envelope on a violation)"},
