@@ -20,6 +20,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"golang.org/x/sync/semaphore"
 )
 
 // Defaults of Config.
@@ -80,6 +82,11 @@ type Config struct {
 	// once (0: DefaultBodyBudget); one body may take at most about three quarters of it, a
 	// larger one fails its call with a *BodyTooLargeError.
 	BodyBudget int64
+	// MaxInFlight bounds the requests of all goroutines of the client on the wire at once:
+	// from sending one until its answer is read. A request waiting out a Retry-After or a
+	// backoff holds none, so another goroutine's request goes meanwhile; waiting requests
+	// take the freed places in the order they became ready. <= 0 means no bound.
+	MaxInFlight int
 	// Now, Sleep and Rand are the clock, the wait and the jitter source (tests inject
 	// them); nil means the real ones. Sleep must return ctx.Err() promptly when ctx ends.
 	Now   func() time.Time
@@ -102,11 +109,14 @@ func (c Config) Format(f fmt.State, verb rune) { fmt.Fprint(f, c.String()) }
 // Client calls the API. It is safe for concurrent use; all goroutines share its limiter,
 // its 429 gate and its counters.
 type Client struct {
-	base       string // without trailing slash
-	creds      Credentials
-	userAgent  string
-	hc         *http.Client
-	pace       *pacer
+	base      string // without trailing slash
+	creds     Credentials
+	userAgent string
+	hc        *http.Client
+	pace      *pacer
+	// inFlight holds Config.MaxInFlight places, one per request on the wire; nil when
+	// unbounded. Its waiters are served first come, first served.
+	inFlight   *semaphore.Weighted
 	budget     *bodyBudget
 	maxRetries int
 	retryBase  time.Duration
@@ -181,6 +191,9 @@ func New(cfg Config) (*Client, error) {
 		burst = max(1, int(math.Ceil(cfg.RPS)))
 	}
 	c.pace = newPacer(cfg.RPS, burst, c.now, c.sleep)
+	if cfg.MaxInFlight > 0 {
+		c.inFlight = semaphore.NewWeighted(int64(cfg.MaxInFlight))
+	}
 	c.budget = newBodyBudget(cfg.BodyBudget)
 	return c, nil
 }

@@ -86,6 +86,7 @@ func (c *Client) do(ctx context.Context, r request, out any) (*ResultInfo, error
 			return nil, c.fail(r, 0, t.n-1, err)
 		}
 		a, err := c.send(ctx, r.method, target, payload, out)
+		c.release()
 		if err != nil {
 			if e := c.afterTransportFailure(ctx, r, a.status, t.n, err); e != nil {
 				return nil, e
@@ -109,6 +110,13 @@ type try struct {
 	limited bool      // the attempt before this one got a 429
 }
 
+// release gives back the place startAttempt took among the requests in flight.
+func (c *Client) release() {
+	if c.inFlight != nil {
+		c.inFlight.Release(1)
+	}
+}
+
 // encodeBody is the JSON of a request body, nil when there is none.
 func encodeBody(body any) ([]byte, error) {
 	if body == nil {
@@ -117,11 +125,19 @@ func encodeBody(body any) ([]byte, error) {
 	return json.Marshal(body)
 }
 
-// startAttempt waits for the pacer's slot, then counts the attempt, as a retry after the
-// first, so the counters cover every request sent.
+// startAttempt waits for a place among the requests in flight (Config.MaxInFlight), then
+// for the pacer's slot, then counts the attempt, as a retry after the first, so the
+// counters cover every request sent. On success the caller releases the place once the
+// answer is read, before any wait for a retry: a waiting request holds no place.
 func (c *Client) startAttempt(ctx context.Context, method string, t *try) error {
+	if c.inFlight != nil {
+		if err := c.inFlight.Acquire(ctx, 1); err != nil {
+			return err
+		}
+	}
 	slot, err := c.pace.wait(ctx)
 	if err != nil {
+		c.release()
 		return err
 	}
 	t.slot = slot
