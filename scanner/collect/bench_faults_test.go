@@ -63,13 +63,14 @@ func BenchmarkCollectFaults(b *testing.B) {
 	}
 }
 
-// benchClient is the CLI's client, unpaced, with room for workers idle connections.
+// benchClient is the CLI's client, unpaced: at most workers requests in flight, and room
+// for as many idle connections.
 func benchClient(b *testing.B, baseURL string, workers int) *cfapi.Client {
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	tr.MaxIdleConnsPerHost = workers
 	client, err := cfapi.New(cfapi.Config{
 		BaseURL: baseURL, Credentials: cfapi.TokenCredentials(emulatorToken),
-		HTTPClient: &http.Client{Transport: tr, Timeout: time.Minute},
+		HTTPClient: &http.Client{Transport: tr, Timeout: time.Minute}, MaxInFlight: workers,
 	})
 	if err != nil {
 		b.Fatal(err)

@@ -15,9 +15,13 @@
 //     matches nothing is an *UnmatchedZonesError before any zone is scanned. With a zone
 //     selection, accounts owning none of the selected zones are left out, unless they were
 //     named in Options.Accounts.
-//  3. One conc pool of Options.Workers goroutines runs a task per account (account-scoped
-//     objects) and a task per zone. Inside a zone the requests run in sequence, or with a
-//     fan-out of Options.ZoneFanOut; at most Workers x ZoneFanOut requests are in flight.
+//  3. One conc pool of Options.Workers x Options.ZonesPerWorker goroutines runs a task per
+//     account (account-scoped objects) and a task per zone. Inside a zone the independent
+//     reads go out at once (Options.ZoneFanOut); only the WAF packages, their waf setting
+//     and their groups and rules, and the ruleset list and its entry points, follow each
+//     other. The Source bounds the requests in flight to Workers; a request waiting out a
+//     Retry-After or a backoff holds no place (cfapi.Config.MaxInFlight), so the other
+//     zones' requests go meanwhile.
 //
 // # Requests per zone
 //
@@ -97,8 +101,11 @@ const NotScannedInterrupted = "not scanned: interrupted"
 
 // Defaults of Options.
 const (
-	DefaultWorkers    = 8
-	DefaultZoneFanOut = 1
+	DefaultWorkers = 8
+	// DefaultZonesPerWorker is Options.ZonesPerWorker's default: with every read of a zone
+	// held once in a 1 s Retry-After, 8 zones per worker keep the workers' requests busy
+	// (BenchmarkCollectFaults).
+	DefaultZonesPerWorker = 8
 )
 
 // Source is what collection needs from the API client, and nothing more. List methods
@@ -177,10 +184,17 @@ type Options struct {
 	Zones []string
 	// ZoneFilter is a path.Match glob on zone names ("*.example.com"); empty means all.
 	ZoneFilter string
-	// Workers bounds the zones (and accounts) collected at once; <= 0 means DefaultWorkers.
+	// Workers is the requests the scan may have in flight (--workers); <= 0 means
+	// DefaultWorkers. The Source bounds its requests in flight to it (the CLI's client:
+	// cfapi.Config.MaxInFlight), and the zones (and accounts) collected at once are Workers
+	// x ZonesPerWorker, so that while some requests wait out a Retry-After or a backoff,
+	// holding no place, other zones' requests take their places.
 	Workers int
-	// ZoneFanOut bounds the requests in flight inside one zone; <= 0 means
-	// DefaultZoneFanOut (in sequence). Requests in flight are at most Workers x ZoneFanOut.
+	// ZonesPerWorker is how many zones a worker's place is shared by; <= 0 means
+	// DefaultZonesPerWorker.
+	ZonesPerWorker int
+	// ZoneFanOut bounds the parts of one zone read at once; <= 0 means all of them (each
+	// part is one request or a chain of dependent ones), 1 means in sequence.
 	ZoneFanOut int
 	// IsRetired reports whether an error means the endpoint is past its end of life: the
 	// call is recorded in Retired, not in Errors. Nil means never.
@@ -250,8 +264,8 @@ func Collect(ctx context.Context, src Source, opts Options) (*inventory.Snapshot
 	if opts.Workers <= 0 {
 		opts.Workers = DefaultWorkers
 	}
-	if opts.ZoneFanOut <= 0 {
-		opts.ZoneFanOut = DefaultZoneFanOut
+	if opts.ZonesPerWorker <= 0 {
+		opts.ZonesPerWorker = DefaultZonesPerWorker
 	}
 	c := &collector{src: src, opts: &opts, sel: newSelection(opts)}
 	// runCtx is cancelled by the caller (interruption) or by the first fatal error.
@@ -497,7 +511,7 @@ type result struct {
 // inventories are completed in place.
 func (c *collector) scan(ctx context.Context, accounts []inventory.AccountInventory, zones []inventory.Zone) []inventory.ZoneInventory {
 	c.progress.ZonesTotal = len(zones)
-	p := pool.NewWithResults[result]().WithContext(ctx).WithMaxGoroutines(c.opts.Workers)
+	p := pool.NewWithResults[result]().WithContext(ctx).WithMaxGoroutines(c.opts.Workers * c.opts.ZonesPerWorker)
 	for i := range accounts {
 		if ctx.Err() != nil {
 			break

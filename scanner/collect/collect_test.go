@@ -240,7 +240,8 @@ func TestFatalAborts(t *testing.T) {
 				f.fail["accounts"] = &statusErr{401, "unauthorized"}
 			}
 			opts := testOptions()
-			opts.Workers = 2
+			// 2 zones at once of 30: most are still to start when the fatal error comes.
+			opts.Workers, opts.ZonesPerWorker = 2, 1
 			snap, err := Collect(context.Background(), f, opts)
 			if snap != nil {
 				t.Error("snapshot returned with a fatal error")
@@ -386,7 +387,7 @@ func TestCancellation(t *testing.T) {
 			}
 		}
 	}
-	if complete != 3 || partial == 0 || partial > opts.Workers || notStarted == 0 {
+	if complete != 3 || partial == 0 || partial > opts.Workers*DefaultZonesPerWorker || notStarted == 0 {
 		t.Errorf("complete %d, partial %d, not started %d", complete, partial, notStarted)
 	}
 
@@ -608,17 +609,19 @@ func TestDeterministicAcrossWorkers(t *testing.T) {
 }
 
 func TestPoolIsBounded(t *testing.T) {
-	for _, tc := range []struct{ workers, fanOut int }{{3, 1}, {5, 1}, {2, 3}} {
+	// The source sees at most Workers x ZonesPerWorker zones at once, each with at most
+	// ZoneFanOut calls (the client bounds its own requests to Workers: cfapi's tests).
+	for _, tc := range []struct{ workers, perWorker, fanOut int }{{3, 1, 1}, {5, 1, 1}, {2, 1, 3}, {2, 2, 1}} {
 		f, _ := newFixture(24)
 		f.delay = func(string) time.Duration { return 2 * time.Millisecond }
 		opts := testOptions()
-		opts.Workers, opts.ZoneFanOut = tc.workers, tc.fanOut
+		opts.Workers, opts.ZonesPerWorker, opts.ZoneFanOut = tc.workers, tc.perWorker, tc.fanOut
 		if _, err := Collect(context.Background(), f, opts); err != nil {
 			t.Fatal(err)
 		}
-		limit := int64(tc.workers * tc.fanOut)
+		limit := int64(tc.workers * tc.perWorker * tc.fanOut)
 		if m := f.maxInflight.Load(); m > limit || m < 2 {
-			t.Errorf("workers=%d fanout=%d: %d calls in flight at most, want 2..%d", tc.workers, tc.fanOut, m, limit)
+			t.Errorf("%+v: %d calls in flight at most, want 2..%d", tc, m, limit)
 		}
 	}
 }
@@ -666,6 +669,75 @@ func TestProgress(t *testing.T) {
 	if last := got[len(got)-1]; last.Requests != total || last.ZonesFailed != 1 {
 		t.Errorf("last progress %+v, want %d requests and 1 failed zone", last, total)
 	}
+}
+
+// overlapping makes a zone's filters and rate limits reads wait until both have arrived:
+// a collection that sends a zone's reads one after another never ends (the test's guard
+// fails it).
+type overlapping struct {
+	*fake
+	arrived chan string
+	both    chan struct{}
+	once    sync.Once
+	seen    atomic.Int32
+}
+
+func (o *overlapping) meet(ctx context.Context, what string) error {
+	if o.seen.Add(1) == 2 {
+		o.once.Do(func() { close(o.both) })
+	}
+	o.arrived <- what
+	select {
+	case <-o.both:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (o *overlapping) ListFilters(ctx context.Context, zoneID string) ([]inventory.Filter, error) {
+	if err := o.meet(ctx, "filters"); err != nil {
+		return nil, err
+	}
+	return o.fake.ListFilters(ctx, zoneID)
+}
+
+func (o *overlapping) ListRateLimits(ctx context.Context, zoneID string) ([]inventory.RateLimit, error) {
+	if err := o.meet(ctx, "rate_limits"); err != nil {
+		return nil, err
+	}
+	return o.fake.ListRateLimits(ctx, zoneID)
+}
+
+// TestZoneReadsOverlap shows one zone's independent reads in flight together, with one
+// worker: its filters and rate limits reads each wait for the other to arrive.
+func TestZoneReadsOverlap(t *testing.T) {
+	f, data := newFixture(1)
+	src := &overlapping{fake: f, arrived: make(chan string, 2), both: make(chan struct{})}
+	opts := testOptions()
+	opts.Workers, opts.ZonesPerWorker = 1, 1
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan *inventory.Snapshot, 1)
+	go func() {
+		snap, _ := Collect(ctx, src, opts)
+		done <- snap
+	}()
+	var got []string
+	for len(got) < 2 {
+		select {
+		case what := <-src.arrived:
+			got = append(got, what)
+		case <-time.After(time.Minute): // a guard against a hang, not a timing assertion
+			cancel()
+			t.Fatalf("only %v arrived: the zone's reads went one after another", got)
+		}
+	}
+	snap := <-done
+	if snap == nil || snap.Incomplete {
+		t.Fatalf("collection incomplete: %+v", snap)
+	}
+	sameSnapshot(t, snap, expected(data, "fake"))
 }
 
 func TestZoneFanOutSameResult(t *testing.T) {

@@ -8,7 +8,8 @@ import (
 
 	"github.com/sunsetscan/sunset/scanner/vocab"
 
-	"github.com/sourcegraph/conc/pool"
+	"github.com/sourcegraph/conc"
+	"golang.org/x/sync/semaphore"
 
 	"github.com/sunsetscan/sunset/scanner/inventory"
 )
@@ -51,13 +52,38 @@ type zoneScan struct {
 	rec  *recorder
 	base string // "/zones/ID"
 
+	// places bounds the zone's calls at once to Options.ZoneFanOut; nil when unbounded.
+	places *semaphore.Weighted
+
 	mu  sync.Mutex
 	inv inventory.ZoneInventory
 }
 
-// call runs one request of the zone (what is the path relative to the zone).
+// call runs one request of the zone (what is the path relative to the zone), once one of
+// the zone's places is free (Options.ZoneFanOut).
 func (s *zoneScan) call(ctx context.Context, what string, fn func(context.Context) error) bool {
+	if s.places != nil {
+		if s.places.Acquire(ctx, 1) == nil {
+			defer s.places.Release(1)
+		} // else cancelled: do records the part as interrupted
+	}
 	return s.rec.do(ctx, what, s.base+"/"+what, fn)
+}
+
+// together runs calls that depend on nothing but what is already read: at once, or in
+// sequence when the zone's parts run in sequence (Options.ZoneFanOut 1).
+func (s *zoneScan) together(calls []func()) {
+	if s.rec.c.opts.ZoneFanOut == 1 || len(calls) < 2 {
+		for _, call := range calls {
+			call()
+		}
+		return
+	}
+	var wg conc.WaitGroup
+	for _, call := range calls {
+		wg.Go(call)
+	}
+	wg.Wait()
 }
 
 func (s *zoneScan) store(f func(inv *inventory.ZoneInventory)) {
@@ -66,9 +92,11 @@ func (s *zoneScan) store(f func(inv *inventory.ZoneInventory)) {
 	s.mu.Unlock()
 }
 
-// zoneParts lists the parts of a zone in the order they run in sequence. The first two
-// reach different services (DNS, then the firewall), so that the failure breaker (see
-// Options.FailureLimit) only skips a zone when more than one service fails for it.
+// zoneParts lists the parts of a zone, independent of each other (the reads that depend on
+// another are chained inside one part: partWAF, partRulesets), in the order they run in
+// sequence. The first two reach different services (DNS, then the firewall), so that the
+// failure breaker (see Options.FailureLimit) only skips a zone when more than one service
+// fails for it.
 func zoneParts() []zonePart {
 	parts := []zonePart{
 		partDNSSettings, partFirewallRules, partFilters, partRateLimits, partWAF, partWAFOverrides,
@@ -80,6 +108,34 @@ func zoneParts() []zonePart {
 		parts = append(parts, partLegacyDNSSetting(name))
 	}
 	return append(parts, partDNSRecords, partRulesets)
+}
+
+// runParts runs a zone's parts, with up to Options.ZoneFanOut calls at once (all of them
+// when it is <= 0), in two rounds while the failure breaker is on: the first FailureLimit parts, then
+// the rest, so that a zone whose first calls all failed skips the rest (see
+// Options.FailureLimit) whatever the order in which concurrent calls end.
+func (c *collector) runParts(ctx context.Context, s *zoneScan, parts []zonePart) {
+	fanOut := c.opts.ZoneFanOut
+	if fanOut == 1 {
+		for _, part := range parts {
+			part(ctx, s)
+		}
+		return
+	}
+	rounds := [][]zonePart{parts}
+	if limit := c.opts.breakerLimit(); limit > 0 && limit < len(parts) {
+		rounds = [][]zonePart{parts[:limit], parts[limit:]}
+	}
+	if fanOut > 1 {
+		s.places = semaphore.NewWeighted(int64(fanOut))
+	}
+	for _, round := range rounds {
+		var wg conc.WaitGroup
+		for _, part := range round {
+			wg.Go(func() { part(ctx, s) })
+		}
+		wg.Wait()
+	}
 }
 
 // scanZone collects one zone. It never fails: failures are recorded in the inventory.
@@ -98,18 +154,7 @@ func (c *collector) scanZone(ctx context.Context, z inventory.Zone) inventory.Zo
 		base: "/zones/" + z.ID,
 		inv:  inventory.ZoneInventory{Zone: z},
 	}
-	parts := zoneParts()
-	if c.opts.ZoneFanOut <= 1 {
-		for _, part := range parts {
-			part(ctx, s)
-		}
-	} else {
-		p := pool.New().WithMaxGoroutines(c.opts.ZoneFanOut)
-		for _, part := range parts {
-			p.Go(func() { part(ctx, s) })
-		}
-		p.Wait()
-	}
+	c.runParts(ctx, s, zoneParts())
 	inv := s.inv
 	inv.Errors = s.rec.errors
 	inv.Retired = s.rec.retired
@@ -159,7 +204,7 @@ func wafPackageActive(p inventory.WAFPackage) bool {
 
 // partWAF reads the WAF packages, then, when there are any, the zone's waf setting (the
 // previous version's on/off switch), then the groups and rules of the active packages of a
-// zone where it runs, in sequence: each depends on the one before.
+// zone where it runs (together): each step depends on the one before.
 func partWAF(ctx context.Context, s *zoneScan) {
 	zoneID := s.inv.Zone.ID
 	var pkgs []inventory.WAFPackage
@@ -184,23 +229,28 @@ func partWAF(ctx context.Context, s *zoneScan) {
 		return nil
 	})
 	out := make([]inventory.WAFPackageInventory, len(pkgs))
+	var calls []func()
 	for i, p := range pkgs {
 		out[i].Package = p
 		if off || !wafPackageActive(p) {
 			continue
 		}
 		base := "firewall/waf/packages/" + p.ID
-		s.call(ctx, base+"/groups", func(ctx context.Context) error {
-			var err error
-			out[i].Groups, err = s.src.ListWAFGroups(ctx, zoneID, p.ID)
-			return err
-		})
-		s.call(ctx, base+"/rules", func(ctx context.Context) error {
-			var err error
-			out[i].Rules, err = s.src.ListWAFRules(ctx, zoneID, p.ID)
-			return err
+		calls = append(calls, func() {
+			s.call(ctx, base+"/groups", func(ctx context.Context) error {
+				var err error
+				out[i].Groups, err = s.src.ListWAFGroups(ctx, zoneID, p.ID)
+				return err
+			})
+		}, func() {
+			s.call(ctx, base+"/rules", func(ctx context.Context) error {
+				var err error
+				out[i].Rules, err = s.src.ListWAFRules(ctx, zoneID, p.ID)
+				return err
+			})
 		})
 	}
+	s.together(calls)
 	s.store(func(inv *inventory.ZoneInventory) { inv.WAFPackages = out })
 }
 
@@ -281,8 +331,8 @@ func isEntrypoint(rs inventory.Ruleset, phase vocab.Phase) bool {
 	return rs.Phase == phase && (rs.Kind == "" || rs.Kind == "zone")
 }
 
-// partRulesets lists the zone's rulesets (without their rules), then reads the entry
-// points of the three phases that exist: most zones still on the old APIs have none, so
+// partRulesets lists the zone's rulesets (without their rules), then reads (together) the
+// entry points of the phases that exist: most zones still on the old APIs have none, so
 // one listing is cheaper than three GETs answering 404.
 func partRulesets(ctx context.Context, s *zoneScan) {
 	zoneID := s.inv.Zone.ID
@@ -294,23 +344,30 @@ func partRulesets(ctx context.Context, s *zoneScan) {
 	}) {
 		return
 	}
+	var calls []func()
 	for _, phase := range entrypointPhases {
-		if !slices.ContainsFunc(listed, func(rs inventory.Ruleset) bool { return isEntrypoint(rs, phase) }) {
-			continue
+		if slices.ContainsFunc(listed, func(rs inventory.Ruleset) bool { return isEntrypoint(rs, phase) }) {
+			calls = append(calls, func() { readEntrypoint(ctx, s, phase) })
 		}
-		s.call(ctx, "rulesets/phases/"+string(phase)+"/entrypoint", func(ctx context.Context) error {
-			rs, err := s.src.GetEntrypointRuleset(ctx, zoneID, phase)
-			if err != nil || rs == nil {
-				return err
-			}
-			v := *rs
-			if v.Phase == "" {
-				v.Phase = phase
-			}
-			s.store(func(inv *inventory.ZoneInventory) { inv.Rulesets = append(inv.Rulesets, v) })
-			return nil
-		})
 	}
+	s.together(calls)
+}
+
+// readEntrypoint reads the zone's entry point ruleset of phase.
+func readEntrypoint(ctx context.Context, s *zoneScan, phase vocab.Phase) {
+	zoneID := s.inv.Zone.ID
+	s.call(ctx, "rulesets/phases/"+string(phase)+"/entrypoint", func(ctx context.Context) error {
+		rs, err := s.src.GetEntrypointRuleset(ctx, zoneID, phase)
+		if err != nil || rs == nil {
+			return err
+		}
+		v := *rs
+		if v.Phase == "" {
+			v.Phase = phase
+		}
+		s.store(func(inv *inventory.ZoneInventory) { inv.Rulesets = append(inv.Rulesets, v) })
+		return nil
+	})
 }
 
 // accountParts names the parts of an account's own collection, as recorded in errors.

@@ -31,7 +31,7 @@ func sourceFlags() []ucli.Flag {
 		&ucli.StringSliceFlag{Name: "account", Usage: "only account `ID` (repeatable; with zones selected, what apply writes to an account needs it)"},
 		&ucli.StringSliceFlag{Name: "zone", Usage: "only zone `NAME|ID` (repeatable), live, in a snapshot, a plan or a journal"},
 		&ucli.StringFlag{Name: "zone-filter", Usage: "only zones whose name matches `GLOB` (e.g. '*.example.com')"},
-		&ucli.IntFlag{Name: "workers", Value: collect.DefaultWorkers, Usage: "zones scanned at once (`N`)"},
+		&ucli.IntFlag{Name: "workers", Value: collect.DefaultWorkers, Usage: "requests sent at once; one waiting to retry gives its place to another zone's (`N`)"},
 		&ucli.Float64Flag{Name: "rps", Value: cfapi.DefaultRPS, DefaultText: rpsDefaultText(), Usage: "requests per second shared by all workers (`RATE`; the default stays one under the API's 1,200 per 5 minutes; 0 = unpaced)"},
 		&ucli.IntFlag{Name: "retries", Value: cfapi.DefaultMaxRetries, Usage: "retry a failed request (429, 5xx, network) up to `N` times with backoff; 0 = never"},
 		&ucli.StringFlag{Name: "api-url", EnvVars: []string{"SUNSET_API_URL"}, Value: cfapi.DefaultBaseURL, Usage: "API base `URL` (http:// only to loopback)"},
@@ -135,8 +135,17 @@ func (o sourceOptions) withCredentials(c *ucli.Context, s *Streams) (sourceOptio
 func (o *sourceOptions) newClient() (*cfapi.Client, error) {
 	return cfapi.New(cfapi.Config{
 		BaseURL: o.baseURL, Credentials: o.creds, UserAgent: cfapi.UserAgent(Version), RPS: o.rps,
-		MaxRetries: maxRetries(o.retries), Burst: 1,
+		MaxRetries: maxRetries(o.retries), Burst: 1, MaxInFlight: o.workers(),
 	})
+}
+
+// workers is the requests the source may have in flight (--workers): the client sends at
+// most that many at once, and the scan shares them among more zones.
+func (o *sourceOptions) workers() int {
+	if o.collect.Workers <= 0 {
+		return collect.DefaultWorkers
+	}
+	return o.collect.Workers
 }
 
 // credentials come from --api-token-file or --api-email + --api-key-file when given, else
