@@ -352,6 +352,25 @@ func (c *Client) Stats() Stats {
 	return s
 }
 
+type waitHookKey struct{}
+
+// WithWaitHook returns a context under which a request calls hook(true) when it begins
+// waiting out a Retry-After or a backoff before its retry (holding no place among the
+// requests in flight), and hook(false) when that wait ends. A collector uses it to start
+// another zone while its own requests wait.
+func WithWaitHook(ctx context.Context, hook func(waiting bool)) context.Context {
+	return context.WithValue(ctx, waitHookKey{}, hook)
+}
+
+// waitRetry waits d before a retry, telling the context's wait hook.
+func (c *Client) waitRetry(ctx context.Context, d time.Duration) error {
+	if hook, ok := ctx.Value(waitHookKey{}).(func(bool)); ok && hook != nil {
+		hook(true)
+		defer hook(false)
+	}
+	return c.sleep(ctx, d)
+}
+
 type counterKey struct{}
 
 // WithRequestCounter returns a context under which every request attempt the client sends

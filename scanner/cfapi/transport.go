@@ -162,7 +162,7 @@ func (c *Client) afterTransportFailure(ctx context.Context, r request, status, a
 	if attempt > c.maxRetries || !transient(err) || (r.method == http.MethodPost && !notSent(err)) {
 		return c.fail(r, status, attempt, err)
 	}
-	if err := c.sleep(ctx, c.backoff(attempt)); err != nil {
+	if err := c.waitRetry(ctx, c.backoff(attempt)); err != nil {
 		return c.fail(r, 0, attempt, err)
 	}
 	return nil
@@ -195,7 +195,7 @@ func (c *Client) afterHTTPError(ctx context.Context, r request, a *answer, t *tr
 		}
 	}
 	if wait > 0 { // 0: the retry waits at the shared gate, in pace.wait
-		if err := c.sleep(ctx, wait); err != nil {
+		if err := c.waitRetry(ctx, wait); err != nil {
 			return c.fail(r, 0, t.n, err)
 		}
 	}

@@ -15,13 +15,14 @@
 //     matches nothing is an *UnmatchedZonesError before any zone is scanned. With a zone
 //     selection, accounts owning none of the selected zones are left out, unless they were
 //     named in Options.Accounts.
-//  3. One conc pool of Options.Workers x Options.ZonesPerWorker goroutines runs a task per
-//     account (account-scoped objects) and a task per zone. Inside a zone the independent
-//     reads go out at once (Options.ZoneFanOut); only the WAF packages, their waf setting
-//     and their groups and rules, and the ruleset list and its entry points, follow each
-//     other. The Source bounds the requests in flight to Workers; a request waiting out a
-//     Retry-After or a backoff holds no place (cfapi.Config.MaxInFlight), so the other
-//     zones' requests go meanwhile.
+//  3. One conc pool runs a task per account (account-scoped objects) and a task per zone,
+//     Options.Workers at once, not counting the zones whose requests all wait out a
+//     Retry-After or a backoff (Options.WaitsFor): such a zone lends its place to the next.
+//     Inside a zone the independent reads go out at once (Options.ZoneFanOut); only the WAF
+//     packages, their waf setting and their groups and rules, and the ruleset list and its
+//     entry points, follow each other. The CLI's client sends at most Workers requests at
+//     once, and a request waiting before a retry holds none (cfapi.Config.MaxInFlight), so
+//     other zones' requests go meanwhile.
 //
 // # Requests per zone
 //
@@ -91,6 +92,7 @@ import (
 	"github.com/sunsetscan/sunset/scanner/vocab"
 
 	"github.com/sourcegraph/conc/pool"
+	"golang.org/x/sync/semaphore"
 
 	"github.com/sunsetscan/sunset/scanner/inventory"
 )
@@ -102,10 +104,6 @@ const NotScannedInterrupted = "not scanned: interrupted"
 // Defaults of Options.
 const (
 	DefaultWorkers = 8
-	// DefaultZonesPerWorker is Options.ZonesPerWorker's default: with every read of a zone
-	// held once in a 1 s Retry-After, 8 zones per worker keep the workers' requests busy
-	// (BenchmarkCollectFaults).
-	DefaultZonesPerWorker = 8
 )
 
 // Source is what collection needs from the API client, and nothing more. List methods
@@ -184,15 +182,11 @@ type Options struct {
 	Zones []string
 	// ZoneFilter is a path.Match glob on zone names ("*.example.com"); empty means all.
 	ZoneFilter string
-	// Workers is the requests the scan may have in flight (--workers); <= 0 means
-	// DefaultWorkers. The Source bounds its requests in flight to it (the CLI's client:
-	// cfapi.Config.MaxInFlight), and the zones (and accounts) collected at once are Workers
-	// x ZonesPerWorker, so that while some requests wait out a Retry-After or a backoff,
-	// holding no place, other zones' requests take their places.
+	// Workers bounds the zones (and accounts) collected at once, not counting the zones
+	// all of whose requests in progress wait before a retry (see WaitsFor); <= 0 means
+	// DefaultWorkers. The CLI's client also sends at most Workers requests at once
+	// (cfapi.Config.MaxInFlight).
 	Workers int
-	// ZonesPerWorker is how many zones a worker's place is shared by; <= 0 means
-	// DefaultZonesPerWorker.
-	ZonesPerWorker int
 	// ZoneFanOut bounds the parts of one zone read at once; <= 0 means all of them (each
 	// part is one request or a chain of dependent ones), 1 means in sequence.
 	ZoneFanOut int
@@ -205,6 +199,12 @@ type Options struct {
 	// StatusOf returns the HTTP status carried by an error (0 when none); it fills
 	// Retired.Status. Nil leaves Status 0.
 	StatusOf func(error) int
+	// WaitsFor wraps a zone's context so the Source calls hook(true) when a request of the
+	// zone begins waiting out a Retry-After or a backoff, and hook(false) when that wait
+	// ends (cfapi.WithWaitHook). While any of its requests waits, a zone gives back its
+	// place among the Workers, so another zone starts; it takes a place again, in turn with
+	// the zones waiting to start, when none waits. Nil: a zone keeps its place to its end.
+	WaitsFor func(ctx context.Context, hook func(waiting bool)) context.Context
 	// RequestsFor wraps a zone's context so the client counts that zone's requests; the
 	// returned function reads the count. Nil counts calls to the Source instead (one per
 	// call, whatever the number of pages).
@@ -263,9 +263,6 @@ func Collect(ctx context.Context, src Source, opts Options) (*inventory.Snapshot
 	}
 	if opts.Workers <= 0 {
 		opts.Workers = DefaultWorkers
-	}
-	if opts.ZonesPerWorker <= 0 {
-		opts.ZonesPerWorker = DefaultZonesPerWorker
 	}
 	c := &collector{src: src, opts: &opts, sel: newSelection(opts)}
 	// runCtx is cancelled by the caller (interruption) or by the first fatal error.
@@ -511,24 +508,33 @@ type result struct {
 // inventories are completed in place.
 func (c *collector) scan(ctx context.Context, accounts []inventory.AccountInventory, zones []inventory.Zone) []inventory.ZoneInventory {
 	c.progress.ZonesTotal = len(zones)
-	p := pool.NewWithResults[result]().WithContext(ctx).WithMaxGoroutines(c.opts.Workers * c.opts.ZonesPerWorker)
+	// Each task starts with one of the Workers places; a waiting zone lends its place
+	// (see place), so more tasks than Workers may be in progress.
+	places := semaphore.NewWeighted(int64(c.opts.Workers))
+	p := pool.NewWithResults[result]().WithContext(ctx).WithMaxGoroutines(c.opts.Workers * maxZonesPerWorker)
 	for i := range accounts {
-		if ctx.Err() != nil {
+		if places.Acquire(ctx, 1) != nil {
 			break
 		}
 		a := accounts[i]
 		p.Go(func(ctx context.Context) (result, error) {
+			defer places.Release(1)
 			return result{account: i, zone: -1, acc: c.accountOrReused(ctx, a)}, nil
 		})
 	}
 	for i := range zones {
-		if ctx.Err() != nil {
+		if places.Acquire(ctx, 1) != nil {
 			break
 		}
 		z := zones[i]
 		p.Go(func(ctx context.Context) (result, error) {
+			pl := newPlace(ctx, places)
+			defer pl.leave()
 			if ctx.Err() != nil {
 				return result{account: -1, zone: -1}, nil
+			}
+			if c.opts.WaitsFor != nil {
+				ctx = c.opts.WaitsFor(ctx, pl.waitHook)
 			}
 			return result{account: -1, zone: i, inv: c.handOver(c.zoneOrReused(ctx, z))}, nil
 		})

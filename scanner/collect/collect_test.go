@@ -240,8 +240,7 @@ func TestFatalAborts(t *testing.T) {
 				f.fail["accounts"] = &statusErr{401, "unauthorized"}
 			}
 			opts := testOptions()
-			// 2 zones at once of 30: most are still to start when the fatal error comes.
-			opts.Workers, opts.ZonesPerWorker = 2, 1
+			opts.Workers = 2
 			snap, err := Collect(context.Background(), f, opts)
 			if snap != nil {
 				t.Error("snapshot returned with a fatal error")
@@ -387,7 +386,7 @@ func TestCancellation(t *testing.T) {
 			}
 		}
 	}
-	if complete != 3 || partial == 0 || partial > opts.Workers*DefaultZonesPerWorker || notStarted == 0 {
+	if complete != 3 || partial == 0 || partial > opts.Workers || notStarted == 0 {
 		t.Errorf("complete %d, partial %d, not started %d", complete, partial, notStarted)
 	}
 
@@ -609,17 +608,15 @@ func TestDeterministicAcrossWorkers(t *testing.T) {
 }
 
 func TestPoolIsBounded(t *testing.T) {
-	// The source sees at most Workers x ZonesPerWorker zones at once, each with at most
-	// ZoneFanOut calls (the client bounds its own requests to Workers: cfapi's tests).
-	for _, tc := range []struct{ workers, perWorker, fanOut int }{{3, 1, 1}, {5, 1, 1}, {2, 1, 3}, {2, 2, 1}} {
+	for _, tc := range []struct{ workers, fanOut int }{{3, 1}, {5, 1}, {2, 3}} {
 		f, _ := newFixture(24)
 		f.delay = func(string) time.Duration { return 2 * time.Millisecond }
 		opts := testOptions()
-		opts.Workers, opts.ZonesPerWorker, opts.ZoneFanOut = tc.workers, tc.perWorker, tc.fanOut
+		opts.Workers, opts.ZoneFanOut = tc.workers, tc.fanOut
 		if _, err := Collect(context.Background(), f, opts); err != nil {
 			t.Fatal(err)
 		}
-		limit := int64(tc.workers * tc.perWorker * tc.fanOut)
+		limit := int64(tc.workers * tc.fanOut)
 		if m := f.maxInflight.Load(); m > limit || m < 2 {
 			t.Errorf("%+v: %d calls in flight at most, want 2..%d", tc, m, limit)
 		}
@@ -715,7 +712,7 @@ func TestZoneReadsOverlap(t *testing.T) {
 	f, data := newFixture(1)
 	src := &overlapping{fake: f, arrived: make(chan string, 2), both: make(chan struct{})}
 	opts := testOptions()
-	opts.Workers, opts.ZonesPerWorker = 1, 1
+	opts.Workers = 1
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	done := make(chan *inventory.Snapshot, 1)
@@ -852,4 +849,62 @@ func TestWAFOffSkipsGroupsAndRules(t *testing.T) {
 	if n := snap.Zones[0].Requests; n != RequestsPerZone+RequestsPerEntrypoint+RequestsPerWAFZone {
 		t.Errorf("requests %d", n)
 	}
+}
+
+type waitHookKey struct{}
+
+// lending holds zone a's filters read in a wait before a retry, told through the wait hook
+// as the client tells it, until a read of zone b has arrived.
+type lending struct {
+	*fake
+	a, b     string
+	bArrived chan struct{}
+	once     sync.Once
+}
+
+func (l *lending) ListFilters(ctx context.Context, zoneID string) ([]inventory.Filter, error) {
+	switch zoneID {
+	case l.a:
+		hook := ctx.Value(waitHookKey{}).(func(bool))
+		hook(true)
+		select {
+		case <-l.bArrived:
+		case <-ctx.Done():
+		}
+		hook(false)
+	case l.b:
+		l.once.Do(func() { close(l.bArrived) })
+	}
+	return l.fake.ListFilters(ctx, zoneID)
+}
+
+// TestWaitingZoneLendsItsPlace shows that a request waiting before a retry does not hold a
+// worker: with one worker, zone a's read waits (as in a Retry-After) until zone b's read
+// has arrived, which it can only when a lent its place.
+func TestWaitingZoneLendsItsPlace(t *testing.T) {
+	f, data := newFixture(2)
+	src := &lending{fake: f, a: data.Zones[0].Zone.ID, b: data.Zones[1].Zone.ID, bArrived: make(chan struct{})}
+	opts := testOptions()
+	opts.Workers = 1
+	opts.WaitsFor = func(ctx context.Context, hook func(bool)) context.Context {
+		return context.WithValue(ctx, waitHookKey{}, hook)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan *inventory.Snapshot, 1)
+	go func() {
+		snap, _ := Collect(ctx, src, opts)
+		done <- snap
+	}()
+	select {
+	case <-src.bArrived:
+	case <-time.After(time.Minute): // a guard against a hang, not a timing assertion
+		cancel()
+		t.Fatal("zone b was not read while zone a waited: the waiting zone holds the worker")
+	}
+	snap := <-done
+	if snap == nil || snap.Incomplete {
+		t.Fatalf("collection incomplete: %+v", snap)
+	}
+	sameSnapshot(t, snap, expected(data, "fake"))
 }

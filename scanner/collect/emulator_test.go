@@ -33,6 +33,7 @@ func clientOptions(workers int) Options {
 		IsRetired: cfapi.IsRetired,
 		IsFatal:   cfapi.IsAuth,
 		StatusOf:  cfapi.StatusOf,
+		WaitsFor:  cfapi.WithWaitHook,
 		RequestsFor: func(ctx context.Context) (context.Context, func() int) {
 			n := new(atomic.Int64)
 			return cfapi.WithRequestCounter(ctx, n), func() int { return int(n.Load()) }

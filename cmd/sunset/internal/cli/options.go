@@ -115,6 +115,7 @@ func collectOptions(accounts, zones []string, zoneFilter string, workers int) co
 		IsRetired:  cfapi.IsRetired,
 		IsFatal:    cfapi.IsAuth,
 		StatusOf:   cfapi.StatusOf,
+		WaitsFor:   cfapi.WithWaitHook,
 		RequestsFor: func(ctx context.Context) (context.Context, func() int) {
 			n := new(atomic.Int64)
 			return cfapi.WithRequestCounter(ctx, n), func() int { return int(n.Load()) }
