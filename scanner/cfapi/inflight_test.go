@@ -12,7 +12,8 @@ import (
 // TestWaitingRequestHoldsNoPlace shows that a request waiting out a Retry-After gives its
 // place among the requests in flight to another: with MaxInFlight 1, zone A's read is held
 // in its Retry-After (a sleep that returns only when the test says) while zone B's read is
-// sent and answered; then A's retry goes. Were the place held, B would never be sent.
+// sent and answered; then A's retry goes. Were the place held, B would never be sent. The
+// wait hook (WithWaitHook) is told when A's wait begins and ends.
 func TestWaitingRequestHoldsNoPlace(t *testing.T) {
 	var inFlight, most atomic.Int32
 	var aCalls atomic.Int32
@@ -43,9 +44,11 @@ func TestWaitingRequestHoldsNoPlace(t *testing.T) {
 	})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	hooks := make(chan bool, 2)
+	aCtx := WithWaitHook(ctx, func(waiting bool) { hooks <- waiting })
 	aDone := make(chan error, 1)
 	go func() {
-		_, err := c.ListFilters(ctx, "a")
+		_, err := c.ListFilters(aCtx, "a")
 		aDone <- err
 	}()
 	if d := <-waiting; d != time.Second {
@@ -72,6 +75,9 @@ func TestWaitingRequestHoldsNoPlace(t *testing.T) {
 	}
 	if got := aCalls.Load(); got != 2 {
 		t.Errorf("A sent %d times, want 2", got)
+	}
+	if began, ended := <-hooks, <-hooks; !began || ended {
+		t.Errorf("wait hook told %t then %t, want true (the wait begins) then false", began, ended)
 	}
 	if m := most.Load(); m != 1 {
 		t.Errorf("%d requests in flight at once, want at most 1", m)
