@@ -613,6 +613,10 @@ type recorder struct {
 	failed      int
 	answered    int
 	lastFailure string
+	lastWhat    string
+	// rank orders the calls as they run in sequence, so that the failure named as the
+	// last one does not depend on which of concurrent calls ended last; nil: as they end.
+	rank func(what string) int
 }
 
 // SkippedAfterFailures prefixes the error recorded for a part that was not requested
@@ -667,7 +671,10 @@ func (r *recorder) run(ctx context.Context, what, path string, retirable bool, c
 		r.fail(what, err.Error())
 		r.mu.Lock()
 		r.failed++
-		r.lastFailure = err.Error()
+		if r.rank == nil || r.lastFailure == "" || r.rank(what) > r.rank(r.lastWhat) ||
+			(r.rank(what) == r.rank(r.lastWhat) && what > r.lastWhat) {
+			r.lastFailure, r.lastWhat = err.Error(), what
+		}
 		r.mu.Unlock()
 	}
 	return false

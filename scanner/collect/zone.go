@@ -98,17 +98,34 @@ func (s *zoneScan) store(f func(inv *inventory.ZoneInventory)) {
 // failure breaker (see Options.FailureLimit) only skips a zone when more than one service
 // fails for it.
 func zoneParts() []zonePart {
-	parts := []zonePart{
-		partDNSSettings, partFirewallRules, partFilters, partRateLimits, partWAF, partWAFOverrides,
+	parts := make([]zonePart, len(namedParts))
+	for i, p := range namedParts {
+		parts[i] = p.run
+	}
+	return parts
+}
+
+// namedParts are the zone's parts in zoneParts' order, each named by its first call.
+var namedParts = func() []struct {
+	name string
+	run  zonePart
+} {
+	type named = struct {
+		name string
+		run  zonePart
+	}
+	parts := []named{
+		{"dns_settings", partDNSSettings}, {"firewall/rules", partFirewallRules}, {"filters", partFilters},
+		{"rate_limits", partRateLimits}, {"firewall/waf/packages", partWAF}, {"firewall/waf/overrides", partWAFOverrides},
 	}
 	for _, name := range zoneSettings {
-		parts = append(parts, partSetting(name))
+		parts = append(parts, named{"settings/" + name, partSetting(name)})
 	}
 	for _, name := range legacyDNSSettings {
-		parts = append(parts, partLegacyDNSSetting(name))
+		parts = append(parts, named{"dns_settings/" + name, partLegacyDNSSetting(name)})
 	}
-	return append(parts, partDNSRecords, partRulesets)
-}
+	return append(parts, named{"dns_records", partDNSRecords}, named{"rulesets", partRulesets})
+}()
 
 // runParts runs a zone's parts, with up to Options.ZoneFanOut calls at once (all of them
 // when it is <= 0), in two rounds while the failure breaker is on: the first FailureLimit parts, then
@@ -138,6 +155,21 @@ func (c *collector) runParts(ctx context.Context, s *zoneScan, parts []zonePart)
 	}
 }
 
+// sequenceRank is a call's place when the zone's parts run in sequence: its part's index
+// in namedParts (a call that follows another in its part counts with it).
+func sequenceRank(what string) int {
+	if what == "settings/waf" {
+		what = "firewall/waf/packages"
+	}
+	best, rank := -1, len(namedParts)
+	for i, p := range namedParts {
+		if name := p.name; (what == name || strings.HasPrefix(what, name+"/")) && len(name) > best {
+			best, rank = len(name), i
+		}
+	}
+	return rank
+}
+
 // scanZone collects one zone. It never fails: failures are recorded in the inventory.
 func (c *collector) scanZone(ctx context.Context, z inventory.Zone) inventory.ZoneInventory {
 	count := func() int { return 0 }
@@ -150,7 +182,7 @@ func (c *collector) scanZone(ctx context.Context, z inventory.Zone) inventory.Zo
 	}
 	s := &zoneScan{
 		src:  c.src,
-		rec:  &recorder{c: c, scope: "zone " + name},
+		rec:  &recorder{c: c, scope: "zone " + name, rank: sequenceRank},
 		base: "/zones/" + z.ID,
 		inv:  inventory.ZoneInventory{Zone: z},
 	}
