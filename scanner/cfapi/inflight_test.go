@@ -20,7 +20,8 @@ func TestWaitingRequestHoldsNoPlace(t *testing.T) {
 	srv := server(t, func(w http.ResponseWriter, r *http.Request) {
 		n := inFlight.Add(1)
 		defer inFlight.Add(-1)
-		for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
+		for m := most.Load(); n > m && !most.CompareAndSwap(m, n); {
+			m = most.Load()
 		}
 		if strings.Contains(r.URL.Path, "/zones/a/") && aCalls.Add(1) == 1 {
 			w.Header().Set("Retry-After", "1")

@@ -272,16 +272,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// A throttled first call is answered at once, as the API's rate limiter answers in
 	// front of the service, without the service's latency.
 	first := s.firstCall(r)
-	if d := s.latencyFor(uLatency); d > 0 && !first {
-		t := time.NewTimer(d)
-		select {
-		case <-r.Context().Done():
-			t.Stop()
-			entry.Fault = "cancelled"
-			s.record(entry)
-			return
-		case <-t.C:
-		}
+	if !first && !s.waitLatency(r, &entry, uLatency) {
+		return
 	}
 	entry.Time = s.now()
 
@@ -414,6 +406,25 @@ func (s *Server) injectFault(w http.ResponseWriter, entry *LoggedRequest, kind s
 		return true
 	}
 	return false
+}
+
+// waitLatency waits out the request's latency; false when the request was cancelled
+// meanwhile (it is then recorded as such).
+func (s *Server) waitLatency(r *http.Request, entry *LoggedRequest, u float64) bool {
+	d := s.latencyFor(u)
+	if d <= 0 {
+		return true
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-r.Context().Done():
+		entry.Fault = "cancelled"
+		s.record(*entry)
+		return false
+	case <-t.C:
+		return true
+	}
 }
 
 // firstCall reports whether r is the first call of its endpoint (method and path) while
