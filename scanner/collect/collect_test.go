@@ -706,6 +706,16 @@ func (o *overlapping) ListRateLimits(ctx context.Context, zoneID string) ([]inve
 	return o.fake.ListRateLimits(ctx, zoneID)
 }
 
+// collectInBackground runs Collect and hands over its snapshot when it ends.
+func collectInBackground(ctx context.Context, src Source, opts Options) <-chan *inventory.Snapshot {
+	done := make(chan *inventory.Snapshot, 1)
+	go func() {
+		snap, _ := Collect(ctx, src, opts)
+		done <- snap
+	}()
+	return done
+}
+
 // TestZoneReadsOverlap shows one zone's independent reads in flight together, with one
 // worker: its filters and rate limits reads each wait for the other to arrive.
 func TestZoneReadsOverlap(t *testing.T) {
@@ -715,11 +725,7 @@ func TestZoneReadsOverlap(t *testing.T) {
 	opts.Workers = 1
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	done := make(chan *inventory.Snapshot, 1)
-	go func() {
-		snap, _ := Collect(ctx, src, opts)
-		done <- snap
-	}()
+	done := collectInBackground(ctx, src, opts)
 	var got []string
 	for len(got) < 2 {
 		select {
@@ -891,11 +897,7 @@ func TestWaitingZoneLendsItsPlace(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	done := make(chan *inventory.Snapshot, 1)
-	go func() {
-		snap, _ := Collect(ctx, src, opts)
-		done <- snap
-	}()
+	done := collectInBackground(ctx, src, opts)
 	select {
 	case <-src.bArrived:
 	case <-time.After(time.Minute): // a guard against a hang, not a timing assertion
