@@ -508,26 +508,41 @@ type result struct {
 // inventories are completed in place.
 func (c *collector) scan(ctx context.Context, accounts []inventory.AccountInventory, zones []inventory.Zone) []inventory.ZoneInventory {
 	c.progress.ZonesTotal = len(zones)
-	// Each task starts with one of the Workers places; a waiting zone lends its place
-	// (see place), so more tasks than Workers may be in progress.
+	// Each task starts with one of the Workers places, taken in order; a waiting zone lends
+	// its place (see place), so more tasks than Workers may be in progress, at most
+	// Workers x maxZonesPerWorker. The submission waits for that bound before it takes a
+	// place, never holding a place while the zones taking theirs back wait.
 	places := semaphore.NewWeighted(int64(c.opts.Workers))
-	p := pool.NewWithResults[result]().WithContext(ctx).WithMaxGoroutines(c.opts.Workers * maxZonesPerWorker)
-	for i := range accounts {
+	inProgress := semaphore.NewWeighted(int64(c.opts.Workers * maxZonesPerWorker))
+	admit := func() bool {
+		if inProgress.Acquire(ctx, 1) != nil {
+			return false
+		}
 		if places.Acquire(ctx, 1) != nil {
+			inProgress.Release(1)
+			return false
+		}
+		return true
+	}
+	p := pool.NewWithResults[result]().WithContext(ctx)
+	for i := range accounts {
+		if !admit() {
 			break
 		}
 		a := accounts[i]
 		p.Go(func(ctx context.Context) (result, error) {
+			defer inProgress.Release(1)
 			defer places.Release(1)
 			return result{account: i, zone: -1, acc: c.accountOrReused(ctx, a)}, nil
 		})
 	}
 	for i := range zones {
-		if places.Acquire(ctx, 1) != nil {
+		if !admit() {
 			break
 		}
 		z := zones[i]
 		p.Go(func(ctx context.Context) (result, error) {
+			defer inProgress.Release(1)
 			pl := newPlace(ctx, places)
 			defer pl.leave()
 			if ctx.Err() != nil {

@@ -246,3 +246,39 @@ func BenchmarkCollectScheduling(b *testing.B) {
 		})
 	}
 }
+
+// TestCollectUnderFirstCall429 collects a generated account through the client (at most
+// Workers requests in flight, its waits told to the collector) from an emulator whose every
+// endpoint answers its first call with a 429, and checks the snapshot equals a clean
+// collection's (but for the requests counted). The client's waits return at once: the test checks what is read, not time.
+func TestCollectUnderFirstCall429(t *testing.T) {
+	data := seed.Generate(40, 3)
+	asOf := time.Date(2024, 6, 1, 0, 0, 0, 0, time.UTC)
+	collectFrom := func(faults emulator.FaultSpec, workers int) string {
+		ts := startEmulatorWith(t, emulator.Options{Seed: data, AsOf: asOf, Faults: faults})
+		client, err := cfapi.New(cfapi.Config{
+			BaseURL: ts.URL + emulator.BasePath, Credentials: cfapi.TokenCredentials(emulatorToken),
+			MaxInFlight: workers, Sleep: func(ctx context.Context, _ time.Duration) error { return ctx.Err() },
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		snap, err := Collect(context.Background(), clientSource{client}, clientOptions(workers))
+		if err != nil || snap.Incomplete {
+			t.Fatalf("workers %d, faults %+v: collection failed or incomplete: %v", workers, faults, err)
+		}
+		if st := client.Stats(); faults.FirstCallTooMany && st.RateLimited == 0 {
+			t.Fatalf("no 429 met: %+v", st)
+		}
+		for i := range snap.Zones {
+			snap.Zones[i].Requests = 0 // the retries count
+		}
+		return snapJSON(t, snap)
+	}
+	want := collectFrom(emulator.FaultSpec{}, 8)
+	for _, workers := range []int{1, 3} {
+		if got := collectFrom(emulator.FaultSpec{FirstCallTooMany: true}, workers); got != want {
+			t.Errorf("workers %d: the snapshot under first-call 429s differs from the clean one", workers)
+		}
+	}
+}
