@@ -194,9 +194,6 @@ func TestPathSegmentsAreEscaped(t *testing.T) {
 			t.Errorf("segment %q: %v", bad, err)
 		}
 	}
-	if _, err := c.GetLegacyDNSSetting(ctx, "z1", "nameservers"); err == nil {
-		t.Error("unknown legacy DNS setting accepted")
-	}
 	if len(paths) != 2 {
 		t.Errorf("refused calls sent requests: %v", paths)
 	}

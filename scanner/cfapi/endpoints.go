@@ -3,19 +3,12 @@ package cfapi
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net/http"
 	"net/url"
 
 	"github.com/sunsetscan/sunset/scanner/vocab"
 
 	"github.com/sunsetscan/sunset/scanner/inventory"
-)
-
-// Legacy DNS settings endpoints (/zones/:id/dns_settings/NAME), deprecated 2024-09-13.
-const (
-	LegacyUseApexNS          = "use_apex_ns"
-	LegacySecondaryOverrides = "secondary_overrides"
 )
 
 // deprecatedZoneSettings are the single zone settings under a deprecation notice; their
@@ -210,20 +203,6 @@ func (c *Client) GetDNSSettings(ctx context.Context, zoneID string) (*inventory.
 // GetAccountDNSSettings returns an account's DNS settings (GET /accounts/:id/dns_settings).
 func (c *Client) GetAccountDNSSettings(ctx context.Context, accountID string) (*inventory.AccountDNSSettings, error) {
 	return one[inventory.AccountDNSSettings](ctx, c, false, "accounts", accountID, "dns_settings")
-}
-
-// GetLegacyDNSSetting reads a deprecated DNS settings endpoint, name LegacyUseApexNS or
-// LegacySecondaryOverrides (GET /zones/:id/dns_settings/NAME). The result is a Setting
-// whose id is name when the API sends none.
-func (c *Client) GetLegacyDNSSetting(ctx context.Context, zoneID, name string) (*inventory.Setting, error) {
-	if name != LegacyUseApexNS && name != LegacySecondaryOverrides {
-		return nil, fmt.Errorf("unknown legacy DNS setting %q (want %s or %s)", name, LegacyUseApexNS, LegacySecondaryOverrides)
-	}
-	s, err := one[inventory.Setting](ctx, c, true, "zones", zoneID, "dns_settings", name)
-	if err == nil && s.ID == "" {
-		s.ID = name
-	}
-	return s, err
 }
 
 // ListDNSRecords returns a zone's DNS records, of recordType only when it is not ""

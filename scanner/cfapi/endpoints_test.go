@@ -36,14 +36,6 @@ func TestTypedReads(t *testing.T) {
 					t.Errorf("setting %+v", got)
 				}
 			}},
-		{name: "legacy use_apex_ns", path: "/zones/z1/dns_settings/use_apex_ns",
-			result: `{"value":true}`,
-			call:   func(c *Client) (any, error) { return c.GetLegacyDNSSetting(ctx, "z1", LegacyUseApexNS) },
-			check: func(t *testing.T, got any) {
-				if b, _ := json.Marshal(got); string(b) != `{"id":"use_apex_ns","value":true}` {
-					t.Errorf("setting %s", b)
-				}
-			}},
 		{name: "account dns settings", path: "/accounts/a1/dns_settings",
 			result: `{"zone_defaults":{"flatten_all_cnames":false,"nameservers":{"type":"cloudflare.standard"}}}`,
 			call:   func(c *Client) (any, error) { return c.GetAccountDNSSettings(ctx, "a1") },

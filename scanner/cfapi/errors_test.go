@@ -195,7 +195,6 @@ func TestDeprecatedRoutesMarkRetirement(t *testing.T) {
 		"rate limits":             {func() error { _, err := c.ListRateLimits(ctx, "z"); return err }, true},
 		"cname_flattening":        {func() error { _, err := c.GetZoneSetting(ctx, "z", "cname_flattening"); return err }, true},
 		"bulk settings":           {func() error { _, err := c.ListZoneSettings(ctx, "z"); return err }, true},
-		"use_apex_ns":             {func() error { _, err := c.GetLegacyDNSSetting(ctx, "z", LegacyUseApexNS); return err }, true},
 		"tunnels":                 {func() error { _, err := c.ListTunnels(ctx, "a"); return err }, true},
 		"bookmarks":               {func() error { _, err := c.ListAccessBookmarks(ctx, "a"); return err }, true},
 		"ssl setting (live)":      {func() error { _, err := c.GetZoneSetting(ctx, "z", "ssl"); return err }, false},

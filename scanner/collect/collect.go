@@ -26,14 +26,13 @@
 //
 // # Requests per zone
 //
-// A zone costs 16 requests (RequestsPerZone) when every list fits in one page, it lists no
+// A zone costs 14 requests (RequestsPerZone) when every list fits in one page, it lists no
 // previous-version WAF package and no entry point ruleset exists:
 //
 //	firewall/rules, filters, rate_limits, firewall/waf/packages,
 //	firewall/waf/overrides                                                   5
 //	settings/{cname_flattening,brotli,minify,mobile_redirect,
 //	          server_side_exclude,privacy_pass} (single GETs)                  6
-//	dns_settings/use_apex_ns, dns_settings/secondary_overrides               2
 //	dns_settings                                                             1
 //	dns_records (one listing of every type)                                  1
 //	rulesets (the list, without rules)                                       1
@@ -42,10 +41,16 @@
 // http_ratelimit, http_request_firewall_managed and http_request_dynamic_redirect (read to
 // merge into later), plus 1 for settings/waf when the zone lists WAF packages (the previous
 // version's switch), plus 2 per active WAF package while that switch is on (its groups and
-// its rules): a zone with one active package and a custom rules entry point costs 20. Every
+// its rules): a zone with one active package and a custom rules entry point costs 18. Every
 // further page of a list is one more request. An account costs 4 (dns_settings,
 // load_balancers/pools, tunnels, access/bookmarks) plus its zone listing pages, plus one GET
 // when named in Options.Accounts.
+//
+// The deprecated dns_settings/use_apex_ns and dns_settings/secondary_overrides endpoints
+// are not read: the zone's dns_settings reflects both (multi_provider, secondary_overrides),
+// so they answered nothing new, and a scan calling them would be a caller of deprecated
+// endpoints itself. A snapshot written before still holds their values (LegacyDNSSettings),
+// and its scan uses them.
 //
 // The four entry points are found through the ruleset list rather than four GETs: zones
 // still on the old APIs mostly have none, so one request replaces four 404s, and the list
@@ -134,9 +139,6 @@ type Source interface {
 	ListRateLimits(ctx context.Context, zoneID string) ([]inventory.RateLimit, error)
 	// GetZoneSetting reads one zone setting (GET /zones/:id/settings/NAME).
 	GetZoneSetting(ctx context.Context, zoneID, name string) (*inventory.Setting, error)
-	// GetLegacyDNSSetting reads GET /zones/:id/dns_settings/NAME (use_apex_ns,
-	// secondary_overrides).
-	GetLegacyDNSSetting(ctx context.Context, zoneID, name string) (*inventory.Setting, error)
 	// GetDNSSettings reads a zone's DNS settings.
 	GetDNSSettings(ctx context.Context, zoneID string) (*inventory.DNSSettings, error)
 	// ListDNSRecords lists a zone's DNS records of one type, or of every type when

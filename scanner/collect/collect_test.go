@@ -111,7 +111,7 @@ func TestWAFPackageActive(t *testing.T) {
 }
 
 func TestRequestsPerZone(t *testing.T) {
-	if RequestsPerZone != 16 || RequestsPerEntrypoint != 1 || RequestsPerWAFZone != 1 || RequestsPerActiveWAFPackage != 2 {
+	if RequestsPerZone != 14 || RequestsPerEntrypoint != 1 || RequestsPerWAFZone != 1 || RequestsPerActiveWAFPackage != 2 {
 		t.Fatalf("documented counts changed: %d + %d per entry point + %d with packages + %d per active package", RequestsPerZone, RequestsPerEntrypoint, RequestsPerWAFZone, RequestsPerActiveWAFPackage)
 	}
 	// Both zones have a custom rules entry point; zone 0 has an active WAF package.
@@ -130,7 +130,7 @@ func TestRequestsPerZone(t *testing.T) {
 		for _, z := range snap.Zones {
 			got[z.Zone.Name] = z.Requests
 		}
-		want := map[string]int{"z000.example.com": 17 + 1 + 2 + 2, "z001.example.com": 17 + 1}
+		want := map[string]int{"z000.example.com": 15 + 1 + 2 + 2, "z001.example.com": 15 + 1}
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("requests per zone = %v, want %v", got, want)
 		}
@@ -140,8 +140,8 @@ func TestRequestsPerZone(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if a, b := snap.Zones[0].Requests, snap.Zones[1].Requests; a != 20 || b != 18 {
-			t.Errorf("requests = %d, %d; want 20 (active WAF package), 18", a, b)
+		if a, b := snap.Zones[0].Requests, snap.Zones[1].Requests; a != 18 || b != 16 {
+			t.Errorf("requests = %d, %d; want 18 (active WAF package), 16", a, b)
 		}
 	})
 	t.Run("fake agrees", func(t *testing.T) {
@@ -149,7 +149,7 @@ func TestRequestsPerZone(t *testing.T) {
 		if _, err := Collect(context.Background(), f2, testOptions()); err != nil {
 			t.Fatal(err)
 		}
-		for i, want := range []int{20, 18} {
+		for i, want := range []int{18, 16} {
 			n := 0
 			for k, c := range f2.calls {
 				if strings.HasPrefix(k, d2.Zones[i].Zone.ID+" ") {
@@ -767,9 +767,6 @@ func TestFailingZoneIsSkippedAfterRepeatedFailures(t *testing.T) {
 	parts := []string{"firewall/rules", "filters", "rate_limits", "firewall/waf/packages", "firewall/waf/overrides", "dns_settings", "dns_records", "healthchecks", "rulesets"}
 	for _, name := range zoneSettings {
 		parts = append(parts, "settings/"+name)
-	}
-	for _, name := range legacyDNSSettings {
-		parts = append(parts, "dns_settings/"+name)
 	}
 	for _, phase := range entrypointPhases {
 		parts = append(parts, "rulesets/phases/"+string(phase)+"/entrypoint")

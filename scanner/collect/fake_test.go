@@ -287,15 +287,6 @@ func (f *fake) GetZoneSetting(ctx context.Context, zoneID, name string) (*invent
 	return findSetting(f, f.zone(zoneID).Settings, name)
 }
 
-func (f *fake) GetLegacyDNSSetting(ctx context.Context, zoneID, name string) (*inventory.Setting, error) {
-	done, err := f.enter(ctx, zoneID+" dns_settings/"+name)
-	defer done()
-	if err != nil {
-		return nil, err
-	}
-	return findSetting(f, f.zone(zoneID).LegacyDNSSettings, name)
-}
-
 func (f *fake) GetDNSSettings(ctx context.Context, zoneID string) (*inventory.DNSSettings, error) {
 	done, err := f.enter(ctx, zoneID+" dns_settings")
 	defer done()
@@ -426,7 +417,6 @@ func fixture(n int) (*inventory.Snapshot, map[string][]inventory.DNSRecord) {
 			{ID: "server_side_exclude", Value: raw(`"on"`)},
 			{ID: "waf", Value: raw(`"on"`)},
 		}
-		z.LegacyDNSSettings = []inventory.Setting{{ID: "secondary_overrides", Value: raw(`false`)}, {ID: "use_apex_ns", Value: raw(`true`)}}
 		z.DNSSettings = &inventory.DNSSettings{FlattenAllCNAMEs: ptr(true), MultiProvider: ptr(true)}
 		srv := inventory.DNSRecord{ID: hexID(12, 3*i), Type: "SRV", Name: "_sip._tcp." + z.Zone.Name, Data: &inventory.RecordData{Service: ptr("_sip"), Proto: ptr("_tcp"), Priority: ptr(1), Weight: ptr(1), Port: ptr(5060), Target: "sip." + z.Zone.Name}}
 		locked := inventory.DNSRecord{ID: hexID(12, 3*i+1), Type: "CNAME", Name: "www." + z.Zone.Name, Content: z.Zone.Name, Locked: ptr(false), ZoneID: ptr(zid)}

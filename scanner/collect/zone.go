@@ -19,8 +19,6 @@ import (
 // deprecated, so it is not used even though it would save requests.
 var zoneSettings = []string{"cname_flattening", "brotli", "minify", "mobile_redirect", "server_side_exclude", "privacy_pass"}
 
-// legacyDNSSettings are the deprecated dns_settings/NAME endpoints.
-var legacyDNSSettings = []string{"use_apex_ns", "secondary_overrides"}
 
 // Phases whose entry points are read: custom rules, rate limiting rules, managed rules and
 // single redirects, which the migration plans merge into.
@@ -29,9 +27,9 @@ var entrypointPhases = []vocab.Phase{vocab.PhaseCustomRules, vocab.PhaseRateLimi
 const (
 	// RequestsPerZone is the number of requests a zone costs when every list fits in one
 	// page, no WAF package is listed and no entry point exists: 5 lists of firewall and
-	// rate limiting objects, 6 zone settings, 2 legacy DNS settings, DNS settings, DNS
-	// records and the list of rulesets.
-	RequestsPerZone = 5 + 6 + 2 + 1 + 1 + 1
+	// rate limiting objects, 6 zone settings, DNS settings, DNS records and the list of
+	// rulesets.
+	RequestsPerZone = 5 + 6 + 1 + 1 + 1
 	// RequestsPerEntrypoint is what each existing entry point of the four phases adds.
 	RequestsPerEntrypoint = 1
 	// RequestsPerWAFZone is what a zone with previous-version WAF packages adds: its waf
@@ -120,9 +118,6 @@ var namedParts = func() []struct {
 	}
 	for _, name := range zoneSettings {
 		parts = append(parts, named{"settings/" + name, partSetting(name)})
-	}
-	for _, name := range legacyDNSSettings {
-		parts = append(parts, named{"dns_settings/" + name, partLegacyDNSSetting(name)})
 	}
 	return append(parts, named{"dns_records", partDNSRecords}, named{"rulesets", partRulesets})
 }()
@@ -306,23 +301,6 @@ func partSetting(name string) zonePart {
 				v.ID = name
 			}
 			s.store(func(inv *inventory.ZoneInventory) { inv.Settings = append(inv.Settings, v) })
-			return nil
-		})
-	}
-}
-
-func partLegacyDNSSetting(name string) zonePart {
-	return func(ctx context.Context, s *zoneScan) {
-		s.call(ctx, "dns_settings/"+name, func(ctx context.Context) error {
-			p, err := s.src.GetLegacyDNSSetting(ctx, s.inv.Zone.ID, name)
-			if err != nil || p == nil {
-				return err
-			}
-			v := *p
-			if v.ID == "" {
-				v.ID = name
-			}
-			s.store(func(inv *inventory.ZoneInventory) { inv.LegacyDNSSettings = append(inv.LegacyDNSSettings, v) })
 			return nil
 		})
 	}

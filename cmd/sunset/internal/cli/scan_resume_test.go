@@ -248,7 +248,7 @@ func TestScanDryRun(t *testing.T) {
 	if n := srv.Stats().Total; n != 3 {
 		t.Errorf("the dry run sent %d requests, want 3 (the listing)", n)
 	}
-	for _, want := range []string{"1 accounts, 60 zones listed with 3 requests", "about 967 requests", "(--rps): about 4m2s"} {
+	for _, want := range []string{"1 accounts, 60 zones listed with 3 requests", "about 847 requests", "(--rps): about 3m32s"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, r.stdout)
 		}
