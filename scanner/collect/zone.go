@@ -19,7 +19,6 @@ import (
 // deprecated, so it is not used even though it would save requests.
 var zoneSettings = []string{"cname_flattening", "brotli", "minify", "mobile_redirect", "server_side_exclude", "privacy_pass"}
 
-
 // Phases whose entry points are read: custom rules, rate limiting rules, managed rules and
 // single redirects, which the migration plans merge into.
 var entrypointPhases = []vocab.Phase{vocab.PhaseCustomRules, vocab.PhaseRateLimiting, vocab.PhaseManaged, vocab.PhaseDynamicRedirect}
