@@ -69,9 +69,10 @@ func legacySetting(z *inventory.ZoneInventory, id string) (inventory.Setting, bo
 // legacyDNSSettings reports zones that use multi-provider DNS or secondary overrides, the
 // features the deprecated dns_settings/use_apex_ns and dns_settings/secondary_overrides
 // endpoints manage. The deprecated thing is the endpoint, and only a zone using the feature
-// has a reason to call it, so a zone where both the legacy value (if read) and the DNS settings
-// field are off gets no finding. Either source being on is enough: the legacy value is read
-// from the old endpoint while it answers, the field from the DNS settings afterwards.
+// has a reason to call it, so a zone where both the legacy value (if any) and the DNS settings
+// field are off gets no finding. Either source being on is enough: the DNS settings field is
+// what a scan reads; a legacy value comes only from a snapshot written when sunset still read
+// the old endpoints (it no longer does: the DNS settings answer both).
 func (s *liveScan) legacyDNSSettings(z *inventory.ZoneInventory) {
 	type legacy struct {
 		ruleID          vocab.RuleID
