@@ -118,6 +118,19 @@ func (s *Spill) Add(zoneID string, zp ZonePlan, ok bool, unplanned []string) err
 	return nil
 }
 
+// Zone scans one zone alone, builds its plan (BuildZone), lets check fill in its
+// verification when check is set (verify.Zone; migrate cannot import it), and adds it. It is
+// what a scan hands each zone to as it is collected.
+func (s *Spill) Zone(z *inventory.ZoneInventory, opts Options, check func(*ZonePlan, *inventory.ZoneInventory)) error {
+	one := &inventory.Snapshot{Zones: []inventory.ZoneInventory{*z}}
+	res := scanner.ScanSnapshot(one, opts.Catalog, scanner.Options{AsOf: opts.AsOf})
+	zp, ok, unplanned := BuildZone(z, res.Findings, opts)
+	if ok && check != nil {
+		check(&zp, z)
+	}
+	return s.Add(z.Zone.ID, zp, ok, unplanned)
+}
+
 // Planned reports whether the zone went through Add.
 func (s *Spill) Planned(zoneID string) bool {
 	s.mu.Lock()
