@@ -146,6 +146,17 @@ func buildPlan(snap *inventory.Snapshot, res scanner.Result, o *scanOptions) *mi
 // and a total, to w. It is what `sunset plan` and `sunset scan --plan-dir DIR` call; an
 // unwritable dir is a fatal error (exit 3).
 func writePlanDir(w io.Writer, dir string, p *migrate.Plan, snap *inventory.Snapshot) error {
+	return writePlanFiles(w, dir, p, planFiles{json: p.WriteJSON, snapshot: snap.Write})
+}
+
+// planFiles write a plan directory's plan.json and snapshot.json: from the plan and snapshot
+// held whole, or from a scan's temporary files (planStream).
+type planFiles struct {
+	json, snapshot func(io.Writer) error
+}
+
+// writePlanFiles is writePlanDir with plan.json and snapshot.json written by files.
+func writePlanFiles(w io.Writer, dir string, p *migrate.Plan, files planFiles) error {
 	unwritable := func(err error) error {
 		var pe *os.PathError
 		if errors.As(err, &pe) {
@@ -161,9 +172,9 @@ func writePlanDir(w io.Writer, dir string, p *migrate.Plan, snap *inventory.Snap
 		name  string
 		write func(f *os.File) error
 	}{
-		{"plan.json", func(f *os.File) error { return p.WriteJSON(f) }},
+		{"plan.json", func(f *os.File) error { return files.json(f) }},
 		{"plan.md", func(f *os.File) error { return p.WriteMarkdown(f) }},
-		{planSnapshotFile, func(f *os.File) error { return snap.Write(f) }},
+		{planSnapshotFile, func(f *os.File) error { return files.snapshot(f) }},
 	} {
 		f, err := safefile.Create(filepath.Join(dir, out.name))
 		if err != nil {

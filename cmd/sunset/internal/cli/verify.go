@@ -31,6 +31,11 @@ func noVerifyFlag() ucli.Flag {
 // differences are listed. A plan is no gate: differences are reported, not an exit code.
 func verifyPlan(w io.Writer, p *migrate.Plan, snap *inventory.Snapshot, where string) {
 	verify.Verify(p, snap)
+	reportVerification(w, p, where)
+}
+
+// reportVerification prints verifyPlan's line for a verified plan.
+func reportVerification(w io.Writer, p *migrate.Plan, where string) {
 	requests, differ, undeclared := verificationTotals(p)
 	if differ == 0 {
 		fmt.Fprintf(w, "Verified on %d generated requests: same decision in every zone.\n", requests)
