@@ -49,31 +49,27 @@ func oldAddress(r migrate.Retired) string {
 	return r.Type + ".terraform_managed_resource_" + strings.TrimLeft(sanitize(r.ID), "_")
 }
 
-// cleanupOf sorts the plan's retired objects by what Terraform can do with them, zone by
-// zone in plan order, each zone's by type and id.
-func cleanupOf(p *migrate.Plan) cleanupSet {
-	var c cleanupSet
-	for _, z := range p.Zones {
-		retired := append([]migrate.Retired(nil), z.Retired...)
-		sort.Slice(retired, func(i, j int) bool {
-			if retired[i].Type != retired[j].Type {
-				return retired[i].Type < retired[j].Type
-			}
-			return retired[i].ID < retired[j].ID
-		})
-		for _, r := range retired {
-			a := retiredAddr{zone: z.ZoneName, typ: r.Type, id: r.ID, address: oldAddress(r)}
-			switch {
-			case v4Types[r.Type]:
-				c.blocks = append(c.blocks, a)
-			case goneTypes[r.Type]:
-				c.gone = append(c.gone, a)
-			default:
-				c.other = append(c.other, a)
-			}
+// add sorts a zone's retired objects by what Terraform can do with them: zones come in plan
+// order, each zone's by type and id.
+func (c *cleanupSet) add(z *migrate.ZonePlan) {
+	retired := append([]migrate.Retired(nil), z.Retired...)
+	sort.Slice(retired, func(i, j int) bool {
+		if retired[i].Type != retired[j].Type {
+			return retired[i].Type < retired[j].Type
+		}
+		return retired[i].ID < retired[j].ID
+	})
+	for _, r := range retired {
+		a := retiredAddr{zone: z.ZoneName, typ: r.Type, id: r.ID, address: oldAddress(r)}
+		switch {
+		case v4Types[r.Type]:
+			c.blocks = append(c.blocks, a)
+		case goneTypes[r.Type]:
+			c.gone = append(c.gone, a)
+		default:
+			c.other = append(c.other, a)
 		}
 	}
-	return c
 }
 
 // removedFile is CleanupDir/removed.tf: removed blocks (destroy = false) to add to the v4
