@@ -186,6 +186,17 @@ func (s *Spill) Zones(fn func(*ZonePlan) error) error {
 	return nil
 }
 
+// EachSummary calls fn with each spilled zone's name and summary, in plan order, without
+// reading the zones back.
+func (s *Spill) EachSummary(fn func(zoneName string, sum Summary)) {
+	if s.sorted() != nil {
+		return // Zones and WriteJSON report the failure
+	}
+	for _, z := range s.zones {
+		fn(z.name, z.summary)
+	}
+}
+
 // Plan is the spilled plan read back whole, with the accounts and the findings no
 // step took (see Finish).
 func (s *Spill) Plan(head *Plan) (*Plan, error) {

@@ -146,17 +146,30 @@ func buildPlan(snap *inventory.Snapshot, res scanner.Result, o *scanOptions) *mi
 // and a total, to w. It is what `sunset plan` and `sunset scan --plan-dir DIR` call; an
 // unwritable dir is a fatal error (exit 3).
 func writePlanDir(w io.Writer, dir string, p *migrate.Plan, snap *inventory.Snapshot) error {
-	return writePlanFiles(w, dir, p, planFiles{json: p.WriteJSON, snapshot: snap.Write})
+	return writePlanFiles(w, dir, planFiles{
+		head: p, json: p.WriteJSON, markdown: p.WriteMarkdown, snapshot: snap.Write,
+		zones: terraform.WholePlan(p),
+		zoneSummaries: func(fn func(string, migrate.Summary)) {
+			for _, z := range p.Zones {
+				fn(z.ZoneName, z.Summary)
+			}
+		},
+	})
 }
 
-// planFiles write a plan directory's plan.json and snapshot.json: from the plan and snapshot
-// held whole, or from a scan's temporary files (planStream).
+// planFiles is what a plan directory is written from: a plan and snapshot held whole, or a
+// scan's temporary files (planStream), whose zones come one at a time.
 type planFiles struct {
-	json, snapshot func(io.Writer) error
+	// head holds the accounts and the plan's summary (and the zones of a whole plan).
+	head                     *migrate.Plan
+	json, markdown, snapshot func(io.Writer) error
+	zones                    terraform.Zones
+	// zoneSummaries calls fn with each zone's name and summary, in plan order.
+	zoneSummaries func(fn func(name string, sum migrate.Summary))
 }
 
-// writePlanFiles is writePlanDir with plan.json and snapshot.json written by files.
-func writePlanFiles(w io.Writer, dir string, p *migrate.Plan, files planFiles) error {
+// writePlanFiles is writePlanDir from files.
+func writePlanFiles(w io.Writer, dir string, files planFiles) error {
 	unwritable := func(err error) error {
 		var pe *os.PathError
 		if errors.As(err, &pe) {
@@ -170,12 +183,8 @@ func writePlanFiles(w io.Writer, dir string, p *migrate.Plan, files planFiles) e
 	}
 	for _, out := range []struct {
 		name  string
-		write func(f *os.File) error
-	}{
-		{"plan.json", func(f *os.File) error { return files.json(f) }},
-		{"plan.md", func(f *os.File) error { return p.WriteMarkdown(f) }},
-		{planSnapshotFile, func(f *os.File) error { return files.snapshot(f) }},
-	} {
+		write func(io.Writer) error
+	}{{"plan.json", files.json}, {"plan.md", files.markdown}, {planSnapshotFile, files.snapshot}} {
 		f, err := safefile.Create(filepath.Join(dir, out.name))
 		if err != nil {
 			return unwritable(err)
@@ -188,9 +197,10 @@ func writePlanFiles(w io.Writer, dir string, p *migrate.Plan, files planFiles) e
 			return unwritable(werr)
 		}
 	}
-	if err := terraform.Write(filepath.Join(dir, "terraform"), p); err != nil {
+	if err := terraform.WriteZones(filepath.Join(dir, "terraform"), files.head, files.zones); err != nil {
 		return unwritable(err)
 	}
+	p := files.head
 	for _, a := range p.Accounts {
 		name := a.AccountName
 		if name == "" {
@@ -198,10 +208,12 @@ func writePlanFiles(w io.Writer, dir string, p *migrate.Plan, files planFiles) e
 		}
 		fmt.Fprintf(w, "account %s: %s\n", textsafe.Sanitize(name), a.Summary.Line())
 	}
-	for _, z := range p.Zones {
-		fmt.Fprintf(w, "zone %s: %s\n", textsafe.Sanitize(z.ZoneName), z.Summary.Line())
-	}
-	if len(p.Accounts)+len(p.Zones) == 0 {
+	zones := 0
+	files.zoneSummaries(func(name string, sum migrate.Summary) {
+		zones++
+		fmt.Fprintf(w, "zone %s: %s\n", textsafe.Sanitize(name), sum.Line())
+	})
+	if len(p.Accounts)+zones == 0 {
 		fmt.Fprintf(w, "No changes: nothing deprecated needs migrating.\n")
 	}
 	fmt.Fprintf(w, "Plan: %s. Written to %s (plan.json, plan.md, terraform/, %s).\n", p.Summary.Line(), dir, planSnapshotFile)

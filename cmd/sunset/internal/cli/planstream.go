@@ -95,6 +95,19 @@ func (ps *planStream) finish(snap *inventory.Snapshot, res scanner.Result) (whol
 	return whole, head, nil
 }
 
+// files is what writes the plan directory from the spill; plan.md comes from the plan read
+// back whole.
+func (ps *planStream) files(head, whole *migrate.Plan, snap *inventory.Snapshot) planFiles {
+	return planFiles{
+		head:          head,
+		json:          func(w io.Writer) error { return ps.plan.WriteJSON(w, head) },
+		markdown:      whole.WriteMarkdown,
+		snapshot:      func(w io.Writer) error { return ps.writeSnapshot(w, snap) },
+		zones:         ps.plan.Zones,
+		zoneSummaries: ps.plan.EachSummary,
+	}
+}
+
 // writeSnapshot writes snap as Snapshot.Write would had the collection kept every zone:
 // the zones handed over come from the spill.
 func (ps *planStream) writeSnapshot(w io.Writer, snap *inventory.Snapshot) error {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -154,11 +153,7 @@ func runScan(ctx context.Context, s *Streams, o *scanOptions) error {
 	}
 	if o.planDir != "" {
 		// Summaries go to stderr: stdout may be carrying a machine format.
-		files := planFiles{
-			json:     func(w io.Writer) error { return ps.plan.WriteJSON(w, head) },
-			snapshot: func(w io.Writer) error { return ps.writeSnapshot(w, snap) },
-		}
-		if err := writePlanFiles(s.Err, o.planDir, plan, files); err != nil {
+		if err := writePlanFiles(s.Err, o.planDir, ps.files(head, plan, snap)); err != nil {
 			return err
 		}
 	}
