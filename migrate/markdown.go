@@ -328,7 +328,7 @@ func writeStep(w io.Writer, n int, st Step, num map[string]int, shared *planShar
 		}
 		resolves = fmt.Sprintf("- Resolves %s: %s\n", plural(len(st.Resolves), "finding", "findings"), strings.Join(fps, ", "))
 	}
-	if k := shared.pattern[patternKey(st)]; k > 0 {
+	if k := shared.pattern[patternID(st)]; k > 0 {
 		fmt.Fprintf(w, "- Why, notes and checks: as [%s](#%s), said once for the %s that have this step.\n%s\n",
 			patternName(k), githubSlug(patternName(k)), plural(len(shared.patternScopes[k-1]), "account or zone", "accounts and zones"), resolves)
 		return

@@ -1,6 +1,7 @@
 package migrate
 
 import (
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -42,7 +43,7 @@ type planScope struct {
 // by minPatternScopes scopes or more, with those scopes, and long reasons and notes that
 // steps outside the patterns hold in as many scopes (see findTexts). Numbers count from 1 in order of first use.
 type planShared struct {
-	pattern       map[string]int
+	pattern       map[patternHash]int
 	patternStep   []Step
 	patternScopes [][]int // scope indexes per pattern
 	text          map[string]int
@@ -115,76 +116,121 @@ func patternKey(st Step) string {
 	return string(b)
 }
 
-// sharedParts finds what plan.md says once (see planShared).
-func sharedParts(scopes []planScope) planShared {
-	sh := planShared{pattern: map[string]int{}, text: map[string]int{}}
-	in := map[string][]int{} // pattern key -> scopes holding it, once each
-	var order []string
-	for si, s := range scopes {
-		for _, st := range s.steps {
-			k := patternKey(st)
-			if n := len(in[k]); n == 0 || in[k][n-1] != si {
-				if n == 0 {
-					order = append(order, k)
-				}
-				in[k] = append(in[k], si)
+// patternHash is a step's patternKey hashed: plan.md's first pass keeps one per distinct
+// step of the plan, and a key holds the step's body.
+type patternHash [sha256.Size]byte
+
+// patternID is the hash of the step's patternKey.
+func patternID(st Step) patternHash { return sha256.Sum256([]byte(patternKey(st))) }
+
+// patternFinder finds the step patterns of plan.md (see planShared) from the scopes given
+// one at a time, in order: which scopes hold each step text and where it is first.
+type patternFinder struct {
+	in      map[patternHash][]int // scopes holding the pattern, once each
+	order   []patternHash
+	firstAt map[patternHash][2]int // scope and step index of its first step
+}
+
+func newPatternFinder() *patternFinder {
+	return &patternFinder{in: map[patternHash][]int{}, firstAt: map[patternHash][2]int{}}
+}
+
+// scope records the steps of scope si.
+func (f *patternFinder) scope(si int, steps []Step) {
+	for i, st := range steps {
+		k := patternID(st)
+		if n := len(f.in[k]); n == 0 || f.in[k][n-1] != si {
+			if n == 0 {
+				f.order = append(f.order, k)
+				f.firstAt[k] = [2]int{si, i}
 			}
+			f.in[k] = append(f.in[k], si)
 		}
 	}
-	first := map[string]Step{}
-	for _, s := range scopes {
-		for _, st := range s.steps {
-			if _, ok := first[patternKey(st)]; !ok {
-				first[patternKey(st)] = st
-			}
-		}
-	}
-	for _, k := range order {
-		if len(in[k]) >= minPatternScopes {
-			sh.patternStep = append(sh.patternStep, first[k])
-			sh.patternScopes = append(sh.patternScopes, in[k])
+}
+
+// shared numbers the patterns held by minPatternScopes scopes or more; their steps are
+// filled in by sharedFinder.scope (they are where firstAt says).
+func (f *patternFinder) shared() (planShared, map[[2]int]int) {
+	sh := planShared{pattern: map[patternHash]int{}, text: map[string]int{}}
+	need := map[[2]int]int{}
+	for _, k := range f.order {
+		if len(f.in[k]) >= minPatternScopes {
+			sh.patternStep = append(sh.patternStep, Step{})
+			sh.patternScopes = append(sh.patternScopes, f.in[k])
 			sh.pattern[k] = len(sh.patternStep)
+			need[f.firstAt[k]] = len(sh.patternStep)
 		}
 	}
-	sh.findTexts(scopes)
+	return sh, need
+}
+
+// sharedFinder is plan.md's second pass: the patterns' steps and the shared texts.
+type sharedFinder struct {
+	sh   *planShared
+	need map[[2]int]int // scope and step index -> pattern number
+	// uses, the last scope and the scopes of each long text, in order of first use.
+	uses, last, in map[string]int
+	order          []string
+}
+
+// sharedParts finds what plan.md says once (see planShared) in a plan's scopes held whole.
+func sharedParts(scopes []planScope) planShared {
+	pf := newPatternFinder()
+	for si, s := range scopes {
+		pf.scope(si, s.steps)
+	}
+	sh, need := pf.shared()
+	sf := newSharedFinder(&sh, need)
+	for si, s := range scopes {
+		sf.scope(si, s)
+	}
+	sf.done()
 	return sh
 }
 
-// findTexts numbers the long reasons and notes that steps outside the patterns, and zones'
-// verifications, share across minPatternScopes accounts and zones or more: within one zone
-// a text said a few times reads better in place than behind a link.
-func (sh *planShared) findTexts(scopes []planScope) {
-	uses, last := map[string]int{}, map[string]int{}
-	in := map[string]int{} // scopes using the text
-	var order []string
-	for si, s := range scopes {
-		var texts []string
-		if s.verify != nil {
-			texts = append(texts, s.verify.Notes...)
+func newSharedFinder(sh *planShared, need map[[2]int]int) *sharedFinder {
+	return &sharedFinder{sh: sh, need: need, uses: map[string]int{}, last: map[string]int{}, in: map[string]int{}}
+}
+
+// scope takes the pattern steps scope si holds first and counts its long reasons and notes:
+// those that steps outside the patterns, and zones' verifications, share across
+// minPatternScopes accounts and zones or more are numbered (done); within one zone a text
+// said a few times reads better in place than behind a link.
+func (f *sharedFinder) scope(si int, s planScope) {
+	var texts []string
+	if s.verify != nil {
+		texts = append(texts, s.verify.Notes...)
+	}
+	for i, st := range s.steps {
+		if n, ok := f.need[[2]int{si, i}]; ok {
+			f.sh.patternStep[n-1] = st
 		}
-		for _, st := range s.steps {
-			if sh.pattern[patternKey(st)] == 0 {
-				texts = append(texts, st.Reason, st.Note)
-			}
-		}
-		for _, t := range texts {
-			if len(t) < minSharedLen {
-				continue
-			}
-			if uses[t] == 0 {
-				order = append(order, t)
-			}
-			if uses[t] == 0 || last[t] != si {
-				in[t]++
-			}
-			uses[t]++
-			last[t] = si
+		if f.sh.pattern[patternID(st)] == 0 {
+			texts = append(texts, st.Reason, st.Note)
 		}
 	}
-	for _, t := range order {
-		if in[t] >= minPatternScopes {
-			sh.texts, sh.uses = append(sh.texts, t), append(sh.uses, uses[t])
-			sh.text[t] = len(sh.texts)
+	for _, t := range texts {
+		if len(t) < minSharedLen {
+			continue
+		}
+		if f.uses[t] == 0 {
+			f.order = append(f.order, t)
+		}
+		if f.uses[t] == 0 || f.last[t] != si {
+			f.in[t]++
+		}
+		f.uses[t]++
+		f.last[t] = si
+	}
+}
+
+// done numbers the shared texts.
+func (f *sharedFinder) done() {
+	for _, t := range f.order {
+		if f.in[t] >= minPatternScopes {
+			f.sh.texts, f.sh.uses = append(f.sh.texts, t), append(f.sh.uses, f.uses[t])
+			f.sh.text[t] = len(f.sh.texts)
 		}
 	}
 }
