@@ -58,11 +58,16 @@ func planScopes(p *Plan) []planScope {
 		scopes = append(scopes, newPlanScope("Account", a.AccountName, a.AccountID, "",
 			planScope{steps: a.Steps, summary: a.Summary, notes: a.Notes}))
 	}
-	for _, z := range p.Zones {
-		scopes = append(scopes, newPlanScope("Zone", z.ZoneName, z.ZoneID, z.PlanLevel,
-			planScope{steps: z.Steps, summary: z.Summary, notes: z.Notes, verify: z.Verification}))
+	for i := range p.Zones {
+		scopes = append(scopes, zoneScope(&p.Zones[i]))
 	}
 	return scopes
+}
+
+// zoneScope is a zone's planScope.
+func zoneScope(z *ZonePlan) planScope {
+	return newPlanScope("Zone", z.ZoneName, z.ZoneID, z.PlanLevel,
+		planScope{steps: z.Steps, summary: z.Summary, notes: z.Notes, verify: z.Verification})
 }
 
 // newPlanScope fills in the heading and anchor of a scope: "Zone NAME (`ID`, LEVEL plan)".
@@ -248,9 +253,27 @@ func (sh *planShared) textRef(t string) string {
 func textName(n int) string    { return "Text " + strconv.Itoa(n) }
 func patternName(n int) string { return "Step pattern " + strconv.Itoa(n) }
 
+// scopeLine is what plan.md's index and lists keep of a scope once its steps are gone.
+type scopeLine struct {
+	kind, name, anchor, level string
+	summary                   Summary
+	steps, findings           int
+	verification              string // "-" when not verified
+}
+
+// lineOf is the scope's scopeLine.
+func lineOf(s planScope) scopeLine {
+	verification := "-"
+	if s.verify != nil {
+		verification = EscapeMarkdown(s.verify.VerificationLine())
+	}
+	return scopeLine{kind: s.kind, name: s.name, anchor: s.anchor, level: s.level, summary: s.summary,
+		steps: len(s.steps), findings: findingsOf(s.steps), verification: verification}
+}
+
 // writeIndex writes the table of accounts and zones with their counts, each linked to its
 // section.
-func writeIndex(w io.Writer, scopes []planScope) {
+func writeIndex(w io.Writer, scopes []scopeLine) {
 	fmt.Fprintf(w, "## Index\n\n| Account or zone | Steps | By API | Manual | Create | Change | Delete | Verify | Findings | Verification |\n")
 	fmt.Fprintf(w, "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n")
 	for _, s := range scopes {
@@ -258,13 +281,9 @@ func writeIndex(w io.Writer, scopes []planScope) {
 		if s.level != "" {
 			label += " (" + EscapeMarkdown(s.level) + ")"
 		}
-		verification := "-"
-		if s.verify != nil {
-			verification = EscapeMarkdown(s.verify.VerificationLine())
-		}
 		sum := s.summary
-		fmt.Fprintf(w, "| [%s](#%s) | %d | %d | %d | %d | %d | %d | %d | %d | %s |\n", label, s.anchor, len(s.steps),
-			len(s.steps)-sum.Manual, sum.Manual, sum.Create, sum.Change, sum.Delete, sum.Verify, findingsOf(s.steps), verification)
+		fmt.Fprintf(w, "| [%s](#%s) | %d | %d | %d | %d | %d | %d | %d | %d | %s |\n", label, s.anchor, s.steps,
+			s.steps-sum.Manual, sum.Manual, sum.Create, sum.Change, sum.Delete, sum.Verify, s.findings, s.verification)
 	}
 	fmt.Fprintln(w)
 }
@@ -282,7 +301,7 @@ func findingsOf(steps []Step) int {
 
 // writeShared writes what is said once: each step pattern with the accounts and zones that
 // hold it, then each shared reason or note.
-func writeShared(w io.Writer, scopes []planScope, sh planShared) {
+func writeShared(w io.Writer, scopes []scopeLine, sh planShared) {
 	if len(sh.patternStep) == 0 && len(sh.texts) == 0 {
 		return
 	}

@@ -36,7 +36,8 @@ func spillPlan(t *testing.T, snap *inventory.Snapshot, res scanner.Result) (*mig
 }
 
 // TestSpillPlanIsBuildPlan shows that a plan built, verified and spilled a zone at a time
-// writes the same plan.json as the whole plan Build gives, and reads back as that plan.
+// writes the same plan.json and plan.md as the whole plan Build gives, and reads back as
+// that plan.
 func TestSpillPlanIsBuildPlan(t *testing.T) {
 	snap := seed.Demo()
 	// A file finding and a finding of a zone the snapshot does not hold: no step takes them.
@@ -60,6 +61,16 @@ func TestSpillPlanIsBuildPlan(t *testing.T) {
 	}
 	if got.String() != want.String() {
 		t.Fatalf("spilled plan.json differs from Build's at %s", firstDiff(got.String(), want.String()))
+	}
+	var wantMD, gotMD bytes.Buffer
+	if err := p.WriteMarkdown(&wantMD); err != nil {
+		t.Fatal(err)
+	}
+	if err := sp.WriteMarkdown(&gotMD, head); err != nil {
+		t.Fatal(err)
+	}
+	if gotMD.String() != wantMD.String() {
+		t.Fatalf("spilled plan.md differs from the whole plan's at %s", firstDiff(gotMD.String(), wantMD.String()))
 	}
 	whole, err := sp.Plan(head)
 	if err != nil {

@@ -80,13 +80,14 @@ func (ps *planStream) zone(z *inventory.ZoneInventory, handedOver bool) {
 	}
 }
 
-// finish plans the accounts and returns the plan read back whole, and the plan without its
-// zones (what writes plan.json from the spill).
-func (ps *planStream) finish(snap *inventory.Snapshot, res scanner.Result) (whole, head *migrate.Plan, err error) {
+// finish plans the accounts and returns the plan without its zones (what writes the plan
+// directory from the spill) and, when withWhole (a report shows the plan), the plan read
+// back whole.
+func (ps *planStream) finish(snap *inventory.Snapshot, res scanner.Result, withWhole bool) (whole, head *migrate.Plan, err error) {
 	if ps.err != nil {
 		return nil, nil, fatalError(fmt.Errorf("cannot plan: %w", ps.err))
 	}
-	if head, err = ps.plan.Finish(snap, res, ps.opts); err == nil {
+	if head, err = ps.plan.Finish(snap, res, ps.opts); err == nil && withWhole {
 		whole, err = ps.plan.Plan(head)
 	}
 	if err != nil {
@@ -95,13 +96,12 @@ func (ps *planStream) finish(snap *inventory.Snapshot, res scanner.Result) (whol
 	return whole, head, nil
 }
 
-// files is what writes the plan directory from the spill; plan.md comes from the plan read
-// back whole.
-func (ps *planStream) files(head, whole *migrate.Plan, snap *inventory.Snapshot) planFiles {
+// files is what writes the plan directory from the spill, a zone at a time.
+func (ps *planStream) files(head *migrate.Plan, snap *inventory.Snapshot) planFiles {
 	return planFiles{
 		head:          head,
 		json:          func(w io.Writer) error { return ps.plan.WriteJSON(w, head) },
-		markdown:      whole.WriteMarkdown,
+		markdown:      func(w io.Writer) error { return ps.plan.WriteMarkdown(w, head) },
 		snapshot:      func(w io.Writer) error { return ps.writeSnapshot(w, snap) },
 		zones:         ps.plan.Zones,
 		zoneSummaries: ps.plan.EachSummary,

@@ -139,13 +139,17 @@ func runScan(ctx context.Context, s *Streams, o *scanOptions) error {
 	})
 	var plan, head *migrate.Plan
 	if ps != nil {
-		if plan, head, err = ps.finish(snap, res); err != nil {
+		// Read back whole only for the reports that show it: the plan directory is written a
+		// zone at a time.
+		if plan, head, err = ps.finish(snap, res, showsPlan(o.formats)); err != nil {
 			return err
 		}
 		// Verified (zone by zone) only when something written shows the result; stderr:
 		// stdout may carry a machine format.
 		if ps.where != "" {
-			reportVerification(s.Err, plan, ps.where)
+			if err := reportVerificationOf(s.Err, ps.plan.Zones, ps.where); err != nil {
+				return fatalError(fmt.Errorf("cannot plan: %w", err))
+			}
 		}
 	}
 	if err := writeReports(s, o.formats, rep, o.color, plan, o.planDir); err != nil {
@@ -153,7 +157,7 @@ func runScan(ctx context.Context, s *Streams, o *scanOptions) error {
 	}
 	if o.planDir != "" {
 		// Summaries go to stderr: stdout may be carrying a machine format.
-		if err := writePlanFiles(s.Err, o.planDir, ps.files(head, plan, snap)); err != nil {
+		if err := writePlanFiles(s.Err, o.planDir, ps.files(head, snap)); err != nil {
 			return err
 		}
 	}
