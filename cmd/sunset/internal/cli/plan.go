@@ -94,18 +94,38 @@ func planCommand(s *Streams) *ucli.Command {
 	}
 }
 
-// runPlan scans, builds the plan and writes it to dir.
+// runPlan scans, builds the plan and writes it to dir. Each zone is planned as it is
+// collected (planStream): only --snapshot-out needs the account whole.
 func runPlan(ctx context.Context, s *Streams, opts *scanOptions, dir string, verifyIt bool) error {
-	snap, collectErr, err := planSource(ctx, s, opts, dirOutput("--plan-dir", dir)...)
-	if snap == nil {
+	if err := checkOutputs(append(opts.outputs(), dirOutput("--plan-dir", dir)...)); err != nil {
 		return err
 	}
-	res := scanner.ScanSnapshot(snap, opts.catalog, scanner.Options{AsOf: opts.asOf})
-	p := buildPlan(snap, res, opts)
-	if verifyIt {
-		verifyPlan(s.Out, p, snap, filepath.Join(dir, "plan.md"))
+	o := *opts
+	o.planDir, o.verify, o.formats = dir, verifyIt, nil
+	ps, err := newPlanStream(&o)
+	if err != nil {
+		return err
 	}
-	if err := writePlanDir(s.Out, dir, p, snap); err != nil {
+	defer ps.close()
+	snap, res, _, collectErr := scanSource(ctx, s, &o, o.snapshotOut != "", ps)
+	if snap == nil {
+		return collectErr
+	}
+	if o.snapshotOut != "" {
+		if err := writeSnapshot(o.snapshotOut, snap); err != nil {
+			return err
+		}
+	}
+	_, head, err := ps.finish(snap, res, false)
+	if err != nil {
+		return err
+	}
+	if ps.where != "" {
+		if err := reportVerificationOf(s.Out, ps.plan.Zones, ps.where); err != nil {
+			return fatalError(fmt.Errorf("cannot plan: %w", err))
+		}
+	}
+	if err := writePlanFiles(s.Out, dir, ps.files(head, snap)); err != nil {
 		return err
 	}
 	if collectErr != nil {

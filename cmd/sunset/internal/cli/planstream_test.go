@@ -1,40 +1,75 @@
 package cli
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/sunsetscan/sunset/scanner"
+	"github.com/sunsetscan/sunset/scanner/inventory"
 )
 
-// TestScanPlanDirEqualsPlan shows that the plan directory a scan writes while it collects
-// (each zone planned, verified and spilled as it is read, the account never held whole) has
-// the same files, byte for byte, as `sunset plan` writes from the whole snapshot.
-func TestScanPlanDirEqualsPlan(t *testing.T) {
+// TestScanPlanDirEqualsWholePlan shows that the plan directory a scan or `sunset plan`
+// writes while it collects (each zone planned, verified and spilled as it is read, the
+// account never held whole) has the same files, byte for byte, as the whole plan of the
+// whole snapshot (what --snapshot-out saves) written by writePlanDir.
+func TestScanPlanDirEqualsWholePlan(t *testing.T) {
 	_, base := sharedEmulator(t)
 	dir := t.TempDir()
-	streamed, whole := filepath.Join(dir, "scan"), filepath.Join(dir, "plan")
-	if r := runSunset(t, demoEnv(), "scan", "--api-url", base, "--rps", "0", "--workers", "3", "--as-of", "2025-02-01",
-		"--fail-on", "none", "--format", "html:"+filepath.Join(dir, "r.html"), "--plan-dir", streamed); r.code != ExitOK {
+	saved := filepath.Join(dir, "whole.json")
+	if r := runSunset(t, demoEnv(), "scan", "--api-url", base, "--rps", "0", "--as-of", "2025-02-01", "--fail-on", "none",
+		"--format", "json:"+filepath.Join(dir, "r.json"), "--snapshot-out", saved); r.code != ExitOK {
 		t.Fatalf("scan: exit %d\n%s", r.code, r.stderr)
 	}
-	if r := runSunset(t, demoEnv(), "plan", "--api-url", base, "--rps", "0", "--as-of", "2025-02-01", "--plan-dir", whole); r.code != ExitOK {
-		t.Fatalf("plan: exit %d\n%s", r.code, r.stderr)
+	f, err := os.Open(saved)
+	if err != nil {
+		t.Fatal(err)
 	}
+	snap, err := inventory.ReadSnapshot(f)
+	_ = f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := &scanOptions{}
+	o.asOf = day(t, "2025-02-01")
+	res := scanner.ScanSnapshot(snap, nil, scanner.Options{AsOf: o.asOf})
+	p := buildPlan(snap, res, o)
+	whole := filepath.Join(dir, "whole")
+	verifyPlan(io.Discard, p, snap, "")
+	if err := writePlanDir(io.Discard, whole, p, snap); err != nil {
+		t.Fatal(err)
+	}
+	for _, run := range []struct {
+		out  string
+		args []string
+	}{
+		{"scan", []string{"scan", "--workers", "3", "--fail-on", "none", "--format", "html:" + filepath.Join(dir, "r.html")}},
+		{"plan", []string{"plan"}},
+	} {
+		out := filepath.Join(dir, run.out)
+		args := append(run.args, "--plan-dir", out, "--api-url", base, "--rps", "0", "--as-of", "2025-02-01")
+		if r := runSunset(t, demoEnv(), args...); r.code != ExitOK {
+			t.Fatalf("%s: exit %d\n%s", run.out, r.code, r.stderr)
+		}
+		sameFiles(t, whole, out)
+	}
+}
+
+// sameFiles fails the test unless got holds every file of want, with the same bytes.
+func sameFiles(t *testing.T, want, got string) {
+	t.Helper()
 	files := 0
-	err := filepath.WalkDir(whole, func(path string, d os.DirEntry, err error) error {
+	err := filepath.WalkDir(want, func(path string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
-		rel, _ := filepath.Rel(whole, path)
-		want, _ := os.ReadFile(path)
-		got, err := os.ReadFile(filepath.Join(streamed, rel))
-		if err != nil {
-			t.Errorf("scan --plan-dir did not write %s: %v", rel, err)
-			return nil
-		}
+		rel, _ := filepath.Rel(want, path)
+		w, _ := os.ReadFile(path)
+		g, err := os.ReadFile(filepath.Join(got, rel))
 		files++
-		if string(got) != string(want) {
-			t.Errorf("%s differs from sunset plan's", rel)
+		if err != nil || string(g) != string(w) {
+			t.Errorf("%s: %s differs from the whole plan's (%v)", got, rel, err)
 		}
 		return nil
 	})
