@@ -179,21 +179,6 @@ type sharedFinder struct {
 	order          []string
 }
 
-// sharedParts finds what plan.md says once (see planShared) in a plan's scopes held whole.
-func sharedParts(scopes []planScope) planShared {
-	pf := newPatternFinder()
-	for si, s := range scopes {
-		pf.scope(si, s.steps)
-	}
-	sh, need := pf.shared()
-	sf := newSharedFinder(&sh, need)
-	for si, s := range scopes {
-		sf.scope(si, s)
-	}
-	sf.done()
-	return sh
-}
-
 func newSharedFinder(sh *planShared, need map[[2]int]int) *sharedFinder {
 	return &sharedFinder{sh: sh, need: need, uses: map[string]int{}, last: map[string]int{}, in: map[string]int{}}
 }

@@ -233,8 +233,11 @@ func (s *Spill) Finish(snap *inventory.Snapshot, res scanner.Result, opts Option
 		}
 	}
 	for _, f := range res.Findings {
+		// A live finding of a spilled zone was judged there (its unplanned ones are in
+		// s.unplanned).
 		live := f.Source == "" || f.Source == scanner.SourceLive
-		if !(live && f.ZoneID != "" && s.planned[f.ZoneID]) && !env.ix.used[f.Fingerprint] {
+		judged := live && f.ZoneID != "" && s.planned[f.ZoneID]
+		if !judged && !env.ix.used[f.Fingerprint] {
 			p.Unplanned = append(p.Unplanned, f.Fingerprint)
 		}
 	}

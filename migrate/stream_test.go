@@ -41,11 +41,11 @@ func spillPlan(t *testing.T, snap *inventory.Snapshot, res scanner.Result) (*mig
 func TestSpillPlanIsBuildPlan(t *testing.T) {
 	snap := seed.Demo()
 	// A file finding and a finding of a zone the snapshot does not hold: no step takes them.
-	p, res := planOf(snap, goldenAsOf)
+	res := scanner.ScanSnapshot(snap, nil, scanner.Options{AsOf: goldenAsOf})
 	res.Findings = append(res.Findings,
 		scanner.Finding{Fingerprint: "file-finding", Source: "repo"},
 		scanner.Finding{Fingerprint: "gone-zone", ZoneID: "gone", Source: scanner.SourceLive})
-	p = migrate.Build(snap, res, migrate.Options{AsOf: goldenAsOf})
+	p := migrate.Build(snap, res, migrate.Options{AsOf: goldenAsOf})
 	verify.Verify(p, snap)
 	var want bytes.Buffer
 	if err := p.WriteJSON(&want); err != nil {

@@ -116,14 +116,9 @@ func runPlan(ctx context.Context, s *Streams, opts *scanOptions, dir string, ver
 			return err
 		}
 	}
-	_, head, err := ps.finish(snap, res, false)
+	_, head, err := ps.finishAndReport(s.Out, snap, res, false)
 	if err != nil {
 		return err
-	}
-	if ps.where != "" {
-		if err := reportVerificationOf(s.Out, ps.plan.Zones, ps.where); err != nil {
-			return fatalError(fmt.Errorf("cannot plan: %w", err))
-		}
 	}
 	if err := writePlanFiles(s.Out, dir, ps.files(head, snap)); err != nil {
 		return err

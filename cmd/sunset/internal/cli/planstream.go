@@ -108,6 +108,20 @@ func (ps *planStream) files(head *migrate.Plan, snap *inventory.Snapshot) planFi
 	}
 }
 
+// finishAndReport is finish, then the verification's line to w when the plan was verified
+// (only when something written shows the result).
+func (ps *planStream) finishAndReport(w io.Writer, snap *inventory.Snapshot, res scanner.Result, withWhole bool) (whole, head *migrate.Plan, err error) {
+	if whole, head, err = ps.finish(snap, res, withWhole); err != nil {
+		return nil, nil, err
+	}
+	if ps.where != "" {
+		if err := reportVerificationOf(w, ps.plan.Zones, ps.where); err != nil {
+			return nil, nil, fatalError(fmt.Errorf("cannot plan: %w", err))
+		}
+	}
+	return whole, head, nil
+}
+
 // writeSnapshot writes snap as Snapshot.Write would had the collection kept every zone:
 // the zones handed over come from the spill.
 func (ps *planStream) writeSnapshot(w io.Writer, snap *inventory.Snapshot) error {

@@ -140,16 +140,10 @@ func runScan(ctx context.Context, s *Streams, o *scanOptions) error {
 	var plan, head *migrate.Plan
 	if ps != nil {
 		// Read back whole only for the reports that show it: the plan directory is written a
-		// zone at a time.
-		if plan, head, err = ps.finish(snap, res, showsPlan(o.formats)); err != nil {
+		// zone at a time. The verification's line goes to stderr: stdout may carry a
+		// machine format.
+		if plan, head, err = ps.finishAndReport(s.Err, snap, res, showsPlan(o.formats)); err != nil {
 			return err
-		}
-		// Verified (zone by zone) only when something written shows the result; stderr:
-		// stdout may carry a machine format.
-		if ps.where != "" {
-			if err := reportVerificationOf(s.Err, ps.plan.Zones, ps.where); err != nil {
-				return fatalError(fmt.Errorf("cannot plan: %w", err))
-			}
 		}
 	}
 	if err := writeReports(s, o.formats, rep, o.color, plan, o.planDir); err != nil {
