@@ -43,45 +43,93 @@ func newBuildEnv(findings []scanner.Finding, opts Options) buildEnv {
 	return env
 }
 
+// Fragments keeps byte strings in a temporary file, each found again by its key: what a
+// collection hands over one at a time and what is written in another order at the end.
+// Add is safe for concurrent use; Close removes the file.
+type Fragments struct {
+	mu  sync.Mutex
+	f   *os.File
+	w   *bufio.Writer
+	off int64
+	at  map[string][2]int64 // key -> offset, length
+}
+
+// NewFragments opens a temporary file in dir ("" is the system's temporary directory).
+func NewFragments(dir string) (*Fragments, error) {
+	f, err := os.CreateTemp(dir, "sunset-*.spill")
+	if err != nil {
+		return nil, err
+	}
+	return &Fragments{f: f, w: bufio.NewWriterSize(f, 1<<16), at: map[string][2]int64{}}, nil
+}
+
+// Add keeps b under key (a key added again points at the new bytes).
+func (fr *Fragments) Add(key string, b []byte) error {
+	fr.mu.Lock()
+	defer fr.mu.Unlock()
+	if _, err := fr.w.Write(b); err != nil {
+		return err
+	}
+	fr.at[key] = [2]int64{fr.off, int64(len(b))}
+	fr.off += int64(len(b))
+	return nil
+}
+
+// Get reads the bytes kept under key into buf (reused), false when there are none.
+func (fr *Fragments) Get(key string, buf []byte) ([]byte, bool, error) {
+	fr.mu.Lock()
+	defer fr.mu.Unlock()
+	loc, ok := fr.at[key]
+	if !ok {
+		return buf, false, nil
+	}
+	if err := fr.w.Flush(); err != nil {
+		return buf, true, err
+	}
+	buf = append(buf[:0], make([]byte, loc[1])...)
+	_, err := fr.f.ReadAt(buf, loc[0])
+	return buf, true, err
+}
+
+// Close removes the file.
+func (fr *Fragments) Close() error {
+	err := fr.f.Close()
+	if rerr := os.Remove(fr.f.Name()); err == nil {
+		err = rerr
+	}
+	return err
+}
+
 // Spill is a plan built a zone at a time: each zone's plan goes to a temporary file as
-// soon as it is built (Add), and memory keeps only where it is, its name and summary. The
-// whole plan is then written (WriteJSON) or read back a zone at a time (Zones) in Build's
+// soon as it is built (Add), and memory keeps only its name and summary. The whole plan is
+// then written (WriteJSON, WriteMarkdown) or read back a zone at a time (Zones) in Build's
 // order. Add is safe for concurrent use; Close removes the file.
 type Spill struct {
 	mu        sync.Mutex
-	f         *os.File
-	w         *bufio.Writer
-	off       int64
+	fr        *Fragments
 	zones     []spilledZone
 	planned   map[string]bool
 	unplanned []string
 	err       error
 }
 
-// spilledZone is where one zone's plan is in the spill file.
+// spilledZone is what memory keeps of a spilled zone's plan.
 type spilledZone struct {
 	name, id string
-	off, n   int64
 	summary  Summary
 }
 
 // NewSpill opens a spill in dir ("" is the system's temporary directory).
 func NewSpill(dir string) (*Spill, error) {
-	f, err := os.CreateTemp(dir, "sunset-plan-*.json")
+	fr, err := NewFragments(dir)
 	if err != nil {
 		return nil, err
 	}
-	return &Spill{f: f, w: bufio.NewWriterSize(f, 1<<16), planned: map[string]bool{}}, nil
+	return &Spill{fr: fr, planned: map[string]bool{}}, nil
 }
 
 // Close removes the spill file.
-func (s *Spill) Close() error {
-	err := s.f.Close()
-	if rerr := os.Remove(s.f.Name()); err == nil {
-		err = rerr
-	}
-	return err
-}
+func (s *Spill) Close() error { return s.fr.Close() }
 
 // zoneIndent is the indentation of a zone inside plan.json (Plan.WriteJSON): the plan's
 // members are at one level, the elements of "zones" at two.
@@ -110,11 +158,10 @@ func (s *Spill) Add(zoneID string, zp ZonePlan, ok bool, unplanned []string) err
 	if !ok || s.err != nil {
 		return s.err
 	}
-	if _, s.err = s.w.Write(buf.Bytes()); s.err != nil {
+	if s.err = s.fr.Add(zoneID, buf.Bytes()); s.err != nil {
 		return s.err
 	}
-	s.zones = append(s.zones, spilledZone{name: zp.ZoneName, id: zp.ZoneID, off: s.off, n: int64(buf.Len()), summary: zp.Summary})
-	s.off += int64(buf.Len())
+	s.zones = append(s.zones, spilledZone{name: zp.ZoneName, id: zoneID, summary: zp.Summary})
 	return nil
 }
 
@@ -145,9 +192,6 @@ func (s *Spill) sorted() error {
 	if s.err != nil {
 		return s.err
 	}
-	if err := s.w.Flush(); err != nil {
-		return err
-	}
 	sort.SliceStable(s.zones, func(i, j int) bool {
 		if s.zones[i].name != s.zones[j].name {
 			return s.zones[i].name < s.zones[j].name
@@ -159,8 +203,7 @@ func (s *Spill) sorted() error {
 
 // raw is the JSON of one spilled zone, as plan.json indents it.
 func (s *Spill) raw(z spilledZone, buf []byte) ([]byte, error) {
-	buf = append(buf[:0], make([]byte, z.n)...)
-	_, err := s.f.ReadAt(buf, z.off)
+	buf, _, err := s.fr.Get(z.id, buf)
 	return buf, err
 }
 

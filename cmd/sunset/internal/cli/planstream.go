@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"sync"
 
 	"github.com/sunsetscan/sunset/migrate"
@@ -23,9 +22,11 @@ type planStream struct {
 	// where names what shows the verification ("" when nothing does: not verified).
 	where string
 	plan  *migrate.Spill
-	snap  *zoneSpill // nil without a plan directory
-	mu    sync.Mutex
-	err   error // the first failure of a zone's hand-over
+	// snap keeps the JSON of each zone handed over, for snapshot.json; nil without a plan
+	// directory.
+	snap *migrate.Fragments
+	mu   sync.Mutex
+	err  error // the first failure of a zone's hand-over
 }
 
 // newPlanStream starts the plan of a scan that writes it to o.planDir or shows it in a
@@ -44,7 +45,7 @@ func newPlanStream(o *scanOptions) (*planStream, error) {
 		return nil, fatalError(fmt.Errorf("cannot plan: %w", err))
 	}
 	if o.planDir != "" {
-		if ps.snap, err = newZoneSpill(); err != nil {
+		if ps.snap, err = migrate.NewFragments(""); err != nil {
 			_ = ps.plan.Close()
 			return nil, fatalError(fmt.Errorf("cannot plan: %w", err))
 		}
@@ -56,7 +57,7 @@ func newPlanStream(o *scanOptions) (*planStream, error) {
 func (ps *planStream) close() {
 	_ = ps.plan.Close()
 	if ps.snap != nil {
-		_ = ps.snap.close()
+		_ = ps.snap.Close()
 	}
 }
 
@@ -69,7 +70,10 @@ func (ps *planStream) zone(z *inventory.ZoneInventory, handedOver bool) {
 	}
 	err := ps.plan.Zone(z, ps.opts, check)
 	if err == nil && handedOver && ps.snap != nil {
-		err = ps.snap.add(z)
+		var b []byte
+		if b, err = encodeZone(z); err == nil {
+			err = ps.snap.Add(z.Zone.ID, b)
+		}
 	}
 	if err != nil {
 		ps.mu.Lock()
@@ -128,32 +132,7 @@ func (ps *planStream) writeSnapshot(w io.Writer, snap *inventory.Snapshot) error
 	if ps.snap == nil || len(snap.Zones) == 0 {
 		return snap.Write(w)
 	}
-	return ps.snap.write(w, snap)
-}
-
-// zoneSpill keeps zones' JSON, indented as in a snapshot file, in a temporary file.
-type zoneSpill struct {
-	mu  sync.Mutex
-	f   *os.File
-	w   *bufio.Writer
-	off int64
-	at  map[string][2]int64 // zone id -> offset, length
-}
-
-func newZoneSpill() (*zoneSpill, error) {
-	f, err := os.CreateTemp("", "sunset-snapshot-*.json")
-	if err != nil {
-		return nil, err
-	}
-	return &zoneSpill{f: f, w: bufio.NewWriterSize(f, 1<<16), at: map[string][2]int64{}}, nil
-}
-
-func (zs *zoneSpill) close() error {
-	err := zs.f.Close()
-	if rerr := os.Remove(zs.f.Name()); err == nil {
-		err = rerr
-	}
-	return err
+	return writeSnapshotFrom(w, snap, ps.snap)
 }
 
 // snapshotZoneIndent is the indentation of a zone inside a snapshot file (Snapshot.Write).
@@ -170,29 +149,8 @@ func encodeZone(z *inventory.ZoneInventory) ([]byte, error) {
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
-// add keeps one zone.
-func (zs *zoneSpill) add(z *inventory.ZoneInventory) error {
-	b, err := encodeZone(z)
-	if err != nil {
-		return err
-	}
-	zs.mu.Lock()
-	defer zs.mu.Unlock()
-	if _, err := zs.w.Write(b); err != nil {
-		return err
-	}
-	zs.at[z.Zone.ID] = [2]int64{zs.off, int64(len(b))}
-	zs.off += int64(len(b))
-	return nil
-}
-
-// write writes snap with its kept zones whole, one at a time.
-func (zs *zoneSpill) write(w io.Writer, snap *inventory.Snapshot) error {
-	zs.mu.Lock()
-	defer zs.mu.Unlock()
-	if err := zs.w.Flush(); err != nil {
-		return err
-	}
+// writeSnapshotFrom writes snap with the zones kept in fr whole, one at a time.
+func writeSnapshotFrom(w io.Writer, snap *inventory.Snapshot, fr *migrate.Fragments) error {
 	head := *snap
 	head.Zones = []inventory.ZoneInventory{}
 	var whole bytes.Buffer
@@ -216,7 +174,7 @@ func (zs *zoneSpill) write(w io.Writer, snap *inventory.Snapshot) error {
 		}
 		_, _ = bw.WriteString(sep)
 		var err error
-		if buf, err = zs.zoneJSON(z, buf); err != nil {
+		if buf, err = zoneJSON(fr, z, buf); err != nil {
 			return err
 		}
 		_, _ = bw.Write(buf)
@@ -228,12 +186,10 @@ func (zs *zoneSpill) write(w io.Writer, snap *inventory.Snapshot) error {
 
 // zoneJSON is a zone's JSON in the snapshot: the kept one, or the zone as the snapshot holds
 // it (never handed over: not started when the collection stopped). buf is reused.
-func (zs *zoneSpill) zoneJSON(z *inventory.ZoneInventory, buf []byte) ([]byte, error) {
-	loc, ok := zs.at[z.Zone.ID]
-	if !ok {
-		return encodeZone(z)
+func zoneJSON(fr *migrate.Fragments, z *inventory.ZoneInventory, buf []byte) ([]byte, error) {
+	buf, ok, err := fr.Get(z.Zone.ID, buf)
+	if ok || err != nil {
+		return buf, err
 	}
-	buf = append(buf[:0], make([]byte, loc[1])...)
-	_, err := zs.f.ReadAt(buf, loc[0])
-	return buf, err
+	return encodeZone(z)
 }
