@@ -178,14 +178,7 @@ func (s *Spill) Zone(z *inventory.ZoneInventory, opts Options, check func(*ZoneP
 	return s.Add(z.Zone.ID, zp, ok, unplanned)
 }
 
-// Planned reports whether the zone went through Add.
-func (s *Spill) Planned(zoneID string) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.planned[zoneID]
-}
-
-// sorted flushes the spill and sorts its zones in Build's order (name, then id).
+// sorted sorts the spill's zones in Build's order (name, then id).
 func (s *Spill) sorted() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
