@@ -34,10 +34,7 @@ func Build(snap *inventory.Snapshot, res scanner.Result, opts Options) *Plan {
 		return p
 	}
 	p.Source = snap.Source
-	env := buildEnv{ix: newFindingIndex(res.Findings), cat: opts.Catalog, asOf: opts.AsOf}
-	if env.cat == nil {
-		env.cat = catalog.Default()
-	}
+	env := newBuildEnv(res.Findings, opts)
 	for _, a := range sortedAccounts(snap) {
 		if ap, ok := env.accountPlan(a); ok {
 			p.Accounts = append(p.Accounts, ap)

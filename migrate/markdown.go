@@ -151,36 +151,88 @@ const TwoWays = "**Two ways to carry out this plan, never both on the same objec
 // account and zone, the numbered steps with their call, why, what they resolve and the old
 // -> new diffs, and a summary line. Text from the account is escaped.
 func (p *Plan) WriteMarkdown(w io.Writer) error {
+	return writeMarkdown(w, p, func(fn func(int, planScope) error) error {
+		for si, s := range planScopes(p) {
+			if err := fn(si, s); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// WriteMarkdown is Plan.WriteMarkdown for the spilled plan whose head Finish gave: its zones
+// are read back one at a time, three times (the index and step patterns, the shared texts,
+// the sections), so memory holds one zone and what the index shows of the others.
+func (s *Spill) WriteMarkdown(w io.Writer, head *Plan) error {
+	return writeMarkdown(w, head, func(fn func(int, planScope) error) error {
+		si := 0
+		for _, sc := range planScopes(&Plan{Accounts: head.Accounts}) {
+			if err := fn(si, sc); err != nil {
+				return err
+			}
+			si++
+		}
+		return s.Zones(func(z *ZonePlan) error {
+			err := fn(si, zoneScope(z))
+			si++
+			return err
+		})
+	})
+}
+
+// writeMarkdown writes plan.md for the plan whose summary, accounts and findings without a
+// step head holds, scopes handing over its accounts' and zones' sections (planScope) one
+// at a time, in order, each time it is called.
+func writeMarkdown(w io.Writer, head *Plan, scopes func(fn func(int, planScope) error) error) error {
+	var lines []scopeLine
+	pf := newPatternFinder()
+	zones := 0
+	err := scopes(func(si int, s planScope) error {
+		lines = append(lines, lineOf(s))
+		if s.kind == "Zone" {
+			zones++
+		}
+		pf.scope(si, s.steps)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	shared, need := pf.shared()
+	sf := newSharedFinder(&shared, need)
+	if err := scopes(func(si int, s planScope) error { sf.scope(si, s); return nil }); err != nil {
+		return err
+	}
+	sf.done()
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "# Migration plan\n\n")
 	var meta []string
-	if p.AsOf != "" {
-		meta = append(meta, "as of "+p.AsOf)
+	if head.AsOf != "" {
+		meta = append(meta, "as of "+head.AsOf)
 	}
-	if p.Source != "" {
-		meta = append(meta, "source "+code(p.Source))
+	if head.Source != "" {
+		meta = append(meta, "source "+code(head.Source))
 	}
-	meta = append(meta, fmt.Sprintf("plan schema %d", p.SchemaVersion))
+	meta = append(meta, fmt.Sprintf("plan schema %d", head.SchemaVersion))
 	fmt.Fprintf(bw, "%s.\n\n", strings.Join(meta, ", "))
 	fmt.Fprintf(bw, "Symbols: `+` create, `~` change, `-` delete, `?` verify (a read), `!` manual (an operator acts). Steps run in order; a step runs only after the steps it depends on.\n\n")
-	fmt.Fprintf(bw, "**Plan: %s** (%s, %s).\n\n", p.Summary.Line(), plural(len(p.Accounts), "account", "accounts"), plural(len(p.Zones), "zone", "zones"))
-	scopes := planScopes(p)
-	if len(scopes) == 0 {
+	fmt.Fprintf(bw, "**Plan: %s** (%s, %s).\n\n", head.Summary.Line(), plural(len(lines)-zones, "account", "accounts"), plural(zones, "zone", "zones"))
+	if len(lines) == 0 {
 		fmt.Fprintf(bw, "No changes. Nothing deprecated needs migrating.\n")
 	} else {
 		fmt.Fprintf(bw, "%s\n\n", TwoWays)
 	}
-	if len(scopes) > 1 { // one section needs no index
-		writeIndex(bw, scopes)
+	if len(lines) > 1 { // one section needs no index
+		writeIndex(bw, lines)
 	}
-	shared := sharedParts(scopes)
-	writeShared(bw, scopes, shared)
-	for _, s := range scopes {
-		writeScope(bw, s, shared)
+	writeShared(bw, lines, shared)
+	if err := scopes(func(_ int, s planScope) error { writeScope(bw, s, shared); return nil }); err != nil {
+		return err
 	}
-	if len(p.Unplanned) > 0 {
+	if len(head.Unplanned) > 0 {
 		fmt.Fprintf(bw, "## Findings without a step\n\n")
-		for _, f := range p.Unplanned {
+		for _, f := range head.Unplanned {
 			fmt.Fprintf(bw, "- %s\n", code(f))
 		}
 		fmt.Fprintln(bw)
@@ -328,7 +380,7 @@ func writeStep(w io.Writer, n int, st Step, num map[string]int, shared *planShar
 		}
 		resolves = fmt.Sprintf("- Resolves %s: %s\n", plural(len(st.Resolves), "finding", "findings"), strings.Join(fps, ", "))
 	}
-	if k := shared.pattern[patternKey(st)]; k > 0 {
+	if k := shared.pattern[patternID(st)]; k > 0 {
 		fmt.Fprintf(w, "- Why, notes and checks: as [%s](#%s), said once for the %s that have this step.\n%s\n",
 			patternName(k), githubSlug(patternName(k)), plural(len(shared.patternScopes[k-1]), "account or zone", "accounts and zones"), resolves)
 		return

@@ -1,6 +1,7 @@
 package migrate
 
 import (
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -42,7 +43,7 @@ type planScope struct {
 // by minPatternScopes scopes or more, with those scopes, and long reasons and notes that
 // steps outside the patterns hold in as many scopes (see findTexts). Numbers count from 1 in order of first use.
 type planShared struct {
-	pattern       map[string]int
+	pattern       map[patternHash]int
 	patternStep   []Step
 	patternScopes [][]int // scope indexes per pattern
 	text          map[string]int
@@ -57,11 +58,16 @@ func planScopes(p *Plan) []planScope {
 		scopes = append(scopes, newPlanScope("Account", a.AccountName, a.AccountID, "",
 			planScope{steps: a.Steps, summary: a.Summary, notes: a.Notes}))
 	}
-	for _, z := range p.Zones {
-		scopes = append(scopes, newPlanScope("Zone", z.ZoneName, z.ZoneID, z.PlanLevel,
-			planScope{steps: z.Steps, summary: z.Summary, notes: z.Notes, verify: z.Verification}))
+	for i := range p.Zones {
+		scopes = append(scopes, zoneScope(&p.Zones[i]))
 	}
 	return scopes
+}
+
+// zoneScope is a zone's planScope.
+func zoneScope(z *ZonePlan) planScope {
+	return newPlanScope("Zone", z.ZoneName, z.ZoneID, z.PlanLevel,
+		planScope{steps: z.Steps, summary: z.Summary, notes: z.Notes, verify: z.Verification})
 }
 
 // newPlanScope fills in the heading and anchor of a scope: "Zone NAME (`ID`, LEVEL plan)".
@@ -115,76 +121,106 @@ func patternKey(st Step) string {
 	return string(b)
 }
 
-// sharedParts finds what plan.md says once (see planShared).
-func sharedParts(scopes []planScope) planShared {
-	sh := planShared{pattern: map[string]int{}, text: map[string]int{}}
-	in := map[string][]int{} // pattern key -> scopes holding it, once each
-	var order []string
-	for si, s := range scopes {
-		for _, st := range s.steps {
-			k := patternKey(st)
-			if n := len(in[k]); n == 0 || in[k][n-1] != si {
-				if n == 0 {
-					order = append(order, k)
-				}
-				in[k] = append(in[k], si)
-			}
-		}
-	}
-	first := map[string]Step{}
-	for _, s := range scopes {
-		for _, st := range s.steps {
-			if _, ok := first[patternKey(st)]; !ok {
-				first[patternKey(st)] = st
-			}
-		}
-	}
-	for _, k := range order {
-		if len(in[k]) >= minPatternScopes {
-			sh.patternStep = append(sh.patternStep, first[k])
-			sh.patternScopes = append(sh.patternScopes, in[k])
-			sh.pattern[k] = len(sh.patternStep)
-		}
-	}
-	sh.findTexts(scopes)
-	return sh
+// patternHash is a step's patternKey hashed: plan.md's first pass keeps one per distinct
+// step of the plan, and a key holds the step's body.
+type patternHash [sha256.Size]byte
+
+// patternID is the hash of the step's patternKey.
+func patternID(st Step) patternHash { return sha256.Sum256([]byte(patternKey(st))) }
+
+// patternFinder finds the step patterns of plan.md (see planShared) from the scopes given
+// one at a time, in order: which scopes hold each step text and where it is first.
+type patternFinder struct {
+	in      map[patternHash][]int // scopes holding the pattern, once each
+	order   []patternHash
+	firstAt map[patternHash][2]int // scope and step index of its first step
 }
 
-// findTexts numbers the long reasons and notes that steps outside the patterns, and zones'
-// verifications, share across minPatternScopes accounts and zones or more: within one zone
-// a text said a few times reads better in place than behind a link.
-func (sh *planShared) findTexts(scopes []planScope) {
-	uses, last := map[string]int{}, map[string]int{}
-	in := map[string]int{} // scopes using the text
-	var order []string
-	for si, s := range scopes {
-		var texts []string
-		if s.verify != nil {
-			texts = append(texts, s.verify.Notes...)
-		}
-		for _, st := range s.steps {
-			if sh.pattern[patternKey(st)] == 0 {
-				texts = append(texts, st.Reason, st.Note)
+func newPatternFinder() *patternFinder {
+	return &patternFinder{in: map[patternHash][]int{}, firstAt: map[patternHash][2]int{}}
+}
+
+// scope records the steps of scope si.
+func (f *patternFinder) scope(si int, steps []Step) {
+	for i, st := range steps {
+		k := patternID(st)
+		if n := len(f.in[k]); n == 0 || f.in[k][n-1] != si {
+			if n == 0 {
+				f.order = append(f.order, k)
+				f.firstAt[k] = [2]int{si, i}
 			}
-		}
-		for _, t := range texts {
-			if len(t) < minSharedLen {
-				continue
-			}
-			if uses[t] == 0 {
-				order = append(order, t)
-			}
-			if uses[t] == 0 || last[t] != si {
-				in[t]++
-			}
-			uses[t]++
-			last[t] = si
+			f.in[k] = append(f.in[k], si)
 		}
 	}
-	for _, t := range order {
-		if in[t] >= minPatternScopes {
-			sh.texts, sh.uses = append(sh.texts, t), append(sh.uses, uses[t])
-			sh.text[t] = len(sh.texts)
+}
+
+// shared numbers the patterns held by minPatternScopes scopes or more; their steps are
+// filled in by sharedFinder.scope (they are where firstAt says).
+func (f *patternFinder) shared() (planShared, map[[2]int]int) {
+	sh := planShared{pattern: map[patternHash]int{}, text: map[string]int{}}
+	need := map[[2]int]int{}
+	for _, k := range f.order {
+		if len(f.in[k]) >= minPatternScopes {
+			sh.patternStep = append(sh.patternStep, Step{})
+			sh.patternScopes = append(sh.patternScopes, f.in[k])
+			sh.pattern[k] = len(sh.patternStep)
+			need[f.firstAt[k]] = len(sh.patternStep)
+		}
+	}
+	return sh, need
+}
+
+// sharedFinder is plan.md's second pass: the patterns' steps and the shared texts.
+type sharedFinder struct {
+	sh   *planShared
+	need map[[2]int]int // scope and step index -> pattern number
+	// uses, the last scope and the scopes of each long text, in order of first use.
+	uses, last, in map[string]int
+	order          []string
+}
+
+func newSharedFinder(sh *planShared, need map[[2]int]int) *sharedFinder {
+	return &sharedFinder{sh: sh, need: need, uses: map[string]int{}, last: map[string]int{}, in: map[string]int{}}
+}
+
+// scope takes the pattern steps scope si holds first and counts its long reasons and notes:
+// those that steps outside the patterns, and zones' verifications, share across
+// minPatternScopes accounts and zones or more are numbered (done); within one zone a text
+// said a few times reads better in place than behind a link.
+func (f *sharedFinder) scope(si int, s planScope) {
+	var texts []string
+	if s.verify != nil {
+		texts = append(texts, s.verify.Notes...)
+	}
+	for i, st := range s.steps {
+		if n, ok := f.need[[2]int{si, i}]; ok {
+			f.sh.patternStep[n-1] = st
+		}
+		if f.sh.pattern[patternID(st)] == 0 {
+			texts = append(texts, st.Reason, st.Note)
+		}
+	}
+	for _, t := range texts {
+		if len(t) < minSharedLen {
+			continue
+		}
+		if f.uses[t] == 0 {
+			f.order = append(f.order, t)
+		}
+		if f.uses[t] == 0 || f.last[t] != si {
+			f.in[t]++
+		}
+		f.uses[t]++
+		f.last[t] = si
+	}
+}
+
+// done numbers the shared texts.
+func (f *sharedFinder) done() {
+	for _, t := range f.order {
+		if f.in[t] >= minPatternScopes {
+			f.sh.texts, f.sh.uses = append(f.sh.texts, t), append(f.sh.uses, f.uses[t])
+			f.sh.text[t] = len(f.sh.texts)
 		}
 	}
 }
@@ -202,9 +238,27 @@ func (sh *planShared) textRef(t string) string {
 func textName(n int) string    { return "Text " + strconv.Itoa(n) }
 func patternName(n int) string { return "Step pattern " + strconv.Itoa(n) }
 
+// scopeLine is what plan.md's index and lists keep of a scope once its steps are gone.
+type scopeLine struct {
+	kind, name, anchor, level string
+	summary                   Summary
+	steps, findings           int
+	verification              string // "-" when not verified
+}
+
+// lineOf is the scope's scopeLine.
+func lineOf(s planScope) scopeLine {
+	verification := "-"
+	if s.verify != nil {
+		verification = EscapeMarkdown(s.verify.VerificationLine())
+	}
+	return scopeLine{kind: s.kind, name: s.name, anchor: s.anchor, level: s.level, summary: s.summary,
+		steps: len(s.steps), findings: findingsOf(s.steps), verification: verification}
+}
+
 // writeIndex writes the table of accounts and zones with their counts, each linked to its
 // section.
-func writeIndex(w io.Writer, scopes []planScope) {
+func writeIndex(w io.Writer, scopes []scopeLine) {
 	fmt.Fprintf(w, "## Index\n\n| Account or zone | Steps | By API | Manual | Create | Change | Delete | Verify | Findings | Verification |\n")
 	fmt.Fprintf(w, "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n")
 	for _, s := range scopes {
@@ -212,13 +266,9 @@ func writeIndex(w io.Writer, scopes []planScope) {
 		if s.level != "" {
 			label += " (" + EscapeMarkdown(s.level) + ")"
 		}
-		verification := "-"
-		if s.verify != nil {
-			verification = EscapeMarkdown(s.verify.VerificationLine())
-		}
 		sum := s.summary
-		fmt.Fprintf(w, "| [%s](#%s) | %d | %d | %d | %d | %d | %d | %d | %d | %s |\n", label, s.anchor, len(s.steps),
-			len(s.steps)-sum.Manual, sum.Manual, sum.Create, sum.Change, sum.Delete, sum.Verify, findingsOf(s.steps), verification)
+		fmt.Fprintf(w, "| [%s](#%s) | %d | %d | %d | %d | %d | %d | %d | %d | %s |\n", label, s.anchor, s.steps,
+			s.steps-sum.Manual, sum.Manual, sum.Create, sum.Change, sum.Delete, sum.Verify, s.findings, s.verification)
 	}
 	fmt.Fprintln(w)
 }
@@ -236,7 +286,7 @@ func findingsOf(steps []Step) int {
 
 // writeShared writes what is said once: each step pattern with the accounts and zones that
 // hold it, then each shared reason or note.
-func writeShared(w io.Writer, scopes []planScope, sh planShared) {
+func writeShared(w io.Writer, scopes []scopeLine, sh planShared) {
 	if len(sh.patternStep) == 0 && len(sh.texts) == 0 {
 		return
 	}

@@ -368,14 +368,19 @@ func (p *Plan) finish() {
 	}
 	for i := range p.Zones {
 		z := &p.Zones[i]
-		z.Summary = summarize(z.Steps)
-		sort.Slice(z.Retired, func(a, b int) bool {
-			if z.Retired[a].Type != z.Retired[b].Type {
-				return z.Retired[a].Type < z.Retired[b].Type
-			}
-			return z.Retired[a].ID < z.Retired[b].ID
-		})
+		z.finish()
 		p.Summary.add(z.Summary)
 	}
 	sort.Strings(p.Unplanned)
+}
+
+// finish fills the zone's summary and sorts its retired objects.
+func (z *ZonePlan) finish() {
+	z.Summary = summarize(z.Steps)
+	sort.Slice(z.Retired, func(a, b int) bool {
+		if z.Retired[a].Type != z.Retired[b].Type {
+			return z.Retired[a].Type < z.Retired[b].Type
+		}
+		return z.Retired[a].ID < z.Retired[b].ID
+	})
 }

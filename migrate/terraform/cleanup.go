@@ -49,51 +49,62 @@ func oldAddress(r migrate.Retired) string {
 	return r.Type + ".terraform_managed_resource_" + strings.TrimLeft(sanitize(r.ID), "_")
 }
 
-// cleanupOf sorts the plan's retired objects by what Terraform can do with them, zone by
-// zone in plan order, each zone's by type and id.
-func cleanupOf(p *migrate.Plan) cleanupSet {
-	var c cleanupSet
-	for _, z := range p.Zones {
-		retired := append([]migrate.Retired(nil), z.Retired...)
-		sort.Slice(retired, func(i, j int) bool {
-			if retired[i].Type != retired[j].Type {
-				return retired[i].Type < retired[j].Type
-			}
-			return retired[i].ID < retired[j].ID
-		})
-		for _, r := range retired {
-			a := retiredAddr{zone: z.ZoneName, typ: r.Type, id: r.ID, address: oldAddress(r)}
-			switch {
-			case v4Types[r.Type]:
-				c.blocks = append(c.blocks, a)
-			case goneTypes[r.Type]:
-				c.gone = append(c.gone, a)
-			default:
-				c.other = append(c.other, a)
-			}
+// add sorts a zone's retired objects by what Terraform can do with them: zones come in plan
+// order, each zone's by type and id.
+func (c *cleanupSet) add(z *migrate.ZonePlan) {
+	retired := append([]migrate.Retired(nil), z.Retired...)
+	sort.Slice(retired, func(i, j int) bool {
+		if retired[i].Type != retired[j].Type {
+			return retired[i].Type < retired[j].Type
+		}
+		return retired[i].ID < retired[j].ID
+	})
+	for _, r := range retired {
+		a := retiredAddr{zone: z.ZoneName, typ: r.Type, id: r.ID, address: oldAddress(r)}
+		switch {
+		case v4Types[r.Type]:
+			c.blocks = append(c.blocks, a)
+		case goneTypes[r.Type]:
+			c.gone = append(c.gone, a)
+		default:
+			c.other = append(c.other, a)
 		}
 	}
-	return c
 }
 
 // removedFile is CleanupDir/removed.tf: removed blocks (destroy = false) to add to the v4
 // configuration in place of the old resource blocks.
 func (c cleanupSet) removedFile() []byte {
+	var b bytes.Buffer
+	b.Write(header("Step 1 of ../README.md, on provider v4 and Terraform " + CleanupTerraform + ": copy into the configuration that manages these objects today, delete their resource blocks, then terraform plan and apply. Terraform forgets them; nothing is destroyed (the API steps of ../../plan.md delete the objects later). Do not add this file to the v5 configuration: v5 rejects the v4 state of cloudflare_firewall_rule and cloudflare_rate_limit."))
+	// A zone's blocks at a time, each formatted alone: a removed block has one attribute,
+	// so no alignment spans two zones, and the syntax tree of every old object of the
+	// account is never held at once.
+	for start := 0; start < len(c.blocks); {
+		end := start + 1
+		for end < len(c.blocks) && c.blocks[end].zone == c.blocks[start].zone {
+			end++
+		}
+		b.Write(hclwrite.Format(removedBlocks(c.blocks[start:end])))
+		start = end
+	}
+	out := bytes.TrimRight(b.Bytes(), "\n")
+	return append(out, '\n')
+}
+
+// removedBlocks is one zone's part of removed.tf, unformatted.
+func removedBlocks(blocks []retiredAddr) []byte {
 	f := hclwrite.NewEmptyFile()
 	body := f.Body()
-	zone := ""
-	for _, b := range c.blocks {
-		if b.zone != zone {
-			zone = b.zone
-			body.AppendUnstructuredTokens(comment("Zone " + zone + ": old resources the plan deletes through the API (plan.md). Rename the addresses if your configuration names them otherwise."))
-		}
+	body.AppendUnstructuredTokens(comment("Zone " + blocks[0].zone + ": old resources the plan deletes through the API (plan.md). Rename the addresses if your configuration names them otherwise."))
+	for _, b := range blocks {
 		rb := body.AppendNewBlock("removed", nil).Body()
 		typ, name, _ := strings.Cut(b.address, ".")
 		rb.SetAttributeTraversal("from", traversal(typ, name))
 		rb.AppendNewBlock("lifecycle", nil).Body().SetAttributeValue("destroy", cty.False)
 		body.AppendNewline()
 	}
-	return finish(header("Step 1 of ../README.md, on provider v4 and Terraform "+CleanupTerraform+": copy into the configuration that manages these objects today, delete their resource blocks, then terraform plan and apply. Terraform forgets them; nothing is destroyed (the API steps of ../../plan.md delete the objects later). Do not add this file to the v5 configuration: v5 rejects the v4 state of cloudflare_firewall_rule and cloudflare_rate_limit."), f)
+	return f.Bytes()
 }
 
 // stateRmScript is CleanupDir/state-rm.sh: the same as removed.tf with `terraform state

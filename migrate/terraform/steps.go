@@ -39,7 +39,9 @@ func (g *gen) claim(scope string, steps []migrate.Step, match func(migrate.Step)
 	var ids []string
 	for i, st := range steps {
 		if match(st) {
-			g.replaced = append(g.replaced, replacement{scope: scope, num: i + 1, step: st, address: address})
+			// README.md shows the step's id, call and whether it is manual: not its body.
+			slim := migrate.Step{ID: st.ID, Manual: st.Manual, Method: st.Method, Path: st.Path}
+			g.replaced = append(g.replaced, replacement{scope: scope, num: i + 1, step: slim, address: address})
 			ids = append(ids, st.ID)
 		}
 	}

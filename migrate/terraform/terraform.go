@@ -33,7 +33,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -50,34 +49,82 @@ import (
 // -> content, in a map the caller writes. A plan with nothing for Terraform yields
 // versions.tf and README.md alone.
 func Files(p *migrate.Plan) (map[string][]byte, error) {
-	g := &gen{names: newNamer()}
-	out := map[string][]byte{"versions.tf": versionsFile()}
-	acc, err := g.accountsFile(p)
+	out := map[string][]byte{}
+	err := generate(p, WholePlan(p), func(name string, data []byte) error {
+		out[name] = data
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
+	return out, nil
+}
+
+// Zones hands a plan's zones to fn one at a time, in plan order: a whole plan's (WholePlan)
+// or a spilled one's (migrate.Spill.Zones). fn does not keep the zone.
+type Zones func(fn func(*migrate.ZonePlan) error) error
+
+// WholePlan is the Zones of a plan held whole.
+func WholePlan(p *migrate.Plan) Zones {
+	return func(fn func(*migrate.ZonePlan) error) error {
+		for i := range p.Zones {
+			if err := fn(&p.Zones[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+}
+
+// generate renders the files of the plan whose accounts, summary and verification head holds
+// and whose zones come from zones, handing each file to emit as soon as it is rendered: a
+// zone's file is rendered when the zone comes, and the zone is not kept.
+func generate(head *migrate.Plan, zones Zones, emit func(name string, data []byte) error) error {
+	g := &gen{names: newNamer(), writesAt: map[string]bool{}}
+	taken := map[string]bool{}
+	out := func(name string, data []byte) error {
+		taken[name] = true
+		return emit(name, data)
+	}
+	if err := out("versions.tf", versionsFile()); err != nil {
+		return err
+	}
+	for _, a := range head.Accounts {
+		g.noteWrites(a.Steps)
+	}
+	acc, err := g.accountsFile(head)
+	if err != nil {
+		return err
+	}
 	if acc != nil {
-		out["accounts.tf"] = acc
+		if err := out("accounts.tf", acc); err != nil {
+			return err
+		}
 	}
-	for i := range p.Zones {
-		z := &p.Zones[i]
+	var cleanup cleanupSet
+	err = zones(func(z *migrate.ZonePlan) error {
+		g.noteWrites(z.Steps)
+		cleanup.add(z)
 		f, err := g.zoneFile(z)
-		if err != nil {
-			return nil, err
+		if err != nil || f == nil {
+			return err
 		}
-		if f != nil {
-			out[fileName(z.ZoneName, z.ZoneID, out)] = f
-		}
+		return out(fileName(z.ZoneName, z.ZoneID, taken), f)
+	})
+	if err != nil {
+		return err
 	}
-	cleanup := cleanupOf(p)
 	if len(cleanup.blocks) > 0 {
-		out[CleanupDir+"/removed.tf"] = cleanup.removedFile()
+		if err := out(CleanupDir+"/removed.tf", cleanup.removedFile()); err != nil {
+			return err
+		}
 	}
 	if len(cleanup.blocks)+len(cleanup.gone) > 0 {
-		out[CleanupDir+"/state-rm.sh"] = cleanup.stateRmScript()
+		if err := out(CleanupDir+"/state-rm.sh", cleanup.stateRmScript()); err != nil {
+			return err
+		}
 	}
-	out["README.md"] = g.readme(p, cleanup)
-	return out, nil
+	return out("README.md", g.readme(cleanup))
 }
 
 // gen carries what the files share while they are rendered: unique resource names and the
@@ -85,6 +132,20 @@ func Files(p *migrate.Plan) (map[string][]byte, error) {
 type gen struct {
 	names    *namer
 	replaced []replacement
+	// writesAt are the apiOnly path fragments some step of the plan writes to.
+	writesAt map[string]bool
+}
+
+// noteWrites records which apiOnly paths the steps write to, for README.md.
+func (g *gen) noteWrites(steps []migrate.Step) {
+	for _, a := range apiOnly {
+		for _, st := range steps {
+			if writes(st) && strings.Contains(st.Path, a.fragment) {
+				g.writesAt[a.fragment] = true
+				break
+			}
+		}
+	}
 }
 
 // replacement is one plan.md step that the configuration carries out instead.
@@ -105,10 +166,13 @@ const maxGenerated = 64 << 20
 // an earlier run generated that this plan no longer has are deleted (they would declare
 // stale resources); other files in dir are left alone.
 func Write(dir string, p *migrate.Plan) error {
-	files, err := Files(p)
-	if err != nil {
-		return err
-	}
+	return WriteZones(dir, p, WholePlan(p))
+}
+
+// WriteZones is Write for a plan whose zones come one at a time (head holds the rest, as
+// migrate.Spill.Finish gives it): each zone's file is written as the zone comes, so memory
+// holds one zone's configuration rather than the whole plan's.
+func WriteZones(dir string, head *migrate.Plan, zones Zones) error {
 	// Stale files are removed through dir and its cleanup folder: neither may be a link, or
 	// generated-looking files elsewhere would go.
 	if err := safefile.MkdirNoFollow(dir); err != nil {
@@ -117,31 +181,26 @@ func Write(dir string, p *migrate.Plan) error {
 	if err := safefile.NotLink(filepath.Join(dir, CleanupDir)); err != nil {
 		return err
 	}
-	if err := removeStale(dir, files); err != nil {
-		return err
-	}
-	names := make([]string, 0, len(files))
-	for n := range files {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
+	written := map[string]bool{}
+	err := generate(head, zones, func(n string, data []byte) error {
+		written[n] = true
 		// dir may be in a checked-out tree: neither it, its cleanup folder nor a file is
 		// written through a symbolic link (safefile refuses them by name).
 		path := filepath.Join(dir, filepath.FromSlash(n))
 		if err := safefile.MkdirNoFollow(filepath.Dir(path)); err != nil {
 			return err
 		}
-		if err := safefile.WriteFile(path, files[n]); err != nil {
-			return err
-		}
+		return safefile.WriteFile(path, data)
+	})
+	if err != nil {
+		return err
 	}
-	return nil
+	return removeStale(dir, written)
 }
 
 // removeStale deletes the generated files of dir (and of its cleanup folder) that files does
 // not hold. A file is generated when it starts with generatedMark (after a #! line).
-func removeStale(dir string, files map[string][]byte) error {
+func removeStale(dir string, files map[string]bool) error {
 	var old []string
 	for _, pattern := range []string{"*.tf", "README.md", CleanupDir + "/*"} {
 		m, err := filepath.Glob(filepath.Join(dir, filepath.FromSlash(pattern)))
@@ -155,7 +214,7 @@ func removeStale(dir string, files map[string][]byte) error {
 		if err != nil {
 			return err
 		}
-		if _, keep := files[filepath.ToSlash(rel)]; keep {
+		if files[filepath.ToSlash(rel)] {
 			continue
 		}
 		// Only a generated file is removed, and generated files are small regular ones: a
@@ -238,9 +297,9 @@ func finish(head []byte, f *hclwrite.File) []byte {
 }
 
 // fileName is zone_<name>.tf, made unique with the zone id when two names sanitise alike.
-func fileName(zoneName, zoneID string, taken map[string][]byte) string {
+func fileName(zoneName, zoneID string, taken map[string]bool) string {
 	n := "zone_" + sanitize(zoneName) + ".tf"
-	if _, dup := taken[n]; dup {
+	if taken[n] {
 		n = "zone_" + sanitize(zoneName) + "_" + sanitize(zoneID) + ".tf"
 	}
 	return n

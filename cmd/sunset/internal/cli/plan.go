@@ -94,18 +94,33 @@ func planCommand(s *Streams) *ucli.Command {
 	}
 }
 
-// runPlan scans, builds the plan and writes it to dir.
+// runPlan scans, builds the plan and writes it to dir. Each zone is planned as it is
+// collected (planStream): only --snapshot-out needs the account whole.
 func runPlan(ctx context.Context, s *Streams, opts *scanOptions, dir string, verifyIt bool) error {
-	snap, collectErr, err := planSource(ctx, s, opts, dirOutput("--plan-dir", dir)...)
-	if snap == nil {
+	if err := checkOutputs(append(opts.outputs(), dirOutput("--plan-dir", dir)...)); err != nil {
 		return err
 	}
-	res := scanner.ScanSnapshot(snap, opts.catalog, scanner.Options{AsOf: opts.asOf})
-	p := buildPlan(snap, res, opts)
-	if verifyIt {
-		verifyPlan(s.Out, p, snap, filepath.Join(dir, "plan.md"))
+	o := *opts
+	o.planDir, o.verify, o.formats = dir, verifyIt, nil
+	ps, err := newPlanStream(&o)
+	if err != nil {
+		return err
 	}
-	if err := writePlanDir(s.Out, dir, p, snap); err != nil {
+	defer ps.close()
+	snap, res, _, collectErr := scanSource(ctx, s, &o, o.snapshotOut != "", ps)
+	if snap == nil {
+		return collectErr
+	}
+	if o.snapshotOut != "" {
+		if err := writeSnapshot(o.snapshotOut, snap); err != nil {
+			return err
+		}
+	}
+	_, head, err := ps.finishAndReport(s.Out, snap, res, false)
+	if err != nil {
+		return err
+	}
+	if err := writePlanFiles(s.Out, dir, ps.files(head, snap)); err != nil {
 		return err
 	}
 	if collectErr != nil {
@@ -146,6 +161,30 @@ func buildPlan(snap *inventory.Snapshot, res scanner.Result, o *scanOptions) *mi
 // and a total, to w. It is what `sunset plan` and `sunset scan --plan-dir DIR` call; an
 // unwritable dir is a fatal error (exit 3).
 func writePlanDir(w io.Writer, dir string, p *migrate.Plan, snap *inventory.Snapshot) error {
+	return writePlanFiles(w, dir, planFiles{
+		head: p, json: p.WriteJSON, markdown: p.WriteMarkdown, snapshot: snap.Write,
+		zones: terraform.WholePlan(p),
+		zoneSummaries: func(fn func(string, migrate.Summary)) {
+			for _, z := range p.Zones {
+				fn(z.ZoneName, z.Summary)
+			}
+		},
+	})
+}
+
+// planFiles is what a plan directory is written from: a plan and snapshot held whole, or a
+// scan's temporary files (planStream), whose zones come one at a time.
+type planFiles struct {
+	// head holds the accounts and the plan's summary (and the zones of a whole plan).
+	head                     *migrate.Plan
+	json, markdown, snapshot func(io.Writer) error
+	zones                    terraform.Zones
+	// zoneSummaries calls fn with each zone's name and summary, in plan order.
+	zoneSummaries func(fn func(name string, sum migrate.Summary))
+}
+
+// writePlanFiles is writePlanDir from files.
+func writePlanFiles(w io.Writer, dir string, files planFiles) error {
 	unwritable := func(err error) error {
 		var pe *os.PathError
 		if errors.As(err, &pe) {
@@ -159,12 +198,8 @@ func writePlanDir(w io.Writer, dir string, p *migrate.Plan, snap *inventory.Snap
 	}
 	for _, out := range []struct {
 		name  string
-		write func(f *os.File) error
-	}{
-		{"plan.json", func(f *os.File) error { return p.WriteJSON(f) }},
-		{"plan.md", func(f *os.File) error { return p.WriteMarkdown(f) }},
-		{planSnapshotFile, func(f *os.File) error { return snap.Write(f) }},
-	} {
+		write func(io.Writer) error
+	}{{"plan.json", files.json}, {"plan.md", files.markdown}, {planSnapshotFile, files.snapshot}} {
 		f, err := safefile.Create(filepath.Join(dir, out.name))
 		if err != nil {
 			return unwritable(err)
@@ -177,9 +212,10 @@ func writePlanDir(w io.Writer, dir string, p *migrate.Plan, snap *inventory.Snap
 			return unwritable(werr)
 		}
 	}
-	if err := terraform.Write(filepath.Join(dir, "terraform"), p); err != nil {
+	if err := terraform.WriteZones(filepath.Join(dir, "terraform"), files.head, files.zones); err != nil {
 		return unwritable(err)
 	}
+	p := files.head
 	for _, a := range p.Accounts {
 		name := a.AccountName
 		if name == "" {
@@ -187,10 +223,12 @@ func writePlanDir(w io.Writer, dir string, p *migrate.Plan, snap *inventory.Snap
 		}
 		fmt.Fprintf(w, "account %s: %s\n", textsafe.Sanitize(name), a.Summary.Line())
 	}
-	for _, z := range p.Zones {
-		fmt.Fprintf(w, "zone %s: %s\n", textsafe.Sanitize(z.ZoneName), z.Summary.Line())
-	}
-	if len(p.Accounts)+len(p.Zones) == 0 {
+	zones := 0
+	files.zoneSummaries(func(name string, sum migrate.Summary) {
+		zones++
+		fmt.Fprintf(w, "zone %s: %s\n", textsafe.Sanitize(name), sum.Line())
+	})
+	if len(p.Accounts)+zones == 0 {
 		fmt.Fprintf(w, "No changes: nothing deprecated needs migrating.\n")
 	}
 	fmt.Fprintf(w, "Plan: %s. Written to %s (plan.json, plan.md, terraform/, %s).\n", p.Summary.Line(), dir, planSnapshotFile)

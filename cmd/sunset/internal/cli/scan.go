@@ -93,10 +93,19 @@ func runScan(ctx context.Context, s *Streams, o *scanOptions) error {
 		return err // before the first request: a bad path must not cost a scan
 	}
 	defer tuneGCForScan(s.Getenv)()
-	// The plan and --snapshot-out need the account whole; otherwise each zone is scanned as
-	// it is collected and its objects dropped, so memory holds findings, not the account.
-	keepSnapshot := (o.snapshotOut != "" && !o.streamsSnapshot()) || o.planDir != "" || showsPlan(o.formats)
-	snap, res, target, collectErr := scanSource(ctx, s, o, keepSnapshot)
+	// The plan is built when something shows it: --plan-dir, or a format with plan sections.
+	// Each zone is planned as it is scanned (planStream), and only a --snapshot-out written
+	// at the end needs the account whole; otherwise each zone is scanned as it is collected
+	// and its objects dropped, so memory holds findings, not the account.
+	ps, err := newPlanStream(o)
+	if err != nil {
+		return err
+	}
+	if ps != nil {
+		defer ps.close()
+	}
+	keepSnapshot := o.snapshotOut != "" && !o.streamsSnapshot()
+	snap, res, target, collectErr := scanSource(ctx, s, o, keepSnapshot, ps)
 	if snap == nil {
 		return collectErr
 	}
@@ -128,14 +137,13 @@ func runScan(ctx context.Context, s *Streams, o *scanOptions) error {
 		AccountNames: reports.AccountNames(snap.Accounts),
 		Incremental:  o.incrementalReport(),
 	})
-	// The plan is built when something shows it: --plan, or a format with plan sections.
-	var plan *migrate.Plan
-	if o.planDir != "" || showsPlan(o.formats) {
-		plan = buildPlan(snap, res, o)
-		// Verified only when something written shows the result; stderr: stdout may carry a
+	var plan, head *migrate.Plan
+	if ps != nil {
+		// Read back whole only for the reports that show it: the plan directory is written a
+		// zone at a time. The verification's line goes to stderr: stdout may carry a
 		// machine format.
-		if where := verificationShownIn(o.planDir, o.formats, plan); o.verify && where != "" {
-			verifyPlan(s.Err, plan, snap, where)
+		if plan, head, err = ps.finishAndReport(s.Err, snap, res, showsPlan(o.formats)); err != nil {
+			return err
 		}
 	}
 	if err := writeReports(s, o.formats, rep, o.color, plan, o.planDir); err != nil {
@@ -143,7 +151,7 @@ func runScan(ctx context.Context, s *Streams, o *scanOptions) error {
 	}
 	if o.planDir != "" {
 		// Summaries go to stderr: stdout may be carrying a machine format.
-		if err := writePlanDir(s.Err, o.planDir, plan, snap); err != nil {
+		if err := writePlanFiles(s.Err, o.planDir, ps.files(head, snap)); err != nil {
 			return err
 		}
 	}
@@ -162,11 +170,16 @@ func runScan(ctx context.Context, s *Streams, o *scanOptions) error {
 // a collected zone is scanned as soon as it is read and stays in the snapshot without its
 // objects. A non-nil snapshot with a non-nil error means the collection was interrupted:
 // report what was read.
-func scanSource(ctx context.Context, s *Streams, o *scanOptions, keep bool) (*inventory.Snapshot, scanner.Result, string, error) {
+func scanSource(ctx context.Context, s *Streams, o *scanOptions, keep bool, ps *planStream) (*inventory.Snapshot, scanner.Result, string, error) {
 	live := scanner.NewLive(o.catalog, scanner.Options{AsOf: o.asOf})
 	var onZone func(*inventory.ZoneInventory)
 	if !keep && o.snapshotIn == "" {
-		onZone = live.Zone
+		onZone = func(z *inventory.ZoneInventory) {
+			live.Zone(z)
+			if ps != nil {
+				ps.zone(z, true)
+			}
+		}
 	}
 	snap, target, err := readOrCollect(ctx, s, o, onZone)
 	if snap == nil {
@@ -175,6 +188,9 @@ func scanSource(ctx context.Context, s *Streams, o *scanOptions, keep bool) (*in
 	if onZone == nil {
 		for i := range snap.Zones {
 			live.Zone(&snap.Zones[i])
+			if ps != nil {
+				ps.zone(&snap.Zones[i], false)
+			}
 		}
 	}
 	return snap, live.Result(snap), target, err

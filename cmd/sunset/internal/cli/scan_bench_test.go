@@ -47,6 +47,19 @@ const (
 // SUNSET_BENCH_HEAPPROFILE=FILE also writes a heap profile each time the heap in use grows
 // by a tenth past the last one written, so FILE holds the picture nearest the peak.
 func BenchmarkScanPeakRSS(b *testing.B) {
+	benchScanPeakRSS(b, false)
+}
+
+// BenchmarkScanPlanPeakRSS is BenchmarkScanPeakRSS with --plan-dir: the scan also builds,
+// verifies and writes its migration plan (plan.json, plan.md, terraform/, snapshot.json):
+//
+//	SUNSET_BENCH_ZONES=5000 go test -run '^$' -bench ScanPlanPeakRSS -benchtime 1x -timeout 2h ./cmd/sunset/internal/cli
+func BenchmarkScanPlanPeakRSS(b *testing.B) {
+	benchScanPeakRSS(b, true)
+}
+
+// benchScanPeakRSS measures one scan per iteration, writing a plan directory when withPlan.
+func benchScanPeakRSS(b *testing.B, withPlan bool) {
 	zones := 500
 	if v := os.Getenv(benchZonesEnv); v != "" {
 		n, err := strconv.Atoi(v)
@@ -57,6 +70,9 @@ func BenchmarkScanPeakRSS(b *testing.B) {
 	}
 	base := startEmulatorChild(b, zones)
 	args := benchScanArgs(b, base)
+	if withPlan {
+		args = append(args, "--plan-dir", filepath.Join(b.TempDir(), "plan"))
+	}
 	env := map[string]string{"CLOUDFLARE_API_TOKEN": seed.DemoToken}
 	for b.Loop() {
 		runtime.GC()

@@ -12,6 +12,7 @@ import (
 	ucli "github.com/urfave/cli/v2"
 
 	"github.com/sunsetscan/sunset/migrate"
+	"github.com/sunsetscan/sunset/migrate/terraform"
 	"github.com/sunsetscan/sunset/migrate/verify"
 	"github.com/sunsetscan/sunset/reports"
 	"github.com/sunsetscan/sunset/scanner"
@@ -31,29 +32,41 @@ func noVerifyFlag() ucli.Flag {
 // differences are listed. A plan is no gate: differences are reported, not an exit code.
 func verifyPlan(w io.Writer, p *migrate.Plan, snap *inventory.Snapshot, where string) {
 	verify.Verify(p, snap)
-	requests, differ, undeclared := verificationTotals(p)
-	if differ == 0 {
-		fmt.Fprintf(w, "Verified on %d generated requests: same decision in every zone.\n", requests)
-		return
-	}
-	fmt.Fprintf(w, "Verified on %d generated requests: %d of %d zones decide otherwise (%d without a declared reason): %s; %s shows each zone's verification.\n",
-		requests, differ, len(p.Zones), undeclared, namedList(differingZones(p)), where)
+	reportVerification(w, p, where)
 }
 
-// differingZones are the names (ids when unnamed) of the zones whose verification found a
-// difference, in plan order.
-func differingZones(p *migrate.Plan) []string {
-	var names []string
-	for _, z := range p.Zones {
-		if z.Verification != nil && !z.Verification.Same() {
+// reportVerification prints verifyPlan's line for a verified plan.
+func reportVerification(w io.Writer, p *migrate.Plan, where string) {
+	_ = reportVerificationOf(w, terraform.WholePlan(p), where)
+}
+
+// reportVerificationOf is reportVerification for a plan whose zones come one at a time.
+func reportVerificationOf(w io.Writer, zones terraform.Zones, where string) error {
+	var requests, differ, undeclared, planned int
+	var names []string // of the zones that decide otherwise (ids when unnamed), in plan order
+	err := zones(func(z *migrate.ZonePlan) error {
+		planned++
+		r, d, u := zoneVerificationTotals(z.Verification)
+		requests, differ, undeclared = requests+r, differ+d, undeclared+u
+		if d > 0 {
 			name := z.ZoneName
 			if name == "" {
 				name = z.ZoneID
 			}
 			names = append(names, name)
 		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
-	return names
+	if differ == 0 {
+		fmt.Fprintf(w, "Verified on %d generated requests: same decision in every zone.\n", requests)
+		return nil
+	}
+	fmt.Fprintf(w, "Verified on %d generated requests: %d of %d zones decide otherwise (%d without a declared reason): %s; %s shows each zone's verification.\n",
+		requests, differ, planned, undeclared, namedList(names), where)
+	return nil
 }
 
 // verificationTotals are the requests tried in all zones, the zones whose new rules decide
@@ -61,20 +74,27 @@ func differingZones(p *migrate.Plan) []string {
 // declare.
 func verificationTotals(p *migrate.Plan) (requests, differ, undeclared int) {
 	for _, z := range p.Zones {
-		v := z.Verification
-		if v == nil {
-			continue
-		}
-		requests += v.Requests
-		for _, rl := range v.RateLimits {
-			requests += rl.Requests
-		}
-		if !v.Same() {
-			differ++
-		}
-		if undeclaredIn(v) {
-			undeclared++
-		}
+		r, d, u := zoneVerificationTotals(z.Verification)
+		requests, differ, undeclared = requests+r, differ+d, undeclared+u
+	}
+	return requests, differ, undeclared
+}
+
+// zoneVerificationTotals is verificationTotals of one zone (v nil: not verified): its
+// requests, and 1 or 0 for whether it decides otherwise and does so undeclared.
+func zoneVerificationTotals(v *migrate.Verification) (requests, differ, undeclared int) {
+	if v == nil {
+		return 0, 0, 0
+	}
+	requests = v.Requests
+	for _, rl := range v.RateLimits {
+		requests += rl.Requests
+	}
+	if !v.Same() {
+		differ = 1
+	}
+	if undeclaredIn(v) {
+		undeclared = 1
 	}
 	return requests, differ, undeclared
 }

@@ -1,0 +1,195 @@
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/sunsetscan/sunset/migrate"
+	"github.com/sunsetscan/sunset/migrate/verify"
+	"github.com/sunsetscan/sunset/scanner"
+	"github.com/sunsetscan/sunset/scanner/inventory"
+)
+
+// planStream plans a scan's zones one at a time as they are collected (migrate.Spill), so
+// that memory holds neither the account nor the whole plan's zones; with a plan directory it
+// also keeps each collected zone's JSON in a temporary file for snapshot.json.
+type planStream struct {
+	opts migrate.Options
+	// where names what shows the verification ("" when nothing does: not verified).
+	where string
+	plan  *migrate.Spill
+	// snap keeps the JSON of each zone handed over, for snapshot.json; nil without a plan
+	// directory.
+	snap *migrate.Fragments
+	mu   sync.Mutex
+	err  error // the first failure of a zone's hand-over
+}
+
+// newPlanStream starts the plan of a scan that writes it to o.planDir or shows it in a
+// report; nil when nothing does.
+func newPlanStream(o *scanOptions) (*planStream, error) {
+	if o.planDir == "" && !showsPlan(o.formats) {
+		return nil, nil
+	}
+	ps := &planStream{opts: migrate.Options{AsOf: o.asOf, Catalog: o.catalog}}
+	if o.verify {
+		// Whether a report shows it does not depend on the plan's content.
+		ps.where = verificationShownIn(o.planDir, o.formats, &migrate.Plan{})
+	}
+	var err error
+	if ps.plan, err = migrate.NewSpill(""); err != nil {
+		return nil, fatalError(fmt.Errorf("cannot plan: %w", err))
+	}
+	if o.planDir != "" {
+		if ps.snap, err = migrate.NewFragments(""); err != nil {
+			_ = ps.plan.Close()
+			return nil, fatalError(fmt.Errorf("cannot plan: %w", err))
+		}
+	}
+	return ps, nil
+}
+
+// close removes the temporary files.
+func (ps *planStream) close() {
+	_ = ps.plan.Close()
+	if ps.snap != nil {
+		_ = ps.snap.Close()
+	}
+}
+
+// zone plans (and verifies) one zone; handedOver says the collection drops its objects
+// after this, so the plan directory's snapshot keeps them here. Safe for concurrent use.
+func (ps *planStream) zone(z *inventory.ZoneInventory, handedOver bool) {
+	var check func(*migrate.ZonePlan, *inventory.ZoneInventory)
+	if ps.where != "" {
+		check = func(zp *migrate.ZonePlan, z *inventory.ZoneInventory) { zp.Verification = verify.Zone(zp, z) }
+	}
+	err := ps.plan.Zone(z, ps.opts, check)
+	if err == nil && handedOver && ps.snap != nil {
+		var b []byte
+		if b, err = encodeZone(z); err == nil {
+			err = ps.snap.Add(z.Zone.ID, b)
+		}
+	}
+	if err != nil {
+		ps.mu.Lock()
+		if ps.err == nil {
+			ps.err = err
+		}
+		ps.mu.Unlock()
+	}
+}
+
+// finish plans the accounts and returns the plan without its zones (what writes the plan
+// directory from the spill) and, when withWhole (a report shows the plan), the plan read
+// back whole.
+func (ps *planStream) finish(snap *inventory.Snapshot, res scanner.Result, withWhole bool) (whole, head *migrate.Plan, err error) {
+	if ps.err != nil {
+		return nil, nil, fatalError(fmt.Errorf("cannot plan: %w", ps.err))
+	}
+	if head, err = ps.plan.Finish(snap, res, ps.opts); err == nil && withWhole {
+		whole, err = ps.plan.Plan(head)
+	}
+	if err != nil {
+		return nil, nil, fatalError(fmt.Errorf("cannot plan: %w", err))
+	}
+	return whole, head, nil
+}
+
+// files is what writes the plan directory from the spill, a zone at a time.
+func (ps *planStream) files(head *migrate.Plan, snap *inventory.Snapshot) planFiles {
+	return planFiles{
+		head:          head,
+		json:          func(w io.Writer) error { return ps.plan.WriteJSON(w, head) },
+		markdown:      func(w io.Writer) error { return ps.plan.WriteMarkdown(w, head) },
+		snapshot:      func(w io.Writer) error { return ps.writeSnapshot(w, snap) },
+		zones:         ps.plan.Zones,
+		zoneSummaries: ps.plan.EachSummary,
+	}
+}
+
+// finishAndReport is finish, then the verification's line to w when the plan was verified
+// (only when something written shows the result).
+func (ps *planStream) finishAndReport(w io.Writer, snap *inventory.Snapshot, res scanner.Result, withWhole bool) (whole, head *migrate.Plan, err error) {
+	if whole, head, err = ps.finish(snap, res, withWhole); err != nil {
+		return nil, nil, err
+	}
+	if ps.where != "" {
+		if err := reportVerificationOf(w, ps.plan.Zones, ps.where); err != nil {
+			return nil, nil, fatalError(fmt.Errorf("cannot plan: %w", err))
+		}
+	}
+	return whole, head, nil
+}
+
+// writeSnapshot writes snap as Snapshot.Write would had the collection kept every zone:
+// the zones handed over come from the spill.
+func (ps *planStream) writeSnapshot(w io.Writer, snap *inventory.Snapshot) error {
+	if ps.snap == nil || len(snap.Zones) == 0 {
+		return snap.Write(w)
+	}
+	return writeSnapshotFrom(w, snap, ps.snap)
+}
+
+// snapshotZoneIndent is the indentation of a zone inside a snapshot file (Snapshot.Write).
+const snapshotZoneIndent = "    "
+
+// encodeZone is a zone's JSON as Snapshot.Write indents it in "zones", without a newline.
+func encodeZone(z *inventory.ZoneInventory) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent(snapshotZoneIndent, "  ")
+	if err := enc.Encode(z); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+// writeSnapshotFrom writes snap with the zones kept in fr whole, one at a time.
+func writeSnapshotFrom(w io.Writer, snap *inventory.Snapshot, fr *migrate.Fragments) error {
+	head := *snap
+	head.Zones = []inventory.ZoneInventory{}
+	var whole bytes.Buffer
+	if err := head.Write(&whole); err != nil {
+		return err
+	}
+	marker := []byte("\n  \"zones\": []")
+	at := bytes.Index(whole.Bytes(), marker)
+	if at < 0 {
+		return fmt.Errorf("snapshot: no zones in %q", whole.String())
+	}
+	bw := bufio.NewWriter(w)
+	_, _ = bw.Write(whole.Bytes()[:at])
+	_, _ = bw.WriteString("\n  \"zones\": [")
+	var buf []byte
+	for i := range snap.Zones {
+		z := &snap.Zones[i]
+		sep := ",\n" + snapshotZoneIndent
+		if i == 0 {
+			sep = "\n" + snapshotZoneIndent
+		}
+		_, _ = bw.WriteString(sep)
+		var err error
+		if buf, err = zoneJSON(fr, z, buf); err != nil {
+			return err
+		}
+		_, _ = bw.Write(buf)
+	}
+	_, _ = bw.WriteString("\n  ]")
+	_, _ = bw.Write(whole.Bytes()[at+len(marker):])
+	return bw.Flush()
+}
+
+// zoneJSON is a zone's JSON in the snapshot: the kept one, or the zone as the snapshot holds
+// it (never handed over: not started when the collection stopped). buf is reused.
+func zoneJSON(fr *migrate.Fragments, z *inventory.ZoneInventory, buf []byte) ([]byte, error) {
+	buf, ok, err := fr.Get(z.Zone.ID, buf)
+	if ok || err != nil {
+		return buf, err
+	}
+	return encodeZone(z)
+}

@@ -1,0 +1,82 @@
+package cli
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/sunsetscan/sunset/scanner"
+	"github.com/sunsetscan/sunset/scanner/inventory"
+)
+
+// TestScanPlanDirEqualsWholePlan shows that the plan directory a scan or `sunset plan`
+// writes while it collects (each zone planned, verified and spilled as it is read, the
+// account never held whole) has the same files, byte for byte, as the whole plan of the
+// whole snapshot (what --snapshot-out saves) written by writePlanDir.
+func TestScanPlanDirEqualsWholePlan(t *testing.T) {
+	_, base := sharedEmulator(t)
+	dir := t.TempDir()
+	saved := filepath.Join(dir, "whole.json")
+	if r := runSunset(t, demoEnv(), "scan", "--api-url", base, "--rps", "0", "--as-of", "2025-02-01", "--fail-on", "none",
+		"--format", "json:"+filepath.Join(dir, "r.json"), "--snapshot-out", saved); r.code != ExitOK {
+		t.Fatalf("scan: exit %d\n%s", r.code, r.stderr)
+	}
+	f, err := os.Open(saved)
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, err := inventory.ReadSnapshot(f)
+	_ = f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := &scanOptions{}
+	o.asOf = day(t, "2025-02-01")
+	res := scanner.ScanSnapshot(snap, nil, scanner.Options{AsOf: o.asOf})
+	p := buildPlan(snap, res, o)
+	whole := filepath.Join(dir, "whole")
+	verifyPlan(io.Discard, p, snap, "")
+	if err := writePlanDir(io.Discard, whole, p, snap); err != nil {
+		t.Fatal(err)
+	}
+	for _, run := range []struct {
+		out  string
+		args []string
+	}{
+		{"scan", []string{"scan", "--workers", "3", "--fail-on", "none", "--format", "html:" + filepath.Join(dir, "r.html")}},
+		{"plan", []string{"plan"}},
+	} {
+		out := filepath.Join(dir, run.out)
+		args := append(run.args, "--plan-dir", out, "--api-url", base, "--rps", "0", "--as-of", "2025-02-01")
+		if r := runSunset(t, demoEnv(), args...); r.code != ExitOK {
+			t.Fatalf("%s: exit %d\n%s", run.out, r.code, r.stderr)
+		}
+		sameFiles(t, whole, out)
+	}
+}
+
+// sameFiles fails the test unless got holds every file of want, with the same bytes.
+func sameFiles(t *testing.T, want, got string) {
+	t.Helper()
+	files := 0
+	err := filepath.WalkDir(want, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(want, path)
+		w, _ := os.ReadFile(path)
+		g, err := os.ReadFile(filepath.Join(got, rel))
+		files++
+		if err != nil || string(g) != string(w) {
+			t.Errorf("%s: %s differs from the whole plan's (%v)", got, rel, err)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if files < 4 {
+		t.Fatalf("compared %d files: want plan.json, plan.md, snapshot.json and terraform/", files)
+	}
+}

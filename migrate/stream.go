@@ -1,0 +1,325 @@
+package migrate
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"sync"
+
+	"github.com/sunsetscan/sunset/scanner"
+	"github.com/sunsetscan/sunset/scanner/catalog"
+	"github.com/sunsetscan/sunset/scanner/inventory"
+)
+
+// BuildZone is Build for one zone: its plan from its findings (those of a scan of the zone
+// alone, as scanner.ScanSnapshot gives them), false when it has no step, and the fingerprints
+// of its live findings no step took. A zone plans alone (no translator reads another zone or
+// the account), so the plans of an account's zones one at a time are Build's zones.
+func BuildZone(z *inventory.ZoneInventory, findings []scanner.Finding, opts Options) (ZonePlan, bool, []string) {
+	env := newBuildEnv(findings, opts)
+	zp, ok := env.zonePlan(z)
+	var unplanned []string
+	for _, f := range findings {
+		if (f.Source == "" || f.Source == scanner.SourceLive) && !env.ix.used[f.Fingerprint] {
+			unplanned = append(unplanned, f.Fingerprint)
+		}
+	}
+	if ok {
+		zp.finish()
+	}
+	return zp, ok, unplanned
+}
+
+// newBuildEnv is the environment Build and BuildZone share.
+func newBuildEnv(findings []scanner.Finding, opts Options) buildEnv {
+	env := buildEnv{ix: newFindingIndex(findings), cat: opts.Catalog, asOf: opts.AsOf}
+	if env.cat == nil {
+		env.cat = catalog.Default()
+	}
+	return env
+}
+
+// Fragments keeps byte strings in a temporary file, each found again by its key: what a
+// collection hands over one at a time and what is written in another order at the end.
+// Add is safe for concurrent use; Close removes the file.
+type Fragments struct {
+	mu  sync.Mutex
+	f   *os.File
+	w   *bufio.Writer
+	off int64
+	at  map[string][2]int64 // key -> offset, length
+}
+
+// NewFragments opens a temporary file in dir ("" is the system's temporary directory).
+func NewFragments(dir string) (*Fragments, error) {
+	f, err := os.CreateTemp(dir, "sunset-*.spill")
+	if err != nil {
+		return nil, err
+	}
+	return &Fragments{f: f, w: bufio.NewWriterSize(f, 1<<16), at: map[string][2]int64{}}, nil
+}
+
+// Add keeps b under key (a key added again points at the new bytes).
+func (fr *Fragments) Add(key string, b []byte) error {
+	fr.mu.Lock()
+	defer fr.mu.Unlock()
+	if _, err := fr.w.Write(b); err != nil {
+		return err
+	}
+	fr.at[key] = [2]int64{fr.off, int64(len(b))}
+	fr.off += int64(len(b))
+	return nil
+}
+
+// Get reads the bytes kept under key into buf (reused), false when there are none.
+func (fr *Fragments) Get(key string, buf []byte) ([]byte, bool, error) {
+	fr.mu.Lock()
+	defer fr.mu.Unlock()
+	loc, ok := fr.at[key]
+	if !ok {
+		return buf, false, nil
+	}
+	if err := fr.w.Flush(); err != nil {
+		return buf, true, err
+	}
+	buf = append(buf[:0], make([]byte, loc[1])...)
+	_, err := fr.f.ReadAt(buf, loc[0])
+	return buf, true, err
+}
+
+// Close removes the file.
+func (fr *Fragments) Close() error {
+	err := fr.f.Close()
+	if rerr := os.Remove(fr.f.Name()); err == nil {
+		err = rerr
+	}
+	return err
+}
+
+// Spill is a plan built a zone at a time: each zone's plan goes to a temporary file as
+// soon as it is built (Add), and memory keeps only its name and summary. The whole plan is
+// then written (WriteJSON, WriteMarkdown) or read back a zone at a time (Zones) in Build's
+// order. Add is safe for concurrent use; Close removes the file.
+type Spill struct {
+	mu        sync.Mutex
+	fr        *Fragments
+	zones     []spilledZone
+	planned   map[string]bool
+	unplanned []string
+	err       error
+}
+
+// spilledZone is what memory keeps of a spilled zone's plan.
+type spilledZone struct {
+	name, id string
+	summary  Summary
+}
+
+// NewSpill opens a spill in dir ("" is the system's temporary directory).
+func NewSpill(dir string) (*Spill, error) {
+	fr, err := NewFragments(dir)
+	if err != nil {
+		return nil, err
+	}
+	return &Spill{fr: fr, planned: map[string]bool{}}, nil
+}
+
+// Close removes the spill file.
+func (s *Spill) Close() error { return s.fr.Close() }
+
+// zoneIndent is the indentation of a zone inside plan.json (Plan.WriteJSON): the plan's
+// members are at one level, the elements of "zones" at two.
+const zoneIndent = "    "
+
+// Add records the outcome of BuildZone for one zone: its plan when ok, and the
+// fingerprints no step took. A zone added twice is an error.
+func (s *Spill) Add(zoneID string, zp ZonePlan, ok bool, unplanned []string) error {
+	var buf bytes.Buffer
+	if ok {
+		enc := json.NewEncoder(&buf)
+		enc.SetIndent(zoneIndent, "  ")
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(zp); err != nil {
+			return err
+		}
+		buf.Truncate(buf.Len() - 1) // Encode's newline: plan.json puts its own separators
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.planned[zoneID] {
+		return fmt.Errorf("plan: zone %s planned twice", zoneID)
+	}
+	s.planned[zoneID] = true
+	s.unplanned = append(s.unplanned, unplanned...)
+	if !ok || s.err != nil {
+		return s.err
+	}
+	if s.err = s.fr.Add(zoneID, buf.Bytes()); s.err != nil {
+		return s.err
+	}
+	s.zones = append(s.zones, spilledZone{name: zp.ZoneName, id: zoneID, summary: zp.Summary})
+	return nil
+}
+
+// Zone scans one zone alone, builds its plan (BuildZone), lets check fill in its
+// verification when check is set (verify.Zone; migrate cannot import it), and adds it. It is
+// what a scan hands each zone to as it is collected.
+func (s *Spill) Zone(z *inventory.ZoneInventory, opts Options, check func(*ZonePlan, *inventory.ZoneInventory)) error {
+	one := &inventory.Snapshot{Zones: []inventory.ZoneInventory{*z}}
+	res := scanner.ScanSnapshot(one, opts.Catalog, scanner.Options{AsOf: opts.AsOf})
+	zp, ok, unplanned := BuildZone(z, res.Findings, opts)
+	if ok && check != nil {
+		check(&zp, z)
+	}
+	return s.Add(z.Zone.ID, zp, ok, unplanned)
+}
+
+// sorted sorts the spill's zones in Build's order (name, then id).
+func (s *Spill) sorted() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.err != nil {
+		return s.err
+	}
+	sort.SliceStable(s.zones, func(i, j int) bool {
+		if s.zones[i].name != s.zones[j].name {
+			return s.zones[i].name < s.zones[j].name
+		}
+		return s.zones[i].id < s.zones[j].id
+	})
+	return nil
+}
+
+// raw is the JSON of one spilled zone, as plan.json indents it.
+func (s *Spill) raw(z spilledZone, buf []byte) ([]byte, error) {
+	buf, _, err := s.fr.Get(z.id, buf)
+	return buf, err
+}
+
+// Zones calls fn with each zone's plan in plan order, one at a time; fn must not keep it.
+func (s *Spill) Zones(fn func(*ZonePlan) error) error {
+	if err := s.sorted(); err != nil {
+		return err
+	}
+	var buf []byte
+	for _, z := range s.zones {
+		var err error
+		if buf, err = s.raw(z, buf); err != nil {
+			return err
+		}
+		var zp ZonePlan
+		if err := json.Unmarshal(buf, &zp); err != nil {
+			return err
+		}
+		if err := fn(&zp); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// EachSummary calls fn with each spilled zone's name and summary, in plan order, without
+// reading the zones back.
+func (s *Spill) EachSummary(fn func(zoneName string, sum Summary)) {
+	if s.sorted() != nil {
+		return // Zones and WriteJSON report the failure
+	}
+	for _, z := range s.zones {
+		fn(z.name, z.summary)
+	}
+}
+
+// Plan is the spilled plan read back whole, with the accounts and the findings no
+// step took (see Finish).
+func (s *Spill) Plan(head *Plan) (*Plan, error) {
+	p := *head
+	p.Zones = make([]ZonePlan, 0, len(s.zones))
+	err := s.Zones(func(zp *ZonePlan) error {
+		p.Zones = append(p.Zones, *zp)
+		return nil
+	})
+	return &p, err
+}
+
+// Finish plans the snapshot's accounts from the scan's findings and returns the plan without
+// its zones (they stay in the spill): its accounts, summary (the zones' included) and the
+// findings no step took, as Build would. Findings of the zones that went through Add were
+// judged there; the others (zones never planned, file findings) have no object to plan.
+func (s *Spill) Finish(snap *inventory.Snapshot, res scanner.Result, opts Options) (*Plan, error) {
+	if err := s.sorted(); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p := &Plan{SchemaVersion: SchemaVersion, Accounts: []AccountPlan{}, Zones: []ZonePlan{}, Unplanned: []string{}}
+	if !opts.AsOf.IsZero() {
+		p.AsOf = opts.AsOf.UTC().Format("2006-01-02")
+	}
+	env := newBuildEnv(res.Findings, opts)
+	if snap != nil {
+		p.Source = snap.Source
+		for _, a := range sortedAccounts(snap) {
+			if ap, ok := env.accountPlan(a); ok {
+				p.Accounts = append(p.Accounts, ap)
+			}
+		}
+	}
+	for _, f := range res.Findings {
+		// A live finding of a spilled zone was judged there (its unplanned ones are in
+		// s.unplanned).
+		live := f.Source == "" || f.Source == scanner.SourceLive
+		judged := live && f.ZoneID != "" && s.planned[f.ZoneID]
+		if !judged && !env.ix.used[f.Fingerprint] {
+			p.Unplanned = append(p.Unplanned, f.Fingerprint)
+		}
+	}
+	p.Unplanned = append(p.Unplanned, s.unplanned...)
+	p.finish()
+	for _, z := range s.zones {
+		p.Summary.add(z.summary)
+	}
+	return p, nil
+}
+
+// WriteJSON writes the plan as Plan.WriteJSON does, head being Finish's plan and the zones
+// copied from the spill one at a time: the same bytes as the whole plan's.
+func (s *Spill) WriteJSON(w io.Writer, head *Plan) error {
+	if err := s.sorted(); err != nil {
+		return err
+	}
+	var whole bytes.Buffer
+	if err := head.WriteJSON(&whole); err != nil {
+		return err
+	}
+	// The head has "zones": [] (no zone is held): the zones go between its brackets.
+	marker := []byte("\n  \"zones\": [],\n")
+	at := bytes.Index(whole.Bytes(), marker)
+	if at < 0 || len(head.Zones) > 0 {
+		return fmt.Errorf("plan: the head of a spilled plan holds zones")
+	}
+	bw := bufio.NewWriter(w)
+	if len(s.zones) == 0 {
+		_, _ = bw.Write(whole.Bytes())
+		return bw.Flush()
+	}
+	_, _ = bw.Write(whole.Bytes()[:at])
+	_, _ = bw.WriteString("\n  \"zones\": [\n" + zoneIndent)
+	var buf []byte
+	for i, z := range s.zones {
+		var err error
+		if buf, err = s.raw(z, buf); err != nil {
+			return err
+		}
+		if i > 0 {
+			_, _ = bw.WriteString(",\n" + zoneIndent)
+		}
+		_, _ = bw.Write(buf)
+	}
+	_, _ = bw.WriteString("\n  ],\n")
+	_, _ = bw.Write(whole.Bytes()[at+len(marker):])
+	return bw.Flush()
+}
