@@ -25,20 +25,11 @@ type Options struct {
 // deprecated; every live finding ends up in the Resolves of at least one step. Build is pure
 // (no I/O, no clock) and deterministic: zones by name then id, accounts by id.
 func Build(snap *inventory.Snapshot, res scanner.Result, opts Options) *Plan {
-	p := &Plan{SchemaVersion: SchemaVersion, Accounts: []AccountPlan{}, Zones: []ZonePlan{}, Unplanned: []string{}}
-	if !opts.AsOf.IsZero() {
-		p.AsOf = opts.AsOf.UTC().Format("2006-01-02")
-	}
+	env := newBuildEnv(res.Findings, opts)
+	p := newPlan(snap, env, opts)
 	if snap == nil {
 		p.finish()
 		return p
-	}
-	p.Source = snap.Source
-	env := newBuildEnv(res.Findings, opts)
-	for _, a := range sortedAccounts(snap) {
-		if ap, ok := env.accountPlan(a); ok {
-			p.Accounts = append(p.Accounts, ap)
-		}
 	}
 	for _, z := range sortedZones(snap) {
 		if zp, ok := env.zonePlan(z); ok {
@@ -49,6 +40,25 @@ func Build(snap *inventory.Snapshot, res scanner.Result, opts Options) *Plan {
 	// object to plan for.
 	p.Unplanned = append(p.Unplanned, env.ix.unplanned(res.Findings)...)
 	p.finish()
+	return p
+}
+
+// newPlan is a plan of the snapshot's accounts, without zones yet: how Build and
+// Spill.Finish begin.
+func newPlan(snap *inventory.Snapshot, env buildEnv, opts Options) *Plan {
+	p := &Plan{SchemaVersion: SchemaVersion, Accounts: []AccountPlan{}, Zones: []ZonePlan{}, Unplanned: []string{}}
+	if !opts.AsOf.IsZero() {
+		p.AsOf = opts.AsOf.UTC().Format("2006-01-02")
+	}
+	if snap == nil {
+		return p
+	}
+	p.Source = snap.Source
+	for _, a := range sortedAccounts(snap) {
+		if ap, ok := env.accountPlan(a); ok {
+			p.Accounts = append(p.Accounts, ap)
+		}
+	}
 	return p
 }
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sort"
 	"sync"
 
@@ -86,7 +87,7 @@ func (fr *Fragments) Get(key string, buf []byte) ([]byte, bool, error) {
 	if err := fr.w.Flush(); err != nil {
 		return buf, true, err
 	}
-	buf = append(buf[:0], make([]byte, loc[1])...)
+	buf = slices.Grow(buf[:0], int(loc[1]))[:loc[1]] // reused, not allocated per read
 	_, err := fr.f.ReadAt(buf, loc[0])
 	return buf, true, err
 }
@@ -255,19 +256,8 @@ func (s *Spill) Finish(snap *inventory.Snapshot, res scanner.Result, opts Option
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	p := &Plan{SchemaVersion: SchemaVersion, Accounts: []AccountPlan{}, Zones: []ZonePlan{}, Unplanned: []string{}}
-	if !opts.AsOf.IsZero() {
-		p.AsOf = opts.AsOf.UTC().Format("2006-01-02")
-	}
 	env := newBuildEnv(res.Findings, opts)
-	if snap != nil {
-		p.Source = snap.Source
-		for _, a := range sortedAccounts(snap) {
-			if ap, ok := env.accountPlan(a); ok {
-				p.Accounts = append(p.Accounts, ap)
-			}
-		}
-	}
+	p := newPlan(snap, env, opts)
 	for _, f := range res.Findings {
 		// A live finding of a spilled zone was judged there (its unplanned ones are in
 		// s.unplanned).
