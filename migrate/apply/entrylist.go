@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"path"
 	"strconv"
 
 	"github.com/sunsetscan/sunset/migrate"
@@ -151,27 +150,4 @@ func nextVersion(a, b string) bool {
 // entrypointPath is the path of the zone's entry point of the target's phase.
 func entrypointPath(zoneID string, t migrate.Target) string {
 	return "/zones/" + zoneID + "/rulesets/phases/" + string(t.Phase) + "/entrypoint"
-}
-
-// beginUnit journals a call about to carry out several steps at once (e names its method,
-// path and kind): one entry naming every step and object it covers, with what each step's
-// write overwrites (befores, by step id).
-func (r *scopeRun) beginUnit(e Entry, steps []migrate.Step, befores map[string]json.RawMessage) error {
-	e.Event, e.Scope, e.ID = EventBegin, r.sc.kind, r.sc.id
-	for _, st := range steps {
-		e.Steps = append(e.Steps, st.ID)
-		if op := migrate.SpecOf(st).Op; op == migrate.OpUpdate || op == migrate.OpDelete {
-			e.IDs = append(e.IDs, path.Base(st.Path))
-		}
-	}
-	if len(befores) > 0 {
-		e.Befores = befores
-	}
-	for id, b := range befores {
-		r.befores[id] = b
-	}
-	if err := r.opts.Journal.Record(e); err != nil {
-		return fmt.Errorf("%w: journal: %w", errFatal, err)
-	}
-	return nil
 }

@@ -2,8 +2,10 @@ package apply
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"path"
 
 	"github.com/sunsetscan/sunset/migrate"
 	"github.com/sunsetscan/sunset/scanner/cfapi"
@@ -158,4 +160,27 @@ func notDone(steps []migrate.Step, done map[string]StepResult) []migrate.Step {
 		}
 	}
 	return out
+}
+
+// beginUnit journals a call about to carry out several steps at once (e names its method,
+// path and kind): one entry naming every step and object it covers, with what each step's
+// write overwrites (befores, by step id).
+func (r *scopeRun) beginUnit(e Entry, steps []migrate.Step, befores map[string]json.RawMessage) error {
+	e.Event, e.Scope, e.ID = EventBegin, r.sc.kind, r.sc.id
+	for _, st := range steps {
+		e.Steps = append(e.Steps, st.ID)
+		if op := migrate.SpecOf(st).Op; op == migrate.OpUpdate || op == migrate.OpDelete {
+			e.IDs = append(e.IDs, path.Base(st.Path))
+		}
+	}
+	if len(befores) > 0 {
+		e.Befores = befores
+	}
+	for id, b := range befores {
+		r.befores[id] = b
+	}
+	if err := r.opts.Journal.Record(e); err != nil {
+		return fmt.Errorf("%w: journal: %w", errFatal, err)
+	}
+	return nil
 }
