@@ -28,7 +28,7 @@ func spillPlan(t *testing.T, snap *inventory.Snapshot, res scanner.Result) (*mig
 			t.Fatal(err)
 		}
 	}
-	head, err := sp.Finish(snap, res, opts)
+	head, err := sp.Finish(snap, scanner.NewFindingList(res.Findings), opts)
 	if err != nil {
 		t.Fatal(err)
 	}

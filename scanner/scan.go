@@ -219,10 +219,23 @@ func (l *Live) ResultList(snap *inventory.Snapshot) (Result, *FindingList, error
 		return res, NewFindingList(fs), nil
 	}
 	if l.err != nil {
-		return res, nil, errors.Join(l.err, l.spill.abort())
+		err := errors.Join(l.err, l.spill.abort())
+		l.spill = nil
+		return res, nil, err
 	}
 	list, err := l.spill.list(l.opts.SpillDir, held)
+	l.spill = nil // the list owns what is left
 	return res, list, err
+}
+
+// Close removes the temporary file of a scan that spilled and will not be asked for its
+// result; after ResultList it does nothing.
+func (l *Live) Close() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	err := l.spill.abort()
+	l.spill = nil
+	return err
 }
 
 // result is the scan's Result without its findings, once the accounts are scanned (their

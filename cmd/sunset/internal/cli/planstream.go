@@ -87,11 +87,11 @@ func (ps *planStream) zone(z *inventory.ZoneInventory, handedOver bool) {
 // finish plans the accounts and returns the plan without its zones (what writes the plan
 // directory from the spill) and, when withWhole (a report shows the plan), the plan read
 // back whole.
-func (ps *planStream) finish(snap *inventory.Snapshot, res scanner.Result, withWhole bool) (whole, head *migrate.Plan, err error) {
+func (ps *planStream) finish(snap *inventory.Snapshot, findings *scanner.FindingList, withWhole bool) (whole, head *migrate.Plan, err error) {
 	if ps.err != nil {
 		return nil, nil, fatalError(fmt.Errorf("cannot plan: %w", ps.err))
 	}
-	if head, err = ps.plan.Finish(snap, res, ps.opts); err == nil && withWhole {
+	if head, err = ps.plan.Finish(snap, findings, ps.opts); err == nil && withWhole {
 		whole, err = ps.plan.Plan(head)
 	}
 	if err != nil {
@@ -114,8 +114,8 @@ func (ps *planStream) files(head *migrate.Plan, snap *inventory.Snapshot) planFi
 
 // finishAndReport is finish, then the verification's line to w when the plan was verified
 // (only when something written shows the result).
-func (ps *planStream) finishAndReport(w io.Writer, snap *inventory.Snapshot, res scanner.Result, withWhole bool) (whole, head *migrate.Plan, err error) {
-	if whole, head, err = ps.finish(snap, res, withWhole); err != nil {
+func (ps *planStream) finishAndReport(w io.Writer, snap *inventory.Snapshot, findings *scanner.FindingList, withWhole bool) (whole, head *migrate.Plan, err error) {
+	if whole, head, err = ps.finish(snap, findings, withWhole); err != nil {
 		return nil, nil, err
 	}
 	if ps.where != "" {
