@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"encoding/json"
 	"errors"
-	"io"
 	"iter"
 	"os"
 )
@@ -218,8 +217,9 @@ func (w *listWriter) abort() error {
 	return err
 }
 
-// writeList writes fs to a new spilled list in dir.
-func writeList(dir string, fs []Finding) (*FindingList, error) {
+// WriteFindingList writes fs, in their order, to a list in a new temporary file in dir (""
+// is the system's temporary directory); Close removes it.
+func WriteFindingList(dir string, fs []Finding) (*FindingList, error) {
 	w, err := newListWriter(dir)
 	if err != nil {
 		return nil, err
@@ -231,5 +231,3 @@ func writeList(dir string, fs []Finding) (*FindingList, error) {
 	}
 	return w.list()
 }
-
-var _ io.Closer = (*FindingList)(nil)

@@ -155,7 +155,7 @@ func BenchmarkFindingList(b *testing.B) {
 	dir := b.TempDir()
 	b.Run("write", func(b *testing.B) {
 		for b.Loop() {
-			list, err := writeList(dir, fs)
+			list, err := WriteFindingList(dir, fs)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -163,7 +163,7 @@ func BenchmarkFindingList(b *testing.B) {
 		}
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(fs)), "ns/finding")
 	})
-	list, err := writeList(dir, fs)
+	list, err := WriteFindingList(dir, fs)
 	if err != nil {
 		b.Fatal(err)
 	}

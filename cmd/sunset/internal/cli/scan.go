@@ -173,7 +173,7 @@ func runScan(ctx context.Context, s *Streams, o *scanOptions) error {
 // findingSpillAfter is how many findings a scan holds before it writes each zone's to a
 // temporary file (scanner.Options.SpillAfter): some 15 MB of findings; past it memory keeps
 // 8 bytes a finding.
-const findingSpillAfter = 20_000
+var findingSpillAfter = 20_000
 
 // scanSource loads --snapshot or collects from the API, and scans it. Unless keep is set,
 // a collected zone is scanned as soon as it is read and stays in the snapshot without its
