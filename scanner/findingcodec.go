@@ -66,23 +66,29 @@ type reader struct {
 	err error
 }
 
-func (r *reader) uvarint() uint64 {
-	v, n := binary.Uvarint(r.b)
+// skip moves past the n bytes a varint took; n <= 0 (binary's "no varint") is an error.
+func (r *reader) skip(n int) bool {
 	if n <= 0 {
 		r.err, r.b = errBadRecord, nil
-		return 0
+		return false
 	}
 	r.b = r.b[n:]
+	return true
+}
+
+func (r *reader) uvarint() uint64 {
+	v, n := binary.Uvarint(r.b)
+	if !r.skip(n) {
+		return 0
+	}
 	return v
 }
 
 func (r *reader) varint() int64 {
 	v, n := binary.Varint(r.b)
-	if n <= 0 {
-		r.err, r.b = errBadRecord, nil
+	if !r.skip(n) {
 		return 0
 	}
-	r.b = r.b[n:]
 	return v
 }
 
