@@ -166,13 +166,12 @@ func (s *Spill) Add(zoneID string, zp ZonePlan, ok bool, unplanned []string) err
 	return nil
 }
 
-// Zone scans one zone alone, builds its plan (BuildZone), lets check fill in its
-// verification when check is set (verify.Zone; migrate cannot import it), and adds it. It is
-// what a scan hands each zone to as it is collected.
-func (s *Spill) Zone(z *inventory.ZoneInventory, opts Options, check func(*ZonePlan, *inventory.ZoneInventory)) error {
-	one := &inventory.Snapshot{Zones: []inventory.ZoneInventory{*z}}
-	res := scanner.ScanSnapshot(one, opts.Catalog, scanner.Options{AsOf: opts.AsOf})
-	zp, ok, unplanned := BuildZone(z, res.Findings, opts)
+// Zone builds the plan of one zone from its findings (BuildZone's: scanner.Live.ZoneFindings
+// gives them as the scan goes), lets check fill in its verification when check is set
+// (verify.Zone; migrate cannot import it), and adds it. It is what a scan hands each zone to
+// as it is collected.
+func (s *Spill) Zone(z *inventory.ZoneInventory, findings []scanner.Finding, opts Options, check func(*ZonePlan, *inventory.ZoneInventory)) error {
+	zp, ok, unplanned := BuildZone(z, findings, opts)
 	if ok && check != nil {
 		check(&zp, z)
 	}

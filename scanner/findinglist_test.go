@@ -180,3 +180,23 @@ func BenchmarkFindingList(b *testing.B) {
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(fs)), "ns/finding")
 	})
 }
+
+// TestZoneFindingsAreTheZoneScannedAlone shows that a zone's findings handed back as the scan
+// goes, spilling or not, are those of a scan of the zone alone, and that the scan's result
+// does not change.
+func TestZoneFindingsAreTheZoneScannedAlone(t *testing.T) {
+	snap := spillSnapshot()
+	for _, spillAfter := range []int{0, 1} {
+		l := NewLive(nil, Options{AsOf: asOf2024, SpillAfter: spillAfter, SpillDir: t.TempDir()})
+		for i := range snap.Zones {
+			one := snapOf([]inventory.ZoneInventory{snap.Zones[i]})
+			want := ScanSnapshot(one, nil, Options{AsOf: asOf2024}).Findings
+			if got := l.ZoneFindings(&snap.Zones[i]); !reflect.DeepEqual(got, want) {
+				t.Errorf("spill after %d: zone %s: %d findings, want %d", spillAfter, snap.Zones[i].Zone.Name, len(got), len(want))
+			}
+		}
+		if got, want := l.Result(snap), ScanSnapshot(snap, nil, Options{AsOf: asOf2024}); !reflect.DeepEqual(got, want) {
+			t.Errorf("spill after %d: the result differs from ScanSnapshot's", spillAfter)
+		}
+	}
+}

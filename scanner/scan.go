@@ -58,7 +58,8 @@ type Options struct {
 
 // Result is what a live scan found.
 type Result struct {
-	// Findings are sorted with SortFindings.
+	// Findings are sorted with SortFindings; nil from Live.ResultList, which gives them as a
+	// list.
 	Findings []Finding `json:"findings"`
 	// Errors are the parts of accounts and zones that could not be read.
 	Errors []RunError `json:"errors"`
@@ -173,6 +174,27 @@ func (l *Live) Zone(z *inventory.ZoneInventory) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.s.zone(z)
+	l.spillIfDue()
+}
+
+// ZoneFindings is Zone, also returning the zone's findings as a scan of the zone alone
+// gives them (ScanSnapshot of a snapshot holding only z): sorted, fingerprints unique. A
+// zone is then judged (planned) without being scanned twice.
+func (l *Live) ZoneFindings(z *inventory.ZoneInventory) []Finding {
+	l.mu.Lock()
+	before := len(l.s.findings)
+	l.s.zone(z)
+	fs := slices.Clone(l.s.findings[before:])
+	l.spillIfDue()
+	l.mu.Unlock()
+	fs = dedupeFingerprints(fs)
+	SortFindings(fs)
+	return fs
+}
+
+// spillIfDue writes the findings held to the spill once they are past Options.SpillAfter
+// (and every zone's after that). Called with l.mu held.
+func (l *Live) spillIfDue() {
 	if l.opts.SpillAfter <= 0 || l.err != nil || (l.spill == nil && len(l.s.findings) <= l.opts.SpillAfter) {
 		return
 	}

@@ -61,14 +61,15 @@ func (ps *planStream) close() {
 	}
 }
 
-// zone plans (and verifies) one zone; handedOver says the collection drops its objects
-// after this, so the plan directory's snapshot keeps them here. Safe for concurrent use.
-func (ps *planStream) zone(z *inventory.ZoneInventory, handedOver bool) {
+// zone plans (and verifies) one zone from its findings (scanner.Live.ZoneFindings);
+// handedOver says the collection drops its objects after this, so the plan directory's
+// snapshot keeps them here. Safe for concurrent use.
+func (ps *planStream) zone(z *inventory.ZoneInventory, findings []scanner.Finding, handedOver bool) {
 	var check func(*migrate.ZonePlan, *inventory.ZoneInventory)
 	if ps.where != "" {
 		check = func(zp *migrate.ZonePlan, z *inventory.ZoneInventory) { zp.Verification = verify.Zone(zp, z) }
 	}
-	err := ps.plan.Zone(z, ps.opts, check)
+	err := ps.plan.Zone(z, findings, ps.opts, check)
 	if err == nil && handedOver && ps.snap != nil {
 		var b []byte
 		if b, err = encodeZone(z); err == nil {

@@ -185,12 +185,7 @@ func scanSource(ctx context.Context, s *Streams, o *scanOptions, keep bool, ps *
 	defer func() { _ = live.Close() }() // the spilled findings of a scan that ends without them
 	var onZone func(*inventory.ZoneInventory)
 	if !keep && o.snapshotIn == "" {
-		onZone = func(z *inventory.ZoneInventory) {
-			live.Zone(z)
-			if ps != nil {
-				ps.zone(z, true)
-			}
-		}
+		onZone = func(z *inventory.ZoneInventory) { scanZone(live, ps, z, true) }
 	}
 	snap, target, err := readOrCollect(ctx, s, o, onZone)
 	if snap == nil {
@@ -198,10 +193,7 @@ func scanSource(ctx context.Context, s *Streams, o *scanOptions, keep bool, ps *
 	}
 	if onZone == nil {
 		for i := range snap.Zones {
-			live.Zone(&snap.Zones[i])
-			if ps != nil {
-				ps.zone(&snap.Zones[i], false)
-			}
+			scanZone(live, ps, &snap.Zones[i], false)
 		}
 	}
 	res, findings, lerr := live.ResultList(snap)
@@ -209,6 +201,16 @@ func scanSource(ctx context.Context, s *Streams, o *scanOptions, keep bool, ps *
 		return nil, scanner.Result{}, nil, "", fatalError(fmt.Errorf("cannot keep the findings: %w", lerr))
 	}
 	return snap, res, findings, target, err
+}
+
+// scanZone scans one zone and, when the scan plans, plans it from the zone's findings
+// (handedOver as planStream.zone says).
+func scanZone(live *scanner.Live, ps *planStream, z *inventory.ZoneInventory, handedOver bool) {
+	if ps == nil {
+		live.Zone(z)
+		return
+	}
+	ps.zone(z, live.ZoneFindings(z), handedOver)
 }
 
 // acquireSnapshot loads --snapshot or collects the whole account from the API. A non-nil
