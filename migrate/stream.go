@@ -166,13 +166,12 @@ func (s *Spill) Add(zoneID string, zp ZonePlan, ok bool, unplanned []string) err
 	return nil
 }
 
-// Zone scans one zone alone, builds its plan (BuildZone), lets check fill in its
-// verification when check is set (verify.Zone; migrate cannot import it), and adds it. It is
-// what a scan hands each zone to as it is collected.
-func (s *Spill) Zone(z *inventory.ZoneInventory, opts Options, check func(*ZonePlan, *inventory.ZoneInventory)) error {
-	one := &inventory.Snapshot{Zones: []inventory.ZoneInventory{*z}}
-	res := scanner.ScanSnapshot(one, opts.Catalog, scanner.Options{AsOf: opts.AsOf})
-	zp, ok, unplanned := BuildZone(z, res.Findings, opts)
+// Zone builds the plan of one zone from its findings (BuildZone's: scanner.Live.ZoneFindings
+// gives them as the scan goes), lets check fill in its verification when check is set
+// (verify.Zone; migrate cannot import it), and adds it. It is what a scan hands each zone to
+// as it is collected.
+func (s *Spill) Zone(z *inventory.ZoneInventory, findings []scanner.Finding, opts Options, check func(*ZonePlan, *inventory.ZoneInventory)) error {
+	zp, ok, unplanned := BuildZone(z, findings, opts)
 	if ok && check != nil {
 		check(&zp, z)
 	}
@@ -246,24 +245,33 @@ func (s *Spill) Plan(head *Plan) (*Plan, error) {
 	return &p, err
 }
 
-// Finish plans the snapshot's accounts from the scan's findings and returns the plan without
-// its zones (they stay in the spill): its accounts, summary (the zones' included) and the
-// findings no step took, as Build would. Findings of the zones that went through Add were
-// judged there; the others (zones never planned, file findings) have no object to plan.
-func (s *Spill) Finish(snap *inventory.Snapshot, res scanner.Result, opts Options) (*Plan, error) {
+// Finish plans the snapshot's accounts from the scan's findings (read in order, once) and
+// returns the plan without its zones (they stay in the spill): its accounts, summary (the
+// zones' included) and the findings no step took, as Build would. Findings of the zones that
+// went through Add were judged there and are not kept; the others (accounts, zones never
+// planned, file findings) are few.
+func (s *Spill) Finish(snap *inventory.Snapshot, findings *scanner.FindingList, opts Options) (*Plan, error) {
 	if err := s.sorted(); err != nil {
 		return nil, err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	env := newBuildEnv(res.Findings, opts)
-	p := newPlan(snap, env, opts)
-	for _, f := range res.Findings {
+	var rest []scanner.Finding
+	for _, f := range findings.All() {
 		// A live finding of a spilled zone was judged there (its unplanned ones are in
-		// s.unplanned).
+		// s.unplanned); account steps read only the findings of their account.
 		live := f.Source == "" || f.Source == scanner.SourceLive
-		judged := live && f.ZoneID != "" && s.planned[f.ZoneID]
-		if !judged && !env.ix.used[f.Fingerprint] {
+		if !live || f.ZoneID == "" || !s.planned[f.ZoneID] {
+			rest = append(rest, f)
+		}
+	}
+	if err := findings.Err(); err != nil {
+		return nil, err
+	}
+	env := newBuildEnv(rest, opts)
+	p := newPlan(snap, env, opts)
+	for _, f := range rest {
+		if !env.ix.used[f.Fingerprint] {
 			p.Unplanned = append(p.Unplanned, f.Fingerprint)
 		}
 	}

@@ -24,11 +24,13 @@ func spillPlan(t *testing.T, snap *inventory.Snapshot, res scanner.Result) (*mig
 	// Backwards, so that the spill has to put the zones in order.
 	for i := len(snap.Zones) - 1; i >= 0; i-- {
 		check := func(zp *migrate.ZonePlan, z *inventory.ZoneInventory) { zp.Verification = verify.Zone(zp, z) }
-		if err := sp.Zone(&snap.Zones[i], opts, check); err != nil {
+		one := &inventory.Snapshot{Zones: []inventory.ZoneInventory{snap.Zones[i]}}
+		fs := scanner.ScanSnapshot(one, nil, scanner.Options{AsOf: goldenAsOf}).Findings
+		if err := sp.Zone(&snap.Zones[i], fs, opts, check); err != nil {
 			t.Fatal(err)
 		}
 	}
-	head, err := sp.Finish(snap, res, opts)
+	head, err := sp.Finish(snap, scanner.NewFindingList(res.Findings), opts)
 	if err != nil {
 		t.Fatal(err)
 	}

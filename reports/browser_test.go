@@ -169,7 +169,7 @@ func TestHTMLInBrowser(t *testing.T) {
 		t.Skip("the real-browser test takes several seconds; skipped in -short")
 	}
 	rep := readFixtureReport(t, "demo-report.json")
-	rep.Findings[0].Message += ` <img src=x onerror="document.body.setAttribute('data-pwned','img')">`
+	rep.Findings.Slice()[0].Message += ` <img src=x onerror="document.body.setAttribute('data-pwned','img')">`
 	rep.Catalog[0].Description += `<script>document.body.setAttribute('data-pwned','script')</script>`
 	plan := readFixturePlan(t, "demo-plan.json")
 	// A rate limit that the zone's quota keeps (as on a zone of a smaller plan), so the page
@@ -213,13 +213,13 @@ func TestHTMLInBrowser(t *testing.T) {
 			t.Errorf("timeline rows in the DOM: %d, in the page: %d", got, want)
 		}
 		// The findings, after the script: every one in a group, all groups closed, the count.
-		if got := findingRows(dom); got != len(rep.Findings) {
-			t.Errorf("%d findings in the DOM, want %d", got, len(rep.Findings))
+		if got := findingRows(dom); got != rep.Findings.Len() {
+			t.Errorf("%d findings in the DOM, want %d", got, rep.Findings.Len())
 		}
 		if n := strings.Count(dom, `<details class="group `); n == 0 || strings.Count(dom, `<details class="group `) != strings.Count(page, `<details class="group `) {
 			t.Errorf("%d groups in the DOM", n)
 		}
-		n := len(rep.Findings)
+		n := rep.Findings.Len()
 		for _, want := range []string{
 			`id="finding-groups" data-interactive="true"`,
 			fmt.Sprintf(">%d of %d findings shown</output>", n, n),
@@ -244,7 +244,7 @@ func TestHTMLInBrowser(t *testing.T) {
 
 	// A link to a finding (as the plan's steps make) opens the group that holds it.
 	t.Run("link-opens-group", func(t *testing.T) {
-		f := rep.Findings[len(rep.Findings)-1]
+		f := rep.Findings.At(rep.Findings.Len() - 1)
 		anchor := findingAnchor(&f)
 		run := runChromium(t, browser, file+"#"+anchor, "--dump-dom")
 		m := regexp.MustCompile(`<details class="group [^"]*" id="([^"]*)"[^>]*>`).FindAllStringSubmatchIndex(run.stdout, -1)
@@ -307,9 +307,9 @@ func TestHTMLInBrowserAt200Zones(t *testing.T) {
 	}
 	start := time.Now()
 	run := runChromium(t, browser, file, "--dump-dom")
-	t.Logf("%d bytes, %d findings: Chromium loaded and dumped the page in %s", len(page), len(rep.Findings), time.Since(start).Round(time.Millisecond))
+	t.Logf("%d bytes, %d findings: Chromium loaded and dumped the page in %s", len(page), rep.Findings.Len(), time.Since(start).Round(time.Millisecond))
 	checkConsole(t, run)
-	n := len(rep.Findings)
+	n := rep.Findings.Len()
 	if got := findingRows(run.stdout); got != n {
 		t.Errorf("%d findings in the DOM, want %d", got, n)
 	}
@@ -486,14 +486,14 @@ func browserLayout(t *testing.T, browser, dir string, rep *Report, plan *migrate
 		"finding shown after the second click":       {res.FindingShownAfterSecondClick, false},
 		"groups open after expand all":               {res.OpenAfterExpandAll, res.Groups},
 		"groups open after collapse all":             {res.OpenAfterCollapseAll, 0},
-		"shown with the error filter":                {res.ShownErrors, fmt.Sprintf("%d of %d findings shown", rep.Summary.BySeverity.Error, len(rep.Findings))},
+		"shown with the error filter":                {res.ShownErrors, fmt.Sprintf("%d of %d findings shown", rep.Summary.BySeverity.Error, rep.Findings.Len())},
 	} {
 		if c.got != c.want {
 			t.Errorf("%s: %v, want %v", name, c.got, c.want)
 		}
 	}
-	if len(res.HeadlineHeights) != len(rep.Findings) {
-		t.Errorf("%d finding headlines measured, want %d", len(res.HeadlineHeights), len(rep.Findings))
+	if len(res.HeadlineHeights) != rep.Findings.Len() {
+		t.Errorf("%d finding headlines measured, want %d", len(res.HeadlineHeights), rep.Findings.Len())
 	}
 	for _, h := range res.HeadlineHeights {
 		if float64(h) > 1.9*res.LineHeight {
@@ -512,8 +512,8 @@ func browserLayout(t *testing.T, browser, dir string, rep *Report, plan *migrate
 func checkFirstOrder(t *testing.T, res layoutResult, rep *Report) {
 	t.Helper()
 	groups := map[string]bool{}
-	for i := range rep.Findings {
-		k := groupKeyOf(&rep.Findings[i])
+	for i := range rep.Findings.Len() {
+		k := groupKeyOf(new(rep.Findings.At(i)))
 		groups[k.kind+k.accountID+k.zoneID] = true
 	}
 	if len(res.First) != len(groups) || len(res.First) == 0 {

@@ -118,8 +118,8 @@ func (CSV) Write(w io.Writer, r *Report) error {
 		return fmt.Errorf("writing CSV: %w", err)
 	}
 	row := make([]string, len(csvColumns))
-	for i := range r.Findings {
-		csvRow(row, &r.Findings[i])
+	for _, f := range r.Findings.All() {
+		csvRow(row, &f)
 		if err := cw.Write(row); err != nil {
 			return fmt.Errorf("writing CSV: %w", err)
 		}

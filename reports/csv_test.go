@@ -28,15 +28,15 @@ func parseCSV(t *testing.T, out string) [][]string {
 func TestCSVParsesBack(t *testing.T) {
 	r := ciReport()
 	out := render(t, "csv", Options{}, r)
-	if !strings.HasSuffix(out, "\r\n") || strings.Count(out, "\r\n") != len(r.Findings)+1 {
+	if !strings.HasSuffix(out, "\r\n") || strings.Count(out, "\r\n") != r.Findings.Len()+1 {
 		t.Errorf("want CRLF line ends, one line per row:\n%q", out)
 	}
 	rows := parseCSV(t, out)
 	if !slices.Equal(rows[0], CSVHeader) {
 		t.Errorf("header = %q", rows[0])
 	}
-	if len(rows) != len(r.Findings)+1 {
-		t.Fatalf("%d rows for %d findings (suppressed included)", len(rows)-1, len(r.Findings))
+	if len(rows) != r.Findings.Len()+1 {
+		t.Fatalf("%d rows for %d findings (suppressed included)", len(rows)-1, r.Findings.Len())
 	}
 	col := map[string]int{}
 	for i, h := range CSVHeader {

@@ -44,8 +44,8 @@ func (g GitHub) Write(w io.Writer, r *Report) error {
 	bw := bufio.NewWriter(w)
 	levels := [...]string{"error", "warning", "notice"}
 	total := map[string]int{}
-	for i := range r.Findings {
-		if f := &r.Findings[i]; !f.Suppressed {
+	for _, f := range r.Findings.All() {
+		if !f.Suppressed {
 			total[githubLevel(f.Severity)]++
 		}
 	}
@@ -62,8 +62,7 @@ func (g GitHub) Write(w io.Writer, r *Report) error {
 		slots[lv] = room
 	}
 	written := map[string]int{}
-	for i := range r.Findings {
-		f := &r.Findings[i]
+	for _, f := range r.Findings.All() {
 		if f.Suppressed {
 			continue
 		}
@@ -72,7 +71,7 @@ func (g GitHub) Write(w io.Writer, r *Report) error {
 			continue
 		}
 		written[lv]++
-		githubCommand(bw, lv, githubProps(f), githubMessage(f))
+		githubCommand(bw, lv, githubProps(&f), githubMessage(&f))
 	}
 	for _, lv := range levels {
 		if more := total[lv] - written[lv]; more > 0 {

@@ -80,7 +80,7 @@ func TestGitHubAnnotations(t *testing.T) {
 	}
 	// One annotation per active finding, in report order, then the incomplete-scan warning.
 	var active []int
-	for i, f := range r.Findings {
+	for i, f := range r.Findings.All() {
 		if !f.Suppressed {
 			active = append(active, i)
 		}
@@ -89,7 +89,7 @@ func TestGitHubAnnotations(t *testing.T) {
 		t.Fatalf("%d commands for %d active findings", len(cmds), len(active))
 	}
 	for k, i := range active {
-		f, c := r.Findings[i], cmds[k]
+		f, c := r.Findings.At(i), cmds[k]
 		if want := githubLevel(f.Severity); c.level != want {
 			t.Errorf("finding %d: ::%s, want ::%s", i, c.level, want)
 		}

@@ -55,16 +55,17 @@ type (
 // Write implements Reporter. Issues are made and written one at a time, in the order of
 // the findings (a repeated fingerprint gets "#2", "#3", ... in that order).
 func (GitLab) Write(w io.Writer, r *Report) error {
-	shown := make([]int, 0, len(r.Findings)) // the findings that are not suppressed
-	for i := range r.Findings {
-		if !r.Findings[i].Suppressed {
+	shown := make([]int, 0, r.Findings.Len()) // the findings that are not suppressed
+	for i, f := range r.Findings.All() {
+		if !f.Suppressed {
 			shown = append(shown, i)
 		}
 	}
 	seen := map[string]int{}
 	var issue gitlabIssue
 	err := writeJSONStream(w, streamMarker, "", len(shown), func(i int) any {
-		f := &r.Findings[shown[i]]
+		at := r.Findings.At(shown[i])
+		f := &at
 		fp := textsafe.Sanitize(f.Fingerprint)
 		if fp == "" {
 			fp = derivedFingerprint(f)

@@ -36,7 +36,7 @@ func TestGitLabIssues(t *testing.T) {
 	severities := map[string]bool{"info": true, "minor": true, "major": true, "critical": true, "blocker": true}
 	fingerprints := map[string]bool{}
 	k := 0
-	for _, f := range r.Findings {
+	for _, f := range r.Findings.All() {
 		if f.Suppressed {
 			continue
 		}

@@ -49,7 +49,7 @@ type barCount struct {
 
 // findingCharts draws findings that are not suppressed by rule and by zone (or file), the
 // latter from the groups' counts.
-func findingCharts(findings []scanner.Finding, groups []*htmlGroup, groupNoun string) []*svgBars {
+func findingCharts(findings *scanner.FindingList, groups []*htmlGroup, groupNoun string) []*svgBars {
 	byRule, byGroup := map[string]*barCount{}, map[string]*barCount{}
 	bar := func(m map[string]*barCount, key string) *barCount {
 		c := m[key]
@@ -59,8 +59,8 @@ func findingCharts(findings []scanner.Finding, groups []*htmlGroup, groupNoun st
 		}
 		return c
 	}
-	for i := range findings {
-		f := &findings[i]
+	for _, fv := range findings.All() {
+		f := &fv
 		if f.Suppressed {
 			continue
 		}

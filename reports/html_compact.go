@@ -48,7 +48,7 @@ func (g *htmlGroup) RuleRows() []htmlRuleRow {
 	var rows []htmlRuleRow
 	index := map[string]int{}
 	for _, i := range g.idx {
-		f := &g.findings[i]
+		f := new(g.findings.At(int(i)))
 		k := string(f.RuleID) + "\x00" + f.Severity.String() + "\x00" + strconv.FormatBool(f.Suppressed)
 		j, ok := index[k]
 		if !ok {

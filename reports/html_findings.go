@@ -40,7 +40,7 @@ type htmlGroup struct {
 	// by sortName.
 	key      groupKey
 	sortName string
-	findings []scanner.Finding // the report's
+	findings *scanner.FindingList // the report's
 	idx      []int32
 	// linked are the fingerprints of the findings RuleRows gives an anchor.
 	linked map[string]bool
@@ -95,11 +95,11 @@ func (n accountNames) label(id string) string {
 // groupFindingsHTML groups findings by zone, account or file, keeping indexes, not copies,
 // in the terminal table's order: accounts by name, then zones by name, then files by path
 // with a file's findings by line; within an account or a zone, the report's order.
-func groupFindingsHTML(findings []scanner.Finding, names accountNames) []*htmlGroup {
+func groupFindingsHTML(findings *scanner.FindingList, names accountNames) []*htmlGroup {
 	var groups []*htmlGroup
 	index := map[groupKey]*htmlGroup{}
-	for i := range findings {
-		f := &findings[i]
+	for i, fv := range findings.All() {
+		f := &fv
 		k := groupKeyOf(f)
 		g := index[k]
 		if g == nil {
@@ -114,7 +114,7 @@ func groupFindingsHTML(findings []scanner.Finding, names accountNames) []*htmlGr
 		g.WorstClass = "sev-" + g.Worst.String()
 		if g.Kind == groupFile {
 			slices.SortStableFunc(g.idx, func(a, b int32) int {
-				la, lb := findings[a].Location, findings[b].Location
+				la, lb := findings.At(int(a)).Location, findings.At(int(b)).Location
 				return cmp.Or(cmp.Compare(la.StartLine, lb.StartLine), cmp.Compare(la.StartColumn, lb.StartColumn))
 			})
 		}
@@ -128,7 +128,7 @@ func groupFindingsHTML(findings []scanner.Finding, names accountNames) []*htmlGr
 // groupRank orders the kinds of groups.
 var groupRank = map[string]int{groupAccount: 0, groupZone: 1, groupFile: 2, groupOther: 3}
 
-func newHTMLGroup(k groupKey, findings []scanner.Finding, names accountNames) *htmlGroup {
+func newHTMLGroup(k groupKey, findings *scanner.FindingList, names accountNames) *htmlGroup {
 	g := &htmlGroup{key: k, Kind: k.kind, findings: findings}
 	switch k.kind {
 	case groupFile:
@@ -223,7 +223,7 @@ func sevCounts(c SeverityCounts) []htmlSevCount {
 func (g *htmlGroup) Findings() iter.Seq[htmlFinding] {
 	return func(yield func(htmlFinding) bool) {
 		for _, i := range g.idx {
-			if !yield(htmlFindingOf(&g.findings[i])) {
+			if !yield(htmlFindingOf(new(g.findings.At(int(i))))) {
 				return
 			}
 		}

@@ -169,7 +169,7 @@ func (g *htmlGroup) worstCount() int {
 func (g *htmlGroup) worstRules() int {
 	seen := map[string]bool{}
 	for _, i := range g.idx {
-		if f := &g.findings[i]; !f.Suppressed && f.Severity == g.Worst {
+		if f := new(g.findings.At(int(i))); !f.Suppressed && f.Severity == g.Worst {
 			seen[string(f.RuleID)] = true
 		}
 	}

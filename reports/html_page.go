@@ -90,13 +90,13 @@ func buildHTMLPage(r *Report, cat *catalog.Catalog, plan *migrate.Plan) *htmlPag
 	p.Groups = groupFindingsHTML(r.Findings, names)
 	p.Charts = findingCharts(r.Findings, p.Groups, p.GroupNoun)
 	p.First = buildFirst(p.Groups, plan, r.Source.Kind, retiredByGroup(r.Retired))
-	p.FindingCount = len(r.Findings)
+	p.FindingCount = r.Findings.Len()
 	for _, g := range p.Groups {
 		p.HasSuppressed = p.HasSuppressed || g.Suppressed > 0
 	}
 	p.Errors = errorRows(r.Errors, names)
 	p.Rules = ruleRows(r.Catalog, stats)
-	p.Compact = compactPage(len(r.Findings), plan)
+	p.Compact = compactPage(r.Findings.Len(), plan)
 	if p.Compact {
 		linked := linkedFindings(plan)
 		for _, g := range p.Groups {
@@ -261,9 +261,9 @@ type ruleStat struct {
 	worst scanner.Severity
 }
 
-func ruleStats(findings []scanner.Finding) map[string]ruleStat {
+func ruleStats(findings *scanner.FindingList) map[string]ruleStat {
 	out := map[string]ruleStat{}
-	for _, f := range findings {
+	for _, f := range findings.All() {
 		st := out[string(f.RuleID)]
 		if !f.Suppressed {
 			st.count++

@@ -107,7 +107,7 @@ func buildHTMLPlan(p *migrate.Plan, r *Report, names accountNames, compact bool)
 	if p == nil {
 		return nil
 	}
-	ref := findingRefs(r.Findings)
+	ref := findingRefs(r.Findings, planFingerprints(p))
 	out := &htmlPlan{Summary: planSummaryLine(p.Summary)}
 	if p.AsOf != "" && r.AsOf != "" && p.AsOf != r.AsOf {
 		out.Notes = append(out.Notes, fmt.Sprintf("The plan was made as of %s and the findings as of %s: steps may not match the findings above.", textsafe.Sanitize(p.AsOf), textsafe.Sanitize(r.AsOf)))
@@ -187,18 +187,43 @@ func (s *sharedTexts) ref(text, kind string) *htmlRef {
 	return &htmlRef{Href: "#" + sh.Anchor, Text: sh.Label}
 }
 
+// planFingerprints are the fingerprints the plan refers to: those its steps resolve and
+// those no step took.
+func planFingerprints(p *migrate.Plan) map[string]bool {
+	want := map[string]bool{}
+	for _, fp := range p.Unplanned {
+		want[fp] = true
+	}
+	for _, a := range p.Accounts {
+		for _, st := range a.Steps {
+			for _, fp := range st.Resolves {
+				want[fp] = true
+			}
+		}
+	}
+	for _, z := range p.Zones {
+		for _, st := range z.Steps {
+			for _, fp := range st.Resolves {
+				want[fp] = true
+			}
+		}
+	}
+	return want
+}
+
 // findingRefs returns the link to the finding of a fingerprint among findings, or its plain
-// text when there is none.
-func findingRefs(findings []scanner.Finding) func(fp string) htmlRef {
-	byFingerprint := map[string]*scanner.Finding{}
-	for i := range findings {
-		if fp := findings[i].Fingerprint; fp != "" {
-			byFingerprint[fp] = &findings[i]
+// text when there is none. It keeps the links of the wanted fingerprints only, not the
+// findings: a large scan's are in a file.
+func findingRefs(findings *scanner.FindingList, want map[string]bool) func(fp string) htmlRef {
+	byFingerprint := map[string]htmlRef{}
+	for _, f := range findings.All() {
+		if fp := f.Fingerprint; fp != "" && want[fp] {
+			byFingerprint[fp] = htmlRef{Href: "#" + findingAnchor(&f), Text: textsafe.Sanitize(string(f.RuleID)) + ": " + resourceLabel(&f)}
 		}
 	}
 	return func(fp string) htmlRef {
-		if f, ok := byFingerprint[fp]; ok {
-			return htmlRef{Href: "#" + findingAnchor(f), Text: textsafe.Sanitize(string(f.RuleID)) + ": " + resourceLabel(f)}
+		if ref, ok := byFingerprint[fp]; ok {
+			return ref
 		}
 		return htmlRef{Text: "finding " + textsafe.Sanitize(fp)}
 	}

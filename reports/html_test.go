@@ -118,8 +118,8 @@ func TestHTMLGoldenDemo(t *testing.T) {
 	if !strings.Contains(page, `data-card="as-of"><span class="value">2025-02-01</span>`) {
 		t.Error("the as-of card is missing")
 	}
-	if got := findingRows(page); got != len(rep.Findings) {
-		t.Errorf("%d finding rows, want %d", got, len(rep.Findings))
+	if got := findingRows(page); got != rep.Findings.Len() {
+		t.Errorf("%d finding rows, want %d", got, rep.Findings.Len())
 	}
 	dated := 0
 	for _, e := range catalog.Default().Entries() {
@@ -699,8 +699,8 @@ func TestHTMLFindingGroups(t *testing.T) {
 	page := renderHTML(t, HTML{}, rep)
 	groups := regexp.MustCompile(`<details class="group [^"]*" id="([^"]*)" data-kind="(zone|account|file)"`).FindAllStringSubmatch(page, -1)
 	want := map[groupKey]bool{}
-	for i := range rep.Findings {
-		want[groupKeyOf(&rep.Findings[i])] = true
+	for i := range rep.Findings.Len() {
+		want[groupKeyOf(new(rep.Findings.At(i)))] = true
 	}
 	if len(groups) != len(want) || len(groups) < 2 {
 		t.Fatalf("%d groups, the findings belong to %d zones and accounts", len(groups), len(want))
@@ -709,8 +709,8 @@ func TestHTMLFindingGroups(t *testing.T) {
 		t.Error("a group is open when the page loads")
 	}
 	// Each finding sits in its own group, as a headline: severity, rule title, resource.
-	for i := range rep.Findings {
-		f := &rep.Findings[i]
+	for i := range rep.Findings.Len() {
+		f := new(rep.Findings.At(i))
 		at := strings.Index(page, `<li id="`+findingAnchor(f)+`"`)
 		if at < 0 {
 			t.Fatalf("finding %s is not listed", f.Fingerprint)

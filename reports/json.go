@@ -42,7 +42,10 @@ func (JSON) Write(w io.Writer, r *Report) error {
 		Catalog: out.Catalog, AccountNames: out.AccountNames, Incremental: out.Incremental,
 	}
 	// Encode ends with the trailing newline.
-	err := writeJSONStream(w, doc, "findings", len(out.Findings), func(i int) any { return &out.Findings[i] })
+	err := writeJSONStream(w, doc, "findings", out.Findings.Len(), func(i int) any {
+		f := out.Findings.At(i)
+		return &f
+	})
 	if err != nil {
 		return fmt.Errorf("writing JSON report: %w", err)
 	}

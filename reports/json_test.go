@@ -62,7 +62,7 @@ func TestJSONShape(t *testing.T) {
 	}
 	// Expressions stay readable: no \u0026 for &.
 	r := sampleReport()
-	r.Findings[0].Message = `expression (a && b) <x>`
+	r.Findings.Slice()[0].Message = `expression (a && b) <x>`
 	if out := render(t, "json", Options{}, r); !strings.Contains(out, `"expression (a && b) <x>"`) {
 		t.Error("HTML characters were escaped")
 	}

@@ -53,8 +53,9 @@ type (
 	// junitCases are the cases of a suite: a rule's are made from its findings as they are
 	// encoded, one at a time, so the document never holds a case per finding.
 	junitCases struct {
-		findings []*scanner.Finding
-		list     []junitCase
+		list     *scanner.FindingList
+		findings []int // indexes in list
+		cases    []junitCase
 	}
 	junitProperties struct {
 		Items []junitProperty `xml:"property"`
@@ -89,14 +90,18 @@ func (JUnit) Write(w io.Writer, r *Report) error {
 	if r.AsOf != "" {
 		stamp = xmlText(r.AsOf) + "T00:00:00"
 	}
-	byRule := map[string][]*scanner.Finding{}
+	// Indexes, not findings: a spilled list is read again a rule at a time, in order.
+	byRule := map[string][]int{}
+	suppressed := map[string]int{}
 	var order []string // rule ids: the catalog's order, then any the catalog lacks
-	for i := range r.Findings {
-		f := &r.Findings[i]
+	for i, f := range r.Findings.All() {
 		if _, ok := byRule[string(f.RuleID)]; !ok {
 			order = append(order, string(f.RuleID))
 		}
-		byRule[string(f.RuleID)] = append(byRule[string(f.RuleID)], f)
+		byRule[string(f.RuleID)] = append(byRule[string(f.RuleID)], i)
+		if f.Suppressed {
+			suppressed[string(f.RuleID)]++
+		}
 	}
 	info := map[string]RuleInfo{}
 	var ids []string
@@ -115,22 +120,17 @@ func (JUnit) Write(w io.Writer, r *Report) error {
 	doc := junitSuites{Name: ToolName, Time: "0"}
 	for _, id := range ids {
 		suite := junitSuite{Name: xmlText(id), Time: "0", Timestamp: stamp, Properties: junitRuleProperties(info[id])}
-		suite.Cases.findings = byRule[id]
-		for _, f := range byRule[id] {
-			if f.Suppressed { // a skipped case (junitCaseOf)
-				suite.Skipped++
-			} else {
-				suite.Failures++
-			}
-		}
-		suite.Tests = len(byRule[id])
+		suite.Cases.list, suite.Cases.findings = r.Findings, byRule[id]
+		// A suppressed finding is a skipped case (junitCaseOf).
+		suite.Tests, suite.Skipped = len(byRule[id]), suppressed[id]
+		suite.Failures = suite.Tests - suite.Skipped
 		doc.add(suite)
 	}
 	if len(r.Errors) > 0 {
 		suite := junitSuite{Name: JUnitErrorSuite, Time: "0", Timestamp: stamp}
 		for _, e := range r.Errors {
 			line := xmlText(errorLine(e))
-			suite.Cases.list = append(suite.Cases.list, junitCase{
+			suite.Cases.cases = append(suite.Cases.cases, junitCase{
 				Name:      orElse(xmlText(orElse(e.Path, orElse(e.ZoneName, orElse(e.ZoneID, e.AccountID)))), "scan"),
 				ClassName: ToolName + ".read",
 				Time:      "0",
@@ -138,7 +138,7 @@ func (JUnit) Write(w io.Writer, r *Report) error {
 				Error:     &junitProblem{Message: orElse(line, "read error"), Type: "read-error", Body: orElse(line, "read error")},
 			})
 		}
-		suite.Tests, suite.Errors = len(suite.Cases.list), len(suite.Cases.list)
+		suite.Tests, suite.Errors = len(suite.Cases.cases), len(suite.Cases.cases)
 		doc.add(suite)
 	}
 
@@ -185,12 +185,16 @@ func junitRuleProperties(c RuleInfo) *junitProperties {
 
 // MarshalXML writes one start element per case, as a slice of cases would be written.
 func (cs junitCases) MarshalXML(e *xml.Encoder, start xml.StartElement) error {
-	for _, f := range cs.findings {
-		if err := e.EncodeElement(junitCaseOf(f), start); err != nil {
+	for _, i := range cs.findings {
+		f := cs.list.At(i)
+		if err := e.EncodeElement(junitCaseOf(&f), start); err != nil {
 			return err
 		}
 	}
-	for _, c := range cs.list {
+	if err := cs.list.Err(); err != nil {
+		return err
+	}
+	for _, c := range cs.cases {
 		if err := e.EncodeElement(c, start); err != nil {
 			return err
 		}

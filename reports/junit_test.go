@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/sunsetscan/sunset/scanner"
 )
 
 func TestJUnitGolden(t *testing.T) {
@@ -66,9 +68,9 @@ func TestJUnitParsesBack(t *testing.T) {
 	}
 	doc := parseJUnit(t, out)
 	active := r.Summary.FindingsTotal
-	if doc.Tests != len(r.Findings)+len(r.Errors) || doc.Failures != active || doc.Skipped != r.Summary.Suppressed || doc.Errors != len(r.Errors) {
+	if doc.Tests != r.Findings.Len()+len(r.Errors) || doc.Failures != active || doc.Skipped != r.Summary.Suppressed || doc.Errors != len(r.Errors) {
 		t.Errorf("totals: tests %d failures %d skipped %d errors %d; want %d %d %d %d",
-			doc.Tests, doc.Failures, doc.Skipped, doc.Errors, len(r.Findings)+len(r.Errors), active, r.Summary.Suppressed, len(r.Errors))
+			doc.Tests, doc.Failures, doc.Skipped, doc.Errors, r.Findings.Len()+len(r.Errors), active, r.Summary.Suppressed, len(r.Errors))
 	}
 	// One suite per rule with findings, in catalog order, then the error suite.
 	var names []string
@@ -141,7 +143,7 @@ func TestJUnitHostileText(t *testing.T) {
 				}
 			}
 		}
-		if doc.Tests != len(r.Findings)+len(r.Errors) {
+		if doc.Tests != r.Findings.Len()+len(r.Errors) {
 			t.Errorf("%s: %d tests", name, doc.Tests)
 		}
 	}
@@ -169,7 +171,7 @@ func TestJUnitEmpty(t *testing.T) {
 	}
 	parseJUnit(t, out)
 	// Without an as-of day there is no timestamp at all, rather than today's.
-	if out := render(t, "junit", Options{}, &Report{Findings: sampleFindings()[:1]}); strings.Contains(out, "timestamp") {
+	if out := render(t, "junit", Options{}, &Report{Findings: scanner.NewFindingList(sampleFindings()[:1])}); strings.Contains(out, "timestamp") {
 		t.Errorf("timestamp without as_of:\n%s", out)
 	}
 }

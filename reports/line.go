@@ -33,7 +33,7 @@ func (l Line) Write(w io.Writer, r *Report) error {
 	bw := bufio.NewWriter(w)
 	for _, g := range tableGroups(r) {
 		for _, fi := range g.idx {
-			writeFindingLine(bw, st, &g.findings[fi])
+			writeFindingLine(bw, st, new(g.findings.At(fi)))
 		}
 	}
 	if err := bw.Flush(); err != nil {

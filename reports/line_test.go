@@ -53,7 +53,7 @@ func TestLineOrderIsTheTables(t *testing.T) {
 	var want []string
 	for _, g := range tableGroups(demo) {
 		for _, fi := range g.idx {
-			want = append(want, demo.Findings[fi].Message)
+			want = append(want, demo.Findings.At(fi).Message)
 		}
 	}
 	if len(lines) != len(want) {

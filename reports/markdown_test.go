@@ -113,7 +113,7 @@ func TestMarkdownTables(t *testing.T) {
 		rows = append(rows, tab[1:]...)
 	}
 	k := 0
-	for _, f := range r.Findings {
+	for _, f := range r.Findings.All() {
 		if f.Suppressed {
 			continue
 		}

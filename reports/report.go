@@ -44,9 +44,9 @@ type Report struct {
 	Source        Source  `json:"source"`
 	Summary       Summary `json:"summary"`
 	// Findings are in the order the scanner gave them (it sorts); suppressed ones included,
-	// marked "suppressed": true.
-	Findings []scanner.Finding  `json:"findings"`
-	Errors   []scanner.RunError `json:"errors"`
+	// marked "suppressed": true. A large live scan's are in a temporary file.
+	Findings *scanner.FindingList `json:"findings"`
+	Errors   []scanner.RunError   `json:"errors"`
 	// Retired lists the endpoints that answered as past their end of life, per account and
 	// zone: what they list was not read. Each is also one of Errors (see RetiredError), so
 	// every format shows it; this list keeps the status and catalog ids for tools.
@@ -157,7 +157,10 @@ type Input struct {
 	AsOf     time.Time // the date severities were computed for (only the day is kept)
 	Source   Source
 	Findings []scanner.Finding // in the scanner's order
-	Errors   []scanner.RunError
+	// List, when set, is the findings instead of Findings: a scan's list, perhaps in a
+	// temporary file (scanner.Live.ResultList); the report shares it and does not close it.
+	List   *scanner.FindingList
+	Errors []scanner.RunError
 	// Retired are the endpoints that answered retired (scanner.Result.Retired); NewReport
 	// adds one error for each.
 	Retired []scanner.RetiredNote
@@ -185,12 +188,12 @@ func AccountNames(accounts []inventory.AccountInventory) map[string]string {
 
 // NewReport assembles a report: the summary, the catalog entries the findings reference,
 // errors sorted, and the source target stripped of credentials. Findings keep their order.
-// The report shares in.Findings (a large scan has a million of them; a copy would double
-// them in memory): the caller must not modify them afterwards.
+// The report shares in.Findings or in.List (a large scan has a million findings; a copy
+// would double them in memory): the caller must not modify them afterwards.
 func NewReport(in Input) *Report {
-	findings := in.Findings
+	findings := in.List
 	if findings == nil {
-		findings = []scanner.Finding{}
+		findings = scanner.NewFindingList(in.Findings)
 	}
 	retired := append([]scanner.RetiredNote{}, in.Retired...)
 	sortRetired(retired)
@@ -204,7 +207,7 @@ func NewReport(in Input) *Report {
 		src.Target = RedactURL(src.Target)
 	}
 	src.Paths = append([]string(nil), src.Paths...)
-	summary := BuildSummary(findings, errs, in.Counts, in.FailOn)
+	summary := buildSummary(findings, errs, in.Counts, in.FailOn)
 	summary.RetiredEndpoints = len(retired)
 	return &Report{
 		SchemaVersion: SchemaVersion,
@@ -215,7 +218,7 @@ func NewReport(in Input) *Report {
 		Findings:      findings,
 		Errors:        errs,
 		Retired:       retired,
-		Catalog:       BuildCatalog(findings, in.Rules),
+		Catalog:       buildCatalog(findings, in.Rules),
 		AccountNames:  in.AccountNames,
 		Incremental:   in.Incremental,
 	}
@@ -225,6 +228,10 @@ func NewReport(in Input) *Report {
 // count only in Suppressed. The report is incomplete when there is any error or any failed
 // zone or file.
 func BuildSummary(findings []scanner.Finding, errs []scanner.RunError, counts Counts, failOn scanner.Severity) Summary {
+	return buildSummary(scanner.NewFindingList(findings), errs, counts, failOn)
+}
+
+func buildSummary(findings *scanner.FindingList, errs []scanner.RunError, counts Counts, failOn scanner.Severity) Summary {
 	s := Summary{
 		ZonesScanned:    counts.ZonesScanned,
 		ZonesFailed:     counts.ZonesFailed,
@@ -236,7 +243,7 @@ func BuildSummary(findings []scanner.Finding, errs []scanner.RunError, counts Co
 		ByRule:          []RuleCount{},
 	}
 	byRule := map[string]int{} // rule id -> index in s.ByRule
-	for _, f := range findings {
+	for _, f := range findings.All() {
 		if f.Suppressed {
 			s.Suppressed++
 			continue
@@ -283,9 +290,13 @@ func BuildSummary(findings []scanner.Finding, errs []scanner.RunError, counts Co
 // their rules are still described), sorted by id. Values come from the findings, which carry
 // the effective dates; rules fills in the description and anything the findings lack.
 func BuildCatalog(findings []scanner.Finding, rules RuleLookup) []RuleInfo {
+	return buildCatalog(scanner.NewFindingList(findings), rules)
+}
+
+func buildCatalog(findings *scanner.FindingList, rules RuleLookup) []RuleInfo {
 	seen := map[string]int{}
 	out := []RuleInfo{}
-	for _, f := range findings {
+	for _, f := range findings.All() {
 		if _, ok := seen[string(f.RuleID)]; ok {
 			continue
 		}
@@ -388,7 +399,7 @@ func ReadReport(r io.Reader) (*Report, error) {
 // normalize replaces nil lists by empty ones so every writer prints [] rather than null.
 func (r *Report) normalize() {
 	if r.Findings == nil {
-		r.Findings = []scanner.Finding{}
+		r.Findings = scanner.NewFindingList(nil)
 	}
 	if r.Errors == nil {
 		r.Errors = []scanner.RunError{}

@@ -132,7 +132,7 @@ func TestNewReport(t *testing.T) {
 	if in.Errors[0].ZoneName != "b.example" {
 		t.Error("NewReport sorted the caller's errors in place")
 	}
-	if len(r.Findings) != len(in.Findings) || r.Findings[0].Fingerprint != "fp1" || r.Findings[5].Fingerprint != "fp6" {
+	if r.Findings.Len() != len(in.Findings) || r.Findings.At(0).Fingerprint != "fp1" || r.Findings.At(5).Fingerprint != "fp6" {
 		t.Error("findings not kept in the given order")
 	}
 	files := NewReport(Input{Source: Source{Kind: SourceFiles, Paths: []string{"infra", "scripts"}}})

@@ -156,8 +156,9 @@ func (SARIF) Write(w io.Writer, r *Report) error {
 	}
 	// The results are written one at a time, as they are made.
 	doc := sarifLog{Schema: SARIFSchemaURI, Version: SARIFVersion, Runs: []sarifRun{run}}
-	err := writeJSONStream(w, doc, "results", len(r.Findings), func(i int) any {
-		res := sarifResultOf(&r.Findings[i], index)
+	err := writeJSONStream(w, doc, "results", r.Findings.Len(), func(i int) any {
+		f := r.Findings.At(i)
+		res := sarifResultOf(&f, index)
 		return &res
 	})
 	if err != nil {
@@ -188,7 +189,7 @@ func sarifRules(r *Report) ([]sarifRule, map[string]int) {
 		known[c.ID] = true
 	}
 	var extra []RuleInfo
-	for _, f := range r.Findings {
+	for _, f := range r.Findings.All() {
 		if !known[string(f.RuleID)] {
 			known[string(f.RuleID)] = true
 			extra = append(extra, RuleInfo{ID: string(f.RuleID), Title: f.Title, DeprecatedOn: f.DeprecatedOn,
@@ -199,7 +200,7 @@ func sarifRules(r *Report) ([]sarifRule, map[string]int) {
 	infos = append(infos, extra...)
 
 	worst := map[string]scanner.Severity{}
-	for _, f := range r.Findings {
+	for _, f := range r.Findings.All() {
 		if f.Severity > worst[string(f.RuleID)] {
 			worst[string(f.RuleID)] = f.Severity
 		}

@@ -157,11 +157,11 @@ func TestSARIFGitHubRules(t *testing.T) {
 			t.Errorf("rule %s has %d tags", rule.ID, n)
 		}
 	}
-	if len(run.Results) != len(r.Findings) {
-		t.Fatalf("%d results for %d findings", len(run.Results), len(r.Findings))
+	if len(run.Results) != r.Findings.Len() {
+		t.Fatalf("%d results for %d findings", len(run.Results), r.Findings.Len())
 	}
 	for i, res := range run.Results {
-		f := r.Findings[i]
+		f := r.Findings.At(i)
 		if res.RuleIndex < 0 || res.RuleIndex >= len(run.Tool.Driver.Rules) || run.Tool.Driver.Rules[res.RuleIndex].ID != res.RuleID {
 			t.Errorf("result %d: ruleIndex %d does not point at rule %s", i, res.RuleIndex, res.RuleID)
 		}
@@ -209,7 +209,7 @@ func TestSARIFLiveFindings(t *testing.T) {
 	run := doc.Runs[0]
 	levels := map[scanner.Severity]string{scanner.SeverityError: "error", scanner.SeverityWarning: "warning", scanner.SeverityNotice: "note"}
 	for i, res := range run.Results {
-		f := r.Findings[i]
+		f := r.Findings.At(i)
 		if res.Level != levels[f.Severity] {
 			t.Errorf("result %d: level %q for %s", i, res.Level, f.Severity)
 		}
@@ -277,7 +277,7 @@ func TestSARIFReadsBack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(log.Runs) != 1 || len(log.Runs[0].Results) != len(ciReport().Findings) {
+	if len(log.Runs) != 1 || len(log.Runs[0].Results) != ciReport().Findings.Len() {
 		t.Fatalf("go-sarif reads %d runs", len(log.Runs))
 	}
 	res := log.Runs[0].Results[5]

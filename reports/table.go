@@ -66,7 +66,7 @@ type tableGroup struct {
 	sortName string
 	key      string // unique; breaks ties between groups of the same name
 	heading  string
-	findings []scanner.Finding // the report's
+	findings *scanner.FindingList // the report's
 	idx      []int
 }
 
@@ -83,7 +83,7 @@ type tableRow struct {
 func (g tableGroup) rows() []tableRow {
 	rows := make([]tableRow, len(g.idx))
 	for i, fi := range g.idx {
-		f := &g.findings[fi]
+		f := new(g.findings.At(fi))
 		rows[i] = tableRow{
 			sev:      f.Severity,
 			rule:     textsafe.Sanitize(string(f.RuleID)),
@@ -196,7 +196,7 @@ func writeText(bw *bufio.Writer, lines []string) {
 
 // groupFindings groups findings that are not suppressed by account, zone or file, keeping the
 // report's order of first appearance; headings show account ids.
-func groupFindings(findings []scanner.Finding) []tableGroup {
+func groupFindings(findings *scanner.FindingList) []tableGroup {
 	return groupBy(findings, nil)
 }
 
@@ -218,7 +218,7 @@ func tableGroups(r *Report) []tableGroup {
 	for _, g := range groups {
 		if g.kind == tableFileGroup {
 			sort.SliceStable(g.idx, func(i, j int) bool {
-				a, b := g.findings[g.idx[i]].Location, g.findings[g.idx[j]].Location
+				a, b := g.findings.At(g.idx[i]).Location, g.findings.At(g.idx[j]).Location
 				if a.StartLine != b.StartLine {
 					return a.StartLine < b.StartLine
 				}
@@ -230,11 +230,11 @@ func tableGroups(r *Report) []tableGroup {
 }
 
 // groupBy groups findings that are not suppressed in the order their groups first appear.
-func groupBy(findings []scanner.Finding, names map[string]string) []tableGroup {
+func groupBy(findings *scanner.FindingList, names map[string]string) []tableGroup {
 	var groups []tableGroup
 	index := map[string]int{}
-	for i := range findings {
-		f := &findings[i]
+	for i, fv := range findings.All() {
+		f := &fv
 		if f.Suppressed {
 			continue
 		}
@@ -396,8 +396,7 @@ func rulesHit(r *Report) []ruleRow {
 	for _, rc := range r.Summary.ByRule {
 		row(rc.RuleID, rc.Title)
 	}
-	for i := range r.Findings {
-		f := &r.Findings[i]
+	for _, f := range r.Findings.All() {
 		if f.Suppressed {
 			continue
 		}
@@ -568,8 +567,7 @@ type ruleAdvice struct {
 func ruleAdvices(r *Report) map[string]*ruleAdvice {
 	out := map[string]*ruleAdvice{}
 	first := map[string][]string{} // the pieces of each rule's first finding
-	for i := range r.Findings {
-		f := &r.Findings[i]
+	for _, f := range r.Findings.All() {
 		if f.Suppressed {
 			continue
 		}
@@ -628,7 +626,7 @@ func (g tableGroup) subgroups() []subgroup {
 	var subs []subgroup
 	at := map[string]int{}
 	for _, fi := range g.idx {
-		f := &g.findings[fi]
+		f := new(g.findings.At(fi))
 		key := string(f.RuleID) + "\x00" + f.Severity.String()
 		i, ok := at[key]
 		if !ok {
@@ -645,9 +643,9 @@ func (g tableGroup) subgroups() []subgroup {
 // (3), end of life 2025-01-15"), then each finding under it.
 func writeGroup(bw *bufio.Writer, st tableStyles, g tableGroup, advice map[string]*ruleAdvice, width int) {
 	for _, sub := range g.subgroups() {
-		eol := textsafe.Sanitize(g.findings[sub.idx[0]].EndOfLife)
+		eol := textsafe.Sanitize(g.findings.At(sub.idx[0]).EndOfLife)
 		for _, fi := range sub.idx[1:] {
-			if textsafe.Sanitize(g.findings[fi].EndOfLife) != eol {
+			if textsafe.Sanitize(g.findings.At(fi).EndOfLife) != eol {
 				eol = "" // they differ: each finding says its own
 			}
 		}
@@ -664,7 +662,7 @@ func writeGroup(bw *bufio.Writer, st tableStyles, g tableGroup, advice map[strin
 		lines := hang(head, width, "  "+st.severityStyle(sub.sev).Render(sev)+pad, strings.Repeat(" ", len(sev)+len(pad)+2))
 		writeText(bw, lines)
 		for _, fi := range sub.idx {
-			f := &g.findings[fi]
+			f := new(g.findings.At(fi))
 			text := findingText(f, advice[textsafe.Sanitize(string(f.RuleID))])
 			if eol == "" && f.EndOfLife != "" {
 				text += " (end of life " + textsafe.Sanitize(f.EndOfLife) + ")"

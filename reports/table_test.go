@@ -180,7 +180,7 @@ func TestTableSaysEveryWordOnce(t *testing.T) {
 		for name, rep := range map[string]*Report{"sample": r, "demo": demo} {
 			out := render(t, "table", Options{Width: width}, rep)
 			entries, advice := tableEntries(out)
-			for _, f := range rep.Findings {
+			for _, f := range rep.Findings.All() {
 				if !f.Suppressed && !entryHolds(entries, advice[string(f.RuleID)], f.Message) {
 					t.Errorf("%s, width %d: no entry holds every word of %q (advice %q)", name, width, f.Message, advice[string(f.RuleID)])
 				}
@@ -376,7 +376,7 @@ func TestTableRulesHitMatchesSummary(t *testing.T) {
 		for name, rep := range map[string]*Report{"sample": r, "demo": demo} {
 			counts := ruleCounts(t, render(t, "table", Options{Width: width}, rep), ruleIDs(rep))
 			want := map[string]SeverityCounts{}
-			for _, f := range rep.Findings {
+			for _, f := range rep.Findings.All() {
 				if !f.Suppressed {
 					c := want[string(f.RuleID)]
 					c.add(f.Severity)
@@ -698,10 +698,10 @@ func TestRuleAdvice(t *testing.T) {
 	if a := adv["firewall-rules"]; a.text != "The firewall rules API is past its end of life (2025-01-15)." {
 		t.Errorf("firewall-rules advice %q", a.text)
 	}
-	if got := adv["firewall-rules"].ownText(r.Findings[0].Message); got != `Rule "a" is active; enabled. Recreate it with action block.` {
+	if got := adv["firewall-rules"].ownText(r.Findings.At(0).Message); got != `Rule "a" is active; enabled. Recreate it with action block.` {
 		t.Errorf("own text %q", got)
 	}
-	if a := adv["filters"]; a.text != "" || a.ownText(r.Findings[2].Message) != r.Findings[2].Message {
+	if a := adv["filters"]; a.text != "" || a.ownText(r.Findings.At(2).Message) != r.Findings.At(2).Message {
 		t.Errorf("a single finding shares %q", a.text)
 	}
 }

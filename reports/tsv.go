@@ -36,8 +36,7 @@ func (TSV) Write(w io.Writer, r *Report) error {
 	bw := bufio.NewWriter(w)
 	bw.WriteString(TSVHeader)
 	bw.WriteByte('\n')
-	for i := range r.Findings {
-		f := &r.Findings[i]
+	for _, f := range r.Findings.All() {
 		if f.Suppressed {
 			continue
 		}
@@ -45,7 +44,7 @@ func (TSV) Write(w io.Writer, r *Report) error {
 			if j > 0 {
 				bw.WriteByte('\t')
 			}
-			bw.WriteString(tsvField(c.value(f)))
+			bw.WriteString(tsvField(c.value(&f)))
 		}
 		bw.WriteByte('\n')
 	}

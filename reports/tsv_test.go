@@ -73,8 +73,8 @@ func TestRowFormatsShareColumns(t *testing.T) {
 	}
 	tsv := strings.Split(strings.TrimSuffix(render(t, "tsv", Options{}, r), "\n"), "\n")
 	n := 0
-	for i := range r.Findings {
-		if r.Findings[i].Suppressed {
+	for i := range r.Findings.Len() {
+		if r.Findings.At(i).Suppressed {
 			continue
 		}
 		n++

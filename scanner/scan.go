@@ -1,6 +1,7 @@
 package scanner
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -48,11 +49,17 @@ type Options struct {
 	// AsOf is the day severities are computed for (the --as-of clock); it is never read from
 	// the system clock here.
 	AsOf time.Time
+	// SpillAfter, when above 0, lets a Live scan holding more findings than this write each
+	// zone's findings to a temporary file (in SpillDir, "" being the system's), so that its
+	// memory stays flat; ResultList then gives them as a list read from a file.
+	SpillAfter int
+	SpillDir   string
 }
 
 // Result is what a live scan found.
 type Result struct {
-	// Findings are sorted with SortFindings.
+	// Findings are sorted with SortFindings; nil from Live.ResultList, which gives them as a
+	// list.
 	Findings []Finding `json:"findings"`
 	// Errors are the parts of accounts and zones that could not be read.
 	Errors []RunError `json:"errors"`
@@ -145,8 +152,11 @@ func ScanSnapshot(snap *inventory.Snapshot, cat *catalog.Catalog, opts Options) 
 // is read and drop its objects: memory then holds findings, not the account. Zone is safe
 // for concurrent use; Result is called once, after the last Zone.
 type Live struct {
-	mu sync.Mutex
-	s  liveScan
+	mu    sync.Mutex
+	s     liveScan
+	opts  Options
+	spill *findingSpill // set once the findings went past opts.SpillAfter
+	err   error         // the first error writing the spill
 }
 
 // NewLive starts a live scan (see ScanSnapshot for what it finds). A nil catalog means
@@ -155,7 +165,7 @@ func NewLive(cat *catalog.Catalog, opts Options) *Live {
 	if cat == nil {
 		cat = catalog.Default()
 	}
-	return &Live{s: liveScan{cat: cat, asOf: opts.AsOf, exprs: map[string]ExprInfo{}}}
+	return &Live{s: liveScan{cat: cat, asOf: opts.AsOf, exprs: map[string]ExprInfo{}}, opts: opts}
 }
 
 // Zone records the findings of one zone's objects. Its errors, retirements and the counts
@@ -164,16 +174,96 @@ func (l *Live) Zone(z *inventory.ZoneInventory) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.s.zone(z)
+	l.spillIfDue()
+}
+
+// ZoneFindings is Zone, also returning the zone's findings as a scan of the zone alone
+// gives them (ScanSnapshot of a snapshot holding only z): sorted, fingerprints unique. A
+// zone is then judged (planned) without being scanned twice.
+func (l *Live) ZoneFindings(z *inventory.ZoneInventory) []Finding {
+	l.mu.Lock()
+	before := len(l.s.findings)
+	l.s.zone(z)
+	fs := slices.Clone(l.s.findings[before:])
+	l.spillIfDue()
+	l.mu.Unlock()
+	fs = dedupeFingerprints(fs)
+	SortFindings(fs)
+	return fs
+}
+
+// spillIfDue writes the findings held to the spill once they are past Options.SpillAfter
+// (and every zone's after that). Called with l.mu held.
+func (l *Live) spillIfDue() {
+	if l.opts.SpillAfter <= 0 || l.err != nil || (l.spill == nil && len(l.s.findings) <= l.opts.SpillAfter) {
+		return
+	}
+	if l.spill == nil {
+		if l.spill, l.err = newFindingSpill(l.opts.SpillDir); l.err != nil {
+			return // the findings stay in memory; ResultList reports the error
+		}
+	}
+	l.err = l.spill.write(l.s.findings)
+	clear(l.s.findings) // the strings are in the file now
+	l.s.findings = l.s.findings[:0]
 }
 
 // Result scans the snapshot's accounts, takes the counts, errors and retired endpoints of its
 // accounts and zones (their objects must have gone through Zone), and returns every finding
-// deduplicated and sorted.
+// deduplicated and sorted. Findings spilled to a file are read back whole; should that
+// fail, the failure is one of the errors.
 func (l *Live) Result(snap *inventory.Snapshot) Result {
+	res, list, err := l.ResultList(snap)
+	res.Findings = list.Slice()
+	if err == nil {
+		err = errors.Join(list.Err(), list.Close())
+	}
+	if err != nil {
+		res.Errors = append(res.Errors, RunError{What: "findings", Message: err.Error()})
+		res.Incomplete = true
+	}
+	return res
+}
+
+// ResultList is Result with the findings as a list (Result.Findings is nil): a temporary
+// file when the scan spilled (Options.SpillAfter), which the caller removes with Close. An
+// error means the findings could not be written; the list is then nil and no file is left.
+func (l *Live) ResultList(snap *inventory.Snapshot) (Result, *FindingList, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	s := &l.s
-	res := Result{Findings: []Finding{}, Errors: []RunError{}}
+	res := l.s.result(snap)
+	held := l.s.findings // the accounts' findings, and the zones' when nothing spilled
+	l.s.findings = nil
+	if l.spill == nil {
+		// Also when the spill could not be opened: the findings stayed in memory, whole.
+		fs := dedupeFingerprints(held)
+		SortFindings(fs)
+		return res, NewFindingList(fs), nil
+	}
+	if l.err != nil {
+		err := errors.Join(l.err, l.spill.abort())
+		l.spill = nil
+		return res, nil, err
+	}
+	list, err := l.spill.list(l.opts.SpillDir, held)
+	l.spill = nil // the list owns what is left
+	return res, list, err
+}
+
+// Close removes the temporary file of a scan that spilled and will not be asked for its
+// result; after ResultList it does nothing.
+func (l *Live) Close() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	err := l.spill.abort()
+	l.spill = nil
+	return err
+}
+
+// result is the scan's Result without its findings, once the accounts are scanned (their
+// findings join s.findings).
+func (s *liveScan) result(snap *inventory.Snapshot) Result {
+	res := Result{Errors: []RunError{}}
 	res.Zones, res.Accounts = len(snap.Zones), len(snap.Accounts)
 	for i := range snap.Accounts {
 		a := &snap.Accounts[i]
@@ -197,9 +287,6 @@ func (l *Live) Result(snap *inventory.Snapshot) Result {
 			res.Retired = append(res.Retired, s.retired(r, z.Zone.Account.ID, z.Zone.ID, z.Zone.Name))
 		}
 	}
-	res.Findings = dedupeFingerprints(s.findings)
-	s.findings = nil
-	SortFindings(res.Findings)
 	sortRunErrors(res.Errors)
 	sortRetired(res.Retired)
 	res.Incomplete = snap.Incomplete || len(res.Errors) > 0

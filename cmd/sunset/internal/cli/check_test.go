@@ -34,7 +34,7 @@ func TestCheckTestRepository(t *testing.T) {
 	if rep.Source.Kind != "files" || rep.Summary.FilesScanned < 15 || rep.Summary.FindingsTotal < 60 {
 		t.Errorf("summary %+v source %+v", rep.Summary, rep.Source)
 	}
-	for _, f := range rep.Findings {
+	for _, f := range rep.Findings.Slice() {
 		if f.Suppressed || f.Location == nil || f.Location.StartLine == 0 {
 			t.Errorf("finding %+v: suppressed ones are hidden by default and every one has a line", f)
 		}
@@ -93,10 +93,10 @@ func TestCheckBaselineRoundTrip(t *testing.T) {
 		t.Fatalf("exit %d stderr %s", r.code, r.stderr)
 	}
 	rep := readReportFile(t, out)
-	if len(rep.Findings) != 2 || rep.Summary.FindingsTotal != 1 || rep.Summary.Suppressed != 1 {
+	if len(rep.Findings.Slice()) != 2 || rep.Summary.FindingsTotal != 1 || rep.Summary.Suppressed != 1 {
 		t.Fatalf("%+v", rep.Summary)
 	}
-	for _, f := range rep.Findings {
+	for _, f := range rep.Findings.Slice() {
 		if (f.RuleID == "filters") != (f.Suppressed && f.SuppressedBy == "baseline") {
 			t.Errorf("%s suppressed=%v by %q", f.RuleID, f.Suppressed, f.SuppressedBy)
 		}

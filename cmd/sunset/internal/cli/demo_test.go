@@ -145,16 +145,16 @@ func TestDemoGoldenShapes(t *testing.T) {
 	if rep.Summary.Incomplete || len(rep.Errors) > 0 || rep.Summary.ZonesScanned != 6 || rep.Summary.Accounts != 3 {
 		t.Errorf("golden report summary %+v errors %v, want 6 zones, 3 accounts, complete", rep.Summary, rep.Errors)
 	}
-	if rep.Summary.FindingsTotal != len(rep.Findings) || len(rep.Findings) == 0 {
-		t.Errorf("golden report has %d findings, summary says %d", len(rep.Findings), rep.Summary.FindingsTotal)
+	if rep.Summary.FindingsTotal != len(rep.Findings.Slice()) || len(rep.Findings.Slice()) == 0 {
+		t.Errorf("golden report has %d findings, summary says %d", len(rep.Findings.Slice()), rep.Summary.FindingsTotal)
 	}
 
 	rows := strings.Split(strings.TrimSuffix(read("table-piped.golden"), "\n"), "\n")
 	if rows[0] != reports.TSVHeader {
 		t.Errorf("piped table header %q", rows[0])
 	}
-	if len(rows)-1 != len(rep.Findings) {
-		t.Errorf("piped table has %d rows, the report %d findings", len(rows)-1, len(rep.Findings))
+	if len(rows)-1 != len(rep.Findings.Slice()) {
+		t.Errorf("piped table has %d rows, the report %d findings", len(rows)-1, len(rep.Findings.Slice()))
 	}
 	for i, row := range rows[1:] {
 		if n, want := strings.Count(row, "\t"), strings.Count(reports.TSVHeader, "\t"); n != want {

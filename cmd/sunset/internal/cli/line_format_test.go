@@ -29,10 +29,10 @@ func TestCheckFormatLine(t *testing.T) {
 	}
 	rep := readReportFile(t, jsonPath)
 	lines := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
-	if len(lines) != len(rep.Findings) || len(lines) < 3 {
-		t.Fatalf("%d lines for %d findings:\n%s", len(lines), len(rep.Findings), r.stdout)
+	if len(lines) != len(rep.Findings.Slice()) || len(lines) < 3 {
+		t.Fatalf("%d lines for %d findings:\n%s", len(lines), len(rep.Findings.Slice()), r.stdout)
 	}
-	for _, f := range rep.Findings {
+	for _, f := range rep.Findings.Slice() {
 		want := f.Location.Path + ":" + strconv.Itoa(f.Location.StartLine)
 		if f.Location.StartColumn > 0 {
 			want += ":" + strconv.Itoa(f.Location.StartColumn)
@@ -72,11 +72,11 @@ func TestScanFormatLine(t *testing.T) {
 	}
 	rep := readReportFile(t, jsonPath)
 	lines := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
-	if len(lines) != len(rep.Findings) {
-		t.Fatalf("%d lines for %d findings:\n%s", len(lines), len(rep.Findings), r.stdout)
+	if len(lines) != len(rep.Findings.Slice()) {
+		t.Fatalf("%d lines for %d findings:\n%s", len(lines), len(rep.Findings.Slice()), r.stdout)
 	}
 	accounts := 0
-	for _, f := range rep.Findings {
+	for _, f := range rep.Findings.Slice() {
 		place := f.ZoneName
 		if place == "" {
 			place, accounts = "account:"+f.AccountID, accounts+1

@@ -107,16 +107,17 @@ func runPlan(ctx context.Context, s *Streams, opts *scanOptions, dir string, ver
 		return err
 	}
 	defer ps.close()
-	snap, res, _, collectErr := scanSource(ctx, s, &o, o.snapshotOut != "", ps)
+	snap, res, findings, _, collectErr := scanSource(ctx, s, &o, o.snapshotOut != "", ps)
 	if snap == nil {
 		return collectErr
 	}
+	defer func() { _ = findings.Close() }() // a temporary file, removed on every return
 	if o.snapshotOut != "" {
 		if err := writeSnapshot(o.snapshotOut, snap); err != nil {
 			return err
 		}
 	}
-	_, head, err := ps.finishAndReport(s.Out, snap, res, false)
+	_, head, err := ps.finishAndReport(s.Out, snap, findings, false)
 	if err != nil {
 		return err
 	}

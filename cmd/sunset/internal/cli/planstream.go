@@ -61,14 +61,15 @@ func (ps *planStream) close() {
 	}
 }
 
-// zone plans (and verifies) one zone; handedOver says the collection drops its objects
-// after this, so the plan directory's snapshot keeps them here. Safe for concurrent use.
-func (ps *planStream) zone(z *inventory.ZoneInventory, handedOver bool) {
+// zone plans (and verifies) one zone from its findings (scanner.Live.ZoneFindings);
+// handedOver says the collection drops its objects after this, so the plan directory's
+// snapshot keeps them here. Safe for concurrent use.
+func (ps *planStream) zone(z *inventory.ZoneInventory, findings []scanner.Finding, handedOver bool) {
 	var check func(*migrate.ZonePlan, *inventory.ZoneInventory)
 	if ps.where != "" {
 		check = func(zp *migrate.ZonePlan, z *inventory.ZoneInventory) { zp.Verification = verify.Zone(zp, z) }
 	}
-	err := ps.plan.Zone(z, ps.opts, check)
+	err := ps.plan.Zone(z, findings, ps.opts, check)
 	if err == nil && handedOver && ps.snap != nil {
 		var b []byte
 		if b, err = encodeZone(z); err == nil {
@@ -87,11 +88,11 @@ func (ps *planStream) zone(z *inventory.ZoneInventory, handedOver bool) {
 // finish plans the accounts and returns the plan without its zones (what writes the plan
 // directory from the spill) and, when withWhole (a report shows the plan), the plan read
 // back whole.
-func (ps *planStream) finish(snap *inventory.Snapshot, res scanner.Result, withWhole bool) (whole, head *migrate.Plan, err error) {
+func (ps *planStream) finish(snap *inventory.Snapshot, findings *scanner.FindingList, withWhole bool) (whole, head *migrate.Plan, err error) {
 	if ps.err != nil {
 		return nil, nil, fatalError(fmt.Errorf("cannot plan: %w", ps.err))
 	}
-	if head, err = ps.plan.Finish(snap, res, ps.opts); err == nil && withWhole {
+	if head, err = ps.plan.Finish(snap, findings, ps.opts); err == nil && withWhole {
 		whole, err = ps.plan.Plan(head)
 	}
 	if err != nil {
@@ -114,8 +115,8 @@ func (ps *planStream) files(head *migrate.Plan, snap *inventory.Snapshot) planFi
 
 // finishAndReport is finish, then the verification's line to w when the plan was verified
 // (only when something written shows the result).
-func (ps *planStream) finishAndReport(w io.Writer, snap *inventory.Snapshot, res scanner.Result, withWhole bool) (whole, head *migrate.Plan, err error) {
-	if whole, head, err = ps.finish(snap, res, withWhole); err != nil {
+func (ps *planStream) finishAndReport(w io.Writer, snap *inventory.Snapshot, findings *scanner.FindingList, withWhole bool) (whole, head *migrate.Plan, err error) {
+	if whole, head, err = ps.finish(snap, findings, withWhole); err != nil {
 		return nil, nil, err
 	}
 	if ps.where != "" {

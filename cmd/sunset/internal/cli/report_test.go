@@ -78,7 +78,7 @@ func TestReportFixtures(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := readReportFile(t, reportPath)
-	if g, w := strings.Join(fingerprints(got.Findings), " "), strings.Join(fingerprints(want.Findings), " "); g != w || got.Summary.BySeverity != want.Summary.BySeverity {
+	if g, w := strings.Join(fingerprints(got.Findings.Slice()), " "), strings.Join(fingerprints(want.Findings.Slice()), " "); g != w || got.Summary.BySeverity != want.Summary.BySeverity {
 		t.Errorf("the demo's findings are no longer those of %s (run go test -run TestReportFixtures -update here, then go test -update ./reports)", reportPath)
 	}
 	gotPlan, err := migrate.ReadPlan(bytes.NewReader(plan))
@@ -142,8 +142,8 @@ func TestReportRerender(t *testing.T) {
 		t.Errorf("the JSON report does not round-trip:\n%s", firstDiff(want, got))
 	}
 	rep := readReportFile(t, in)
-	if !strings.HasPrefix(r.stdout, "severity\trule_id\t") || strings.Count(r.stdout, "\n") != len(rep.Findings)+1 {
-		t.Errorf("tsv on stdout: want a header and %d rows, got:\n%.300s", len(rep.Findings), r.stdout)
+	if !strings.HasPrefix(r.stdout, "severity\trule_id\t") || strings.Count(r.stdout, "\n") != len(rep.Findings.Slice())+1 {
+		t.Errorf("tsv on stdout: want a header and %d rows, got:\n%.300s", len(rep.Findings.Slice()), r.stdout)
 	}
 	md := read(out("r.md"))
 	if !strings.Contains(md, "firewall-rules") || strings.Contains(md, "<script>") || !strings.Contains(md, "### Migration plan\n") {

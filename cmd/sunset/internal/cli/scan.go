@@ -105,10 +105,11 @@ func runScan(ctx context.Context, s *Streams, o *scanOptions) error {
 		defer ps.close()
 	}
 	keepSnapshot := o.snapshotOut != "" && !o.streamsSnapshot()
-	snap, res, target, collectErr := scanSource(ctx, s, o, keepSnapshot, ps)
+	snap, res, findings, target, collectErr := scanSource(ctx, s, o, keepSnapshot, ps)
 	if snap == nil {
 		return collectErr
 	}
+	defer func() { _ = findings.Close() }() // a temporary file, removed on every return
 	if o.sourceKind == reports.SourceDemo {
 		target = "" // the demo's loopback port changes every run; the kind says it all
 	}
@@ -124,15 +125,15 @@ func runScan(ctx context.Context, s *Streams, o *scanOptions) error {
 		errs = append(errs, scanner.RunError{What: "accounts", Message: collect.NotScannedInterrupted})
 	}
 	rep := reports.NewReport(reports.Input{
-		Version:  Version,
-		AsOf:     o.asOf,
-		Source:   reports.Source{Kind: o.sourceKind, Target: target},
-		Findings: res.Findings,
-		Errors:   errs,
-		Retired:  res.Retired,
-		Counts:   liveCounts(res),
-		FailOn:   o.failOn,
-		Rules:    o.catalog,
+		Version: Version,
+		AsOf:    o.asOf,
+		Source:  reports.Source{Kind: o.sourceKind, Target: target},
+		List:    findings,
+		Errors:  errs,
+		Retired: res.Retired,
+		Counts:  liveCounts(res),
+		FailOn:  o.failOn,
+		Rules:   o.catalog,
 		// The table and HTML show accounts by name.
 		AccountNames: reports.AccountNames(snap.Accounts),
 		Incremental:  o.incrementalReport(),
@@ -142,12 +143,15 @@ func runScan(ctx context.Context, s *Streams, o *scanOptions) error {
 		// Read back whole only for the reports that show it: the plan directory is written a
 		// zone at a time. The verification's line goes to stderr: stdout may carry a
 		// machine format.
-		if plan, head, err = ps.finishAndReport(s.Err, snap, res, showsPlan(o.formats)); err != nil {
+		if plan, head, err = ps.finishAndReport(s.Err, snap, findings, showsPlan(o.formats)); err != nil {
 			return err
 		}
 	}
 	if err := writeReports(s, o.formats, rep, o.color, plan, o.planDir); err != nil {
 		return err
+	}
+	if err := findings.Err(); err != nil {
+		return fatalError(fmt.Errorf("cannot read the findings back: %w", err))
 	}
 	if o.planDir != "" {
 		// Summaries go to stderr: stdout may be carrying a machine format.
@@ -166,34 +170,47 @@ func runScan(ctx context.Context, s *Streams, o *scanOptions) error {
 	return nil
 }
 
+// findingSpillAfter is how many findings a scan holds before it writes each zone's to a
+// temporary file (scanner.Options.SpillAfter): some 15 MB of findings; past it memory keeps
+// 8 bytes a finding.
+var findingSpillAfter = 20_000
+
 // scanSource loads --snapshot or collects from the API, and scans it. Unless keep is set,
 // a collected zone is scanned as soon as it is read and stays in the snapshot without its
 // objects. A non-nil snapshot with a non-nil error means the collection was interrupted:
-// report what was read.
-func scanSource(ctx context.Context, s *Streams, o *scanOptions, keep bool, ps *planStream) (*inventory.Snapshot, scanner.Result, string, error) {
-	live := scanner.NewLive(o.catalog, scanner.Options{AsOf: o.asOf})
+// report what was read. The findings are Result's, in a temporary file past
+// findingSpillAfter: the caller closes them.
+func scanSource(ctx context.Context, s *Streams, o *scanOptions, keep bool, ps *planStream) (*inventory.Snapshot, scanner.Result, *scanner.FindingList, string, error) {
+	live := scanner.NewLive(o.catalog, scanner.Options{AsOf: o.asOf, SpillAfter: findingSpillAfter})
+	defer func() { _ = live.Close() }() // the spilled findings of a scan that ends without them
 	var onZone func(*inventory.ZoneInventory)
 	if !keep && o.snapshotIn == "" {
-		onZone = func(z *inventory.ZoneInventory) {
-			live.Zone(z)
-			if ps != nil {
-				ps.zone(z, true)
-			}
-		}
+		onZone = func(z *inventory.ZoneInventory) { scanZone(live, ps, z, true) }
 	}
 	snap, target, err := readOrCollect(ctx, s, o, onZone)
 	if snap == nil {
-		return nil, scanner.Result{}, "", err
+		return nil, scanner.Result{}, nil, "", err
 	}
 	if onZone == nil {
 		for i := range snap.Zones {
-			live.Zone(&snap.Zones[i])
-			if ps != nil {
-				ps.zone(&snap.Zones[i], false)
-			}
+			scanZone(live, ps, &snap.Zones[i], false)
 		}
 	}
-	return snap, live.Result(snap), target, err
+	res, findings, lerr := live.ResultList(snap)
+	if lerr != nil {
+		return nil, scanner.Result{}, nil, "", fatalError(fmt.Errorf("cannot keep the findings: %w", lerr))
+	}
+	return snap, res, findings, target, err
+}
+
+// scanZone scans one zone and, when the scan plans, plans it from the zone's findings
+// (handedOver as planStream.zone says).
+func scanZone(live *scanner.Live, ps *planStream, z *inventory.ZoneInventory, handedOver bool) {
+	if ps == nil {
+		live.Zone(z)
+		return
+	}
+	ps.zone(z, live.ZoneFindings(z), handedOver)
 }
 
 // acquireSnapshot loads --snapshot or collects the whole account from the API. A non-nil

@@ -61,7 +61,7 @@ func (c *dayClock) now() time.Time {
 // ofRule returns the findings of one catalog id in one zone, or about its account.
 func ofRule(rep *reports.Report, id, zone string) []scanner.Finding {
 	var out []scanner.Finding
-	for _, f := range rep.Findings {
+	for _, f := range rep.Findings.Slice() {
 		if f.RuleID == vocab.RuleID(id) && (f.ZoneName == zone || f.ZoneName == "") {
 			out = append(out, f)
 		}
@@ -146,7 +146,7 @@ func TestLiveDetectableEntries(t *testing.T) {
 	// finding in a zone of that account, which brings the account along.
 	_, full := scanReport(t, base, "2024-01-01")
 	zoneFor, sevFor := map[string]string{}, map[string]scanner.Severity{}
-	for _, f := range full.Findings {
+	for _, f := range full.Findings.Slice() {
 		if _, ok := zoneFor[string(f.RuleID)]; ok && f.Severity <= sevFor[string(f.RuleID)] {
 			continue
 		}
@@ -254,8 +254,8 @@ func TestScanIsReadOnly(t *testing.T) {
 	}
 	before, stBefore, logBefore := state(), srv.Stats(), len(srv.Requests())
 	r, rep := scanReport(t, base, "2025-02-01")
-	if r.code != ExitOK || rep.Summary.ZonesScanned != 6 || len(rep.Findings) == 0 {
-		t.Fatalf("scan: exit %d, %d zones, %d findings; stderr:\n%s", r.code, rep.Summary.ZonesScanned, len(rep.Findings), r.stderr)
+	if r.code != ExitOK || rep.Summary.ZonesScanned != 6 || len(rep.Findings.Slice()) == 0 {
+		t.Fatalf("scan: exit %d, %d zones, %d findings; stderr:\n%s", r.code, rep.Summary.ZonesScanned, len(rep.Findings.Slice()), r.stderr)
 	}
 	st := srv.Stats()
 	if n := st.Writes - stBefore.Writes; n != 0 {
@@ -310,7 +310,7 @@ func TestScanRetriesTransientFaults(t *testing.T) {
 			if rep.Summary.Incomplete || len(rep.Errors) > 0 {
 				t.Errorf("incomplete %v, errors %v: every fault should have been retried", rep.Summary.Incomplete, rep.Errors)
 			}
-			if got, want := fingerprints(rep.Findings), fingerprints(clean.Findings); !slices.Equal(got, want) {
+			if got, want := fingerprints(rep.Findings.Slice()), fingerprints(clean.Findings.Slice()); !slices.Equal(got, want) {
 				t.Errorf("findings differ from a clean run: %d vs %d fingerprints", len(got), len(want))
 			}
 			st := srv.Stats()
@@ -382,12 +382,12 @@ func TestScanFailingZone(t *testing.T) {
 		}
 	}
 	var want []scanner.Finding
-	for _, f := range clean.Findings {
+	for _, f := range clean.Findings.Slice() {
 		if f.ZoneName != failing {
 			want = append(want, f)
 		}
 	}
-	if got, w := fingerprints(rep.Findings), fingerprints(want); !slices.Equal(got, w) {
+	if got, w := fingerprints(rep.Findings.Slice()), fingerprints(want); !slices.Equal(got, w) {
 		t.Errorf("findings outside %s differ from a clean run: %d vs %d", failing, len(got), len(w))
 	}
 	if srv.Stats().FaultsInjected == 0 {
@@ -498,7 +498,7 @@ func TestScanInterrupted(t *testing.T) {
 		t.Error(`the report does not say "incomplete": true`)
 	}
 	rep := readReportFile(t, path)
-	if len(rep.Findings) == 0 {
+	if len(rep.Findings.Slice()) == 0 {
 		t.Error("no finding in the interrupted report: what was read before the cancellation is lost")
 	}
 	notScanned := 0
@@ -700,7 +700,7 @@ func TestScanSelection(t *testing.T) {
 				t.Errorf("zones_scanned %d, accounts %d; want %d, %d", rep.Summary.ZonesScanned, rep.Summary.Accounts, len(c.zones), c.accounts)
 			}
 			// Every zone in scope of the demo has findings, so the findings name exactly the zones scanned.
-			if got := zonesOf(rep.Findings); !slices.Equal(got, c.zones) {
+			if got := zonesOf(rep.Findings.Slice()); !slices.Equal(got, c.zones) {
 				t.Errorf("findings about zones %v, want %v", got, c.zones)
 			}
 		})

@@ -50,7 +50,7 @@ func TestSelectionWithSnapshot(t *testing.T) {
 				t.Fatalf("scan: exit %d\n%s", r.code, r.stderr)
 			}
 			rep := readReportFile(t, out)
-			for _, f := range rep.Findings {
+			for _, f := range rep.Findings.Slice() {
 				if f.ZoneName != "" && f.ZoneName != "shop.example" {
 					t.Fatalf("scan: a finding of zone %s", f.ZoneName)
 				}

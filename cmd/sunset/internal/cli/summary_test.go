@@ -96,13 +96,13 @@ func TestRetiredEndpointsReported(t *testing.T) {
 		}
 	}
 	found := map[vocab.RuleID]bool{}
-	for _, f := range rep.Findings {
+	for _, f := range rep.Findings.Slice() {
 		found[f.RuleID] = true
 	}
 	// Expression rules are found in the filters and rules the retired endpoints serve.
 	covered[vocab.GeoIPFieldNames] = covered[vocab.Filters] && covered[vocab.FirewallRules]
 	covered[vocab.ThreatScoreField] = covered[vocab.GeoIPFieldNames]
-	for _, f := range full.Findings {
+	for _, f := range full.Findings.Slice() {
 		if !found[f.RuleID] && !covered[f.RuleID] {
 			t.Errorf("%s: found without retirement, neither found nor reported retired with it", f.RuleID)
 		}
@@ -110,8 +110,8 @@ func TestRetiredEndpointsReported(t *testing.T) {
 			t.Errorf("zone %s has firewall rules, but no retired firewall rules endpoint is reported for it", f.ZoneName)
 		}
 	}
-	if len(rep.Findings) >= len(full.Findings) {
-		t.Errorf("%d findings with retirement, %d without: the test does not retire anything", len(rep.Findings), len(full.Findings))
+	if len(rep.Findings.Slice()) >= len(full.Findings.Slice()) {
+		t.Errorf("%d findings with retirement, %d without: the test does not retire anything", len(rep.Findings.Slice()), len(full.Findings.Slice()))
 	}
 	retiredErrors := 0
 	for _, e := range rep.Errors {
