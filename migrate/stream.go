@@ -118,6 +118,7 @@ type Spill struct {
 type spilledZone struct {
 	name, id string
 	summary  Summary
+	steps    int // len of its Steps, for a view's step count
 }
 
 // NewSpill opens a spill in dir ("" is the system's temporary directory).
@@ -162,7 +163,7 @@ func (s *Spill) Add(zoneID string, zp ZonePlan, ok bool, unplanned []string) err
 	if s.err = s.fr.Add(zoneID, buf.Bytes()); s.err != nil {
 		return s.err
 	}
-	s.zones = append(s.zones, spilledZone{name: zp.ZoneName, id: zoneID, summary: zp.Summary})
+	s.zones = append(s.zones, spilledZone{name: zp.ZoneName, id: zoneID, summary: zp.Summary, steps: len(zp.Steps)})
 	return nil
 }
 

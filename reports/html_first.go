@@ -66,23 +66,28 @@ type firstStake struct {
 }
 
 // buildFirst ranks the zones and accounts with findings that are not suppressed by what is
-// at stake and how soon (firstOrder). A files scan has no zones to migrate: nil.
-func buildFirst(groups []*htmlGroup, p *migrate.Plan, source string, retired map[groupKey]int) *htmlFirst {
+// at stake and how soon (firstOrder). A files scan has no zones to migrate: nil. Only the
+// plans of zones with findings are read, one at a time; a failure to read one is the error.
+func buildFirst(groups []*htmlGroup, v migrate.PlanView, source string, retired map[groupKey]int) (*htmlFirst, error) {
 	if source == SourceFiles {
-		return nil
+		return nil, nil
 	}
-	plans := indexPlan(p)
+	plans := indexPlan(v)
 	var entries []htmlFirstEntry
 	for _, g := range groups {
 		if g.Total > 0 && (g.Kind == groupZone || g.Kind == groupAccount) {
-			entries = append(entries, firstEntry(g, plans, retired[g.key]))
+			sec, ok, err := plans.sectionOf(g.key)
+			if err != nil {
+				return nil, err
+			}
+			entries = append(entries, firstEntry(g, sec, ok, retired[g.key]))
 		}
 	}
 	if len(entries) == 0 {
-		return nil
+		return nil, nil
 	}
 	slices.SortStableFunc(entries, firstOrder)
-	out := &htmlFirst{HasPlan: p != nil}
+	out := &htmlFirst{HasPlan: v != nil}
 	if len(entries) > firstMaxEntries {
 		out.More = len(entries) - firstMaxEntries
 		entries = entries[:firstMaxEntries]
@@ -92,7 +97,7 @@ func buildFirst(groups []*htmlGroup, p *migrate.Plan, source string, retired map
 		entries[i].Why = firstWhy(&entries[i])
 	}
 	out.Entries = entries
-	return out
+	return out, nil
 }
 
 // firstOrder puts first what is already broken (endpoints that answer as retired), then
@@ -161,26 +166,30 @@ func firstWhy(e *htmlFirstEntry) string {
 	return strings.Join(parts, "; ") + "."
 }
 
-// planIndex finds the plan of a zone (by id, else name) or an account.
+// planIndex finds the plan of a zone (by id, else name) or an account. It holds the zones'
+// places in the plan, not their plans: a zone's plan is read when a group asks for it.
 type planIndex struct {
-	zones    map[string]*migrate.ZonePlan
+	view     migrate.PlanView
+	zones    map[string]int // "id\x00"+id or "name\x00"+name -> place in the plan
 	accounts map[string]*migrate.AccountPlan
 }
 
-func indexPlan(p *migrate.Plan) planIndex {
-	ix := planIndex{zones: map[string]*migrate.ZonePlan{}, accounts: map[string]*migrate.AccountPlan{}}
-	if p == nil {
+func indexPlan(v migrate.PlanView) planIndex {
+	ix := planIndex{view: v, zones: map[string]int{}, accounts: map[string]*migrate.AccountPlan{}}
+	if v == nil {
 		return ix
 	}
-	for i := range p.Zones {
-		z := &p.Zones[i]
-		ix.zones["id\x00"+z.ZoneID] = z
-		if _, ok := ix.zones["name\x00"+z.ZoneName]; !ok {
-			ix.zones["name\x00"+z.ZoneName] = z
+	i := 0
+	v.ZoneKeys(func(id, name string) {
+		ix.zones["id\x00"+id] = i // the last zone of an id, the first of a name
+		if _, ok := ix.zones["name\x00"+name]; !ok {
+			ix.zones["name\x00"+name] = i
 		}
-	}
-	for i := range p.Accounts {
-		ix.accounts[p.Accounts[i].AccountID] = &p.Accounts[i]
+		i++
+	})
+	head := v.Head()
+	for i := range head.Accounts {
+		ix.accounts[head.Accounts[i].AccountID] = &head.Accounts[i]
 	}
 	return ix
 }
@@ -193,36 +202,40 @@ type firstPlanOf struct {
 	verification *migrate.Verification
 }
 
-// sectionOf returns the plan of a group's zone or account.
-func (ix planIndex) sectionOf(k groupKey) (firstPlanOf, bool) {
+// sectionOf returns the plan of a group's zone (read from the view) or account.
+func (ix planIndex) sectionOf(k groupKey) (firstPlanOf, bool, error) {
 	switch k.kind {
 	case groupZone:
-		z := ix.zones["id\x00"+k.zoneID]
-		if z == nil || k.zoneID == "" {
-			z = ix.zones["name\x00"+k.zoneName]
+		i, ok := ix.zones["id\x00"+k.zoneID]
+		if !ok || k.zoneID == "" {
+			i, ok = ix.zones["name\x00"+k.zoneName]
 		}
-		if z != nil {
-			return firstPlanOf{zonePlanKey(*z), z.Steps, z.Notes, z.Verification}, true
+		if ok {
+			z, err := ix.view.ZoneAt(i)
+			if err != nil {
+				return firstPlanOf{}, false, err
+			}
+			return firstPlanOf{zonePlanKey(*z), z.Steps, z.Notes, z.Verification}, true, nil
 		}
 	case groupAccount:
 		if a := ix.accounts[k.accountID]; a != nil {
-			return firstPlanOf{accountPlanKey(*a), a.Steps, a.Notes, nil}, true
+			return firstPlanOf{accountPlanKey(*a), a.Steps, a.Notes, nil}, true, nil
 		}
 	}
-	return firstPlanOf{}, false
+	return firstPlanOf{}, false, nil
 }
 
 // firstEntry is one group's entry: its findings in numbers, and from its plan the steps by
 // kind that run by API calls, the manual steps (those that keep an old object block the
 // migration), each folded with the steps that read alike, and the plan's warnings.
-func firstEntry(g *htmlGroup, ix planIndex, retired int) htmlFirstEntry {
+// sec is the plan of the group's zone or account, planned false when it has none.
+func firstEntry(g *htmlGroup, sec firstPlanOf, planned bool, retired int) htmlFirstEntry {
 	e := htmlFirstEntry{
 		Title: g.Title, Sub: g.Sub, Kind: g.Kind, GroupHref: "#" + g.Anchor,
 		WorstClass: g.WorstClass, Worst: g.Worst.String(), Counts: g.SevCounts(), EOL: g.EOL,
 	}
 	e.stake = firstStake{retired: retired, objects: g.worstCount(), rules: g.worstRules()}
-	sec, ok := ix.sectionOf(g.key)
-	if !ok {
+	if !planned {
 		return e
 	}
 	key := sec.key

@@ -59,8 +59,9 @@ type htmlRule struct {
 }
 
 // buildHTMLPage is the page's view model of report r and plan p (nil for none); cat adds the
-// deprecations the report does not hit to the timeline.
-func buildHTMLPage(r *Report, cat *catalog.Catalog, plan *migrate.Plan) *htmlPage {
+// deprecations the report does not hit to the timeline. A failure to read the plan is the
+// error.
+func buildHTMLPage(r *Report, cat *catalog.Catalog, plan migrate.PlanView) (*htmlPage, error) {
 	p := &htmlPage{
 		Tool:           orElse(strings.TrimSpace(textsafe.Sanitize(r.Tool.Name+" "+r.Tool.Version)), ToolName),
 		AsOf:           textsafe.Sanitize(r.AsOf),
@@ -89,7 +90,10 @@ func buildHTMLPage(r *Report, cat *catalog.Catalog, plan *migrate.Plan) *htmlPag
 	p.Timeline = buildTimeline(r, cat, stats)
 	p.Groups = groupFindingsHTML(r.Findings, names)
 	p.Charts = findingCharts(r.Findings, p.Groups, p.GroupNoun)
-	p.First = buildFirst(p.Groups, plan, r.Source.Kind, retiredByGroup(r.Retired))
+	var err error
+	if p.First, err = buildFirst(p.Groups, plan, r.Source.Kind, retiredByGroup(r.Retired)); err != nil {
+		return nil, err
+	}
 	p.FindingCount = len(r.Findings)
 	for _, g := range p.Groups {
 		p.HasSuppressed = p.HasSuppressed || g.Suppressed > 0
@@ -103,8 +107,10 @@ func buildHTMLPage(r *Report, cat *catalog.Catalog, plan *migrate.Plan) *htmlPag
 			g.linked = linked
 		}
 	}
-	p.Plan = buildHTMLPlan(plan, r, names, p.Compact)
-	return p
+	if p.Plan, err = buildHTMLPlan(plan, r, names, p.Compact); err != nil {
+		return nil, err
+	}
+	return p, nil
 }
 
 // retiredByGroup counts the endpoints that answered as retired by the zone or account they

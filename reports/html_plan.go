@@ -3,6 +3,7 @@ package reports
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"iter"
 	"slices"
@@ -26,10 +27,22 @@ type htmlPlan struct {
 	// Compact lays each section's steps out by kind (compactSteps) rather than in full.
 	Compact bool
 
-	plan   *migrate.Plan
+	plan   migrate.PlanView
+	head   *migrate.Plan
 	names  accountNames
 	ref    func(string) htmlRef
 	shared *sharedTexts
+	// err is the first failure to read a zone of the plan while the template ranged over
+	// the sections; Write returns it after the page (readErr).
+	err error
+}
+
+// readErr is the failure to read the plan while the page was rendered, nil for none.
+func (h *htmlPlan) readErr() error {
+	if h == nil {
+		return nil
+	}
+	return h.err
 }
 
 // Sections lays out the plan of each account, then each zone, as the template ranges over
@@ -42,7 +55,7 @@ func (h *htmlPlan) Index() iter.Seq[htmlPlanSection] { return h.sections(false) 
 
 func (h *htmlPlan) sections(withSteps bool) iter.Seq[htmlPlanSection] {
 	return func(yield func(htmlPlanSection) bool) {
-		for _, a := range h.plan.Accounts {
+		for _, a := range h.head.Accounts {
 			if !withSteps {
 				a.Steps = nil // a copy: the plan keeps its steps
 			}
@@ -50,16 +63,26 @@ func (h *htmlPlan) sections(withSteps bool) iter.Seq[htmlPlanSection] {
 				return
 			}
 		}
-		for _, z := range h.plan.Zones {
+		// The zones are read as the template ranges: errStopped is the template's stop, any
+		// other error a failed read, kept for Write.
+		err := h.plan.EachZone(func(zp *migrate.ZonePlan) error {
+			z := *zp
 			if !withSteps {
 				z.Steps = nil
 			}
 			if !yield(zoneSection(z, h.names, h.ref, h.shared, h.Compact)) {
-				return
+				return errStopped
 			}
+			return nil
+		})
+		if err != nil && !errors.Is(err, errStopped) && h.err == nil {
+			h.err = err
 		}
 	}
 }
+
+// errStopped ends a pass over a plan's zones its caller needs no more of.
+var errStopped = errors.New("stopped")
 
 // htmlPlanSection is the plan of one account or zone.
 type htmlPlanSection struct {
@@ -103,10 +126,12 @@ type htmlShared struct {
 // Steps link to the findings of the report they resolve; a fingerprint the report does not
 // hold (a plan from another run) is shown as it is. Reasons and notes that several steps
 // share are listed once, before the sections.
-func buildHTMLPlan(p *migrate.Plan, r *Report, names accountNames, compact bool) *htmlPlan {
-	if p == nil {
-		return nil
+// The zones are read once here (shared texts, overview), and once per range of the template.
+func buildHTMLPlan(v migrate.PlanView, r *Report, names accountNames, compact bool) (*htmlPlan, error) {
+	if v == nil {
+		return nil, nil
 	}
+	p := v.Head()
 	ref := findingRefs(r.Findings)
 	out := &htmlPlan{Summary: planSummaryLine(p.Summary)}
 	if p.AsOf != "" && r.AsOf != "" && p.AsOf != r.AsOf {
@@ -115,75 +140,89 @@ func buildHTMLPlan(p *migrate.Plan, r *Report, names accountNames, compact bool)
 	for _, fp := range p.Unplanned {
 		out.Unplanned = append(out.Unplanned, ref(fp))
 	}
-	out.plan, out.names, out.ref = p, names, ref
-	out.shared = newSharedTexts(p)
-	out.HasSections = len(p.Accounts)+len(p.Zones) > 0
+	out.plan, out.head, out.names, out.ref = v, p, names, ref
+	out.HasSections = len(p.Accounts)+v.ZoneCount() > 0
+	out.Compact = compact
+	// One pass over the zones for both: each read decodes a zone.
+	out.shared = newSharedTexts()
+	ov := newOverview()
+	for _, a := range p.Accounts {
+		out.shared.count(a.Steps)
+		ov.scope(accountPlanKey(a), names.label(a.AccountID), a.Steps)
+	}
+	err := v.EachZone(func(z *migrate.ZonePlan) error {
+		out.shared.count(z.Steps)
+		ov.scope(zonePlanKey(*z), textsafe.Sanitize(orElse(z.ZoneName, z.ZoneID)), z.Steps)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	out.shared.number()
 	out.Shared = out.shared.list
-	out.Overview, out.Compact = planOverview(p, names), compact
-	return out
+	out.Overview = ov.finish()
+	return out, nil
 }
 
 // sharedTexts numbers the reasons and notes used by more than one step, in the order the
-// steps first use them.
+// steps first use them. The steps are counted in plan order (count), then numbered, as the
+// list is shown before the sections are laid out.
 type sharedTexts struct {
 	uses  map[string]int // text -> steps using it
+	order []string       // the texts in the order steps first use them
+	// kinds are the kinds of steps using a text, in words, in the order they first do.
+	kinds map[string][]string
 	refs  map[string]int // text -> index in list
-	kinds map[string]map[string]bool
 	list  []htmlShared
 }
 
-func newSharedTexts(p *migrate.Plan) *sharedTexts {
-	s := &sharedTexts{uses: map[string]int{}, refs: map[string]int{}, kinds: map[string]map[string]bool{}}
-	count := func(steps []migrate.Step) {
-		for _, st := range steps {
-			for _, t := range []string{st.Reason, st.Note} {
-				if t != "" {
-					s.uses[t]++
-				}
+func newSharedTexts() *sharedTexts {
+	return &sharedTexts{uses: map[string]int{}, kinds: map[string][]string{}, refs: map[string]int{}}
+}
+
+// count counts the texts of steps, the next in plan order.
+func (s *sharedTexts) count(steps []migrate.Step) {
+	for _, st := range steps {
+		kind := kindWords(st.Kind) // as planStep files it
+		for _, t := range []string{st.Reason, st.Note} {
+			if t == "" {
+				continue
+			}
+			if s.uses[t] == 0 {
+				s.order = append(s.order, t)
+			}
+			s.uses[t]++
+			if !slices.Contains(s.kinds[t], kind) {
+				s.kinds[t] = append(s.kinds[t], kind)
 			}
 		}
 	}
-	for _, a := range p.Accounts {
-		count(a.Steps)
-	}
-	for _, z := range p.Zones {
-		count(z.Steps)
-	}
-	// Numbered now, in the order the sections use them, as the list is shown before the
-	// sections are laid out.
-	number := func(steps []migrate.Step) {
-		for _, st := range steps {
-			kind := kindWords(st.Kind) // as planStep files it
-			s.ref(st.Reason, kind)
-			s.ref(st.Note, kind)
-		}
-	}
-	for _, a := range p.Accounts {
-		number(a.Steps)
-	}
-	for _, z := range p.Zones {
-		number(z.Steps)
-	}
-	return s
 }
 
-// ref returns the link to text in the shared list (adding it there the first time), or nil
-// when no other step uses it.
-func (s *sharedTexts) ref(text, kind string) *htmlRef {
-	if text == "" || s.uses[text] < 2 {
+// number lists the texts used more than once, once every step was counted; the texts used
+// once are forgotten.
+func (s *sharedTexts) number() {
+	for _, t := range s.order {
+		n := s.uses[t]
+		if n < 2 {
+			delete(s.uses, t)
+			continue
+		}
+		i := len(s.list)
+		s.refs[t] = i
+		label := "[" + strconv.Itoa(i+1) + "]"
+		s.list = append(s.list, htmlShared{Anchor: "why-" + strconv.Itoa(i+1), Label: label, Text: textsafe.Sanitize(t), Steps: n, Kinds: s.kinds[t]})
+	}
+	s.uses, s.order, s.kinds = nil, nil, nil
+}
+
+// ref returns the link to text in the shared list, or nil when no other step uses it.
+func (s *sharedTexts) ref(text string) *htmlRef {
+	i, ok := s.refs[text]
+	if text == "" || !ok {
 		return nil
 	}
-	i, ok := s.refs[text]
-	if !ok {
-		i = len(s.list)
-		s.refs[text] = i
-		label := "[" + strconv.Itoa(i+1) + "]"
-		s.list = append(s.list, htmlShared{Anchor: "why-" + strconv.Itoa(i+1), Label: label, Text: textsafe.Sanitize(text), Steps: s.uses[text]})
-	}
 	sh := &s.list[i]
-	if !slices.Contains(sh.Kinds, kind) {
-		sh.Kinds = append(sh.Kinds, kind)
-	}
 	return &htmlRef{Href: "#" + sh.Anchor, Text: sh.Label}
 }
 
@@ -279,10 +318,10 @@ func planStep(n int, st migrate.Step, key string, ref func(string) htmlRef, shar
 		Risk: textsafe.Sanitize(string(st.Risk)), Manual: st.Manual, Derived: st.Derived,
 		Checks: sanitizeAll(st.Checks),
 	}
-	if hs.ReasonRef = shared.ref(st.Reason, hs.Kind); hs.ReasonRef == nil {
+	if hs.ReasonRef = shared.ref(st.Reason); hs.ReasonRef == nil {
 		hs.Reason = textsafe.Sanitize(st.Reason)
 	}
-	if hs.NoteRef = shared.ref(st.Note, hs.Kind); hs.NoteRef == nil {
+	if hs.NoteRef = shared.ref(st.Note); hs.NoteRef == nil {
 		hs.Note = textsafe.Sanitize(st.Note)
 	}
 	for _, fp := range st.Resolves {

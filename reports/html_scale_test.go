@@ -116,8 +116,8 @@ func checkLinksLand(t *testing.T, page string) {
 // affected rank first, whatever their end-of-life dates.
 func TestHTMLFirstRanksByStake(t *testing.T) {
 	rep, p := scaleFixture()
-	first := buildFirst(groupFindingsHTML(rep.Findings, newAccountNames(rep, p)), p, rep.Source.Kind, retiredByGroup(rep.Retired))
-	if first == nil || len(first.Entries) != firstMaxEntries {
+	first, err := buildFirst(groupFindingsHTML(rep.Findings, newAccountNames(rep, p)), p, rep.Source.Kind, retiredByGroup(rep.Retired))
+	if err != nil || first == nil || len(first.Entries) != firstMaxEntries {
 		t.Fatalf("what to do first: %+v", first)
 	}
 	for i, e := range first.Entries {
