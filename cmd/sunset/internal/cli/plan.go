@@ -116,7 +116,7 @@ func runPlan(ctx context.Context, s *Streams, opts *scanOptions, dir string, ver
 			return err
 		}
 	}
-	_, head, err := ps.finishAndReport(s.Out, snap, res, false)
+	head, err := ps.finishAndReport(s.Out, snap, res)
 	if err != nil {
 		return err
 	}
