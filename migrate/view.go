@@ -1,7 +1,5 @@
 package migrate
 
-import "encoding/json"
-
 // PlanView is a plan read a zone at a time: a whole Plan, or one whose zones are in a spill
 // (Spill.View). Reports render from it so that a scan's plan is never read back whole.
 type PlanView interface {
@@ -16,8 +14,6 @@ type PlanView interface {
 	// EachZone calls fn with each zone's plan in plan order, one at a time; fn must not
 	// keep it. It returns fn's error, or the failure to read a zone.
 	EachZone(fn func(*ZonePlan) error) error
-	// ZoneAt reads the plan of the i-th zone in plan order (0 <= i < ZoneCount).
-	ZoneAt(i int) (*ZonePlan, error)
 }
 
 // Head implements PlanView: the plan without its zones (a shallow copy).
@@ -55,9 +51,6 @@ func (p *Plan) EachZone(fn func(*ZonePlan) error) error {
 	}
 	return nil
 }
-
-// ZoneAt implements PlanView.
-func (p *Plan) ZoneAt(i int) (*ZonePlan, error) { return &p.Zones[i], nil }
 
 // View is the spilled plan as a PlanView, head being Finish's plan: its zones are read from
 // the spill as they are asked for. The view is valid until the spill is closed.
@@ -97,18 +90,3 @@ func (v spillView) ZoneKeys(fn func(id, name string)) {
 }
 
 func (v spillView) EachZone(fn func(*ZonePlan) error) error { return v.s.Zones(fn) }
-
-func (v spillView) ZoneAt(i int) (*ZonePlan, error) {
-	if err := v.s.sorted(); err != nil {
-		return nil, err
-	}
-	buf, err := v.s.raw(v.s.zones[i], nil)
-	if err != nil {
-		return nil, err
-	}
-	var zp ZonePlan
-	if err := json.Unmarshal(buf, &zp); err != nil {
-		return nil, err
-	}
-	return &zp, nil
-}

@@ -65,29 +65,61 @@ type firstStake struct {
 	badCheck bool
 }
 
-// buildFirst ranks the zones and accounts with findings that are not suppressed by what is
-// at stake and how soon (firstOrder). A files scan has no zones to migrate: nil. Only the
-// plans of zones with findings are read, one at a time; a failure to read one is the error.
-func buildFirst(groups []*htmlGroup, v migrate.PlanView, source string, retired map[groupKey]int) (*htmlFirst, error) {
+// firstBuilder ranks the zones and accounts with findings that are not suppressed by what
+// is at stake and how soon (firstOrder). The entries of zones are made as the page's one pass
+// over the plan's zones reaches them (zone); the others at once.
+type firstBuilder struct {
+	entries []htmlFirstEntry
+	groups  []*htmlGroup // the group of each entry
+	retired []int        // the endpoints of each entry's group that answer as retired
+	at      map[int][]int
+	hasPlan bool
+}
+
+// newFirst starts "what to do first" of groups and plan v (nil for none); nil for a files
+// scan, which has no zones to migrate.
+func newFirst(groups []*htmlGroup, v migrate.PlanView, source string, retired map[groupKey]int) *firstBuilder {
 	if source == SourceFiles {
-		return nil, nil
+		return nil
 	}
 	plans := indexPlan(v)
-	var entries []htmlFirstEntry
+	fb := &firstBuilder{at: map[int][]int{}, hasPlan: v != nil}
 	for _, g := range groups {
-		if g.Total > 0 && (g.Kind == groupZone || g.Kind == groupAccount) {
-			sec, ok, err := plans.sectionOf(g.key)
-			if err != nil {
-				return nil, err
-			}
-			entries = append(entries, firstEntry(g, sec, ok, retired[g.key]))
+		if g.Total == 0 || (g.Kind != groupZone && g.Kind != groupAccount) {
+			continue
 		}
+		e := len(fb.entries)
+		fb.groups, fb.retired = append(fb.groups, g), append(fb.retired, retired[g.key])
+		if i, ok := plans.zoneOf(g.key); ok {
+			fb.at[i] = append(fb.at[i], e) // made when the pass reaches zone i
+			fb.entries = append(fb.entries, htmlFirstEntry{})
+			continue
+		}
+		sec, ok := plans.accountOf(g.key)
+		fb.entries = append(fb.entries, firstEntry(g, sec, ok, retired[g.key]))
 	}
-	if len(entries) == 0 {
-		return nil, nil
+	return fb
+}
+
+// zone makes the entries of the groups whose plan is z, the i-th zone of the plan.
+func (fb *firstBuilder) zone(i int, z *migrate.ZonePlan) {
+	if fb == nil {
+		return
 	}
+	for _, e := range fb.at[i] {
+		sec := firstPlanOf{zonePlanKey(*z), z.Steps, z.Notes, z.Verification}
+		fb.entries[e] = firstEntry(fb.groups[e], sec, true, fb.retired[e])
+	}
+}
+
+// finish ranks the entries, once every zone was seen; nil when there are none.
+func (fb *firstBuilder) finish() *htmlFirst {
+	if fb == nil || len(fb.entries) == 0 {
+		return nil
+	}
+	entries := fb.entries
 	slices.SortStableFunc(entries, firstOrder)
-	out := &htmlFirst{HasPlan: v != nil}
+	out := &htmlFirst{HasPlan: fb.hasPlan}
 	if len(entries) > firstMaxEntries {
 		out.More = len(entries) - firstMaxEntries
 		entries = entries[:firstMaxEntries]
@@ -97,7 +129,7 @@ func buildFirst(groups []*htmlGroup, v migrate.PlanView, source string, retired 
 		entries[i].Why = firstWhy(&entries[i])
 	}
 	out.Entries = entries
-	return out, nil
+	return out
 }
 
 // firstOrder puts first what is already broken (endpoints that answer as retired), then
@@ -167,15 +199,14 @@ func firstWhy(e *htmlFirstEntry) string {
 }
 
 // planIndex finds the plan of a zone (by id, else name) or an account. It holds the zones'
-// places in the plan, not their plans: a zone's plan is read when a group asks for it.
+// places in the plan, not their plans.
 type planIndex struct {
-	view     migrate.PlanView
 	zones    map[string]int // "id\x00"+id or "name\x00"+name -> place in the plan
 	accounts map[string]*migrate.AccountPlan
 }
 
 func indexPlan(v migrate.PlanView) planIndex {
-	ix := planIndex{view: v, zones: map[string]int{}, accounts: map[string]*migrate.AccountPlan{}}
+	ix := planIndex{zones: map[string]int{}, accounts: map[string]*migrate.AccountPlan{}}
 	if v == nil {
 		return ix
 	}
@@ -202,27 +233,24 @@ type firstPlanOf struct {
 	verification *migrate.Verification
 }
 
-// sectionOf returns the plan of a group's zone (read from the view) or account.
-func (ix planIndex) sectionOf(k groupKey) (firstPlanOf, bool, error) {
-	switch k.kind {
-	case groupZone:
-		i, ok := ix.zones["id\x00"+k.zoneID]
-		if !ok || k.zoneID == "" {
-			i, ok = ix.zones["name\x00"+k.zoneName]
-		}
-		if ok {
-			z, err := ix.view.ZoneAt(i)
-			if err != nil {
-				return firstPlanOf{}, false, err
-			}
-			return firstPlanOf{zonePlanKey(*z), z.Steps, z.Notes, z.Verification}, true, nil
-		}
-	case groupAccount:
-		if a := ix.accounts[k.accountID]; a != nil {
-			return firstPlanOf{accountPlanKey(*a), a.Steps, a.Notes, nil}, true, nil
-		}
+// zoneOf returns the place in the plan of a zone group's zone.
+func (ix planIndex) zoneOf(k groupKey) (int, bool) {
+	if k.kind != groupZone {
+		return 0, false
 	}
-	return firstPlanOf{}, false, nil
+	i, ok := ix.zones["id\x00"+k.zoneID]
+	if !ok || k.zoneID == "" {
+		i, ok = ix.zones["name\x00"+k.zoneName]
+	}
+	return i, ok
+}
+
+// accountOf returns the plan of an account group's account.
+func (ix planIndex) accountOf(k groupKey) (firstPlanOf, bool) {
+	if a := ix.accounts[k.accountID]; k.kind == groupAccount && a != nil {
+		return firstPlanOf{accountPlanKey(*a), a.Steps, a.Notes, nil}, true
+	}
+	return firstPlanOf{}, false
 }
 
 // firstEntry is one group's entry: its findings in numbers, and from its plan the steps by

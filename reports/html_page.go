@@ -90,10 +90,7 @@ func buildHTMLPage(r *Report, cat *catalog.Catalog, plan migrate.PlanView) (*htm
 	p.Timeline = buildTimeline(r, cat, stats)
 	p.Groups = groupFindingsHTML(r.Findings, names)
 	p.Charts = findingCharts(r.Findings, p.Groups, p.GroupNoun)
-	var err error
-	if p.First, err = buildFirst(p.Groups, plan, r.Source.Kind, retiredByGroup(r.Retired)); err != nil {
-		return nil, err
-	}
+	first := newFirst(p.Groups, plan, r.Source.Kind, retiredByGroup(r.Retired))
 	p.FindingCount = len(r.Findings)
 	for _, g := range p.Groups {
 		p.HasSuppressed = p.HasSuppressed || g.Suppressed > 0
@@ -107,9 +104,22 @@ func buildHTMLPage(r *Report, cat *catalog.Catalog, plan migrate.PlanView) (*htm
 			g.linked = linked
 		}
 	}
-	if p.Plan, err = buildHTMLPlan(plan, r, names, p.Compact); err != nil {
-		return nil, err
+	hp := newHTMLPlan(plan, r, names, p.Compact)
+	if plan != nil {
+		// One pass over the zones for "what to do first" and the plan's summaries: each
+		// read of a spilled zone decodes it.
+		i := 0
+		err := plan.EachZone(func(z *migrate.ZonePlan) error {
+			first.zone(i, z)
+			hp.zone(z)
+			i++
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
 	}
+	p.First, p.Plan = first.finish(), hp.finish()
 	return p, nil
 }
 

@@ -32,6 +32,8 @@ type htmlPlan struct {
 	names  accountNames
 	ref    func(string) htmlRef
 	shared *sharedTexts
+	// overview sums the plan up while the zones are counted (zone), until finish.
+	overview *overviewBuilder
 	// err is the first failure to read a zone of the plan while the template ranged over
 	// the sections; Write returns it after the page (readErr).
 	err error
@@ -122,14 +124,15 @@ type htmlShared struct {
 	Kinds               []string
 }
 
-// buildHTMLPlan lays out a plan for the page: accounts, then zones, in the plan's order.
-// Steps link to the findings of the report they resolve; a fingerprint the report does not
-// hold (a plan from another run) is shown as it is. Reasons and notes that several steps
-// share are listed once, before the sections.
-// The zones are read once here (shared texts, overview), and once per range of the template.
-func buildHTMLPlan(v migrate.PlanView, r *Report, names accountNames, compact bool) (*htmlPlan, error) {
+// newHTMLPlan starts laying out a plan for the page: accounts, then zones, in the plan's
+// order. Steps link to the findings of the report they resolve; a fingerprint the report
+// does not hold (a plan from another run) is shown as it is. Reasons and notes that several
+// steps share are listed once, before the sections. The page's pass over the zones hands
+// each to zone, then finish sums up; the template's ranges read the zones again. nil for
+// no plan.
+func newHTMLPlan(v migrate.PlanView, r *Report, names accountNames, compact bool) *htmlPlan {
 	if v == nil {
-		return nil, nil
+		return nil
 	}
 	p := v.Head()
 	ref := findingRefs(r.Findings)
@@ -143,25 +146,32 @@ func buildHTMLPlan(v migrate.PlanView, r *Report, names accountNames, compact bo
 	out.plan, out.head, out.names, out.ref = v, p, names, ref
 	out.HasSections = len(p.Accounts)+v.ZoneCount() > 0
 	out.Compact = compact
-	// One pass over the zones for both: each read decodes a zone.
-	out.shared = newSharedTexts()
-	ov := newOverview()
+	out.shared, out.overview = newSharedTexts(), newOverview()
 	for _, a := range p.Accounts {
 		out.shared.count(a.Steps)
-		ov.scope(accountPlanKey(a), names.label(a.AccountID), a.Steps)
+		out.overview.scope(accountPlanKey(a), names.label(a.AccountID), a.Steps)
 	}
-	err := v.EachZone(func(z *migrate.ZonePlan) error {
-		out.shared.count(z.Steps)
-		ov.scope(zonePlanKey(*z), textsafe.Sanitize(orElse(z.ZoneName, z.ZoneID)), z.Steps)
+	return out
+}
+
+// zone counts the next zone of the plan in the shared texts and the overview.
+func (h *htmlPlan) zone(z *migrate.ZonePlan) {
+	if h == nil {
+		return
+	}
+	h.shared.count(z.Steps)
+	h.overview.scope(zonePlanKey(*z), textsafe.Sanitize(orElse(z.ZoneName, z.ZoneID)), z.Steps)
+}
+
+// finish numbers the shared texts and sums the plan up, once every zone was counted.
+func (h *htmlPlan) finish() *htmlPlan {
+	if h == nil {
 		return nil
-	})
-	if err != nil {
-		return nil, err
 	}
-	out.shared.number()
-	out.Shared = out.shared.list
-	out.Overview = ov.finish()
-	return out, nil
+	h.shared.number()
+	h.Shared = h.shared.list
+	h.Overview, h.overview = h.overview.finish(), nil
+	return h
 }
 
 // sharedTexts numbers the reasons and notes used by more than one step, in the order the
