@@ -109,6 +109,7 @@ type Spill struct {
 	mu        sync.Mutex
 	fr        *Fragments
 	zones     []spilledZone
+	inOrder   bool // zones are sorted: a view's read of one zone does not sort them again
 	planned   map[string]bool
 	unplanned []string
 	err       error
@@ -118,6 +119,7 @@ type Spill struct {
 type spilledZone struct {
 	name, id string
 	summary  Summary
+	steps    int // len of its Steps, for a view's step count
 }
 
 // NewSpill opens a spill in dir ("" is the system's temporary directory).
@@ -162,7 +164,8 @@ func (s *Spill) Add(zoneID string, zp ZonePlan, ok bool, unplanned []string) err
 	if s.err = s.fr.Add(zoneID, buf.Bytes()); s.err != nil {
 		return s.err
 	}
-	s.zones = append(s.zones, spilledZone{name: zp.ZoneName, id: zoneID, summary: zp.Summary})
+	s.zones = append(s.zones, spilledZone{name: zp.ZoneName, id: zoneID, summary: zp.Summary, steps: len(zp.Steps)})
+	s.inOrder = false
 	return nil
 }
 
@@ -182,9 +185,10 @@ func (s *Spill) Zone(z *inventory.ZoneInventory, findings []scanner.Finding, opt
 func (s *Spill) sorted() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.err != nil {
+	if s.err != nil || s.inOrder {
 		return s.err
 	}
+	s.inOrder = true
 	sort.SliceStable(s.zones, func(i, j int) bool {
 		if s.zones[i].name != s.zones[j].name {
 			return s.zones[i].name < s.zones[j].name

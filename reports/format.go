@@ -19,16 +19,27 @@ type Reporter interface {
 
 // PlanAware is a Reporter whose format can include a migration plan (the plan.json of
 // `sunset plan`) after the findings.
+// The plan is a view (a whole plan, or a scan's spilled one whose zones are read as they are
+// rendered).
 type PlanAware interface {
 	Reporter
-	WithPlan(p *migrate.Plan) Reporter
+	WithPlan(v migrate.PlanView) Reporter
 }
 
 // WithPlan returns r set to render plan p too when its format has plan sections, and r
 // unchanged otherwise (or when p is nil).
 func WithPlan(r Reporter, p *migrate.Plan) Reporter {
-	if pa, ok := r.(PlanAware); ok && p != nil {
-		return pa.WithPlan(p)
+	if p == nil {
+		return r
+	}
+	return WithPlanView(r, p)
+}
+
+// WithPlanView is WithPlan for a plan view (migrate.Spill.View): a failure to read a zone
+// of it is an error of the report's Write.
+func WithPlanView(r Reporter, v migrate.PlanView) Reporter {
+	if pa, ok := r.(PlanAware); ok && v != nil {
+		return pa.WithPlan(v)
 	}
 	return r
 }

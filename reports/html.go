@@ -81,12 +81,12 @@ type HTML struct {
 	Catalog *catalog.Catalog
 	// Plan, when set, adds the migration plan: per account and zone, its ordered steps with
 	// their API calls, the old -> new expressions, quota and behaviour warnings, and the
-	// manual steps. Steps link to the findings they resolve.
-	Plan *migrate.Plan
+	// manual steps. Steps link to the findings they resolve. A *migrate.Plan is one.
+	Plan migrate.PlanView
 }
 
 // WithPlan implements PlanAware.
-func (h HTML) WithPlan(p *migrate.Plan) Reporter {
+func (h HTML) WithPlan(p migrate.PlanView) Reporter {
 	h.Plan = p
 	return h
 }
@@ -104,11 +104,18 @@ func (h HTML) Write(w io.Writer, r *Report) error {
 	if cat == nil {
 		cat = catalog.Default()
 	}
-	page := buildHTMLPage(r, cat, h.Plan)
+	page, err := buildHTMLPage(r, cat, h.Plan)
+	if err != nil {
+		return fmt.Errorf("rendering HTML report: %w", err)
+	}
 	// The page is rendered into the writer, not into a buffer of its own: a page of a
 	// million findings is gigabytes.
 	bw := bufio.NewWriterSize(w, streamBufSize)
 	if err := htmlAssets.tmpl.Execute(bw, page); err != nil {
+		return fmt.Errorf("rendering HTML report: %w", err)
+	}
+	if err := page.Plan.readErr(); err != nil {
+		// A zone of the plan could not be read while its section was rendered.
 		return fmt.Errorf("rendering HTML report: %w", err)
 	}
 	if err := bw.Flush(); err != nil {

@@ -19,15 +19,14 @@ import (
 const htmlDetailLimit = 1500
 
 // compactPage says whether a report of findings and a plan of steps is past htmlDetailLimit.
-func compactPage(findings int, p *migrate.Plan) bool {
+// It reads no zone: the view counts their steps.
+func compactPage(findings int, v migrate.PlanView) bool {
 	n := findings
-	if p != nil {
-		for _, a := range p.Accounts {
+	if v != nil {
+		for _, a := range v.Head().Accounts {
 			n += len(a.Steps)
 		}
-		for _, z := range p.Zones {
-			n += len(z.Steps)
-		}
+		n += v.ZoneSteps()
 	}
 	return n > htmlDetailLimit
 }
@@ -69,10 +68,10 @@ func (g *htmlGroup) RuleRows() []htmlRuleRow {
 
 // linkedFindings are the fingerprints a compact page links to: the plan's findings that no
 // step resolves.
-func linkedFindings(p *migrate.Plan) map[string]bool {
+func linkedFindings(v migrate.PlanView) map[string]bool {
 	out := map[string]bool{}
-	if p != nil {
-		for _, fp := range p.Unplanned {
+	if v != nil {
+		for _, fp := range v.Head().Unplanned {
 			out[fp] = true
 		}
 	}
@@ -100,47 +99,53 @@ type htmlPattern struct {
 	Scopes       []htmlRef
 }
 
-// planOverview sums up plan p; names label the accounts.
-func planOverview(p *migrate.Plan, names accountNames) htmlPlanOverview {
-	var ov htmlPlanOverview
-	kinds := map[migrate.StepKind]int{}
-	patterns := map[string]int{}
-	var manual []manualItem
-	scope := func(key, title string, steps []migrate.Step) {
-		seen := map[migrate.StepKind]bool{}
-		var auto, byHand []string
-		for _, st := range steps {
-			i, ok := kinds[st.Kind]
-			if !ok {
-				i = len(ov.Kinds)
-				kinds[st.Kind] = i
-				ov.Kinds = append(ov.Kinds, htmlKindRow{Words: kindWords(st.Kind), Kind: textsafe.Sanitize(string(st.Kind)), Manual: st.Manual})
-			}
-			ov.Kinds[i].Steps++
-			if !seen[st.Kind] {
-				seen[st.Kind] = true
-				ov.Kinds[i].Scopes++
-				if st.Manual {
-					byHand = append(byHand, kindWords(st.Kind))
-				} else {
-					auto = append(auto, kindWords(st.Kind))
-				}
-			}
+// overviewBuilder sums a plan up one account or zone at a time (scope), in plan order.
+type overviewBuilder struct {
+	ov       htmlPlanOverview
+	kinds    map[migrate.StepKind]int
+	patterns map[string]int
+	manual   []manualItem
+}
+
+func newOverview() *overviewBuilder {
+	return &overviewBuilder{kinds: map[migrate.StepKind]int{}, patterns: map[string]int{}}
+}
+
+// scope adds the steps of one account or zone, its section's key and title.
+func (b *overviewBuilder) scope(key, title string, steps []migrate.Step) {
+	ov := &b.ov
+	seen := map[migrate.StepKind]bool{}
+	var auto, byHand []string
+	for _, st := range steps {
+		i, ok := b.kinds[st.Kind]
+		if !ok {
+			i = len(ov.Kinds)
+			b.kinds[st.Kind] = i
+			ov.Kinds = append(ov.Kinds, htmlKindRow{Words: kindWords(st.Kind), Kind: textsafe.Sanitize(string(st.Kind)), Manual: st.Manual})
+		}
+		ov.Kinds[i].Steps++
+		if !seen[st.Kind] {
+			seen[st.Kind] = true
+			ov.Kinds[i].Scopes++
 			if st.Manual {
-				manual = append(manual, manualItem{scope: htmlRef{Href: "#plan-" + key, Text: title}, step: htmlRef{Href: "#" + stepAnchor(key, st.ID), Text: textsafe.Sanitize(st.Title)}})
+				byHand = append(byHand, kindWords(st.Kind))
+			} else {
+				auto = append(auto, kindWords(st.Kind))
 			}
 		}
-		ov.addPattern(patterns, auto, byHand, htmlRef{Href: "#plan-" + key, Text: title})
+		if st.Manual {
+			b.manual = append(b.manual, manualItem{scope: htmlRef{Href: "#plan-" + key, Text: title}, step: htmlRef{Href: "#" + stepAnchor(key, st.ID), Text: textsafe.Sanitize(st.Title)}})
+		}
 	}
-	for _, a := range p.Accounts {
-		scope(accountPlanKey(a), names.label(a.AccountID), a.Steps)
-	}
-	for _, z := range p.Zones {
-		scope(zonePlanKey(z), textsafe.Sanitize(orElse(z.ZoneName, z.ZoneID)), z.Steps)
-	}
+	ov.addPattern(b.patterns, auto, byHand, htmlRef{Href: "#plan-" + key, Text: title})
+}
+
+// finish is the overview of every scope added: kinds and patterns the most frequent first.
+func (b *overviewBuilder) finish() htmlPlanOverview {
+	ov := b.ov
 	slices.SortStableFunc(ov.Kinds, func(a, b htmlKindRow) int { return cmp.Compare(b.Steps, a.Steps) })
 	slices.SortStableFunc(ov.Patterns, func(a, b htmlPattern) int { return cmp.Compare(len(b.Scopes), len(a.Scopes)) })
-	ov.Manual = foldManual(manual)
+	ov.Manual = foldManual(b.manual)
 	return ov
 }
 

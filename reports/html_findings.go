@@ -67,10 +67,10 @@ func groupKeyOf(f *scanner.Finding) groupKey {
 // accountNames maps account ids to names: the report's, else the plan's.
 type accountNames map[string]string
 
-func newAccountNames(r *Report, p *migrate.Plan) accountNames {
+func newAccountNames(r *Report, v migrate.PlanView) accountNames {
 	names := accountNames{}
-	if p != nil {
-		for _, a := range p.Accounts {
+	if v != nil {
+		for _, a := range v.Head().Accounts {
 			if a.AccountName != "" {
 				names[a.AccountID] = a.AccountName
 			}

@@ -65,24 +65,61 @@ type firstStake struct {
 	badCheck bool
 }
 
-// buildFirst ranks the zones and accounts with findings that are not suppressed by what is
-// at stake and how soon (firstOrder). A files scan has no zones to migrate: nil.
-func buildFirst(groups []*htmlGroup, p *migrate.Plan, source string, retired map[groupKey]int) *htmlFirst {
+// firstBuilder ranks the zones and accounts with findings that are not suppressed by what
+// is at stake and how soon (firstOrder). The entries of zones are made as the page's one pass
+// over the plan's zones reaches them (zone); the others at once.
+type firstBuilder struct {
+	entries []htmlFirstEntry
+	groups  []*htmlGroup // the group of each entry
+	retired []int        // the endpoints of each entry's group that answer as retired
+	at      map[int][]int
+	hasPlan bool
+}
+
+// newFirst starts "what to do first" of groups and plan v (nil for none); nil for a files
+// scan, which has no zones to migrate.
+func newFirst(groups []*htmlGroup, v migrate.PlanView, source string, retired map[groupKey]int) *firstBuilder {
 	if source == SourceFiles {
 		return nil
 	}
-	plans := indexPlan(p)
-	var entries []htmlFirstEntry
+	plans := indexPlan(v)
+	fb := &firstBuilder{at: map[int][]int{}, hasPlan: v != nil}
 	for _, g := range groups {
-		if g.Total > 0 && (g.Kind == groupZone || g.Kind == groupAccount) {
-			entries = append(entries, firstEntry(g, plans, retired[g.key]))
+		if g.Total == 0 || (g.Kind != groupZone && g.Kind != groupAccount) {
+			continue
 		}
+		e := len(fb.entries)
+		fb.groups, fb.retired = append(fb.groups, g), append(fb.retired, retired[g.key])
+		if i, ok := plans.zoneOf(g.key); ok {
+			fb.at[i] = append(fb.at[i], e) // made when the pass reaches zone i
+			fb.entries = append(fb.entries, htmlFirstEntry{})
+			continue
+		}
+		sec, ok := plans.accountOf(g.key)
+		fb.entries = append(fb.entries, firstEntry(g, sec, ok, retired[g.key]))
 	}
-	if len(entries) == 0 {
+	return fb
+}
+
+// zone makes the entries of the groups whose plan is z, the i-th zone of the plan.
+func (fb *firstBuilder) zone(i int, z *migrate.ZonePlan) {
+	if fb == nil {
+		return
+	}
+	for _, e := range fb.at[i] {
+		sec := firstPlanOf{zonePlanKey(*z), z.Steps, z.Notes, z.Verification}
+		fb.entries[e] = firstEntry(fb.groups[e], sec, true, fb.retired[e])
+	}
+}
+
+// finish ranks the entries, once every zone was seen; nil when there are none.
+func (fb *firstBuilder) finish() *htmlFirst {
+	if fb == nil || len(fb.entries) == 0 {
 		return nil
 	}
+	entries := fb.entries
 	slices.SortStableFunc(entries, firstOrder)
-	out := &htmlFirst{HasPlan: p != nil}
+	out := &htmlFirst{HasPlan: fb.hasPlan}
 	if len(entries) > firstMaxEntries {
 		out.More = len(entries) - firstMaxEntries
 		entries = entries[:firstMaxEntries]
@@ -161,26 +198,29 @@ func firstWhy(e *htmlFirstEntry) string {
 	return strings.Join(parts, "; ") + "."
 }
 
-// planIndex finds the plan of a zone (by id, else name) or an account.
+// planIndex finds the plan of a zone (by id, else name) or an account. It holds the zones'
+// places in the plan, not their plans.
 type planIndex struct {
-	zones    map[string]*migrate.ZonePlan
+	zones    map[string]int // "id\x00"+id or "name\x00"+name -> place in the plan
 	accounts map[string]*migrate.AccountPlan
 }
 
-func indexPlan(p *migrate.Plan) planIndex {
-	ix := planIndex{zones: map[string]*migrate.ZonePlan{}, accounts: map[string]*migrate.AccountPlan{}}
-	if p == nil {
+func indexPlan(v migrate.PlanView) planIndex {
+	ix := planIndex{zones: map[string]int{}, accounts: map[string]*migrate.AccountPlan{}}
+	if v == nil {
 		return ix
 	}
-	for i := range p.Zones {
-		z := &p.Zones[i]
-		ix.zones["id\x00"+z.ZoneID] = z
-		if _, ok := ix.zones["name\x00"+z.ZoneName]; !ok {
-			ix.zones["name\x00"+z.ZoneName] = z
+	i := 0
+	v.ZoneKeys(func(id, name string) {
+		ix.zones["id\x00"+id] = i // the last zone of an id, the first of a name
+		if _, ok := ix.zones["name\x00"+name]; !ok {
+			ix.zones["name\x00"+name] = i
 		}
-	}
-	for i := range p.Accounts {
-		ix.accounts[p.Accounts[i].AccountID] = &p.Accounts[i]
+		i++
+	})
+	head := v.Head()
+	for i := range head.Accounts {
+		ix.accounts[head.Accounts[i].AccountID] = &head.Accounts[i]
 	}
 	return ix
 }
@@ -193,21 +233,22 @@ type firstPlanOf struct {
 	verification *migrate.Verification
 }
 
-// sectionOf returns the plan of a group's zone or account.
-func (ix planIndex) sectionOf(k groupKey) (firstPlanOf, bool) {
-	switch k.kind {
-	case groupZone:
-		z := ix.zones["id\x00"+k.zoneID]
-		if z == nil || k.zoneID == "" {
-			z = ix.zones["name\x00"+k.zoneName]
-		}
-		if z != nil {
-			return firstPlanOf{zonePlanKey(*z), z.Steps, z.Notes, z.Verification}, true
-		}
-	case groupAccount:
-		if a := ix.accounts[k.accountID]; a != nil {
-			return firstPlanOf{accountPlanKey(*a), a.Steps, a.Notes, nil}, true
-		}
+// zoneOf returns the place in the plan of a zone group's zone.
+func (ix planIndex) zoneOf(k groupKey) (int, bool) {
+	if k.kind != groupZone {
+		return 0, false
+	}
+	i, ok := ix.zones["id\x00"+k.zoneID]
+	if !ok || k.zoneID == "" {
+		i, ok = ix.zones["name\x00"+k.zoneName]
+	}
+	return i, ok
+}
+
+// accountOf returns the plan of an account group's account.
+func (ix planIndex) accountOf(k groupKey) (firstPlanOf, bool) {
+	if a := ix.accounts[k.accountID]; k.kind == groupAccount && a != nil {
+		return firstPlanOf{accountPlanKey(*a), a.Steps, a.Notes, nil}, true
 	}
 	return firstPlanOf{}, false
 }
@@ -215,14 +256,14 @@ func (ix planIndex) sectionOf(k groupKey) (firstPlanOf, bool) {
 // firstEntry is one group's entry: its findings in numbers, and from its plan the steps by
 // kind that run by API calls, the manual steps (those that keep an old object block the
 // migration), each folded with the steps that read alike, and the plan's warnings.
-func firstEntry(g *htmlGroup, ix planIndex, retired int) htmlFirstEntry {
+// sec is the plan of the group's zone or account, planned false when it has none.
+func firstEntry(g *htmlGroup, sec firstPlanOf, planned bool, retired int) htmlFirstEntry {
 	e := htmlFirstEntry{
 		Title: g.Title, Sub: g.Sub, Kind: g.Kind, GroupHref: "#" + g.Anchor,
 		WorstClass: g.WorstClass, Worst: g.Worst.String(), Counts: g.SevCounts(), EOL: g.EOL,
 	}
 	e.stake = firstStake{retired: retired, objects: g.worstCount(), rules: g.worstRules()}
-	sec, ok := ix.sectionOf(g.key)
-	if !ok {
+	if !planned {
 		return e
 	}
 	key := sec.key

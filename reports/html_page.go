@@ -59,8 +59,9 @@ type htmlRule struct {
 }
 
 // buildHTMLPage is the page's view model of report r and plan p (nil for none); cat adds the
-// deprecations the report does not hit to the timeline.
-func buildHTMLPage(r *Report, cat *catalog.Catalog, plan *migrate.Plan) *htmlPage {
+// deprecations the report does not hit to the timeline. A failure to read the plan is the
+// error.
+func buildHTMLPage(r *Report, cat *catalog.Catalog, plan migrate.PlanView) (*htmlPage, error) {
 	p := &htmlPage{
 		Tool:           orElse(strings.TrimSpace(textsafe.Sanitize(r.Tool.Name+" "+r.Tool.Version)), ToolName),
 		AsOf:           textsafe.Sanitize(r.AsOf),
@@ -89,7 +90,7 @@ func buildHTMLPage(r *Report, cat *catalog.Catalog, plan *migrate.Plan) *htmlPag
 	p.Timeline = buildTimeline(r, cat, stats)
 	p.Groups = groupFindingsHTML(r.Findings, names)
 	p.Charts = findingCharts(r.Findings, p.Groups, p.GroupNoun)
-	p.First = buildFirst(p.Groups, plan, r.Source.Kind, retiredByGroup(r.Retired))
+	first := newFirst(p.Groups, plan, r.Source.Kind, retiredByGroup(r.Retired))
 	p.FindingCount = r.Findings.Len()
 	for _, g := range p.Groups {
 		p.HasSuppressed = p.HasSuppressed || g.Suppressed > 0
@@ -103,8 +104,23 @@ func buildHTMLPage(r *Report, cat *catalog.Catalog, plan *migrate.Plan) *htmlPag
 			g.linked = linked
 		}
 	}
-	p.Plan = buildHTMLPlan(plan, r, names, p.Compact)
-	return p
+	hp := newHTMLPlan(plan, r, names, p.Compact)
+	if plan != nil {
+		// One pass over the zones for "what to do first" and the plan's summaries: each
+		// read of a spilled zone decodes it.
+		i := 0
+		err := plan.EachZone(func(z *migrate.ZonePlan) error {
+			first.zone(i, z)
+			hp.zone(z)
+			i++
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	p.First, p.Plan = first.finish(), hp.finish()
+	return p, nil
 }
 
 // retiredByGroup counts the endpoints that answered as retired by the zone or account they

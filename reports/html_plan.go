@@ -3,6 +3,7 @@ package reports
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"iter"
 	"slices"
@@ -26,10 +27,28 @@ type htmlPlan struct {
 	// Compact lays each section's steps out by kind (compactSteps) rather than in full.
 	Compact bool
 
-	plan   *migrate.Plan
+	plan   migrate.PlanView
+	head   *migrate.Plan
 	names  accountNames
 	ref    func(string) htmlRef
 	shared *sharedTexts
+	// findings and want are what finish resolves the links to findings from: the report's
+	// findings and the fingerprints the page links to (Unplanned, and steps' Resolves).
+	findings *scanner.FindingList
+	want     map[string]bool
+	// overview sums the plan up while the zones are counted (zone), until finish.
+	overview *overviewBuilder
+	// err is the first failure to read a zone of the plan while the template ranged over
+	// the sections; Write returns it after the page (readErr).
+	err error
+}
+
+// readErr is the failure to read the plan while the page was rendered, nil for none.
+func (h *htmlPlan) readErr() error {
+	if h == nil {
+		return nil
+	}
+	return h.err
 }
 
 // Sections lays out the plan of each account, then each zone, as the template ranges over
@@ -42,7 +61,7 @@ func (h *htmlPlan) Index() iter.Seq[htmlPlanSection] { return h.sections(false) 
 
 func (h *htmlPlan) sections(withSteps bool) iter.Seq[htmlPlanSection] {
 	return func(yield func(htmlPlanSection) bool) {
-		for _, a := range h.plan.Accounts {
+		for _, a := range h.head.Accounts {
 			if !withSteps {
 				a.Steps = nil // a copy: the plan keeps its steps
 			}
@@ -50,16 +69,26 @@ func (h *htmlPlan) sections(withSteps bool) iter.Seq[htmlPlanSection] {
 				return
 			}
 		}
-		for _, z := range h.plan.Zones {
+		// The zones are read as the template ranges: errStopped is the template's stop, any
+		// other error a failed read, kept for Write.
+		err := h.plan.EachZone(func(zp *migrate.ZonePlan) error {
+			z := *zp
 			if !withSteps {
 				z.Steps = nil
 			}
 			if !yield(zoneSection(z, h.names, h.ref, h.shared, h.Compact)) {
-				return
+				return errStopped
 			}
+			return nil
+		})
+		if err != nil && !errors.Is(err, errStopped) && h.err == nil {
+			h.err = err
 		}
 	}
 }
+
+// errStopped ends a pass over a plan's zones its caller needs no more of.
+var errStopped = errors.New("stopped")
 
 // htmlPlanSection is the plan of one account or zone.
 type htmlPlanSection struct {
@@ -99,116 +128,135 @@ type htmlShared struct {
 	Kinds               []string
 }
 
-// buildHTMLPlan lays out a plan for the page: accounts, then zones, in the plan's order.
-// Steps link to the findings of the report they resolve; a fingerprint the report does not
-// hold (a plan from another run) is shown as it is. Reasons and notes that several steps
-// share are listed once, before the sections.
-func buildHTMLPlan(p *migrate.Plan, r *Report, names accountNames, compact bool) *htmlPlan {
-	if p == nil {
+// newHTMLPlan starts laying out a plan for the page: accounts, then zones, in the plan's
+// order. Steps link to the findings of the report they resolve; a fingerprint the report
+// does not hold (a plan from another run) is shown as it is. Reasons and notes that several
+// steps share are listed once, before the sections. The page's pass over the zones hands
+// each to zone, then finish sums up; the template's ranges read the zones again. nil for
+// no plan.
+func newHTMLPlan(v migrate.PlanView, r *Report, names accountNames, compact bool) *htmlPlan {
+	if v == nil {
 		return nil
 	}
-	ref := findingRefs(r.Findings, planFingerprints(p))
-	out := &htmlPlan{Summary: planSummaryLine(p.Summary)}
+	p := v.Head()
+	out := &htmlPlan{Summary: planSummaryLine(p.Summary), findings: r.Findings, want: map[string]bool{}}
 	if p.AsOf != "" && r.AsOf != "" && p.AsOf != r.AsOf {
 		out.Notes = append(out.Notes, fmt.Sprintf("The plan was made as of %s and the findings as of %s: steps may not match the findings above.", textsafe.Sanitize(p.AsOf), textsafe.Sanitize(r.AsOf)))
 	}
 	for _, fp := range p.Unplanned {
-		out.Unplanned = append(out.Unplanned, ref(fp))
+		out.want[fp] = true
 	}
-	out.plan, out.names, out.ref = p, names, ref
-	out.shared = newSharedTexts(p)
-	out.HasSections = len(p.Accounts)+len(p.Zones) > 0
-	out.Shared = out.shared.list
-	out.Overview, out.Compact = planOverview(p, names), compact
+	out.plan, out.head, out.names = v, p, names
+	out.HasSections = len(p.Accounts)+v.ZoneCount() > 0
+	out.Compact = compact
+	out.shared, out.overview = newSharedTexts(), newOverview()
+	for _, a := range p.Accounts {
+		out.shared.count(a.Steps)
+		out.wants(a.Steps)
+		out.overview.scope(accountPlanKey(a), names.label(a.AccountID), a.Steps)
+	}
 	return out
 }
 
+// zone counts the next zone of the plan in the shared texts and the overview.
+func (h *htmlPlan) zone(z *migrate.ZonePlan) {
+	if h == nil {
+		return
+	}
+	h.shared.count(z.Steps)
+	h.wants(z.Steps)
+	h.overview.scope(zonePlanKey(*z), textsafe.Sanitize(orElse(z.ZoneName, z.ZoneID)), z.Steps)
+}
+
+// finish numbers the shared texts and sums the plan up, once every zone was counted.
+func (h *htmlPlan) finish() *htmlPlan {
+	if h == nil {
+		return nil
+	}
+	h.shared.number()
+	h.Shared = h.shared.list
+	h.Overview, h.overview = h.overview.finish(), nil
+	h.ref = findingRefs(h.findings, h.want)
+	h.findings, h.want = nil, nil
+	for _, fp := range h.head.Unplanned {
+		h.Unplanned = append(h.Unplanned, h.ref(fp))
+	}
+	return h
+}
+
+// wants notes the findings that steps resolve and the page links to: every step's in a full
+// page, only the manual steps' in a compact one (compactSteps shows the others by title).
+func (h *htmlPlan) wants(steps []migrate.Step) {
+	for _, st := range steps {
+		if h.Compact && !st.Manual {
+			continue
+		}
+		for _, fp := range st.Resolves {
+			h.want[fp] = true
+		}
+	}
+}
+
 // sharedTexts numbers the reasons and notes used by more than one step, in the order the
-// steps first use them.
+// steps first use them. The steps are counted in plan order (count), then numbered, as the
+// list is shown before the sections are laid out.
 type sharedTexts struct {
 	uses  map[string]int // text -> steps using it
+	order []string       // the texts in the order steps first use them
+	// kinds are the kinds of steps using a text, in words, in the order they first do.
+	kinds map[string][]string
 	refs  map[string]int // text -> index in list
-	kinds map[string]map[string]bool
 	list  []htmlShared
 }
 
-func newSharedTexts(p *migrate.Plan) *sharedTexts {
-	s := &sharedTexts{uses: map[string]int{}, refs: map[string]int{}, kinds: map[string]map[string]bool{}}
-	count := func(steps []migrate.Step) {
-		for _, st := range steps {
-			for _, t := range []string{st.Reason, st.Note} {
-				if t != "" {
-					s.uses[t]++
-				}
+func newSharedTexts() *sharedTexts {
+	return &sharedTexts{uses: map[string]int{}, kinds: map[string][]string{}, refs: map[string]int{}}
+}
+
+// count counts the texts of steps, the next in plan order.
+func (s *sharedTexts) count(steps []migrate.Step) {
+	for _, st := range steps {
+		kind := kindWords(st.Kind) // as planStep files it
+		for _, t := range []string{st.Reason, st.Note} {
+			if t == "" {
+				continue
+			}
+			if s.uses[t] == 0 {
+				s.order = append(s.order, t)
+			}
+			s.uses[t]++
+			if !slices.Contains(s.kinds[t], kind) {
+				s.kinds[t] = append(s.kinds[t], kind)
 			}
 		}
 	}
-	for _, a := range p.Accounts {
-		count(a.Steps)
-	}
-	for _, z := range p.Zones {
-		count(z.Steps)
-	}
-	// Numbered now, in the order the sections use them, as the list is shown before the
-	// sections are laid out.
-	number := func(steps []migrate.Step) {
-		for _, st := range steps {
-			kind := kindWords(st.Kind) // as planStep files it
-			s.ref(st.Reason, kind)
-			s.ref(st.Note, kind)
-		}
-	}
-	for _, a := range p.Accounts {
-		number(a.Steps)
-	}
-	for _, z := range p.Zones {
-		number(z.Steps)
-	}
-	return s
 }
 
-// ref returns the link to text in the shared list (adding it there the first time), or nil
-// when no other step uses it.
-func (s *sharedTexts) ref(text, kind string) *htmlRef {
-	if text == "" || s.uses[text] < 2 {
+// number lists the texts used more than once, once every step was counted; the texts used
+// once are forgotten.
+func (s *sharedTexts) number() {
+	for _, t := range s.order {
+		n := s.uses[t]
+		if n < 2 {
+			delete(s.uses, t)
+			continue
+		}
+		i := len(s.list)
+		s.refs[t] = i
+		label := "[" + strconv.Itoa(i+1) + "]"
+		s.list = append(s.list, htmlShared{Anchor: "why-" + strconv.Itoa(i+1), Label: label, Text: textsafe.Sanitize(t), Steps: n, Kinds: s.kinds[t]})
+	}
+	s.uses, s.order, s.kinds = nil, nil, nil
+}
+
+// ref returns the link to text in the shared list, or nil when no other step uses it.
+func (s *sharedTexts) ref(text string) *htmlRef {
+	i, ok := s.refs[text]
+	if text == "" || !ok {
 		return nil
 	}
-	i, ok := s.refs[text]
-	if !ok {
-		i = len(s.list)
-		s.refs[text] = i
-		label := "[" + strconv.Itoa(i+1) + "]"
-		s.list = append(s.list, htmlShared{Anchor: "why-" + strconv.Itoa(i+1), Label: label, Text: textsafe.Sanitize(text), Steps: s.uses[text]})
-	}
 	sh := &s.list[i]
-	if !slices.Contains(sh.Kinds, kind) {
-		sh.Kinds = append(sh.Kinds, kind)
-	}
 	return &htmlRef{Href: "#" + sh.Anchor, Text: sh.Label}
-}
-
-// planFingerprints are the fingerprints the plan refers to: those its steps resolve and
-// those no step took.
-func planFingerprints(p *migrate.Plan) map[string]bool {
-	want := map[string]bool{}
-	for _, fp := range p.Unplanned {
-		want[fp] = true
-	}
-	for _, a := range p.Accounts {
-		for _, st := range a.Steps {
-			for _, fp := range st.Resolves {
-				want[fp] = true
-			}
-		}
-	}
-	for _, z := range p.Zones {
-		for _, st := range z.Steps {
-			for _, fp := range st.Resolves {
-				want[fp] = true
-			}
-		}
-	}
-	return want
 }
 
 // findingRefs returns the link to the finding of a fingerprint among findings, or its plain
@@ -304,10 +352,10 @@ func planStep(n int, st migrate.Step, key string, ref func(string) htmlRef, shar
 		Risk: textsafe.Sanitize(string(st.Risk)), Manual: st.Manual, Derived: st.Derived,
 		Checks: sanitizeAll(st.Checks),
 	}
-	if hs.ReasonRef = shared.ref(st.Reason, hs.Kind); hs.ReasonRef == nil {
+	if hs.ReasonRef = shared.ref(st.Reason); hs.ReasonRef == nil {
 		hs.Reason = textsafe.Sanitize(st.Reason)
 	}
-	if hs.NoteRef = shared.ref(st.Note, hs.Kind); hs.NoteRef == nil {
+	if hs.NoteRef = shared.ref(st.Note); hs.NoteRef == nil {
 		hs.Note = textsafe.Sanitize(st.Note)
 	}
 	for _, fp := range st.Resolves {

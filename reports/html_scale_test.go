@@ -116,7 +116,11 @@ func checkLinksLand(t *testing.T, page string) {
 // affected rank first, whatever their end-of-life dates.
 func TestHTMLFirstRanksByStake(t *testing.T) {
 	rep, p := scaleFixture()
-	first := buildFirst(groupFindingsHTML(rep.Findings, newAccountNames(rep, p)), p, rep.Source.Kind, retiredByGroup(rep.Retired))
+	page, err := buildHTMLPage(rep, catalog.Default(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := page.First
 	if first == nil || len(first.Entries) != firstMaxEntries {
 		t.Fatalf("what to do first: %+v", first)
 	}

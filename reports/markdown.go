@@ -40,8 +40,8 @@ type Markdown struct {
 	// GitHub's limit on a comment body.
 	MaxBytes int
 	// Plan, when set, ends the report with the migration plan (see markdownPlan), given at
-	// most half of MaxBytes; the findings share what is left.
-	Plan *migrate.Plan
+	// most half of MaxBytes; the findings share what is left. A *migrate.Plan is one.
+	Plan migrate.PlanView
 	// PlanDir is the directory the whole plan was written to, "" when it was not written.
 	PlanDir string
 }
@@ -56,7 +56,10 @@ func (m Markdown) Write(w io.Writer, r *Report) error {
 	tail := markdownErrors(r, limit/4)
 	var plan string
 	if m.Plan != nil {
-		plan = markdownPlan(m.Plan, limit/2, m.PlanDir)
+		var err error
+		if plan, err = markdownPlan(m.Plan, limit/2, m.PlanDir); err != nil {
+			return fmt.Errorf("writing Markdown: %w", err)
+		}
 	}
 	var body bytes.Buffer
 	groups := groupFindings(r.Findings)

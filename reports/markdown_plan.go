@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"errors"
 	"fmt"
 	"path"
 	"strings"
@@ -10,7 +11,7 @@ import (
 )
 
 // WithPlan implements PlanAware: the Markdown report then ends with the migration plan.
-func (m Markdown) WithPlan(p *migrate.Plan) Reporter {
+func (m Markdown) WithPlan(p migrate.PlanView) Reporter {
 	m.Plan = p
 	return m
 }
@@ -20,43 +21,60 @@ func (m Markdown) WithPlan(p *migrate.Plan) Reporter {
 // table of its steps, its old -> new diffs, its manual steps) while they fit; a note counts
 // the ones left out and where they are: plan.md in dir, or, when the plan was not written
 // (dir ""), the command that writes it. User text goes through the same escapes as the findings; expressions and
-// request paths sit in code, where nothing is interpreted and nobody is mentioned.
-func markdownPlan(p *migrate.Plan, maxLen int, dir string) string {
+// request paths sit in code, where nothing is interpreted and nobody is mentioned. The zones
+// are read one at a time, and no more once one does not fit; a failure to read one is the
+// error.
+func markdownPlan(v migrate.PlanView, maxLen int, dir string) (string, error) {
+	p := v.Head()
+	total := len(p.Accounts) + v.ZoneCount()
 	var b strings.Builder
 	fmt.Fprintf(&b, "### Migration plan\n\n**Plan:** %s (%s, %s).\n\n", escapeMarkdown(planSummaryLine(p.Summary)),
-		Plural(len(p.Accounts), "account", "accounts"), Plural(len(p.Zones), "zone", "zones"))
-	var sections []string
-	for _, a := range p.Accounts {
-		title := "Account " + textsafe.Sanitize(orElse(a.AccountName, a.AccountID))
-		if a.AccountName != "" {
-			title += " (" + textsafe.Sanitize(a.AccountID) + ")"
-		}
-		sections = append(sections, markdownPlanScope(title, a.Summary, a.Notes, a.Steps))
-	}
-	for _, z := range p.Zones {
-		title := "Zone " + textsafe.Sanitize(orElse(z.ZoneName, z.ZoneID))
-		if z.PlanLevel != "" {
-			title += " (" + textsafe.Sanitize(z.PlanLevel) + " plan)"
-		}
-		sections = append(sections, markdownPlanScope(title, z.Summary, z.Notes, z.Steps))
-	}
-	if len(sections) == 0 {
+		Plural(len(p.Accounts), "account", "accounts"), Plural(v.ZoneCount(), "zone", "zones"))
+	if total == 0 {
 		b.WriteString("No changes: nothing deprecated needs migrating.\n")
 	}
 	const noteRoom = 200
-	for i, s := range sections {
+	shown := 0
+	// add writes a section while it fits; errFull stops reading the zones once one does not.
+	add := func(s string) error {
 		if b.Len()+len(s)+noteRoom > maxLen {
 			fmt.Fprintf(&b, "**%s of the plan left out** to keep this report under its size limit: %s.\n",
-				Plural(len(sections)-i, "account or zone", "accounts and zones"), wholePlanAt(dir))
-			break
+				Plural(total-shown, "account or zone", "accounts and zones"), wholePlanAt(dir))
+			return errFull
 		}
 		b.WriteString(s)
+		shown++
+		return nil
+	}
+	err := func() error {
+		for _, a := range p.Accounts {
+			title := "Account " + textsafe.Sanitize(orElse(a.AccountName, a.AccountID))
+			if a.AccountName != "" {
+				title += " (" + textsafe.Sanitize(a.AccountID) + ")"
+			}
+			if err := add(markdownPlanScope(title, a.Summary, a.Notes, a.Steps)); err != nil {
+				return err
+			}
+		}
+		return v.EachZone(func(z *migrate.ZonePlan) error {
+			title := "Zone " + textsafe.Sanitize(orElse(z.ZoneName, z.ZoneID))
+			if z.PlanLevel != "" {
+				title += " (" + textsafe.Sanitize(z.PlanLevel) + " plan)"
+			}
+			return add(markdownPlanScope(title, z.Summary, z.Notes, z.Steps))
+		})
+	}()
+	if err != nil && !errors.Is(err, errFull) {
+		return "", err
 	}
 	if n := len(p.Unplanned); n > 0 {
 		fmt.Fprintf(&b, "%s no step resolves (%s lists them under `unplanned`).\n", Plural(n, "finding", "findings"), planJSONAt(dir))
 	}
-	return b.String()
+	return b.String(), nil
 }
+
+// errFull stops reading a plan's zones once the report has no room for more.
+var errFull = errors.New("no room left")
 
 // markdownPlanScope is the collapsible block of one account or zone.
 func markdownPlanScope(title string, sum migrate.Summary, notes []string, steps []migrate.Step) string {

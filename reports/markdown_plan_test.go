@@ -142,10 +142,10 @@ func TestMarkdownPlanSaysWhereTheWholePlanIs(t *testing.T) {
 		p.Zones = append(p.Zones, migrate.ZonePlan{ZoneID: fmt.Sprint(i), ZoneName: fmt.Sprintf("z%02d.example", i),
 			Steps: []migrate.Step{{ID: "s1", Title: strings.Repeat("a long step title ", 20), Manual: true}}})
 	}
-	if got := markdownPlan(p, 4000, ""); !strings.Contains(got, "`sunset plan --plan-dir DIR` writes the whole plan") || strings.Contains(got, "plan.md") {
+	if got, _ := markdownPlan(p, 4000, ""); !strings.Contains(got, "`sunset plan --plan-dir DIR` writes the whole plan") || strings.Contains(got, "plan.md") {
 		t.Errorf("no plan written: %s", got[strings.LastIndex(got, "**"):])
 	}
-	if got := markdownPlan(p, 4000, "out/plan"); !strings.Contains(got, "`out/plan/plan.md` has them all") {
+	if got, _ := markdownPlan(p, 4000, "out/plan"); !strings.Contains(got, "`out/plan/plan.md` has them all") {
 		t.Errorf("plan in out/plan: %s", got[strings.LastIndex(got, "**"):])
 	}
 }

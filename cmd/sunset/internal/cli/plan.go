@@ -117,7 +117,7 @@ func runPlan(ctx context.Context, s *Streams, opts *scanOptions, dir string, ver
 			return err
 		}
 	}
-	_, head, err := ps.finishAndReport(s.Out, snap, findings, false)
+	head, err := ps.finishAndReport(s.Out, snap, findings)
 	if err != nil {
 		return err
 	}

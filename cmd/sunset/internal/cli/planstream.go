@@ -85,21 +85,22 @@ func (ps *planStream) zone(z *inventory.ZoneInventory, findings []scanner.Findin
 	}
 }
 
-// finish plans the accounts and returns the plan without its zones (what writes the plan
-// directory from the spill) and, when withWhole (a report shows the plan), the plan read
-// back whole.
-func (ps *planStream) finish(snap *inventory.Snapshot, findings *scanner.FindingList, withWhole bool) (whole, head *migrate.Plan, err error) {
+// finish plans the accounts and returns the plan without its zones: what writes the plan
+// directory from the spill, and the head of the view reports render from (view).
+func (ps *planStream) finish(snap *inventory.Snapshot, findings *scanner.FindingList) (*migrate.Plan, error) {
 	if ps.err != nil {
-		return nil, nil, fatalError(fmt.Errorf("cannot plan: %w", ps.err))
+		return nil, fatalError(fmt.Errorf("cannot plan: %w", ps.err))
 	}
-	if head, err = ps.plan.Finish(snap, findings, ps.opts); err == nil && withWhole {
-		whole, err = ps.plan.Plan(head)
-	}
+	head, err := ps.plan.Finish(snap, findings, ps.opts)
 	if err != nil {
-		return nil, nil, fatalError(fmt.Errorf("cannot plan: %w", err))
+		return nil, fatalError(fmt.Errorf("cannot plan: %w", err))
 	}
-	return whole, head, nil
+	return head, nil
 }
+
+// view is the plan for the reports that show it: head (finish's) with the zones read from
+// the spill as they are rendered, never the whole plan at once. Valid until close.
+func (ps *planStream) view(head *migrate.Plan) migrate.PlanView { return ps.plan.View(head) }
 
 // files is what writes the plan directory from the spill, a zone at a time.
 func (ps *planStream) files(head *migrate.Plan, snap *inventory.Snapshot) planFiles {
@@ -115,16 +116,17 @@ func (ps *planStream) files(head *migrate.Plan, snap *inventory.Snapshot) planFi
 
 // finishAndReport is finish, then the verification's line to w when the plan was verified
 // (only when something written shows the result).
-func (ps *planStream) finishAndReport(w io.Writer, snap *inventory.Snapshot, findings *scanner.FindingList, withWhole bool) (whole, head *migrate.Plan, err error) {
-	if whole, head, err = ps.finish(snap, findings, withWhole); err != nil {
-		return nil, nil, err
+func (ps *planStream) finishAndReport(w io.Writer, snap *inventory.Snapshot, findings *scanner.FindingList) (*migrate.Plan, error) {
+	head, err := ps.finish(snap, findings)
+	if err != nil {
+		return nil, err
 	}
 	if ps.where != "" {
 		if err := reportVerificationOf(w, ps.plan.Zones, ps.where); err != nil {
-			return nil, nil, fatalError(fmt.Errorf("cannot plan: %w", err))
+			return nil, fatalError(fmt.Errorf("cannot plan: %w", err))
 		}
 	}
-	return whole, head, nil
+	return head, nil
 }
 
 // writeSnapshot writes snap as Snapshot.Write would had the collection kept every zone:

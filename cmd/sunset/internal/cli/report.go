@@ -91,7 +91,11 @@ func runReport(s *Streams, o *reportOptions) error {
 			return err
 		}
 	}
-	if err := writeReports(s, o.formats, rep, o.color, plan, o.planDir); err != nil {
+	var view migrate.PlanView // nil, not a nil *migrate.Plan, when there is none
+	if plan != nil {
+		view = plan
+	}
+	if err := writeReports(s, o.formats, rep, o.color, view, o.planDir); err != nil {
 		return err
 	}
 	printOutcome(s, rep, o.formats, false) // the saved run's outcome; the exit code is rendering's

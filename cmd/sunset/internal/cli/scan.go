@@ -138,14 +138,16 @@ func runScan(ctx context.Context, s *Streams, o *scanOptions) error {
 		AccountNames: reports.AccountNames(snap.Accounts),
 		Incremental:  o.incrementalReport(),
 	})
-	var plan, head *migrate.Plan
+	var head *migrate.Plan
+	var plan migrate.PlanView
 	if ps != nil {
-		// Read back whole only for the reports that show it: the plan directory is written a
-		// zone at a time. The verification's line goes to stderr: stdout may carry a
-		// machine format.
-		if plan, head, err = ps.finishAndReport(s.Err, snap, findings, showsPlan(o.formats)); err != nil {
+		// Never read back whole: the reports that show the plan read its zones from the
+		// spill as they render them, and the plan directory is written a zone at a time.
+		// The verification's line goes to stderr: stdout may carry a machine format.
+		if head, err = ps.finishAndReport(s.Err, snap, findings); err != nil {
 			return err
 		}
+		plan = ps.view(head)
 	}
 	if err := writeReports(s, o.formats, rep, o.color, plan, o.planDir); err != nil {
 		return err
@@ -340,7 +342,8 @@ func verificationShownIn(dir string, specs []reports.FormatSpec, plan *migrate.P
 
 // writeReports renders the report once per --format destination. A destination that
 // cannot be written is fatal (exit 3), after the others were tried.
-func writeReports(s *Streams, specs []reports.FormatSpec, rep *reports.Report, color bool, plan *migrate.Plan, planDir string) error {
+// plan is nil when no plan is shown.
+func writeReports(s *Streams, specs []reports.FormatSpec, rep *reports.Report, color bool, plan migrate.PlanView, planDir string) error {
 	var firstErr error
 	for _, spec := range specs {
 		opts := reports.Options{}
@@ -358,7 +361,7 @@ func writeReports(s *Streams, specs []reports.FormatSpec, rep *reports.Report, c
 		if err != nil {
 			return usageErrorf("--format: %v", err)
 		}
-		r = reports.WithPlan(r, plan)
+		r = reports.WithPlanView(r, plan)
 		w, closeFn, err := s.writeTo(spec.Path)
 		if err == nil {
 			err = r.Write(w, rep)
