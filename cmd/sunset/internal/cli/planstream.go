@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"runtime"
 	"sync"
 
 	"github.com/sunsetscan/sunset/migrate"
@@ -25,6 +26,10 @@ type planStream struct {
 	// snap keeps the JSON of each zone handed over, for snapshot.json; nil without a plan
 	// directory.
 	snap *migrate.Fragments
+	// busy bounds the zones planned at once to the processors: planning and verifying are
+	// processor work (a verification generates its requests, about 1.4 MB a zone), so more
+	// at once than processors only holds more memory, one zone's worth per collector worker.
+	busy chan struct{}
 	mu   sync.Mutex
 	err  error // the first failure of a zone's hand-over
 }
@@ -35,7 +40,7 @@ func newPlanStream(o *scanOptions) (*planStream, error) {
 	if o.planDir == "" && !showsPlan(o.formats) {
 		return nil, nil
 	}
-	ps := &planStream{opts: migrate.Options{AsOf: o.asOf, Catalog: o.catalog}}
+	ps := &planStream{opts: migrate.Options{AsOf: o.asOf, Catalog: o.catalog}, busy: make(chan struct{}, runtime.GOMAXPROCS(0))}
 	if o.verify {
 		// Whether a report shows it does not depend on the plan's content.
 		ps.where = verificationShownIn(o.planDir, o.formats, &migrate.Plan{})
@@ -69,7 +74,9 @@ func (ps *planStream) zone(z *inventory.ZoneInventory, findings []scanner.Findin
 	if ps.where != "" {
 		check = func(zp *migrate.ZonePlan, z *inventory.ZoneInventory) { zp.Verification = verify.Zone(zp, z) }
 	}
+	ps.busy <- struct{}{}
 	err := ps.plan.Zone(z, findings, ps.opts, check)
+	<-ps.busy
 	if err == nil && handedOver && ps.snap != nil {
 		var b []byte
 		if b, err = encodeZone(z); err == nil {
