@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-
-	"github.com/sunsetscan/sunset/migrate"
 )
 
 // readmeMark starts README.md (an HTML comment, invisible when rendered).
@@ -26,8 +24,10 @@ func (g *gen) readme(w io.Writer, c *cleanupSet) error {
 	b.WriteString("The other steps of `../plan.md` (verifications; deleting the old firewall rules, filters, rate limits, WAF overrides and bookmarks; manual steps on objects this configuration does not declare) are the same on both ways: run them after step 3 below, in plan.md's order.\n\n")
 	writeValidity(&b)
 	writeOrder(&b, c.blocks > 0)
-	g.writeReplaced(&b)
 	if _, err := w.Write(b.Bytes()); err != nil {
+		return err
+	}
+	if err := g.writeReplaced(w); err != nil {
 		return err
 	}
 	return writeNotHere(w, g.writesAt, c)
@@ -63,30 +63,20 @@ func writeOrder(w io.Writer, blocks bool) {
 	fmt.Fprintf(w, "Once applied, Terraform manages what these files declare: keep them in your configuration. A plan rebuilt after the migration has nothing left to create, so its Terraform declares less; do not let it overwrite these files.\n\n")
 }
 
-// writeReplaced lists, per scope, the plan.md steps the configuration replaces.
-func (g *gen) writeReplaced(w io.Writer) {
+// writeReplaced lists, per scope, the plan.md steps the configuration replaces (the rows
+// gen.replace wrote as the resources were declared).
+func (g *gen) writeReplaced(w io.Writer) error {
 	fmt.Fprintf(w, "## Steps this configuration replaces\n\n")
-	if len(g.replaced) == 0 {
-		fmt.Fprintf(w, "None: this plan has no step that writes what this configuration declares.\n\n")
-		return
+	if g.nReplaced == 0 {
+		_, err := fmt.Fprintf(w, "None: this plan has no step that writes what this configuration declares.\n\n")
+		return err
 	}
 	fmt.Fprintf(w, "On the Terraform way, do not run these steps of `../plan.md`: `terraform apply` does what an automatic one does; for a manual one, change the configuration instead of making the call it shows.\n\n")
-	scope := ""
-	for _, r := range g.replaced {
-		if r.scope != scope {
-			if scope != "" {
-				fmt.Fprintln(w)
-			}
-			scope = r.scope
-			fmt.Fprintf(w, "### %s\n\n| plan.md step | call | replaced by |\n|---|---|---|\n", migrate.EscapeMarkdown(scope))
-		}
-		step := fmt.Sprintf("%d. %s", r.num, code(r.step.ID))
-		if r.step.Manual {
-			step += " (manual)"
-		}
-		fmt.Fprintf(w, "| %s | %s | %s |\n", step, code(r.step.Method+" "+r.step.Path), code(r.address))
+	if err := g.replaced.copyTo(w); err != nil {
+		return err
 	}
-	fmt.Fprintln(w)
+	_, err := fmt.Fprintln(w)
+	return err
 }
 
 // apiOnly are the writes plans make that have a provider resource but stay API steps on both

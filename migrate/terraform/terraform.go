@@ -31,6 +31,7 @@ package terraform
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -89,6 +90,13 @@ func WholePlan(p *migrate.Plan) Zones {
 // temporary files when onDisk (removed on every path), in memory otherwise.
 func generate(head *migrate.Plan, zones Zones, onDisk bool, emit func(name string, write func(io.Writer) error) error) (err error) {
 	g := &gen{names: newNamer(), writesAt: map[string]bool{}}
+	g.replaced.onDisk = onDisk
+	cleanup := newCleanupSet(onDisk)
+	defer func() {
+		if rerr := errors.Join(g.replaced.remove(), cleanup.remove()); err == nil {
+			err = rerr
+		}
+	}()
 	taken := map[string]bool{}
 	out := func(name string, write func(io.Writer) error) error {
 		taken[name] = true
@@ -109,25 +117,24 @@ func generate(head *migrate.Plan, zones Zones, onDisk bool, emit func(name strin
 			return err
 		}
 	}
-	cleanup := newCleanupSet(onDisk)
-	defer func() {
-		if rerr := cleanup.remove(); err == nil {
-			err = rerr
-		}
-	}()
 	err = zones(func(z *migrate.ZonePlan) error {
 		g.noteWrites(z.Steps)
 		if err := cleanup.add(z); err != nil {
 			return err
 		}
 		f, err := g.zoneFile(z)
-		if err != nil || f == nil {
+		switch {
+		case err != nil:
 			return err
+		case g.err != nil:
+			return g.err
+		case f == nil:
+			return nil
 		}
 		return out(fileName(z.ZoneName, z.ZoneID, taken), writeBytes(f))
 	})
 	if err == nil {
-		err = cleanup.end()
+		err = errors.Join(cleanup.end(), g.err)
 	}
 	if err != nil {
 		return err
@@ -156,8 +163,14 @@ func writeBytes(data []byte) func(io.Writer) error {
 // gen carries what the files share while they are rendered: unique resource names and the
 // plan steps the configuration replaces, for README.md.
 type gen struct {
-	names    *namer
-	replaced []replacement
+	names *namer
+	// replaced is README.md's table of the plan.md steps the configuration replaces, a row
+	// written as each resource is declared (gen.replace); nReplaced counts the rows and scope
+	// is the scope of the last.
+	replaced  spool
+	nReplaced int
+	scope     string
+	err       error // the first failed write to replaced
 	// writesAt are the apiOnly path fragments some step of the plan writes to.
 	writesAt map[string]bool
 }
@@ -172,14 +185,6 @@ func (g *gen) noteWrites(steps []migrate.Step) {
 			}
 		}
 	}
-}
-
-// replacement is one plan.md step that the configuration carries out instead.
-type replacement struct {
-	scope   string // "Zone NAME (ID)" or "Account NAME (ID)", as plan.md titles it
-	num     int    // the step's number in plan.md (1-based within its scope)
-	step    migrate.Step
-	address string // the Terraform resource address
 }
 
 // generatedMark starts every file Files writes; Write deletes stale files that carry it.
