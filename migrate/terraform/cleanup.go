@@ -148,6 +148,7 @@ func (c *cleanupSet) flush() {
 		}
 		c.printf(&c.stateRm, "terraform state rm '%s'\n", r.address)
 	}
+	clear(c.group) // the next zone's group reuses the array: drop this one's strings
 	c.group = c.group[:0]
 }
 
