@@ -12,30 +12,37 @@ import (
 // TestRemovedFileZoneByZone shows that removed.tf formatted a zone at a time is the file
 // formatted whole (terraform fmt on all of it), for several zones with several old objects.
 func TestRemovedFileZoneByZone(t *testing.T) {
-	var c cleanupSet
+	c := newCleanupSet(false)
+	var raw bytes.Buffer
 	for _, z := range []string{"a.example", "b.example", "c.example"} {
-		c.add(&migrate.ZonePlan{ZoneName: z, Retired: []migrate.Retired{
+		zp := &migrate.ZonePlan{ZoneName: z, Retired: []migrate.Retired{
 			{Type: "cloudflare_rate_limit", ID: "rl-" + z},
 			{Type: "cloudflare_firewall_rule", ID: "fw-2"},
 			{Type: "cloudflare_filter", ID: "filter-long-id-" + z},
-		}})
-	}
-	if len(c.blocks) < 6 {
-		t.Fatalf("%d removed blocks: want two or more zones of several", len(c.blocks))
-	}
-	var raw bytes.Buffer
-	for start := 0; start < len(c.blocks); {
-		end := start + 1
-		for end < len(c.blocks) && c.blocks[end].zone == c.blocks[start].zone {
-			end++
+		}}
+		if err := c.add(zp); err != nil {
+			t.Fatal(err)
 		}
-		raw.Write(removedBlocks(c.blocks[start:end]))
-		start = end
+		// The zone's blocks in the order add sorts them (type, then id), unformatted.
+		var blocks []retiredAddr
+		for _, i := range []int{2, 1, 0} {
+			blocks = append(blocks, retiredAddr{zone: z, address: oldAddress(zp.Retired[i])})
+		}
+		raw.Write(removedBlocks(blocks))
 	}
-	got := c.removedFile()
-	head := got[:bytes.Index(got, []byte("\n\n"))+2]
+	if err := c.end(); err != nil {
+		t.Fatal(err)
+	}
+	if c.blocks < 6 {
+		t.Fatalf("%d removed blocks: want two or more zones of several", c.blocks)
+	}
+	var got bytes.Buffer
+	if err := c.writeRemoved(&got); err != nil {
+		t.Fatal(err)
+	}
+	head := got.Bytes()[:bytes.Index(got.Bytes(), []byte("\n\n"))+2]
 	want := hclwrite.Format(append(append([]byte{}, head...), append(bytes.TrimRight(raw.Bytes(), "\n"), '\n')...))
-	if string(got) != string(want) {
-		t.Fatalf("removed.tf zone by zone:\n%s\nwhole:\n%s", got, want)
+	if got.String() != string(want) {
+		t.Fatalf("removed.tf zone by zone:\n%s\nwhole:\n%s", got.Bytes(), want)
 	}
 }

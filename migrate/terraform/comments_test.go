@@ -7,6 +7,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/hashicorp/hcl/v2/hclwrite"
+
+	"github.com/sunsetscan/sunset/migrate"
 )
 
 // TestCommentsHoldOneSafeLine: a zone name or step title in a "#" comment of a .tf file or
@@ -20,7 +22,18 @@ func TestCommentsHoldOneSafeLine(t *testing.T) {
 	if _, diags := hclsyntax.ParseConfig(src, "x.tf", hcl.InitialPos); diags.HasErrors() {
 		t.Fatalf("the comment broke the file: %v\n%s", diags, src)
 	}
-	script := string(cleanupSet{blocks: []retiredAddr{{zone: hostile, typ: "cloudflare_filter", id: "1", address: "cloudflare_filter.x"}}}.stateRmScript())
+	c := newCleanupSet(false)
+	if err := c.add(&migrate.ZonePlan{ZoneName: hostile, Retired: []migrate.Retired{{Type: "cloudflare_filter", ID: "1"}}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.end(); err != nil {
+		t.Fatal(err)
+	}
+	var sh strings.Builder
+	if err := c.writeStateRm(&sh); err != nil {
+		t.Fatal(err)
+	}
+	script := sh.String()
 	for name, out := range map[string]string{"tf": string(src), "state-rm.sh": script} {
 		for _, line := range strings.Split(out, "\n") {
 			if strings.HasPrefix(line, "::") || strings.HasPrefix(line, "rm ") || strings.ContainsAny(line, "\x1b\r\u202e") {

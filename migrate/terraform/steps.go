@@ -1,6 +1,8 @@
 package terraform
 
 import (
+	"fmt"
+	"io"
 	"strings"
 
 	"github.com/sunsetscan/sunset/migrate"
@@ -33,19 +35,40 @@ func writesPath(path string) func(migrate.Step) bool {
 	return func(st migrate.Step) bool { return writes(st) && st.Path == path }
 }
 
-// claim records the steps of a scope that match as replaced by the resource at address and
-// returns their ids, for the resource's comment.
+// claim writes the steps of a scope that match as replaced by the resource at address to
+// README.md's table (gen.replaced) and returns their ids, for the resource's comment.
 func (g *gen) claim(scope string, steps []migrate.Step, match func(migrate.Step) bool, address string) []string {
 	var ids []string
 	for i, st := range steps {
 		if match(st) {
-			// README.md shows the step's id, call and whether it is manual: not its body.
-			slim := migrate.Step{ID: st.ID, Manual: st.Manual, Method: st.Method, Path: st.Path}
-			g.replaced = append(g.replaced, replacement{scope: scope, num: i + 1, step: slim, address: address})
+			g.replace(scope, i+1, st, address)
 			ids = append(ids, st.ID)
 		}
 	}
 	return ids
+}
+
+// replace writes the row of step num of scope, replaced by the resource at address, with its
+// scope's heading when the scope changes: the step's id, call and whether it is manual, not
+// its body. A failed write is kept in g.err.
+func (g *gen) replace(scope string, num int, st migrate.Step, address string) {
+	var b strings.Builder
+	if scope != g.scope {
+		if g.scope != "" {
+			b.WriteString("\n")
+		}
+		g.scope = scope
+		fmt.Fprintf(&b, "### %s\n\n| plan.md step | call | replaced by |\n|---|---|---|\n", migrate.EscapeMarkdown(scope))
+	}
+	step := fmt.Sprintf("%d. %s", num, code(st.ID))
+	if st.Manual {
+		step += " (manual)"
+	}
+	fmt.Fprintf(&b, "| %s | %s | %s |\n", step, code(st.Method+" "+st.Path), code(address))
+	if _, err := io.WriteString(&g.replaced, b.String()); err != nil && g.err == nil {
+		g.err = err
+	}
+	g.nReplaced++
 }
 
 // replacesComment is the comment line naming the plan.md steps a resource replaces.

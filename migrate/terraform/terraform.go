@@ -29,8 +29,11 @@
 package terraform
 
 import (
+	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -50,8 +53,12 @@ import (
 // versions.tf and README.md alone.
 func Files(p *migrate.Plan) (map[string][]byte, error) {
 	out := map[string][]byte{}
-	err := generate(p, WholePlan(p), func(name string, data []byte) error {
-		out[name] = data
+	err := generate(p, WholePlan(p), false, func(name string, write func(io.Writer) error) error {
+		var b bytes.Buffer
+		if err := write(&b); err != nil {
+			return err
+		}
+		out[name] = b.Bytes()
 		return nil
 	})
 	if err != nil {
@@ -77,16 +84,25 @@ func WholePlan(p *migrate.Plan) Zones {
 }
 
 // generate renders the files of the plan whose accounts, summary and verification head holds
-// and whose zones come from zones, handing each file to emit as soon as it is rendered: a
-// zone's file is rendered when the zone comes, and the zone is not kept.
-func generate(head *migrate.Plan, zones Zones, emit func(name string, data []byte) error) error {
+// and whose zones come from zones, handing each file to emit as a function that writes it:
+// a zone's file is rendered when the zone comes, and the zone is not kept. The cleanup files
+// and README.md list every old object of the account: their per-zone parts are kept in
+// temporary files when onDisk (removed on every path), in memory otherwise.
+func generate(head *migrate.Plan, zones Zones, onDisk bool, emit func(name string, write func(io.Writer) error) error) (err error) {
 	g := &gen{names: newNamer(), writesAt: map[string]bool{}}
+	g.replaced.onDisk = onDisk
+	cleanup := newCleanupSet(onDisk)
+	defer func() {
+		if rerr := errors.Join(g.replaced.remove(), cleanup.remove()); err == nil {
+			err = rerr
+		}
+	}()
 	taken := map[string]bool{}
-	out := func(name string, data []byte) error {
+	out := func(name string, write func(io.Writer) error) error {
 		taken[name] = true
-		return emit(name, data)
+		return emit(name, write)
 	}
-	if err := out("versions.tf", versionsFile()); err != nil {
+	if err := out("versions.tf", writeBytes(versionsFile())); err != nil {
 		return err
 	}
 	for _, a := range head.Accounts {
@@ -97,41 +113,64 @@ func generate(head *migrate.Plan, zones Zones, emit func(name string, data []byt
 		return err
 	}
 	if acc != nil {
-		if err := out("accounts.tf", acc); err != nil {
+		if err := out("accounts.tf", writeBytes(acc)); err != nil {
 			return err
 		}
 	}
-	var cleanup cleanupSet
 	err = zones(func(z *migrate.ZonePlan) error {
 		g.noteWrites(z.Steps)
-		cleanup.add(z)
-		f, err := g.zoneFile(z)
-		if err != nil || f == nil {
+		if err := cleanup.add(z); err != nil {
 			return err
 		}
-		return out(fileName(z.ZoneName, z.ZoneID, taken), f)
+		f, err := g.zoneFile(z)
+		switch {
+		case err != nil:
+			return err
+		case g.err != nil:
+			return g.err
+		case f == nil:
+			return nil
+		}
+		return out(fileName(z.ZoneName, z.ZoneID, taken), writeBytes(f))
 	})
+	if err == nil {
+		err = errors.Join(cleanup.end(), g.err)
+	}
 	if err != nil {
 		return err
 	}
-	if len(cleanup.blocks) > 0 {
-		if err := out(CleanupDir+"/removed.tf", cleanup.removedFile()); err != nil {
+	if cleanup.blocks > 0 {
+		if err := out(CleanupDir+"/removed.tf", cleanup.writeRemoved); err != nil {
 			return err
 		}
 	}
-	if len(cleanup.blocks)+len(cleanup.gone) > 0 {
-		if err := out(CleanupDir+"/state-rm.sh", cleanup.stateRmScript()); err != nil {
+	if cleanup.blocks+cleanup.gone > 0 {
+		if err := out(CleanupDir+"/state-rm.sh", cleanup.writeStateRm); err != nil {
 			return err
 		}
 	}
-	return out("README.md", g.readme(cleanup))
+	return out("README.md", func(w io.Writer) error { return g.readme(w, cleanup) })
+}
+
+// writeBytes is the emit function of a file rendered whole.
+func writeBytes(data []byte) func(io.Writer) error {
+	return func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	}
 }
 
 // gen carries what the files share while they are rendered: unique resource names and the
 // plan steps the configuration replaces, for README.md.
 type gen struct {
-	names    *namer
-	replaced []replacement
+	names *namer
+	// replaced is README.md's table of the plan.md steps the configuration replaces, a row
+	// written as each resource is declared (gen.replace); nReplaced counts the rows and scope
+	// is the scope of the last.
+	replaced  spool
+	nReplaced int
+	scope     string
+	err       error // the first failed write to replaced
 	// writesAt are the apiOnly path fragments some step of the plan writes to.
 	writesAt map[string]bool
 }
@@ -148,14 +187,6 @@ func (g *gen) noteWrites(steps []migrate.Step) {
 	}
 }
 
-// replacement is one plan.md step that the configuration carries out instead.
-type replacement struct {
-	scope   string // "Zone NAME (ID)" or "Account NAME (ID)", as plan.md titles it
-	num     int    // the step's number in plan.md (1-based within its scope)
-	step    migrate.Step
-	address string // the Terraform resource address
-}
-
 // generatedMark starts every file Files writes; Write deletes stale files that carry it.
 const generatedMark = "# Generated by sunset plan."
 
@@ -170,8 +201,10 @@ func Write(dir string, p *migrate.Plan) error {
 }
 
 // WriteZones is Write for a plan whose zones come one at a time (head holds the rest, as
-// migrate.Spill.Finish gives it): each zone's file is written as the zone comes, so memory
-// holds one zone's configuration rather than the whole plan's.
+// migrate.Spill.Finish gives it): each zone's file is written as the zone comes, and the
+// zones' parts of the cleanup files and README.md go to temporary files (removed before it
+// returns) until those are written, so memory holds one zone's configuration rather than
+// the whole plan's or its old objects.
 func WriteZones(dir string, head *migrate.Plan, zones Zones) error {
 	// Stale files are removed through dir and its cleanup folder: neither may be a link, or
 	// generated-looking files elsewhere would go.
@@ -182,7 +215,7 @@ func WriteZones(dir string, head *migrate.Plan, zones Zones) error {
 		return err
 	}
 	written := map[string]bool{}
-	err := generate(head, zones, func(n string, data []byte) error {
+	err := generate(head, zones, true, func(n string, write func(io.Writer) error) error {
 		written[n] = true
 		// dir may be in a checked-out tree: neither it, its cleanup folder nor a file is
 		// written through a symbolic link (safefile refuses them by name).
@@ -190,12 +223,33 @@ func WriteZones(dir string, head *migrate.Plan, zones Zones) error {
 		if err := safefile.MkdirNoFollow(filepath.Dir(path)); err != nil {
 			return err
 		}
-		return safefile.WriteFile(path, data)
+		return writeFile(path, write)
 	})
 	if err != nil {
 		return err
 	}
 	return removeStale(dir, written)
+}
+
+// writeFile streams a file to path through safefile.Create (no symbolic link at path).
+func writeFile(path string, write func(io.Writer) error) error {
+	f, err := safefile.Create(path)
+	if err != nil {
+		return err
+	}
+	// A safefile refusal names path already; a failure after the open gets it here.
+	bw := bufio.NewWriterSize(f, 1<<16)
+	err = write(bw)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
 }
 
 // removeStale deletes the generated files of dir (and of its cleanup folder) that files does

@@ -2,9 +2,10 @@ package terraform
 
 import (
 	"bytes"
-	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -391,63 +392,86 @@ func TestPlanAndTerraformNameEachOther(t *testing.T) {
 }
 
 // checkReplacedTable: each row "| N. `step id` ... | `TYPE.NAME` |" names step N of its
-// scope in plan.md and a resource the configuration declares.
+// scope in plan.md, a call that writes, and a resource the configuration declares.
 func checkReplacedTable(t *testing.T, p *migrate.Plan, files map[string][]byte) {
 	t.Helper()
 	declared := map[string]bool{}
 	for _, b := range blocksOf(parseTF(t, files, topLevel), "resource") {
 		declared[b.Labels[0]+"."+b.Labels[1]] = true
 	}
-	g := &gen{names: newNamer()}
-	if _, err := g.accountsFile(p); err != nil {
-		t.Fatal(err)
-	}
-	for i := range p.Zones {
-		if _, err := g.zoneFile(&p.Zones[i]); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if len(g.replaced) < 10 {
-		t.Fatalf("%d replaced steps in the demo", len(g.replaced))
+	rows := replacedRows(t, string(files["README.md"]))
+	if len(rows) < 10 {
+		t.Fatalf("%d replaced steps in the demo", len(rows))
 	}
 	seen := map[string]bool{}
-	for _, r := range g.replaced {
+	for _, r := range rows {
 		steps := stepsOfScope(p, r.scope)
-		if r.num < 1 || r.num > len(steps) || steps[r.num-1].ID != r.step.ID {
-			t.Errorf("%s: step %d is not %s", r.scope, r.num, r.step.ID)
+		if r.num < 1 || r.num > len(steps) || steps[r.num-1].ID != r.id {
+			t.Errorf("%s: step %d is not %s", r.scope, r.num, r.id)
+			continue
 		}
-		if !writes(r.step) {
-			t.Errorf("%s: %s is a read, the same on both ways", r.scope, r.step.ID)
+		if st := steps[r.num-1]; !writes(st) || r.call != st.Method+" "+st.Path {
+			t.Errorf("%s: %s is a read, the same on both ways, or not the call %q", r.scope, r.id, r.call)
 		}
 		if !declared[r.address] {
 			t.Errorf("%s: %s is not declared", r.scope, r.address)
 		}
-		if seen[r.scope+r.step.ID] {
-			t.Errorf("%s: %s replaced twice", r.scope, r.step.ID)
+		if seen[r.scope+r.id] {
+			t.Errorf("%s: %s replaced twice", r.scope, r.id)
 		}
-		seen[r.scope+r.step.ID] = true
-		row := "| " + itoa(r.num) + ". `" + r.step.ID + "`"
-		if !strings.Contains(string(files["README.md"]), row) {
-			t.Errorf("README.md has no row %q", row)
-		}
+		seen[r.scope+r.id] = true
 	}
 }
 
+// replacedRow is a row of README.md's table of replaced steps, under its scope's heading.
+type replacedRow struct {
+	scope, id, call, address string
+	num                      int
+}
+
+var replacedRowRE = regexp.MustCompile("^\\| ([0-9]+)\\. `([^`]+)`(?: \\(manual\\))? \\| `([^`]+)` \\| `([^`]+)` \\|$")
+
+// replacedRows parses the table of replaced steps of README.md; scope is the heading as
+// written (Markdown-escaped).
+func replacedRows(t *testing.T, readme string) []replacedRow {
+	t.Helper()
+	_, table, _ := strings.Cut(readme, "## Steps this configuration replaces")
+	table, _, _ = strings.Cut(table, "\n## ")
+	var rows []replacedRow
+	scope := ""
+	for _, line := range strings.Split(table, "\n") {
+		if h, ok := strings.CutPrefix(line, "### "); ok {
+			scope = h
+			continue
+		}
+		if !strings.HasPrefix(line, "| ") || strings.HasPrefix(line, "| plan.md step") {
+			continue
+		}
+		m := replacedRowRE.FindStringSubmatch(line)
+		if m == nil {
+			t.Fatalf("README.md: row %q", line)
+		}
+		num, _ := strconv.Atoi(m[1])
+		rows = append(rows, replacedRow{scope: scope, num: num, id: m[2], call: m[3], address: m[4]})
+	}
+	return rows
+}
+
+// stepsOfScope are the steps of the account or zone whose heading (Markdown-escaped, as
+// README.md writes it) is scope.
 func stepsOfScope(p *migrate.Plan, scope string) []migrate.Step {
 	for i := range p.Accounts {
-		if accountScope(&p.Accounts[i]) == scope {
+		if migrate.EscapeMarkdown(accountScope(&p.Accounts[i])) == scope {
 			return p.Accounts[i].Steps
 		}
 	}
 	for i := range p.Zones {
-		if zoneScope(&p.Zones[i]) == scope {
+		if migrate.EscapeMarkdown(zoneScope(&p.Zones[i])) == scope {
 			return p.Zones[i].Steps
 		}
 	}
 	return nil
 }
-
-func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
 
 // TestWriteRemovesStaleGeneratedFiles: a zone that left the plan loses its generated file,
 // and a plan that retires nothing loses the cleanup folder's files; files the user wrote stay.
