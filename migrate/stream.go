@@ -237,18 +237,6 @@ func (s *Spill) EachSummary(fn func(zoneName string, sum Summary)) {
 	}
 }
 
-// Plan is the spilled plan read back whole, with the accounts and the findings no
-// step took (see Finish).
-func (s *Spill) Plan(head *Plan) (*Plan, error) {
-	p := *head
-	p.Zones = make([]ZonePlan, 0, len(s.zones))
-	err := s.Zones(func(zp *ZonePlan) error {
-		p.Zones = append(p.Zones, *zp)
-		return nil
-	})
-	return &p, err
-}
-
 // Finish plans the snapshot's accounts from the scan's findings (read in order, once) and
 // returns the plan without its zones (they stay in the spill): its accounts, summary (the
 // zones' included) and the findings no step took, as Build would. Findings of the zones that

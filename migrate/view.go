@@ -82,7 +82,7 @@ func (v spillView) ZoneSteps() int {
 
 func (v spillView) ZoneKeys(fn func(id, name string)) {
 	if v.s.sorted() != nil {
-		return // EachZone and ZoneAt report the failure
+		return // EachZone reports the failure
 	}
 	for _, z := range v.s.zones {
 		fn(z.id, z.name)
