@@ -1,10 +1,12 @@
 package migrate
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -122,50 +124,78 @@ func patternKey(st Step) string {
 }
 
 // patternHash is a step's patternKey hashed: plan.md's first pass keeps one per distinct
-// step of the plan, and a key holds the step's body.
-type patternHash [sha256.Size]byte
+// step of the plan (most steps of a large account are distinct: a million at 50,000 zones),
+// and a key holds the step's body. Half a SHA-256 keeps two texts apart as surely for this.
+type patternHash [sha256.Size / 2]byte
 
 // patternID is the hash of the step's patternKey.
-func patternID(st Step) patternHash { return sha256.Sum256([]byte(patternKey(st))) }
+func patternID(st Step) patternHash {
+	sum := sha256.Sum256([]byte(patternKey(st)))
+	return patternHash(sum[:sha256.Size/2])
+}
 
 // patternFinder finds the step patterns of plan.md (see planShared) from the scopes given
 // one at a time, in order: which scopes hold each step text and where it is first.
 type patternFinder struct {
-	in      map[patternHash][]int // scopes holding the pattern, once each
-	order   []patternHash
-	firstAt map[patternHash][2]int // scope and step index of its first step
+	uses map[patternHash]patternUse
+}
+
+// patternUse is where a pattern is: the scope and step index of its first step and, once
+// another scope holds it too, every scope holding it (nil while only the first one does:
+// most patterns stay in one scope, and each costs its 48 bytes in the map and no more).
+type patternUse struct {
+	first  [2]int32
+	scopes []int32
 }
 
 func newPatternFinder() *patternFinder {
-	return &patternFinder{in: map[patternHash][]int{}, firstAt: map[patternHash][2]int{}}
+	return &patternFinder{uses: map[patternHash]patternUse{}}
 }
 
-// scope records the steps of scope si.
+// scope records the steps of scope si (scopes come in order, each once).
 func (f *patternFinder) scope(si int, steps []Step) {
 	for i, st := range steps {
 		k := patternID(st)
-		if n := len(f.in[k]); n == 0 || f.in[k][n-1] != si {
-			if n == 0 {
-				f.order = append(f.order, k)
-				f.firstAt[k] = [2]int{si, i}
-			}
-			f.in[k] = append(f.in[k], si)
+		u, seen := f.uses[k]
+		switch {
+		case !seen:
+			f.uses[k] = patternUse{first: [2]int32{int32(si), int32(i)}} //nolint:gosec // a plan holds far fewer than 2^31 scopes and steps
+		case u.scopes == nil && int(u.first[0]) != si:
+			u.scopes = []int32{u.first[0], int32(si)} //nolint:gosec // as above
+			f.uses[k] = u
+		case u.scopes != nil && int(u.scopes[len(u.scopes)-1]) != si:
+			u.scopes = append(u.scopes, int32(si)) //nolint:gosec // as above
+			f.uses[k] = u
 		}
 	}
 }
 
-// shared numbers the patterns held by minPatternScopes scopes or more; their steps are
-// filled in by sharedFinder.scope (they are where firstAt says).
+// shared numbers the patterns held by minPatternScopes scopes or more, in the order of their
+// first steps (scopes come in order, so that is the order they were first seen in); their
+// steps are filled in by sharedFinder.scope (they are where first says).
 func (f *patternFinder) shared() (planShared, map[[2]int]int) {
 	sh := planShared{pattern: map[patternHash]int{}, text: map[string]int{}}
-	need := map[[2]int]int{}
-	for _, k := range f.order {
-		if len(f.in[k]) >= minPatternScopes {
-			sh.patternStep = append(sh.patternStep, Step{})
-			sh.patternScopes = append(sh.patternScopes, f.in[k])
-			sh.pattern[k] = len(sh.patternStep)
-			need[f.firstAt[k]] = len(sh.patternStep)
+	var keys []patternHash
+	for k, u := range f.uses {
+		if len(u.scopes) >= minPatternScopes {
+			keys = append(keys, k)
 		}
+	}
+	slices.SortFunc(keys, func(a, b patternHash) int {
+		x, y := f.uses[a].first, f.uses[b].first
+		return cmp.Or(cmp.Compare(x[0], y[0]), cmp.Compare(x[1], y[1]))
+	})
+	need := map[[2]int]int{}
+	for _, k := range keys {
+		u := f.uses[k]
+		scopes := make([]int, len(u.scopes))
+		for i, si := range u.scopes {
+			scopes[i] = int(si)
+		}
+		sh.patternStep = append(sh.patternStep, Step{})
+		sh.patternScopes = append(sh.patternScopes, scopes)
+		sh.pattern[k] = len(sh.patternStep)
+		need[[2]int{int(u.first[0]), int(u.first[1])}] = len(sh.patternStep)
 	}
 	return sh, need
 }

@@ -3,6 +3,7 @@ package migrate_test
 import (
 	"bytes"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -143,6 +144,31 @@ func TestPlanMarkdownHeadingWithoutHyphenRuns(t *testing.T) {
 	for _, want := range []string{"## Zone `aaa`\n\nName: xn--bcher-kva.example.\n", "(#zone-aaa)", "## Zone plain.example (`bbb`, pro plan)\n", "(#zone-plainexample-bbb-pro-plan)"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("plan.md lacks %q:\n%s", want, md)
+		}
+	}
+}
+
+var patternLink = regexp.MustCompile(`as \[Step pattern (\d+)\]`)
+
+// TestPlanMarkdownNumbersPatternsInPlanOrder: step patterns are numbered in the order the
+// plan first uses them, so that reading the zones in order meets pattern 1, then 2, ...
+func TestPlanMarkdownNumbersPatternsInPlanOrder(t *testing.T) {
+	p, _ := planOf(seed.Generate(40, 3), time.Date(2025, 7, 1, 0, 0, 0, 0, time.UTC))
+	md := planMarkdown(t, p)
+	seen := map[string]bool{}
+	var first []string
+	for _, m := range patternLink.FindAllStringSubmatch(md, -1) {
+		if !seen[m[1]] {
+			seen[m[1]] = true
+			first = append(first, m[1])
+		}
+	}
+	if len(first) < 2 {
+		t.Fatalf("the generated account's plan.md links %d step patterns, want several", len(first))
+	}
+	for i, n := range first {
+		if want := strconv.Itoa(i + 1); n != want {
+			t.Fatalf("the zones first link to patterns %v, want 1, 2, ... in order", first)
 		}
 	}
 }
