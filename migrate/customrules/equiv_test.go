@@ -53,7 +53,7 @@ func checkEquivalence(t *testing.T, name string, rules []inventory.FirewallRule,
 			}
 		}
 	}()
-	for _, req := range ruleeval.Requests(expressions(rules), perRule, perSet, seed) {
+	for req := range ruleeval.Requests(expressions(rules), perRule, perSet, seed) {
 		for _, r := range rules {
 			if ev.Matches(r.Filter.Expression, req) {
 				hits[r.ID]++
@@ -153,7 +153,7 @@ func TestEvaluatorDetectsReordering(t *testing.T) {
 	wrong := []inventory.RulesetRule{res.Ruleset[1], res.Ruleset[0]}
 	ev := ruleeval.NewEvaluator()
 	diff := 0
-	for _, req := range ruleeval.Requests(expressions(rules), 50, 300, 3) {
+	for req := range ruleeval.Requests(expressions(rules), 50, 300, 3) {
 		if !ev.Old(rules, req).Same(ev.New(wrong, req)) {
 			diff++
 		}

@@ -54,7 +54,7 @@ func checkRateLimit(ev *ruleeval.Evaluator, zp *migrate.ZonePlan, z *inventory.Z
 	_ = json.Unmarshal(rule.RateLimit, &lim) // a rule without ratelimit differs in every parameter below
 	c.NotExact = notExact(rl, rule, lim)
 	enabled := rule.Enabled == nil || *rule.Enabled
-	for _, req := range ruleeval.Requests([]string{rule.Expression}, rateLimitRequests, 0, generateKey) {
+	for req := range ruleeval.Requests([]string{rule.Expression}, rateLimitRequests, 0, generateKey) {
 		wholeURI(req)
 		c.Requests++
 		old, now := oldCounts(rl, req), enabled && ev.Matches(rule.Expression, req)

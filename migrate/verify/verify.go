@@ -156,7 +156,7 @@ func verifyFirewall(v *migrate.Verification, ev *ruleeval.Evaluator, zp *migrate
 	v.Notes = append(v.Notes, notes...)
 	pr, ps := requestCounts(len(l.exprs))
 	index := map[string]int{}
-	for _, req := range ruleeval.Requests(l.exprs, pr, ps, generateKey) {
+	for req := range ruleeval.Requests(l.exprs, pr, ps, generateKey) {
 		v.Requests++
 		o, n := ev.Decide(l.old, req), ev.Decide(l.now, req)
 		if o.Same(n) {

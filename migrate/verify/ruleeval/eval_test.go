@@ -3,6 +3,7 @@ package ruleeval
 import (
 	"encoding/json"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/sunsetscan/sunset/scanner/expr/celcheck"
@@ -89,7 +90,7 @@ func TestNewSemantics(t *testing.T) {
 // request the anchored regex matches.
 func TestRequests(t *testing.T) {
 	exprs := []string{`http.request.uri.path matches "^/wp-(login|admin)\\.php$"`, `cf.threat_score gt 10`}
-	a, b := Requests(exprs, 20, 40, 1), Requests(exprs, 20, 40, 1)
+	a, b := slices.Collect(Requests(exprs, 20, 40, 1)), slices.Collect(Requests(exprs, 20, 40, 1))
 	if !reflect.DeepEqual(a, b) {
 		t.Fatal("same arguments, different requests")
 	}

@@ -1,6 +1,7 @@
 package ruleeval
 
 import (
+	"iter"
 	"maps"
 	"regexp"
 	"regexp/syntax"
@@ -19,29 +20,40 @@ const threatScoreField = "cf.threat_score"
 // copies whose field compared with `matches` holds a string the pattern matches (the
 // generator seldom satisfies anchors), and perSet from all expressions joined with "or", so
 // that requests match several rules at once. Expressions that do not parse are passed over.
-// The result depends only on the arguments.
-func Requests(exprs []string, perRule, perSet int, seed int64) []celcheck.Request {
-	var parts []string
-	var reqs []celcheck.Request
-	for i, src := range exprs {
-		e, err := expr.Parse(src)
-		if err != nil {
-			continue
+// The requests depend only on the arguments. They are made an expression at a time as they
+// are asked for: a zone's thousands of requests are never all held at once.
+func Requests(exprs []string, perRule, perSet int, seed int64) iter.Seq[celcheck.Request] {
+	return func(yield func(celcheck.Request) bool) {
+		var parts []string
+		for i, src := range exprs {
+			e, err := expr.Parse(src)
+			if err != nil {
+				continue
+			}
+			parts = append(parts, "("+expr.Print(e)+")")
+			gen := celcheck.GenerateRequests(e, perRule, seed+int64(i))
+			if !yieldAll(yield, gen) || !yieldAll(yield, regexMatches(e, gen)) {
+				return
+			}
 		}
-		parts = append(parts, "("+expr.Print(e)+")")
-		gen := celcheck.GenerateRequests(e, perRule, seed+int64(i))
-		reqs = append(reqs, gen...)
-		reqs = append(reqs, regexMatches(e, gen)...)
+		if len(parts) > 0 {
+			// Parse keeps the whole tree when the only error is the length limit.
+			e, _ := expr.Parse(strings.Join(parts, " or "))
+			yieldAll(yield, celcheck.GenerateRequests(e, perSet, seed))
+		}
 	}
-	if len(parts) > 0 {
-		// Parse keeps the whole tree when the only error is the length limit.
-		e, _ := expr.Parse(strings.Join(parts, " or "))
-		reqs = append(reqs, celcheck.GenerateRequests(e, perSet, seed)...)
-	}
+}
+
+// yieldAll yields each request with the threat score every request carries today; false
+// when the consumer stopped.
+func yieldAll(yield func(celcheck.Request) bool, reqs []celcheck.Request) bool {
 	for _, r := range reqs {
 		r[threatScoreField] = int64(0)
+		if !yield(r) {
+			return false
+		}
 	}
-	return reqs
+	return true
 }
 
 // regexMatches makes, for each plain field compared with matches, copies of half the
