@@ -138,16 +138,9 @@ func runScan(ctx context.Context, s *Streams, o *scanOptions) error {
 		AccountNames: reports.AccountNames(snap.Accounts),
 		Incremental:  o.incrementalReport(),
 	})
-	var head *migrate.Plan
-	var plan migrate.PlanView
-	if ps != nil {
-		// Never read back whole: the reports that show the plan read its zones from the
-		// spill as they render them, and the plan directory is written a zone at a time.
-		// The verification's line goes to stderr: stdout may carry a machine format.
-		if head, err = ps.finishAndReport(s.Err, snap, findings); err != nil {
-			return err
-		}
-		plan = ps.view(head)
+	head, plan, err := finishPlan(s, ps, snap, findings)
+	if err != nil {
+		return err
 	}
 	if err := writeReports(s, o.formats, rep, o.color, plan, o.planDir); err != nil {
 		return err
@@ -170,6 +163,21 @@ func runScan(ctx context.Context, s *Streams, o *scanOptions) error {
 		return &exitError{code: code}
 	}
 	return nil
+}
+
+// finishPlan plans the accounts of a scan that plans (ps not nil) and returns the plan's
+// head, for the plan directory, and its view, for the reports: never read back whole, the
+// reports read its zones from the spill as they render them. The verification's line goes
+// to stderr: stdout may carry a machine format.
+func finishPlan(s *Streams, ps *planStream, snap *inventory.Snapshot, findings *scanner.FindingList) (*migrate.Plan, migrate.PlanView, error) {
+	if ps == nil {
+		return nil, nil, nil
+	}
+	head, err := ps.finishAndReport(s.Err, snap, findings)
+	if err != nil {
+		return nil, nil, err
+	}
+	return head, ps.view(head), nil
 }
 
 // findingSpillAfter is how many findings a scan holds before it writes each zone's to a
