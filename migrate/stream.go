@@ -14,6 +14,7 @@ import (
 	"github.com/sunsetscan/sunset/scanner"
 	"github.com/sunsetscan/sunset/scanner/catalog"
 	"github.com/sunsetscan/sunset/scanner/inventory"
+	"github.com/sunsetscan/sunset/scanner/safefile"
 )
 
 // BuildZone is Build for one zone: its plan from its findings (those of a scan of the zone
@@ -94,11 +95,7 @@ func (fr *Fragments) Get(key string, buf []byte) ([]byte, bool, error) {
 
 // Close removes the file.
 func (fr *Fragments) Close() error {
-	err := fr.f.Close()
-	if rerr := os.Remove(fr.f.Name()); err == nil {
-		err = rerr
-	}
-	return err
+	return safefile.RemoveTemp(fr.f)
 }
 
 // Spill is a plan built a zone at a time: each zone's plan goes to a temporary file as

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"iter"
 	"os"
+
+	"github.com/sunsetscan/sunset/scanner/safefile"
 )
 
 // FindingList is a scan's findings in order: a slice, or, for a scan with many findings, a
@@ -138,10 +140,7 @@ func (l *FindingList) Close() error {
 	if l == nil || l.f == nil {
 		return nil
 	}
-	err := l.f.Close()
-	if rerr := os.Remove(l.f.Name()); err == nil {
-		err = rerr
-	}
+	err := safefile.RemoveTemp(l.f)
 	l.f, l.offs, l.win, l.mem = nil, nil, nil, []Finding{}
 	return err
 }
@@ -210,11 +209,7 @@ func (w *listWriter) list() (*FindingList, error) {
 
 // abort removes the file.
 func (w *listWriter) abort() error {
-	err := w.f.Close()
-	if rerr := os.Remove(w.f.Name()); err == nil {
-		err = rerr
-	}
-	return err
+	return safefile.RemoveTemp(w.f)
 }
 
 // WriteFindingList writes fs, in their order, to a list in a new temporary file in dir (""

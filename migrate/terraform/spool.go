@@ -3,9 +3,10 @@ package terraform
 import (
 	"bufio"
 	"bytes"
-	"errors"
 	"io"
 	"os"
+
+	"github.com/sunsetscan/sunset/scanner/safefile"
 )
 
 // spool is text written in pieces while the zones come and copied out once, when the file
@@ -60,5 +61,5 @@ func (s *spool) remove() error {
 	}
 	f := s.f
 	s.f, s.w = nil, nil
-	return errors.Join(f.Close(), os.Remove(f.Name()))
+	return safefile.RemoveTemp(f)
 }
