@@ -365,3 +365,29 @@ func (v *AccessBookmark) UnmarshalJSON(b []byte) error {
 func (v AccessBookmark) MarshalJSON() ([]byte, error) {
 	return encodeKeeping(accessBookmarkPlain(v), v.Extra)
 }
+
+type accessAppPlain AccessApp
+
+// UnmarshalJSON decodes an AccessApp and keeps the members it does not model.
+func (v *AccessApp) UnmarshalJSON(b []byte) error {
+	x, err := decodeKeeping(b, (*accessAppPlain)(v))
+	v.Extra = x
+	return err
+}
+
+// MarshalJSON encodes an AccessApp with the members it did not model.
+func (v AccessApp) MarshalJSON() ([]byte, error) { return encodeKeeping(accessAppPlain(v), v.Extra) }
+
+type notificationPolicyPlain NotificationPolicy
+
+// UnmarshalJSON decodes a NotificationPolicy and keeps the members it does not model.
+func (v *NotificationPolicy) UnmarshalJSON(b []byte) error {
+	x, err := decodeKeeping(b, (*notificationPolicyPlain)(v))
+	v.Extra = x
+	return err
+}
+
+// MarshalJSON encodes a NotificationPolicy with the members it did not model.
+func (v NotificationPolicy) MarshalJSON() ([]byte, error) {
+	return encodeKeeping(notificationPolicyPlain(v), v.Extra)
+}

@@ -370,6 +370,31 @@ type AccessBookmark struct {
 	Extra  Extra  `json:"-"`
 }
 
+// AccessApp is an Access application (`/accounts/:id/access/apps`), read where the plan
+// may create one: the replacement of a bookmark is an application of type bookmark.
+type AccessApp struct {
+	ID                 string `json:"id"`
+	Name               string `json:"name"`
+	Type               string `json:"type,omitempty"`
+	Domain             string `json:"domain,omitempty"`
+	AppLauncherVisible *bool  `json:"app_launcher_visible,omitempty"`
+	CreatedAt          string `json:"created_at,omitempty"`
+	Extra              Extra  `json:"-"`
+}
+
+// NotificationPolicy is an alerting policy (`/accounts/:id/alerting/v3/policies`), read
+// where the plan may create one: the replacement of a pool's notification_email.
+type NotificationPolicy struct {
+	ID         string          `json:"id"`
+	Name       string          `json:"name"`
+	AlertType  string          `json:"alert_type,omitempty"`
+	Enabled    *bool           `json:"enabled,omitempty"`
+	Mechanisms json.RawMessage `json:"mechanisms,omitempty"`
+	Filters    json.RawMessage `json:"filters,omitempty"`
+	Created    string          `json:"created,omitempty"`
+	Extra      Extra           `json:"-"`
+}
+
 // EmailList splits a notification_email value (addresses, comma-delimited) into addresses.
 func EmailList(v string) []string {
 	var out []string

@@ -26,13 +26,18 @@ type Snapshot struct {
 
 // AccountInventory is one account and the account-scoped objects the scan reads.
 type AccountInventory struct {
-	Account           Account             `json:"account"`
-	DNSSettings       *AccountDNSSettings `json:"dns_settings,omitempty"`
-	Tunnels           []Tunnel            `json:"tunnels,omitempty"`
-	AccessBookmarks   []AccessBookmark    `json:"access_bookmarks,omitempty"`
-	LoadBalancerPools []LoadBalancerPool  `json:"load_balancer_pools,omitempty"`
-	Retired           []Retired           `json:"retired,omitempty"`
-	Errors            []CollectError      `json:"errors,omitempty"`
+	Account         Account             `json:"account"`
+	DNSSettings     *AccountDNSSettings `json:"dns_settings,omitempty"`
+	Tunnels         []Tunnel            `json:"tunnels,omitempty"`
+	AccessBookmarks []AccessBookmark    `json:"access_bookmarks,omitempty"`
+	// AccessApps and NotificationPolicies are read only where the plan may create one of
+	// them (an account with bookmarks; a pool with a notification_email), so that a plan
+	// knows one that does the same already exists.
+	AccessApps           []AccessApp          `json:"access_apps,omitempty"`
+	NotificationPolicies []NotificationPolicy `json:"notification_policies,omitempty"`
+	LoadBalancerPools    []LoadBalancerPool   `json:"load_balancer_pools,omitempty"`
+	Retired              []Retired            `json:"retired,omitempty"`
+	Errors               []CollectError       `json:"errors,omitempty"`
 }
 
 // WAFPackageInventory is a previous-version WAF package with its groups and rules (only
@@ -158,6 +163,8 @@ func (s *Snapshot) Sort() {
 func (a *AccountInventory) Sort() {
 	sortBy(a.Tunnels, func(t Tunnel) string { return t.ID })
 	sortBy(a.AccessBookmarks, func(b AccessBookmark) string { return b.ID })
+	sortBy(a.AccessApps, func(x AccessApp) string { return x.ID })
+	sortBy(a.NotificationPolicies, func(x NotificationPolicy) string { return x.ID })
 	sortBy(a.LoadBalancerPools, func(p LoadBalancerPool) string { return p.ID })
 }
 
