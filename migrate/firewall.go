@@ -91,13 +91,31 @@ func (m *firewallMigration) createCustomRules() string {
 		note:   strings.Join(setNotes, "\n"),
 		diffs:  diffs,
 	})
+	m.alreadyThere()
 	if verify == "" && len(m.migrated) > 0 {
-		// Everything was migrated by an earlier run: the old rules still need to go, after a check.
+		// Everything was migrated already: the old rules still need to go, after a check.
 		verify = m.b.verifyEarlier(customRuleKinds,
-			"The firewall rules below already have their custom rules (matched by ref); confirm them before the old rules go.",
-			"every firewall rule deleted below has a custom rule whose ref is its id or ref")
+			"The firewall rules below already have their custom rules (an earlier run's, found by ref, or rules that do the same, found by what they do); confirm them before the old rules go.",
+			"every firewall rule deleted below has its custom rule in place: one whose ref is its id or ref, or one that does the same")
 	}
 	return verify
+}
+
+// alreadyThere notes each firewall rule for which a custom rule someone else wrote does the
+// same (recognised by meaning): no custom rule is created for it, and which one stands for
+// it is said.
+func (m *firewallMigration) alreadyThere() {
+	for _, t := range m.migrated {
+		if t.Match != customrules.MatchMeaning || t.Rule == nil {
+			continue
+		}
+		src := m.byID[t.FirewallRuleIDs[0]]
+		label := strings.Join(t.FirewallRuleIDs, " + ")
+		if src != nil {
+			label = named(src.Description, label)
+		}
+		m.b.note(fmt.Sprintf("already there: firewall rule %s is done by custom rule %s (ref %q, position %d), which does the same (same action, parameters, enabled and expression): no custom rule is created for it", label, named(t.Rule.Description, t.Rule.ID), t.Rule.Ref, t.Index+1))
+	}
 }
 
 // setNotes are the translation's set-level remarks (order that cannot be kept, quota), added

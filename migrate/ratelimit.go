@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/sunsetscan/sunset/migrate/meaning"
 	"github.com/sunsetscan/sunset/scanner/vocab"
 
 	"github.com/sunsetscan/sunset/scanner/inventory"
@@ -49,8 +50,8 @@ func (rateLimitTranslator) translate(b *builder) {
 	verify := m.createRules(fit, notes)
 	if verify == "" && len(s.already) > 0 {
 		verify = b.verifyEarlier(rateLimitRuleKinds,
-			"The rate limits deleted below already have their rules (matched by ref rate_limit:ID).",
-			"every rate limit deleted below has a rule whose ref is rate_limit:<its id>")
+			"The rate limits deleted below already have their rules (an earlier run's, found by ref rate_limit:ID, or rules that do the same, found by what they do).",
+			"every rate limit deleted below has its rule in place: one whose ref is rate_limit:<its id>, or one that does the same")
 	}
 	m.deleteRateLimits(append(fit, s.already...), verify)
 	m.keepRateLimits(append(s.blocked, over...))
@@ -124,22 +125,36 @@ func (s rateLimitSort) fitQuota(quota, existing int) (fit, over []rlTranslation)
 }
 
 // sortRateLimits translates the zone's rate limits with a finding and sorts them by what
-// the plan can do.
+// the plan can do. A rate limit is migrated already when a rule of the entry point carries
+// its ref (an earlier run), or does what its rule would do (package meaning: written by
+// someone else); each existing rule stands for one rate limit at most.
 func (m *rateLimitMigration) sortRateLimits() rateLimitSort {
-	migratedRef := map[string]bool{}
-	for _, r := range m.existing() {
-		if r.Ref != "" {
-			migratedRef[r.Ref] = true
+	existing := m.existing()
+	byRef := map[string]int{}
+	for i, r := range existing {
+		if _, dup := byRef[r.Ref]; r.Ref != "" && !dup {
+			byRef[r.Ref] = i
 		}
 	}
+	same := meaning.NewIndex(len(existing), func(i int) meaning.Key { return meaning.Rule(vocab.PhaseRateLimiting, existing[i]) })
 	var s rateLimitSort
+	var rest []rlTranslation
 	for _, rl := range m.b.z.RateLimits {
 		if len(m.b.peekFindings(vocab.RateLimitingV1, vocab.KindRateLimit, rl.ID)) == 0 {
 			continue
 		}
 		t := translateRateLimit(rl, m.plan)
-		switch {
-		case migratedRef[t.rule.Ref]:
+		if k, ok := byRef[t.rule.Ref]; ok && !same.Claimed(k) {
+			same.Reserve(k)
+			s.already = append(s.already, t)
+			continue
+		}
+		rest = append(rest, t)
+	}
+	for _, t := range rest {
+		switch k, ok := same.Claim(meaning.Rule(vocab.PhaseRateLimiting, t.rule)); {
+		case ok && len(t.blocked) == 0:
+			m.b.note(fmt.Sprintf("already there: rate limit %s is done by rate limiting rule %s (ref %q), which does the same (same action, parameters, enabled, expression and counting): no rule is created for it", named(t.old.Description, t.old.ID), named(existing[k].Description, existing[k].ID), existing[k].Ref))
 			s.already = append(s.already, t)
 		case len(t.blocked) > 0:
 			s.blocked = append(s.blocked, t)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/sunsetscan/sunset/migrate/meaning"
 	"github.com/sunsetscan/sunset/scanner/inventory"
 	"github.com/sunsetscan/sunset/scanner/vocab"
 )
@@ -57,7 +58,8 @@ func TargetRule(r inventory.RulesetRule) json.RawMessage { return targetRule(r) 
 // Decision: an entry point that does not exist yet is created with one PUT (it holds only
 // the new rules, so nothing can be lost). An entry point that exists gets one POST per new
 // rule with an explicit position, never a PUT: a PUT replaces the whole list, and a custom
-// rule added by someone between the scan and the apply would be deleted by it.
+// rule added by someone between the scan and the apply would be deleted by it. When the
+// entry point holds rules sunset did not write, the plan says who else may own it.
 func (b *builder) changeRuleset(c rulesetChange) string {
 	if len(c.front)+len(c.back) == 0 {
 		return ""
@@ -68,6 +70,9 @@ func (b *builder) changeRuleset(c rulesetChange) string {
 	if c.existing == nil {
 		createIDs = []string{b.createEntrypoint(c, final)}
 	} else {
+		if owner := b.otherOwner(c); owner != "" {
+			b.note(owner)
+		}
 		createIDs = b.addRules(c, final)
 	}
 	b.targets = append(b.targets, t)
@@ -153,7 +158,7 @@ func (b *builder) addRuleStep(c rulesetChange, r inventory.RulesetRule, pos, exi
 		Method: "POST", Path: zonePath(b.z.Zone.ID, "rulesets", c.existing.ID, "rules"),
 		Body: mustJSON(body), Risk: c.risk, Derived: c.derived,
 		Title:  fmt.Sprintf("Add %s %s at position %d of the %s entry point", c.what, quoteOr(r.Description, string(r.Action)), pos, c.kinds.phase),
-		Reason: c.reason + fmt.Sprintf(" The entry point %s exists with %s: each rule is added at its position and every rule there is kept (sunset apply writes the whole list once, each rule there sent with its id, and stops when the ruleset's version shows a write by someone else between its read and its write).", c.existing.ID, plural(existing, "rule", "rules")),
+		Reason: c.reason + fmt.Sprintf(" The entry point %s exists with %s: each rule is added at its position and every rule there is kept (sunset apply adds each rule on its own, placed after the rule it follows, so a rule someone else adds meanwhile is never overwritten; a rule that does the same already is not added again).", c.existing.ID, plural(existing, "rule", "rules")),
 	}
 }
 
@@ -245,4 +250,62 @@ func rulesOf(rs *inventory.Ruleset) []inventory.RulesetRule {
 		return nil
 	}
 	return rs.Rules
+}
+
+// otherOwner says, when the existing entry point of c holds rules sunset did not write, who
+// else may own it and what that means for the rules the plan adds ("" when every rule there
+// is sunset's).
+func (b *builder) otherOwner(c rulesetChange) string {
+	var names []string
+	for _, r := range c.existingRules() {
+		if !b.wroteBySunset(r) {
+			names = append(names, named(r.Description, r.ID))
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	shown := names
+	if len(shown) > 3 {
+		shown = append(shown[:3:3], fmt.Sprintf("%d more", len(names)-3))
+	}
+	return fmt.Sprintf("The %s entry point %s holds %s sunset did not write (%s): someone else manages it (the dashboard, Terraform, a script). sunset apply adds the new rules beside them and keeps every rule there; but if a Terraform configuration manages this ruleset, its next apply removes what sunset adds: then do not apply these rules here, run `sunset fix` on that configuration (it writes them into its cloudflare_ruleset) and apply them with Terraform.",
+		c.kinds.phase, c.existing.ID, plural(len(names), "rule", "rules"), strings.Join(shown, ", "))
+}
+
+// wroteBySunset reports whether an entry point rule carries a ref sunset gives the rules it
+// writes: a firewall rule's id or ref (an old rule's id when it is gone: 32 hex digits that
+// are not the rule's own id), rate_limit:ID, waf_override:ID or the mobile redirect's.
+func (b *builder) wroteBySunset(r inventory.RulesetRule) bool {
+	switch {
+	case r.Ref == "" || r.Ref == r.ID:
+		return false // the API's default ref: written without one
+	case strings.HasPrefix(r.Ref, RateLimitRef("")), strings.HasPrefix(r.Ref, WAFOverrideRef("")), r.Ref == inventory.MobileRedirectRef:
+		return true
+	case inventory.LooksLikeID(r.Ref):
+		return true
+	}
+	for _, fr := range b.z.FirewallRules {
+		if r.Ref == fr.ID || r.Ref == fr.Ref {
+			return true
+		}
+	}
+	return false
+}
+
+// ruleThere reports whether the zone's entry point of phase holds rule already: a rule with
+// its ref (an earlier run's), or one that does the same (package meaning), whoever wrote it.
+// When the second, the plan's notes say which rule stands for it.
+func (b *builder) ruleThere(phase vocab.Phase, rule inventory.RulesetRule) bool {
+	if _, done := b.z.RuleByRef(phase, rule.Ref); done && rule.Ref != "" {
+		return true
+	}
+	want := meaning.Rule(phase, rule)
+	for _, r := range rulesOf(entrypoint(b.z, phase)) {
+		if meaning.Rule(phase, r) == want {
+			b.note(fmt.Sprintf("already there: rule %s (ref %q) of the %s entry point does what the plan's rule %s would: it is not created again", named(r.Description, r.ID), r.Ref, phase, quoteOr(rule.Description, rule.Ref)))
+			return true
+		}
+	}
+	return false
 }

@@ -160,7 +160,7 @@ func mobileRedirect(b *builder, v json.RawMessage, fps []string) {
 	}
 	rule, target := mobileRedirectRule(zone, m)
 	verify := ""
-	if _, done := b.z.RuleByRef(vocab.PhaseDynamicRedirect, inventory.MobileRedirectRef); !done {
+	if !b.ruleThere(vocab.PhaseDynamicRedirect, rule) {
 		verify = b.changeRuleset(rulesetChange{
 			kinds: redirectRuleKinds, existing: entrypoint(b.z, vocab.PhaseDynamicRedirect),
 			back: []inventory.RulesetRule{rule}, what: "redirect rule", whats: "redirect rules",

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/sunsetscan/sunset/migrate/meaning"
 	"github.com/sunsetscan/sunset/scanner"
 	"github.com/sunsetscan/sunset/scanner/catalog"
 	"github.com/sunsetscan/sunset/scanner/inventory"
@@ -65,8 +66,8 @@ func (wafTranslator) translate(b *builder) {
 	if verify == "" && (carried || len(m.packageFPs) > 0) {
 		// Everything was migrated by an earlier run: check it before the old WAF goes.
 		verify = b.verifyEarlier(managedRuleKinds,
-			"The overrides and the previous version below already have their replacements (exceptions matched by ref waf_override:ID, execute rules); confirm them before the old ones go.",
-			"every WAF override retired below has an exception whose ref is waf_override:<its id>, and the entry point executes a managed ruleset")
+			"The overrides and the previous version below already have their replacements (exceptions found by ref waf_override:ID or by what they do, execute rules); confirm them before the old ones go.",
+			"every WAF override retired below has its exception in place (one whose ref is waf_override:<its id>, or one that does the same), and the entry point executes a managed ruleset")
 	}
 	m.retireOverrides(verify)
 	if len(m.packageFPs) > 0 {
@@ -115,6 +116,8 @@ type wafMigration struct {
 	entry        *inventory.Ruleset
 	executed     map[string]bool
 	exceptionRef map[string]bool
+	// same finds the entry point's rules by what they do: an exception someone else wrote.
+	same *meaning.Index
 
 	pkgRuleset map[string]string // package id -> ruleset it maps to
 	groupPkg   map[string]string // group id -> package id
@@ -133,12 +136,17 @@ func newWAFMigration(b *builder) *wafMigration {
 		executed: map[string]bool{}, exceptionRef: map[string]bool{},
 		pkgRuleset: map[string]string{}, groupPkg: map[string]string{}, rulePkg: map[string]string{},
 	}
-	for _, r := range rulesOf(m.entry) {
+	rules := rulesOf(m.entry)
+	m.same = meaning.NewIndex(len(rules), func(i int) meaning.Key { return meaning.Rule(vocab.PhaseManaged, rules[i]) })
+	for i, r := range rules {
 		if id := executedRuleset(r); id != "" {
 			m.executed[id] = true
 		}
 		if r.Ref != "" {
 			m.exceptionRef[r.Ref] = true
+		}
+		if strings.HasPrefix(r.Ref, WAFOverrideRef("")) {
+			m.same.Reserve(i) // an earlier run's exception, found by its ref
 		}
 	}
 	return m

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/sunsetscan/sunset/migrate/meaning"
 	"github.com/sunsetscan/sunset/scanner/inventory"
 	"github.com/sunsetscan/sunset/scanner/vocab"
 )
@@ -135,12 +136,19 @@ func relaxing(mode string) bool {
 // addException plans the skip rule of an override (unless an earlier run made it) and its diff.
 func (m *wafMigration) addException(o inventory.WAFOverride, conds, skip, notes []string) {
 	ref := WAFOverrideRef(o.ID)
-	if !m.exceptionRef[ref] {
-		m.exceptions = append(m.exceptions, inventory.RulesetRule{
-			Action: vocab.ActionSkip, Expression: anyOf(conds), Enabled: boolPtr(true), Ref: ref,
-			Description:      "Exception from WAF override " + quoteOr(o.Description, o.ID),
-			ActionParameters: mustJSON(map[string]any{"rulesets": skip}),
-		})
+	exception := inventory.RulesetRule{
+		Action: vocab.ActionSkip, Expression: anyOf(conds), Enabled: boolPtr(true), Ref: ref,
+		Description:      "Exception from WAF override " + quoteOr(o.Description, o.ID),
+		ActionParameters: mustJSON(map[string]any{"rulesets": skip}),
+	}
+	switch k, same := m.same.Claim(meaning.Rule(vocab.PhaseManaged, exception)); {
+	case m.exceptionRef[ref]:
+		// an earlier run made it
+	case same:
+		r := rulesOf(m.entry)[k]
+		m.b.note(fmt.Sprintf("already there: WAF override %s is done by rule %s (ref %q) of the managed rules entry point, which does the same (same skip and expression): no exception is created for it", named(o.Description, o.ID), named(r.Description, r.ID), r.Ref))
+	default:
+		m.exceptions = append(m.exceptions, exception)
 	}
 	m.diffs = append(m.diffs, Diff{Label: "WAF override " + named(o.Description, o.ID),
 		Old:     fmt.Sprintf("urls %s; groups %s; rules %s", strings.Join(o.URLs, " "), strings.Join(inventory.SortedPairs(o.Groups), ", "), strings.Join(inventory.SortedPairs(o.Rules), ", ")),

@@ -125,6 +125,10 @@ type ScopeResult struct {
 	// Restored are the steps undone when the scope stopped: old protections this apply
 	// paused or switched off whose replacements were found missing, switched back on.
 	Restored []string `json:"restored,omitempty"`
+	// Notices say what the apply met of other writers in the scope: rules and objects
+	// someone else wrote that stand for the plan's (not created again), rules they added
+	// that were kept, copies a concurrent run left and which one was removed.
+	Notices []string `json:"notices,omitempty"`
 }
 
 // Count returns how many of the scope's steps had outcome o.

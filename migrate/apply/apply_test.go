@@ -2,7 +2,9 @@ package apply_test
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -151,61 +153,92 @@ func TestStaleZoneStops(t *testing.T) {
 }
 
 // TestExistingEntrypointKeptInPlace: the rules an entry point held before are there after,
-// in the same order, and a rule added since the scan stops the zone instead of being
-// overwritten.
+// in the same order; a rule someone added since the scan is kept, named, and the plan's
+// rules are added around it; when it leaves no room for them under the quota, the zone
+// stops before adding any.
 func TestExistingEntrypointKeptInPlace(t *testing.T) {
-	a := serve(t, seed.Demo(), emulator.Options{})
-	p, before := a.plan()
-	var zone *inventory.ZoneInventory
+	for _, tc := range []struct {
+		plan string
+		room bool
+	}{{"business", true}, {"free", false}} {
+		t.Run(tc.plan, func(t *testing.T) {
+			data := seed.Demo()
+			zone, rs := zoneAddingCustomRules(t, data)
+			zone.Zone.Plan.LegacyID = tc.plan
+			a := serve(t, data, emulator.Options{})
+			p, before := a.plan()
+			added := "http.host eq \"added.example\""
+			// One rule where there is room; else as many as leave no room for the plan's.
+			for n := len(rs.Rules) + countAdds(p, zone.Zone.ID); n == len(rs.Rules)+countAdds(p, zone.Zone.ID) || !tc.room && n <= inventory.CustomRulesQuota(tc.plan); n++ {
+				addRule(t, a, zone.Zone.ID, rs.ID, fmt.Sprintf(`{"action":"block","expression":%q,"description":"added since the scan"}`, added))
+			}
+			live := entrypointRules(t, a, zone.Zone.ID)
+			res := a.run(p, before, apply.Options{})
+			s := othersDone(t, res, zone.Zone.ID)
+			after := entrypointRules(t, a, zone.Zone.ID)
+			if !tc.room {
+				if s.Status != apply.StatusStopped || !strings.Contains(s.Reason, "stale") || !strings.Contains(s.Reason, "quota") || len(after) != len(live) {
+					t.Fatalf("%s: %s (%s), %d rules after, %d before: want stopped before adding any", s.Name, s.Status, s.Reason, len(after), len(live))
+				}
+				return
+			}
+			if s.Status != apply.StatusDone || !slices.ContainsFunc(s.Notices, func(n string) bool { return strings.Contains(n, "added since the scan") }) {
+				t.Fatalf("%s: %s (%s), notices %q: want done, naming the rule added since the scan", s.Name, s.Status, s.Reason, s.Notices)
+			}
+			k := 0
+			for _, r := range after {
+				if k < len(live) && r.ID == live[k].ID {
+					k++
+				}
+			}
+			if k != len(live) || len(after) != len(live)+countAdds(p, zone.Zone.ID) {
+				t.Fatalf("after the apply, %d of the %d rules there before are in place, %d rules in all", k, len(live), len(after))
+			}
+		})
+	}
+}
+
+// zoneAddingCustomRules is the demo zone whose custom rules entry point exists and gets rules.
+func zoneAddingCustomRules(t *testing.T, snap *inventory.Snapshot) (*inventory.ZoneInventory, inventory.Ruleset) {
+	t.Helper()
+	for i := range snap.Zones {
+		if rs, ok := snap.Zones[i].Ruleset("http_request_firewall_custom"); ok && len(snap.Zones[i].FirewallRules) > 0 {
+			return &snap.Zones[i], rs
+		}
+	}
+	t.Fatal("the demo has no zone with an existing custom rules entry point and firewall rules")
+	return nil, inventory.Ruleset{}
+}
+
+// countAdds counts the custom rules the plan adds to the zone's existing entry point.
+func countAdds(p *migrate.Plan, zoneID string) int {
+	n := 0
 	for _, z := range p.Zones {
 		for _, st := range z.Steps {
-			if st.Kind == "custom-rules.add" && zone == nil {
-				for i := range before.Zones {
-					if before.Zones[i].Zone.ID == z.ZoneID {
-						zone = &before.Zones[i]
-					}
-				}
+			if z.ZoneID == zoneID && st.Kind == migrate.KindCustomRulesAdd {
+				n++
 			}
 		}
 	}
-	if zone == nil {
-		t.Fatal("the demo has no zone with an existing custom rules entry point")
-	}
-	rs, _ := zone.Ruleset("http_request_firewall_custom")
-	// Someone adds a rule between the scan and the apply.
-	body := `{"action":"block","expression":"http.host eq \"added.example\"","description":"added since the scan"}`
-	if err := a.client.Call(context.Background(), "POST", "/zones/"+zone.Zone.ID+"/rulesets/"+rs.ID+"/rules", []byte(body), nil); err != nil {
+	return n
+}
+
+// addRule adds a rule to an entry point, as someone else would.
+func addRule(t *testing.T, a *account, zoneID, rulesetID, body string) {
+	t.Helper()
+	if err := a.client.Call(context.Background(), "POST", "/zones/"+zoneID+"/rulesets/"+rulesetID+"/rules", []byte(body), nil); err != nil {
 		t.Fatal(err)
 	}
-	res := a.run(p, before, apply.Options{})
-	for _, s := range res.Scopes {
-		if s.ID == zone.Zone.ID && (s.Status != apply.StatusStopped || !strings.Contains(s.Reason, "stale")) {
-			t.Errorf("zone %s: %s (%s), want stopped as stale", s.Name, s.Status, s.Reason)
-		}
+}
+
+// entrypointRules are the rules of the zone's custom rules entry point now.
+func entrypointRules(t *testing.T, a *account, zoneID string) []inventory.RulesetRule {
+	t.Helper()
+	live, err := a.client.GetEntrypointRuleset(context.Background(), zoneID, "http_request_firewall_custom")
+	if err != nil || live == nil {
+		t.Fatalf("read the entry point: %v", err)
 	}
-	live, err := a.client.GetEntrypointRuleset(context.Background(), zone.Zone.ID, "http_request_firewall_custom")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(live.Rules) != len(rs.Rules)+1 {
-		t.Fatalf("the entry point has %d rules, want the %d of the scan and the one added since", len(live.Rules), len(rs.Rules))
-	}
-	// Rebuilt on the fresh state, the plan merges around the new rule and keeps every rule.
-	p2, before2 := a.plan()
-	a.run(p2, before2, apply.Options{})
-	after, err := a.client.GetEntrypointRuleset(context.Background(), zone.Zone.ID, "http_request_firewall_custom")
-	if err != nil {
-		t.Fatal(err)
-	}
-	k := 0
-	for _, r := range after.Rules {
-		if k < len(live.Rules) && r.ID == live.Rules[k].ID {
-			k++
-		}
-	}
-	if k != len(live.Rules) {
-		t.Fatalf("after the apply, %d of the %d rules there before are in place", k, len(live.Rules))
-	}
+	return live.Rules
 }
 
 // TestReplacementRemovedMidApplyStops: when one of the rules the apply put in place is

@@ -205,21 +205,24 @@ func zoneWithFilters(t *testing.T, p *migrate.Plan) (*migrate.ZonePlan, []string
 	return nil, nil
 }
 
-// TestConcurrentEditBetweenReadAndWrite: someone changes a rule of an entry point after
-// the apply read it and before the apply's write of its whole rule list. The version the
-// write makes is not the next one after the version read, so the zone stops as stale
-// before any old protection is paused; the other zones finish.
+// TestConcurrentEditBetweenReadAndWrite: someone adds a rule to an entry point and edits a
+// rule of it after the apply read it and before the apply's first write there. Neither is
+// lost: the apply adds its rules one at a time around them, the zone ends done and names
+// the rule added; resuming the journal afterwards writes nothing and finds it all in place.
 func TestConcurrentEditBetweenReadAndWrite(t *testing.T) {
 	data := seed.Demo()
+	zone, _ := zoneAddingCustomRules(t, data)
+	zone.Zone.Plan.LegacyID = "business" // room for the rule the other writer adds
 	a0 := serve(t, data, emulator.Options{})
 	p, before := a0.plan()
 	z, add := zoneAddingRules(t, p)
-	rs := zoneOf(before, z.ZoneID)
-	var existing string
+	phase := migrate.KindSpecs[add.Kind].Phase
+	var existing, entry string
 	var edited []byte
-	for _, r := range rs.Rulesets {
-		if string(r.Phase) == string(migrate.KindSpecs[add.Kind].Phase) && len(r.Rules) > 0 {
-			existing = "/zones/" + z.ZoneID + "/rulesets/" + r.ID + "/rules/" + r.Rules[0].ID
+	for _, r := range zoneOf(before, z.ZoneID).Rulesets {
+		if r.Phase == phase && len(r.Rules) > 0 {
+			entry = "/zones/" + z.ZoneID + "/rulesets/" + r.ID + "/rules"
+			existing = entry + "/" + r.Rules[0].ID
 			rule := r.Rules[0]
 			rule.ID, rule.Version, rule.Description = "", "", "edited by someone else"
 			edited, _ = json.Marshal(rule)
@@ -228,43 +231,69 @@ func TestConcurrentEditBetweenReadAndWrite(t *testing.T) {
 	if existing == "" {
 		t.Fatal("the entry point rules are added to holds no rule")
 	}
+	theirs := `{"action":"block","expression":"http.host eq \"theirs.example\"","description":"added by someone else"}`
 	a := serveThrough(t, data, emulator.Options{}, once(func(r *http.Request) bool {
-		return r.Method == http.MethodPut && strings.Contains(r.URL.Path, z.ZoneID) && strings.HasSuffix(r.URL.Path, "/entrypoint") &&
-			strings.Contains(r.URL.Path, string(migrate.KindSpecs[add.Kind].Phase))
+		return r.Method != http.MethodGet && strings.Contains(r.URL.Path, "/zones/"+z.ZoneID+"/rulesets")
 	}, func(w http.ResponseWriter, r *http.Request, next http.Handler) {
-		edit := httptest.NewRequest(http.MethodPatch, emulator.BasePath+existing, bytes.NewReader(edited))
-		edit.Header.Set("Authorization", "Bearer "+seed.DemoToken)
-		rec := httptest.NewRecorder()
-		next.ServeHTTP(rec, edit)
-		if rec.Code != http.StatusOK {
-			t.Errorf("the concurrent edit failed: %d %s", rec.Code, rec.Body)
+		for _, other := range []struct{ method, path, body string }{{http.MethodPatch, existing, string(edited)}, {http.MethodPost, entry, theirs}} {
+			req := httptest.NewRequest(other.method, emulator.BasePath+other.path, strings.NewReader(other.body))
+			req.Header.Set("Authorization", "Bearer "+seed.DemoToken)
+			rec := httptest.NewRecorder()
+			next.ServeHTTP(rec, req)
+			if rec.Code != http.StatusOK {
+				t.Errorf("the other writer's %s failed: %d %s", other.method, rec.Code, rec.Body)
+			}
 		}
 		next.ServeHTTP(w, r)
 	}))
-	res := a.run(p, before, apply.Options{})
-	if s := othersDone(t, res, z.ZoneID); s != nil {
-		if s.Status != apply.StatusStopped || !strings.Contains(s.Reason, "stale") || !strings.Contains(s.Reason, "changed while this apply wrote") {
-			t.Fatalf("%s: %s at %s (%s), want stopped as stale by the version", s.Name, s.Status, s.StoppedAt, s.Reason)
+	path := filepath.Join(t.TempDir(), "j")
+	j, err := apply.CreateJournal(path, p, before, a.client.BaseURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := a.run(p, before, apply.Options{Journal: j})
+	_ = j.Close()
+	if s := othersDone(t, res, z.ZoneID); s.Status != apply.StatusDone || !slices.ContainsFunc(s.Notices, func(n string) bool { return strings.Contains(n, "added by someone else") }) {
+		t.Fatalf("%s: %s at %s (%s), notices %q: want done, naming the rule someone added", s.Name, s.Status, s.StoppedAt, s.Reason, s.Notices)
+	}
+	theirsKept := func() {
+		t.Helper()
+		live, err := a.client.GetEntrypointRuleset(context.Background(), z.ZoneID, phase)
+		if err != nil || live == nil {
+			t.Fatalf("read the entry point: %v", err)
 		}
-		for _, st := range s.Steps {
-			if migrate.KindSpecs[migrate.StepKind(st.Kind)].Removes && st.Outcome == apply.OutcomeSent {
-				t.Errorf("%s was sent after the concurrent edit", st.ID)
-			}
+		descs := map[string]bool{}
+		for _, r := range live.Rules {
+			descs[r.Description] = true
+		}
+		if !descs["added by someone else"] || !descs["edited by someone else"] {
+			t.Fatalf("the other writer's work is lost: rules %v", descs)
 		}
 	}
+	theirsKept()
+	l, err := apply.LoadJournal(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writes := a.writes()
+	res = a.run(l.Plan, l.Snapshot, apply.Options{Done: l.Done()})
+	if s := othersDone(t, res, z.ZoneID); s.Status != apply.StatusDone || a.writes() != writes {
+		t.Fatalf("resumed: %s (%s), %d writes", s.Status, s.Reason, a.writes()-writes)
+	}
+	theirsKept()
 }
 
-// zoneAddingRules is a zone of the plan adding rules to an existing entry point, and its
-// first such step.
+// zoneAddingRules is a zone of the plan adding custom rules to an existing entry point, and
+// its first such step.
 func zoneAddingRules(t *testing.T, p *migrate.Plan) (*migrate.ZonePlan, migrate.Step) {
 	for i := range p.Zones {
 		for _, st := range p.Zones[i].Steps {
-			if migrate.KindSpecs[st.Kind].Op == migrate.OpAddRule {
+			if st.Kind == migrate.KindCustomRulesAdd {
 				return &p.Zones[i], st
 			}
 		}
 	}
-	t.Fatal("no zone adds rules to an existing entry point")
+	t.Fatal("no zone adds custom rules to an existing entry point")
 	return nil, migrate.Step{}
 }
 

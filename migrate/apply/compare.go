@@ -211,43 +211,6 @@ func holdsExactly(got, want []inventory.RulesetRule) error {
 	return nil
 }
 
-// keptInPlace checks that every rule the entry point held in the snapshot is still there,
-// unchanged and in the same relative order, and that every other rule is one of the plan's
-// (want): so no rule was dropped, and none was added by someone else since the scan.
-func keptInPlace(live []inventory.RulesetRule, before *inventory.Ruleset, want []inventory.RulesetRule) error {
-	var kept []inventory.RulesetRule
-	if before != nil {
-		kept = before.Rules
-	}
-	k := 0
-	for _, r := range live {
-		if k < len(kept) && r.ID == kept[k].ID {
-			if !sameRule(r, kept[k]) {
-				return fmt.Errorf("rule %s (%q) changed since the scan", r.ID, r.Description)
-			}
-			k++
-			continue
-		}
-		if indexRule(want, r) < 0 {
-			return fmt.Errorf("rule %s (%q) is not one the scan saw nor one the plan adds", r.ID, r.Description)
-		}
-	}
-	if k < len(kept) {
-		return fmt.Errorf("rule %s (%q), there at the scan, is gone or moved", kept[k].ID, kept[k].Description)
-	}
-	return nil
-}
-
-// indexRule is the index of the first rule of rules that r is, -1 when none.
-func indexRule(rules []inventory.RulesetRule, r inventory.RulesetRule) int {
-	for i, w := range rules {
-		if sameRule(r, w) {
-			return i
-		}
-	}
-	return -1
-}
-
 // topLevel is body with its members' values emptied: projecting on it keeps whole values.
 func topLevel(body any) any {
 	m, ok := body.(map[string]any)

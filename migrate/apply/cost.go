@@ -11,8 +11,8 @@ import (
 // collection of old objects, a read per other object), then per unit (units):
 //   - a bulk call: the call, and the collection read back (a page per cfapi.PerPage of the
 //     objects left in it); its objects as the collection's last read holds them;
-//   - rules added to an existing entry point: its read, and the PUT of its whole list
-//     (whose answer is the read back); an entry point created: its read, and the PUT;
+//   - rules added to an existing entry point: its read, and a POST a rule (each answer is
+//     the read back); an entry point created: its read, and the create call;
 //   - a verify step: a read;
 //   - a change or deletion: the write and its read back, plus a read before it of an
 //     object not in a listed collection; an object created: list, POST, list;
@@ -66,6 +66,8 @@ func (c *costWalk) unit(u unit) int {
 			c.left[coll] -= len(todo)
 		}
 		n += pages(coll, c.left[coll])
+	case u.adds:
+		n += 1 + len(todo) // the entry point's read, a POST a rule
 	case (op == migrate.OpUpdate || op == migrate.OpDelete) && coll != "":
 		n += handlers[op].requests - 1 // the read before: the collection's last list
 		if op == migrate.OpDelete {

@@ -5,20 +5,26 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"strconv"
+	"slices"
+	"sort"
 
 	"github.com/sunsetscan/sunset/migrate"
+	"github.com/sunsetscan/sunset/migrate/meaning"
+	"github.com/sunsetscan/sunset/scanner/cfapi"
 	"github.com/sunsetscan/sunset/scanner/inventory"
+	"github.com/sunsetscan/sunset/scanner/vocab"
 )
 
-// addRules carries out the rules a unit adds to one existing entry point with one write of
-// its whole rule list: the entry point is read, held to the snapshot (every rule it held
-// is there, unchanged, in place, and no rule is there the plan does not put there), and
-// written with the plan's list, each rule already there sent with its id so it stays that
-// rule; the PUT's answer (or, when lost, a read) is the read back. The ruleset's version
-// guards against a concurrent edit: the write must make exactly the next version of the
-// one read, or someone else wrote between the read and the write (their change may be
-// overwritten), and the zone stops as stale.
+// addRules carries out the rules a unit adds to one existing entry point, each with one
+// positioned POST of its own (the API's per-rule create), never a write of the whole list:
+// a rule someone else adds to the entry point at any moment of the apply is kept, as the
+// API inserts each rule into the list as it is when the POST arrives. The entry point is
+// read first and held to the snapshot (the rules the scan saw are there, doing the same, in
+// their order: the plan placed its rules among them); rules added since by anyone are kept
+// and named. Each rule is placed right after the plan's rule before it (or right before the
+// one after it), found by what it does; a rule that does the same is there already is not
+// added again (written by someone else, or by an earlier or concurrent run); each POST's
+// answer, the entry point as written, is the read back.
 func (r *scopeRun) addRules(ctx context.Context, steps []migrate.Step, done map[string]StepResult) error {
 	rulesetID := rulesetOf(steps[0])
 	t, ok := r.sc.targetByRuleset(rulesetID)
@@ -34,117 +40,307 @@ func (r *scopeRun) addRules(ctx context.Context, steps []migrate.Step, done map[
 	if err != nil {
 		return err
 	}
-	if err := keptInPlace(live.Rules, before, want); err != nil {
+	if err := scanRulesKept(t.Phase, live.Rules, before); err != nil {
 		return stale("the %s entry point: %s", t.Phase, err)
 	}
-	if missing, err := r.rulesIn(live, before, steps, done, true); err != nil || !missing {
+	x := newRuleAdd(t.Phase, want, before, live)
+	r.noteOthers(t.Phase, others(live.Rules, locate(t.Phase, live.Rules, want)), before)
+	rules := make([]inventory.RulesetRule, 0, len(steps))
+	todo := notDone(steps, done)
+	for _, st := range todo {
+		var rule inventory.RulesetRule
+		if err := json.Unmarshal(st.Body, &rule); err != nil {
+			return fmt.Errorf("step %s: body: %w", st.ID, err)
+		}
+		delete(rule.Extra, "position")
+		rules = append(rules, rule)
+	}
+	if err := r.roomFor(x, rules); err != nil {
 		return err
 	}
-	body, err := json.Marshal(map[string]any{"rules": wholeList(live.Rules, want)})
-	if err != nil {
-		return err
-	}
-	if err := r.beginUnit(Entry{Kind: string(steps[0].Kind), Method: http.MethodPut, Path: entrypointPath(r.sc.id, t)}, notDone(steps, done), nil); err != nil {
-		return err
-	}
-	back := &inventory.Ruleset{}
-	callErr := r.opts.Client.Call(ctx, http.MethodPut, entrypointPath(r.sc.id, t), body, back)
-	if callErr != nil || back.ID != rulesetID {
-		if back, err = r.readEntrypoint(ctx, t.Phase, rulesetID); err != nil {
+	for i, st := range todo {
+		created, already, err := r.addRule(ctx, st, x, rules[i])
+		if err != nil {
 			return err
 		}
-	}
-	return r.addedBack(live, back, before, want, steps, callErr, done)
-}
-
-// addedBack checks the entry point read back after its whole list was written: the next
-// version of the one read, every rule kept in place, each added rule there.
-func (r *scopeRun) addedBack(live, back, before *inventory.Ruleset, want []inventory.RulesetRule, steps []migrate.Step, callErr error, done map[string]StepResult) error {
-	if back.Version == live.Version && callErr != nil {
-		return callErr // not written: the attempt may be repeated
-	}
-	if !nextVersion(live.Version, back.Version) {
-		return stale("the %s entry point changed while this apply wrote its rules: version %s when read, %s after the write; someone else wrote to it between the two (their change may be overwritten): check its rules and build a new plan", back.Phase, live.Version, back.Version)
-	}
-	if err := keptInPlace(back.Rules, before, want); err != nil {
-		return unsafe("the %s entry point: %s", back.Phase, err)
-	}
-	missing, err := r.rulesIn(back, before, steps, done, false)
-	switch {
-	case err != nil:
-		return err
-	case missing && callErr != nil:
-		return callErr
-	case missing:
-		return unsafe("the %s entry point does not hold the added rules after the PUT", back.Phase)
+		if err := r.finishInto(done, st, created, already); err != nil {
+			return err
+		}
 	}
 	return nil
 }
 
-// rulesIn finishes each step whose rule the entry point holds (already: found without this
-// run's write) and reports whether one is missing.
-func (r *scopeRun) rulesIn(rs, before *inventory.Ruleset, steps []migrate.Step, done map[string]StepResult, already bool) (bool, error) {
-	missing := false
-	for _, st := range steps {
-		if _, ok := done[st.ID]; ok {
-			continue
-		}
-		var rule inventory.RulesetRule
-		if err := json.Unmarshal(st.Body, &rule); err != nil {
-			return false, fmt.Errorf("step %s: body: %w", st.ID, err)
-		}
-		i := indexNew(rs.Rules, before, rule)
-		if i < 0 {
-			missing = true
-			continue
-		}
-		if err := r.finishInto(done, st, map[string]string{"ruleset_id": rs.ID, "rule_id": rs.Rules[i].ID}, already); err != nil {
-			return false, err
+// roomFor checks, before the first rule is sent, that the rules still to add fit the phase's
+// quota beside every rule the entry point holds now (rules someone added since the scan count
+// too): the zone stops with nothing added rather than halfway, with the API's refusal.
+func (r *scopeRun) roomFor(x *ruleAdd, rules []inventory.RulesetRule) error {
+	plan := ""
+	if r.sc.zone != nil {
+		plan = r.sc.zone.Zone.Plan.LegacyID
+	}
+	q := inventory.PhaseRulesQuota(x.phase, plan)
+	missing := 0
+	for _, rule := range rules {
+		if x.freeCopy(rule) < 0 {
+			missing++
 		}
 	}
-	return missing, nil
+	if q > 0 && len(x.live.Rules)+missing > q {
+		return stale("the %s entry point holds %d rules now and the plan adds %d: more than the %s plan's quota of %d; someone added rules since the scan, or changed the plan: build a new plan (it says which rules do not fit)", x.phase, len(x.live.Rules), missing, plan, q)
+	}
+	return nil
 }
 
-// wholeList is the plan's rules in order, each one the entry point holds already sent as
-// it is there (with its id and every member it has, less what the API sets on a write), so
-// nothing of it changes; the others as the plan writes them.
-func wholeList(live, want []inventory.RulesetRule) []inventory.RulesetRule {
-	used := make([]bool, len(live))
-	out := make([]inventory.RulesetRule, len(want))
-	for i, w := range want {
-		out[i] = w
-		for j, l := range live {
-			if !used[j] && sameRule(l, w) {
-				used[j] = true
-				out[i] = writable(l)
+// ruleAdd is an entry point rules are added to one at a time: its phase, the plan's rules
+// (the target), the entry point as the scan saw it and as last read.
+type ruleAdd struct {
+	phase  vocab.Phase
+	want   []inventory.RulesetRule
+	before *inventory.Ruleset
+	live   *inventory.Ruleset
+	// isNew marks the plan's rules that the scan did not see (the ones it adds).
+	isNew []bool
+}
+
+// newRuleAdd is the entry point of phase as read (live), to add the plan's rules (want) to.
+func newRuleAdd(phase vocab.Phase, want []inventory.RulesetRule, before, live *inventory.Ruleset) *ruleAdd {
+	x := &ruleAdd{phase: phase, want: want, before: before, live: live, isNew: make([]bool, len(want))}
+	for j := range want {
+		x.isNew[j] = true
+	}
+	for _, b := range scanRules(before) {
+		for j, w := range want {
+			if x.isNew[j] && sameRule(w, b) {
+				x.isNew[j] = false
 				break
 			}
 		}
 	}
+	return x
+}
+
+// earlierNew counts the plan's new rules before rule that do what it does: the copies of its
+// meaning the entry point holds for them, before one for rule.
+func (x *ruleAdd) earlierNew(rule inventory.RulesetRule) int {
+	k, n := meaning.Rule(x.phase, rule), 0
+	for j := 0; j < planIndex(x.want, rule); j++ {
+		if x.isNew[j] && meaning.Rule(x.phase, x.want[j]) == k {
+			n++
+		}
+	}
+	return n
+}
+
+// addRule adds one rule to the entry point unless a rule that does the same is there
+// already; it returns what the journal records of the step (created) and whether nothing
+// was sent for it.
+func (r *scopeRun) addRule(ctx context.Context, st migrate.Step, x *ruleAdd, rule inventory.RulesetRule) (map[string]string, bool, error) {
+	if created, ok := x.standing(rule, st.ID, r); ok {
+		return created, true, nil
+	}
+	body, err := x.positioned(rule)
+	if err != nil {
+		return nil, false, err
+	}
+	path := "/zones/" + r.sc.id + "/rulesets/" + x.live.ID + "/rules"
+	if err := r.opts.Journal.Record(Entry{Event: EventBegin, Scope: r.sc.kind, ID: r.sc.id, Step: st.ID, Kind: string(st.Kind), Method: http.MethodPost, Path: path}); err != nil {
+		return nil, false, fmt.Errorf("%w: journal: %w", errFatal, err)
+	}
+	back := &inventory.Ruleset{}
+	callErr := r.opts.Client.Call(ctx, http.MethodPost, path, body, back)
+	if callErr != nil || back.ID != x.live.ID {
+		if back, err = r.readEntrypoint(ctx, x.phase, x.live.ID); err != nil {
+			return nil, false, err
+		}
+	}
+	prev := x.live
+	x.live = back
+	id := newRuleID(x.phase, prev.Rules, back.Rules, rule)
+	if id == "" {
+		if created, ok := x.standing(rule, st.ID, r); ok && callErr != nil {
+			return created, false, nil // the answer was lost, the rule is there
+		}
+		if callErr != nil {
+			return nil, false, callErr
+		}
+		return nil, false, unsafe("the %s entry point does not hold rule %s after its POST", x.phase, ruleLabel(rule))
+	}
+	return r.keepEarlier(ctx, x, rule, id)
+}
+
+// standing finds the rule of the entry point that stands for rule, found before sending: a
+// rule that does the same, that neither the scan saw nor the plan's other rules stand on.
+// The journal records a copy sunset wrote (an earlier or concurrent run's, or this run's
+// whose answer was lost) as the step's rule (rule_id: a rollback deletes it), a rule
+// someone else wrote as standing for it (standing_rule_id: kept by a rollback).
+func (x *ruleAdd) standing(rule inventory.RulesetRule, step string, r *scopeRun) (map[string]string, bool) {
+	i := x.freeCopy(rule)
+	if i < 0 {
+		return nil, false
+	}
+	found := x.live.Rules[i]
+	if sameRule(found, rule) {
+		return map[string]string{"ruleset_id": x.live.ID, "rule_id": found.ID}, true
+	}
+	r.notice("step %s: rule %s of the %s entry point, written by someone else, does what the plan's rule %s does: not added again", step, ruleLabel(found), x.phase, ruleLabel(rule))
+	return map[string]string{"ruleset_id": x.live.ID, "standing_rule_id": found.ID}, true
+}
+
+// freeCopy is the index of the live rule that stands for rule: of the rules the scan did not
+// see that do what rule does, in list order, the one after those standing for the plan's
+// new rules of that meaning before it; -1 when there is none.
+func (x *ruleAdd) freeCopy(rule inventory.RulesetRule) int {
+	k, used, seen := meaning.Rule(x.phase, rule), x.earlierNew(rule), scanIDs(x.before)
+	n := 0
+	for i, l := range x.live.Rules {
+		if seen[l.ID] || meaning.Rule(x.phase, l) != k {
+			continue
+		}
+		if n == used {
+			return i
+		}
+		n++
+	}
+	return -1
+}
+
+// positioned is the POST body of rule: the rule with its position, right after the live
+// rule that stands for the plan's rule before it, else right before the one that stands
+// for the plan's rule after it (the top or the bottom of an empty list).
+func (x *ruleAdd) positioned(rule inventory.RulesetRule) ([]byte, error) {
+	k := planIndex(x.want, rule)
+	loc := locate(x.phase, x.live.Rules, x.want)
+	pos := map[string]string{"after": ""}
+	for j := k - 1; j >= 0; j-- {
+		if loc[j] >= 0 {
+			pos = map[string]string{"after": x.live.Rules[loc[j]].ID}
+			break
+		}
+	}
+	if pos["after"] == "" {
+		for j := k + 1; j < len(x.want); j++ {
+			if loc[j] >= 0 {
+				pos = map[string]string{"before": x.live.Rules[loc[j]].ID}
+				break
+			}
+		}
+	}
+	body := map[string]json.RawMessage{}
+	raw, err := json.Marshal(rule)
+	if err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal(raw, &body); err != nil {
+		return nil, err
+	}
+	body["position"], _ = json.Marshal(pos)
+	return json.Marshal(body)
+}
+
+// planIndex is the index of rule among the plan's rules (the first the same on what a
+// plan sets), -1 when it is not one of them.
+func planIndex(want []inventory.RulesetRule, rule inventory.RulesetRule) int {
+	for i, w := range want {
+		if sameRule(w, rule) {
+			return i
+		}
+	}
+	return -1
+}
+
+// newRuleID is the id of the rule a POST of rule added: a rule of after that does the same
+// and was not in before; "" when there is none.
+func newRuleID(phase vocab.Phase, before, after []inventory.RulesetRule, rule inventory.RulesetRule) string {
+	had := map[string]bool{}
+	for _, b := range before {
+		had[b.ID] = true
+	}
+	k := meaning.Rule(phase, rule)
+	for _, a := range after {
+		if !had[a.ID] && meaning.Rule(phase, a) == k && sameRule(a, rule) {
+			return a.ID
+		}
+	}
+	return ""
+}
+
+// keepEarlier settles copies a race left: when the entry point holds, besides the rules the
+// scan saw and those standing for the plan's new rules of the same meaning before rule, more
+// than one rule that does what rule does (two runs added it at once), the earliest (by
+// last_updated, then id: the same choice on every machine) is kept and the later copies
+// sunset wrote are deleted, this run's own included; a later copy someone else wrote is
+// named, not deleted. It returns what the journal records of the step.
+func (r *scopeRun) keepEarlier(ctx context.Context, x *ruleAdd, rule inventory.RulesetRule, id string) (map[string]string, bool, error) {
+	copies, keepN := x.copies(rule), x.earlierNew(rule)+1
+	if len(copies) <= keepN {
+		return map[string]string{"ruleset_id": x.live.ID, "rule_id": id}, false, nil
+	}
+	kept := copies[:keepN]
+	for _, c := range copies[keepN:] {
+		if c.ID != id && !sameRule(c, rule) {
+			r.notice("rule %s of the %s entry point, written by someone else, does what the plan's rule %s does: it runs twice; remove one", ruleLabel(c), x.phase, ruleLabel(rule))
+			continue
+		}
+		path := "/zones/" + r.sc.id + "/rulesets/" + x.live.ID + "/rules/" + c.ID
+		if err := r.opts.Client.Call(ctx, http.MethodDelete, path, nil, nil); err != nil && !cfapi.IsNotFound(err) {
+			return nil, false, err
+		}
+		r.notice("removed rule %s of the %s entry point: a second copy of %s that another run added at the same moment", c.ID, x.phase, ruleLabel(rule))
+	}
+	live, err := r.readEntrypoint(ctx, x.phase, x.live.ID)
+	if err != nil {
+		return nil, false, err
+	}
+	x.live = live
+	if slices.ContainsFunc(kept, func(c inventory.RulesetRule) bool { return c.ID == id }) {
+		return map[string]string{"ruleset_id": x.live.ID, "rule_id": id}, false, nil
+	}
+	return map[string]string{"ruleset_id": x.live.ID, "standing_rule_id": kept[keepN-1].ID}, false, nil
+}
+
+// copies are the live rules that do what rule does and that the scan did not see, earliest
+// first (last_updated, then id).
+func (x *ruleAdd) copies(rule inventory.RulesetRule) []inventory.RulesetRule {
+	seen := scanIDs(x.before)
+	k := meaning.Rule(x.phase, rule)
+	var out []inventory.RulesetRule
+	for _, l := range x.live.Rules {
+		if !seen[l.ID] && meaning.Rule(x.phase, l) == k {
+			out = append(out, l)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := updatedOf(out[i]), updatedOf(out[j])
+		if a != b {
+			return a < b
+		}
+		return out[i].ID < out[j].ID
+	})
 	return out
 }
 
-// writable is a rule as read, less the members the API sets on every write.
-func writable(r inventory.RulesetRule) inventory.RulesetRule {
-	r.Version = ""
-	if r.Extra != nil {
-		extra := make(inventory.Extra, len(r.Extra))
-		for k, v := range r.Extra {
-			if !volatile[k] {
-				extra[k] = v
-			}
-		}
-		r.Extra = extra
-	}
-	return r
+// updatedOf is a rule's last_updated as the API wrote it ("" when it has none).
+func updatedOf(r inventory.RulesetRule) string {
+	var s string
+	_ = json.Unmarshal(r.Extra["last_updated"], &s)
+	return s
 }
 
-// nextVersion reports whether version b is the one after a (the API numbers a ruleset's
-// versions 1, 2, 3...).
-func nextVersion(a, b string) bool {
-	x, errA := strconv.Atoi(a)
-	y, errB := strconv.Atoi(b)
-	return errA == nil && errB == nil && y == x+1
+// scanRules are the rules of an entry point as the scan saw it (none when it had none).
+func scanRules(before *inventory.Ruleset) []inventory.RulesetRule {
+	if before == nil {
+		return nil
+	}
+	return before.Rules
+}
+
+// scanIDs are the ids of the rules the scan saw in an entry point.
+func scanIDs(before *inventory.Ruleset) map[string]bool {
+	out := map[string]bool{}
+	for _, b := range scanRules(before) {
+		out[b.ID] = true
+	}
+	return out
 }
 
 // entrypointPath is the path of the zone's entry point of the target's phase.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/sunsetscan/sunset/migrate"
@@ -49,6 +50,13 @@ type touched struct {
 	begun, done bool
 	before      json.RawMessage
 	created     map[string]string
+}
+
+// standsOnly reports whether the step was found done by an object someone else wrote (it
+// stands for the plan's): this apply wrote nothing for it, so a rollback leaves it alone.
+func (t *touched) standsOnly() bool {
+	return t.done && t.created["rule_id"] == "" && t.created["id"] == "" &&
+		(t.created["standing_rule_id"] != "" || t.created["standing_id"] != "")
 }
 
 func (r *scopeRun) rollback(ctx context.Context, touchedBy map[string]*touched) error {
@@ -104,9 +112,11 @@ func (r *scopeRun) undo(ctx context.Context, st migrate.Step, t *touched) error 
 	return nil
 }
 
-// undoCreateEntrypoint deletes an entry point the apply created, once it holds nothing but
-// the plan's rules (it did not exist at the scan).
-func (r *scopeRun) undoCreateEntrypoint(ctx context.Context, phase vocab.Phase) error {
+// undoCreateEntrypoint undoes the create step of an entry point: the entry point is deleted
+// whole when it holds nothing but the plan's rules (this apply created it); when someone
+// else added rules to it since, or it was theirs already (the journal names the rules this
+// apply added to it), only this apply's rules are deleted and theirs stay.
+func (r *scopeRun) undoCreateEntrypoint(ctx context.Context, phase vocab.Phase, created map[string]string) error {
 	_, want, err := r.target(phase)
 	if err != nil {
 		return err
@@ -115,8 +125,9 @@ func (r *scopeRun) undoCreateEntrypoint(ctx context.Context, phase vocab.Phase) 
 	if err != nil || live == nil {
 		return err
 	}
-	if err := keptInPlace(live.Rules, nil, want); err != nil {
-		return stale("the %s entry point: %s", phase, err)
+	ours := r.ourRules(live, want, created["added_rule_ids"])
+	if created["added_rule_ids"] != "" || len(ours) < len(live.Rules) {
+		return r.deleteRules(ctx, phase, live, ours)
 	}
 	path := "/zones/" + r.sc.id + "/rulesets/" + live.ID
 	if err := r.opts.Client.Call(ctx, http.MethodDelete, path, nil, nil); err != nil && !isGone(err) {
@@ -128,6 +139,53 @@ func (r *scopeRun) undoCreateEntrypoint(ctx context.Context, phase vocab.Phase) 
 	}
 	if back != nil {
 		return unsafe("the %s entry point is still there after its DELETE", phase)
+	}
+	return nil
+}
+
+// ourRules are the ids of the live rules this apply wrote to the entry point: those the
+// journal names (ids, comma-separated), else those the plan's rules are, as the plan wrote
+// them. A rule someone else added is not among them.
+func (r *scopeRun) ourRules(live *inventory.Ruleset, want []inventory.RulesetRule, ids string) []string {
+	var out []string
+	if ids != "" {
+		for _, id := range strings.Split(ids, ",") {
+			if slices.ContainsFunc(live.Rules, func(l inventory.RulesetRule) bool { return l.ID == id }) {
+				out = append(out, id)
+			}
+		}
+		return out
+	}
+	used := make([]bool, len(want))
+	for _, l := range live.Rules {
+		for j, w := range want {
+			if !used[j] && sameRule(l, w) {
+				used[j] = true
+				out = append(out, l.ID)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// deleteRules deletes the rules of an entry point by id, one at a time, and checks they are
+// gone; the entry point and the other rules stay.
+func (r *scopeRun) deleteRules(ctx context.Context, phase vocab.Phase, live *inventory.Ruleset, ids []string) error {
+	for _, id := range ids {
+		path := "/zones/" + r.sc.id + "/rulesets/" + live.ID + "/rules/" + id
+		if err := r.opts.Client.Call(ctx, http.MethodDelete, path, nil, nil); err != nil && !isGone(err) {
+			return err
+		}
+	}
+	back, err := r.readEntrypoint(ctx, phase, live.ID)
+	if err != nil {
+		return err
+	}
+	for _, b := range back.Rules {
+		if slices.Contains(ids, b.ID) {
+			return unsafe("rule %s is still in the %s entry point after its DELETE", b.ID, phase)
+		}
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/sunsetscan/sunset/migrate"
 )
@@ -16,7 +17,7 @@ func (r *scopeRun) undoSteps(touchedBy map[string]*touched) []migrate.Step {
 	for i := len(r.sc.steps) - 1; i >= 0; i-- {
 		st := r.sc.steps[i]
 		t := touchedBy[r.key(st)]
-		if t == nil || (!t.begun && !t.done) || st.Method == http.MethodGet {
+		if t == nil || (!t.begun && !t.done) || st.Method == http.MethodGet || t.standsOnly() {
 			continue
 		}
 		out = append(out, st)
@@ -38,8 +39,12 @@ func (r *scopeRun) undoCall(st migrate.Step, t *touched) (method, path, what str
 	switch spec.Op {
 	case migrate.OpCreateEntrypoint:
 		id := idOr(t.created["ruleset_id"], "{the entry point's id, read first}")
+		if added := t.created["added_rule_ids"]; added != "" {
+			return http.MethodDelete, "/zones/" + r.sc.id + "/rulesets/" + id + "/rules/{" + added + "}",
+				fmt.Sprintf("delete the rules this apply added to the %s entry point, which someone else had created (it stays, with their rules)", spec.Phase)
+		}
 		return http.MethodDelete, "/zones/" + r.sc.id + "/rulesets/" + id,
-			fmt.Sprintf("delete the %s entry point this apply created, with its rules", spec.Phase)
+			fmt.Sprintf("delete the %s entry point this apply created, with its rules (if someone else added rules to it since, only this apply's rules are deleted)", spec.Phase)
 	case migrate.OpAddRule:
 		id := idOr(t.created["rule_id"], "{the rule's id, found by reading}")
 		return http.MethodDelete, st.Path + "/" + id, "delete the rule this apply added" + named(ruleRef(st))
@@ -69,11 +74,13 @@ func undoRequests(st migrate.Step, t *touched) int {
 	if spec == nil || !spec.Undoable() {
 		return 0
 	}
-	if spec.Op == migrate.OpCreate {
-		if t.created["id"] == "" {
-			return 3 // list, DELETE, read back
-		}
+	switch {
+	case spec.Op == migrate.OpCreate && t.created["id"] == "":
+		return 3 // list, DELETE, read back
+	case spec.Op == migrate.OpCreate:
 		return 2 // DELETE, read back
+	case spec.Op == migrate.OpCreateEntrypoint && t.created["added_rule_ids"] != "":
+		return 2 + len(strings.Split(t.created["added_rule_ids"], ",")) // read, a DELETE a rule, read back
 	}
 	return 3 // read, write, read back
 }

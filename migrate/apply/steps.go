@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/sunsetscan/sunset/migrate"
 	"github.com/sunsetscan/sunset/scanner/cfapi"
@@ -72,10 +73,10 @@ var handlers = map[migrate.Op]handler{
 		run: func(r *scopeRun, ctx context.Context, st migrate.Step, spec *migrate.KindSpec) (map[string]string, string, error) {
 			return r.createEntrypoint(ctx, st, spec.Phase)
 		},
-		undo: func(r *scopeRun, ctx context.Context, _ migrate.Step, spec *migrate.KindSpec, _ *touched) error {
-			return r.undoCreateEntrypoint(ctx, spec.Phase)
+		undo: func(r *scopeRun, ctx context.Context, _ migrate.Step, spec *migrate.KindSpec, t *touched) error {
+			return r.undoCreateEntrypoint(ctx, spec.Phase, t.created)
 		},
-		requests: 2, // read, PUT (its answer is the read back)
+		requests: 2, // read, the create call (its answer is the read back)
 	},
 	migrate.OpAddRule: {
 		run: func(r *scopeRun, ctx context.Context, st migrate.Step, _ *migrate.KindSpec) (map[string]string, string, error) {
@@ -88,7 +89,7 @@ var handlers = map[migrate.Op]handler{
 		undo: func(r *scopeRun, ctx context.Context, st migrate.Step, _ *migrate.KindSpec, t *touched) error {
 			return r.undoAddRule(ctx, st, rulesetOf(st), t.created["rule_id"])
 		},
-		requests: 2, // read, PUT of the whole list (its answer is the read back), for a unit
+		requests: 2, // read, POST of the rule (its answer is the read back); a unit reads once
 	},
 	migrate.OpUpdate: {
 		run: func(r *scopeRun, ctx context.Context, st migrate.Step, spec *migrate.KindSpec) (map[string]string, string, error) {
@@ -156,7 +157,9 @@ func (r *scopeRun) before(phase vocab.Phase) *inventory.Ruleset {
 	return nil
 }
 
-// verifyEntrypoint checks that the entry point holds exactly the plan's rules, in order.
+// verifyEntrypoint checks that the entry point holds the plan's rules, in order: each one
+// there, as the plan wrote it or as a rule that does the same (package meaning), whoever
+// wrote it. Rules someone else added besides are kept wherever they are, and named.
 func (r *scopeRun) verifyEntrypoint(ctx context.Context, phase vocab.Phase) error {
 	_, want, err := r.target(phase)
 	if err != nil {
@@ -169,13 +172,21 @@ func (r *scopeRun) verifyEntrypoint(ctx context.Context, phase vocab.Phase) erro
 	if rs == nil {
 		return unsafe("the %s entry point does not exist", phase)
 	}
-	if err := holdsExactly(rs.Rules, want); err != nil {
+	extra, err := holdsInOrder(phase, rs.Rules, want)
+	if err != nil {
 		return unsafe("the %s entry point %s", phase, err)
 	}
+	r.noteOthers(phase, extra, r.before(phase))
 	return nil
 }
 
-// createEntrypoint is the PUT that creates a missing entry point with the plan's rules.
+// createEntrypoint carries out the step that creates a missing entry point with the plan's
+// rules. It never replaces rules someone else wrote: an entry point that does not exist is
+// created with the API's create call (POST /zones/:id/rulesets, kind zone), which the API
+// refuses when the phase has an entry point already, rather than with the step's PUT of the
+// phase's entry point, which would replace whatever it holds; an entry point that exists
+// (created since the scan, by anyone) gets the plan's rules added one at a time as to any
+// existing entry point, those that do what a rule there does not added again.
 func (r *scopeRun) createEntrypoint(ctx context.Context, st migrate.Step, phase vocab.Phase) (map[string]string, string, error) {
 	_, want, err := r.target(phase)
 	if err != nil {
@@ -185,32 +196,76 @@ func (r *scopeRun) createEntrypoint(ctx context.Context, st migrate.Step, phase 
 	if err != nil {
 		return nil, "", err
 	}
-	if live != nil && len(live.Rules) > 0 {
-		if holdsExactly(live.Rules, want) == nil {
-			return r.finish(st, map[string]string{"ruleset_id": live.ID}, true)
-		}
-		// A PUT would replace these rules: someone created the entry point since the scan.
-		return nil, "", stale("the %s entry point now exists with %d rules", phase, len(live.Rules))
-	}
-	if err := r.begin(st, nil); err != nil {
-		return nil, "", err
-	}
-	// The PUT answers with the entry point as written: that is the read back, unless the
-	// answer was lost.
-	back := &inventory.Ruleset{}
-	callErr := r.opts.Client.Call(ctx, st.Method, st.Path, st.Body, back)
-	if callErr != nil || back.ID == "" {
-		if back, err = r.opts.Client.GetEntrypointRuleset(ctx, r.sc.id, phase); err != nil {
+	made := false
+	if live == nil {
+		if live, made, err = r.postEntrypoint(ctx, st, phase, want); err != nil {
 			return nil, "", err
 		}
 	}
-	if back == nil || holdsExactly(back.Rules, want) != nil {
-		if callErr != nil {
-			return nil, "", callErr
-		}
-		return nil, "", unsafe("the %s entry point does not hold the plan's rules after the PUT", phase)
+	if holdsExactly(live.Rules, want) == nil {
+		// Made by this call, or by an earlier run of the plan (its answer lost): the entry
+		// point holds nothing but the plan's rules, and a rollback deletes it whole.
+		return r.finish(st, map[string]string{"ruleset_id": live.ID}, !made)
 	}
-	return r.finish(st, map[string]string{"ruleset_id": back.ID}, false)
+	return r.addIntoExisting(ctx, st, phase, want, live)
+}
+
+// postEntrypoint creates the missing entry point of phase with the plan's rules; it returns
+// the entry point as the API holds it after the call (the call's answer, or a read when the
+// answer was lost or the API refused because one exists now), and whether the call made it.
+func (r *scopeRun) postEntrypoint(ctx context.Context, st migrate.Step, phase vocab.Phase, want []inventory.RulesetRule) (*inventory.Ruleset, bool, error) {
+	path := "/zones/" + r.sc.id + "/rulesets"
+	body, err := json.Marshal(map[string]any{"name": "default", "kind": "zone", "phase": phase, "rules": want})
+	if err != nil {
+		return nil, false, err
+	}
+	if err := r.opts.Journal.Record(Entry{Event: EventBegin, Scope: r.sc.kind, ID: r.sc.id, Step: st.ID, Kind: string(st.Kind), Method: http.MethodPost, Path: path}); err != nil {
+		return nil, false, fmt.Errorf("%w: journal: %w", errFatal, err)
+	}
+	back := &inventory.Ruleset{}
+	callErr := r.opts.Client.Call(ctx, http.MethodPost, path, body, back)
+	if callErr == nil && back.ID != "" {
+		return back, true, nil
+	}
+	live, err := r.opts.Client.GetEntrypointRuleset(ctx, r.sc.id, phase)
+	switch {
+	case err != nil:
+		return nil, false, err
+	case live == nil && callErr != nil:
+		return nil, false, callErr
+	case live == nil:
+		return nil, false, unsafe("the %s entry point does not exist after its create call", phase)
+	}
+	return live, callErr == nil, nil
+}
+
+// addIntoExisting adds the plan's rules of the create step st to the entry point live, which
+// exists (someone created it since the scan, or this run's create call lost its answer):
+// each rule not there already is added with its own positioned POST. The journal records
+// the rules it added (added_rule_ids), which a rollback deletes, never the entry point.
+func (r *scopeRun) addIntoExisting(ctx context.Context, st migrate.Step, phase vocab.Phase, want []inventory.RulesetRule, live *inventory.Ruleset) (map[string]string, string, error) {
+	x := newRuleAdd(phase, want, nil, live)
+	r.noteOthers(phase, others(live.Rules, locate(phase, live.Rules, want)), nil)
+	if err := r.roomFor(x, want); err != nil {
+		return nil, "", err
+	}
+	var added []string
+	sent := false
+	for _, rule := range want {
+		created, already, err := r.addRule(ctx, st, x, rule)
+		if err != nil {
+			return nil, "", err
+		}
+		sent = sent || !already
+		if id := created["rule_id"]; id != "" {
+			added = append(added, id)
+		}
+	}
+	created := map[string]string{"ruleset_id": x.live.ID}
+	if len(added) > 0 {
+		created["added_rule_ids"] = strings.Join(added, ",")
+	}
+	return r.finish(st, created, !sent)
 }
 
 // indexNew finds rule among the live rules that were not there at the scan.

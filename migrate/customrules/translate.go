@@ -7,9 +7,9 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/sunsetscan/sunset/scanner/vocab"
-
+	"github.com/sunsetscan/sunset/migrate/meaning"
 	"github.com/sunsetscan/sunset/scanner/inventory"
+	"github.com/sunsetscan/sunset/scanner/vocab"
 )
 
 // precedence orders firewall rules of equal priority by action.
@@ -124,21 +124,7 @@ func (u *unit) name() string {
 func Translate(rules []inventory.FirewallRule, opts Options) *Result {
 	res := &Result{Rules: []RuleTranslation{}, Ruleset: []inventory.RulesetRule{}, Diagnostics: []Diagnostic{}, Quota: Quota(opts.Plan)}
 	units := pairUp(sources(rules, opts))
-	existingRef := map[string]int{}
-	for i, r := range opts.Existing {
-		if r.Ref != "" {
-			if _, dup := existingRef[r.Ref]; !dup {
-				existingRef[r.Ref] = i
-			}
-		}
-	}
-	for _, u := range units {
-		if k, ok := migratedAs(u, existingRef); ok {
-			markMigrated(u, k, opts.Existing[k])
-			continue
-		}
-		build(u, opts)
-	}
+	recognise(units, opts)
 	orderDiagnostics(units)
 	res.Diagnostics = append(res.Diagnostics, existingOrder(opts.Existing, units)...)
 
@@ -264,6 +250,42 @@ func pairUp(srcs []*source) []*unit {
 	return units
 }
 
+// recognise builds each unit's rule, unless an existing custom rule stands for
+// it already: first by ref (one of the unit's firewall rule ids or refs: the
+// translation an earlier run made), then by what it does (meaning.Rule: the
+// same phase, action, parameters, enabled and expression as the rule built,
+// whoever wrote it and whatever its ref: Terraform, the dashboard, a script).
+// Each existing rule stands for one unit at most.
+func recognise(units []*unit, opts Options) {
+	existingRef := map[string]int{}
+	for i, r := range opts.Existing {
+		if r.Ref != "" {
+			if _, dup := existingRef[r.Ref]; !dup {
+				existingRef[r.Ref] = i
+			}
+		}
+	}
+	same := meaning.NewIndex(len(opts.Existing), func(i int) meaning.Key { return meaning.Rule(Phase, opts.Existing[i]) })
+	var built []*unit
+	for _, u := range units {
+		if k, ok := migratedAs(u, existingRef); ok && !same.Claimed(k) {
+			same.Reserve(k)
+			markMigrated(u, k, opts.Existing[k], MatchRef)
+			continue
+		}
+		build(u, opts)
+		built = append(built, u)
+	}
+	for _, u := range built {
+		if u.t.Rule == nil {
+			continue
+		}
+		if k, ok := same.Claim(meaning.Rule(Phase, *u.t.Rule)); ok {
+			markMigrated(u, k, opts.Existing[k], MatchMeaning)
+		}
+	}
+}
+
 // migratedAs finds the existing custom rule whose ref is one of the unit's
 // firewall rule ids or refs: the translation a previous run (or a person)
 // already made.
@@ -281,16 +303,30 @@ func migratedAs(u *unit, existingRef map[string]int) (int, bool) {
 	return 0, false
 }
 
-func markMigrated(u *unit, k int, existing inventory.RulesetRule) {
+// markMigrated makes the existing custom rule k the unit's translation: it is
+// not added again. match says how it was recognised (MatchRef, MatchMeaning).
+func markMigrated(u *unit, k int, existing inventory.RulesetRule, match string) {
 	first := u.srcs[0]
 	rule := existing
 	u.migrated = true
+	change := fmt.Sprintf("already migrated: custom rule %s with ref %q is in the entry point; not added again", orNone(existing.ID), existing.Ref)
+	if match == MatchMeaning {
+		change = fmt.Sprintf("already there: custom rule %s %s(ref %q) does the same (same action, parameters, enabled and expression), written by someone else; not added again", orNone(existing.ID), quoted(existing.Description), existing.Ref)
+	}
 	u.t = RuleTranslation{
 		FirewallRuleIDs: ids(u.srcs), FirewallActions: actions(u.srcs), FilterID: first.rule.Filter.ID,
 		OldExpression: first.rule.Filter.Expression, NewExpression: first.expr.Expression,
-		Rule: &rule, Index: k, Diagnostics: []Diagnostic{},
-		Changes: []string{fmt.Sprintf("already migrated: custom rule %s with ref %q is in the entry point; not added again", orNone(existing.ID), existing.Ref)},
+		Rule: &rule, Index: k, Match: match, Diagnostics: []Diagnostic{},
+		Changes: []string{change},
 	}
+}
+
+// quoted is s quoted and followed by a space, "" when s is empty.
+func quoted(s string) string {
+	if s == "" {
+		return ""
+	}
+	return fmt.Sprintf("%q ", s)
 }
 
 func ids(srcs []*source) []string {

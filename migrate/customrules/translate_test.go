@@ -2,6 +2,7 @@ package customrules
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"slices"
 	"strings"
@@ -510,7 +511,7 @@ func TestOrdering(t *testing.T) {
 
 func TestQuota(t *testing.T) {
 	existing := []inventory.RulesetRule{
-		{ID: "e1", Action: "block", Expression: `ssl`}, {ID: "e2", Action: "log", Expression: `ssl`},
+		{ID: "e1", Action: "block", Expression: `not ssl`}, {ID: "e2", Action: "log", Expression: `ssl`},
 		{ID: "e3", Action: "skip", Expression: `ssl`, ActionParameters: json.RawMessage(`{"products":["waf"]}`)},
 		{ID: "e4", Action: "block", Expression: `ssl`, Enabled: new(bool)},
 	}
@@ -574,5 +575,40 @@ func TestIdempotence(t *testing.T) {
 		if !hasChange(tr, "already migrated") || tr.Rule == nil || tr.Index < 1 || after[tr.Index].ID != tr.Rule.ID {
 			t.Errorf("%v: %q index %d", tr.FirewallRuleIDs, tr.Changes, tr.Index)
 		}
+	}
+}
+
+// TestRecognisedByMeaning: custom rules another tool wrote (its own refs, descriptions,
+// spelling and order) stand for the firewall rules they do the same as: nothing is added
+// twice; each existing rule stands for one firewall rule at most, and one that does
+// something else (disabled, another action) stands for none.
+func TestRecognisedByMeaning(t *testing.T) {
+	rules := []inventory.FirewallRule{
+		fw("a", "block", prio(1), `http.request.uri.path eq "/xmlrpc.php"`),
+		fw("b", "challenge", prio(2), `ip.geoip.country in {"T1" "XX"}`),
+		fw("c", "block", prio(3), `ssl`),
+		fw("d", "block", prio(4), `ssl`),
+		fw("e", "allow", prio(5), `ip.src in {192.0.2.0/24}`),
+	}
+	existing := []inventory.RulesetRule{
+		{ID: "t1", Action: "challenge", Expression: `(ip.src.country in {"XX" "T1"})`, Ref: "tf_geo", Description: "Terraform"},
+		{ID: "t2", Action: "block", Expression: `http.request.uri.path == "/xmlrpc.php"`, Ref: "t2"},
+		{ID: "t3", Action: "block", Expression: `ssl`, Ref: "tf_ssl"},
+		{ID: "t4", Action: "skip", Expression: `ip.src in {192.0.2.0/24}`, ActionParameters: json.RawMessage(`{"ruleset":"current"}`), Enabled: new(bool)},
+	}
+	res := Translate(rules, Options{Plan: "business", Existing: existing})
+	got := map[string]string{}
+	for _, tr := range res.Rules {
+		got[tr.FirewallRuleIDs[0]] = fmt.Sprintf("%s %d", tr.Match, tr.Index)
+	}
+	want := map[string]string{"a": "meaning 1", "b": "meaning 0", "c": "meaning 2", "d": " 4", "e": " 5"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("matches %v, want %v", got, want)
+	}
+	if len(res.Ruleset) != 6 {
+		t.Fatalf("ruleset of %d rules, want the 4 existing and 2 new (d: one ssl block stands for c only; e: the existing skip is disabled)", len(res.Ruleset))
+	}
+	if !hasChange(res.Rules[0], `already there: custom rule t2 (ref "t2") does the same`) {
+		t.Errorf("changes %q", res.Rules[0].Changes)
 	}
 }

@@ -35,6 +35,15 @@ const (
 	CodeQuota        = "quota"         // more rules than the plan's custom-rule quota
 )
 
+// How an existing custom rule is recognised as a firewall rule's translation.
+const (
+	// MatchRef: its ref is the firewall rule's id or ref (an earlier run of sunset).
+	MatchRef = "ref"
+	// MatchMeaning: it does what the translation does (package meaning), whoever
+	// wrote it.
+	MatchMeaning = "meaning"
+)
+
 // Options steer a translation.
 type Options struct {
 	// Plan is the zone plan's legacy id: free, pro, business or enterprise;
@@ -71,7 +80,10 @@ type RuleTranslation struct {
 	Rule *inventory.RulesetRule `json:"rule"`
 	// Index is Rule's position in Result.Ruleset, -1 when Rule is not in it
 	// (the API would reject it, it does not fit the quota, or there is none).
-	Index       int          `json:"index"`
+	Index int `json:"index"`
+	// Match says how an existing custom rule was recognised as the
+	// translation (MatchRef, MatchMeaning); "" when the rule is new.
+	Match       string       `json:"match,omitempty"`
 	Changes     []string     `json:"changes"`
 	Diagnostics []Diagnostic `json:"diagnostics"`
 }

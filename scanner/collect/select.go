@@ -36,22 +36,7 @@ func newSelection(o Options) selection {
 
 // looksLikeID reports whether a --zone entry is a zone id (32 hex digits) rather than a
 // name; a zone name always has a dot.
-func looksLikeID(s string) bool {
-	if len(s) != 32 {
-		return false
-	}
-	for _, r := range s {
-		if !isHexDigit(r) {
-			return false
-		}
-	}
-	return true
-}
-
-// isHexDigit reports whether r is a hexadecimal digit of either case.
-func isHexDigit(r rune) bool {
-	return r >= '0' && r <= '9' || r >= 'a' && r <= 'f' || r >= 'A' && r <= 'F'
-}
+func looksLikeID(s string) bool { return inventory.LooksLikeID(s) }
 
 // normName is the form zone names are compared in: lower case, no trailing dot.
 func normName(s string) string { return strings.TrimSuffix(strings.ToLower(s), ".") }

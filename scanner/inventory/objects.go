@@ -395,6 +395,19 @@ type NotificationPolicy struct {
 	Extra      Extra           `json:"-"`
 }
 
+// LooksLikeID reports whether s has the shape of an object id of the API: 32 hex digits.
+func LooksLikeID(s string) bool {
+	if len(s) != 32 {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= '0' && r <= '9' || r >= 'a' && r <= 'f' || r >= 'A' && r <= 'F') {
+			return false
+		}
+	}
+	return true
+}
+
 // EmailList splits a notification_email value (addresses, comma-delimited) into addresses.
 func EmailList(v string) []string {
 	var out []string

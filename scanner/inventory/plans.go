@@ -1,6 +1,10 @@
 package inventory
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/sunsetscan/sunset/scanner/vocab"
+)
 
 // PlanRank orders zone plans (zone.plan.legacy_id): free 0, pro 1, business 2, enterprise 3,
 // and -1 for a plan sunset does not know, for which no plan check or quota applies.
@@ -46,6 +50,18 @@ func RateLimitsQuota(plan string) int { return quota(rateLimitsQuota, plan) }
 // RateLimitingRulesQuota is how many rate limiting rules (phase http_ratelimit) a plan
 // allows, lower than the previous version's; 0 when unknown.
 func RateLimitingRulesQuota(plan string) int { return quota(rateLimitingRulesQuota, plan) }
+
+// PhaseRulesQuota is how many rules a zone's entry point of phase may hold on a plan; 0 when
+// the phase has no quota sunset knows, or the plan is unknown.
+func PhaseRulesQuota(phase vocab.Phase, plan string) int {
+	switch phase {
+	case vocab.PhaseCustomRules:
+		return CustomRulesQuota(plan)
+	case vocab.PhaseRateLimiting:
+		return RateLimitingRulesQuota(plan)
+	}
+	return 0
+}
 
 // RateLimitRules is what rate limiting rules (phase http_ratelimit) may use on one plan: the
 // public availability table (domain-facts "Rate limiting rules: what each plan may use"),

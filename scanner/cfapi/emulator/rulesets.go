@@ -46,13 +46,7 @@ var (
 // rulesetRuleQuota is how many rules a phase's entry point may hold on a plan (0 = no quota):
 // custom rules count every rule of the phase.
 func rulesetRuleQuota(phase vocab.Phase, plan string) int {
-	switch phase {
-	case vocab.PhaseCustomRules:
-		return inventory.CustomRulesQuota(plan)
-	case vocab.PhaseRateLimiting:
-		return inventory.RateLimitingRulesQuota(plan)
-	}
-	return 0
+	return inventory.PhaseRulesQuota(phase, plan)
 }
 
 // entrypoint returns the zone's entry point of a phase.
