@@ -7,6 +7,7 @@ import (
 
 	"github.com/sunsetscan/sunset/scanner/vocab"
 
+	"github.com/sunsetscan/sunset/migrate/meaning"
 	"github.com/sunsetscan/sunset/scanner/inventory"
 )
 
@@ -139,33 +140,76 @@ func notificationPolicy(name, alertType string, emails []string, filters map[str
 // pools plans notification_email on load balancer pools -> notification policies: create a
 // policy that mails the same addresses about the pool, then clear the field (the real API's
 // home of the deprecated field; health checks have none). Derived: the alert type
-// load_balancing_health_alert filtered on the pool is sunset's choice.
+// load_balancing_health_alert filtered on the pool is sunset's choice. A policy that does
+// the same exists already (written by someone else, found by what it does): it is checked
+// instead of created.
 func pools(b *builder, a *inventory.AccountInventory) {
+	same := objectIndex(KindNotificationPolicyNew, len(a.NotificationPolicies), func(i int) any { return a.NotificationPolicies[i] })
 	for _, p := range a.LoadBalancerPools {
 		fps := b.findings(vocab.NotificationEmail, vocab.KindLoadBalancerPool, p.ID)
 		if len(fps) == 0 {
 			continue
 		}
 		emails := inventory.EmailList(p.NotificationEmail)
-		create := "notification-policy.create:" + p.ID
-		b.add(phaseCreate, Step{
-			ID: create, Kind: KindNotificationPolicyNew, Change: ChangeCreate, Derived: true,
+		create := Step{
+			ID: "notification-policy.create:" + p.ID, Kind: KindNotificationPolicyNew, Change: ChangeCreate, Derived: true,
 			Method: "POST", Path: accountPath(a.Account.ID, "alerting", "v3", "policies"),
 			Body:     poolPolicyBody(p),
 			Resolves: fps, Risk: RiskLow,
 			Title:  "Create a notification policy for load balancer pool " + named(p.Name, p.ID),
 			Reason: "notification_email is deprecated in favour of the centralised notification service.",
 			Note:   "Derived: alert type load_balancing_health_alert filtered on the pool, an email mechanism per address (" + strings.Join(emails, ", ") + ").",
+		}
+		dep := b.createOrCheck(create, same, func(k int) string {
+			return "notification policy " + named(a.NotificationPolicies[k].Name, a.NotificationPolicies[k].ID)
 		})
 		b.add(phaseOldDelete, Step{
 			ID: "load-balancer-pool.clear-email:" + p.ID, Kind: KindPoolClearEmail, Change: ChangeUpdate,
 			Method: "PATCH", Path: accountPath(a.Account.ID, "load_balancers", "pools", p.ID),
 			Body:      clearEmailBody,
-			DependsOn: []string{create}, Resolves: fps, Risk: RiskLow,
+			DependsOn: []string{dep}, Resolves: fps, Risk: RiskLow,
 			Title:  "Clear notification_email of load balancer pool " + named(p.Name, p.ID),
 			Reason: "Once the policy sends the notifications, the deprecated field would send them twice.",
 		})
 	}
+}
+
+// objectIndex indexes n existing objects of the collection a create kind writes to by what
+// they do (its KindSpec.Same), obj(i) giving the i-th.
+func objectIndex(create StepKind, n int, obj func(i int) any) *meaning.Index {
+	keys := make([]meaning.Key, n)
+	for i := range keys {
+		keys[i], _ = KindSpecs[create].Same(mustJSON(obj(i))) // an object read from the API encodes
+	}
+	return meaning.NewIndex(n, func(i int) meaning.Key { return keys[i] })
+}
+
+// createOrCheck adds the create step, unless an existing object does what it would create
+// (found in same): then a check that the object is there (what the removal depends on) takes
+// its place, and the plan notes which object stands for it. It returns the id of the step
+// added. label names the k-th existing object.
+func (b *builder) createOrCheck(create Step, same *meaning.Index, label func(k int) string) string {
+	key, err := KindSpecs[create.Kind].Same(create.Body)
+	k, found := same.Claim(key)
+	if err != nil || !found {
+		b.add(phaseCreate, create)
+		return create.ID
+	}
+	kind := KindAccessAppVerify
+	if create.Kind == KindNotificationPolicyNew {
+		kind = KindNotificationPolicyVerify
+	}
+	_, obj, _ := strings.Cut(create.ID, ":")
+	check := Step{
+		ID: string(kind) + ":" + obj, Kind: kind, Change: ChangeVerify,
+		Method: "GET", Path: create.Path, Body: create.Body, Risk: RiskNone,
+		Title:  "Check " + label(k) + ", which does what the plan would create",
+		Reason: "It exists already (written by someone else) and does the same: nothing is created; the old object is retired once it is read in place.",
+		Checks: []string{label(k) + " is there and does what the body describes"},
+	}
+	b.add(phaseVerify, check)
+	b.note(fmt.Sprintf("already there: %s does what the plan would create (%s): it is not created again", label(k), strings.ToLower(create.Title[:1])+create.Title[1:]))
+	return check.ID
 }
 
 // tunnels plans legacy tunnels: guidance only (the tunnel API manages the same tunnels).
@@ -188,25 +232,29 @@ func tunnels(b *builder, a *inventory.AccountInventory) {
 
 // bookmarks plans Access bookmarks -> Access applications of type bookmark: create the app
 // (a bookmark application has no Access policies to decide), then delete the old bookmark.
+// An application that does the same exists already (written by someone else, found by what
+// it does): it is checked instead of created.
 func bookmarks(b *builder, a *inventory.AccountInventory) {
+	same := objectIndex(KindAccessAppCreate, len(a.AccessApps), func(i int) any { return a.AccessApps[i] })
 	for _, bm := range a.AccessBookmarks {
 		fps := b.findings(vocab.AccessBookmarksAPI, vocab.KindAccessBookmark, bm.ID)
 		if len(fps) == 0 {
 			continue
 		}
-		create := "access-app.create:" + bm.ID
-		b.add(phaseCreate, Step{
-			ID: create, Kind: KindAccessAppCreate, Change: ChangeCreate,
+		dep := b.createOrCheck(Step{
+			ID: "access-app.create:" + bm.ID, Kind: KindAccessAppCreate, Change: ChangeCreate,
 			Method: "POST", Path: accountPath(a.Account.ID, "access", "apps"),
 			Body:     bookmarkAppBody(bm),
 			Resolves: fps, Risk: RiskLow,
 			Title:  fmt.Sprintf("Create an Access application of type bookmark for %q", bm.Name),
 			Reason: "The bookmarks API is deprecated; bookmarks are Access applications of type bookmark.",
+		}, same, func(k int) string {
+			return "Access application " + named(a.AccessApps[k].Name, a.AccessApps[k].ID)
 		})
 		b.add(phaseOldDelete, Step{
 			ID: "access-bookmark.delete:" + bm.ID, Kind: KindAccessBookmarkDelete, Change: ChangeDelete,
 			Method: "DELETE", Path: accountPath(a.Account.ID, "access", "bookmarks", bm.ID),
-			DependsOn: []string{create}, Resolves: fps, Risk: RiskLow,
+			DependsOn: []string{dep}, Resolves: fps, Risk: RiskLow,
 			Title:  fmt.Sprintf("Delete the old bookmark %q", bm.Name),
 			Reason: "The application replaces it; two launcher tiles would otherwise show.",
 		})

@@ -159,11 +159,14 @@ func (sc *scopeCheck) checkStep(i int, st Step) {
 			sc.refuse(st.ID, "%s", why)
 		}
 	}
+	if len(spec.ReplacedBy) > 0 && !sc.reaches(st, func(dep Step) bool { return slices.Contains(spec.ReplacedBy, dep.Kind) && !dep.Manual }) {
+		sc.refuse(st.ID, "%s retires an old object but does not depend on the step that puts its replacement in place (%s)", st.Kind, vocab.Join(spec.ReplacedBy, " or "))
+	}
 }
 
 // changeOf is the change each op makes, as the plan's summary counts it.
 var changeOf = map[Op]Change{
-	OpVerify: ChangeVerify, OpCreateEntrypoint: ChangeCreate, OpAddRule: ChangeCreate,
+	OpVerify: ChangeVerify, OpVerifyObject: ChangeVerify, OpCreateEntrypoint: ChangeCreate, OpAddRule: ChangeCreate,
 	OpCreate: ChangeCreate, OpUpdate: ChangeUpdate, OpDelete: ChangeDelete,
 }
 

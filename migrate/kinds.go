@@ -1,9 +1,12 @@
 package migrate
 
 import (
+	"encoding/json"
 	"net/http"
 	"strings"
 
+	"github.com/sunsetscan/sunset/migrate/meaning"
+	"github.com/sunsetscan/sunset/scanner/inventory"
 	"github.com/sunsetscan/sunset/scanner/vocab"
 )
 
@@ -44,6 +47,11 @@ const (
 	KindPoolClearEmail          StepKind = "load-balancer-pool.clear-email"
 	KindAccessAppCreate         StepKind = "access-app.create"
 	KindAccessBookmarkDelete    StepKind = "access-bookmark.delete"
+
+	// KindNotificationPolicyVerify and KindAccessAppVerify check that an object someone else
+	// created already does what the plan's would (it stands for it: nothing is created).
+	KindNotificationPolicyVerify StepKind = "notification-policy.verify"
+	KindAccessAppVerify          StepKind = "access-app.verify"
 )
 
 // Kinds of manual steps: an operator acts; apply never sends their call.
@@ -80,8 +88,12 @@ const (
 	OpUpdate
 	// OpDelete deletes an old object; it cannot be undone.
 	OpDelete
-	// OpCreate POSTs a new object to a collection, found again by name; undone by deleting it.
+	// OpCreate POSTs a new object to a collection unless one that does the same is there
+	// (found by what it does, KindSpec.Same, before and after the POST); undone by deleting it.
 	OpCreate
+	// OpVerifyObject reads a collection and checks it holds an object that does what the
+	// step's body describes (KindSpec.Same): one that exists already stands for the plan's.
+	OpVerifyObject
 )
 
 // Scope kinds of a step.
@@ -117,10 +129,45 @@ type KindSpec struct {
 	// Words say what a step of the kind does, for people ("pause firewall rule"): reports
 	// and summaries count and list steps by them instead of by the kind's identifier.
 	Words string
+	// Same, for a kind that creates an object or checks one is there (OpCreate,
+	// OpVerifyObject), is what an object of its collection does (package meaning), read
+	// from its JSON: the step's body, or an object as the API lists it.
+	Same func(obj json.RawMessage) (meaning.Key, error)
+	// ReplacedBy, for a kind that retires an old account object, are the kinds of the
+	// steps that put its replacement in place (create it, or check that one is there): a
+	// step of the kind depends on one of them, and runs only while its replacement is read
+	// in place right before.
+	ReplacedBy []StepKind
 }
 
 // Undoable reports whether a rollback can undo a step of the kind.
-func (s *KindSpec) Undoable() bool { return s.Op != OpDelete && s.Op != OpManual && s.Op != OpVerify }
+func (s *KindSpec) Undoable() bool {
+	return s.Op != OpDelete && s.Op != OpManual && s.Op != OpVerify && s.Op != OpVerifyObject
+}
+
+// appSame is what an Access application does, from its JSON.
+func appSame(raw json.RawMessage) (meaning.Key, error) {
+	var a inventory.AccessApp
+	if err := json.Unmarshal(raw, &a); err != nil {
+		return "", err
+	}
+	return meaning.AccessApp(a), nil
+}
+
+// policySame is what a notification policy does, from its JSON.
+func policySame(raw json.RawMessage) (meaning.Key, error) {
+	var p inventory.NotificationPolicy
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return "", err
+	}
+	return meaning.NotificationPolicy(p), nil
+}
+
+// The collections of the account objects a plan creates.
+const (
+	policiesPath = "/accounts/{account}/alerting/v3/policies"
+	appsPath     = "/accounts/{account}/access/apps"
+)
 
 // Body size bounds: an expression is at most expr.MaxLength (4 KiB) and a rule's other
 // members a few hundred bytes, so 16 KiB holds any rule the translators write with JSON
@@ -172,10 +219,12 @@ func buildRegistry() map[StepKind]*KindSpec {
 		{Kind: KindDNSSettingsPatch, Op: OpUpdate, Scope: ScopeZone, Method: http.MethodPatch, Path: "/zones/{zone}/dns_settings", MaxBody: maxObjectBody, Body: checkDNSSettingsPatch},
 		{Kind: KindDNSRecordPatch, Op: OpUpdate, Scope: ScopeZone, Method: http.MethodPatch, Path: "/zones/{zone}/dns_records/{dns_record}", Whole: true, MaxBody: maxObjectBody, Body: checkSRVPatch},
 		{Kind: KindAccountDNSSettingsPatch, Op: OpUpdate, Scope: ScopeAccount, Method: http.MethodPatch, Path: "/accounts/{account}/dns_settings", MaxBody: maxObjectBody, Body: checkAccountDNSPatch},
-		{Kind: KindNotificationPolicyNew, Op: OpCreate, Scope: ScopeAccount, Method: http.MethodPost, Path: "/accounts/{account}/alerting/v3/policies", MaxBody: maxObjectBody, Body: checkPoolPolicy},
-		{Kind: KindPoolClearEmail, Op: OpUpdate, Scope: ScopeAccount, Method: http.MethodPatch, Path: "/accounts/{account}/load_balancers/pools/{pool}", MaxBody: maxObjectBody, Body: checkClearEmail},
-		{Kind: KindAccessAppCreate, Op: OpCreate, Scope: ScopeAccount, Method: http.MethodPost, Path: "/accounts/{account}/access/apps", MaxBody: maxObjectBody, Body: checkBookmarkApp},
-		{Kind: KindAccessBookmarkDelete, Op: OpDelete, Scope: ScopeAccount, Method: http.MethodDelete, Path: "/accounts/{account}/access/bookmarks/{bookmark}"},
+		{Kind: KindNotificationPolicyNew, Op: OpCreate, Scope: ScopeAccount, Method: http.MethodPost, Path: policiesPath, MaxBody: maxObjectBody, Body: checkPoolPolicy, Same: policySame},
+		{Kind: KindNotificationPolicyVerify, Op: OpVerifyObject, Scope: ScopeAccount, Method: http.MethodGet, Path: policiesPath, MaxBody: maxObjectBody, Body: checkPoolPolicy, Same: policySame},
+		{Kind: KindPoolClearEmail, Op: OpUpdate, Scope: ScopeAccount, Method: http.MethodPatch, Path: "/accounts/{account}/load_balancers/pools/{pool}", MaxBody: maxObjectBody, Body: checkClearEmail, ReplacedBy: []StepKind{KindNotificationPolicyNew, KindNotificationPolicyVerify}},
+		{Kind: KindAccessAppCreate, Op: OpCreate, Scope: ScopeAccount, Method: http.MethodPost, Path: appsPath, MaxBody: maxObjectBody, Body: checkBookmarkApp, Same: appSame},
+		{Kind: KindAccessAppVerify, Op: OpVerifyObject, Scope: ScopeAccount, Method: http.MethodGet, Path: appsPath, MaxBody: maxObjectBody, Body: checkBookmarkApp, Same: appSame},
+		{Kind: KindAccessBookmarkDelete, Op: OpDelete, Scope: ScopeAccount, Method: http.MethodDelete, Path: "/accounts/{account}/access/bookmarks/{bookmark}", ReplacedBy: []StepKind{KindAccessAppCreate, KindAccessAppVerify}},
 	}
 	for _, k := range []rulesetKinds{customRuleKinds, rateLimitRuleKinds, managedRuleKinds, redirectRuleKinds} {
 		specs = append(specs, rulesetSpecs(k)...)
@@ -218,11 +267,13 @@ var kindWords = map[StepKind]string{
 	KindDNSSettingsPatch:   "update zone DNS settings",
 	KindDNSRecordPatch:     "rewrite SRV record",
 
-	KindAccountDNSSettingsPatch: "update account DNS settings",
-	KindNotificationPolicyNew:   "create notification policy",
-	KindPoolClearEmail:          "clear pool notification e-mail",
-	KindAccessAppCreate:         "create Access bookmark app",
-	KindAccessBookmarkDelete:    "delete Access bookmark",
+	KindAccountDNSSettingsPatch:  "update account DNS settings",
+	KindNotificationPolicyNew:    "create notification policy",
+	KindPoolClearEmail:           "clear pool notification e-mail",
+	KindAccessAppCreate:          "create Access bookmark app",
+	KindAccessBookmarkDelete:     "delete Access bookmark",
+	KindNotificationPolicyVerify: "check notification policy",
+	KindAccessAppVerify:          "check Access bookmark app",
 
 	KindAccountSettingsStop:  "stop using the old account settings fields",
 	KindTunnelMove:           "move tunnel",

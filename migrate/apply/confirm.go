@@ -2,6 +2,7 @@ package apply
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -100,16 +101,20 @@ func (r *scopeRun) confirmSteps(ctx context.Context, coll string, steps []migrat
 	return nil
 }
 
-// confirmCreates: an object of each create's name is in the collection.
+// confirmCreates: for each create, an object that does what it made is in the collection
+// (read once).
 func (r *scopeRun) confirmCreates(ctx context.Context, coll string, steps []migrate.Step) error {
-	list, err := cfapi.ListAt[namedObject](ctx, r.opts.Client, coll)
+	list, err := cfapi.ListAt[json.RawMessage](ctx, r.opts.Client, coll)
 	if err != nil {
 		return err
 	}
 	for _, st := range steps {
-		name := nameOf(st)
-		if name != "" && !slices.ContainsFunc(list, func(o namedObject) bool { return o.Name == name }) {
-			return unsafe("no %q under %s", name, coll)
+		found, err := matching(migrate.SpecOf(st), list, st.Body)
+		if err != nil {
+			return err
+		}
+		if len(found) == 0 {
+			return unsafe("nothing under %s does what %s made", coll, st.ID)
 		}
 	}
 	return nil

@@ -1,6 +1,8 @@
 package apply
 
 import (
+	"slices"
+
 	"github.com/sunsetscan/sunset/migrate"
 	"github.com/sunsetscan/sunset/scanner/cfapi"
 )
@@ -15,11 +17,13 @@ import (
 //     the read back); an entry point created: its read, and the create call;
 //   - a verify step: a read;
 //   - a change or deletion: the write and its read back, plus a read before it of an
-//     object not in a listed collection; an object created: list, POST, list;
+//     object not in a listed collection; an object created: list, POST, list; the check of
+//     an object that stands for the plan's: its list;
 //
 // and the safety invariant's reads around each removal unit (invariantPhases): before it
 // the entry points that replace what it removes (every target before the scope's first
-// removal), after it the same (every target after the last).
+// removal), after it the same (every target after the last); before a step retiring an old
+// account object, the list holding its replacement (replacementReads).
 func EstimateRequests(p *migrate.Plan, keepOld bool) int {
 	n := 0
 	for _, sc := range scopesOf(p, nil) {
@@ -55,7 +59,7 @@ func (c *costWalk) unit(u unit) int {
 		return 0
 	}
 	op, coll := migrate.SpecOf(todo[0]).Op, collectionOf(todo[0].Path)
-	n := len(c.r.invariantPhases(todo, false))
+	n := len(c.r.invariantPhases(todo, false)) + replacementReads(c.r.sc, todo)
 	if removes(todo[0]) {
 		c.r.replacedChecked = true
 	}
@@ -99,6 +103,21 @@ func ConfirmReads(p *migrate.Plan, done map[string]Entry) int {
 			if _, ok := done[r.key(st)]; ok {
 				n += r.confirmReads()
 				break
+			}
+		}
+	}
+	return n
+}
+
+// replacementReads is how many reads replacementThere makes before steps: one (a page) per
+// dependency that put in place what a step retiring an old account object needs.
+func replacementReads(sc scope, steps []migrate.Step) int {
+	n := 0
+	for _, st := range steps {
+		spec := migrate.SpecOf(st)
+		for _, id := range st.DependsOn {
+			if i, ok := sc.index[id]; ok && spec != nil && slices.Contains(spec.ReplacedBy, sc.steps[i].Kind) {
+				n++
 			}
 		}
 	}

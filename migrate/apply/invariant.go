@@ -40,6 +40,13 @@ func (r *scopeRun) replacementsInPlace(ctx context.Context, st migrate.Step, aft
 // replacementsAround is replacementsInPlace for steps sent together (a unit): read right
 // before and right after the unit's write.
 func (r *scopeRun) replacementsAround(ctx context.Context, steps []migrate.Step, after bool) error {
+	for _, st := range steps {
+		if spec := migrate.SpecOf(st); !after && spec != nil && len(spec.ReplacedBy) > 0 {
+			if err := r.replacementThere(ctx, st); err != nil {
+				return err
+			}
+		}
+	}
 	phases := r.invariantPhases(steps, after)
 	for _, p := range phases {
 		if err := r.verifyEntrypoint(ctx, p); err != nil {

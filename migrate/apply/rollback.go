@@ -231,10 +231,18 @@ func (r *scopeRun) undoAddRule(ctx context.Context, st migrate.Step, rulesetID, 
 // undoCreateObject deletes an object the apply created.
 func (r *scopeRun) undoCreateObject(ctx context.Context, st migrate.Step, id string) error {
 	if id == "" {
-		// The run stopped before it learnt the id: apply's own lookup by name finds it.
-		var err error
-		if id, err = r.findByName(ctx, st.Path, nameOf(st)); err != nil || id == "" {
-			return err // "" and nil: never created
+		// The run stopped before it learnt the id: the copy this plan's body made, if any.
+		found, err := r.sameObjects(ctx, migrate.SpecOf(st), st.Path, st.Body)
+		if err != nil {
+			return err
+		}
+		for _, o := range found {
+			if ours(o, st) {
+				id = o.id
+			}
+		}
+		if id == "" {
+			return nil // never created
 		}
 	}
 	path := st.Path + "/" + id

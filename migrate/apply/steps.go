@@ -110,6 +110,7 @@ var handlers = map[migrate.Op]handler{
 		},
 		requests: 3, // read, DELETE, read back
 	},
+	migrate.OpVerifyObject: {run: (*scopeRun).checkObject, requests: 1},
 	migrate.OpCreate: {
 		run: func(r *scopeRun, ctx context.Context, st migrate.Step, _ *migrate.KindSpec) (map[string]string, string, error) {
 			return r.createObject(ctx, st)
@@ -450,40 +451,6 @@ func (r *scopeRun) deleteObject(ctx context.Context, st migrate.Step) (map[strin
 	return r.finish(st, nil, false)
 }
 
-// createObject POSTs a new object (an Access application, a notification policy), unless
-// one of the same name exists already.
-func (r *scopeRun) createObject(ctx context.Context, st migrate.Step) (map[string]string, string, error) {
-	name := nameOf(st)
-	find := func() (string, error) { return r.findByName(ctx, st.Path, name) }
-	id, err := find()
-	if err != nil {
-		return nil, "", err
-	}
-	if id != "" {
-		return r.finish(st, map[string]string{"id": id}, true)
-	}
-	if err := r.begin(st, nil); err != nil {
-		return nil, "", err
-	}
-	var made struct {
-		ID string `json:"id"`
-	}
-	callErr := r.opts.Client.Call(ctx, st.Method, st.Path, st.Body, &made)
-	if callErr == nil && made.ID != "" && name == "" {
-		return r.finish(st, map[string]string{"id": made.ID}, false)
-	}
-	if id, err = find(); err != nil {
-		return nil, "", err
-	}
-	if id == "" {
-		if callErr != nil {
-			return nil, "", callErr
-		}
-		return nil, "", unsafe("no %q under %s after the POST", name, st.Path)
-	}
-	return r.finish(st, map[string]string{"id": id}, false)
-}
-
 // nameOf is the name a create step gives its object ("" when none).
 func nameOf(st migrate.Step) string {
 	var body struct {
@@ -491,30 +458,6 @@ func nameOf(st migrate.Step) string {
 	}
 	_ = json.Unmarshal(st.Body, &body)
 	return body.Name
-}
-
-// namedObject is what a create's collection lists of each object: enough to find one by name.
-type namedObject struct {
-	ID   string `json:"id"`
-	Name string `json:"name"`
-}
-
-// findByName is the id of the object named name in the collection at path, reading every
-// page; "" when there is none (or no name to look for).
-func (r *scopeRun) findByName(ctx context.Context, path, name string) (string, error) {
-	if name == "" {
-		return "", nil
-	}
-	list, err := cfapi.ListAt[namedObject](ctx, r.opts.Client, path)
-	if err != nil {
-		return "", err
-	}
-	for _, o := range list {
-		if o.Name == name {
-			return o.ID, nil
-		}
-	}
-	return "", nil
 }
 
 // begin journals a step about to be sent.
