@@ -7,8 +7,8 @@ import (
 
 	"github.com/sunsetscan/sunset/scanner/vocab"
 
-	"github.com/sunsetscan/sunset/migrate/meaning"
 	"github.com/sunsetscan/sunset/scanner/inventory"
+	"github.com/sunsetscan/sunset/scanner/meaning"
 )
 
 // accountTranslator plans the account-scoped objects: nameserver defaults, load balancer

@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/sunsetscan/sunset/migrate/meaning"
+	"github.com/sunsetscan/sunset/scanner/meaning"
 	"github.com/sunsetscan/sunset/scanner/vocab"
 
 	"github.com/sunsetscan/sunset/scanner/inventory"

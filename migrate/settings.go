@@ -7,7 +7,6 @@ import (
 
 	"github.com/sunsetscan/sunset/scanner/vocab"
 
-	"github.com/sunsetscan/sunset/scanner/expr"
 	"github.com/sunsetscan/sunset/scanner/inventory"
 )
 
@@ -107,32 +106,10 @@ func mobileRedirectOffBody(v json.RawMessage) (json.RawMessage, bool) {
 	return settingBody("mobile_redirect", map[string]any{"status": "off", "mobile_subdomain": *m.MobileSubdomain, "strip_uri": m.StripURI}), true
 }
 
-// mobileRedirectRule is the single redirect rule (phase http_request_dynamic_redirect) that
-// replaces mobile_redirect. Derived: the old feature recognised mobile browsers by their user
-// agent; the rule matches "Mobi" or "Android" in it on the zone's own host, and sends them to
-// the mobile subdomain with a 302, keeping the path and query unless strip_uri.
-func mobileRedirectRule(zone string, m mobileRedirectSetting) (inventory.RulesetRule, string) {
-	target := "https://" + inventory.NormalizeDNSName(*m.MobileSubdomain) + "." + zone
-	fromValue := map[string]any{"status_code": 302, "preserve_query_string": !m.StripURI}
-	if m.StripURI {
-		fromValue["target_url"] = map[string]string{"value": target + "/"}
-	} else {
-		fromValue["target_url"] = map[string]string{"expression": "concat(" + expr.Quote(target) + ", http.request.uri.path)"}
-	}
-	return inventory.RulesetRule{
-		Action:           vocab.ActionRedirect,
-		Expression:       fmt.Sprintf("http.host eq %s and (http.user_agent contains \"Mobi\" or http.user_agent contains \"Android\")", expr.Quote(zone)),
-		Description:      "Mobile redirect to " + target + " (migrated from the mobile_redirect setting)",
-		Enabled:          boolPtr(true),
-		Ref:              inventory.MobileRedirectRef,
-		ActionParameters: mustJSON(map[string]any{"from_value": fromValue}),
-	}, target
-}
-
 // MobileRedirectRule is the single redirect rule that replaces the mobile_redirect setting
 // of zone (the zone's host name), for callers outside the plan (sunset fix).
 func MobileRedirectRule(zone, mobileSubdomain string, stripURI bool) inventory.RulesetRule {
-	rule, _ := mobileRedirectRule(inventory.NormalizeDNSName(zone), mobileRedirectSetting{Status: "on", MobileSubdomain: &mobileSubdomain, StripURI: stripURI})
+	rule, _ := inventory.MobileRedirectRule(zone, mobileSubdomain, stripURI)
 	return rule
 }
 
@@ -158,7 +135,7 @@ func mobileRedirect(b *builder, v json.RawMessage, fps []string) {
 		b.add(phaseManual, stop)
 		return
 	}
-	rule, target := mobileRedirectRule(zone, m)
+	rule, target := inventory.MobileRedirectRule(zone, *m.MobileSubdomain, m.StripURI)
 	verify := ""
 	if !b.ruleThere(vocab.PhaseDynamicRedirect, rule) {
 		verify = b.changeRuleset(rulesetChange{

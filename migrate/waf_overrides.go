@@ -6,8 +6,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/sunsetscan/sunset/migrate/meaning"
 	"github.com/sunsetscan/sunset/scanner/inventory"
+	"github.com/sunsetscan/sunset/scanner/meaning"
 	"github.com/sunsetscan/sunset/scanner/vocab"
 )
 

@@ -9,6 +9,7 @@ import (
 	"github.com/sunsetscan/sunset/scanner/vocab"
 
 	"github.com/sunsetscan/sunset/scanner/inventory"
+	"github.com/sunsetscan/sunset/scanner/meaning"
 )
 
 // cnameFlattening reports the zone's cname_flattening setting with the flatten_all_cnames value
@@ -336,7 +337,7 @@ func (s *liveScan) deprecatedZoneSettings(z *inventory.ZoneInventory) {
 		case j.use == settingNotice:
 			sev = SeverityNotice
 		case c.setting == "mobile_redirect":
-			if rule, ok := z.RuleByRef(vocab.PhaseDynamicRedirect, inventory.MobileRedirectRef); ok {
+			if rule, ok := mobileRedirectReplaced(z, set.Value); ok {
 				sev = SeverityNotice
 				advice = fmt.Sprintf("the single redirect rule %s replaces it", named(rule.Description, rule.ID))
 				if !pastEOL {
@@ -476,4 +477,29 @@ func (s *liveScan) accessBookmarks(a *inventory.AccountInventory) {
 			fmt.Sprintf("Access bookmark %q (id %s%s) is managed through the legacy bookmarks API, which is %s: manage it as an Access application of type bookmark (/accounts/:account_id/access/apps) instead.",
 				bm.Name, bm.ID, domain, r.life(s.asOf)))
 	}
+}
+
+// mobileRedirectReplaced is the redirect rule that replaces a zone's mobile_redirect setting
+// (value v): the one a plan made (its ref), or one that does what it would (package
+// meaning), whoever wrote it.
+func mobileRedirectReplaced(z *inventory.ZoneInventory, v json.RawMessage) (inventory.RulesetRule, bool) {
+	if rule, ok := z.RuleByRef(vocab.PhaseDynamicRedirect, inventory.MobileRedirectRef); ok {
+		return rule, true
+	}
+	var m struct {
+		MobileSubdomain string `json:"mobile_subdomain"`
+		StripURI        bool   `json:"strip_uri"`
+	}
+	rs, ok := z.Ruleset(vocab.PhaseDynamicRedirect)
+	if !ok || json.Unmarshal(v, &m) != nil || m.MobileSubdomain == "" {
+		return inventory.RulesetRule{}, false
+	}
+	want, _ := inventory.MobileRedirectRule(z.Zone.Name, m.MobileSubdomain, m.StripURI)
+	key := meaning.Rule(vocab.PhaseDynamicRedirect, want)
+	for _, r := range rs.Rules {
+		if meaning.Rule(vocab.PhaseDynamicRedirect, r) == key {
+			return r, true
+		}
+	}
+	return inventory.RulesetRule{}, false
 }

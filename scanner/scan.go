@@ -120,7 +120,8 @@ type RetiredNote struct {
 //   - zone-setting-*: no finding at the no-op value (feature off; brotli on); brotli off is a
 //     notice (compression comes on); a feature that is on is the entry's severity before its
 //     end of life and a notice after it (the value left does nothing), except mobile_redirect
-//     without its replacement redirect rule (ref inventory.MobileRedirectRef).
+//     without its replacement redirect rule (ref inventory.MobileRedirectRef, or a rule that
+//     does what it does, package meaning).
 //   - values the replacement already reflects (cname_flattening, use_apex_ns,
 //     secondary_overrides, the account nameserver fields), the DNS record response fields and
 //     legacy tunnels are notices: only callers must move. A value with no mapping, or old and

@@ -109,13 +109,16 @@ func (r *scopeRun) bulkReadBack(ctx context.Context, coll string, send []migrate
 	if err != nil {
 		return err
 	}
-	var took []migrate.Step
+	var took, gone []migrate.Step
 	for _, st := range send {
-		if bulkTook(st, back[st.Path]) {
+		switch {
+		case bulkTook(st, back[st.Path]):
 			took = append(took, st)
+		case back[st.Path] == nil && r.deletesLater(st, false):
+			gone = append(gone, st) // another run of the plan deleted it meanwhile
 		}
 	}
-	missed := len(send) - len(took)
+	missed := len(send) - len(took) - len(gone)
 	switch {
 	case missed > 0 && callErr != nil && !transient(callErr) && !cfapi.IsAuth(callErr):
 		err = &bulkRefusedError{err: callErr}
@@ -131,6 +134,11 @@ func (r *scopeRun) bulkReadBack(ctx context.Context, coll string, send []migrate
 	}
 	for _, st := range took {
 		if ferr := r.finishInto(done, st, nil, false); ferr != nil {
+			return ferr
+		}
+	}
+	for _, st := range gone {
+		if ferr := r.finishInto(done, st, nil, true); ferr != nil {
 			return ferr
 		}
 	}

@@ -9,9 +9,9 @@ import (
 	"sort"
 
 	"github.com/sunsetscan/sunset/migrate"
-	"github.com/sunsetscan/sunset/migrate/meaning"
 	"github.com/sunsetscan/sunset/scanner/cfapi"
 	"github.com/sunsetscan/sunset/scanner/inventory"
+	"github.com/sunsetscan/sunset/scanner/meaning"
 	"github.com/sunsetscan/sunset/scanner/vocab"
 )
 

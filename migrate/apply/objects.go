@@ -9,8 +9,8 @@ import (
 	"sort"
 
 	"github.com/sunsetscan/sunset/migrate"
-	"github.com/sunsetscan/sunset/migrate/meaning"
 	"github.com/sunsetscan/sunset/scanner/cfapi"
+	"github.com/sunsetscan/sunset/scanner/meaning"
 )
 
 // The account objects a plan creates (Access applications, notification policies) are found

@@ -392,6 +392,9 @@ func (r *scopeRun) updateObject(ctx context.Context, st migrate.Step, spec *migr
 	if err != nil {
 		return nil, "", err
 	}
+	if back == nil && r.deletesLater(st, false) {
+		return r.finish(st, nil, true) // another run of the plan deleted it meanwhile
+	}
 	if back == nil || !took(back, body) {
 		if callErr != nil {
 			return nil, "", callErr

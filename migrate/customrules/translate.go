@@ -7,8 +7,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/sunsetscan/sunset/migrate/meaning"
 	"github.com/sunsetscan/sunset/scanner/inventory"
+	"github.com/sunsetscan/sunset/scanner/meaning"
 	"github.com/sunsetscan/sunset/scanner/vocab"
 )
 

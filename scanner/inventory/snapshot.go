@@ -6,6 +6,7 @@ import (
 	"io"
 	"sort"
 
+	"github.com/sunsetscan/sunset/scanner/expr"
 	"github.com/sunsetscan/sunset/scanner/vocab"
 )
 
@@ -109,6 +110,33 @@ func (z *ZoneInventory) Ruleset(phase vocab.Phase) (Ruleset, bool) {
 // MobileRedirectRef is the ref of the single redirect rule a migration plan creates for the
 // mobile_redirect zone setting, so that scans and later plans recognise it.
 const MobileRedirectRef = "zone_setting:mobile_redirect"
+
+// MobileRedirectRule is the single redirect rule (phase http_request_dynamic_redirect) that
+// replaces the mobile_redirect setting of zone (the zone's host name) with the setting's
+// mobile subdomain and strip_uri, and the URL it redirects to. Derived: the old feature
+// recognised mobile browsers by their user agent; the rule matches "Mobi" or "Android" in it
+// on the zone's own host, and sends them to the mobile subdomain with a 302, keeping the path
+// and query unless strip_uri. Plans create it; scans recognise it (by what it does).
+func MobileRedirectRule(zone, mobileSubdomain string, stripURI bool) (RulesetRule, string) {
+	zone = NormalizeDNSName(zone)
+	target := "https://" + NormalizeDNSName(mobileSubdomain) + "." + zone
+	fromValue := map[string]any{"status_code": 302, "preserve_query_string": !stripURI}
+	if stripURI {
+		fromValue["target_url"] = map[string]string{"value": target + "/"}
+	} else {
+		fromValue["target_url"] = map[string]string{"expression": "concat(" + expr.Quote(target) + ", http.request.uri.path)"}
+	}
+	params, _ := json.Marshal(map[string]any{"from_value": fromValue}) // maps of strings, bools and ints
+	enabled := true
+	return RulesetRule{
+		Action:           vocab.ActionRedirect,
+		Expression:       fmt.Sprintf("http.host eq %s and (http.user_agent contains \"Mobi\" or http.user_agent contains \"Android\")", expr.Quote(zone)),
+		Description:      "Mobile redirect to " + target + " (migrated from the mobile_redirect setting)",
+		Enabled:          &enabled,
+		Ref:              MobileRedirectRef,
+		ActionParameters: params,
+	}, target
+}
 
 // RuleByRef returns the rule with the given ref in the zone's entry point of phase.
 func (z *ZoneInventory) RuleByRef(phase vocab.Phase, ref string) (RulesetRule, bool) {

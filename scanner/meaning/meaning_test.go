@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/sunsetscan/sunset/migrate/meaning"
 	"github.com/sunsetscan/sunset/scanner/inventory"
+	"github.com/sunsetscan/sunset/scanner/meaning"
 	"github.com/sunsetscan/sunset/scanner/vocab"
 )
 
