@@ -10,14 +10,18 @@
 //     collection's last list (or a read of the object) shows them, and refuses the scope
 //     ("plan is stale: rebuild") on a difference, allowing only what this apply did itself;
 //   - finds out first whether a step is done already (an answer lost, a killed run
-//     resumed), so nothing is sent twice and no rule is added twice;
-//   - writes to an entry point without overwriting it: a missing one is created with one
-//     PUT of exactly the plan's rules, an existing one gets one PUT of its whole list with
-//     every rule already there kept in place, guarded by the ruleset's version;
+//     resumed, another run or another tool did it): the rules and objects a plan creates
+//     are recognised by what they do (scanner/meaning, standing.go, objects.go), before and
+//     after each create, so nothing is made twice, and of two copies a race of two runs
+//     left the earlier stays;
+//   - writes to an entry point without overwriting anyone's rules: a missing one is created
+//     with the API's create call (refused when one exists by then), an existing one gets
+//     each rule with its own positioned POST; a rule someone else adds at any moment is kept;
 //   - is read back, and the scope's safety invariant checked (invariant.go): rules that were
 //     there are there, and every rule the plan puts in the zone's entry points is in place
 //     as planned before the first old firewall rule, filter, rate limit, WAF override or
-//     WAF setting is paused, deleted or switched off, and again after each of those units.
+//     WAF setting is paused, deleted or switched off, and again after each of those units;
+//     rules others added besides are kept and named (ScopeResult.Notices).
 //
 // A failure stops its scope at the last step that held the invariant; the others go on.
 // The journal (journal.go) records every write as it begins (a bulk call with the steps

@@ -50,7 +50,7 @@ func (r *scopeRun) retried(ctx context.Context, read func() error) error {
 
 // journaled are the scope's steps an earlier run did whose effect is an object (not an
 // entry point: the targets cover those), by the collection read to confirm them: a
-// create's own path (found by name), the list of a listed collection, "" for the objects
+// create's own path (found by what it does), the list of a listed collection, "" for the objects
 // read on their own.
 func (r *scopeRun) journaled() map[string][]migrate.Step {
 	out := map[string][]migrate.Step{}

@@ -55,7 +55,7 @@ type Entry struct {
 	// just before it: what a rollback writes back.
 	Before json.RawMessage `json:"before,omitempty"`
 	// Steps, IDs and Befores are set on the begin entry of a call that carries out several
-	// steps at once (a bulk call, or an entry point's whole rule list): the steps it covers,
+	// steps at once (a bulk call): the steps it covers,
 	// the ids of their objects, and what each step's write overwrites, by step.
 	Steps   []string                   `json:"steps,omitempty"`
 	IDs     []string                   `json:"ids,omitempty"`

@@ -58,7 +58,7 @@ func (r *scopeRun) undoCall(st migrate.Step, t *touched) (method, path, what str
 		}
 		return st.Method, st.Path, "write back what the apply overwrote: " + clipRaw(before)
 	case migrate.OpCreate:
-		id := idOr(t.created["id"], "{its id, found by name}")
+		id := idOr(t.created["id"], "{its id, found by what it does}")
 		return http.MethodDelete, st.Path + "/" + id, "delete the object this apply created" + named(nameOf(st))
 	case migrate.OpDelete:
 		return "", "", fmt.Sprintf("%s deleted %s: a deletion cannot be undone, the rollback of this %s stops here with the replacements in place", st.ID, st.Path, r.sc.kind)

@@ -12,7 +12,8 @@ import (
 )
 
 // unit is what apply carries out as one: a step on its own, or a run of steps sent together
-// (the API's bulk call for their kind, or one write of an entry point's whole rule list).
+// (the API's bulk call for their kind, or the rules added to one entry point after one read
+// of it).
 // The plan keeps one step per object (what is reviewed, journaled and undone); a unit only
 // changes how many requests carry them.
 type unit struct {

@@ -14,6 +14,7 @@ import (
 	"github.com/sunsetscan/sunset/migrate/terraform"
 	"github.com/sunsetscan/sunset/reports"
 	"github.com/sunsetscan/sunset/scanner/inventory"
+	"github.com/sunsetscan/sunset/scanner/meaning"
 	"github.com/sunsetscan/sunset/scanner/vocab"
 )
 
@@ -98,13 +99,19 @@ func entryPointOf(z zoneInfo, phase vocab.Phase) (inventory.Ruleset, bool) {
 }
 
 // ruleList is front, the existing rules, then back, as JSON; a new rule whose ref an
-// existing one has is there already (an earlier migration).
+// existing one has (an earlier migration), or that does what an existing one does (written
+// by someone else: package meaning), is there already.
 func ruleList(nr newRules, existing inventory.Ruleset) ([]json.RawMessage, error) {
-	refs := map[string]bool{}
+	refs := map[string]int{}
+	same := meaning.NewIndex(len(existing.Rules), func(i int) meaning.Key { return meaning.Rule(nr.phase, existing.Rules[i]) })
 	var out []json.RawMessage
 	add := func(rs []inventory.RulesetRule) error {
 		for _, r := range rs {
-			if r.Ref != "" && refs[r.Ref] {
+			if i, ok := refs[r.Ref]; ok && r.Ref != "" {
+				same.Reserve(i) // it stands for this rule only
+				continue
+			}
+			if _, there := same.Claim(meaning.Rule(nr.phase, r)); there {
 				continue
 			}
 			raw, err := json.Marshal(r)
@@ -115,8 +122,10 @@ func ruleList(nr newRules, existing inventory.Ruleset) ([]json.RawMessage, error
 		}
 		return nil
 	}
-	for _, r := range existing.Rules {
-		refs[r.Ref] = r.Ref != ""
+	for i, r := range existing.Rules {
+		if _, dup := refs[r.Ref]; !dup {
+			refs[r.Ref] = i
+		}
 	}
 	if err := add(nr.front); err != nil {
 		return nil, err

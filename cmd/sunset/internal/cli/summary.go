@@ -166,6 +166,9 @@ func writeScopeText(w io.Writer, res *apply.Result, sc *apply.ScopeResult) {
 		fmt.Fprintf(w, "%s %s: %s (%d sent, %d found done, %d from the journal, %d held back)\n", sc.Scope, name, sc.Status,
 			sc.Count(apply.OutcomeSent)+sc.Count(apply.OutcomeChecked)+sc.Count(apply.OutcomeUndone), sc.Count(apply.OutcomeAlready), sc.Count(apply.OutcomeJournal), sc.Count(apply.OutcomeHeld))
 	}
+	for _, n := range sc.Notices {
+		fmt.Fprintf(w, "  other writers: %s\n", textsafe.Sanitize(n))
+	}
 }
 
 // writeManualLeft prints what is left by hand, by kind, and where each step is listed.
