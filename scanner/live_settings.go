@@ -370,7 +370,7 @@ func (s *liveScan) pools(a *inventory.AccountInventory) {
 	sc := scope{accountID: a.Account.ID}
 	for i := range a.LoadBalancerPools {
 		p := &a.LoadBalancerPools[i]
-		if strings.TrimSpace(p.NotificationEmail) == "" {
+		if !p.HasNotificationEmail() {
 			continue
 		}
 		s.add(r, r.sev, sc, Resource{Kind: vocab.KindLoadBalancerPool, ID: p.ID, Name: p.Name}, "",

@@ -257,3 +257,17 @@ func (c *Client) ListTunnels(ctx context.Context, accountID string) ([]inventory
 func (c *Client) ListAccessBookmarks(ctx context.Context, accountID string) ([]inventory.AccessBookmark, error) {
 	return list[inventory.AccessBookmark](ctx, c, perPageUnspecified, nil, true, "accounts", accountID, "access", "bookmarks")
 }
+
+// ListAccessApps returns an account's Access applications (GET /accounts/:id/access/apps,
+// every page; see perPageAccessApps). The scan reads them where a plan may create one, so
+// that it does not create an application of type bookmark that exists already.
+func (c *Client) ListAccessApps(ctx context.Context, accountID string) ([]inventory.AccessApp, error) {
+	return list[inventory.AccessApp](ctx, c, perPageAccessApps, nil, false, "accounts", accountID, "access", "apps")
+}
+
+// ListNotificationPolicies returns an account's notification policies
+// (GET /accounts/:id/alerting/v3/policies, every page; see perPageNotificationPolicies),
+// read where a plan may create one for a pool's notification_email.
+func (c *Client) ListNotificationPolicies(ctx context.Context, accountID string) ([]inventory.NotificationPolicy, error) {
+	return list[inventory.NotificationPolicy](ctx, c, perPageNotificationPolicies, nil, false, "accounts", accountID, "alerting", "v3", "policies")
+}

@@ -197,6 +197,8 @@ func TestDeprecatedRoutesMarkRetirement(t *testing.T) {
 		"bulk settings":           {func() error { _, err := c.ListZoneSettings(ctx, "z"); return err }, true},
 		"tunnels":                 {func() error { _, err := c.ListTunnels(ctx, "a"); return err }, true},
 		"bookmarks":               {func() error { _, err := c.ListAccessBookmarks(ctx, "a"); return err }, true},
+		"access apps (live)":      {func() error { _, err := c.ListAccessApps(ctx, "a"); return err }, false},
+		"policies (live)":         {func() error { _, err := c.ListNotificationPolicies(ctx, "a"); return err }, false},
 		"ssl setting (live)":      {func() error { _, err := c.GetZoneSetting(ctx, "z", "ssl"); return err }, false},
 		"dns settings (live)":     {func() error { _, err := c.GetDNSSettings(ctx, "z"); return err }, false},
 		"dns records (live)":      {func() error { _, err := c.ListDNSRecords(ctx, "z", ""); return err }, false},

@@ -22,6 +22,13 @@ const (
 	perPageRateLimits  = 1000
 	perPageDNSRecords  = 5000
 	perPageUnspecified = 0
+	// The Access applications and notification policies lists answer with result_info
+	// (page, per_page, count, total_count), but their description (the OpenAPI snapshot of
+	// 2024-08-06, openapi_plan_ops.json) declares no page or per_page parameter and no
+	// maximum: the client sends none on the first page and follows the server's pages, so
+	// a list longer than the server's default page is still read whole.
+	perPageAccessApps           = perPageUnspecified
+	perPageNotificationPolicies = perPageUnspecified
 )
 
 // maxPages stops a server that keeps announcing more pages from looping the client forever.

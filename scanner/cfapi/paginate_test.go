@@ -215,6 +215,15 @@ func TestPerPageByEndpoint(t *testing.T) {
 		{"/accounts/a1/load_balancers/pools", "", func(c *Client) error { _, err := c.ListLoadBalancerPools(ctx, "a1"); return err }},
 		{"/accounts/a1/tunnels", "", func(c *Client) error { _, err := c.ListTunnels(ctx, "a1"); return err }},
 		{"/accounts/a1/access/bookmarks", "", func(c *Client) error { _, err := c.ListAccessBookmarks(ctx, "a1"); return err }},
+		{"/accounts/a1/access/apps", "", func(c *Client) error { _, err := c.ListAccessApps(ctx, "a1"); return err }},
+		{"/accounts/a1/alerting/v3/policies", "", func(c *Client) error { _, err := c.ListNotificationPolicies(ctx, "a1"); return err }},
+	}
+	// A plan's lookup before it creates an application or a policy (ListAt) asks for the
+	// pages the scan's read asks for.
+	for _, path := range []string{"/accounts/a1/access/apps", "/accounts/a1/alerting/v3/policies"} {
+		if n := PerPage(path); n != perPageUnspecified {
+			t.Errorf("PerPage(%s) = %d, want none, as the scan's read", path, n)
+		}
 	}
 	for _, tc := range tests {
 		t.Run(tc.path, func(t *testing.T) {

@@ -247,6 +247,7 @@ func ListAt[T any](ctx context.Context, c *Client, path string) ([]T, error) {
 var perPageOf = map[string]int{
 	"firewall/rules": perPageFirewall, "filters": perPageFilters,
 	"firewall/waf/overrides": perPageWAF, "rate_limits": perPageRateLimits,
+	"access/apps": perPageAccessApps, "alerting/v3/policies": perPageNotificationPolicies,
 }
 
 // PerPage is the page size ListAt asks for at path: the largest the endpoint takes (domain

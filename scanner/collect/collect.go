@@ -44,7 +44,19 @@
 // its rules): a zone with one active package and a custom rules entry point costs 18. Every
 // further page of a list is one more request. An account costs 4 (dns_settings,
 // load_balancers/pools, tunnels, access/bookmarks) plus its zone listing pages, plus one GET
-// when named in Options.Accounts.
+// when named in Options.Accounts, plus 1 for access/apps when it has an Access bookmark and
+// 1 for alerting/v3/policies when a load balancer pool has a notification_email.
+//
+// Those two are read for the migration plan, not for a finding: a plan replaces a bookmark
+// with an Access application of type bookmark and a pool's notification_email with a
+// notification policy, and must not create one when one that does the same exists. They are
+// read only where the plan may create one (inventory.AccountInventory.NeedsAccessApps,
+// NeedsNotificationPolicies), so an account without either costs nothing more. Their
+// failure never ends the collection, not even a 403 that IsFatal would call fatal (a token
+// allowed to read bookmarks and pools may lack the permission to read applications or
+// policies): it is recorded as an error of that part (inventory.PartAccessApps,
+// PartNotificationPolicies), which makes the snapshot incomplete and tells the plan that it
+// could not check; every deprecated object was read all the same.
 //
 // The deprecated dns_settings/use_apex_ns and dns_settings/secondary_overrides endpoints
 // are not read: the zone's dns_settings reflects both (multi_provider, secondary_overrides),
@@ -159,6 +171,12 @@ type Source interface {
 	ListTunnels(ctx context.Context, accountID string) ([]inventory.Tunnel, error)
 	// ListAccessBookmarks lists an account's Access bookmarks (deprecated API).
 	ListAccessBookmarks(ctx context.Context, accountID string) ([]inventory.AccessBookmark, error)
+	// ListAccessApps lists an account's Access applications; called only for an account
+	// with Access bookmarks (inventory.AccountInventory.NeedsAccessApps).
+	ListAccessApps(ctx context.Context, accountID string) ([]inventory.AccessApp, error)
+	// ListNotificationPolicies lists an account's notification policies; called only for
+	// an account with a pool's notification_email (NeedsNotificationPolicies).
+	ListNotificationPolicies(ctx context.Context, accountID string) ([]inventory.NotificationPolicy, error)
 }
 
 // Progress is reported after each zone.
@@ -640,20 +658,39 @@ type recorder struct {
 // because every call of its zone or account before it failed (see Options.FailureLimit).
 const SkippedAfterFailures = "not scanned: skipped after repeated failures"
 
+// callKind is how run classifies a failed call's error.
+type callKind int
+
+const (
+	// callRetirable: an endpoint that may be past its end of life (Options.IsRetired).
+	callRetirable callKind = iota
+	// callPlain: an endpoint under no deprecation notice, where a 404 is a failure.
+	callPlain
+	// callOptional: callPlain for a read only the plan needs, whose failure is never fatal
+	// (see the package documentation, "Requests per zone").
+	callOptional
+)
+
 // do runs one call of a part and classifies its error: what names the part in errors
 // (its path relative to the zone or account), path is the request path recorded when the
 // endpoint is retired. It reports whether the call succeeded.
 func (r *recorder) do(ctx context.Context, what, path string, call func(context.Context) error) bool {
-	return r.run(ctx, what, path, true, call)
+	return r.run(ctx, what, path, callRetirable, call)
 }
 
 // doPlain is do for a call whose endpoint is not under a deprecation notice (an account, a
 // zone listing), so that a 404 there is a failure, never "retired".
 func (r *recorder) doPlain(ctx context.Context, what string, call func(context.Context) error) bool {
-	return r.run(ctx, what, "", false, call)
+	return r.run(ctx, what, "", callPlain, call)
 }
 
-func (r *recorder) run(ctx context.Context, what, path string, retirable bool, call func(context.Context) error) bool {
+// doOptional is doPlain for a read only the migration plan needs: even an error IsFatal
+// calls fatal (a 403) is recorded as that part's failure, and the collection goes on.
+func (r *recorder) doOptional(ctx context.Context, what string, call func(context.Context) error) bool {
+	return r.run(ctx, what, "", callOptional, call)
+}
+
+func (r *recorder) run(ctx context.Context, what, path string, kind callKind, call func(context.Context) error) bool {
 	if ctx.Err() != nil {
 		r.fail(what, NotScannedInterrupted)
 		return false
@@ -675,11 +712,11 @@ func (r *recorder) run(ctx context.Context, what, path string, retirable bool, c
 		return true
 	}
 	switch {
-	case r.c.isFatal(err):
+	case kind != callOptional && r.c.isFatal(err):
 		r.c.abort(fmt.Errorf("collect: %s: %s: %w", r.scope, what, err))
 	case ctx.Err() != nil:
 		r.fail(what, NotScannedInterrupted)
-	case retirable && r.c.isRetired(err):
+	case kind == callRetirable && r.c.isRetired(err):
 		r.mu.Lock()
 		r.answered++
 		r.retired = append(r.retired, inventory.Retired{Method: "GET", Path: path, Status: r.c.statusOf(err)})

@@ -353,6 +353,14 @@ func (f *fake) ListAccessBookmarks(ctx context.Context, accountID string) ([]inv
 	return accountList(ctx, f, accountID, "access/bookmarks", func(a *inventory.AccountInventory) []inventory.AccessBookmark { return a.AccessBookmarks })
 }
 
+func (f *fake) ListAccessApps(ctx context.Context, accountID string) ([]inventory.AccessApp, error) {
+	return accountList(ctx, f, accountID, inventory.PartAccessApps, func(a *inventory.AccountInventory) []inventory.AccessApp { return a.AccessApps })
+}
+
+func (f *fake) ListNotificationPolicies(ctx context.Context, accountID string) ([]inventory.NotificationPolicy, error) {
+	return accountList(ctx, f, accountID, inventory.PartNotificationPolicies, func(a *inventory.AccountInventory) []inventory.NotificationPolicy { return a.NotificationPolicies })
+}
+
 // hashDelay is a latency of 0 to 2 ms that depends on the call, so completion order
 // differs from submission order without randomness.
 func hashDelay(key string) time.Duration {

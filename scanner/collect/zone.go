@@ -379,8 +379,15 @@ func readEntrypoint(ctx context.Context, s *zoneScan, phase vocab.Phase) {
 	})
 }
 
-// accountParts names the parts of an account's own collection, as recorded in errors.
-var accountParts = []string{"dns_settings", "load_balancers/pools", "tunnels", "access/bookmarks"}
+// Parts of an account's own collection that decide whether a read for the plan follows.
+const (
+	partPools     = "load_balancers/pools"
+	partBookmarks = "access/bookmarks"
+)
+
+// accountParts names the parts of an account's own collection that are always read, as
+// recorded in errors; the reads for the plan (scanForPlan) follow only where needed.
+var accountParts = []string{"dns_settings", partPools, "tunnels", partBookmarks}
 
 // scanAccount collects an account's own objects; failures are recorded in the inventory.
 func (c *collector) scanAccount(ctx context.Context, a inventory.AccountInventory) inventory.AccountInventory {
@@ -407,7 +414,30 @@ func (c *collector) scanAccount(ctx context.Context, a inventory.AccountInventor
 		a.AccessBookmarks, err = c.src.ListAccessBookmarks(ctx, id)
 		return err
 	})
+	c.scanForPlan(ctx, r, &a)
 	a.Errors = append(a.Errors, r.errors...)
 	a.Retired = append(a.Retired, r.retired...)
 	return a
+}
+
+// scanForPlan reads, once the bookmarks and pools are read, the account's objects a plan
+// may otherwise create twice: its Access applications when it has a bookmark, its
+// notification policies when a pool has a notification_email (see the package
+// documentation). A failure is that part's error, never fatal.
+func (c *collector) scanForPlan(ctx context.Context, r *recorder, a *inventory.AccountInventory) {
+	id := a.Account.ID
+	if a.NeedsAccessApps() {
+		r.doOptional(ctx, inventory.PartAccessApps, func(ctx context.Context) error {
+			var err error
+			a.AccessApps, err = c.src.ListAccessApps(ctx, id)
+			return err
+		})
+	}
+	if a.NeedsNotificationPolicies() {
+		r.doOptional(ctx, inventory.PartNotificationPolicies, func(ctx context.Context) error {
+			var err error
+			a.NotificationPolicies, err = c.src.ListNotificationPolicies(ctx, id)
+			return err
+		})
+	}
 }

@@ -353,6 +353,12 @@ type LoadBalancerPool struct {
 	Extra             Extra  `json:"-"`
 }
 
+// HasNotificationEmail reports whether the pool still sets the deprecated notification_email;
+// a blank value counts as unset, as it does for the scan's finding.
+func (p LoadBalancerPool) HasNotificationEmail() bool {
+	return strings.TrimSpace(p.NotificationEmail) != ""
+}
+
 // Tunnel is a legacy (Argo) tunnel from the deprecated /accounts/:id/tunnels API.
 type Tunnel struct {
 	ID        string `json:"id"`

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 
 	"github.com/sunsetscan/sunset/scanner/expr"
@@ -39,6 +40,27 @@ type AccountInventory struct {
 	LoadBalancerPools    []LoadBalancerPool   `json:"load_balancer_pools,omitempty"`
 	Retired              []Retired            `json:"retired,omitempty"`
 	Errors               []CollectError       `json:"errors,omitempty"`
+}
+
+// The parts an AccountInventory's Errors name for the reads of its AccessApps and
+// NotificationPolicies (paths relative to the account, like its other parts): an error
+// there means the plan could not check whether an object that does the same exists.
+const (
+	PartAccessApps           = "access/apps"
+	PartNotificationPolicies = "alerting/v3/policies"
+)
+
+// NeedsAccessApps reports whether a collection reads the account's Access applications: it
+// has an Access bookmark, whose replacement (an application of type bookmark) a plan may
+// create. The collection, the emulator's expected state and the scan's cost estimate ask
+// this one question, so they cannot disagree on when the list is read.
+func (a *AccountInventory) NeedsAccessApps() bool { return len(a.AccessBookmarks) > 0 }
+
+// NeedsNotificationPolicies reports whether a collection reads the account's notification
+// policies: a load balancer pool has a notification_email, whose replacement (a policy) a
+// plan may create. See NeedsAccessApps.
+func (a *AccountInventory) NeedsNotificationPolicies() bool {
+	return slices.ContainsFunc(a.LoadBalancerPools, LoadBalancerPool.HasNotificationEmail)
 }
 
 // WAFPackageInventory is a previous-version WAF package with its groups and rules (only

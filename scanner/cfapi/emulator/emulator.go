@@ -574,8 +574,9 @@ func (s *Server) Requests() []LoggedRequest {
 }
 
 // Replacements returns an account's Access applications and notification policies (the
-// replacements of bookmarks and pools' notification_email, which the snapshot does not
-// model) as the API lists them, deep copies in creation order; nil for an unknown account.
+// replacements of bookmarks and pools' notification_email; Snapshot holds them only where a
+// collection reads them) as the API lists them, deep copies in creation order; nil for an
+// unknown account.
 func (s *Server) Replacements(accountID string) (apps, policies []map[string]any) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -596,7 +597,9 @@ func copyObjects(objs []*object) []map[string]any {
 }
 
 // Snapshot returns the current state, sorted: what a complete collection would read, with the
-// deprecated forms of reflected settings derived from their replacements.
+// deprecated forms of reflected settings derived from their replacements, and an account's
+// Access applications and notification policies only where a collection reads them (see
+// inventory.AccountInventory.NeedsAccessApps, NeedsNotificationPolicies).
 func (s *Server) Snapshot() *inventory.Snapshot {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -32,7 +32,8 @@ type accountState struct {
 	invites     []*object
 	relays      []*object
 	// apps and policies are the replacements of bookmarks and notification_email (Access
-	// applications, notification policies); the inventory does not model them.
+	// applications, notification policies), kept as the API answers them: every member,
+	// also those inventory.AccessApp and NotificationPolicy do not model.
 	apps     []*object
 	policies []*object
 }
@@ -110,17 +111,7 @@ func (z *zoneState) plan() string {
 func planRank(p string) int { return max(0, inventory.PlanRank(p)) }
 
 // deepCopy copies a JSON-shaped value through its encoding, which keeps Extra members.
-func deepCopy[T any](v T) T {
-	b, err := json.Marshal(v)
-	if err != nil {
-		panic(fmt.Sprintf("emulator: copy %T: %v", v, err))
-	}
-	var out T
-	if err := json.Unmarshal(b, &out); err != nil {
-		panic(fmt.Sprintf("emulator: copy %T: %v", v, err))
-	}
-	return out
-}
+func deepCopy[T any](v T) T { return convert[T](v) }
 
 func boolPtr(b bool) *bool { return &b }
 func intPtr(n int) *int    { return &n }
@@ -209,6 +200,8 @@ func newState(seed *inventory.Snapshot, rnd int64) (*state, error) {
 		for i := range ai.LoadBalancerPools {
 			a.pools = append(a.pools, &ai.LoadBalancerPools[i])
 		}
+		a.apps = seedObjects(st, "access_app", ai.AccessApps)
+		a.policies = seedObjects(st, "notification_policy", ai.NotificationPolicies)
 		st.accounts = append(st.accounts, a)
 		st.accountByID[a.account.ID] = a
 	}
@@ -535,6 +528,13 @@ func (st *state) snapshot(asOf time.Time) *inventory.Snapshot {
 		}
 		ai.AccessBookmarks = derefAll(a.bookmarks)
 		ai.LoadBalancerPools = derefAll(a.pools)
+		// A collection reads the replacements only where a plan may create one.
+		if ai.NeedsAccessApps() {
+			ai.AccessApps = objectsAs[inventory.AccessApp](a.apps)
+		}
+		if ai.NeedsNotificationPolicies() {
+			ai.NotificationPolicies = objectsAs[inventory.NotificationPolicy](a.policies)
+		}
 		snap.Accounts = append(snap.Accounts, ai)
 	}
 	for _, z := range st.zones {
@@ -573,6 +573,42 @@ func (st *state) snapshot(asOf time.Time) *inventory.Snapshot {
 		snap.Zones = append(snap.Zones, zi)
 	}
 	return snap
+}
+
+// seedObjects are seeded Access applications or notification policies as the free-form
+// objects the emulator keeps; one without an id gets one, as a creation gives it.
+func seedObjects[T any](st *state, kind string, xs []T) []*object {
+	var out []*object
+	for _, x := range xs {
+		o := convert[object](x)
+		if objectID(&o) == "" {
+			setObjectID(&o, st.newUUID(kind))
+		}
+		out = append(out, &o)
+	}
+	return out
+}
+
+// objectsAs are free-form objects as a client decodes them from a list (nil for none).
+func objectsAs[T any](objs []*object) []T {
+	var out []T
+	for _, o := range objs {
+		out = append(out, convert[T](*o))
+	}
+	return out
+}
+
+// convert re-decodes a JSON-shaped value as another type, through its encoding.
+func convert[T any](v any) T {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(fmt.Sprintf("emulator: encode %T: %v", v, err))
+	}
+	var out T
+	if err := json.Unmarshal(b, &out); err != nil {
+		panic(fmt.Sprintf("emulator: decode %T as %T: %v", v, out, err))
+	}
+	return out
 }
 
 // derefAll copies the pointed-to values.

@@ -20,13 +20,11 @@ func (inc *incremental) printDryRun(s *Streams, o *scanOptions, client *cfapi.Cl
 	if listed == nil {
 		return nil // the listing failed: readOrCollect reports why
 	}
-	previous := map[string]int{}
+	var previous *inventory.Snapshot
 	if inc.prev != nil {
-		for _, z := range inc.prev.Snapshot.Zones {
-			previous[z.Zone.ID] = z.Requests
-		}
+		previous = inc.prev.Snapshot
 	}
-	est := collect.EstimateRequests(listed, copts, func(id string) int { return previous[id] })
+	est := collect.EstimateRequests(listed, copts, previous)
 	sent := int(client.Stats().Requests)
 	total := sent + est.Requests
 	sentWhat := ""
@@ -41,8 +39,13 @@ func (inc *incremental) printDryRun(s *Streams, o *scanOptions, client *cfapi.Cl
 		}
 		fmt.Fprintf(s.Out, "%d zones would be taken from %s without a request\n", est.Reused, textsafe.Sanitize(from))
 	}
-	fmt.Fprintf(s.Out, "the scan would send about %d requests: the listing again, %d per account read, %d per zone read (a zone's count in the earlier snapshot when known; more for WAF packages, entry points and long lists)\n",
+	fmt.Fprintf(s.Out, "the scan would send about %d requests: the listing again, %d per account read (1 more with Access bookmarks, 1 more with a pool's notification_email, as the earlier snapshot says), %d per zone read (a zone's count in the earlier snapshot when known; more for WAF packages, entry points and long lists)\n",
 		total, collect.RequestsPerAccount, collect.RequestsPerZone)
+	if est.Conditional > 0 {
+		// The listing does not say which accounts have bookmarks or pools.
+		fmt.Fprintf(s.Out, "and up to %d more for accounts no earlier snapshot describes: their Access applications when they have Access bookmarks, their notification policies when a load balancer pool has notification_email (read so that a plan does not create one that exists already)\n",
+			est.Conditional)
+	}
 	fmt.Fprintf(s.Out, "%s\n", dryRunTime(total, o.rps))
 	return &exitError{code: ExitOK}
 }

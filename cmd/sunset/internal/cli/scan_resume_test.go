@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -13,6 +14,7 @@ import (
 	"github.com/sunsetscan/sunset/scanner/cfapi/emulator"
 	"github.com/sunsetscan/sunset/scanner/cfapi/emulator/emulatortest"
 	"github.com/sunsetscan/sunset/scanner/cfapi/emulator/seed"
+	"github.com/sunsetscan/sunset/scanner/collect"
 	"github.com/sunsetscan/sunset/scanner/inventory"
 )
 
@@ -248,7 +250,8 @@ func TestScanDryRun(t *testing.T) {
 	if n := srv.Stats().Total; n != 3 {
 		t.Errorf("the dry run sent %d requests, want 3 (the listing)", n)
 	}
-	for _, want := range []string{"1 accounts, 60 zones listed with 3 requests", "about 847 requests", "(--rps): about 3m32s"} {
+	// The listing cannot tell whether the account has bookmarks or pools: up to 2 more.
+	for _, want := range []string{"1 accounts, 60 zones listed with 3 requests", "about 847 requests", "\nand up to 2 more for accounts", "(--rps): about 3m32s"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, r.stdout)
 		}
@@ -256,21 +259,37 @@ func TestScanDryRun(t *testing.T) {
 }
 
 // TestScanSinceRereadsAChangedAccount creates an Access application (an account object, no
-// zone): --since reads the account's own objects again and reuses every zone.
+// zone) in the demo's account with bookmarks: --since reads the account's own objects again,
+// its Access applications included, and reuses every zone; its dry run priced exactly that.
 func TestScanSinceRereadsAChangedAccount(t *testing.T) {
-	srv, base := startEmulator(t, emulator.Options{Seed: seed.Generate(4, 16)})
+	srv, base := startEmulator(t, emulator.Options{AsOf: day(t, "2025-02-01")})
 	dir := t.TempDir()
 	old := snapshotScan(t, base, dir)
-	account := srv.Snapshot().Accounts[0].Account.ID
-	apiWrite(t, http.MethodPost, base+"/accounts/"+account+"/access/apps", `{"type":"bookmark","name":"wiki","domain":"wiki.example"}`)
-	before := len(srv.Requests())
+	acme := srv.Snapshot().Accounts[0]
+	if acme.Account.Name != seed.AccountAcme || !acme.NeedsAccessApps() || acme.NeedsNotificationPolicies() {
+		t.Fatalf("the demo's first account is %q: the test wants Acme's bookmarks and no notification_email", acme.Account.Name)
+	}
+	apiWrite(t, http.MethodPost, base+"/accounts/"+acme.Account.ID+"/access/apps", `{"type":"bookmark","name":"wiki","domain":"wiki.example"}`)
+
+	dry := runSunset(t, demoEnv(), "scan", "--api-url", base, "--dry-run", "--since", old)
+	m := regexp.MustCompile(`would send about (\d+) requests`).FindStringSubmatch(dry.stdout)
+	if dry.code != ExitOK || m == nil || strings.Contains(dry.stdout, "up to") {
+		t.Fatalf("dry run: exit %d, no estimate, or one that cannot tell Acme's reads:\n%s%s", dry.code, dry.stdout, dry.stderr)
+	}
+	estimate, _ := strconv.Atoi(m[1])
+
+	before := srv.Stats().Total
 	r, rep := scanReport(t, base, "2025-02-01", "--since", old)
-	if inc := rep.Incremental; r.code != ExitOK || inc == nil || len(inc.Rescanned) != 0 || len(inc.Reused) != 4 {
+	if inc := rep.Incremental; r.code != ExitOK || inc == nil || len(inc.Rescanned) != 0 || len(inc.Reused) != 6 {
 		t.Fatalf("exit %d, incremental %+v\n%s", r.code, rep.Incremental, r.stderr)
 	}
-	// accounts, zones, one audit log page, the account's 4 parts.
-	if n := len(srv.Requests()) - before; n != 1+1+1+4 {
-		t.Errorf("--since sent %d requests, want 7", n)
+	// accounts, 3 zone listings, 3 audit log pages, Acme's 4 parts and its applications.
+	sent := srv.Stats().Total - before
+	if want := 1 + 3 + 3 + collect.AccountRequests(&acme); sent != want || want != 12 {
+		t.Errorf("--since sent %d requests, want %d (12)", sent, want)
+	}
+	if sent != estimate {
+		t.Errorf("--since sent %d requests, its dry run said %d", sent, estimate)
 	}
 }
 
