@@ -342,8 +342,3 @@ func scanIDs(before *inventory.Ruleset) map[string]bool {
 	}
 	return out
 }
-
-// entrypointPath is the path of the zone's entry point of the target's phase.
-func entrypointPath(zoneID string, t migrate.Target) string {
-	return "/zones/" + zoneID + "/rulesets/phases/" + string(t.Phase) + "/entrypoint"
-}

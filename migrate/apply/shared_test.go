@@ -225,7 +225,7 @@ func pairedPOSTs(next http.Handler) http.Handler {
 	var mu sync.Mutex
 	waiting := map[string]chan struct{}{}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodPost || !(strings.HasSuffix(r.URL.Path, "/access/apps") || strings.HasSuffix(r.URL.Path, "/alerting/v3/policies")) {
+		if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/access/apps") && !strings.HasSuffix(r.URL.Path, "/alerting/v3/policies") {
 			next.ServeHTTP(w, r)
 			return
 		}

@@ -80,7 +80,7 @@ func join(parts ...string) Key {
 		if i > 0 {
 			b.WriteByte(' ')
 		}
-		b.WriteString(fmt.Sprintf("%q", p))
+		fmt.Fprintf(&b, "%q", p)
 	}
 	return Key(b.String())
 }
