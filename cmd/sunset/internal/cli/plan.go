@@ -90,7 +90,8 @@ func planCommand(s *Streams) *ucli.Command {
 				return err
 			}
 			if opts.live() {
-				opts.resumeCmd = resumeCommand(c, opts.snapshotOut, dir, opts.asOf)
+				// A plan is no gate: nor is the scan that continues it.
+				opts.resumeCmd = resumeCommand(c, opts.snapshotOut, dir, opts.asOf, "--"+flagFailOn, "none")
 			}
 			return runPlan(c.Context, s, opts, dir, !c.Bool(flagNoVerify))
 		},

@@ -320,8 +320,9 @@ var resumeSkips = map[string]bool{
 // whose flags scan takes too) and writes the same outputs: `sunset scan --resume FILE`, FILE
 // being its --snapshot-out, with every flag it was given but those resumeSkips names, the
 // plan directory when it writes one, and the day it judged by when it was not given (a
-// resume tomorrow would judge otherwise). "" when it saves no snapshot to continue from.
-func resumeCommand(c *ucli.Context, snapshotOut, planDir string, asOf time.Time) string {
+// resume tomorrow would judge otherwise), then extra. "" when it saves no snapshot to
+// continue from.
+func resumeCommand(c *ucli.Context, snapshotOut, planDir string, asOf time.Time, extra ...string) string {
 	if snapshotOut == "" {
 		return ""
 	}
@@ -354,6 +355,7 @@ func resumeCommand(c *ucli.Context, snapshotOut, planDir string, asOf time.Time)
 	if planDir != "" {
 		args = append(args, "--"+flagPlanDir, shellWord(planDir))
 	}
+	args = append(args, extra...)
 	return textsafe.Sanitize(strings.Join(args, " "))
 }
 

@@ -204,6 +204,9 @@ func writeApplyTotals(w io.Writer, run *applyRun, sum apply.Summary) {
 	if sc.NotStarted > 0 {
 		fmt.Fprintf(w, ", %d not started", sc.NotStarted)
 	}
+	if len(run.skipped) > 0 {
+		fmt.Fprintf(w, ", %d skipped (not read whole)", len(run.skipped))
+	}
 	fmt.Fprintln(w, ".")
 	if sc.Partial > 0 {
 		fmt.Fprintf(w, "Partial is not done: old objects are kept (--keep-old; run again without it to delete them) or steps wait on a manual step.\n")
