@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -34,16 +33,7 @@ func interrupted(t *testing.T, srv *emulatortest.Watched, fullRequests int, args
 // readPlanDir reads a plan directory's plan and snapshot.
 func readPlanDir(t *testing.T, dir string) (*migrate.Plan, *inventory.Snapshot) {
 	t.Helper()
-	f, err := os.Open(filepath.Join(dir, planSnapshotFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = f.Close() }()
-	snap, err := inventory.ReadSnapshot(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return readPlanJSON(t, filepath.Join(dir, planFile)), snap
+	return readPlanJSON(t, filepath.Join(dir, planFile)), readStreamFile(t, filepath.Join(dir, planSnapshotFile)).Snapshot
 }
 
 // unreadZones are the zones a plan marks as not read whole, by id, with their names.

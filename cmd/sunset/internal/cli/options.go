@@ -101,8 +101,11 @@ func resolveSource(c *ucli.Context) (sourceOptions, error) {
 	if o.snapshotIn != "" {
 		o.sourceKind = reports.SourceSnapshot
 	}
-	if o.baseURL, o.baseURLGiven = c.String("api-url"), c.IsSet("api-url"); o.baseURL == "" {
-		o.baseURL = cfapi.DefaultBaseURL // --api-url "": the default, said once here
+	// Given empty (SUNSET_API_URL= in a shell that meant to unset it), it is not given.
+	if o.baseURL = c.String("api-url"); o.baseURL == "" {
+		o.baseURL = cfapi.DefaultBaseURL
+	} else {
+		o.baseURLGiven = c.IsSet("api-url")
 	}
 	if o.retries = c.Int("retries"); o.retries < 0 {
 		return o, usageErrorf("--retries %d: want 0 or more", o.retries)
