@@ -1,7 +1,6 @@
 package migrate
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -105,15 +104,32 @@ func onlyUnread(marks []Unread, zones, accounts map[string]bool) []Unread {
 	return out
 }
 
-// CheckMarks holds what p says of its scan (Source, Incomplete, Unread) to snap, the
-// snapshot it came with, as SameAs does against the plan built again: what verify, which
-// does not build the plan again, checks before it trusts the marks.
-func (p *Plan) CheckMarks(snap *inventory.Snapshot) error {
-	marks := &Plan{Source: snap.Source}
-	marks.markIncomplete(snap)
-	var errs []error
-	sameMarks(p, marks, func(e *StepError) { errs = append(errs, e) })
-	return errors.Join(errs...)
+// WithMarksOf is p marked also with what snap records of its scan: incomplete when either
+// says so, and every zone and account snap holds errors for (p's own mark first when both
+// have one), in plan order. It is how verify, which holds a plan to whatever snapshot it is
+// given and builds nothing again, judges whether the plan covers a scan read whole: an
+// edited or mismatched plan.json cannot hide what its snapshot says.
+func (p *Plan) WithMarksOf(snap *inventory.Snapshot) *Plan {
+	out := *p
+	out.Unread = slices.Clone(p.Unread)
+	have := unreadSet(p.Unread)
+	for _, u := range UnreadOf(snap) {
+		if have[unreadKey(u.Scope, u.ID)] == nil {
+			out.Unread = append(out.Unread, u)
+		}
+	}
+	zonesLast := func(u Unread) bool { return u.Scope == ScopeZone }
+	slices.SortStableFunc(out.Unread, func(a, b Unread) int {
+		switch {
+		case a.Scope != b.Scope:
+			return cmpBool(zonesLast(a), zonesLast(b))
+		case a.Scope == ScopeZone && a.Name != b.Name:
+			return strings.Compare(a.Name, b.Name)
+		}
+		return strings.Compare(a.ID, b.ID)
+	})
+	out.Incomplete = p.Incomplete || snap.Incomplete || len(out.Unread) > 0
+	return &out
 }
 
 // sameMarks holds p's marks to built's (the plan sunset builds from the same snapshot): the

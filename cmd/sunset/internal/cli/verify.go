@@ -209,8 +209,8 @@ func runVerify(ctx context.Context, s *Streams, o *verifyOptions) error {
 }
 
 // readSavedPlan reads the plan of a plan directory, narrowed to the zones --zone,
-// --zone-filter and --account keep of snap, its snapshot. A plan from an incomplete scan
-// (its marks held to snap: verify does not build the plan again) is refused without
+// --zone-filter and --account keep of snap, its snapshot. A plan from an incomplete scan (as
+// the plan or snap says: verify does not build the plan again) is refused without
 // --partial; with it, the zones and accounts not read whole are left out and named on
 // stderr.
 func readSavedPlan(s *Streams, o *verifyOptions, snap *inventory.Snapshot) (*migrate.Plan, error) {
@@ -219,10 +219,7 @@ func readSavedPlan(s *Streams, o *verifyOptions, snap *inventory.Snapshot) (*mig
 		return nil, err
 	}
 	p, _ = selectPlan(p, snap, o.source)
-	if err := p.CheckMarks(snap); err != nil {
-		return nil, usageErrorf("%s does not say what its snapshot says of the scan; nothing was verified:\n%v", textsafe.Sanitize(o.saved.plan), err)
-	}
-	if !p.Incomplete {
+	if p = p.WithMarksOf(snap); !p.Incomplete {
 		return p, nil
 	}
 	if !o.partial {
