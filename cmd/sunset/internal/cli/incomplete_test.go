@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -110,9 +111,13 @@ func TestInterruptedScanPlanIsMarked(t *testing.T) {
 			}
 		}
 	}
-	r = runSunset(t, demoEnv(), "apply", "--resume", journal, "--api-url", base, "--rps", "0", "--yes")
+	resumed := filepath.Join(dir, "resumed.json")
+	r = runSunset(t, demoEnv(), "apply", "--resume", journal, "--api-url", base, "--rps", "0", "--yes", "--format", "text", "--format", "json:"+resumed)
 	if r.code != ExitIncomplete || !strings.Contains(r.stdout, "zone "+aZone+": skipped: ") {
 		t.Errorf("resume of the --partial journal: exit %d, want %d skipping %s\n%s%s", r.code, ExitIncomplete, aZone, r.stdout, r.stderr)
+	}
+	if data, err := os.ReadFile(resumed); err != nil || !strings.Contains(string(data), `"skipped": [`) || !strings.Contains(string(data), `"name": "`+aZone+`"`) {
+		t.Errorf("apply --format json lists no skipped zone %s (%v):\n%.800s", aZone, err, data)
 	}
 	if r := runSunset(t, demoEnv(), "verify", planDir, "--partial"); r.code != ExitIncomplete || !strings.Contains(r.stderr, "sunset: zone "+aZone+": skipped: ") {
 		t.Errorf("verify --partial: exit %d, want %d naming %s skipped\n%s", r.code, ExitIncomplete, aZone, r.stderr)
@@ -187,6 +192,23 @@ func TestFailedZonePlanIsMarked(t *testing.T) {
 		}
 		if r := runSunset(t, demoEnv(), "verify", planDir); r.code != ExitUsage || !strings.Contains(r.stderr, "not read whole: zone "+failing+")") {
 			t.Errorf("verify %s: exit %d, want %d naming %s\n%s", args[0], r.code, ExitUsage, failing, r.stderr)
+		}
+	}
+}
+
+// TestShellWord: a word of the printed resume command is as it is when no shell reads it
+// otherwise, else single-quoted so that it reaches sunset as it was given.
+func TestShellWord(t *testing.T) {
+	for in, want := range map[string]string{
+		"/tmp/plan-1/snap.jsonl": "/tmp/plan-1/snap.jsonl",
+		"json:out/r.json":        "json:out/r.json",
+		"*.example.com":          "'*.example.com'",
+		"my plan":                "'my plan'",
+		"it's":                   `'it'\''s'`,
+		"":                       "''",
+	} {
+		if got := shellWord(in); got != want {
+			t.Errorf("shellWord(%q) = %s, want %s", in, got, want)
 		}
 	}
 }
