@@ -54,6 +54,7 @@ func newPlan(snap *inventory.Snapshot, env buildEnv, opts Options) *Plan {
 		return p
 	}
 	p.Source = snap.Source
+	p.markIncomplete(snap)
 	for _, a := range sortedAccounts(snap) {
 		if ap, ok := env.accountPlan(a); ok {
 			p.Accounts = append(p.Accounts, ap)

@@ -14,13 +14,16 @@ import (
 
 // StepError is a step (or a target) of a plan that the planner would not have written.
 type StepError struct {
-	Scope, ScopeID string // "zone" or "account", and its id
+	Scope, ScopeID string // "zone" or "account", and its id; "plan" and "" for the whole plan
 	Step           string // the step's id; "target <phase>" for a target; "" for the scope
 	Why            string
 }
 
 func (e *StepError) Error() string {
-	at := e.Scope + " " + e.ScopeID
+	at := e.Scope
+	if e.ScopeID != "" {
+		at += " " + e.ScopeID
+	}
 	if e.Step != "" {
 		at += ", " + e.Step
 	}

@@ -216,6 +216,7 @@ func writeMarkdown(w io.Writer, head *Plan, scopes func(fn func(int, planScope) 
 	}
 	meta = append(meta, fmt.Sprintf("plan schema %d", head.SchemaVersion))
 	fmt.Fprintf(bw, "%s.\n\n", strings.Join(meta, ", "))
+	writeIncomplete(bw, head)
 	fmt.Fprintf(bw, "Symbols: `+` create, `~` change, `-` delete, `?` verify (a read), `!` manual (an operator acts). Steps run in order; a step runs only after the steps it depends on.\n\n")
 	fmt.Fprintf(bw, "**Plan: %s** (%s, %s).\n\n", head.Summary.Line(), plural(len(lines)-zones, "account", "accounts"), plural(zones, "zone", "zones"))
 	if len(lines) == 0 {
@@ -238,6 +239,43 @@ func writeMarkdown(w io.Writer, head *Plan, scopes func(fn func(int, planScope) 
 		fmt.Fprintln(bw)
 	}
 	return bw.Flush()
+}
+
+// writeIncomplete says, at the top of plan.md, that the scan was incomplete: which zones and
+// accounts were not read whole and what was not read of each, that apply and verify refuse
+// the plan for them, and how to plan them whole. Nothing for a complete plan.
+func writeIncomplete(w *bufio.Writer, p *Plan) {
+	if !p.Incomplete {
+		return
+	}
+	fmt.Fprintf(w, "**The scan was incomplete: this plan covers only what it read.** ")
+	if len(p.Unread) == 0 {
+		fmt.Fprintf(w, "It stopped before it listed every account and zone.")
+	} else {
+		fmt.Fprintf(w, "%s not read whole; what the plan says of them may lack steps, or hold steps that would be wrong with what was not read.",
+			plural(len(p.Unread), "zone or account was", "zones or accounts were"))
+	}
+	fmt.Fprintf(w, " `sunset apply` and `sunset verify` refuse this plan; with `--partial` they skip these and carry out the rest.\n\n")
+	for _, u := range p.Unread {
+		parts := make([]string, len(u.Parts))
+		for i, part := range u.Parts {
+			parts[i] = code(part)
+		}
+		label := code(u.ID)
+		if u.Name != "" {
+			label = EscapeMarkdown(u.Name) + " (" + label + ")"
+		}
+		what := "not read: " + strings.Join(parts, ", ")
+		if slices.Equal(u.Parts, []string{"zone"}) {
+			what = "not read at all" // a zone the scan never started
+		}
+		fmt.Fprintf(w, "- %s %s: %s\n", u.Scope, label, what)
+	}
+	if len(p.Unread) > 0 {
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintf(w, "To plan them whole, continue the scan and plan again: `sunset scan --resume SNAPSHOT --plan-dir DIR`, "+
+		"SNAPSHOT being the scan's `--snapshot-out` file (without one, scan again).\n\n")
 }
 
 // writeScope writes an account's or zone's section: its summary, verification and notes,

@@ -292,11 +292,20 @@ type AccountPlan struct {
 type Plan struct {
 	SchemaVersion int `json:"schema_version"`
 	// AsOf is the day the findings were judged on (YYYY-MM-DD), "" when unknown.
-	AsOf     string        `json:"as_of,omitempty"`
-	Source   string        `json:"source,omitempty"`
-	Accounts []AccountPlan `json:"accounts"`
-	Zones    []ZonePlan    `json:"zones"`
-	Summary  Summary       `json:"summary"`
+	AsOf string `json:"as_of,omitempty"`
+	// Source is where the snapshot was read from (inventory.Snapshot.Source): the API's base
+	// URL without user info or query, or a label (the demo's); apply goes there by default.
+	Source string `json:"source,omitempty"`
+	// Incomplete is set when the scan the plan was built from did not read everything
+	// (inventory.Snapshot.Incomplete: interrupted, or parts that failed); Unread names the
+	// zones and accounts it did not read whole. Apply and verify refuse such a plan unless
+	// told to skip them: a zone read in part may be planned from half its rules. Both are
+	// left out of a complete plan's JSON, which stays as it was before they existed.
+	Incomplete bool          `json:"incomplete,omitempty"`
+	Unread     []Unread      `json:"unread,omitempty"`
+	Accounts   []AccountPlan `json:"accounts"`
+	Zones      []ZonePlan    `json:"zones"`
+	Summary    Summary       `json:"summary"`
 	// Unplanned are fingerprints of findings no step resolves (file findings, entries the
 	// plan has no mapping for); normally empty for a live scan.
 	Unplanned []string `json:"unplanned"`

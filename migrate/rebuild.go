@@ -30,7 +30,9 @@ func (p *Plan) Rebuild(snap *inventory.Snapshot, cat *catalog.Catalog) (*Plan, e
 // the same rules in each entry point. A plan may hold fewer scopes or steps than built
 // (Check holds what is left together); anything it holds that built does not is refused,
 // so the rules a plan writes are the ones this sunset translates, not ones written into
-// plan.json or a journal by hand. It returns the refusals joined (StepError).
+// plan.json or a journal by hand. What the plan says of its scan is held too (sameMarks):
+// its source, and the zones and accounts it marks as not read whole. It returns the
+// refusals joined (StepError).
 func (p *Plan) SameAs(built *Plan) error {
 	var errs []error
 	add := func(e *StepError) {
@@ -38,6 +40,7 @@ func (p *Plan) SameAs(built *Plan) error {
 			errs = append(errs, e)
 		}
 	}
+	sameMarks(p, built, add)
 	accounts := map[string]*AccountPlan{}
 	for i := range built.Accounts {
 		accounts[built.Accounts[i].AccountID] = &built.Accounts[i]

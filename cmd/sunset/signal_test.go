@@ -137,6 +137,12 @@ func TestStopSignalWritesIncompleteReports(t *testing.T) {
 			if !rep.Summary.Incomplete {
 				t.Errorf("the report of an interrupted scan is not marked incomplete")
 			}
+			// Without --snapshot-out there is nothing to continue from: the last line says how
+			// to make the next run resumable.
+			lines := strings.Split(strings.TrimRight(p.stderr.String(), "\n"), "\n")
+			if last := lines[len(lines)-1]; !strings.Contains(last, "run it again with --snapshot-out FILE to make it resumable") {
+				t.Errorf("the last stderr line %q does not say how to make the scan resumable", last)
+			}
 		})
 	}
 }

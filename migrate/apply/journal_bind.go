@@ -18,9 +18,10 @@ type BindingError struct{ msg string }
 
 func (e *BindingError) Error() string { return e.msg }
 
-// CheckAPIURL refuses a base URL other than the one the journal's apply wrote to.
+// CheckAPIURL refuses a base URL other than the one the journal's apply wrote to
+// (cfapi.SameBaseURL).
 func (l *Loaded) CheckAPIURL(baseURL string) error {
-	if strings.TrimRight(baseURL, "/") == strings.TrimRight(l.APIURL, "/") {
+	if cfapi.SameBaseURL(baseURL, l.APIURL) {
 		return nil
 	}
 	return &BindingError{msg: fmt.Sprintf("the journal's apply wrote to %s, not to %s: give --api-url %s (or SUNSET_API_URL) to go on with it",

@@ -258,6 +258,26 @@ func checkBaseURL(raw string) (string, error) {
 	return strings.TrimRight(u.String(), "/"), nil
 }
 
+// SameBaseURL reports whether two API base URLs name the same API: equal once the scheme
+// and host are in lower case and a trailing slash is dropped (as URLs compare; the path's
+// case matters). It is the one comparison of where a saved plan or journal was bound to
+// with where a run is about to send.
+func SameBaseURL(a, b string) bool {
+	return normalBaseURL(a) == normalBaseURL(b)
+}
+
+// normalBaseURL is raw as SameBaseURL compares it; raw itself, trimmed, when it does not
+// parse as an absolute URL.
+func normalBaseURL(raw string) string {
+	raw = strings.TrimRight(raw, "/")
+	u, err := url.Parse(raw)
+	if err != nil || u.Scheme == "" || u.Host == "" {
+		return raw
+	}
+	u.Scheme, u.Host = strings.ToLower(u.Scheme), strings.ToLower(u.Host)
+	return u.String()
+}
+
 // isLoopback accepts localhost, 127.0.0.0/8 and ::1 (literal addresses only: a name other
 // than localhost could resolve anywhere).
 func isLoopback(host string) bool {

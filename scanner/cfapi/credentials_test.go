@@ -153,6 +153,29 @@ func TestBaseURL(t *testing.T) {
 	}
 }
 
+// TestSameBaseURL: base URLs compare equal up to a trailing slash and the case of the
+// scheme and host, never up to the path's case, another port or another host.
+func TestSameBaseURL(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		same bool
+	}{
+		{"https://api.example.com/client/v4", "https://api.example.com/client/v4/", true},
+		{"HTTPS://API.Example.com/client/v4", "https://api.example.com/client/v4", true},
+		{"http://127.0.0.1:8787/client/v4/", "http://127.0.0.1:8787/client/v4", true},
+		{"http://127.0.0.1:8787/client/v4", "http://127.0.0.1:8788/client/v4", false},
+		{"https://api.example.com/client/v4", "https://api.example.com/Client/v4", false},
+		{"https://api.example.com/client/v4", "https://api.example.org/client/v4", false},
+		{"https://api.example.com/client/v4", "http://api.example.com/client/v4", false},
+		{"sunset demo (built-in emulator)", "sunset demo (built-in emulator)", true},
+		{"", DefaultBaseURL, false},
+	} {
+		if got := SameBaseURL(tc.a, tc.b); got != tc.same {
+			t.Errorf("SameBaseURL(%q, %q) = %v, want %v", tc.a, tc.b, got, tc.same)
+		}
+	}
+}
+
 func TestInvalidCredentialValues(t *testing.T) {
 	for _, cr := range []Credentials{
 		TokenCredentials("abc def" + testToken),

@@ -32,6 +32,7 @@ func applyFlags() []ucli.Flag {
 		&ucli.StringFlag{Name: "resume", Usage: "continue the apply recorded in `JOURNAL`"},
 		&ucli.StringFlag{Name: "rollback", Usage: "undo what `JOURNAL` did, in reverse, to the last safe point"},
 		&ucli.BoolFlag{Name: "keep-old", Usage: "create the replacements and pause the old objects, delete nothing (resume later without it)"},
+		toOtherAPIFlag(),
 	})
 }
 
@@ -53,8 +54,11 @@ func applyCommand(s *Streams) *ucli.Command {
 			"--resume JOURNAL continues an interrupted apply, --rollback JOURNAL undoes one: only a\n" +
 			"journal as sunset wrote it (its lines chained by sha256), against the API and accounts it\n" +
 			"was written for, and one run at a time (JOURNAL.lock).\n" +
+			"A plan directory is applied to the API it was read from unless --api-url (or SUNSET_API_URL)\n" +
+			"names it; another one is refused before any request unless --to-other-api. A plan from an\n" +
+			"incomplete scan is refused; --partial applies only the zones and accounts read whole.\n" +
 			"Manual steps are never run: counted by kind at the end, each one in plan.md and --format json.\n" +
-			"Exit 0 every zone done, 2 usage, 3 fatal (credentials, journal), 4 some zones stopped.",
+			"Exit 0 every zone done, 2 usage, 3 fatal (credentials, journal), 4 some zones stopped or skipped.",
 		Flags: applyFlags(),
 		Action: func(c *ucli.Context) error {
 			o, err := resolveApply(c, s)
@@ -77,12 +81,16 @@ type applyOptions struct {
 	// or --rollback.
 	journal, journalIn string
 	rollback           bool
+	// toOtherAPI lets a plan directory go to another API than it was read from
+	// (planAPIURL); partial takes a plan from an incomplete scan (holdIncomplete).
+	toOtherAPI, partial bool
 }
 
 // resolveApply reads apply's flags and argument, and the credentials once when the run sends
 // requests: every write (--yes), or a live scan to build the plan.
 func resolveApply(c *ucli.Context, s *Streams) (*applyOptions, error) {
-	o := &applyOptions{yes: c.Bool("yes"), keepOld: c.Bool("keep-old"), journal: c.String("journal")}
+	o := &applyOptions{yes: c.Bool("yes"), keepOld: c.Bool("keep-old"), journal: c.String("journal"),
+		toOtherAPI: c.Bool(flagToOtherAPI), partial: c.Bool(flagPartial)}
 	var err error
 	if o.formats, err = outputSpecs(c, "text", "json"); err != nil {
 		return nil, err
@@ -102,6 +110,12 @@ func resolveApply(c *ucli.Context, s *Streams) (*applyOptions, error) {
 	if o.source, err = resolvePlanSource(c, s, o.yes || buildsLive, o.saved.snapshot); err != nil {
 		return nil, err
 	}
+	switch {
+	case o.toOtherAPI && o.saved.plan == "":
+		return nil, usageErrorf("--%s applies a plan directory to another API than it was read from: give it with the plan directory", flagToOtherAPI)
+	case o.toOtherAPI && !o.source.baseURLGiven:
+		return nil, usageErrorf("--%s needs --api-url URL (or SUNSET_API_URL): the API to apply the plan to", flagToOtherAPI)
+	}
 	return o, nil
 }
 
@@ -115,6 +129,9 @@ type applyRun struct {
 	yes      bool
 	keepOld  bool
 	rps      float64
+	// skipped are the zones and accounts of a plan from an incomplete scan that --partial
+	// leaves out (holdIncomplete).
+	skipped []migrate.Unread
 }
 
 func runApply(ctx context.Context, s *Streams, o *applyOptions) error {
@@ -124,11 +141,15 @@ func runApply(ctx context.Context, s *Streams, o *applyOptions) error {
 	}
 	defer func() { _ = run.journal.Close() }() // every entry was synced as written
 	opts := o.source
-	client, err := opts.newClient()
+	base, err := planAPIURL(s, o, run.plan.Source)
+	if err != nil {
+		return err
+	}
+	client, err := opts.clientAt(base)
 	if err != nil && run.yes {
 		return usageErrorf("%v", err)
 	}
-	if err := checkJournalBinding(ctx, o, run, client); err != nil {
+	if err := checkJournalBinding(ctx, o, run, client, base); err != nil {
 		return err
 	}
 	aopts := apply.Options{Client: client, Snapshot: run.snap, DryRun: !run.yes, KeepOld: run.keepOld, Workers: opts.collect.Workers}
@@ -161,12 +182,12 @@ func runApply(ctx context.Context, s *Streams, o *applyOptions) error {
 			return werr
 		}
 	}
-	return applyOutcome(ctx, s, err, res, opts)
+	return applyOutcome(ctx, s, err, res, run, opts)
 }
 
 // applyOutcome is the exit status of an apply that ran: refused (2), the API refusing the
-// credentials or another failure (3), interrupted or some scopes stopped (4).
-func applyOutcome(ctx context.Context, s *Streams, err error, res *apply.Result, opts *scanOptions) error {
+// credentials or another failure (3), interrupted, some scopes stopped or skipped (4).
+func applyOutcome(ctx context.Context, s *Streams, err error, res *apply.Result, run *applyRun, opts *scanOptions) error {
 	var refused *apply.RefusedError
 	switch {
 	case errors.As(err, &refused):
@@ -178,7 +199,7 @@ func applyOutcome(ctx context.Context, s *Streams, err error, res *apply.Result,
 		return &exitError{code: ExitIncomplete}
 	case err != nil:
 		return fatalError(err)
-	case len(res.Stopped()) > 0:
+	case len(res.Stopped()) > 0, len(run.skipped) > 0:
 		return &exitError{code: ExitIncomplete}
 	}
 	return nil
@@ -208,7 +229,30 @@ func prepareApply(ctx context.Context, s *Streams, o *applyOptions) (*applyRun, 
 			return nil, err
 		}
 	}
+	if err := holdIncomplete(o, run); err != nil {
+		_ = run.journal.Close() // nothing was written to it
+		return nil, err
+	}
 	return run, nil
+}
+
+// holdIncomplete refuses a plan from an incomplete scan (exit 2) unless --partial, and with
+// it leaves out the zones and accounts not read whole, keeping them in run.skipped for the
+// output. A journal's plan is one only when --partial was given (its plan is the one
+// carried out: the scopes read whole, with the marks): resumed, it goes on skipping them. A
+// rollback undoes what the journal did, whatever the plan.
+func holdIncomplete(o *applyOptions, run *applyRun) error {
+	if !run.plan.Incomplete || run.rollback {
+		return nil
+	}
+	if !o.partial && run.loaded == nil {
+		return incompleteRefusal(run.plan, "apply")
+	}
+	run.skipped, run.plan = run.plan.Unread, run.plan.ReadWhole()
+	if run.loaded != nil {
+		run.loaded.Plan = run.plan
+	}
+	return nil
 }
 
 // vetPlan holds a plan read from a file or a journal to what this sunset plans from the
@@ -276,9 +320,9 @@ func loadApplyJournal(path string, yes bool) (*apply.Loaded, *apply.Journal, err
 }
 
 // checkJournalBinding refuses, before any write, a resume or rollback against another API
-// than the journal's (no request sent) or, with --yes, with credentials that do not reach
-// the journal's accounts.
-func checkJournalBinding(ctx context.Context, o *applyOptions, run *applyRun, client *cfapi.Client) error {
+// than the journal's (base, the source's URL: no request sent) or, with --yes, with
+// credentials that do not reach the journal's accounts.
+func checkJournalBinding(ctx context.Context, o *applyOptions, run *applyRun, client *cfapi.Client, base string) error {
 	if run.loaded == nil {
 		return nil
 	}
@@ -287,13 +331,6 @@ func checkJournalBinding(ctx context.Context, o *applyOptions, run *applyRun, cl
 	if run.yes {
 		err = run.loaded.CheckBinding(ctx, client)
 	} else {
-		base := opts.baseURL
-		switch {
-		case client != nil:
-			base = client.BaseURL()
-		case base == "":
-			base = cfapi.DefaultBaseURL
-		}
 		err = run.loaded.CheckAPIURL(base)
 	}
 	var bindErr *apply.BindingError

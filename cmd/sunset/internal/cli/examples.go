@@ -41,6 +41,7 @@ var examples = map[string][]example{
 		{"Verify the plan that 'sunset plan --plan-dir plan/' wrote", "sunset verify plan/"},
 		{"The result as JSON in a file, and the table on the terminal", "sunset verify plan/ --format json:verify.json --format table"},
 		{"Build the plan from a snapshot as 'sunset plan' does, and verify it", "sunset verify --snapshot snap.jsonl"},
+		{"A plan from an incomplete scan: verify the zones it read whole", "sunset verify plan/ --partial"},
 	},
 	"apply": {
 		{"Dry run: per zone the steps it would send, the manual ones, requests and time", "sunset apply plan/"},

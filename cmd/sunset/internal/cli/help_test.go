@@ -116,8 +116,8 @@ func TestEveryCommandTakesOnlyItsFlags(t *testing.T) {
 	want := map[string]string{
 		"plan":      source + " as-of catalog dates plan-dir out-dir no-verify",
 		"scan":      source + " format fail-on color as-of catalog dates plan-dir plan no-verify resume since dry-run",
-		"verify":    source + " as-of catalog dates plan-dir plan-in format",
-		"apply":     source + " as-of catalog dates plan-dir plan-in format yes journal resume rollback keep-old",
+		"verify":    source + " as-of catalog dates plan-dir plan-in partial format",
+		"apply":     source + " as-of catalog dates plan-dir plan-in partial format yes journal resume rollback keep-old to-other-api",
 		"demo":      "report html workers snapshot-out format fail-on color as-of catalog dates plan-dir plan no-verify",
 		"rules":     "format as-of color catalog dates",
 		"translate": "rules existing zone-plan plan format",

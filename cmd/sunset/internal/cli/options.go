@@ -67,11 +67,15 @@ func outputFlag(formats ...string) ucli.Flag {
 type sourceOptions struct {
 	snapshotIn  string
 	snapshotOut string
-	baseURL     string
-	creds       cfapi.Credentials
-	rps         float64
-	retries     int
-	collect     collect.Options
+	// baseURL is the API's base URL: --api-url, else SUNSET_API_URL, else the public API's.
+	// baseURLGiven says one of the first two was given: a plan directory's apply goes to
+	// where the plan was read from unless it is (planAPIURL).
+	baseURL      string
+	baseURLGiven bool
+	creds        cfapi.Credentials
+	rps          float64
+	retries      int
+	collect      collect.Options
 	// sourceKind is what the report says was scanned: live, a snapshot, the demo.
 	sourceKind string
 }
@@ -97,7 +101,12 @@ func resolveSource(c *ucli.Context) (sourceOptions, error) {
 	if o.snapshotIn != "" {
 		o.sourceKind = reports.SourceSnapshot
 	}
-	o.baseURL = c.String("api-url")
+	// Given empty (SUNSET_API_URL= in a shell that meant to unset it), it is not given.
+	if o.baseURL = c.String("api-url"); o.baseURL == "" {
+		o.baseURL = cfapi.DefaultBaseURL
+	} else {
+		o.baseURLGiven = c.IsSet("api-url")
+	}
 	if o.retries = c.Int("retries"); o.retries < 0 {
 		return o, usageErrorf("--retries %d: want 0 or more", o.retries)
 	}
@@ -131,11 +140,15 @@ func (o sourceOptions) withCredentials(c *ucli.Context, s *Streams) (sourceOptio
 	return o, err
 }
 
-// newClient is the API client of the source: its URL, credentials, pace and retries. A burst
-// of 1 keeps every window of the API's limit at or under its budget.
-func (o *sourceOptions) newClient() (*cfapi.Client, error) {
+// newClient is the API client of the source: its URL, credentials, pace and retries.
+func (o *sourceOptions) newClient() (*cfapi.Client, error) { return o.clientAt(o.baseURL) }
+
+// clientAt is newClient sending to baseURL instead (an apply of a plan directory sends to
+// where the plan was read: planAPIURL). A burst of 1 keeps every window of the API's limit
+// at or under its budget.
+func (o *sourceOptions) clientAt(baseURL string) (*cfapi.Client, error) {
 	return cfapi.New(cfapi.Config{
-		BaseURL: o.baseURL, Credentials: o.creds, UserAgent: cfapi.UserAgent(Version), RPS: o.rps,
+		BaseURL: baseURL, Credentials: o.creds, UserAgent: cfapi.UserAgent(Version), RPS: o.rps,
 		MaxRetries: maxRetries(o.retries), Burst: 1, MaxInFlight: o.workers(),
 	})
 }

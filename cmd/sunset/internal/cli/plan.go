@@ -89,30 +89,39 @@ func planCommand(s *Streams) *ucli.Command {
 			if err != nil {
 				return err
 			}
+			if opts.live() {
+				// A plan is no gate: nor is the scan that continues it.
+				opts.resumeCmd = resumeCommand(c, opts.snapshotOut, dir, opts.asOf, "--"+flagFailOn, "none")
+			}
 			return runPlan(c.Context, s, opts, dir, !c.Bool(flagNoVerify))
 		},
 	}
 }
 
 // runPlan scans, builds the plan and writes it to dir. Each zone is planned as it is
-// collected (planStream): only --snapshot-out needs the account whole.
+// collected (planStream), and a live scan's --snapshot-out is written as it goes, as
+// scan's is (so an interrupted plan continues with `sunset scan --resume`): memory never
+// holds the account whole.
 func runPlan(ctx context.Context, s *Streams, opts *scanOptions, dir string, verifyIt bool) error {
 	if err := checkOutputs(append(opts.outputs(), dirOutput("--plan-dir", dir)...)); err != nil {
 		return err
 	}
 	o := *opts
 	o.planDir, o.verify, o.formats = dir, verifyIt, nil
+	if o.live() && o.snapshotOut != "" {
+		o.inc = &incremental{} // streams --snapshot-out, nothing else
+	}
 	ps, err := newPlanStream(&o)
 	if err != nil {
 		return err
 	}
 	defer ps.close()
-	snap, res, findings, _, collectErr := scanSource(ctx, s, &o, o.snapshotOut != "", ps)
+	snap, res, findings, _, collectErr := scanSource(ctx, s, &o, o.snapshotOut != "" && !o.streamsSnapshot(), ps)
 	if snap == nil {
 		return collectErr
 	}
 	defer func() { _ = findings.Close() }() // a temporary file, removed on every return
-	if o.snapshotOut != "" {
+	if o.snapshotOut != "" && !o.streamsSnapshot() {
 		if err := writeSnapshot(o.snapshotOut, snap); err != nil {
 			return err
 		}
@@ -125,7 +134,8 @@ func runPlan(ctx context.Context, s *Streams, opts *scanOptions, dir string, ver
 		return err
 	}
 	if collectErr != nil {
-		fmt.Fprintf(s.Err, "sunset: scan %s; the plan covers what was read\n", stopReason(collectErr))
+		fmt.Fprintf(s.Err, "sunset: scan %s; the plan covers what was read, marked incomplete\n", stopReason(collectErr))
+		printResumeHint(s, &o)
 	} else if res.Incomplete {
 		fmt.Fprintf(s.Err, "sunset: some zones or parts could not be read (%d errors); the plan covers what was read\n", len(res.Errors))
 	}
@@ -278,10 +288,11 @@ func savedPlanOf(c *ucli.Context, s *Streams) (savedPlan, error) {
 }
 
 // savedPlanFlags are verify's and apply's: the plan directory as a flag (it is also their
-// argument) and the old spelling, --plan-in.
+// argument), the old spelling, --plan-in, and whether to take a plan from an incomplete scan.
 func savedPlanFlags() []ucli.Flag {
 	return []ucli.Flag{
 		&ucli.StringFlag{Name: flagPlanDir, Usage: "the plan `DIR` that `sunset plan --plan-dir` wrote (also the argument)"},
 		oldSpelling(&ucli.StringFlag{Name: "plan-in"}),
+		partialFlag(),
 	}
 }

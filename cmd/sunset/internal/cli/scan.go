@@ -35,6 +35,9 @@ type scanOptions struct {
 	// afterReports, when set, runs once every report is written, before the closing summary
 	// (the demo names its report files there).
 	afterReports func()
+	// resumeCmd continues the run when it is interrupted (resumeCommand); "" without
+	// --snapshot-out.
+	resumeCmd string
 }
 
 func scanCommand(s *Streams) *ucli.Command {
@@ -77,6 +80,9 @@ func resolveScan(c *ucli.Context, s *Streams) (*scanOptions, error) {
 	}
 	if err := resolveIncremental(c, o); err != nil {
 		return nil, err
+	}
+	if o.live() && !o.inc.dryRun {
+		o.resumeCmd = resumeCommand(c, o.snapshotOut, o.planDir, o.asOf)
 	}
 	if o.live() {
 		if o.sourceOptions, err = o.withCredentials(c, s); err != nil {
@@ -158,6 +164,9 @@ func runScan(ctx context.Context, s *Streams, o *scanOptions) error {
 		o.afterReports()
 	}
 	printOutcome(s, rep, o.formats, collectErr != nil)
+	if collectErr != nil {
+		printResumeHint(s, o)
+	}
 	code := outcomeCode(rep.Summary.GateFailed, rep.Summary.Incomplete || res.Incomplete || collectErr != nil)
 	if code != ExitOK {
 		return &exitError{code: code}

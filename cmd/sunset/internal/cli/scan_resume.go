@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -72,7 +73,7 @@ func resolveIncremental(c *ucli.Context, o *scanOptions) error {
 // says what was reused; it returns an error to stop the command (for --dry-run, exit 0).
 func (o *scanOptions) beginCollection(ctx context.Context, s *Streams, client *cfapi.Client, copts *collect.Options) (func(*inventory.Snapshot) error, error) {
 	inc := o.inc
-	if inc == nil { // plan, verify and demo write --snapshot-out whole, after collecting
+	if inc == nil { // verify, apply and demo write --snapshot-out whole, after collecting
 		return func(*inventory.Snapshot) error { return nil }, nil
 	}
 	start := s.Now()
@@ -304,5 +305,78 @@ func (o *scanOptions) incrementalReport() *reports.Incremental {
 }
 
 // streamsSnapshot reports whether --snapshot-out is written as the collection runs (a
-// live sunset scan), rather than whole at the end (plan, verify, demo, --snapshot).
+// live sunset scan or plan), rather than whole at the end (verify, apply, demo, --snapshot).
 func (o *scanOptions) streamsSnapshot() bool { return o.inc != nil && o.snapshotIn == "" }
+
+// resumeSkips are the flags a resume command leaves out: those it sets itself (--resume,
+// --snapshot-out) or --plan-dir's (given apart), and those that would make it another run
+// (--since, --dry-run) or read no API (--snapshot).
+var resumeSkips = map[string]bool{
+	"resume": true, "snapshot-out": true, "since": true, "dry-run": true, "snapshot": true,
+	flagPlanDir: true, "plan": true, "out-dir": true, "help": true,
+}
+
+// resumeCommand is the command that continues the interrupted run of c (a scan, or a plan,
+// whose flags scan takes too) and writes the same outputs: `sunset scan --resume FILE`, FILE
+// being its --snapshot-out, with every flag it was given but those resumeSkips names, the
+// plan directory when it writes one, and the day it judged by when it was not given (a
+// resume tomorrow would judge otherwise), then extra. "" when it saves no snapshot to
+// continue from.
+func resumeCommand(c *ucli.Context, snapshotOut, planDir string, asOf time.Time, extra ...string) string {
+	if snapshotOut == "" {
+		return ""
+	}
+	args := []string{"sunset", "scan", "--resume", shellWord(snapshotOut)}
+	for _, f := range c.Command.Flags {
+		name := f.Names()[0]
+		if resumeSkips[name] || !c.IsSet(name) {
+			continue
+		}
+		switch f.(type) {
+		case *ucli.BoolFlag:
+			if c.Bool(name) {
+				args = append(args, "--"+name)
+			}
+		case *ucli.StringSliceFlag:
+			for _, v := range c.StringSlice(name) {
+				args = append(args, "--"+name, shellWord(v))
+			}
+		default:
+			v := fmt.Sprint(c.Value(name))
+			if name == "api-url" {
+				v = shownURL(v) // never its user info or query
+			}
+			args = append(args, "--"+name, shellWord(v))
+		}
+	}
+	if !c.IsSet(flagAsOf) {
+		args = append(args, "--"+flagAsOf, asOf.Format(time.DateOnly))
+	}
+	if planDir != "" {
+		args = append(args, "--"+flagPlanDir, shellWord(planDir))
+	}
+	args = append(args, extra...)
+	return textsafe.Sanitize(strings.Join(args, " "))
+}
+
+// shellWord is s as one word of a POSIX shell: as it is when it holds only characters no
+// shell reads otherwise, else single-quoted.
+func shellWord(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_@%+=:,./-") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// printResumeHint ends the stderr of an interrupted scan (or plan) with how to continue it:
+// the command (resumeCommand), or that nothing was saved to continue from. The demo, whose
+// emulator ends with it, says nothing.
+func printResumeHint(s *Streams, o *scanOptions) {
+	switch {
+	case o.sourceKind == reports.SourceDemo:
+	case o.resumeCmd != "":
+		fmt.Fprintf(s.Err, "sunset: to continue where it stopped and write the same outputs: %s\n", o.resumeCmd)
+	default:
+		fmt.Fprintf(s.Err, "sunset: nothing was saved to continue from: run it again with --snapshot-out FILE to make it resumable (sunset help resume)\n")
+	}
+}

@@ -19,7 +19,9 @@ type Streams struct {
 	OutTTY, ErrTTY bool
 	// Width is the terminal width of Out, 0 when unknown.
 	Width int
-	// Getenv reads the environment (credentials, NO_COLOR, CI, SUNSET_API_URL).
+	// Getenv reads the environment (credentials, NO_COLOR, CI, GITHUB_STEP_SUMMARY). The
+	// variables that stand for a flag (SUNSET_API_URL, SUNSET_AS_OF) are the flag's
+	// EnvVars, read by urfave/cli with the command line.
 	Getenv func(string) string
 	// Now is the wall clock; the as-of date defaults to its UTC day.
 	Now func() time.Time

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sunsetscan/sunset/migrate"
 	"github.com/sunsetscan/sunset/migrate/apply"
 	"github.com/sunsetscan/sunset/scanner/catalog"
 	"github.com/sunsetscan/sunset/scanner/cfapi"
@@ -106,9 +107,12 @@ func writeApplyResult(w io.Writer, format string, run *applyRun, res *apply.Resu
 	if format == "json" {
 		out := struct {
 			*apply.Result
-			Summary  apply.Summary `json:"summary"`
-			Requests cfapi.Stats   `json:"requests"`
-		}{res, sum, cfapi.Stats{}}
+			// Skipped are the zones and accounts --partial left out of a plan from an
+			// incomplete scan, with what was not read of each.
+			Skipped  []migrate.Unread `json:"skipped,omitempty"`
+			Summary  apply.Summary    `json:"summary"`
+			Requests cfapi.Stats      `json:"requests"`
+		}{res, run.skipped, sum, cfapi.Stats{}}
 		if client != nil {
 			out.Requests = client.Stats()
 		}
@@ -119,6 +123,7 @@ func writeApplyResult(w io.Writer, format string, run *applyRun, res *apply.Resu
 	for i := range res.Scopes {
 		writeScopeText(w, res, &res.Scopes[i])
 	}
+	writeSkipped(w, "", run.skipped)
 	if !run.rollback {
 		writeManualLeft(w, sum, manualAt)
 	}
@@ -201,6 +206,9 @@ func writeApplyTotals(w io.Writer, run *applyRun, sum apply.Summary) {
 	fmt.Fprintf(w, "Scopes: %d done, %d partial, %d stopped", sc.Done, sc.Partial, sc.Stopped)
 	if sc.NotStarted > 0 {
 		fmt.Fprintf(w, ", %d not started", sc.NotStarted)
+	}
+	if len(run.skipped) > 0 {
+		fmt.Fprintf(w, ", %d skipped (not read whole)", len(run.skipped))
 	}
 	fmt.Fprintln(w, ".")
 	if sc.Partial > 0 {

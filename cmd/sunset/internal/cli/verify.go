@@ -133,6 +133,8 @@ func verifyCommand(s *Streams) *ucli.Command {
 			"the rules involved, and what of each rate limit is not exact. The plan is the plan directory\n" +
 			"`sunset plan --plan-dir` wrote (it holds the snapshot it was built from), or, given none,\n" +
 			"built as `sunset plan` builds it (live or --snapshot).\n" +
+			"A plan directory from an incomplete scan is refused unless --partial, which verifies only the\n" +
+			"zones read whole and names the others.\n" +
 			"It proves agreement on the generated requests only. Exit 0 no difference the plan does not\n" +
 			"declare, 1 such a difference, 2 usage, 3 fatal, 4 incomplete scan or a zone missing from the\n" +
 			"snapshot (4 wins over 1).",
@@ -152,6 +154,8 @@ type verifyOptions struct {
 	source  *scanOptions
 	saved   savedPlan
 	formats []reports.FormatSpec
+	// partial takes a saved plan from an incomplete scan, verifying the scopes read whole.
+	partial bool
 }
 
 // resolveVerify resolves verify's flags and argument.
@@ -169,7 +173,7 @@ func resolveVerify(c *ucli.Context, s *Streams) (*verifyOptions, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &verifyOptions{source: src, saved: saved, formats: formats}, nil
+	return &verifyOptions{source: src, saved: saved, formats: formats, partial: c.Bool(flagPartial)}, nil
 }
 
 // runVerify reads or builds the plan, verifies it and writes the result.
@@ -181,10 +185,10 @@ func runVerify(ctx context.Context, s *Streams, o *verifyOptions) error {
 	var p *migrate.Plan
 	incomplete := collectErr != nil
 	if o.saved.plan != "" {
-		if p, err = readPlanInput(s, o.saved.plan); err != nil {
+		if p, err = readSavedPlan(s, o, snap); err != nil {
 			return err
 		}
-		p, _ = selectPlan(p, snap, o.source) // the zones --zone, --zone-filter and --account keep
+		incomplete = incomplete || p.Incomplete
 	} else {
 		res := scanner.ScanSnapshot(snap, o.source.catalog, scanner.Options{AsOf: o.source.asOf})
 		p, incomplete = buildPlan(snap, res, o.source), incomplete || res.Incomplete
@@ -202,6 +206,27 @@ func runVerify(ctx context.Context, s *Streams, o *verifyOptions) error {
 		return &exitError{code: code}
 	}
 	return nil
+}
+
+// readSavedPlan reads the plan of a plan directory, narrowed to the zones --zone,
+// --zone-filter and --account keep of snap, its snapshot. A plan from an incomplete scan (as
+// the plan or snap says: verify does not build the plan again) is refused without
+// --partial; with it, the zones and accounts not read whole are left out and named on
+// stderr.
+func readSavedPlan(s *Streams, o *verifyOptions, snap *inventory.Snapshot) (*migrate.Plan, error) {
+	p, err := readPlanInput(s, o.saved.plan)
+	if err != nil {
+		return nil, err
+	}
+	p, _ = selectPlan(p, snap, o.source)
+	if p = p.WithMarksOf(snap); !p.Incomplete {
+		return p, nil
+	}
+	if !o.partial {
+		return nil, incompleteRefusal(p, "verify")
+	}
+	writeSkipped(s.Err, "sunset: ", p.Unread)
+	return p.ReadWhole(), nil
 }
 
 // missingZones counts the plan's zones the snapshot did not hold (verify notes them).
