@@ -32,7 +32,7 @@ func TestCorpusRepos(t *testing.T) {
 	if root == "" {
 		t.Skip("SUNSET_CORPUS is not set: the corpus of public repositories (../shared/realworld) is not used")
 	}
-	repos, err := filepath.Glob(filepath.Join(root, "repos", "*"))
+	repos, err := filepath.Glob(filepath.Join(root, "repos*", "*"))
 	if err != nil {
 		t.Fatal(err)
 	}
