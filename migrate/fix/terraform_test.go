@@ -2,6 +2,8 @@ package fix
 
 import (
 	"bufio"
+	"context"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -9,10 +11,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sunsetscan/sunset/migrate"
+	"github.com/sunsetscan/sunset/migrate/apply"
 	"github.com/sunsetscan/sunset/migrate/fix/internal/tfrun"
 	"github.com/sunsetscan/sunset/migrate/terraform"
+	"github.com/sunsetscan/sunset/scanner"
+	"github.com/sunsetscan/sunset/scanner/cfapi"
 	"github.com/sunsetscan/sunset/scanner/cfapi/emulator"
 	"github.com/sunsetscan/sunset/scanner/cfapi/emulator/seed"
+	"github.com/sunsetscan/sunset/scanner/collect"
 	"github.com/sunsetscan/sunset/scanner/inventory"
 	"github.com/sunsetscan/sunset/scanner/vocab"
 )
@@ -122,6 +129,8 @@ func TestTerraformPlanForgetsV4(t *testing.T) {
 	}
 	tf.Apply(t, dir, env)
 	checkAfterApply(t, tf, dir, em)
+	sunsetRetiresTheOld(t, em)
+	noChanges(t, tf.Plan(t, dir, env))
 }
 
 // TestTerraformPlanV5TwoSteps: after `sunset fix` (v5), the clean-up script's state rm runs
@@ -151,6 +160,66 @@ func TestTerraformPlanV5TwoSteps(t *testing.T) {
 	}
 	tf.Apply(t, dir, env)
 	checkAfterApply(t, tf, dir, em)
+	sunsetRetiresTheOld(t, em)
+	noChanges(t, tf.Plan(t, dir, env))
+}
+
+// sunsetRetiresTheOld is the step after a fix and its Terraform apply, as `sunset fix`'s
+// summary gives it: `sunset scan --plan-dir` then `sunset apply --yes` on the account. The
+// rules Terraform created stand for the plan's (recognised by what they do, whatever their
+// refs): the plan creates none, and the apply deletes the old firewall rules and filters,
+// adding no rule.
+func sunsetRetiresTheOld(t *testing.T, em *tfrun.Emulator) {
+	t.Helper()
+	hs := httptest.NewServer(em.Server) // the same account, over plain HTTP for sunset's client
+	t.Cleanup(hs.Close)
+	c, err := cfapi.New(cfapi.Config{BaseURL: hs.URL + emulator.BasePath, Credentials: cfapi.TokenCredentials(seed.DemoToken)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, err := collect.Collect(context.Background(), zoneLister{c}, collect.Options{IsRetired: cfapi.IsRetired, IsFatal: cfapi.IsAuth, StatusOf: cfapi.StatusOf})
+	if err != nil || snap.Incomplete {
+		t.Fatalf("scan: %v (incomplete %v)", err, snap != nil && snap.Incomplete)
+	}
+	p := migrate.Build(snap, scanner.ScanSnapshot(snap, nil, scanner.Options{AsOf: roundTripAsOf}), migrate.Options{AsOf: roundTripAsOf})
+	before := zoneNow(t, em)
+	rules, _ := before.Ruleset(vocab.PhaseCustomRules)
+	for _, st := range p.Steps() {
+		if op := migrate.SpecOf(st).Op; op == migrate.OpCreateEntrypoint || op == migrate.OpAddRule {
+			t.Errorf("the plan after the fix creates rules again: %s %s", st.ID, st.Title)
+		}
+	}
+	res, err := apply.Apply(context.Background(), p, apply.Options{Client: c, Snapshot: snap})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range res.Scopes {
+		if s.Status != apply.StatusDone {
+			t.Errorf("sunset apply: %s %s: %s at %s (%s)", s.Scope, s.Name, s.Status, s.StoppedAt, s.Reason)
+		}
+	}
+	after := zoneNow(t, em)
+	now, _ := after.Ruleset(vocab.PhaseCustomRules)
+	if len(after.FirewallRules)+len(after.Filters) > 0 || len(now.Rules) != len(rules.Rules) {
+		t.Errorf("after sunset apply: %d firewall rules, %d filters, %d custom rules (want 0, 0, %d)", len(after.FirewallRules), len(after.Filters), len(now.Rules), len(rules.Rules))
+	}
+}
+
+// zoneLister adapts the client to what collect asks for.
+type zoneLister struct{ *cfapi.Client }
+
+func (l zoneLister) ListZones(ctx context.Context, accountID, name string) ([]inventory.Zone, error) {
+	return l.Client.ListZones(ctx, cfapi.ZoneFilter{AccountID: accountID, Name: name})
+}
+
+// noChanges: terraform plan after the whole sequence has nothing to do.
+func noChanges(t *testing.T, p *tfrun.PlanJSON) {
+	t.Helper()
+	for _, action := range []string{"create", "update", "delete", "forget"} {
+		if got := p.With(action); len(got) > 0 {
+			t.Errorf("terraform plan after sunset apply wants to %s %q, want no changes", action, got)
+		}
+	}
 }
 
 // checkAfterApply: the old objects are still in the account, the entry point holds the
