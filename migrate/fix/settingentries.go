@@ -103,15 +103,37 @@ func (sc *settingsScope) dynamic(b *hclsyntax.Block) (*hclsyntax.Body, *settings
 	if content == nil || !ok {
 		return nil, nil
 	}
-	name := iteratorName(b)
-	coll, _ := sc.text(each.Expr)
-	inner := &settingsScope{file: sc.file, ev: sc.ev, iters: map[string]iteratorOf{}, guards: slices.Clone(sc.guards)}
+	it, g := sc.element(each.Expr)
+	inner := &settingsScope{file: sc.file, ev: sc.ev, iters: map[string]iteratorOf{}, guards: append(slices.Clone(sc.guards), g)}
 	for k, v := range sc.iters {
 		inner.iters[k] = v
 	}
-	inner.iters[name] = iteratorOf{value: "one([for s in " + coll + " : s])", key: "one([for k, s in " + coll + " : k])"}
-	inner.guards = append(inner.guards, guard{cond: "length(" + coll + ") > 0", when: true})
+	inner.iters[iteratorName(b)] = it
 	return content, inner
+}
+
+// element is what a dynamic block's iterator stands for, given its collection, and the
+// guard that the collection is not empty: X for `cond ? [X] : []` (then the guard is cond),
+// else the one element of the collection, whatever its type.
+func (sc *settingsScope) element(each hclsyntax.Expression) (iteratorOf, guard) {
+	if c, ok := unparen(each).(*hclsyntax.ConditionalExpr); ok {
+		cond := sc.condition(c.Condition)
+		for _, branch := range []struct {
+			one, none hclsyntax.Expression
+			when      bool
+		}{{c.TrueResult, c.FalseResult, true}, {c.FalseResult, c.TrueResult, false}} {
+			one, isOne := unparen(branch.one).(*hclsyntax.TupleConsExpr)
+			none, isNone := unparen(branch.none).(*hclsyntax.TupleConsExpr)
+			if isOne && isNone && len(one.Exprs) == 1 && len(none.Exprs) == 0 {
+				x, _ := sc.text(one.Exprs[0])
+				return iteratorOf{value: parenthesized(one.Exprs[0], x), key: "0"}, guard{cond: cond, when: branch.when}
+			}
+		}
+	}
+	coll, _ := sc.text(each)
+	coll = parenthesized(each, coll) // whole inside a for expression's "in ... :"
+	return iteratorOf{value: "one([for s in " + coll + " : s])", key: "one([for k, s in " + coll + " : k])"},
+		guard{cond: "length(" + coll + ") > 0", when: true}
 }
 
 // iteratorName is the name a dynamic block's content reads its element by.
@@ -174,10 +196,7 @@ func (sc *settingsScope) nullBranches(x hclsyntax.Expression) (hclsyntax.Express
 		if !ok {
 			return x, gs
 		}
-		cond, _ := sc.text(c.Condition)
-		if _, nested := unparen(c.Condition).(*hclsyntax.ConditionalExpr); nested {
-			cond = "(" + cond + ")" // it stays whole as the condition of count's conditional
-		}
+		cond := sc.condition(c.Condition)
 		switch {
 		case isNullLiteral(c.FalseResult):
 			gs, x = append(gs, guard{cond: cond, when: true}), c.TrueResult
@@ -294,6 +313,16 @@ func unparen(x hclsyntax.Expression) hclsyntax.Expression {
 func isNullLiteral(x hclsyntax.Expression) bool {
 	l, ok := unparen(x).(*hclsyntax.LiteralValueExpr)
 	return ok && l.Val.IsNull()
+}
+
+// condition is x as the condition of count's conditional: in parentheses when it is a
+// conditional itself, so that it stays whole.
+func (sc *settingsScope) condition(x hclsyntax.Expression) string {
+	text, _ := sc.text(x)
+	if _, nested := unparen(x).(*hclsyntax.ConditionalExpr); nested {
+		return "(" + text + ")"
+	}
+	return text
 }
 
 // parenthesized is text in parentheses when x is an operation or a conditional, so that it

@@ -187,10 +187,11 @@ func (w *settingsWriter) block(typ string, e settingEntry, attrs string) {
 func (w *settingsWriter) write() {
 	r := w.r
 	newAddrs := strings.Join(w.addrs, ", ")
-	if len(w.addrs) == 0 {
-		newAddrs = "nothing (no setting it set is one provider v5 can set)"
-	}
 	what := fmt.Sprintf("sunset fix: %s replaced by %s, one resource per setting (cloudflare_zone_settings_override is deprecated and provider v5 has no such type); the retired settings are gone.", r.Address(), newAddrs)
+	if len(w.addrs) == 0 {
+		newAddrs = "nothing (no setting it set is one provider v5 sets)"
+		what = fmt.Sprintf("sunset fix: %s removed: cloudflare_zone_settings_override is deprecated and provider v5 has no such type, and every setting it set is retired or one no provider v5 resource sets.", r.Address())
+	}
 	if w.driven {
 		what += "\nA setting the override set only under a condition (a null value, an empty dynamic block) has the condition as its count."
 	}

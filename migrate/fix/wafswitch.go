@@ -144,8 +144,12 @@ func (f *fixer) wafEntryPoint(ev *evaluator, r *Resource, e settingEntry, count 
 		f.waf.entryPoints = map[string]string{}
 	}
 	f.waf.entryPoints[wafKey(m, zoneText)] = rw.New
+	where = ""
+	if count != "" {
+		where = " where it was on (its count)"
+	}
 	return wafOutcome{block: block, note: "settings.waf dropped: " + rw.New + " executes the managed rules in its place",
-		inPlace: fmt.Sprintf(`waf = %s (the previous WAF's switch) went: %s executes the %s in its place.`, normalText(e.text), rw.New, executedName(mapping))}
+		inPlace: fmt.Sprintf(`waf = %s (the previous WAF's switch) went: %s executes the %s in its place%s.`, normalText(exprText(r.File, e.expr)), rw.New, executedName(mapping), where)}
 }
 
 // wafIntoDeclared adds the execute rule to the zone's managed rules entry point the module

@@ -1,6 +1,7 @@
 package fix
 
 import (
+	"bytes"
 	"fmt"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -88,6 +89,8 @@ func (f *fixer) settingsOverride(ev *evaluator, r *Resource, sb settingsBody, re
 		text := ""
 		if replaced != "" {
 			text = commentLines("sunset fix: "+replaced, indent)
+		} else {
+			end = blankBetween(r.File.Src, start, end)
 		}
 		local = append(local, edit{start: start, end: end, text: text})
 		rw.Old = append(rw.Old, r.Address()+".settings."+it.name)
@@ -116,6 +119,21 @@ func (f *fixer) retiredSetting(ev *evaluator, r *Resource, it settingEntry, zone
 		return out.why, out.inPlace
 	}
 	return "", ""
+}
+
+// blankBetween widens [start, end) (whole lines) over the blank line after it when a blank
+// line precedes it too: a block set apart by blank lines goes with one of them.
+func blankBetween(src []byte, start, end int) int {
+	blank := func(line []byte) bool { return len(bytes.TrimSpace(line)) == 0 }
+	if start == 0 || end >= len(src) || src[start-1] != '\n' || src[end-1] != '\n' {
+		return end
+	}
+	prev := src[lineStart(src, start-1) : start-1]
+	next := end + bytes.IndexByte(src[end:], '\n')
+	if next < end || !blank(prev) || !blank(src[end:next]) || start-1 == 0 {
+		return end
+	}
+	return next + 1
 }
 
 // rewriteBlock applies edits inside rng (a block, or an attribute) as one edit of the whole
