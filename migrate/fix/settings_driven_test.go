@@ -1,6 +1,8 @@
 package fix
 
 import (
+	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -263,3 +265,69 @@ var lookupFunc = function.New(&function.Spec{
 		return args[2], nil
 	},
 })
+
+// TestCorpusZoneSettings: on the corpus's repositories (SUNSET_CORPUS), every
+// cloudflare_zone_setting and cloudflare_universal_ssl_setting fix writes is valid
+// for provider v5.22.0 (value never null in a branch) with a setting id of the API's, and
+// --target v4 writes none.
+func TestCorpusZoneSettings(t *testing.T) {
+	root := os.Getenv("SUNSET_CORPUS")
+	if root == "" {
+		t.Skip("SUNSET_CORPUS is not set: the corpus of public repositories (../shared/realworld) is not used")
+	}
+	v5, err := tfschema.Load("5.22.0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	repos, _ := filepath.Glob(filepath.Join(root, "repos*", "*"))
+	written := 0
+	for _, r := range repos {
+		if !hasTerraform(r) {
+			continue
+		}
+		for _, target := range []terraform.Provider{terraform.ProviderV5, terraform.ProviderV4} {
+			dir := t.TempDir()
+			copyTree(t, r, dir)
+			res, err := Run(Options{Root: dir, Target: target})
+			if err != nil {
+				t.Fatalf("%s: %v", filepath.Base(r), err)
+			}
+			for _, fc := range res.Files {
+				written += checkZoneSettings(t, v5, fc, target)
+			}
+		}
+	}
+	if written == 0 {
+		t.Error("no zone setting written on the corpus")
+	}
+}
+
+// checkZoneSettings checks the per-setting resources fix wrote in one file and counts them.
+func checkZoneSettings(t *testing.T, v5 *tfschema.Schema, fc FileChange, target terraform.Provider) int {
+	t.Helper()
+	f, diags := hclsyntax.ParseConfig(fc.New, fc.Path, hcl.InitialPos)
+	if diags.HasErrors() || !strings.HasSuffix(fc.Path, ".tf") {
+		return 0
+	}
+	n := 0
+	for _, b := range f.Body.(*hclsyntax.Body).Blocks {
+		if b.Type != "resource" || len(b.Labels) != 2 || (b.Labels[0] != typeZoneSetting && b.Labels[0] != typeUniversalSSL) ||
+			strings.Contains(string(fc.Old), fmt.Sprintf("resource %q %q", b.Labels[0], b.Labels[1])) {
+			continue // not one fix wrote
+		}
+		n++
+		if target == terraform.ProviderV4 {
+			t.Errorf("%s: %s.%s written for provider v4", fc.Path, b.Labels[0], b.Labels[1])
+		}
+		for _, err := range v5.CheckResource(b) {
+			t.Errorf("%s: %v", fc.Path, err)
+		}
+		if a, ok := b.Body.Attributes["setting_id"]; ok {
+			v, _ := a.Expr.Value(nil)
+			if _, known := apiSettings()[v.AsString()]; !known {
+				t.Errorf("%s: %s.%s: setting_id %s is not the API's", fc.Path, b.Labels[0], b.Labels[1], v.GoString())
+			}
+		}
+	}
+	return n
+}
