@@ -3,6 +3,7 @@ package fix
 import (
 	"fmt"
 	"math/big"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -405,17 +406,34 @@ func (sc *settingsScope) object(b *hclsyntax.Body) (string, string) {
 // own count, or 1) inside the conditions, outermost first. Conditions nest rather than
 // join with &&, so that an inner one is evaluated only when the outer ones hold (it may
 // read the one element of a collection the outer one checks is not empty).
-func countOf(guards []guard, base string) string {
-	inner := base
+func countOf(guards []guard, base string) string { return nested(guards, base, "0") }
+
+// forEachFilter is the condition of a for expression that keeps the instances of a for_each
+// (each.key as k, each.value as v) for which every guard holds.
+func forEachFilter(guards []guard) string {
+	each := regexp.MustCompile(`\beach\.(key|value)\b`)
+	gs := make([]guard, len(guards))
+	for i, g := range guards {
+		gs[i] = guard{cond: each.ReplaceAllStringFunc(g.cond, func(m string) string { return map[string]string{"each.key": "k", "each.value": "v"}[m] }), when: g.when}
+	}
+	if len(gs) == 1 && gs[0].when {
+		return gs[0].cond
+	}
+	return nested(gs, "true", "false")
+}
+
+// nested is yes when every guard holds, else no, as conditionals nested outermost first.
+func nested(guards []guard, yes, no string) string {
+	inner := yes
 	for i := len(guards) - 1; i >= 0; i-- {
 		in := inner
 		if strings.Contains(in, "?") {
 			in = "(" + in + ")"
 		}
 		if guards[i].when {
-			inner = guards[i].cond + " ? " + in + " : 0"
+			inner = guards[i].cond + " ? " + in + " : " + no
 		} else {
-			inner = guards[i].cond + " ? 0 : " + in
+			inner = guards[i].cond + " ? " + no + " : " + in
 		}
 	}
 	return inner

@@ -13,6 +13,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 
+	"github.com/sunsetscan/sunset/migrate/fix/internal/tfrun"
 	"github.com/sunsetscan/sunset/migrate/internal/tfschema"
 	"github.com/sunsetscan/sunset/migrate/terraform"
 	"github.com/sunsetscan/sunset/scanner/inventory"
@@ -26,7 +27,7 @@ func TestSettingsFixturesAreV4(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{"wafon", "driven"} {
+	for _, name := range []string{"wafon", "driven", "repeated"} {
 		for _, p := range tfFilesUnder(t, filepath.Join("testdata", "settings", name)) {
 			for _, err := range v4.CheckFile(mustRead(t, p), p) {
 				t.Errorf("fixture input: %v", err)
@@ -193,6 +194,61 @@ func TestNullMeansNotManaged(t *testing.T) {
 	checkFixed(t, dir, opts, "zone-settings-bulk", 0)
 }
 
+// TestRepeatedOverridesKeepTheirInstances: an override with for_each (one zone per
+// instance) becomes settings with the same for_each, filtered to the instances that set
+// each one (each.key and each.value unchanged), and its waf switch one managed rules entry
+// point per instance where it was on; an override with count keeps it, inside the
+// setting's own condition.
+func TestRepeatedOverridesKeepTheirInstances(t *testing.T) {
+	opts := Options{Target: terraform.ProviderV5}
+	dir, _ := fixedCopy(t, "settings/repeated", opts)
+	checkNewTypes(t, "settings/repeated", dir, opts.Target)
+	src := string(mustRead(t, filepath.Join(dir, "main.tf")))
+	zones := `{zones = {a = {id = "1", ssl = "full", waf = "on"}, b = {id = "2", ssl = null, waf = "off"}}, enabled = true}`
+	for addr, want := range map[string]string{
+		"cloudflare_zone_setting.each_ssl":              "a",
+		"cloudflare_zone_setting.each_always_use_https": "a b",
+		"cloudflare_ruleset.value_managed_rules":        "a",
+	} {
+		if got := forEachKeys(t, resourceText(t, src, addr), zones); got != want {
+			t.Errorf("%s instances: %q, want %q", addr, got, want)
+		}
+	}
+	for vars, want := range map[string]int64{`{enabled = true}`: 1, `{enabled = false}`: 0} {
+		for _, addr := range []string{"cloudflare_zone_setting.toggle_http3", "cloudflare_zone_setting.toggle_ipv6"} {
+			if got := countWith(t, resourceText(t, src, addr), vars); got != want {
+				t.Errorf("%s count with var = %s: %d, want %d", addr, vars, got, want)
+			}
+		}
+	}
+	checkFixed(t, dir, opts, "zone-settings-bulk", 0)
+}
+
+// forEachKeys evaluates a resource block's for_each with var set to the object written as
+// vars: its keys, space-separated.
+func forEachKeys(t *testing.T, block, vars string) string {
+	t.Helper()
+	f, diags := hclsyntax.ParseConfig([]byte(block+"\nvars = "+vars+"\n"), "block.tf", hcl.InitialPos)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	body := f.Body.(*hclsyntax.Body)
+	v, diags := body.Attributes["vars"].Expr.Value(nil)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	fe, diags := body.Blocks[0].Body.Attributes["for_each"].Expr.Value(&hcl.EvalContext{Variables: map[string]cty.Value{"var": v}})
+	if diags.HasErrors() {
+		t.Fatalf("for_each: %v", diags)
+	}
+	var keys []string
+	for it := fe.ElementIterator(); it.Next(); {
+		k, _ := it.Element()
+		keys = append(keys, k.AsString())
+	}
+	return strings.Join(keys, " ")
+}
+
 // resourceText is the block of the resource addr (TYPE.NAME) in src.
 func resourceText(t *testing.T, src, addr string) string {
 	t.Helper()
@@ -330,4 +386,19 @@ func checkZoneSettings(t *testing.T, v5 *tfschema.Schema, fc FileChange, target 
 		}
 	}
 	return n
+}
+
+// TestTerraformValidatesSettingsOnV4: the settings fixtures rewritten for provider v4 pass
+// `terraform validate` with the v4.52.8 build (SUNSET_TERRAFORM; skipped without it): the
+// managed rules entry points the waf switches became, merged or new, and the overrides
+// without their retired settings and dynamic blocks.
+func TestTerraformValidatesSettingsOnV4(t *testing.T) {
+	tf := tfrun.Find(t)
+	for _, name := range []string{"settings/wafon", "settings/driven", "settings/repeated"} {
+		t.Run(name, func(t *testing.T) {
+			dir, _ := fixedCopy(t, name, Options{Target: terraform.ProviderV4})
+			tfrun.PinProvider(t, dir, providerBuilds[terraform.ProviderV4])
+			tf.Validate(t, dir)
+		})
+	}
 }

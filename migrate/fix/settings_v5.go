@@ -28,52 +28,74 @@ const (
 	typeUniversalSSL = "cloudflare_universal_ssl_setting"
 )
 
-// overrideToSettings rewrites one override for provider v5; false when it cannot (then the
-// v4 treatment applies and the rest is left with why).
-func (f *fixer) overrideToSettings(ev *evaluator, r *Resource, retired map[string]catalog.Entry) bool {
+// overrideToSettings rewrites one override for provider v5; it says why it cannot ("" when
+// it can: then the v4 treatment applies, and the override stays with why).
+func (f *fixer) overrideToSettings(ev *evaluator, r *Resource, retired map[string]catalog.Entry) string {
 	bodies := settingsBodies(ev, r)
-	if len(bodies) != 1 || r.Attr("zone_id") == nil {
-		return false
+	switch {
+	case r.Attr("zone_id") == nil:
+		return "it has no zone_id"
+	case len(bodies) > 1:
+		return "it has more than one settings block"
 	}
-	entries := bodies[0].scope.entries(bodies[0].body)
-	if why := repeatedOverride(ev, r, entries, retired); why != "" {
-		f.res.Left = append(f.res.Left, Problem{Path: r.File.Path, Line: r.Line(), Message: r.Address() + " not moved to cloudflare_zone_setting resources: " + why})
-		return false
+	var entries []settingEntry
+	if len(bodies) == 1 {
+		entries = bodies[0].scope.entries(bodies[0].body)
+	}
+	if why := repeatedOverride(r, entries); why != "" {
+		return why
 	}
 	for _, e := range entries {
 		if e.name == "mobile_redirect" && e.block != nil {
 			if why := f.mobileRedirect(ev, r, e, f.zoneOfResource(ev, r)); why != "" {
-				return false // it stays, with why: so does the override, on v4's terms
+				return "its mobile_redirect cannot be written as a redirect rule (see it)"
 			}
 		}
 	}
-	w := &settingsWriter{f: f, ev: ev, r: r, count: exprText(r.File, r.Attr("count"))}
+	w := &settingsWriter{f: f, ev: ev, r: r}
 	for _, e := range entries {
 		w.add(e, retired)
 	}
 	w.write()
-	return true
+	return ""
 }
 
 // repeatedOverride says why an override with count or for_each cannot be written per
-// setting ("" when it can): count and for_each go on each new resource, so a setting's
-// conditions must be able to join them, and a redirect rule or a managed rules entry point
-// is one per zone.
-func repeatedOverride(ev *evaluator, r *Resource, entries []settingEntry, retired map[string]catalog.Entry) string {
+// setting ("" when it can): count and for_each go on each new resource (see repetition), so
+// a setting's condition cannot read count.index, and a redirect rule is one per zone.
+func repeatedOverride(r *Resource, entries []settingEntry) string {
 	if !r.Repeated() {
 		return ""
 	}
 	for _, e := range entries {
-		_, gone := retired[e.name]
 		switch {
-		case e.name == "mobile_redirect" || (e.name == "waf" && wafValue(ev, e) != "off"):
-			return fmt.Sprintf("it has count or for_each and sets %s, whose replacement is one per zone: write it per zone by hand", e.name)
-		case gone:
-		case r.Attr("for_each") != nil && len(e.allGuards()) > 0:
-			return "it has for_each and sets " + e.name + " only under conditions: write one cloudflare_zone_setting per setting, its for_each filtered by them"
-		case mentionsIterationText(e.allGuards()):
-			return "the conditions under which it sets " + e.name + " depend on count.index or each, which count cannot read"
+		case e.name == "mobile_redirect":
+			return "it has count or for_each and sets mobile_redirect, whose redirect rule is one per zone: write it per zone by hand"
+		case r.Attr("count") != nil && mentionsIterationText(e.allGuards()):
+			return "the conditions under which it sets " + e.name + " depend on count.index, which count cannot read"
 		}
+	}
+	return ""
+}
+
+// repetition is the count or for_each line of a resource that replaces one of r's settings
+// (or its waf switch), set where the guards hold: r's own for_each filtered by them (each.key
+// and each.value stay what they were), or r's count (else 1) inside them; "" when always
+// one.
+func repetition(r *Resource, guards []guard) string {
+	if fe := r.Attr("for_each"); fe != nil {
+		text := exprText(r.File, fe)
+		if len(guards) == 0 {
+			return "for_each = " + text
+		}
+		return fmt.Sprintf("for_each = { for k, v in %s : k => v if %s }", parenthesized(fe, text), forEachFilter(guards))
+	}
+	count := exprText(r.File, r.Attr("count"))
+	switch {
+	case len(guards) > 0:
+		return "count = " + countOf(guards, orText(count, "1"))
+	case count != "":
+		return "count = " + count
 	}
 	return ""
 }
@@ -92,7 +114,6 @@ type settingsWriter struct {
 	f      *fixer
 	ev     *evaluator
 	r      *Resource
-	count  string // the override's count as written ("" when none)
 	blocks []string
 	addrs  []string
 	notes  []string
@@ -159,19 +180,15 @@ func (w *settingsWriter) block(typ string, e settingEntry, attrs string) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "resource %q %q {\n", typ, name)
 	guards := e.allGuards()
-	switch {
-	case len(guards) > 0:
-		w.driven = true
-		fmt.Fprintf(&b, "count = %s\n", countOf(guards, orText(w.count, "1")))
-	case w.count != "":
-		fmt.Fprintf(&b, "count = %s\n", w.count)
+	meta := repetition(w.r, guards)
+	w.driven = w.driven || len(guards) > 0
+	if meta != "" {
+		b.WriteString(meta + "\n")
 	}
-	for _, meta := range []string{"for_each", "provider"} {
-		if x := w.r.Attr(meta); x != nil {
-			fmt.Fprintf(&b, "%s = %s\n", meta, exprText(w.r.File, x))
-		}
+	if x := w.r.Attr("provider"); x != nil {
+		fmt.Fprintf(&b, "provider = %s\n", exprText(w.r.File, x))
 	}
-	if len(guards) > 0 || w.count != "" || w.r.Attr("for_each") != nil {
+	if meta != "" {
 		b.WriteString("\n")
 	}
 	fmt.Fprintf(&b, "zone_id = %s\n%s\n", exprText(w.r.File, w.r.Attr("zone_id")), attrs)
@@ -208,6 +225,9 @@ func (w *settingsWriter) write() {
 	f.removed = append(f.removed, r)
 	f.replacedBy[r] = newAddrs
 	proven := "the same values under provider v5's resources: each setting's value as written (typed as the API wants it), its setting_id the API's"
+	if len(w.addrs) == 0 {
+		proven = "nothing to prove: no setting is written again"
+	}
 	if w.driven {
 		proven += "; a setting set only under a condition has it as its count, as the override left it unmanaged otherwise"
 	}

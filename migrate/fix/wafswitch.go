@@ -61,22 +61,21 @@ func (f *fixer) wafSwitch(ev *evaluator, r *Resource, e settingEntry) wafOutcome
 		return wafOutcome{why: fmt.Sprintf("waf = %q is neither on nor off", val)}
 	case r.Attr("zone_id") == nil:
 		return wafOutcome{why: "it has no zone_id, and the managed rules that replace the previous WAF are the zone's"}
-	case r.Type == typeZoneSetting && r.Repeated():
-		return wafOutcome{why: "it has count or for_each, and the managed rules entry point that replaces it is one per zone: write it by hand"}
+	case r.Attr("count") != nil && mentionsIterationText(e.guards):
+		return wafOutcome{why: "whether it is on depends on count.index, which count cannot read: write the managed rules entry point by hand"}
 	}
-	count := ""
-	if val == "" {
-		gs := e.guards
-		if knownString(ev, e.value) != "on" || len(e.value.Variables()) > 0 {
-			gs = append(gs, guard{cond: parenthesized(e.value, e.text) + ` == "on"`, when: true})
-		}
-		count = countOf(gs, "1")
+	gs := e.guards
+	if val == "" && (knownString(ev, e.value) != "on" || len(e.value.Variables()) > 0) {
+		gs = append(gs, guard{cond: parenthesized(e.value, e.text) + ` == "on"`, when: true})
 	}
+	// The entry point is one per zone: per instance of the resource (whose zone_id may differ
+	// in each), where the switch was on.
+	repeat := repetition(r, gs)
 	zoneText := normalText(exprText(r.File, r.Attr("zone_id")))
 	key := wafKey(r.Module, zoneText)
 	if f.hasPreviousWAF(r.Module, zoneText) {
-		if count != "" {
-			return wafOutcome{why: "the configuration drives it, and the zone's previous WAF resources (cloudflare_waf_*) write its managed rules entry point: add its execute rule there by hand, under the same condition"}
+		if repeat != "" {
+			return wafOutcome{why: "the configuration drives it (or the resource is repeated), and the zone's previous WAF resources (cloudflare_waf_*) write its managed rules entry point: add its execute rule there by hand, under the same condition"}
 		}
 		if f.waf.onWithPackages == nil {
 			f.waf.onWithPackages = map[string]*Resource{}
@@ -88,7 +87,7 @@ func (f *fixer) wafSwitch(ev *evaluator, r *Resource, e settingEntry) wafOutcome
 	if addr, ok := f.waf.entryPoints[key]; ok {
 		return wafOutcome{note: "settings.waf dropped: " + addr + " (written for the zone's other waf setting) executes the managed rules in its place"}
 	}
-	return f.wafEntryPoint(ev, r, e, count)
+	return f.wafEntryPoint(ev, r, e, repeat)
 }
 
 // hasPreviousWAF reports whether the module has provider v3's WAF resources for the zone.
@@ -101,10 +100,10 @@ func (f *fixer) hasPreviousWAF(m *Module, zoneText string) bool {
 	return false
 }
 
-// wafEntryPoint writes the managed rules that replace a waf switch on (count: the condition
-// under which it was, "" when always): in the zone's entry point the module declares, or in
-// a new one.
-func (f *fixer) wafEntryPoint(ev *evaluator, r *Resource, e settingEntry, count string) wafOutcome {
+// wafEntryPoint writes the managed rules that replace a waf switch on (repeat: the count or
+// for_each line that makes one where it was on, "" when always one): in the zone's entry
+// point the module declares, or in a new one.
+func (f *fixer) wafEntryPoint(ev *evaluator, r *Resource, e settingEntry, repeat string) wafOutcome {
 	m, zone := r.Module, r.Attr("zone_id")
 	zoneText := normalText(exprText(r.File, zone))
 	z := f.zoneOfResource(ev, r)
@@ -125,37 +124,37 @@ func (f *fixer) wafEntryPoint(ev *evaluator, r *Resource, e settingEntry, count 
 		return wafOutcome{note: "settings.waf (on) dropped: the zone's managed rules entry point (from the snapshot) executes the managed rules already"}
 	}
 	if ep := declaredManaged(ev, m, zoneText); ep != nil {
-		return f.wafIntoDeclared(ep, mapping, count, &rw)
+		return f.wafIntoDeclared(ep, mapping, repeat, &rw)
 	}
-	if _, exists := entryPointOf(z, vocab.PhaseManaged); exists && count != "" {
-		return wafOutcome{why: "the configuration drives it, and the zone's managed rules entry point exists (snapshot): import it and add the execute rule under the same condition by hand"}
+	if _, exists := entryPointOf(z, vocab.PhaseManaged); exists && repeat != "" {
+		return wafOutcome{why: "the configuration drives it (or the resource is repeated), and the zone's managed rules entry point exists (snapshot): import it and add the execute rule under the same condition by hand"}
 	}
 	what := fmt.Sprintf("sunset fix: managed rules of zone %s, replacing %s (the previous WAF's switch; the previous version of WAF managed rules is deprecated: see sunset help fix).", rw.Zone, where)
 	block, err := f.entryPoint(m, r.File, zone, z, newRules{phase: vocab.PhaseManaged, short: "managed_rules", back: mapping.Executes, what: what}, &rw)
 	if err != nil {
 		return wafOutcome{why: err.Error()}
 	}
-	if count != "" {
-		block = withCount(block, count)
-		rw.Notes = append(rw.Notes, "the configuration drives the setting: the entry point's count is 1 where it was on ("+count+")")
+	if repeat != "" {
+		block = withCount(block, repeat)
+		rw.Notes = append(rw.Notes, "the configuration drives the setting, or the resource is repeated: there is one entry point where it was on ("+repeat+")")
 	}
 	f.res.Rewrites = append(f.res.Rewrites, rw)
 	if f.waf.entryPoints == nil {
 		f.waf.entryPoints = map[string]string{}
 	}
 	f.waf.entryPoints[wafKey(m, zoneText)] = rw.New
-	where = ""
-	if count != "" {
-		where = " where it was on (its count)"
+	onlyWhere := ""
+	if repeat != "" {
+		onlyWhere = " where it was on (its " + strings.Fields(repeat)[0] + ")"
 	}
 	return wafOutcome{block: block, note: "settings.waf dropped: " + rw.New + " executes the managed rules in its place",
-		inPlace: fmt.Sprintf(`waf = %s (the previous WAF's switch) went: %s executes the %s in its place%s.`, normalText(exprText(r.File, e.expr)), rw.New, executedName(mapping), where)}
+		inPlace: fmt.Sprintf(`waf = %s (the previous WAF's switch) went: %s executes the %s in its place%s.`, normalText(exprText(r.File, e.expr)), rw.New, executedName(mapping), onlyWhere)}
 }
 
 // wafIntoDeclared adds the execute rule to the zone's managed rules entry point the module
 // declares, unless it executes a managed ruleset already; a driven switch, or a repeated
 // entry point, is left to its owner.
-func (f *fixer) wafIntoDeclared(ep *Resource, mapping migrate.WAFMapping, count string, rw *Rewrite) wafOutcome {
+func (f *fixer) wafIntoDeclared(ep *Resource, mapping migrate.WAFMapping, repeat string, rw *Rewrite) wafOutcome {
 	src := string(ep.File.Src[ep.Block.Range().Start.Byte:ep.Block.Range().End.Byte])
 	for _, id := range []string{inventory.RulesetCloudflareManaged, inventory.RulesetFreeManaged} {
 		if strings.Contains(src, id) {
@@ -165,8 +164,8 @@ func (f *fixer) wafIntoDeclared(ep *Resource, mapping migrate.WAFMapping, count 
 	switch {
 	case ep.Repeated():
 		return wafOutcome{why: ep.Address() + " (the zone's managed rules entry point) has count or for_each: add the execute rule of the " + executedName(mapping) + " to it by hand"}
-	case count != "":
-		return wafOutcome{why: "the configuration drives it (" + count + "): add the execute rule of the " + executedName(mapping) + " to " + ep.Address() + " by hand, under the same condition"}
+	case repeat != "":
+		return wafOutcome{why: "the configuration drives it, or the resource is repeated (" + repeat + "): add the execute rule of the " + executedName(mapping) + " to " + ep.Address() + " by hand, under the same condition"}
 	}
 	if err := f.appendAfter(ep, newRules{phase: vocab.PhaseManaged, back: mapping.Executes}, rw); err != nil {
 		return wafOutcome{why: err.Error()}
@@ -204,15 +203,16 @@ func wafPlanNotes(z zoneInfo) []string {
 	return []string{"zone plan not known (say it with --zone-plan NAME=LEVEL or --snapshot): written as for a paid plan (the Cloudflare Managed Ruleset needs Pro or higher; a Free zone executes the Free Managed Ruleset instead)"}
 }
 
-// withCount puts count first in the resource block of text (comment lines, then the block).
-func withCount(text, count string) string {
+// withCount puts the repeat line (count or for_each) first in the resource block of text (comment
+// lines, then the block).
+func withCount(text, repeat string) string {
 	i := strings.Index(text, "resource ")
 	j := strings.Index(text[max(i, 0):], "{\n")
 	if i < 0 || j < 0 {
 		return text
 	}
 	at := i + j + 2
-	return text[:at] + "  count = " + count + "\n\n" + text[at:]
+	return text[:at] + "  " + repeat + "\n\n" + text[at:]
 }
 
 // wafSettingEntry reads a cloudflare_zone_setting of waf as a setting.

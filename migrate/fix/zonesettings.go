@@ -44,15 +44,19 @@ func (f *fixer) settingsOverrides(ev *evaluator, m *Module) {
 		if r.Type != typeSettingsOverride {
 			continue
 		}
-		if f.v5() && f.overrideToSettings(ev, r, retired) {
-			continue
+		msg := r.Address() + " stays (its retired settings gone): cloudflare_zone_settings_override is deprecated, and provider v4 has no resource per setting; sunset fix --target v5 moves it to cloudflare_zone_setting resources with the upgrade"
+		if f.v5() {
+			why := f.overrideToSettings(ev, r, retired)
+			if why == "" {
+				continue
+			}
+			msg = r.Address() + " not moved to cloudflare_zone_setting resources (provider v5 has no cloudflare_zone_settings_override): " + why
 		}
 		for _, sb := range settingsBodies(ev, r) {
 			f.settingsOverride(ev, r, sb, retired)
 		}
-		if !f.v5() {
-			f.res.Left = append(f.res.Left, Problem{Path: r.File.Path, Line: r.Line(), Message: r.Address() + " stays (its retired settings gone): cloudflare_zone_settings_override is deprecated, and provider v4 has no resource per setting; sunset fix --target v5 moves it to cloudflare_zone_setting resources with the upgrade"})
-		}
+		f.res.Left = append(f.res.Left, Problem{Path: r.File.Path, Line: r.Line(), Message: msg})
+		f.commentAbove(r.File, r.Block.Range().Start.Byte, "sunset fix: "+msg+".")
 	}
 }
 
