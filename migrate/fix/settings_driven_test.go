@@ -80,6 +80,34 @@ func TestWAFSwitchBecomesManagedRules(t *testing.T) {
 	}
 }
 
+// TestWAFZoneSettingBecomesManagedRules (item 3, provider v5's resource): a
+// cloudflare_zone_setting of waf leaves through a removed block, and the managed rules entry
+// point takes its place where its value is on.
+func TestWAFZoneSettingBecomesManagedRules(t *testing.T) {
+	v5, err := tfschema.Load("5.22.0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, err := range v5.CheckFile(mustRead(t, filepath.Join("testdata", "settings", "wafv5", "main.tf")), "main.tf") {
+		t.Errorf("fixture input: %v", err)
+	}
+	opts := Options{Target: terraform.ProviderV5}
+	dir, _ := fixedCopy(t, "settings/wafv5", opts)
+	checkNewTypes(t, "settings/wafv5", dir, opts.Target)
+	src := string(mustRead(t, filepath.Join(dir, "main.tf")))
+	ep := resourceText(t, src, "cloudflare_ruleset.api_managed_rules")
+	for vars, want := range map[string]int64{`{waf = "on"}`: 1, `{waf = "off"}`: 0} {
+		if got := countWith(t, ep, vars); got != want {
+			t.Errorf("entry point count with var = %s: %d, want %d\n%s", vars, got, want, ep)
+		}
+	}
+	if !strings.Contains(ep, inventory.RulesetCloudflareManaged) || !strings.Contains(src, "removed {\n  from = cloudflare_zone_setting.api_waf\n") ||
+		!strings.Contains(src, `resource "cloudflare_zone_setting" "api_ssl"`) {
+		t.Errorf("rewritten file:\n%s", src)
+	}
+	checkFixed(t, dir, opts, vocab.WAFManagedRulesV1, 0)
+}
+
 // TestDynamicSettingBlocks (item 4): a dynamic block in a settings override is the setting
 // it makes, never a setting called "dynamic": the retired minify goes (its removal changes
 // nothing: the feature is gone), security_header becomes its cloudflare_zone_setting set
@@ -224,31 +252,6 @@ func TestRepeatedOverridesKeepTheirInstances(t *testing.T) {
 	checkFixed(t, dir, opts, "zone-settings-bulk", 0)
 }
 
-// forEachKeys evaluates a resource block's for_each with var set to the object written as
-// vars: its keys, space-separated.
-func forEachKeys(t *testing.T, block, vars string) string {
-	t.Helper()
-	f, diags := hclsyntax.ParseConfig([]byte(block+"\nvars = "+vars+"\n"), "block.tf", hcl.InitialPos)
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	body := f.Body.(*hclsyntax.Body)
-	v, diags := body.Attributes["vars"].Expr.Value(nil)
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	fe, diags := body.Blocks[0].Body.Attributes["for_each"].Expr.Value(&hcl.EvalContext{Variables: map[string]cty.Value{"var": v}})
-	if diags.HasErrors() {
-		t.Fatalf("for_each: %v", diags)
-	}
-	var keys []string
-	for it := fe.ElementIterator(); it.Next(); {
-		k, _ := it.Element()
-		keys = append(keys, k.AsString())
-	}
-	return strings.Join(keys, " ")
-}
-
 // resourceText is the block of the resource addr (TYPE.NAME) in src.
 func resourceText(t *testing.T, src, addr string) string {
 	t.Helper()
@@ -269,6 +272,26 @@ func resourceText(t *testing.T, src, addr string) string {
 // countWith evaluates a resource block's count with var set to the object written as vars.
 func countWith(t *testing.T, block, vars string) int64 {
 	t.Helper()
+	i, _ := metaWith(t, block, vars, "count").AsBigFloat().Int64()
+	return i
+}
+
+// forEachKeys evaluates a resource block's for_each with var set to the object written as
+// vars: its keys, space-separated.
+func forEachKeys(t *testing.T, block, vars string) string {
+	t.Helper()
+	var keys []string
+	for it := metaWith(t, block, vars, "for_each").ElementIterator(); it.Next(); {
+		k, _ := it.Element()
+		keys = append(keys, k.AsString())
+	}
+	return strings.Join(keys, " ")
+}
+
+// metaWith evaluates a resource block's attribute (count, for_each) with var set to the
+// object written as vars, and Terraform's functions.
+func metaWith(t *testing.T, block, vars, attr string) cty.Value {
+	t.Helper()
 	f, diags := hclsyntax.ParseConfig([]byte(block+"\nvars = "+vars+"\n"), "block.tf", hcl.InitialPos)
 	if diags.HasErrors() {
 		t.Fatal(diags)
@@ -280,13 +303,11 @@ func countWith(t *testing.T, block, vars string) int64 {
 	}
 	funcs := functions(&Module{})
 	funcs["one"], funcs["lookup"] = oneFunc, lookupFunc
-	ctx := &hcl.EvalContext{Variables: map[string]cty.Value{"var": v}, Functions: funcs}
-	n, diags := body.Blocks[0].Body.Attributes["count"].Expr.Value(ctx)
+	n, diags := body.Blocks[0].Body.Attributes[attr].Expr.Value(&hcl.EvalContext{Variables: map[string]cty.Value{"var": v}, Functions: funcs})
 	if diags.HasErrors() {
-		t.Fatalf("count: %v", diags)
+		t.Fatalf("%s: %v", attr, diags)
 	}
-	i, _ := n.AsBigFloat().Int64()
-	return i
+	return n
 }
 
 // oneFunc is Terraform's one: the element of a collection of at most one, null when empty.

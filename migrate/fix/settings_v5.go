@@ -71,7 +71,7 @@ func repeatedOverride(r *Resource, entries []settingEntry) string {
 		switch {
 		case e.name == "mobile_redirect":
 			return "it has count or for_each and sets mobile_redirect, whose redirect rule is one per zone: write it per zone by hand"
-		case r.Attr("count") != nil && mentionsIterationText(e.allGuards()):
+		case r.Attr("count") != nil && readsCountIndex(e.allGuards()):
 			return "the conditions under which it sets " + e.name + " depend on count.index, which count cannot read"
 		}
 	}
@@ -100,9 +100,10 @@ func repetition(r *Resource, guards []guard) string {
 	return ""
 }
 
-func mentionsIterationText(gs []guard) bool {
+// readsCountIndex reports whether a guard reads count.index (a count cannot).
+func readsCountIndex(gs []guard) bool {
 	for _, g := range gs {
-		if strings.Contains(g.cond, "count.index") || strings.Contains(g.cond, "each.") {
+		if strings.Contains(g.cond, "count.index") {
 			return true
 		}
 	}
@@ -231,7 +232,7 @@ func (w *settingsWriter) write() {
 	if w.driven {
 		proven += "; a setting set only under a condition has it as its count, as the override left it unmanaged otherwise"
 	}
-	if _, ok := r.Block.Body.Attributes["lifecycle"]; ok || hasBlock(r.Block.Body, "lifecycle") {
+	if hasBlock(r.Block.Body, "lifecycle") {
 		w.notes = append(w.notes, "the override's lifecycle block is not carried over (its ignore_changes named the override's settings): add one to the new resources if still needed")
 	}
 	f.res.Rewrites = append(f.res.Rewrites, Rewrite{Module: r.Module.Dir, File: r.File.Path, Line: r.Line(), Old: []string{r.Address()}, New: newAddrs,

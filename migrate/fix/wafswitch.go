@@ -61,7 +61,7 @@ func (f *fixer) wafSwitch(ev *evaluator, r *Resource, e settingEntry) wafOutcome
 		return wafOutcome{why: fmt.Sprintf("waf = %q is neither on nor off", val)}
 	case r.Attr("zone_id") == nil:
 		return wafOutcome{why: "it has no zone_id, and the managed rules that replace the previous WAF are the zone's"}
-	case r.Attr("count") != nil && mentionsIterationText(e.guards):
+	case r.Attr("count") != nil && readsCountIndex(e.guards):
 		return wafOutcome{why: "whether it is on depends on count.index, which count cannot read: write the managed rules entry point by hand"}
 	}
 	gs := e.guards

@@ -327,7 +327,7 @@ func (f *fixer) zoneSettingResources(ev *evaluator, m *Module, retired map[strin
 		if block != "" {
 			text = block + "\n" + text
 		}
-		if end < len(r.File.Src) {
+		if end < len(r.File.Src) && r.File.Src[end] != '\n' { // a blank line after it stays
 			text += "\n"
 		}
 		f.edits[r.File] = append(f.edits[r.File], edit{start: start, end: end, text: text})
