@@ -74,6 +74,12 @@ func (f *fixer) appendToDeclared(ep *Resource, nr newRules, rw *Rewrite) error {
 		// Exceptions run before its rules, and it may execute the managed rulesets already.
 		return fmt.Errorf("the module already declares the zone's %s ruleset (%s): add the rules to it by hand, exceptions first (sunset plan writes them)", nr.phase, ep.Address())
 	}
+	return f.appendAfter(ep, nr, rw)
+}
+
+// appendAfter adds nr's back rules after the rules of the declared entry point ep, in its
+// own syntax (see appendRules).
+func (f *fixer) appendAfter(ep *Resource, nr newRules, rw *Rewrite) error {
 	raws, err := ruleList(nr, inventory.Ruleset{})
 	if err != nil {
 		return err

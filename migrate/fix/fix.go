@@ -99,6 +99,7 @@ type fixer struct {
 	renamed    map[string]bool
 	imports    map[string][]string // root module dir -> import blocks
 	orphans    []*Resource         // filters no rule of their module uses // string literals already given their fields' new names
+	waf        wafState            // the waf switches carried over (wafswitch.go)
 }
 
 // edit replaces the bytes [start, end) of a file with text.

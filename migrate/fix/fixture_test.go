@@ -106,7 +106,7 @@ func rewriteOf(res *Result, newAddr string) (Rewrite, bool) {
 // block of them in a rewritten fixture is checked against the provider's reduced schema.
 var checkedTypes = map[string]bool{typeRuleset: true, "cloudflare_tunnel": true, "cloudflare_zero_trust_tunnel_cloudflared": true,
 	"cloudflare_access_application": true, "cloudflare_zero_trust_access_application": true, typeSettingsOverride: true,
-	"cloudflare_zone_setting": true, "cloudflare_load_balancer_pool": true, "cloudflare_record": true, "cloudflare_dns_record": true}
+	"cloudflare_zone_setting": true, typeUniversalSSL: true, "cloudflare_load_balancer_pool": true, "cloudflare_record": true, "cloudflare_dns_record": true}
 
 // checkNewTypes checks testdata/NAME rewritten in dir against the target provider's reduced
 // schema (v5.22.0 or v4.52.8): every resource type the fix adds is one of the provider's,

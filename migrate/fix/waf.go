@@ -2,6 +2,7 @@ package fix
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -44,13 +45,22 @@ type wafGroup struct {
 // over stays as it is with a comment.
 func (f *fixer) previousWAF(ev *evaluator, m *Module) {
 	types := []string{typeWAFPackage, typeWAFGroup, typeWAFRule, typeWAFOverride}
+	written := map[string]bool{}
 	for _, s := range f.byZone(m, types, "write one resource per object, or move it to the managed rules ruleset by hand") {
-		f.wafZone(ev, &wafGroup{module: m, zone: s.zone, zoneText: s.zoneText, res: s.res, pkgs: map[string]int{}})
+		written[s.zoneText] = f.wafZone(ev, &wafGroup{module: m, zone: s.zone, zoneText: s.zoneText, res: s.res, pkgs: map[string]int{}})
+	}
+	// A waf switch on whose zone's entry point these resources were to write (wafswitch.go).
+	for _, key := range slices.Sorted(maps.Keys(f.waf.onWithPackages)) {
+		dir, zoneText, _ := strings.Cut(key, "\x00")
+		if r := f.waf.onWithPackages[key]; dir == m.Dir && !written[zoneText] {
+			f.res.Left = append(f.res.Left, Problem{Path: r.File.Path, Line: r.Line(), Message: r.Address() + `.settings.waf not carried over: the zone's previous WAF resources are left (see them), so no managed rules entry point executes the Cloudflare Managed Ruleset in its place yet`})
+		}
 	}
 }
 
-// wafZone maps one zone's previous WAF and writes its managed rules ruleset.
-func (f *fixer) wafZone(ev *evaluator, g *wafGroup) {
+// wafZone maps one zone's previous WAF and writes its managed rules ruleset; false when it
+// rewrites nothing.
+func (f *fixer) wafZone(ev *evaluator, g *wafGroup) bool {
 	zone := f.zoneOf(ev, &group{module: g.module, zone: g.zone, zoneText: g.zoneText})
 	g.zi.Zone = inventory.Zone{ID: orText(zone.id, g.zoneText), Name: zone.name, Plan: inventory.ZonePlan{LegacyID: zone.plan}}
 	if zone.inv != nil {
@@ -70,7 +80,10 @@ func (f *fixer) wafZone(ev *evaluator, g *wafGroup) {
 		known = append(known, r)
 	}
 	if len(known) == 0 {
-		return
+		return false
+	}
+	if _, on := f.waf.onWithPackages[wafKey(g.module, g.zoneText)]; on {
+		g.packageFor("") // the zone's waf switch is on: its Cloudflare package ran
 	}
 	mapping := migrate.MapWAF(&g.zi)
 	var gone []*Resource
@@ -82,7 +95,7 @@ func (f *fixer) wafZone(ev *evaluator, g *wafGroup) {
 		gone = append(gone, r)
 	}
 	if len(gone) == 0 {
-		return
+		return false
 	}
 	rw := Rewrite{Module: g.module.Dir, File: gone[0].File.Path, Line: gone[0].Line(), Zone: zone.label(g.zoneText), Plan: zone.plan,
 		Proven: "not proven: derived, as sunset plan maps them (old group and rule ids do not map to new ones; an exception skips whole rulesets for its URLs)"}
@@ -96,12 +109,13 @@ func (f *fixer) wafZone(ev *evaluator, g *wafGroup) {
 			for _, r := range gone {
 				f.leave(r, r.Address()+" not rewritten: "+err.Error())
 			}
-			return
+			return false
 		}
 	}
 	rw.Notes = append(rw.Notes, wafNotes(g, zone, mapping)...)
 	f.drop(gone, block, rw.New)
 	f.res.Rewrites = append(f.res.Rewrites, rw)
+	return true
 }
 
 func orText(s, other string) string {

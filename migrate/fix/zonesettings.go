@@ -1,13 +1,13 @@
 package fix
 
 import (
+	"bytes"
 	"fmt"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 	"sort"
 	"strings"
 
-	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/hashicorp/hcl/v2/hclwrite"
 
 	"github.com/sunsetscan/sunset/migrate"
@@ -34,8 +34,9 @@ func retiredSettings() map[string]catalog.Entry {
 
 // settingsOverrides drops the retired settings from the module's
 // cloudflare_zone_settings_override resources: their lines go (the provider then stops
-// managing them and changes nothing in the account), and mobile_redirect, when it
-// redirects, becomes a single redirect rule as `sunset plan` writes it.
+// managing them and changes nothing in the account), mobile_redirect, when it redirects,
+// becomes a single redirect rule as `sunset plan` writes it, and waf, when on, the managed
+// rules that replace the previous WAF (waf.go). A dynamic block is the setting it makes.
 func (f *fixer) settingsOverrides(ev *evaluator, m *Module) {
 	retired := retiredSettings()
 	f.zoneSettingResources(ev, m, retired)
@@ -43,85 +44,100 @@ func (f *fixer) settingsOverrides(ev *evaluator, m *Module) {
 		if r.Type != typeSettingsOverride {
 			continue
 		}
-		if f.v5() && f.overrideToSettings(ev, r, retired) {
-			continue
-		}
-		for _, s := range r.Block.Body.Blocks {
-			if s.Type != "settings" {
+		msg := r.Address() + " stays (its retired settings gone): cloudflare_zone_settings_override is deprecated, and provider v4 has no resource per setting; sunset fix --target v5 moves it to cloudflare_zone_setting resources with the upgrade"
+		if f.v5() {
+			why := f.overrideToSettings(ev, r, retired)
+			if why == "" {
 				continue
 			}
-			f.settingsOverride(ev, r, s, retired)
+			msg = r.Address() + " not moved to cloudflare_zone_setting resources (provider v5 has no cloudflare_zone_settings_override): " + why
 		}
-		if !f.v5() {
-			f.res.Left = append(f.res.Left, Problem{Path: r.File.Path, Line: r.Line(), Message: r.Address() + " stays (its retired settings gone): cloudflare_zone_settings_override is deprecated, and provider v4 has no resource per setting; sunset fix --target v5 moves it to cloudflare_zone_setting resources with the upgrade"})
+		for _, sb := range settingsBodies(ev, r) {
+			f.settingsOverride(ev, r, sb, retired)
 		}
+		f.res.Left = append(f.res.Left, Problem{Path: r.File.Path, Line: r.Line(), Message: msg})
+		f.commentAbove(r.File, r.Block.Range().Start.Byte, "sunset fix: "+msg+".")
 	}
-}
-
-// settingItem is one retired setting in a settings block: an attribute or a nested block.
-type settingItem struct {
-	name  string
-	rng   [2]int // its bytes
-	line  int
-	block *hclsyntax.Block
 }
 
 // settingsOverride drops one settings block's retired settings. The block is written again
-// with its lines gone (and realigned as terraform fmt would, when it was formatted), so the
+// with their lines gone (and realigned as terraform fmt would, when it was formatted), so the
 // diff holds only the dropped settings and the alignment they changed.
-func (f *fixer) settingsOverride(ev *evaluator, r *Resource, s *hclsyntax.Block, retired map[string]catalog.Entry) {
-	items := retiredItems(s.Body, retired)
+func (f *fixer) settingsOverride(ev *evaluator, r *Resource, sb settingsBody, retired map[string]catalog.Entry) {
+	var items []settingEntry
+	for _, e := range sb.scope.entries(sb.body) {
+		if _, ok := retired[e.name]; ok {
+			items = append(items, e)
+		}
+	}
 	if len(items) == 0 {
 		return
 	}
-	var zone zoneInfo
 	zoneText := normalText(exprText(r.File, r.Attr("zone_id")))
-	if x := r.Attr("zone_id"); x != nil {
-		zone = f.zoneOf(ev, &group{module: r.Module, zone: x, zoneText: zoneText})
-	}
+	zone := f.zoneOfResource(ev, r)
 	rw := Rewrite{Module: r.Module.Dir, File: r.File.Path, Line: r.Line(), New: r.Address(), Zone: zone.label(zoneText), Plan: zone.plan,
 		Proven: "nothing to prove: the dropped settings are retired, and the provider stops managing them without changing them in the account"}
 	var local []edit
 	for _, it := range items {
 		start, end := lineSpan(r.File, it.rng[0], it.rng[1])
-		if it.name == "mobile_redirect" {
-			if why := f.mobileRedirect(ev, r, it, zone); why != "" {
-				msg := r.Address() + ".settings.mobile_redirect not rewritten: " + why
-				f.res.Left = append(f.res.Left, Problem{Path: r.File.Path, Line: it.line, Message: msg})
-				if text, missing := leftComment(r.File, start, string(r.File.Src[start:it.rng[0]]), msg); missing {
-					local = append(local, edit{start: start, end: start, text: text})
-				}
-				continue
+		indent := string(r.File.Src[start:it.rng[0]])
+		why, replaced := f.retiredSetting(ev, r, it, zone)
+		if why != "" {
+			msg := r.Address() + ".settings." + it.name + " not rewritten: " + why
+			f.res.Left = append(f.res.Left, Problem{Path: r.File.Path, Line: it.line, Message: msg})
+			if text, missing := leftComment(r.File, start, indent, msg); missing {
+				local = append(local, edit{start: start, end: start, text: text})
 			}
+			continue
 		}
-		local = append(local, edit{start: start, end: end})
+		text := ""
+		if replaced != "" {
+			text = commentLines("sunset fix: "+replaced, indent)
+		} else {
+			end = blankBetween(r.File.Src, start, end)
+		}
+		local = append(local, edit{start: start, end: end, text: text})
 		rw.Old = append(rw.Old, r.Address()+".settings."+it.name)
 		rw.Notes = append(rw.Notes, fmt.Sprintf("settings.%s (%s) dropped: %s", it.name, normalText(string(r.File.Src[it.rng[0]:it.rng[1]])), retired[it.name].Replacement))
 	}
 	if len(local) > 0 {
-		f.rewriteBlock(r.File, s.Range(), local)
+		f.rewriteBlock(r.File, sb.block.Range(), local)
 	}
 	if len(rw.Old) > 0 {
 		f.res.Rewrites = append(f.res.Rewrites, rw)
 	}
 }
 
-// retiredItems are the retired settings of a settings block, in file order.
-func retiredItems(s *hclsyntax.Body, retired map[string]catalog.Entry) []settingItem {
-	var items []settingItem
-	for name, a := range s.Attributes {
-		if _, ok := retired[name]; ok {
-			items = append(items, settingItem{name: name, rng: [2]int{a.SrcRange.Start.Byte, a.SrcRange.End.Byte}, line: a.SrcRange.Start.Line})
+// retiredSetting carries one retired setting over where something replaces it: it says why
+// it must stay ("" when it can go) and, when a comment is to say what replaced it in its
+// place, the comment.
+func (f *fixer) retiredSetting(ev *evaluator, r *Resource, it settingEntry, zone zoneInfo) (why, replaced string) {
+	switch it.name {
+	case "mobile_redirect":
+		return f.mobileRedirect(ev, r, it, zone), ""
+	case "waf":
+		out := f.wafSwitch(ev, r, it)
+		if out.block != "" {
+			f.insertAfter(r, out.block)
 		}
+		return out.why, out.inPlace
 	}
-	for _, b := range s.Blocks {
-		if _, ok := retired[b.Type]; ok {
-			rng := b.Range()
-			items = append(items, settingItem{name: b.Type, rng: [2]int{rng.Start.Byte, rng.End.Byte}, line: rng.Start.Line, block: b})
-		}
+	return "", ""
+}
+
+// blankBetween widens [start, end) (whole lines) over the blank line after it when a blank
+// line precedes it too: a block set apart by blank lines goes with one of them.
+func blankBetween(src []byte, start, end int) int {
+	blank := func(line []byte) bool { return len(bytes.TrimSpace(line)) == 0 }
+	if start == 0 || end >= len(src) || src[start-1] != '\n' || src[end-1] != '\n' {
+		return end
 	}
-	sort.Slice(items, func(i, j int) bool { return items[i].rng[0] < items[j].rng[0] })
-	return items
+	prev := src[lineStart(src, start-1) : start-1]
+	next := end + bytes.IndexByte(src[end:], '\n')
+	if next < end || !blank(prev) || !blank(src[end:next]) || start-1 == 0 {
+		return end
+	}
+	return next + 1
 }
 
 // rewriteBlock applies edits inside rng (a block, or an attribute) as one edit of the whole
@@ -193,21 +209,69 @@ func lineSpan(file *File, start, end int) (int, int) {
 // mobileRedirect writes the single redirect rule that replaces a mobile_redirect block that
 // redirects, after the resource; it says why the block must stay ("" when it can go: its
 // rule is written, or it redirects nothing).
-func (f *fixer) mobileRedirect(ev *evaluator, r *Resource, it settingItem, zone zoneInfo) string {
+func (f *fixer) mobileRedirect(ev *evaluator, r *Resource, it settingEntry, zone zoneInfo) string {
 	if it.block == nil {
 		return "it is not written as a block (mobile_redirect { status = ... })"
 	}
-	b := body{rd: &literalReader{ev: ev}, b: it.block.Body, path: "settings.mobile_redirect"}
-	b.noDynamic()
-	status, sub, strip := b.str("status"), b.str("mobile_subdomain"), b.boolean("strip_uri")
-	if len(b.rd.unknown) > 0 {
-		return "the repository does not hold the value of " + strings.Join(b.rd.unknown, ", ")
+	status, sub, strip, why := mobileRedirectValue(ev, it)
+	if why != "" {
+		return why
 	}
 	block, why := f.redirectFor(r, zone, status, sub, strip)
 	if why != "" || block == "" {
 		return why
 	}
-	// After the resource's line end, a blank line before the new block and after it.
+	f.insertAfter(r, block)
+	return ""
+}
+
+// mobileRedirectValue reads a mobile_redirect block's values; a dynamic block's through the
+// one element of its collection (none: it redirects nothing).
+func mobileRedirectValue(ev *evaluator, it settingEntry) (status, sub string, strip bool, why string) {
+	vars := map[string]cty.Value{}
+	if it.block.Type == "dynamic" {
+		coll := ev.value(it.block.Body.Attributes["for_each"].Expr, nil)
+		switch {
+		case !coll.IsWhollyKnown() || coll.IsNull() || !coll.CanIterateElements():
+			return "", "", false, "the repository does not hold the collection of its dynamic block"
+		case coll.LengthInt() == 0:
+			return "", "", false, "" // no block: it redirects nothing
+		case coll.LengthInt() > 1:
+			return "", "", false, "its dynamic block makes more than one"
+		}
+		elems := coll.ElementIterator()
+		elems.Next()
+		k, v := elems.Element()
+		vars[iteratorName(it.block)] = cty.ObjectVal(map[string]cty.Value{"key": k, "value": v})
+	}
+	var unknown []string
+	read := func(name string, want cty.Type) cty.Value {
+		a, ok := it.body.Attributes[name]
+		if !ok {
+			return cty.NullVal(want)
+		}
+		v, ok := known(ev, a.Expr, instance{vars: vars}, want)
+		if !ok {
+			unknown = append(unknown, "settings.mobile_redirect."+name)
+			return cty.NullVal(want)
+		}
+		return v
+	}
+	st, su, sr := read("status", cty.String), read("mobile_subdomain", cty.String), read("strip_uri", cty.Bool)
+	if len(unknown) > 0 {
+		return "", "", false, "the repository does not hold the value of " + strings.Join(unknown, ", ")
+	}
+	if !st.IsNull() {
+		status = st.AsString()
+	}
+	if !su.IsNull() {
+		sub = su.AsString()
+	}
+	return status, sub, !sr.IsNull() && sr.True(), ""
+}
+
+// insertAfter puts block after r's line end, a blank line before it and after it.
+func (f *fixer) insertAfter(r *Resource, block string) {
 	pos, src := r.Block.Range().End.Byte, r.File.Src
 	text := "\n" + block
 	if pos < len(src) && src[pos] == '\n' {
@@ -219,7 +283,6 @@ func (f *fixer) mobileRedirect(ev *evaluator, r *Resource, it settingItem, zone 
 		text += "\n"
 	}
 	f.edits[r.File] = append(f.edits[r.File], edit{start: pos, end: pos, text: text})
-	return ""
 }
 
 // redirectFor is the redirect ruleset that replaces a mobile_redirect value ("" when it
@@ -242,10 +305,11 @@ func (f *fixer) redirectFor(r *Resource, zone zoneInfo, status, sub string, stri
 // zoneSettingResources replaces each cloudflare_zone_setting (provider v5's one resource per
 // setting) of a retired setting by a removed block: Terraform forgets the setting without
 // changing it (past its end of life the value does nothing); mobile_redirect, when it
-// redirects, by its single redirect rule too.
+// redirects, by its single redirect rule too, and waf, when on, by the managed rules that
+// replace the previous WAF.
 func (f *fixer) zoneSettingResources(ev *evaluator, m *Module, retired map[string]catalog.Entry) {
 	for _, r := range m.Resources {
-		if r.Type != "cloudflare_zone_setting" {
+		if r.Type != typeZoneSetting {
 			continue
 		}
 		id := knownString(ev, r.Attr("setting_id"))
@@ -253,25 +317,17 @@ func (f *fixer) zoneSettingResources(ev *evaluator, m *Module, retired map[strin
 		if !ok {
 			continue
 		}
-		block := ""
-		if id == "mobile_redirect" {
-			v, _ := known(ev, r.Attr("value"), instance{}, cty.Object(map[string]cty.Type{"status": cty.String, "mobile_subdomain": cty.String, "strip_uri": cty.Bool}))
-			if v == cty.NilVal || v.IsNull() {
-				f.leave(r, r.Address()+" not rewritten: the repository does not hold its value (status, mobile_subdomain, strip_uri)")
-				continue
-			}
-			var why string
-			if block, why = f.redirectFor(r, f.zoneOfResource(ev, r), objString(v, "status"), objString(v, "mobile_subdomain"), objBool(v, "strip_uri")); why != "" {
-				f.leave(r, r.Address()+" not rewritten: "+why)
-				continue
-			}
+		block, why := f.retiredZoneSetting(ev, r, id)
+		if why != "" {
+			f.leave(r, r.Address()+" not rewritten: "+why)
+			continue
 		}
 		start, end := blockSpan(r.File, r)
 		text := removedBlock(r)
 		if block != "" {
 			text = block + "\n" + text
 		}
-		if end < len(r.File.Src) {
+		if end < len(r.File.Src) && r.File.Src[end] != '\n' { // a blank line after it stays
 			text += "\n"
 		}
 		f.edits[r.File] = append(f.edits[r.File], edit{start: start, end: end, text: text})
@@ -279,6 +335,23 @@ func (f *fixer) zoneSettingResources(ev *evaluator, m *Module, retired map[strin
 			Proven: "nothing to prove: the setting is retired; the removed block forgets it without changing it in the account",
 			Notes:  []string{"setting " + id + ": " + e.Replacement}})
 	}
+}
+
+// retiredZoneSetting is the block that replaces a cloudflare_zone_setting of a retired
+// setting besides its removed block ("" when none), or why it stays.
+func (f *fixer) retiredZoneSetting(ev *evaluator, r *Resource, id string) (block, why string) {
+	switch id {
+	case "mobile_redirect":
+		v, _ := known(ev, r.Attr("value"), instance{}, cty.Object(map[string]cty.Type{"status": cty.String, "mobile_subdomain": cty.String, "strip_uri": cty.Bool}))
+		if v == cty.NilVal || v.IsNull() {
+			return "", "the repository does not hold its value (status, mobile_subdomain, strip_uri)"
+		}
+		return f.redirectFor(r, f.zoneOfResource(ev, r), objString(v, "status"), objString(v, "mobile_subdomain"), objBool(v, "strip_uri"))
+	case "waf":
+		out := f.wafSwitch(ev, r, wafSettingEntry(ev, r))
+		return out.block, out.why
+	}
+	return "", ""
 }
 
 // zoneOfResource resolves r's zone_id (nothing when it has none).

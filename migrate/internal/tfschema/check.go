@@ -80,6 +80,8 @@ func (c *checker) body(where string, sch *Block, body *hclsyntax.Body, top bool)
 			c.errorf("%s.%s: no such attribute", where, name)
 		case !a.Settable():
 			c.errorf("%s.%s: computed only, cannot be set", where, name)
+		case a.Required && nullBranch(expr):
+			c.errorf("%s.%s: required, and null in a branch of its value (Terraform refuses a null required argument: a condition belongs in count)", where, name)
 		case !diags.HasErrors():
 			literal[name] = v
 		default:
@@ -124,6 +126,20 @@ func (c *checker) blocks(where string, sch *Block, blocks hclsyntax.Blocks, top 
 			c.body(fmt.Sprintf("%s.%s[%d]", where, typ, count[typ]-1), bs, body, false)
 		}
 	}
+}
+
+// nullBranch reports whether x can come out as the literal null: a null literal, or a
+// conditional with such a branch.
+func nullBranch(x hclsyntax.Expression) bool {
+	switch e := x.(type) {
+	case *hclsyntax.LiteralValueExpr:
+		return e.Val.IsNull()
+	case *hclsyntax.ParenthesesExpr:
+		return nullBranch(e.Expression)
+	case *hclsyntax.ConditionalExpr:
+		return nullBranch(e.TrueResult) || nullBranch(e.FalseResult)
+	}
+	return false
 }
 
 // required reports each required attribute that has is false for.

@@ -233,3 +233,44 @@ resource "cloudflare_load_balancer_pool" "p" {
 		}
 	}
 }
+
+// TestRequiredNeverNull: a required attribute whose value is null in a branch (provider
+// v4's "not managed when cond is false", written as v5's required value) is refused, as
+// Terraform refuses it; under a count it passes; cloudflare_universal_ssl_setting is v5's.
+func TestRequiredNeverNull(t *testing.T) {
+	v5 := load(t, "5.22.0")
+	for src, want := range map[string]string{
+		`resource "cloudflare_zone_setting" "a" {
+  zone_id    = var.zone
+  setting_id = "mirage"
+  value      = var.plan != "free" ? var.mirage : null
+}`: "a.value: required, and null in a branch",
+		`resource "cloudflare_zone_setting" "a" {
+  zone_id    = var.zone
+  setting_id = "mirage"
+  value      = null
+}`: "a.value: required, and null in a branch",
+		`resource "cloudflare_zone_setting" "a" {
+  count      = var.plan != "free" ? 1 : 0
+  zone_id    = var.zone
+  setting_id = "mirage"
+  value      = var.mirage
+}`: "",
+		`resource "cloudflare_universal_ssl_setting" "a" {
+  zone_id = var.zone
+  enabled = var.universal_ssl == "on"
+}`: "",
+		`resource "cloudflare_universal_ssl_setting" "a" {
+  zone_id = var.zone
+  value   = "on"
+}`: "a.value: no such attribute",
+	} {
+		errs := v5.CheckFile([]byte(src), "main.tf")
+		switch {
+		case want == "" && len(errs) > 0:
+			t.Errorf("valid block refused: %v\n%s", errs, src)
+		case want != "" && (len(errs) != 1 || !strings.Contains(errs[0].Error(), want)):
+			t.Errorf("errors %v, want one with %q\n%s", errs, want, src)
+		}
+	}
+}

@@ -12,9 +12,9 @@
 //     cloudflare_zero_trust_access_application: `terraform providers schema -json` of the
 //     provider built from source at tags v5.22.0 and v4.52.8;
 //   - v5's cloudflare_zero_trust_tunnel_cloudflared, cloudflare_load_balancer_pool,
-//     cloudflare_dns_record and cloudflare_zone_setting: read from the schema source at tag
-//     v5.22.0 (internal/services/<type>/schema.go), the same reading giving exactly the
-//     types above;
+//     cloudflare_dns_record, cloudflare_zone_setting and cloudflare_universal_ssl_setting:
+//     read from the schema source at tag v5.22.0 (internal/services/<type>/schema.go), the
+//     same reading giving exactly the types above;
 //   - v4's cloudflare_ruleset: read from internal/framework/service/rulesets/schema.go at
 //     tag v4.52.8 (rules and everything in them are blocks, at most one where the provider
 //     validates so);
