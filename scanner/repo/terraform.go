@@ -262,6 +262,8 @@ type tfAttr struct {
 	resolved bool
 	// tmpl is the template a native-syntax string was written as, for the lines of a heredoc.
 	tmpl *hclsyntax.TemplateExpr
+	// cond is the conditional a native-syntax value was written as (see NullWhen).
+	cond *hclsyntax.ConditionalExpr
 }
 
 // value resolves what the attribute's value is statically: lit and isLit for a literal of a
@@ -427,6 +429,9 @@ func (r *tfRules) resource(w *valueWalk, res tfResource) {
 			continue
 		}
 		for _, m := range res.body.lookup(ar.path) {
+			if ar.whenKey != "" && m.attr != nil && m.attr.cond != nil && NullWhen(m.attr.cond, ar.whenValue) {
+				continue // null for the condition's value: not set where it is deprecated
+			}
 			field := strings.Join(ar.path, ".")
 			a := addr + "." + field
 			if m.index > 0 {
@@ -698,6 +703,7 @@ func hclAttr(name string, e hclsyntax.Expression, depth int) *tfAttr {
 		return a
 	case *hclsyntax.ConditionalExpr:
 		hclComposite(a, []hclsyntax.Expression{x.TrueResult, x.FalseResult}, depth)
+		a.cond = x
 		return a
 	case *hclsyntax.ParenthesesExpr:
 		return hclAttr(name, x.Expression, depth)
