@@ -143,6 +143,7 @@ func (f *fixer) rateLimitGroup(ev *evaluator, g *rlGroup) {
 		written = "enterprise"
 	}
 	g.items = f.translateRateLimits(g.items, written)
+	liveRateLimitRefs(g.items, zone.inv, written)
 	// The plan's order: enabled rate limits first (they protect something), then the file's.
 	slices.SortStableFunc(g.items, func(a, b rlItem) int { return boolRank(a.old.Disabled) - boolRank(b.old.Disabled) })
 	// The quota counts the rules the zone's entry point holds: declared here, or in the account.
@@ -245,6 +246,7 @@ func (f *fixer) rateLimitBlock(g *rlGroup, zone zoneInfo, fit []rlItem, rw *Rewr
 			rw.Notes = append(rw.Notes, it.r.Address()+": "+strings.Join(it.changes, "; "))
 		}
 	}
+	presentRules(fit, rules, zone, writtenPlan(zone))
 	what := fmt.Sprintf("sunset fix: rate limiting rules of zone %s, replacing %s (previous-version rate limiting is deprecated: see sunset help fix).", rw.Zone, strings.Join(addrs, ", "))
 	since := map[*File]int{}
 	for file, es := range f.edits {
