@@ -31,7 +31,7 @@ import (
 // Where the repository holds the values, the rule built with the references is checked to
 // be the rule built from the values, and verified on generated requests; where it does not,
 // the rule is verified with the marks standing for the values, and says it is not proven.
-// A value the translation does not copy as text (a mode, a scheme, a list of methods), or
+// A value the translation does not copy as text (a mode, a scheme), or
 // a variable that is not a string in another place, cannot stay a reference: the rate limit
 // is left, with the reason.
 
@@ -178,7 +178,7 @@ func readMarked(ev *evaluator, r *Resource, base int) (inventory.RateLimit, *ref
 	}
 	if h.empty() {
 		if len(unknown) > 0 {
-			return actual, nil, nil, "the repository does not hold the value of " + strings.Join(unknown, ", ") + " (another resource's attribute, a data source)"
+			return actual, nil, nil, "the repository does not hold the value of " + strings.Join(unknown, ", ") + " (another resource's attribute, a data source): the rule cannot be checked against the zone's plan; write the values, or move it to the ruleset by hand"
 		}
 		return actual, nil, &actual, ""
 	}
@@ -186,7 +186,7 @@ func readMarked(ev *evaluator, r *Resource, base int) (inventory.RateLimit, *ref
 	marked, still := readRateLimit(markedEvaluator(ev, h, locals), r)
 	still = slices.DeleteFunc(still, func(p string) bool { return h.num(p) != nil })
 	if len(still) > 0 {
-		return actual, nil, nil, "the repository does not hold the value of " + strings.Join(still, ", ") + " (another resource's attribute, a data source)"
+		return actual, nil, nil, "the repository does not hold the value of " + strings.Join(still, ", ") + " (another resource's attribute, a data source): the rule cannot be checked against the zone's plan; write the values, or move it to the ruleset by hand"
 	}
 	h.standIns(&marked)
 	h.dropUnread(marked)
@@ -239,11 +239,11 @@ func holesOf(ev *evaluator, r *Resource, base int) (*refHoles, string) {
 			v = cty.DynamicVal
 		}
 		if !stringVar(ev.m, name, v) {
-			return nil, fmt.Sprintf("var.%s is not a string and is not threshold, period or timeout: fix keeps variables as references only where the rule holds them as text or as those numbers", name)
+			return nil, fmt.Sprintf("var.%s is not a string, and not threshold, period or timeout: fix keeps variables as references only where the rule holds them as text or as those numbers; write its value in the rate limit, or move it to the ruleset by hand", name)
 		}
 		h.strs = append(h.strs, &strHole{ref: "var." + name, mark: strMark(base + len(h.strs)), value: v})
 	}
-	if strings.Contains(strings.ToUpper(string(r.File.Src)), markPrefix) {
+	if !h.empty() && strings.Contains(strings.ToUpper(string(r.File.Src)), markPrefix) {
 		return nil, "its file holds " + markPrefix + ", which fix uses to mark references"
 	}
 	return h, ""
@@ -374,7 +374,7 @@ func (h *refHoles) check(rule inventory.RulesetRule, want *inventory.RulesetRule
 	text := string(raw)
 	for _, s := range h.strs {
 		if !strings.Contains(strings.ToUpper(text), s.mark) {
-			return fmt.Sprintf("the value of %s decides how the rule is built (a mode, a scheme, a method list), not only its text: fix keeps variables as references only where the rule holds them as text; write it as a literal, or move the rate limit by hand", s.ref)
+			return fmt.Sprintf("the value of %s decides how the rule is built (a mode, a scheme), not only its text: fix keeps variables as references only where the rule holds them as text; write it as a literal, or move the rate limit by hand", s.ref)
 		}
 	}
 	if want == nil {

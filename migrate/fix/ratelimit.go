@@ -50,7 +50,7 @@ func (f *fixer) rateLimits(ev *evaluator, m *Module) {
 		for i, r := range s.res {
 			rl, holes, actual, why := readMarked(ev, r, 100*i)
 			if why != "" {
-				f.leave(r, r.Address()+" not rewritten: "+why+": the rule cannot be checked against the zone's plan; write the values, or move it to the ruleset by hand")
+				f.leave(r, r.Address()+" not rewritten: "+why)
 				continue
 			}
 			g.items = append(g.items, rlItem{r: r, old: rl, holes: holes, actual: actual})
