@@ -18,7 +18,7 @@ import (
 func RateLimitingQuota(plan string) int { return inventory.RateLimitingRulesQuota(plan) }
 
 // RateLimitRef is the ref a migrated rate limit's rule carries, so a later run recognises it.
-func RateLimitRef(id string) string { return "rate_limit:" + id }
+func RateLimitRef(id string) string { return inventory.RateLimitRef(id) }
 
 func normalizeList(xs []string) []string {
 	out := make([]string, 0, len(xs))

@@ -1,6 +1,7 @@
 package scanner
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"sort"
@@ -180,14 +181,16 @@ func rateLimitAction(a inventory.RateLimitAction) string {
 	return fmt.Sprintf("no known action for mode %q", a.Mode)
 }
 
-// rateLimits reports each previous-version rate limit, and the zone when the new rate limiting
-// rules quota cannot hold them all.
+// rateLimits reports each previous-version rate limit, saying so when its replacement is in
+// place already (see rateLimitReplacement), and the zone when the new rate limiting rules
+// quota cannot hold those still to migrate.
 func (s *liveScan) rateLimits(z *inventory.ZoneInventory) {
 	r, ok := s.rule(vocab.RateLimitingV1)
 	if !ok || len(z.RateLimits) == 0 {
 		return
 	}
 	sc := zoneScope(z)
+	replaced := 0
 	for i := range z.RateLimits {
 		rl := &z.RateLimits[i]
 		state := "enabled"
@@ -203,17 +206,33 @@ func (s *liveScan) rateLimits(z *inventory.ZoneInventory) {
 		if rl.Action.Timeout > 0 {
 			fmt.Fprintf(&b, " for %d s", rl.Action.Timeout)
 		}
-		fmt.Fprintf(&b, ", %s. Previous-version rate limiting is %s: recreate it as a rate limiting rule (phase %s) with requests_per_period %d, period %d s, action %s",
-			state, r.life(s.asOf), vocab.PhaseRateLimiting, rl.Threshold, rl.Period, rateLimitAction(rl.Action))
-		notes := rateLimitNotes(rl, inventory.RateLimitRulesFor(z.Zone.Plan.LegacyID))
-		if len(notes) > 0 {
-			b.WriteString("; " + strings.Join(notes, "; "))
+		fmt.Fprintf(&b, ", %s. Previous-version rate limiting is %s: ", state, r.life(s.asOf))
+		if repl, differs := rateLimitReplacement(z, rl); repl != nil && differs == "" {
+			replaced++
+			fmt.Fprintf(&b, "its replacement is in place, rate limiting rule %s (ref %s: same action and requests per period): delete this rate limit (sunset plan and apply do it, after checking the rule again).",
+				named(repl.Description, repl.ID), repl.Ref)
+		} else {
+			fmt.Fprintf(&b, "recreate it as a rate limiting rule (phase %s) with requests_per_period %d, period %d s, action %s",
+				vocab.PhaseRateLimiting, rl.Threshold, rl.Period, rateLimitAction(rl.Action))
+			notes := rateLimitNotes(rl, inventory.RateLimitRulesFor(z.Zone.Plan.LegacyID))
+			if differs != "" {
+				notes = append(notes, differs)
+			}
+			if len(notes) > 0 {
+				b.WriteString("; " + strings.Join(notes, "; "))
+			}
+			b.WriteString(".")
 		}
-		b.WriteString(".")
 		s.add(r, r.sev, sc, Resource{Kind: vocab.KindRateLimit, ID: rl.ID, Name: rl.Description}, "", b.String())
 	}
+	s.rateLimitQuota(r, z, len(z.RateLimits)-replaced)
+}
+
+// rateLimitQuota reports the zone when the rate limiting rules quota cannot hold the rules
+// of its rate limits still to migrate (pending) beside the rules it has.
+func (s *liveScan) rateLimitQuota(r rule, z *inventory.ZoneInventory, pending int) {
 	rank := inventory.PlanRank(z.Zone.Plan.LegacyID)
-	if rank < 0 {
+	if rank < 0 || pending == 0 {
 		return
 	}
 	plan := strings.ToLower(z.Zone.Plan.LegacyID)
@@ -222,16 +241,64 @@ func (s *liveScan) rateLimits(z *inventory.ZoneInventory) {
 		existing = len(rs.Rules)
 	}
 	quota := inventory.RateLimitingRulesQuota(z.Zone.Plan.LegacyID)
-	if total := len(z.RateLimits) + existing; total > quota {
+	if total := pending + existing; total > quota {
 		addOn := ""
 		if rank == 3 {
 			addOn = " (100 with the advanced rate limiting add-on)"
 		}
-		s.add(r, r.sev, sc, Resource{Kind: vocab.KindZone, ID: z.Zone.ID, Name: z.Zone.Name}, "quota:rate-limiting-rules",
+		s.add(r, r.sev, zoneScope(z), Resource{Kind: vocab.KindZone, ID: z.Zone.ID, Name: z.Zone.Name}, "quota:rate-limiting-rules",
 			fmt.Sprintf("Zone %s (%s plan) has %s and %s; the %s plan allows %d rate limiting rules%s, so %d will not fit after migration: merge or drop rate limits (or upgrade the plan) before migrating.",
-				z.Zone.Name, plan, plural(len(z.RateLimits), "previous-version rate limit", "previous-version rate limits"),
+				z.Zone.Name, plan, plural(pending, "previous-version rate limit", "previous-version rate limits"),
 				plural(existing, "existing rate limiting rule", "existing rate limiting rules"), plan, quota, addOn, total-quota))
 	}
+}
+
+// rateLimitReplacement is the rule of the zone's rate limiting entry point that replaces rl:
+// the one whose ref is rl's (inventory.RateLimitRef: plan, apply and fix --snapshot write
+// it), when it does what rl did as far as the scan can tell without translating the match
+// (the translation lives in package migrate, which the scanner does not import; the planner
+// compares whole rules with package meaning): the same action, requests per period and
+// counting characteristic, and enabled as rl is. differs says how a rule that carries the
+// ref does not ("" when it does, or when no rule carries it).
+func rateLimitReplacement(z *inventory.ZoneInventory, rl *inventory.RateLimit) (repl *inventory.RulesetRule, differs string) {
+	rs, ok := z.Ruleset(vocab.PhaseRateLimiting)
+	if !ok {
+		return nil, ""
+	}
+	ref := inventory.RateLimitRef(rl.ID)
+	for i := range rs.Rules {
+		cand := &rs.Rules[i]
+		if cand.Ref != ref {
+			continue
+		}
+		var lim struct {
+			Characteristics   []string `json:"characteristics"`
+			RequestsPerPeriod int      `json:"requests_per_period"`
+		}
+		_ = json.Unmarshal(cand.RateLimit, &lim) // a malformed one differs below
+		by := "ip.src"
+		if rl.Correlate != nil && strings.EqualFold(rl.Correlate.By, "nat") {
+			by = "cf.unique_visitor_id"
+		}
+		var diff []string
+		if cand.Action != rl.Action.RuleAction() {
+			diff = append(diff, fmt.Sprintf("action %s, not %s", cand.Action, rateLimitAction(rl.Action)))
+		}
+		if lim.RequestsPerPeriod != rl.Threshold {
+			diff = append(diff, fmt.Sprintf("%d requests per period, not %d", lim.RequestsPerPeriod, rl.Threshold))
+		}
+		if !slices.Contains(lim.Characteristics, by) {
+			diff = append(diff, "not counted by "+by)
+		}
+		if enabled := cand.Enabled == nil || *cand.Enabled; enabled == rl.Disabled {
+			diff = append(diff, fmt.Sprintf("enabled %t", enabled))
+		}
+		if len(diff) == 0 {
+			return cand, ""
+		}
+		return cand, fmt.Sprintf("rate limiting rule %s carries its ref (%s) but does not do what it did (%s): check it before deleting this rate limit", named(cand.Description, cand.ID), ref, strings.Join(diff, ", "))
+	}
+	return nil, ""
 }
 
 // rateLimitNotes says what of a rate limit the zone's plan cannot carry over as is (the

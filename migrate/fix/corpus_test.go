@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -13,14 +14,6 @@ import (
 	"github.com/sunsetscan/sunset/migrate/terraform"
 	"github.com/sunsetscan/sunset/scanner/repo"
 )
-
-// handled are the check rules whose Terraform usages fix rewrites: after a fix, such a
-// finding is left only where fix says why (a Left item or a file it could not parse).
-var handled = map[string]bool{"firewall-rules": true, "filters": true, "geoip-field-names": true,
-	"rate-limiting-v1": true, "waf-managed-rules-v1": true, "zone-setting-brotli": true, "zone-setting-minify": true,
-	"zone-setting-mobile-redirect": true, "zone-setting-server-side-exclude": true, "zone-setting-privacy-pass": true,
-	"cname-flattening-setting": true, "srv-data-fields": true, "notification-email": true, "argo-tunnels-api": true,
-	"access-bookmarks-api": true, "zone-settings-bulk": true}
 
 // TestCorpusRepos runs fix on the Terraform of the public repositories in the corpus
 // (SUNSET_CORPUS): code nobody on this project wrote. For each repository and target it
@@ -134,7 +127,7 @@ func handledFindingsAt(t *testing.T, dir string) map[string]int {
 	}
 	out := map[string]int{}
 	for _, f := range res.Findings {
-		if handled[string(f.RuleID)] && strings.HasSuffix(f.Location.Path, ".tf") {
+		if slices.Contains(Handled, f.RuleID) && strings.HasSuffix(f.Location.Path, ".tf") {
 			out[fmt.Sprintf("%s\x00%s", f.RuleID, f.Location.Path)]++
 		}
 	}

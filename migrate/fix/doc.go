@@ -16,14 +16,19 @@
 //
 // The other deprecated usages are rewritten as `sunset plan` maps them, each in its own file:
 // rate limits into a ruleset of phase http_ratelimit per zone, within the zone's plan and
-// quota (ratelimit.go); the retired settings out of cloudflare_zone_settings_override and
-// cloudflare_zone_setting, mobile_redirect into a single redirect rule (zonesettings.go), and
-// for provider v5 the override into one cloudflare_zone_setting per setting the API has, under
-// the conditions the override set it (settings_v5.go, settingentries.go, settingids.json); the
-// previous WAF, and its switch the zone setting waf, into the managed rules entry point
-// (waf.go, wafswitch.go); pool notification_email and
+// quota, the variables and locals they read kept as references (ratelimit.go, holes.go);
+// the retired settings out of cloudflare_zone_settings_override and cloudflare_zone_setting,
+// mobile_redirect into a single redirect rule (zonesettings.go), and for provider v5 the
+// override into one cloudflare_zone_setting per setting the API has, under the conditions the
+// override set it (settings_v5.go, settingentries.go, settingids.json); the previous WAF, and
+// its switch the zone setting waf, into the managed rules entry point (waf.go, wafswitch.go);
+// pool notification_email and
 // SRV data.service/proto/name dropped (pool.go, srv.go); legacy tunnels and Access bookmarks
 // renamed to their replacements (renames.go).
+//
+// `sunset fix --check` fails while there is something to rewrite, or while `sunset check`
+// reports in the Terraform a usage fix handles that no `# sunset fix:` comment explains
+// (gate.go).
 //
 // The old resources leave the state without being destroyed: removed blocks where they were
 // for provider v4; for v5, a state clean-up script to run on v4 before the upgrade, because

@@ -2,6 +2,7 @@ package fix
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -29,27 +30,30 @@ type rlGroup struct {
 // rlItem is one rate limit, its values and its translation.
 type rlItem struct {
 	r       *Resource
-	old     inventory.RateLimit
-	rule    inventory.RulesetRule
+	old     inventory.RateLimit   // with marks for the references it keeps (holes.go)
+	actual  *inventory.RateLimit  // its values, nil when the repository does not hold them all
+	holes   *refHoles             // the references its rule keeps, nil for none
+	rule    inventory.RulesetRule // translated from old
 	changes []string
 	blocked []string
 }
 
 // rateLimits rewrites the module's cloudflare_rate_limit resources, per zone, into a
 // cloudflare_ruleset of phase http_ratelimit, as `sunset plan` translates them for the
-// zone's plan. A rate limit with count or for_each, or with values the repository does not
-// hold, stays as it is with a comment saying why.
+// zone's plan, keeping the variables and locals they read as references (holes.go). A rate
+// limit with count or for_each, or with values that are neither in the repository nor
+// references the rule can keep, stays as it is with a comment saying why.
 func (f *fixer) rateLimits(ev *evaluator, m *Module) {
 	sets := f.byZone(m, []string{typeRateLimit}, "fix rewrites rate limits one resource at a time (each rule must be checked against the zone's plan): write one resource per rate limit, or move it to the ruleset by hand")
 	for _, s := range sets {
 		g := &rlGroup{module: m, zone: s.zone, zoneText: s.zoneText}
-		for _, r := range s.res {
-			rl, unknown := readRateLimit(ev, r)
-			if len(unknown) > 0 {
-				f.leave(r, r.Address()+" not rewritten: the repository does not hold the value of "+strings.Join(unknown, ", ")+" (a variable without default, another resource's attribute): the rule cannot be checked against the zone's plan; write the values, or move it to the ruleset by hand")
+		for i, r := range s.res {
+			rl, holes, actual, why := readMarked(ev, r, 100*i)
+			if why != "" {
+				f.leave(r, r.Address()+" not rewritten: "+why)
 				continue
 			}
-			g.items = append(g.items, rlItem{r: r, old: rl})
+			g.items = append(g.items, rlItem{r: r, old: rl, holes: holes, actual: actual})
 		}
 		if len(g.items) > 0 {
 			f.rateLimitGroup(ev, g)
@@ -138,10 +142,8 @@ func (f *fixer) rateLimitGroup(ev *evaluator, g *rlGroup) {
 	if written == "" {
 		written = "enterprise"
 	}
-	for i := range g.items {
-		it := &g.items[i]
-		it.rule, it.changes, it.blocked = migrate.TranslateRateLimit(it.old, written)
-	}
+	g.items = f.translateRateLimits(g.items, written)
+	liveRateLimitRefs(g.items, zone.inv, written)
 	// The plan's order: enabled rate limits first (they protect something), then the file's.
 	slices.SortStableFunc(g.items, func(a, b rlItem) int { return boolRank(a.old.Disabled) - boolRank(b.old.Disabled) })
 	// The quota counts the rules the zone's entry point holds: declared here, or in the account.
@@ -175,6 +177,30 @@ func (f *fixer) rateLimitGroup(ev *evaluator, g *rlGroup) {
 	f.res.Rewrites = append(f.res.Rewrites, rw)
 }
 
+// translateRateLimits translates each rate limit for the plan written, and leaves those
+// whose rule cannot keep the references they read (refHoles.check); what the translation
+// says names the references as written.
+func (f *fixer) translateRateLimits(items []rlItem, written string) []rlItem {
+	out := items[:0]
+	for _, it := range items {
+		it.rule, it.changes, it.blocked = migrate.TranslateRateLimit(it.old, written)
+		if !it.holes.empty() {
+			var want *inventory.RulesetRule
+			if it.actual != nil {
+				w, _, _ := migrate.TranslateRateLimit(*it.actual, written)
+				want = &w
+			}
+			if why := it.holes.check(it.rule, want); why != "" {
+				f.leave(it.r, it.r.Address()+" not rewritten: "+why)
+				continue
+			}
+			it.changes, it.blocked = it.holes.explain(it.changes), it.holes.explain(it.blocked)
+		}
+		out = append(out, it)
+	}
+	return out
+}
+
 func boolRank(b bool) int {
 	if b {
 		return 1
@@ -204,26 +230,128 @@ func (f *fixer) rateLimitsThatFit(g *rlGroup, plan string, taken int) []rlItem {
 }
 
 // rateLimitBlock renders the zone's cloudflare_ruleset of rate limiting rules with its
-// comment line, and says in rw what was compared on generated requests.
+// comment line, the references the rules keep written back (holes.go), and says in rw what
+// was compared on generated requests.
 func (f *fixer) rateLimitBlock(g *rlGroup, zone zoneInfo, fit []rlItem, rw *Rewrite) (string, error) {
 	rules := make([]inventory.RulesetRule, 0, len(fit))
-	olds := make([]inventory.RateLimit, 0, len(fit))
 	var addrs []string
 	for _, it := range fit {
-		rules = append(rules, it.rule)
-		olds = append(olds, it.old)
+		rule := it.rule
+		if !it.holes.empty() {
+			it.holes.markNumbers(&rule)
+		}
+		rules = append(rules, rule)
 		addrs = append(addrs, it.r.Address())
 		if len(it.changes) > 0 {
 			rw.Notes = append(rw.Notes, it.r.Address()+": "+strings.Join(it.changes, "; "))
 		}
 	}
+	presentRules(fit, rules, zone, writtenPlan(zone))
 	what := fmt.Sprintf("sunset fix: rate limiting rules of zone %s, replacing %s (previous-version rate limiting is deprecated: see sunset help fix).", rw.Zone, strings.Join(addrs, ", "))
+	since := map[*File]int{}
+	for file, es := range f.edits {
+		since[file] = len(es)
+	}
 	block, err := f.entryPoint(g.module, fit[0].r.File, g.zone, zone, newRules{phase: vocab.PhaseRateLimiting, short: "rate_limiting_rules", back: rules, what: what}, rw)
 	if err != nil {
 		return "", err
 	}
-	rw.Proven, rw.IsProof = verifyRateLimits(olds, rules)
+	if block, err = f.fillHoles(block, since, fit, writtenPlan(zone)); err != nil {
+		return "", err
+	}
+	rw.Proven, rw.IsProof = verifyItems(fit, writtenPlan(zone))
+	rw.Notes = append(rw.Notes, refNotes(fit)...)
 	return block, nil
+}
+
+// writtenPlan is the plan the rules are written for: the zone's, else Enterprise's.
+func writtenPlan(zone zoneInfo) string {
+	if zone.plan == "" {
+		return inventory.PlanEnterprise
+	}
+	return zone.plan
+}
+
+// fillHoles writes the references the rules keep into the rendered block and into the
+// edits rendering added since (rules joining a ruleset the module declares).
+func (f *fixer) fillHoles(block string, since map[*File]int, fit []rlItem, plan string) (string, error) {
+	avail := inventory.RateLimitRulesFor(plan)
+	fill := func(text string) string {
+		for _, it := range fit {
+			text = it.holes.fill(text, avail.Periods, avail.Timeouts)
+		}
+		return text
+	}
+	block = fill(block)
+	left := markPattern.MatchString(block)
+	for file, es := range f.edits {
+		for i := since[file]; i < len(es); i++ {
+			es[i].text = fill(es[i].text)
+			left = left || markPattern.MatchString(es[i].text)
+		}
+	}
+	if left {
+		return "", errors.New("a reference it reads could not be written back into the rule")
+	}
+	return block, nil
+}
+
+// verifyItems verifies the rules: with the values where the repository holds them all (the
+// rules built with the references are those built from the values, refHoles.check), else
+// with the marks standing for the values, and then says what is not proven.
+func verifyItems(fit []rlItem, plan string) (string, bool) {
+	olds := make([]inventory.RateLimit, 0, len(fit))
+	rules := make([]inventory.RulesetRule, 0, len(fit))
+	var unknown []string
+	for _, it := range fit {
+		if it.actual != nil {
+			rule, _, _ := migrate.TranslateRateLimit(*it.actual, plan)
+			olds, rules = append(olds, *it.actual), append(rules, rule)
+			continue
+		}
+		olds, rules = append(olds, it.old), append(rules, it.rule)
+		unknown = append(unknown, it.holes.unknownRefs()...)
+	}
+	proven, ok := verifyRateLimits(olds, rules)
+	if len(unknown) == 0 {
+		return proven, ok
+	}
+	slices.Sort(unknown)
+	return "not proven: the repository does not hold the value of " + strings.Join(slices.Compact(unknown), ", ") +
+		"; the rules keep them as references, and with stand-ins for them: " + strings.TrimPrefix(proven, "verified: "), false
+}
+
+// refNotes say which references the rules keep, and what a value the repository does not
+// hold is assumed to be.
+func refNotes(fit []rlItem) []string {
+	var notes []string
+	for _, it := range fit {
+		if it.holes.empty() {
+			continue
+		}
+		var kept, assumed, rounded []string
+		for _, s := range it.holes.strs {
+			kept = append(kept, s.ref)
+			if !s.value.IsWhollyKnown() {
+				assumed = append(assumed, s.ref)
+			}
+		}
+		for _, n := range it.holes.nums {
+			kept = append(kept, n.expr+" ("+n.member+")")
+			if n.member != "requests_per_period" && !n.value.IsWhollyKnown() {
+				rounded = append(rounded, n.expr)
+			}
+		}
+		note := it.r.Address() + ": its rule keeps " + strings.Join(kept, ", ") + " as references"
+		if len(assumed) > 0 {
+			note += "; " + strings.Join(assumed, ", ") + " taken as text: a value holding a /, *, ?, #, a scheme or a quote would change how the url is read"
+		}
+		if len(rounded) > 0 {
+			note += "; " + strings.Join(rounded, ", ") + " rounded in HCL to the nearest value the plan allows, as the translation rounds"
+		}
+		notes = append(notes, note)
+	}
+	return notes
 }
 
 // verifyRateLimits compares each rate limit with its rule on generated requests, as `sunset
@@ -283,9 +411,9 @@ func planNeeds(it rlItem) string {
 		got, _ := json.Marshal(rule)
 		switch {
 		case len(blocked) > 0:
-			below = p + ": " + strings.Join(blocked, "; ")
-		case string(got) != string(want):
-			below = p + ": " + strings.Join(without(changes, it.changes), "; ")
+			below = p + ": " + strings.Join(it.holes.explain(blocked), "; ")
+		case string(got) != string(want) && (it.holes.empty() || !it.holes.sameNumbers(string(got), string(want))):
+			below = p + ": " + strings.Join(without(it.holes.explain(changes), it.changes), "; ")
 		default:
 			lowest = p
 			continue

@@ -86,25 +86,28 @@ func TestRateLimitsLeft(t *testing.T) {
 	if l := leftFor(res, "cloudflare_rate_limit.per_path"); len(l) != 1 || !strings.Contains(l[0], "count or for_each") {
 		t.Errorf("per_path left = %v", l)
 	}
-	if l := leftFor(res, "cloudflare_rate_limit.tunable"); len(l) != 1 || !strings.Contains(l[0], "the value of threshold") {
-		t.Errorf("tunable left = %v", l)
+	// tunable's threshold is a variable without default: carried as a reference, not proven.
+	rw, ok := rewriteOf(res, "cloudflare_ruleset.rate_limiting_rules")
+	if !ok || strings.Join(rw.Old, " ") != "cloudflare_rate_limit.tunable cloudflare_rate_limit.origin_errors" || rw.IsProof ||
+		!strings.HasPrefix(rw.Proven, "not proven: the repository does not hold the value of var.threshold") {
+		t.Errorf("rewrite %+v", rw)
 	}
-	if _, ok := rewriteOf(res, "cloudflare_ruleset.rate_limiting_rules"); !ok {
-		t.Errorf("origin_errors not rewritten: %+v", res.Rewrites)
+	if src := string(mustRead(t, filepath.Join(dir, "main.tf"))); !strings.Contains(src, "requests_per_period = var.threshold") {
+		t.Errorf("the threshold is not kept as the variable:\n%s", src)
 	}
-	checkFixed(t, dir, opts, vocab.RateLimitingV1, 2)
+	checkFixed(t, dir, opts, vocab.RateLimitingV1, 1)
 
-	// On a free zone the response statuses cannot be counted: nothing is rewritten.
+	// On a free zone the response statuses cannot be counted: origin_errors stays.
 	opts.ZonePlans = map[string]string{"var.zone_id": "free"}
 	dir, res = fixedCopy(t, "ratelimit/left", opts)
 	checkNewTypes(t, "ratelimit/left", dir, opts.Target)
-	if len(res.Rewrites) != 0 {
+	if rw, ok := rewriteOf(res, "cloudflare_ruleset.rate_limiting_rules"); !ok || strings.Join(rw.Old, " ") != "cloudflare_rate_limit.tunable" {
 		t.Errorf("rewrites on free: %+v", res.Rewrites)
 	}
 	if l := leftFor(res, "cloudflare_rate_limit.origin_errors"); len(l) != 1 || !strings.Contains(l[0], "need a counting expression, which the free plan does not allow") {
 		t.Errorf("origin_errors left = %v", l)
 	}
-	checkFixed(t, dir, opts, vocab.RateLimitingV1, 3)
+	checkFixed(t, dir, opts, vocab.RateLimitingV1, 2)
 }
 
 // On provider v4 the rules are v4's rules blocks and the old rate limits become removed blocks.

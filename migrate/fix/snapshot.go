@@ -6,15 +6,22 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/sunsetscan/sunset/migrate"
 	"github.com/sunsetscan/sunset/migrate/terraform"
 	"github.com/sunsetscan/sunset/scanner/inventory"
+	"github.com/sunsetscan/sunset/scanner/meaning"
 	"github.com/sunsetscan/sunset/scanner/safefile"
+	"github.com/sunsetscan/sunset/scanner/vocab"
 )
 
 // With a snapshot (--snapshot), fix knows the account as a scan saw it:
 //   - a migrated rule's ref is the id of the live firewall rule it replaces (same filter
 //     expression, action, description and paused), as `sunset plan` sets it, so a later plan
 //     or apply on the account knows it is migrated and deletes the old rule;
+//   - a migrated rate limit's rule's ref is rate_limit:ID of the live rate limit that does
+//     what it does (their translations for the zone's plan have one meaning key), as `sunset
+//     plan` sets it, so that a later scan says its replacement is in place and a later plan
+//     deletes it;
 //   - a zone whose custom rules entry point already exists keeps the rules it holds, first,
 //     and the new cloudflare_ruleset is imported (an import block in the root module), so
 //     Terraform updates the entry point rather than failing to create a second one.
@@ -37,6 +44,57 @@ func liveRefs(old []inventory.FirewallRule, z *inventory.ZoneInventory) {
 				old[i].Ref = l.ID
 				break
 			}
+		}
+	}
+}
+
+// liveRateLimitRefs sets the ref of each rate limit's rule to rate_limit:ID of the live rate
+// limit of the zone that does the same (package meaning, on both translations for plan);
+// one whose values the repository does not hold keeps its resource's name.
+func liveRateLimitRefs(items []rlItem, z *inventory.ZoneInventory, plan string) {
+	if z == nil {
+		return
+	}
+	used := map[string]bool{}
+	for i := range items {
+		it := &items[i]
+		if it.actual == nil {
+			continue
+		}
+		want, _, _ := migrate.TranslateRateLimit(*it.actual, plan)
+		key := meaning.Rule(vocab.PhaseRateLimiting, want)
+		for _, l := range z.RateLimits {
+			got, _, _ := migrate.TranslateRateLimit(l, plan)
+			if !used[l.ID] && meaning.Rule(vocab.PhaseRateLimiting, got) == key {
+				used[l.ID] = true
+				it.rule.Ref = migrate.RateLimitRef(l.ID)
+				break
+			}
+		}
+	}
+}
+
+// presentRules are the rules that keep references (holes.go) whose rule, built from the
+// values, the zone's entry point of the phase holds already (package meaning): given as
+// those values, so that the entry point's rule stands for them (ruleList) instead of a copy
+// that differs only by its references.
+func presentRules(items []rlItem, rules []inventory.RulesetRule, z zoneInfo, plan string) {
+	rs, ok := entryPointOf(z, vocab.PhaseRateLimiting)
+	if !ok {
+		return
+	}
+	there := map[meaning.Key]bool{}
+	for _, r := range rs.Rules {
+		there[meaning.Rule(vocab.PhaseRateLimiting, r)] = true
+	}
+	for i, it := range items {
+		if it.holes.empty() || it.actual == nil {
+			continue
+		}
+		rule, _, _ := migrate.TranslateRateLimit(*it.actual, plan)
+		if there[meaning.Rule(vocab.PhaseRateLimiting, rule)] {
+			rule.Ref = it.rule.Ref
+			rules[i] = rule
 		}
 	}
 }

@@ -129,6 +129,10 @@ type RateLimitResponseBody struct {
 	Body        string `json:"body,omitempty"`
 }
 
+// RateLimitRef is the ref the rate limiting rule that replaces rate limit id carries (plan,
+// apply and fix write it): a later scan or plan recognises the replacement by it.
+func RateLimitRef(id string) string { return "rate_limit:" + id }
+
 // RuleAction is the action of the rate limiting rule the old mode becomes: ban -> block,
 // simulate -> log, the challenge modes unchanged; "" for a mode with no rule action.
 func (a RateLimitAction) RuleAction() vocab.Action {

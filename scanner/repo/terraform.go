@@ -262,6 +262,8 @@ type tfAttr struct {
 	resolved bool
 	// tmpl is the template a native-syntax string was written as, for the lines of a heredoc.
 	tmpl *hclsyntax.TemplateExpr
+	// cond is the conditional a native-syntax value was written as (see NullWhen).
+	cond *hclsyntax.ConditionalExpr
 }
 
 // value resolves what the attribute's value is statically: lit and isLit for a literal of a
@@ -422,26 +424,7 @@ func (r *tfRules) resource(w *valueWalk, res tfResource) {
 			loc: res.loc,
 		})
 	}
-	for _, ar := range r.attrs[res.typ] {
-		if ar.whenKey != "" && !whenHolds(res.body.attr(ar.whenKey), ar.whenValue) {
-			continue
-		}
-		for _, m := range res.body.lookup(ar.path) {
-			field := strings.Join(ar.path, ".")
-			a := addr + "." + field
-			if m.index > 0 {
-				a = fmt.Sprintf("%s.%s[%d]", addr, field, m.index)
-			}
-			msg := addr + " sets " + field
-			if ar.whenKey != "" {
-				msg += " (" + ar.whenKey + " = " + ar.whenValue + ")"
-				if !res.body.attr(ar.whenKey).value().isLit {
-					msg = addr + " sets " + field + " (" + ar.whenKey + " is not a literal: it may be " + ar.whenValue + ")"
-				}
-			}
-			add(hit{rule: ar.rule, kind: vocab.Kind(kind), id: addr, name: res.name, address: a, msg: msg, loc: m.loc})
-		}
-	}
+	r.attrHits(res, addr, kind, add)
 	if idAttr, ok := settingResources[res.typ]; ok {
 		if a := res.body.attr(idAttr); a != nil && a.value().isLit {
 			if rule, ok := r.settings[a.lit]; ok {
@@ -479,6 +462,35 @@ func (r *tfRules) resource(w *valueWalk, res tfResource) {
 		}
 	}
 	r.resourceValues(w, res)
+}
+
+// attrHits reports the deprecated attributes the catalog lists for the resource's type (a
+// conditional one only where its condition may hold, and not where its value is null for
+// the condition's value: NullWhen).
+func (r *tfRules) attrHits(res tfResource, addr, kind string, add func(hit)) {
+	for _, ar := range r.attrs[res.typ] {
+		if ar.whenKey != "" && !whenHolds(res.body.attr(ar.whenKey), ar.whenValue) {
+			continue
+		}
+		for _, m := range res.body.lookup(ar.path) {
+			if ar.whenKey != "" && m.attr != nil && m.attr.cond != nil && NullWhen(m.attr.cond, ar.whenValue) {
+				continue // null for the condition's value: not set where it is deprecated
+			}
+			field := strings.Join(ar.path, ".")
+			a := addr + "." + field
+			if m.index > 0 {
+				a = fmt.Sprintf("%s.%s[%d]", addr, field, m.index)
+			}
+			msg := addr + " sets " + field
+			if ar.whenKey != "" {
+				msg += " (" + ar.whenKey + " = " + ar.whenValue + ")"
+				if !res.body.attr(ar.whenKey).value().isLit {
+					msg = addr + " sets " + field + " (" + ar.whenKey + " is not a literal: it may be " + ar.whenValue + ")"
+				}
+			}
+			add(hit{rule: ar.rule, kind: vocab.Kind(kind), id: addr, name: res.name, address: a, msg: msg, loc: m.loc})
+		}
+	}
 }
 
 // whenHolds reports whether a condition attribute (type = "SRV") holds. An attribute that is
@@ -698,6 +710,7 @@ func hclAttr(name string, e hclsyntax.Expression, depth int) *tfAttr {
 		return a
 	case *hclsyntax.ConditionalExpr:
 		hclComposite(a, []hclsyntax.Expression{x.TrueResult, x.FalseResult}, depth)
+		a.cond = x
 		return a
 	case *hclsyntax.ParenthesesExpr:
 		return hclAttr(name, x.Expression, depth)

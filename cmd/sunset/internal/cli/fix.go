@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"github.com/sunsetscan/sunset/migrate/fix"
 	"github.com/sunsetscan/sunset/migrate/terraform"
 	"github.com/sunsetscan/sunset/reports"
+	"github.com/sunsetscan/sunset/scanner"
 	"github.com/sunsetscan/sunset/scanner/inventory"
 	"github.com/sunsetscan/sunset/scanner/textsafe"
 )
@@ -33,12 +35,14 @@ cloudflare_ruleset of custom rules (in the order the old rules ran), and the oth
 'sunset help fix' lists. Rules driven by for_each, count or variables stay driven by them.
 
 Prints a unified diff on stdout and a summary on stderr; changes nothing unless --write.
---check exits 1 when there is something to fix (for CI). A second run changes nothing.
+--check exits 1 when there is something to rewrite, or when sunset check reports a usage
+fix handles in the Terraform with no '# sunset fix:' comment saying why it stays (for CI).
+A second run changes nothing.
 The old resources leave the state without being destroyed: removed blocks for --target v4,
 a state clean-up script to run before the upgrade for --target v5.`),
 		Flags: []ucli.Flag{
 			&ucli.BoolFlag{Name: "write", Usage: "change the files (default: only show the diff)"},
-			&ucli.BoolFlag{Name: "check", Usage: "exit 1 when there is something to fix"},
+			&ucli.BoolFlag{Name: "check", Usage: "exit 1 when there is something to rewrite, or a usage sunset check reports that no # sunset fix: comment explains"},
 			&ucli.StringFlag{Name: "target", Value: "v5", Usage: "provider `VERSION` the result is for: v5 (the full move) or v4 (stay on v4 for now)"},
 			&ucli.StringSliceFlag{Name: flagZonePlan, Usage: "a zone's subscription: `NAME=LEVEL` (NAME a zone name, id, or zone_id as written, e.g. var.zone_id; LEVEL free, pro, business or enterprise); repeatable"},
 			&ucli.StringFlag{Name: "snapshot", Usage: "a scan's snapshot `FILE` (or a plan directory's snapshot.json): zones' plans and existing entry points"},
@@ -135,17 +139,38 @@ func runFix(s *Streams, o fixOptions) error {
 	if o.write && len(res.Files) > 0 {
 		werr = res.Write()
 	}
-	writeFixSummary(s, o, res, werr == nil)
+	var unexplained []scanner.Finding
+	if o.check && werr == nil {
+		if unexplained, err = fixGate(s, o, res); err != nil {
+			return err
+		}
+	}
+	writeFixSummary(s, o, res, werr == nil, unexplained)
 	if werr != nil {
 		return fatalError(werr)
 	}
 	switch {
 	case len(res.Problems) > 0:
 		return &exitError{code: ExitIncomplete}
-	case o.check && (len(res.Files) > 0 || len(res.Left) > 0):
+	case o.check && (len(res.Files) > 0 || len(unexplained) > 0):
 		return &exitError{code: ExitFindings}
 	}
 	return nil
+}
+
+// fixGate is what --check fails on besides a change to make: the usages `sunset check`
+// reports in the Terraform of the paths, as fix leaves it, of a rule fix handles, that no
+// `# sunset fix:` comment explains (fix.Result.Unexplained).
+func fixGate(s *Streams, o fixOptions, res *fix.Result) ([]scanner.Finding, error) {
+	paths := o.fix.Paths
+	if len(paths) == 0 {
+		paths = []string{o.fix.Root}
+	}
+	out, err := res.Unexplained(context.Background(), o.fix.Root, paths, s.Now().UTC())
+	if err != nil {
+		return nil, usageErrorf("%v", err)
+	}
+	return out, nil
 }
 
 func writeFixOutput(w interface{ Write([]byte) (int, error) }, format string, res *fix.Result) error {
@@ -164,8 +189,8 @@ func writeFixOutput(w interface{ Write([]byte) (int, error) }, format string, re
 }
 
 // writeFixSummary says on stderr what was rewritten (and whether proven), what was left and
-// why, the files not read, and the state steps.
-func writeFixSummary(s *Streams, o fixOptions, res *fix.Result, written bool) {
+// why, the files not read, the state steps and, with --check, the usages no comment explains.
+func writeFixSummary(s *Streams, o fixOptions, res *fix.Result, written bool, unexplained []scanner.Finding) {
 	e := s.Err
 	for _, rw := range res.Rewrites {
 		zone := ""
@@ -195,6 +220,12 @@ func writeFixSummary(s *Streams, o fixOptions, res *fix.Result, written bool) {
 		fmt.Fprintln(e, "\nState (nothing is destroyed):")
 		for i, st := range res.StateSteps {
 			fmt.Fprintf(e, "  %d. %s\n", i+1, textsafe.Sanitize(st))
+		}
+	}
+	if len(unexplained) > 0 {
+		fmt.Fprintf(e, "\nReported by sunset check, with no # sunset fix: comment saying why it stays (%d):\n", len(unexplained))
+		for _, f := range unexplained {
+			fmt.Fprintf(e, "  %s:%d: %s: %s\n", textsafe.Sanitize(f.Location.Path), f.Location.StartLine, f.RuleID, textsafe.Sanitize(f.Message))
 		}
 	}
 	switch {
