@@ -15,11 +15,9 @@ import (
 	"github.com/sunsetscan/sunset/migrate/apply"
 	"github.com/sunsetscan/sunset/migrate/fix/internal/tfrun"
 	"github.com/sunsetscan/sunset/migrate/terraform"
-	"github.com/sunsetscan/sunset/scanner"
 	"github.com/sunsetscan/sunset/scanner/cfapi"
 	"github.com/sunsetscan/sunset/scanner/cfapi/emulator"
 	"github.com/sunsetscan/sunset/scanner/cfapi/emulator/seed"
-	"github.com/sunsetscan/sunset/scanner/collect"
 	"github.com/sunsetscan/sunset/scanner/inventory"
 	"github.com/sunsetscan/sunset/scanner/vocab"
 )
@@ -177,11 +175,8 @@ func sunsetRetiresTheOld(t *testing.T, em *tfrun.Emulator) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	snap, err := collect.Collect(context.Background(), zoneLister{c}, collect.Options{IsRetired: cfapi.IsRetired, IsFatal: cfapi.IsAuth, StatusOf: cfapi.StatusOf})
-	if err != nil || snap.Incomplete {
-		t.Fatalf("scan: %v (incomplete %v)", err, snap != nil && snap.Incomplete)
-	}
-	p := migrate.Build(snap, scanner.ScanSnapshot(snap, nil, scanner.Options{AsOf: roundTripAsOf}), migrate.Options{AsOf: roundTripAsOf})
+	snap, findings := (&liveAccount{t: t, srv: em.Server, client: c, day: roundTripAsOf}).scan()
+	p := migrate.Build(snap, findings, migrate.Options{AsOf: roundTripAsOf})
 	before := zoneNow(t, em)
 	rules, _ := before.Ruleset(vocab.PhaseCustomRules)
 	for _, st := range p.Steps() {
@@ -203,13 +198,6 @@ func sunsetRetiresTheOld(t *testing.T, em *tfrun.Emulator) {
 	if len(after.FirewallRules)+len(after.Filters) > 0 || len(now.Rules) != len(rules.Rules) {
 		t.Errorf("after sunset apply: %d firewall rules, %d filters, %d custom rules (want 0, 0, %d)", len(after.FirewallRules), len(after.Filters), len(now.Rules), len(rules.Rules))
 	}
-}
-
-// zoneLister adapts the client to what collect asks for.
-type zoneLister struct{ *cfapi.Client }
-
-func (l zoneLister) ListZones(ctx context.Context, accountID, name string) ([]inventory.Zone, error) {
-	return l.Client.ListZones(ctx, cfapi.ZoneFilter{AccountID: accountID, Name: name})
 }
 
 // noChanges: terraform plan after the whole sequence has nothing to do.
