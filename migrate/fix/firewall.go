@@ -237,19 +237,22 @@ func threatKept(ev *evaluator, g *group) map[*pair][]string {
 	return kept
 }
 
-// usesThreat reports whether a pair's expression surely uses cf.threat_score: its known
-// values, or its template's literal text, say so.
+// usesThreat reports whether a pair's expression uses cf.threat_score whatever values
+// come: its template's literal text, or values the repository alone decides, say so.
 func usesThreat(ev *evaluator, p *pair) bool {
-	if rules, ok := oldRules(ev, p); ok {
-		for _, r := range rules {
-			if containsField([]string{r.Filter.Expression}, threatField) {
-				return true
-			}
-		}
+	if skel, _, ok := templateSkeleton(p.filter.File, filterAttr(p.filter, "expression")); ok {
+		return containsField([]string{skel}, threatField)
+	}
+	rules, ok := oldRules(ev, p)
+	if !ok || !pairStatic(p) {
 		return false
 	}
-	skel, _, ok := templateSkeleton(p.filter.File, filterAttr(p.filter, "expression"))
-	return ok && containsField([]string{skel}, threatField)
+	for _, r := range rules {
+		if containsField([]string{r.Filter.Expression}, threatField) {
+			return true
+		}
+	}
+	return false
 }
 
 // oldResources are the rules and filters of the rewritten pairs, each once, those of the

@@ -75,12 +75,15 @@ func staticSize(ev *evaluator, x hclsyntax.Expression) int {
 	return -1
 }
 
-// static reports whether x depends only on literals, on locals that do, and on variables
+// static reports whether x depends only on literals, path, on locals that do, and on variables
 // of a module called once that its caller sets so or leaves at their defaults (a root
 // module's variables are set per environment). active holds the names being followed,
 // against cycles.
 func static(m *Module, x hclsyntax.Expression, active map[string]bool) bool {
 	for _, tr := range x.Variables() {
+		if tr.RootName() == "path" {
+			continue // the module's own directory
+		}
 		if len(tr) < 2 {
 			return false
 		}
@@ -119,4 +122,34 @@ func staticSource(m *Module, root, name string) (hclsyntax.Expression, *Module) 
 		}
 	}
 	return nil, nil
+}
+
+// pairStatic reports whether a pair's rules are decided by the repository alone: the
+// filter's expression and the iteration of both depend on nothing another environment sets.
+func pairStatic(p *pair) bool {
+	xs := []hclsyntax.Expression{filterAttr(p.filter, "expression"), p.filter.Attr("for_each"), p.filter.Attr("count"), p.rule.Attr("count")}
+	if !p.viaFilter { // else the rule's for_each is the filter resource itself
+		xs = append(xs, p.rule.Attr("for_each"))
+	}
+	for _, x := range xs {
+		if x != nil && !static(p.filter.Module, withoutIteration(x), map[string]bool{}) {
+			return false
+		}
+	}
+	return true
+}
+
+// withoutIteration is x when it does not read each or count; else an expression with the
+// same other references (each and count are the iteration's, checked on their own).
+func withoutIteration(x hclsyntax.Expression) hclsyntax.Expression {
+	if !mentionsIteration(x) {
+		return x
+	}
+	var keep []hclsyntax.Expression
+	for _, tr := range x.Variables() {
+		if tr.RootName() != "each" && tr.RootName() != "count" {
+			keep = append(keep, &hclsyntax.ScopeTraversalExpr{Traversal: tr})
+		}
+	}
+	return &hclsyntax.TupleConsExpr{Exprs: keep}
 }

@@ -163,7 +163,9 @@ func (f *fixer) drivenRules(ev *evaluator, g *group, rb *hclwrite.Body, rw *Rewr
 	old, known := groupRules(ev, g)
 	list, threat, err := drivenList(g, func(p *pair) mapping {
 		rules, ok := oldRules(ev, p)
-		if !ok {
+		if !ok || !pairStatic(p) {
+			// Values another environment may set (a root module's variables): the
+			// mappings must hold for any of them.
 			return mappingFor(nil, nil)
 		}
 		return ruleMapping(rules)
@@ -201,7 +203,7 @@ func (f *fixer) perInstanceRules(ev *evaluator, g *group, rb *hclwrite.Body, rw 
 	p := g.pairs[0]
 	old, known := oldRules(ev, p)
 	mp := mappingFor(nil, nil)
-	if known {
+	if known && pairStatic(p) {
 		mp = ruleMapping(old)
 	}
 	pt, err := drivenPart(p, mp, true)
