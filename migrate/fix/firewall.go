@@ -35,7 +35,7 @@ func (f *fixer) firewallGroup(ev *evaluator, g *group) {
 		if liveOK && ep == nil {
 			existing = live.Rules
 		}
-		res, kept = translateKeeping(g, old, zone.plan, existing)
+		res, kept = translateKeeping(g, old, zone.plan, existing, threatKept(ev, g))
 	} else {
 		kept = threatKept(ev, g)
 	}
@@ -130,11 +130,11 @@ func groupRules(ev *evaluator, g *group) ([]inventory.FirewallRule, bool) {
 	return all, true
 }
 
-// translateKeeping translates the group's rules for the zone's plan; a pair any of whose
-// rules the translation leaves out, or that uses cf.threat_score (always 0: a decision for
-// its owner), is kept with the reasons, and the rest translated again without it.
-func translateKeeping(g *group, old []inventory.FirewallRule, plan string, existing []inventory.RulesetRule) (*customrules.Result, map[*pair][]string) {
-	kept := map[*pair][]string{}
+// translateKeeping translates the group's rules for the zone's plan; a pair kept already,
+// or any of whose rules the translation leaves out, or that uses cf.threat_score (always 0:
+// a decision for its owner), is kept with the reasons, and the rest translated again
+// without it.
+func translateKeeping(g *group, old []inventory.FirewallRule, plan string, existing []inventory.RulesetRule, kept map[*pair][]string) (*customrules.Result, map[*pair][]string) {
 	for {
 		var rules []inventory.FirewallRule
 		for _, r := range old {
