@@ -21,7 +21,7 @@ import (
 func (f *fixer) firewallGroup(ev *evaluator, g *group) {
 	zone := f.zoneOf(ev, g)
 	old, known := groupRules(ev, g)
-	kept := map[*pair][]string{}
+	var kept map[*pair][]string
 	var res *customrules.Result
 	live, liveOK := entryPointOf(zone, vocab.PhaseCustomRules)
 	ep := existingEntryPoint(ev, g)
@@ -35,7 +35,7 @@ func (f *fixer) firewallGroup(ev *evaluator, g *group) {
 		if liveOK && ep == nil {
 			existing = live.Rules
 		}
-		res, kept = translateKeeping(g, old, zone.plan, existing, threatKept(ev, g))
+		res, kept = translateKeeping(g, old, zone.plan, existing, threatUnseen(ev, g))
 	} else {
 		kept = threatKept(ev, g)
 	}
@@ -232,6 +232,23 @@ func threatKept(ev *evaluator, g *group) map[*pair][]string {
 	for _, p := range g.pairs {
 		if usesThreat(ev, p) {
 			kept[p] = []string{"its expression uses cf.threat_score, which is always 0 now, so the condition no longer means what it did: replace it (for example with cf.waf.score, cf.bot_management.score or a managed_challenge rule) or remove it"}
+		}
+	}
+	return kept
+}
+
+// threatUnseen are the pairs threatKept keeps whose known values do not use
+// cf.threat_score (another environment's may: a toggle that is off here); those whose
+// values do are left to the translation, which says what each condition does now.
+func threatUnseen(ev *evaluator, g *group) map[*pair][]string {
+	kept := threatKept(ev, g)
+	for p := range kept {
+		rules, _ := oldRules(ev, p)
+		for _, r := range rules {
+			if containsField([]string{r.Filter.Expression}, threatField) {
+				delete(kept, p)
+				break
+			}
 		}
 	}
 	return kept
