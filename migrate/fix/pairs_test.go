@@ -126,7 +126,6 @@ func TestForLookupPairsEachRuleWithTheFilterOfItsKey(t *testing.T) {
 // share (the first would be taken for both) is not followed, and says so above the rule;
 // the filter is not called unused.
 func TestForLookupThatMayNameAnotherFilterIsLeft(t *testing.T) {
-	dir := t.TempDir()
 	src := `variable "zone_id" {
   type = string
 }
@@ -152,13 +151,7 @@ resource "cloudflare_firewall_rule" "r" {
   action    = "block"
 }
 `
-	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	res, err := Run(Options{Root: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, res := fixWritten(t, src)
 	if len(res.Rewrites) != 0 {
 		t.Errorf("rewritten: %+v", res.Rewrites)
 	}
@@ -169,10 +162,24 @@ resource "cloudflare_firewall_rule" "r" {
 	if got := leftFor(res, "cloudflare_filter.f"); len(got) != 1 || strings.Contains(got[0], "used by no") {
 		t.Errorf("the filter: %v", got)
 	}
+	leftSaidInPlace(t, dir, res)
+}
+
+// fixWritten fixes a module whose main.tf is src and writes the changes.
+func fixWritten(t *testing.T, src string) (string, *Result) {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(Options{Root: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := res.Write(); err != nil {
 		t.Fatal(err)
 	}
-	leftSaidInPlace(t, dir, res)
+	return dir, res
 }
 
 // TestV5FilterIDObjectPairs: provider v5's rules naming their filter as filter = { id =
@@ -262,7 +269,6 @@ func TestThreatScoreGuardOnlyWhereDataMayUseIt(t *testing.T) {
 	}
 
 	// Values only where the rules language takes values: nothing for HCL to map.
-	dir := t.TempDir()
 	src := `variable "zone_id" {
   type = string
 }
@@ -284,16 +290,7 @@ resource "cloudflare_firewall_rule" "blocked" {
   action    = "block"
 }
 `
-	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	res, err := Run(Options{Root: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := res.Write(); err != nil {
-		t.Fatal(err)
-	}
+	dir, res := fixWritten(t, src)
 	got := rulesetSource(t, string(mustRead(t, filepath.Join(dir, "main.tf"))), "custom_rules")
 	if strings.Contains(got, "regexall") || strings.Contains(got, "replace(") || !strings.Contains(got, `ip.src.country eq \"${v.country}\"`) {
 		t.Errorf("a template whose values stand only for values is mapped in HCL:\n%s", got)
