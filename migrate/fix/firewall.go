@@ -216,12 +216,20 @@ func (f *fixer) leaveGroup(pairs []*pair, msg string) {
 }
 
 // leavePair lists a rule left as it is, with a comment above it, and one above its filter
-// saying where to look.
+// saying where to look (once, however many left rules use it).
 func (f *fixer) leavePair(p *pair, msg string) {
 	f.leave(p.rule, msg)
-	if p.filter != p.rule {
-		f.commentAbove(p.filter.File, p.filter.Block.Range().Start.Byte, "sunset fix: "+p.filter.Address()+" not rewritten: "+p.rule.Address()+" uses it (see there).")
+	if p.filter == p.rule {
+		return
 	}
+	at := p.filter.Block.Range().Start.Byte
+	said := commentLines("sunset fix: "+p.filter.Address()+" not rewritten: ", "")
+	for _, e := range f.edits[p.filter.File] {
+		if e.start == lineStart(p.filter.File.Src, at) && e.end == e.start && strings.HasPrefix(e.text, strings.TrimSuffix(said, "\n")) {
+			return // a comment there names the first such rule already
+		}
+	}
+	f.commentAbove(p.filter.File, at, "sunset fix: "+p.filter.Address()+" not rewritten: "+p.rule.Address()+" uses it (see there).")
 }
 
 // threatKept are the pairs of a group driven by data whose expression uses cf.threat_score

@@ -281,7 +281,7 @@ func (f *fixer) reportOrphans() {
 			f.leave(r, r.Address()+" is used by no firewall rule (nothing in this configuration refers to it): nothing to migrate; delete it")
 			continue
 		}
-		f.leave(r, fmt.Sprintf("%s not rewritten: no firewall rule fix rewrote uses it, but %s still refers to it; it can go once nothing does", r.Address(), joinList(by)))
+		f.leave(r, fmt.Sprintf("%s not rewritten: no firewall rule fix rewrote uses it, but it is still referred to by %s; it can go once nothing refers to it", r.Address(), joinList(by)))
 	}
 }
 

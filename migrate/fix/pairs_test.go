@@ -150,13 +150,27 @@ resource "cloudflare_firewall_rule" "r" {
   filter_id = [for f in values(cloudflare_filter.f) : f.id if f.description == each.value.note][0]
   action    = "block"
 }
+
+resource "cloudflare_firewall_rule" "log" {
+  for_each  = var.rules
+  zone_id   = var.zone_id
+  filter_id = [for f in values(cloudflare_filter.f) : f.id if f.description == each.value.note][0]
+  action    = "log"
+}
 `
 	dir, res := fixWritten(t, src)
+	main := string(mustRead(t, filepath.Join(dir, "main.tf")))
+	if n := strings.Count(main, "# sunset fix: cloudflare_filter.f "); n != 1 {
+		t.Errorf("the filter both left rules use is commented %d times:\n%s", n, main)
+	}
+	if again, err := Run(Options{Root: dir}); err != nil || len(again.Files) > 0 {
+		t.Errorf("a second run changes %v (%v)", again.Files, err)
+	}
 	if len(res.Rewrites) != 0 {
 		t.Errorf("rewritten: %+v", res.Rewrites)
 	}
-	got := leftFor(res, "cloudflare_firewall_rule.r")
-	if len(got) != 1 || !strings.Contains(got[0], "share") {
+	got := append(leftFor(res, "cloudflare_firewall_rule.r"), leftFor(res, "cloudflare_firewall_rule.log")...)
+	if len(got) != 2 || !strings.Contains(got[0], "share") {
 		t.Errorf("the rule is not left with the reason: %v", res.Left)
 	}
 	if got := leftFor(res, "cloudflare_filter.f"); len(got) != 1 || strings.Contains(got[0], "used by no") {
