@@ -388,10 +388,10 @@ func drivenPart(p *pair, mp mapping, keepIter bool) (*part, error) {
 	for _, a := range []string{"expression", "description", "paused"} {
 		if x := filterAttr(f, a); x != nil {
 			src := exprText(f.File, x)
-			if a == "expression" {
+			if tm, ok := templateMapping(f.File, x, mp.longRefs); ok && a == "expression" {
+				mp = tm // what its own text needs, whatever the values
 				if renamed, ok := renamedTemplate(f.File, x); ok {
-					src = renamed // its fields renamed where written: no replace() for data to decide
-					mp, _ = templateMapping(f.File, x, mp.longRefs)
+					src, mp.renames = renamed, nil // renamed where written: nothing left to replace()
 				}
 			}
 			s, err := substitutedSrc(f.File.Path, src, nil, nil, keepIter)

@@ -398,3 +398,34 @@ func renderKey(src string, k hclsyntax.Expression) string {
 	r := k.Range()
 	return src[r.Start.Byte:r.End.Byte]
 }
+
+// TestTemplateFieldsRenamedWhereWritten: a template whose interpolations stand for values
+// gets its deprecated fields renamed in its own text (quoted with escapes, or an indented
+// heredoc), never inside the rules language's strings; one with an interpolation where an
+// operator or a field goes is not read as such a template.
+func TestTemplateFieldsRenamedWhereWritten(t *testing.T) {
+	for _, c := range []struct{ src, want string }{
+		{`"ip.geoip.country eq \"${var.c}\" and http.host ne \"ip.geoip.country\""`,
+			`"ip.src.country eq \"${var.c}\" and http.host ne \"ip.geoip.country\""`},
+		{"<<-EOT\n    ip.geoip.asnum in {${join(\" \", var.asns)}}\n    or ip.geoip.asnum eq 1\n  EOT\n",
+			"<<-EOT\n    ip.src.asnum in {${join(\" \", var.asns)}}\n    or ip.src.asnum eq 1\n  EOT\n"},
+		{`"ip.src ne ${var.ip}"`, `"ip.src ne ${var.ip}"`},
+		{`"ip.geoip.country eq \"KP\" ${var.more}"`, ""},
+		{`"${var.expression}"`, ""},
+		{`var.expression`, ""},
+	} {
+		src := []byte("x = " + c.src + "\n")
+		f, diags := hclsyntax.ParseConfig(src, "t.tf", hcl.InitialPos)
+		if diags.HasErrors() {
+			t.Fatal(diags)
+		}
+		file := &File{Path: "t.tf", Src: src, Body: f.Body.(*hclsyntax.Body)}
+		got, ok := renamedTemplate(file, file.Body.Attributes["x"].Expr)
+		if !ok {
+			got = ""
+		}
+		if got != strings.TrimSuffix(c.want, "\n") && got != c.want {
+			t.Errorf("%s:\n got %q\nwant %q", c.src, got, c.want)
+		}
+	}
+}

@@ -76,54 +76,64 @@ func renamedTemplate(file *File, x hclsyntax.Expression) (string, bool) {
 	sort.Slice(parts, func(i, j int) bool { return parts[i].start > parts[j].start })
 	refs := expr.ScanFields(skel)
 	for _, p := range parts {
-		value, changed := renameAt(p, refs)
-		if !changed {
-			continue
-		}
-		raw := string(file.Src[p.start:p.end])
-		var out string
-		switch {
-		case raw == p.value:
-			out = value
-		case raw == unquoted(hclString(p.value)):
-			out = unquoted(hclString(value))
-		default:
+		raw, ok := renamedRaw(string(file.Src[p.start:p.end]), p, refs)
+		if !ok {
 			return "", false
 		}
-		src = src[:p.start-base] + out + src[p.end-base:]
+		src = src[:p.start-base] + raw + src[p.end-base:]
 	}
 	return src, true
 }
 
-// renameAt renames the deprecated fields among refs (positions in the skeleton) that fall in
-// the part.
-func renameAt(p templatePart, refs []expr.Ref) (string, bool) {
+// renamedRaw is a literal part's source with the deprecated fields among refs (positions in
+// the skeleton) renamed. The source differs from the value only by escapes and a heredoc's
+// indentation, which never make or break a field name: the n-th occurrence of a name in the
+// value is its n-th in the source. false when the two do not hold a name as often.
+func renamedRaw(raw string, p templatePart, refs []expr.Ref) (string, bool) {
 	fields := catalog.Fields()
-	var b strings.Builder
-	last, changed := 0, false
+	type cut struct {
+		at       int
+		name, to string
+	}
+	var cuts []cut
 	for _, ref := range refs {
 		pos := int(ref.Pos) - p.at
-		if pos < last || pos+len(ref.Name) > len(p.value) || p.value[pos:pos+len(ref.Name)] != ref.Name {
+		if pos < 0 || pos+len(ref.Name) > len(p.value) || p.value[pos:pos+len(ref.Name)] != ref.Name {
 			continue
 		}
 		def, ok := fields.Field(ref.Name)
 		if !ok || def.RenamedTo == "" {
 			continue
 		}
-		b.WriteString(p.value[last:pos])
-		b.WriteString(def.RenamedTo)
-		last, changed = pos+len(ref.Name), true
+		if strings.Count(raw, ref.Name) != strings.Count(p.value, ref.Name) {
+			return "", false
+		}
+		cuts = append(cuts, cut{nthIndex(raw, ref.Name, strings.Count(p.value[:pos], ref.Name)), ref.Name, def.RenamedTo})
 	}
-	b.WriteString(p.value[last:])
-	return b.String(), changed
+	sort.Slice(cuts, func(i, j int) bool { return cuts[i].at > cuts[j].at })
+	for _, c := range cuts {
+		raw = raw[:c.at] + c.to + raw[c.at+len(c.name):]
+	}
+	return raw, true
 }
 
-// templateMapping is the mapping a template's own text needs: no renames (they are made in
-// the text), and the threat score guard only when the text uses it.
+// nthIndex is where the n-th (from 0) occurrence of sub is in s; s holds it.
+func nthIndex(s, sub string, n int) int {
+	at := 0
+	for ; n > 0; n-- {
+		at += strings.Index(s[at:], sub) + len(sub)
+	}
+	return at + strings.Index(s[at:], sub)
+}
+
+// templateMapping is the mapping a template's own text needs: the renames of the fields it
+// names (renamedTemplate makes them in the text where it can), and the threat score guard
+// only when the text uses it.
 func templateMapping(file *File, x hclsyntax.Expression, longRefs bool) (mapping, bool) {
 	skel, _, ok := templateSkeleton(file, x)
 	if !ok {
 		return mapping{}, false
 	}
-	return mapping{threat: containsField([]string{skel}, threatField), longRefs: longRefs}, true
+	texts := []string{skel}
+	return mapping{renames: renamesIn(texts), threat: containsField(texts, threatField), longRefs: longRefs}, true
 }
