@@ -73,7 +73,8 @@ func filterLinkOf(x hclsyntax.Expression) (filterLink, bool) {
 	return filterLink{}, false
 }
 
-// callLink reads try(REF, ...), tostring(REF), one(IDS) and element(IDS, KEY).
+// callLink reads try(REF, ...), tostring(REF), one(IDS), join("", IDS) and element(IDS,
+// KEY).
 func callLink(e *hclsyntax.FunctionCallExpr) (filterLink, bool) {
 	switch {
 	case (e.Name == "try" || e.Name == "tostring") && len(e.Args) >= 1:
@@ -82,6 +83,10 @@ func callLink(e *hclsyntax.FunctionCallExpr) (filterLink, bool) {
 		return filterLinkOf(e.Args[0])
 	case e.Name == "one" && len(e.Args) == 1:
 		return pickFirst(e.Args[0])
+	case e.Name == "join" && len(e.Args) == 2 && isEmptyString(e.Args[0]) && idList(e.Args[1]) != "":
+		// Terraform 0.11's way to read an optional resource: join("", F.*.id) is its one id
+		// under a count of 0 or 1 (sameInstance checks that), and the rule is absent at 0.
+		return filterLink{name: idList(e.Args[1]), first: true}, true
 	case e.Name == "element" && len(e.Args) == 2:
 		if k, ok := e.Args[1].(*hclsyntax.LiteralValueExpr); ok && isZero(k.Val) {
 			return pickFirst(e.Args[0])
@@ -259,4 +264,17 @@ func objectKey(x hclsyntax.Expression) string {
 
 func isZero(v cty.Value) bool {
 	return v.IsKnown() && !v.IsNull() && v.Type() == cty.Number && v.Equals(cty.Zero).True()
+}
+
+// isEmptyString reports whether x is the string literal "".
+func isEmptyString(x hclsyntax.Expression) bool {
+	t, ok := x.(*hclsyntax.TemplateExpr)
+	if !ok {
+		return false
+	}
+	if len(t.Parts) == 0 {
+		return true
+	}
+	l, ok := t.Parts[0].(*hclsyntax.LiteralValueExpr)
+	return ok && len(t.Parts) == 1 && l.Val.Type() == cty.String && l.Val.AsString() == ""
 }

@@ -355,6 +355,8 @@ func TestFilterReferenceForms(t *testing.T) {
 		`(cloudflare_filter.f[*].id)[0]`:                                                   "f first",
 		`one(cloudflare_filter.f[*].id)`:                                                   "f first",
 		`element(cloudflare_filter.f.*.id, 0)`:                                             "f first",
+		`join("", cloudflare_filter.f.*.id)`:                                               "f first",
+		`join(",", cloudflare_filter.f.*.id)`:                                              "",
 		`element(cloudflare_filter.f[*].id, count.index)`:                                  "f[count.index]",
 		`cloudflare_filter.f.*.id[count.index]`:                                            "f[count.index]",
 		`try(cloudflare_filter.f[0].id, null)`:                                             "f[0]",
