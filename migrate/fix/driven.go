@@ -36,6 +36,9 @@ type part struct {
 	prio    string // HCL number expression; a literal when static
 	action  string // HCL string expression of the old action; a quoted literal when static
 	index   int
+	// threat: the rule's expression comes from data that may use cf.threat_score, and
+	// enabled is false when it does.
+	threat bool
 }
 
 // member is one attribute of the rule object.
@@ -48,9 +51,17 @@ func (p *part) static() bool {
 	return errP == nil && errA == nil
 }
 
-// drivenList renders the group's rules as one HCL list expression.
-func drivenList(g *group, mappingOf func(*pair) mapping, literal func(*pair) *part) (string, error) {
+// drivenList renders the group's rules as one HCL list expression; threat are the rules
+// created disabled when their data uses cf.threat_score.
+func drivenList(g *group, mappingOf func(*pair) mapping, literal func(*pair) *part) (list string, threat []string, err error) {
 	parts := make([]*part, 0, len(g.pairs))
+	defer func() {
+		for i, p := range parts {
+			if p.threat {
+				threat = append(threat, g.pairs[i].rule.Address())
+			}
+		}
+	}()
 	for i, p := range g.pairs {
 		if pt := literal(p); pt != nil {
 			pt.index = i
@@ -59,7 +70,7 @@ func drivenList(g *group, mappingOf func(*pair) mapping, literal func(*pair) *pa
 		}
 		pt, err := drivenPart(p, mappingOf(p), false)
 		if err != nil {
-			return "", err
+			return "", nil, err
 		}
 		pt.index = i
 		parts = append(parts, pt)
@@ -69,9 +80,9 @@ func drivenList(g *group, mappingOf func(*pair) mapping, literal func(*pair) *pa
 		allStatic = allStatic && p.static()
 	}
 	if allStatic {
-		return staticList(parts), nil
+		return staticList(append([]*part(nil), parts...)), nil, nil
 	}
-	return sortedList(parts), nil
+	return sortedList(parts), nil, nil
 }
 
 // staticList concatenates the parts in the old evaluation order, known without the data.
@@ -176,7 +187,10 @@ func object(ms []member) string {
 	var b strings.Builder
 	b.WriteString("{\n")
 	for _, m := range ms {
-		fmt.Fprintf(&b, "%s = %s\n", m.name, m.value)
+		fmt.Fprintf(&b, "%s = %s", m.name, m.value)
+		if !strings.HasSuffix(m.value, "\n") { // a heredoc's closing line ends it already
+			b.WriteString("\n")
+		}
 	}
 	b.WriteString("}")
 	return b.String()
@@ -232,8 +246,12 @@ func hclString(s string) string {
 // expression's k and v, and, for a rule iterating over its filter, each.value.ATTR made the
 // filter's attribute.
 func substituted(r *Resource, x hclsyntax.Expression, filterAttrs, eachAttrs map[string]string, keepIter bool) (string, error) {
-	src := exprText(r.File, x)
-	f, diags := hclwrite.ParseConfig([]byte("x = "+src+"\n"), r.File.Path, hcl.InitialPos)
+	return substitutedSrc(r.File.Path, exprText(r.File, x), filterAttrs, eachAttrs, keepIter)
+}
+
+// substitutedSrc is substituted on an expression's source text.
+func substitutedSrc(path, src string, filterAttrs, eachAttrs map[string]string, keepIter bool) (string, error) {
+	f, diags := hclwrite.ParseConfig([]byte("x = "+src+"\n"), path, hcl.InitialPos)
 	if diags.HasErrors() {
 		return "", diags
 	}
@@ -249,7 +267,13 @@ func substituted(r *Resource, x hclsyntax.Expression, filterAttrs, eachAttrs map
 		toks = renamePrefix(toks, "each", "value", "v")
 		toks = renamePrefix(toks, "count", "index", "k")
 	}
-	return strings.TrimSpace(string(toks.Bytes())), nil
+	out := strings.TrimSpace(string(toks.Bytes()))
+	if n := len(toks); n > 0 && toks[n-1].Type == hclsyntax.TokenNewline && n > 1 && toks[n-2].Type == hclsyntax.TokenCHeredoc {
+		out += "\n" // a heredoc's closing marker ends its line, wherever the text goes
+	} else if n > 0 && toks[n-1].Type == hclsyntax.TokenCHeredoc {
+		out += "\n"
+	}
+	return out, nil
 }
 
 // renamePrefix replaces the traversal root.attr (not after a dot: a root) by name.
@@ -344,6 +368,15 @@ func refExpr(tmpl string, long bool) string {
 // threatField is always 0 now: a rule using it is created disabled.
 const threatField = "cf.threat_score"
 
+// threatNotePrefix starts the note that names the rules created disabled when their data
+// uses cf.threat_score.
+const threatNotePrefix = "rules created disabled when their data uses cf.threat_score"
+
+// threatNote says which rules carry the threat score guard, and what to do.
+func threatNote(addrs []string) string {
+	return fmt.Sprintf("%s (always 0 now: such a condition no longer means what it did): the rules of %s take their expression from values fix cannot read, and each one whose expression uses it gets enabled = false; replace the condition in that data (for example with cf.waf.score or cf.bot_management.score) and the rule is enabled", threatNotePrefix, joinList(addrs))
+}
+
 // drivenPart renders one pair as a part of the list; keepIter keeps each.* and count.* as
 // they are (a ruleset repeated as the pair is), else they become the for expression's k, v.
 func drivenPart(p *pair, mp mapping, keepIter bool) (*part, error) {
@@ -353,8 +386,15 @@ func drivenPart(p *pair, mp mapping, keepIter bool) (*part, error) {
 	// the filter goes, so its attributes are written in its place.
 	filterAttrs := map[string]string{"": f.Name}
 	for _, a := range []string{"expression", "description", "paused"} {
-		if x := f.Attr(a); x != nil {
-			s, err := substituted(f, x, nil, nil, keepIter)
+		if x := filterAttr(f, a); x != nil {
+			src := exprText(f.File, x)
+			if tm, ok := templateMapping(f.File, x, mp.longRefs); ok && a == "expression" {
+				mp = tm // what its own text needs, whatever the values
+				if renamed, ok := renamedTemplate(f.File, x); ok {
+					src, mp.renames = renamed, nil // renamed where written: nothing left to replace()
+				}
+			}
+			s, err := substitutedSrc(f.File.Path, src, nil, nil, keepIter)
 			if err != nil {
 				return nil, err
 			}
@@ -374,7 +414,13 @@ func drivenPart(p *pair, mp mapping, keepIter bool) (*part, error) {
 		pt.iter = "for k in range(" + exprText(iterOf.File, iterOf.Attr("count")) + ")"
 	}
 	sub := func(res *Resource, name, none string) (string, error) {
-		x := res.Attr(name)
+		if res == f {
+			if s, ok := filterAttrs[name]; ok {
+				return s, nil
+			}
+			return none, nil
+		}
+		x := ruleAttr(res, name)
 		if x == nil {
 			return none, nil
 		}
@@ -399,6 +445,7 @@ func drivenPart(p *pair, mp mapping, keepIter bool) (*part, error) {
 	}
 	pt.prio, pt.action = vals[typeFirewallRule+".priority"], vals[typeFirewallRule+".action"]
 	pt.members = ruleMembers(r, pt, vals, mp)
+	pt.threat = mp.threat
 	return pt, nil
 }
 
@@ -407,7 +454,9 @@ func drivenPart(p *pair, mp mapping, keepIter bool) (*part, error) {
 func ruleMembers(r *Resource, pt *part, vals map[string]string, mp mapping) []member {
 	ref := hclString(shortRef(r.Name))
 	if pt.iter != "" {
-		ref = refExpr(`"`+r.Name+`_${k}"`, mp.longRefs)
+		// count.index has at most 10 digits: such refs fit unless the name is long.
+		long := mp.longRefs && (!strings.HasPrefix(pt.iter, "for k in range(") || utf8.RuneCountInString(r.Name)+11 > maxRef)
+		ref = refExpr(`"`+r.Name+`_${k}"`, long)
 	}
 	desc := "null"
 	rd, fd := vals[typeFirewallRule+".description"], vals[typeFilter+".description"]
@@ -415,7 +464,7 @@ func ruleMembers(r *Resource, pt *part, vals map[string]string, mp mapping) []me
 		rd = fd
 	}
 	switch {
-	case rd != "" && fd != "" && rd != fd:
+	case rd != "" && fd != "" && rd != fd && !nonEmptyLiteral(rd):
 		desc = fmt.Sprintf(`%s != null && %s != "" ? %s : %s`, rd, rd, rd, fd)
 	case rd != "":
 		desc = rd
@@ -432,6 +481,13 @@ func ruleMembers(r *Resource, pt *part, vals map[string]string, mp mapping) []me
 		{"action_parameters", paramsExpr(a, vals[typeFirewallRule+".products"])},
 		{"enabled", enabledExpr(vals[typeFirewallRule+".paused"], old, mp.threat)},
 	}
+}
+
+// nonEmptyLiteral reports whether an HCL expression is a quoted string with text: the
+// rule's description, which wins over its filter's.
+func nonEmptyLiteral(x string) bool {
+	s, err := strconv.Unquote(x)
+	return err == nil && s != "" && !strings.Contains(s, "${")
 }
 
 // actionExpr maps allow and bypass to skip, the other actions to themselves.

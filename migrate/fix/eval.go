@@ -214,15 +214,20 @@ var replaceFunc = function.New(&function.Spec{
 	},
 })
 
-// lengthFunc is Terraform's length: of a collection, or of a string in characters.
+// lengthFunc is Terraform's length: of a collection, a tuple or an object (a for
+// expression's map is one), or of a string in characters.
 var lengthFunc = function.New(&function.Spec{
 	Params: []function.Parameter{{Name: "value", Type: cty.DynamicPseudoType, AllowDynamicType: true}},
 	Type:   function.StaticReturnType(cty.Number),
 	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-		if args[0].Type().Equals(cty.String) {
-			return stdlib.Strlen(args[0])
+		v := args[0]
+		switch {
+		case v.Type().Equals(cty.String):
+			return stdlib.Strlen(v)
+		case v.Type().IsObjectType() && v.IsKnown() && !v.IsNull():
+			return cty.NumberIntVal(int64(len(v.Type().AttributeTypes()))), nil
 		}
-		return stdlib.Length(args[0])
+		return stdlib.Length(v)
 	},
 })
 

@@ -21,13 +21,12 @@ import (
 func (f *fixer) firewallGroup(ev *evaluator, g *group) {
 	zone := f.zoneOf(ev, g)
 	old, known := groupRules(ev, g)
-	kept := map[*pair][]string{}
+	var kept map[*pair][]string
 	var res *customrules.Result
 	live, liveOK := entryPointOf(zone, vocab.PhaseCustomRules)
 	ep := existingEntryPoint(ev, g)
 	if liveOK && len(live.Rules) > 0 && ep == nil && (!known || anyRepeated(g)) {
-		f.res.Left = append(f.res.Left, Problem{Path: g.pairs[0].rule.File.Path, Line: g.pairs[0].rule.Line(),
-			Message: fmt.Sprintf("the firewall rules of zone %s left as they are: its custom rules entry point (ruleset %s) holds %d rules this configuration does not declare, and these rules are driven by values fix cannot hold with them; import the entry point into a cloudflare_ruleset with its rules first, then run sunset fix again", zone.label(g.zoneText), live.ID, len(live.Rules))})
+		f.leaveGroup(g.pairs, fmt.Sprintf("the firewall rules of zone %s left as they are: its custom rules entry point (ruleset %s) holds %d rules this configuration does not declare, and these rules are driven by values fix cannot hold with them; import the entry point into a cloudflare_ruleset with its rules first", zone.label(g.zoneText), live.ID, len(live.Rules)))
 		return
 	}
 	if known {
@@ -36,7 +35,9 @@ func (f *fixer) firewallGroup(ev *evaluator, g *group) {
 		if liveOK && ep == nil {
 			existing = live.Rules
 		}
-		res, kept = translateKeeping(g, old, zone.plan, existing)
+		res, kept = translateKeeping(g, old, zone.plan, existing, threatUnseen(ev, g))
+	} else {
+		kept = threatKept(ev, g)
 	}
 	var pairs []*pair
 	for _, p := range g.pairs {
@@ -61,9 +62,13 @@ func (f *fixer) firewallGroup(ev *evaluator, g *group) {
 		return
 	}
 	name := rulesetName(g.module, g)
-	block, err := f.customRulesBlock(ev, sub, name, res, &rw)
+	guard := ""
+	if !g.perInstance {
+		guard = groupGuard(ev, sub)
+	}
+	block, err := f.customRulesBlock(ev, sub, name, guard, res, &rw)
 	if err != nil {
-		f.res.Left = append(f.res.Left, Problem{Path: pairs[0].rule.File.Path, Line: pairs[0].rule.Line(), Message: "left as it is: " + err.Error()})
+		f.leaveGroup(pairs, "left as it is: "+err.Error())
 		return
 	}
 	olds := oldResources(pairs, kept)
@@ -73,7 +78,11 @@ func (f *fixer) firewallGroup(ev *evaluator, g *group) {
 	}
 	rw.File, rw.Line = olds[0].File.Path, olds[0].Line()
 	if liveOK && !g.perInstance {
-		if f.importBlock(g.module, rw.New, zone.id, live.ID) {
+		to := rw.New
+		if guard != "" {
+			to += "[0]" // the ruleset's one instance, there when the old rules are
+		}
+		if f.importBlock(g.module, to, zone.id, live.ID) {
 			rw.Notes = append(rw.Notes, fmt.Sprintf("the entry point exists (ruleset %s, %d rules, kept first): imported by %s", live.ID, len(live.Rules), ImportsFile))
 		} else {
 			rw.Notes = append(rw.Notes, fmt.Sprintf("the entry point exists (ruleset %s): import it before the apply: terraform import <address of %s> zones/%s/%s", live.ID, rw.New, zone.id, live.ID))
@@ -86,12 +95,18 @@ func (f *fixer) firewallGroup(ev *evaluator, g *group) {
 // mergeGroup adds the group's rules to the module's existing entry point for the zone and
 // removes the old resources.
 func (f *fixer) mergeGroup(ev *evaluator, g *group, ep *Resource, res *customrules.Result, kept map[*pair][]string, rw Rewrite) {
+	said := len(rw.Notes)
 	es, err := f.mergeInto(ev, g, ep, res, &rw)
 	if err != nil {
-		f.res.Left = append(f.res.Left, Problem{Path: g.pairs[0].rule.File.Path, Line: g.pairs[0].rule.Line(), Message: "left as it is: " + err.Error()})
+		f.leaveGroup(g.pairs, "left as it is: "+err.Error())
 		return
 	}
 	f.edits[ep.File] = append(f.edits[ep.File], es...)
+	for _, n := range rw.Notes[said:] {
+		if strings.HasPrefix(n, threatNotePrefix) { // said where the rules now are, too
+			f.commentAbove(ep.File, ep.Block.Range().Start.Byte, "sunset fix: "+n+".")
+		}
+	}
 	olds := oldResources(g.pairs, kept)
 	rw.New = ep.Address()
 	for _, r := range olds {
@@ -115,11 +130,11 @@ func groupRules(ev *evaluator, g *group) ([]inventory.FirewallRule, bool) {
 	return all, true
 }
 
-// translateKeeping translates the group's rules for the zone's plan; a pair any of whose
-// rules the translation leaves out, or that uses cf.threat_score (always 0: a decision for
-// its owner), is kept with the reasons, and the rest translated again without it.
-func translateKeeping(g *group, old []inventory.FirewallRule, plan string, existing []inventory.RulesetRule) (*customrules.Result, map[*pair][]string) {
-	kept := map[*pair][]string{}
+// translateKeeping translates the group's rules for the zone's plan; a pair kept already,
+// or any of whose rules the translation leaves out, or that uses cf.threat_score (always 0:
+// a decision for its owner), is kept with the reasons, and the rest translated again
+// without it.
+func translateKeeping(g *group, old []inventory.FirewallRule, plan string, existing []inventory.RulesetRule, kept map[*pair][]string) (*customrules.Result, map[*pair][]string) {
 	for {
 		var rules []inventory.FirewallRule
 		for _, r := range old {
@@ -187,15 +202,82 @@ func pairOfRule(g *group, id string) *pair {
 // keep comments the kept pairs with what to decide, and lists them.
 func (f *fixer) keep(g *group, kept map[*pair][]string) {
 	for _, p := range g.pairs {
-		why, k := kept[p]
-		if !k {
-			continue
-		}
-		f.leave(p.rule, p.rule.Address()+" not rewritten: "+strings.Join(slices.Compact(why), "; "))
-		if p.filter != p.rule {
-			f.commentAbove(p.filter.File, p.filter.Block.Range().Start.Byte, "sunset fix: "+p.filter.Address()+" not rewritten: "+p.rule.Address()+" uses it (see there).")
+		if why, k := kept[p]; k {
+			f.leavePair(p, p.rule.Address()+" not rewritten: "+strings.Join(slices.Compact(why), "; "))
 		}
 	}
+}
+
+// leaveGroup leaves every pair of a group with the same reason.
+func (f *fixer) leaveGroup(pairs []*pair, msg string) {
+	for _, p := range pairs {
+		f.leavePair(p, msg)
+	}
+}
+
+// leavePair lists a rule left as it is, with a comment above it, and one above its filter
+// saying where to look (once, however many left rules use it).
+func (f *fixer) leavePair(p *pair, msg string) {
+	f.leave(p.rule, msg)
+	if p.filter == p.rule {
+		return
+	}
+	at := p.filter.Block.Range().Start.Byte
+	said := commentLines("sunset fix: "+p.filter.Address()+" not rewritten: ", "")
+	for _, e := range f.edits[p.filter.File] {
+		if e.start == lineStart(p.filter.File.Src, at) && e.end == e.start && strings.HasPrefix(e.text, strings.TrimSuffix(said, "\n")) {
+			return // a comment there names the first such rule already
+		}
+	}
+	f.commentAbove(p.filter.File, at, "sunset fix: "+p.filter.Address()+" not rewritten: "+p.rule.Address()+" uses it (see there).")
+}
+
+// threatKept are the pairs of a group driven by data whose expression uses cf.threat_score
+// whatever the data (in its known values, or in the literal text of its template): they
+// are kept, as literal ones are, for their owner to decide.
+func threatKept(ev *evaluator, g *group) map[*pair][]string {
+	kept := map[*pair][]string{}
+	for _, p := range g.pairs {
+		if usesThreat(ev, p) {
+			kept[p] = []string{"its expression uses cf.threat_score, which is always 0 now, so the condition no longer means what it did: replace it (for example with cf.waf.score, cf.bot_management.score or a managed_challenge rule) or remove it"}
+		}
+	}
+	return kept
+}
+
+// threatUnseen are the pairs threatKept keeps whose known values do not use
+// cf.threat_score (another environment's may: a toggle that is off here); those whose
+// values do are left to the translation, which says what each condition does now.
+func threatUnseen(ev *evaluator, g *group) map[*pair][]string {
+	kept := threatKept(ev, g)
+	for p := range kept {
+		rules, _ := oldRules(ev, p)
+		for _, r := range rules {
+			if containsField([]string{r.Filter.Expression}, threatField) {
+				delete(kept, p)
+				break
+			}
+		}
+	}
+	return kept
+}
+
+// usesThreat reports whether a pair's expression uses cf.threat_score whatever values
+// come: its template's literal text, or values the repository alone decides, say so.
+func usesThreat(ev *evaluator, p *pair) bool {
+	if skel, _, ok := templateSkeleton(p.filter.File, filterAttr(p.filter, "expression")); ok {
+		return containsField([]string{skel}, threatField)
+	}
+	rules, ok := oldRules(ev, p)
+	if !ok || !pairStatic(p) {
+		return false
+	}
+	for _, r := range rules {
+		if containsField([]string{r.Filter.Expression}, threatField) {
+			return true
+		}
+	}
+	return false
 }
 
 // oldResources are the rules and filters of the rewritten pairs, each once, those of the

@@ -111,8 +111,10 @@ type edit struct {
 // module rewrites one module's deprecated resources.
 func (f *fixer) module(m *Module) {
 	ev := evaluatorOf(m)
-	groups, orphans, problems := firewallGroups(m)
-	f.res.Left = append(f.res.Left, problems...)
+	groups, orphans, left := firewallGroups(m)
+	for _, l := range left {
+		f.leave(l.rule, l.why)
+	}
 	f.orphans = append(f.orphans, orphans...)
 	f.renameRulesetFields(m)
 	for _, g := range groups {
@@ -126,16 +128,6 @@ func (f *fixer) module(m *Module) {
 	f.srvRecords(ev, m)
 	f.argoTunnels(m)
 	f.accessBookmarks(m)
-}
-
-// reportOrphans lists the filters no firewall rule uses (a rule of another module may have
-// used one, and then it was rewritten with it).
-func (f *fixer) reportOrphans() {
-	for _, r := range f.orphans {
-		if _, gone := f.replacedBy[r]; !gone {
-			f.res.Left = append(f.res.Left, Problem{Path: r.File.Path, Line: r.Line(), Message: r.Address() + " is used by no firewall rule: nothing to migrate; delete it when nothing else uses it"})
-		}
-	}
 }
 
 // finish applies the edits and fills Files in path order.

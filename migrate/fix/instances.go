@@ -171,9 +171,9 @@ func instanceAddress(r *Resource, key string) string {
 
 func filterOf(ev *evaluator, r *Resource, in instance) (inventory.Filter, bool) {
 	f := inventory.Filter{ID: instanceAddress(r, in.key)}
-	ok := str(ev, r.Attr("expression"), in, &f.Expression) &&
-		str(ev, r.Attr("description"), in, &f.Description) &&
-		boolean(ev, r.Attr("paused"), in, &f.Paused)
+	ok := str(ev, filterAttr(r, "expression"), in, &f.Expression) &&
+		str(ev, filterAttr(r, "description"), in, &f.Description) &&
+		boolean(ev, filterAttr(r, "paused"), in, &f.Paused)
 	return f, ok && f.Expression != ""
 }
 
@@ -188,7 +188,7 @@ func filterObject(f inventory.Filter) cty.Value {
 func ruleOf(ev *evaluator, r *Resource, in instance, f inventory.Filter) (inventory.FirewallRule, bool) {
 	fr := inventory.FirewallRule{ID: instanceAddress(r, in.key), Filter: f, Ref: refName(r, in.key)}
 	var action string
-	ok := str(ev, r.Attr("action"), in, &action) &&
+	ok := str(ev, ruleAttr(r, "action"), in, &action) &&
 		str(ev, r.Attr("description"), in, &fr.Description) &&
 		boolean(ev, r.Attr("paused"), in, &fr.Paused) &&
 		priority(ev, r.Attr("priority"), in, &fr.Priority) &&

@@ -42,10 +42,18 @@ type group struct {
 	live *inventory.Ruleset
 }
 
+// leftRule is a firewall rule fix cannot pair with its filter, and why.
+type leftRule struct {
+	rule *Resource
+	why  string
+}
+
 // firewallGroups finds the module's firewall rules, pairs each with its filter (by the
-// reference in filter_id) and groups them by the zone_id they are written with. Rules fix
-// cannot pair are returned as problems and left as they are.
-func firewallGroups(m *Module) (groups []*group, orphans []*Resource, problems []Problem) {
+// reference in filter_id, resolved as Terraform resolves it) and groups them by the zone_id
+// they are written with. Rules fix cannot pair are returned with the reason and left as
+// they are; orphans are the filters no paired rule uses.
+func firewallGroups(m *Module) (groups []*group, orphans []*Resource, left []leftRule) {
+	ev := evaluatorOf(m)
 	filters := map[string]*Resource{}
 	used := map[string]bool{}
 	for _, r := range m.Resources {
@@ -58,9 +66,9 @@ func firewallGroups(m *Module) (groups []*group, orphans []*Resource, problems [
 		if r.Type != typeFirewallRule {
 			continue
 		}
-		p, why := pairOf(r, filters)
+		p, why := pairOf(ev, r, filters)
 		if p == nil {
-			problems = append(problems, Problem{Path: r.File.Path, Line: r.Line(), Message: r.Address() + " left as it is: " + why})
+			left = append(left, leftRule{r, r.Address() + " left as it is: " + why})
 			continue
 		}
 		if p.filter.Module == m && p.filter.Type == typeFilter {
@@ -70,7 +78,7 @@ func firewallGroups(m *Module) (groups []*group, orphans []*Resource, problems [
 		text := normalText(exprText(r.File, zone))
 		if mentionsIteration(zone) {
 			if p.viaFilter {
-				problems = append(problems, Problem{Path: r.File.Path, Line: r.Line(), Message: r.Address() + " left as it is: its zone_id differs per instance (" + text + ") and it iterates over its filter; iterate both over the same collection, or move the rules into a module called per zone"})
+				left = append(left, leftRule{r, r.Address() + " left as it is: its zone_id differs per instance (" + text + ") and it iterates over its filter; iterate both over the same collection, or move the rules into a module called per zone"})
 				continue
 			}
 			groups = append(groups, &group{module: m, zone: zone, zoneText: text, pairs: []*pair{p}, perInstance: true})
@@ -89,39 +97,36 @@ func firewallGroups(m *Module) (groups []*group, orphans []*Resource, problems [
 			orphans = append(orphans, r)
 		}
 	}
-	return groups, orphans, problems
+	return groups, orphans, left
 }
 
-// pairOf finds the filter of a firewall rule: filter_id = cloudflare_filter.F.id, or
-// cloudflare_filter.F[each.key].id / [count.index] when both iterate alike.
-func pairOf(r *Resource, filters map[string]*Resource) (*pair, string) {
+// pairOf finds the filter of a firewall rule, and checks that each instance of the rule
+// names the instance of the filter that iterates alike (see sameInstance).
+func pairOf(ev *evaluator, r *Resource, filters map[string]*Resource) (*pair, string) {
 	ref := r.Attr("filter_id")
-	if ref == nil && r.Attr("filter") != nil {
-		return inlinePair(r)
-	}
 	if ref == nil {
-		return nil, "it has no filter_id"
+		x := r.Attr("filter")
+		if x == nil {
+			return nil, "it has no filter_id"
+		}
+		if _, isRef := filterLinkOf(x); !isRef {
+			return inlinePair(r)
+		}
+		ref = x // provider v5: filter = { id = cloudflare_filter.F.id }
 	}
-	name, key, ok := filterRef(ref)
+	l, ok := filterLinkOf(ref)
 	if !ok {
 		return indirectPair(r, ref, filters)
 	}
-	f := filters[name]
+	f := filters[l.name]
 	if f == nil {
-		return nil, fmt.Sprintf("cloudflare_filter.%s is not in this module", name)
+		return nil, fmt.Sprintf("cloudflare_filter.%s is not in this module", l.name)
 	}
-	p := &pair{rule: r, filter: f}
-	fe := r.Attr("for_each")
-	switch {
-	case !r.Repeated() && !f.Repeated() && key == nil:
-	case fe != nil && isResourceRef(fe, typeFilter, name) && eachKey(key):
-		p.viaFilter = true
-	case fe != nil && sameExpr(r, fe, f, f.Attr("for_each")) && eachKey(key):
-	case r.Attr("count") != nil && sameExpr(r, r.Attr("count"), f, f.Attr("count")) && countIndex(key):
-	default:
-		return nil, fmt.Sprintf("it and cloudflare_filter.%s do not iterate alike (fix follows for_each over the same collection, for_each = cloudflare_filter.%s, or the same count, with filter_id indexed by each.key or count.index)", name, name)
+	via, why := sameInstance(ev, r, f, l)
+	if why != "" {
+		return nil, why
 	}
-	return p, ""
+	return &pair{rule: r, filter: f, viaFilter: via}, ""
 }
 
 // inlinePair pairs a provider v5 firewall rule with the filter written inside it. Only a
@@ -177,12 +182,12 @@ func moduleFilter(r *Resource, ref hclsyntax.Expression) (*Resource, string) {
 		if len(c.Target.CalledBy) != 1 || c.Block.Body.Attributes["count"] != nil || c.Block.Body.Attributes["for_each"] != nil {
 			return nil, fmt.Sprintf("its filter comes from module %s, which is called more than once: fix pairs across modules only a module called once", call)
 		}
-		name, key, ok := filterRef(c.Target.Outputs[output])
-		if !ok || key != nil {
+		l, ok := filterLinkOf(c.Target.Outputs[output])
+		if !ok || l.key != nil || l.first || l.lookup != nil {
 			return nil, fmt.Sprintf("output %s of module %s is not cloudflare_filter.NAME.id", output, call)
 		}
 		for _, f := range c.Target.Resources {
-			if f.Type == typeFilter && f.Name == name {
+			if f.Type == typeFilter && f.Name == l.name {
 				if r.Repeated() || !literalPair(&pair{rule: r, filter: f}) {
 					return nil, fmt.Sprintf("its filter is %s in module %s and they are not both single resources written in literals: fix pairs across modules only those", f.Address(), call)
 				}
@@ -191,28 +196,6 @@ func moduleFilter(r *Resource, ref hclsyntax.Expression) (*Resource, string) {
 		}
 	}
 	return nil, ""
-}
-
-// filterRef reads cloudflare_filter.NAME.id or cloudflare_filter.NAME[KEY].id.
-func filterRef(x hclsyntax.Expression) (name string, key hclsyntax.Expression, ok bool) {
-	switch e := x.(type) {
-	case nil:
-	case *hclsyntax.ScopeTraversalExpr:
-		tr := e.Traversal
-		if len(tr) == 3 && tr.RootName() == typeFilter && attrName(tr[1]) != "" && attrName(tr[2]) == "id" {
-			return attrName(tr[1]), nil, true
-		}
-	case *hclsyntax.RelativeTraversalExpr:
-		idx, isIdx := e.Source.(*hclsyntax.IndexExpr)
-		if !isIdx || len(e.Traversal) != 1 || attrName(e.Traversal[0]) != "id" {
-			return "", nil, false
-		}
-		col, isTr := idx.Collection.(*hclsyntax.ScopeTraversalExpr)
-		if isTr && len(col.Traversal) == 2 && col.Traversal.RootName() == typeFilter {
-			return attrName(col.Traversal[1]), idx.Key, true
-		}
-	}
-	return "", nil, false
 }
 
 func attrName(t hcl.Traverser) string {
@@ -282,4 +265,66 @@ func sortPairs(ps []*pair) {
 		}
 		return a.Block.Range().Start.Byte < b.Block.Range().Start.Byte
 	})
+}
+
+// reportOrphans lists the filters no rewritten rule used, each with a comment above it: a
+// filter nothing refers to is said to be unused (a rule of another module may have used
+// one through an output, and then it was rewritten with it); one that something still
+// refers to stays with what refers to it named.
+func (f *fixer) reportOrphans() {
+	for _, r := range f.orphans {
+		if _, gone := f.replacedBy[r]; gone {
+			continue
+		}
+		by := referrers(r)
+		if len(by) == 0 {
+			f.leave(r, r.Address()+" is used by no firewall rule (nothing in this configuration refers to it): nothing to migrate; delete it")
+			continue
+		}
+		f.leave(r, fmt.Sprintf("%s not rewritten: no firewall rule fix rewrote uses it, but it is still referred to by %s; it can go once nothing refers to it", r.Address(), joinList(by)))
+	}
+}
+
+// referrers are the blocks that refer to r (its module's, and the modules that read its
+// module's outputs naming it), by name.
+func referrers(r *Resource) []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(s string) {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	for _, file := range r.Module.Files {
+		for _, b := range file.Body.Blocks {
+			if b == r.Block || !mentions(b.Body, r.Type, r.Name) {
+				continue
+			}
+			add(blockName(b))
+			if b.Type == "output" && len(b.Labels) == 1 {
+				for _, c := range r.Module.CalledBy {
+					add(fmt.Sprintf("what reads module.%s.%s in %s", c.Name, b.Labels[0], c.Caller.Dir))
+				}
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// mentions reports whether body refers to TYPE.NAME.
+func mentions(body *hclsyntax.Body, typ, name string) bool {
+	found := false
+	_ = hclsyntax.VisitAll(body, func(n hclsyntax.Node) hcl.Diagnostics {
+		if x, ok := n.(hclsyntax.Expression); ok && !found {
+			for _, tr := range x.Variables() {
+				if tr.RootName() == typ && len(tr) > 1 && attrName(tr[1]) == name {
+					found = true
+				}
+			}
+		}
+		return nil
+	})
+	return found
 }

@@ -23,10 +23,19 @@ const entryPointName = "default"
 
 // customRulesBlock renders the group's cloudflare_ruleset (with its comment line) and says
 // in rw whether old and new were proven to decide alike.
-func (f *fixer) customRulesBlock(ev *evaluator, g *group, name string, res *customrules.Result, rw *Rewrite) (string, error) {
+func (f *fixer) customRulesBlock(ev *evaluator, g *group, name, guard string, res *customrules.Result, rw *Rewrite) (string, error) {
 	file := hclwrite.NewEmptyFile()
 	body := file.Body()
 	rb := body.AppendNewBlock("resource", []string{typeRuleset, name}).Body()
+	said := len(rw.Notes)
+	if guard != "" {
+		toks, err := textTokens(guard)
+		if err != nil {
+			return "", err
+		}
+		rb.SetAttributeRaw("count", toks)
+		rw.Notes = append(rw.Notes, guardNotePrefix+" (count = "+guard+"), as the old rules were: no entry point for a module whose rules are off or empty")
+	}
 	if g.perInstance {
 		for _, meta := range []string{"count", "for_each"} {
 			if x := g.pairs[0].rule.Attr(meta); x != nil {
@@ -50,6 +59,11 @@ func (f *fixer) customRulesBlock(ev *evaluator, g *group, name string, res *cust
 		return "", err
 	}
 	what := fmt.Sprintf("sunset fix: custom rules of zone %s, replacing %s (firewall rules and filters are deprecated: see sunset help fix).\nsunset fix: %s.", rw.Zone, joinAddrs(oldResources(g.pairs, nil), g.module), rw.Proven)
+	for _, n := range rw.Notes[said:] {
+		if strings.HasPrefix(n, guardNotePrefix) || strings.HasPrefix(n, threatNotePrefix) {
+			what += "\nsunset fix: " + n + "."
+		}
+	}
 	return commentLines(what, "") + string(hclwrite.Format(file.Bytes())), nil
 }
 
@@ -106,7 +120,11 @@ func literalPair(p *pair) bool {
 		attrs []string
 	}{{p.rule, ruleAttrs}, {p.filter, filterAttrs}} {
 		for _, a := range c.attrs {
-			if x := c.r.Attr(a); x != nil && !isLiteral(x) {
+			x := c.r.Attr(a)
+			if c.r == p.filter {
+				x = filterAttr(c.r, a)
+			}
+			if x != nil && !isLiteral(x) {
 				return false
 			}
 		}
@@ -143,9 +161,11 @@ func anyRepeated(g *group) bool {
 func (f *fixer) drivenRules(ev *evaluator, g *group, rb *hclwrite.Body, rw *Rewrite, target terraform.Provider) error {
 	plan := rw.Plan
 	old, known := groupRules(ev, g)
-	list, err := drivenList(g, func(p *pair) mapping {
+	list, threat, err := drivenList(g, func(p *pair) mapping {
 		rules, ok := oldRules(ev, p)
-		if !ok {
+		if !ok || !pairStatic(p) {
+			// Values another environment may set (a root module's variables): the
+			// mappings must hold for any of them.
 			return mappingFor(nil, nil)
 		}
 		return ruleMapping(rules)
@@ -155,6 +175,9 @@ func (f *fixer) drivenRules(ev *evaluator, g *group, rb *hclwrite.Body, rw *Rewr
 	}
 	if err := writeRuleList(rb, list, target); err != nil {
 		return err
+	}
+	if len(threat) > 0 {
+		rw.Notes = append(rw.Notes, threatNote(threat))
 	}
 	if !known {
 		rw.Proven = "not proven: the rules come from values the repository does not hold (variables without a default, other resources); the mappings are written in HCL and apply to whatever values they get"
@@ -180,7 +203,7 @@ func (f *fixer) perInstanceRules(ev *evaluator, g *group, rb *hclwrite.Body, rw 
 	p := g.pairs[0]
 	old, known := oldRules(ev, p)
 	mp := mappingFor(nil, nil)
-	if known {
+	if known && pairStatic(p) {
 		mp = ruleMapping(old)
 	}
 	pt, err := drivenPart(p, mp, true)
@@ -190,6 +213,9 @@ func (f *fixer) perInstanceRules(ev *evaluator, g *group, rb *hclwrite.Body, rw 
 	list := "[" + object(pt.members) + "]"
 	if err := writeRuleList(rb, list, target); err != nil {
 		return err
+	}
+	if pt.threat {
+		rw.Notes = append(rw.Notes, threatNote([]string{p.rule.Address()}))
 	}
 	rw.Notes = append(rw.Notes, "one ruleset per instance: the zone_id differs per instance, so the ruleset repeats as the firewall rule did")
 	insts, ok := instancesOf(ev, p.filter)
