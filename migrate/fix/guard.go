@@ -34,7 +34,7 @@ func groupGuard(ev *evaluator, g *group) string {
 		case fe != nil:
 			terms = append(terms, "length("+exprText(it.File, fe)+")")
 		case n != nil:
-			terms = append(terms, parenthesized(exprText(it.File, n)))
+			terms = append(terms, parenthesized(n, exprText(it.File, n)))
 			toggles = append(toggles, n)
 		default:
 			return ""
@@ -44,15 +44,6 @@ func groupGuard(ev *evaluator, g *group) string {
 		return strings.TrimSpace(exprText(g.pairs[0].rule.File, toggles[0]))
 	}
 	return strings.Join(terms, " + ") + " > 0 ? 1 : 0"
-}
-
-// parenthesized is an expression's text ready to be an operand.
-func parenthesized(s string) string {
-	s = strings.TrimSpace(s)
-	if strings.ContainsAny(s, " ?:") {
-		return "(" + s + ")"
-	}
-	return s
 }
 
 // staticSize is the size of a count or for_each collection decided by the repository alone

@@ -99,16 +99,6 @@ func attrExpr(r *Resource, path string) hclsyntax.Expression {
 	return nil
 }
 
-// refersTo reports whether x names a variable or a local.
-func refersTo(x hclsyntax.Expression) bool {
-	for _, tr := range x.Variables() {
-		if tr.RootName() == "var" || tr.RootName() == "local" {
-			return true
-		}
-	}
-	return false
-}
-
 // varsOf are the variables x reads, through the locals it reads.
 func varsOf(m *Module, x hclsyntax.Expression, seen map[string]bool) []string {
 	var out []string
@@ -220,7 +210,7 @@ func holesOf(ev *evaluator, r *Resource, base int) (*refHoles, string) {
 	h := &refHoles{base: base}
 	skip := map[hclsyntax.Expression]bool{r.Attr("zone_id"): true}
 	for i, na := range numAttrs {
-		if x := attrExpr(r, na.path); x != nil && refersTo(x) {
+		if x := attrExpr(r, na.path); x != nil && refersTo(x, "var", "local") {
 			skip[x] = true
 			h.nums = append(h.nums, &numHole{attr: na.path, expr: normalText(exprText(r.File, x)), member: na.member, mark: numMarkBase + base + i, value: ev.value(x, nil)})
 		}
