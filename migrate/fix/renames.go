@@ -47,7 +47,7 @@ func (f *fixer) argoTunnels(m *Module) {
 			}
 		}
 		f.res.Rewrites = append(f.res.Rewrites, rw)
-		f.res.StateSteps = append(f.res.StateSteps, fmt.Sprintf("%s (module %s) is provider v3's type, which no later provider reads or moves: while still on v3, terraform state rm '%s' (with its module path; nothing is destroyed); after the upgrade, import the same tunnel: terraform import '%s' <account_id>/<tunnel_id> (or an import block).", r.Address(), m.Dir, r.Address(), rw.New))
+		f.step(m, fmt.Sprintf("%s (module %s) is provider v3's type, which no later provider reads or moves: while still on v3, terraform state rm '%s' (with its module path; nothing is destroyed); after the upgrade, import the same tunnel: terraform import '%s' <account_id>/<tunnel_id> (or an import block).", r.Address(), m.Dir, r.Address(), rw.New))
 	}
 }
 
@@ -67,7 +67,7 @@ func (f *fixer) accessBookmarks(m *Module) {
 		f.res.Rewrites = append(f.res.Rewrites, Rewrite{Module: m.Dir, File: r.File.Path, Line: r.Line(), Old: []string{r.Address()}, New: newType + "." + r.Name,
 			Proven: "nothing to prove: the same name and domain, as an application of type bookmark",
 			Notes:  []string{"a new Access application is created; the old bookmark stays in the account: delete it there once the application shows in the App Launcher (sunset plan and apply do it)"}})
-		f.res.StateSteps = append(f.res.StateSteps, fmt.Sprintf("%s (module %s) is provider v3's type, which no later provider reads: while still on v3, terraform state rm '%s' (with its module path; nothing is destroyed); the apply on the new provider creates %s.%s.", r.Address(), m.Dir, r.Address(), newType, r.Name))
+		f.step(m, fmt.Sprintf("%s (module %s) is provider v3's type, which no later provider reads: while still on v3, terraform state rm '%s' (with its module path; nothing is destroyed); the apply on the new provider creates %s.%s.", r.Address(), m.Dir, r.Address(), newType, r.Name))
 	}
 }
 
