@@ -175,7 +175,7 @@ func writable(f FileChange) (fs.FileMode, error) {
 	case !info.Mode().IsRegular():
 		return 0, errors.New("not a regular file any more: left alone")
 	case info.Mode().Perm()&0o222 == 0:
-		return 0, fmt.Errorf("read-only (mode %v): left alone (make it writable, then run sunset fix again)", info.Mode().Perm())
+		return 0, fmt.Errorf("read-only (mode %04o): left alone (make it writable, then run sunset fix again)", info.Mode().Perm())
 	}
 	if w, err := os.OpenFile(f.Abs, os.O_WRONLY, 0); err != nil {
 		return 0, fmt.Errorf("not writable: %w", err)
