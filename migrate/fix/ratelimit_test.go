@@ -216,7 +216,7 @@ func mustRead(t *testing.T, path string) []byte {
 // The module declares the zone's rate limiting entry point already: the rule that fits the
 // pro plan's quota beside its own joins it, after its rule; the other is left.
 func TestRateLimitsIntoDeclaredEntryPoint(t *testing.T) {
-	opts := Options{Target: terraform.ProviderV5}
+	opts := Options{Target: terraform.ProviderV5, ZonePlans: map[string]string{"docs.example.com": "pro"}} // v5's cloudflare_zone cannot say
 	dir, res := fixedCopy(t, "ratelimit/declared", opts)
 	checkNewTypes(t, "ratelimit/declared", dir, opts.Target)
 	rw, ok := rewriteOf(res, "cloudflare_ruleset.docs_limits")
