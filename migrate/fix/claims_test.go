@@ -49,6 +49,7 @@ var claims = map[string]fixtureClaim{
 		"cloudflare_dns_record.ldap.data.name: no such attribute":  "as above",
 	}},
 	"settings/unnamed": {version: claimV4}, "settings/zones": {version: claimV4}, "settings/v5": {version: claimV5},
+	"zonesdata": {version: claimV4},
 	"renames": {version: claimV3}, "waf/shop": {version: claimV3},
 }
 

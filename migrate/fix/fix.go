@@ -84,6 +84,7 @@ func Run(opts Options) (*Result, error) {
 	f.references()
 	f.stateSteps()
 	f.writeImports()
+	f.targetReferences()
 	f.finish()
 	return f.res, nil
 }
