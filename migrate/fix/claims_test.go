@@ -50,7 +50,7 @@ var claims = map[string]fixtureClaim{
 	}},
 	"settings/unnamed": {version: claimV4}, "settings/zones": {version: claimV4}, "settings/v5": {version: claimV5},
 	"zonesdata": {version: claimV4},
-	"renames": {version: claimV3}, "waf/shop": {version: claimV3},
+	"renames":   {version: claimV3}, "waf/shop": {version: claimV3},
 }
 
 // claimOf is the claim of the fixture holding the directory dir (relative to testdata).

@@ -226,15 +226,6 @@ func resourceBlocks(src []byte, path string) []*hclsyntax.Block {
 	return out
 }
 
-// resourceTypeSet are the addresses src declares.
-func resourceTypeSet(src []byte, path string) map[string]bool {
-	out := map[string]bool{}
-	for _, b := range resourceBlocks(src, path) {
-		out[b.Labels[0]+"."+b.Labels[1]] = true
-	}
-	return out
-}
-
 // blockText is a block's source, its spacing made uniform.
 func blockText(src []byte, b *hclsyntax.Block) string {
 	r := b.Range()
