@@ -85,6 +85,7 @@ func Run(opts Options) (*Result, error) {
 	f.stateSteps()
 	f.writeImports()
 	f.targetReferences()
+	f.keepComments()
 	f.finish()
 	return f.res, nil
 }

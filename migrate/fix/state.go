@@ -37,26 +37,16 @@ func (f *fixer) replace(olds []*Resource, block, newAddr string) {
 }
 
 // swap puts block where the first of olds was and removes them all; forget says whether
-// Terraform's state can hold them (then they leave it without a destroy, see replace). The
-// comments written inside the old blocks are not lost: they go just above block (or, with no
-// block, where the first old one was), under the address of the block they were in.
+// Terraform's state can hold them (then they leave it without a destroy, see replace).
 func (f *fixer) swap(olds []*Resource, block, newAddr string, forget bool) {
-	kept := ""
-	for _, r := range olds {
-		kept += innerComments(r)
-	}
 	for i, r := range olds {
 		start, end := blockSpan(r.File, r)
 		text := ""
 		if forget && f.opts.Target == terraform.ProviderV4 {
 			text = removedBlock(r)
 		}
-		if i == 0 {
-			head := kept
-			if block != "" {
-				head += block + "\n"
-			}
-			text = head + text
+		if i == 0 && block != "" {
+			text = block + "\n" + text
 		}
 		if text != "" && !strings.HasSuffix(text, "\n\n") && end < len(r.File.Src) {
 			text += "\n"
@@ -71,21 +61,39 @@ func (f *fixer) swap(olds []*Resource, block, newAddr string, forget bool) {
 	}
 }
 
-// innerComments are the comments inside r's block, one a line as written (a comment after
-// an attribute on its own line), under a line naming r; "" when it has none.
-func innerComments(r *Resource) string {
-	rng := r.Block.Range()
-	toks, _ := hclsyntax.LexConfig(r.File.Src[rng.Start.Byte:rng.End.Byte], r.File.Path, rng.Start)
-	var b strings.Builder
-	for _, t := range toks {
-		if t.Type == hclsyntax.TokenComment {
-			b.WriteString(strings.TrimRight(string(t.Bytes), "\n") + "\n")
+// keepComments carries the comments written inside the blocks fix replaces: an edit that
+// takes a whole block away, and does not write its comments again, writes them first (just
+// above what replaces the block, or where the block was), one a line as written (a comment
+// after an attribute on its own line), under a line naming the block.
+func (f *fixer) keepComments() {
+	for file, es := range f.edits {
+		for i, e := range es {
+			kept := ""
+			for _, b := range file.Body.Blocks {
+				if rng := b.Range(); e.start <= rng.Start.Byte && rng.End.Byte <= e.end {
+					kept += innerComments(file, b, e.text)
+				}
+			}
+			es[i].text = kept + e.text
 		}
 	}
-	if b.Len() == 0 {
+}
+
+// innerComments are the comments inside b that text does not hold, under a line naming b;
+// "" when there are none.
+func innerComments(file *File, b *hclsyntax.Block, text string) string {
+	rng := b.Range()
+	toks, _ := hclsyntax.LexConfig(file.Src[rng.Start.Byte:rng.End.Byte], file.Path, rng.Start)
+	var out strings.Builder
+	for _, t := range toks {
+		if c := strings.TrimRight(string(t.Bytes), "\n"); t.Type == hclsyntax.TokenComment && !strings.Contains(text, c) {
+			out.WriteString(c + "\n")
+		}
+	}
+	if out.Len() == 0 {
 		return ""
 	}
-	return "# Comments of " + r.Address() + " (kept by sunset fix):\n" + b.String()
+	return "# Comments of " + blockName(b) + " (kept by sunset fix):\n" + out.String()
 }
 
 // removedBlock forgets r without destroying it.

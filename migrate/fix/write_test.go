@@ -223,3 +223,13 @@ func TestReplacedBlocksKeepTheirComments(t *testing.T) {
 		}
 	}
 }
+
+// TestReplacedSettingsKeepTheirComments: the same for a settings override that becomes one
+// resource per setting (v5), whichever part of fix replaces the block.
+func TestReplacedSettingsKeepTheirComments(t *testing.T) {
+	opts := Options{Target: terraform.ProviderV5}
+	dir, _ := fixedCopy(t, "settings/zones", opts)
+	if src := string(mustRead(t, filepath.Join(dir, "main.tf"))); !strings.Contains(src, "# Comments of cloudflare_zone_settings_override.docs (kept by sunset fix):\n# faster pages\n") {
+		t.Errorf("the comment inside the override is lost:\n%s", src)
+	}
+}
