@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
+	"github.com/sunsetscan/sunset/migrate/fix/internal/tfrun"
 	"github.com/sunsetscan/sunset/migrate/internal/tfschema"
 )
 
@@ -166,5 +167,23 @@ func TestInlineInputsAreValidForTheirProvider(t *testing.T) {
 		for _, e := range checkInput(t, claimV4, name, []byte(text)) {
 			t.Errorf("pairModule: %s", e)
 		}
+	}
+}
+
+// TestTerraformValidatesFixtureInputs: each fixture claiming v4.52.8 or v5.22.0 passes
+// `terraform validate` with that provider build as it is, before any fix: the provider's own
+// validators (value ranges, conflicts) see what the reduced schemas do not. Skips without
+// SUNSET_TERRAFORM (see tfrun).
+func TestTerraformValidatesFixtureInputs(t *testing.T) {
+	tf := tfrun.Find(t)
+	for name, c := range claims {
+		if c.version == claimV3 || len(c.invalid) > 0 {
+			continue // no provider build of v3; an input invalid on purpose
+		}
+		t.Run(name, func(t *testing.T) {
+			dir := copyFixture(t, name)
+			tfrun.PinProvider(t, dir, c.version)
+			tf.Validate(t, dir)
+		})
 	}
 }
