@@ -5,19 +5,25 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+
+	"github.com/sunsetscan/sunset/migrate/internal/tfschema"
 	"github.com/sunsetscan/sunset/migrate/terraform"
 	"github.com/sunsetscan/sunset/scanner/repo"
 )
 
 // TestCorpusRepos runs fix on the Terraform of the public repositories in the corpus
 // (SUNSET_CORPUS): code nobody on this project wrote. For each repository and target it
-// must not fail, every file it writes must parse, a second run must change nothing, and
+// must not fail, every file it writes must parse, every block it writes must be valid for
+// the target's schema (writtenBlockErrors), a second run must change nothing, and
 // every finding of a rule it handles that `sunset check` still reports afterwards must be in
 // a file fix names with the reason. It logs, per rule, the findings before and after.
 func TestCorpusRepos(t *testing.T) {
@@ -86,6 +92,9 @@ func corpusRepo(t *testing.T, src string, target terraform.Provider) (before, af
 			parseAll(t, filepath.Dir(f.Abs))
 		}
 	}
+	for _, e := range writtenBlockErrors(t, res, target) {
+		t.Errorf("%s (%s): %s", filepath.Base(src), target, e)
+	}
 	again, err := Run(Options{Root: dir, Target: target})
 	if err != nil {
 		t.Fatal(err)
@@ -139,4 +148,79 @@ func copyTree(t *testing.T, src, dst string) {
 	if err := os.CopyFS(dst, os.DirFS(src)); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// writtenBlockErrors checks every resource block fix wrote or changed (one not in the file
+// as it was, word for word) against the target's reduced schema (v5.22.0 or v4.52.8),
+// references to attributes included. A block fix edited in place keeps its own syntax, v4's
+// or v5's, and the summary says so: such a block passes when fix added no error to it for
+// the target or for the other provider (the user's own block may be for an older release).
+func writtenBlockErrors(t *testing.T, res *Result, target terraform.Provider) []string {
+	t.Helper()
+	schemas := targetSchemas()
+	other := map[terraform.Provider]terraform.Provider{terraform.ProviderV5: terraform.ProviderV4, terraform.ProviderV4: terraform.ProviderV5}[target]
+	var out []string
+	for _, f := range res.Files {
+		if !strings.HasSuffix(f.Path, ".tf") {
+			continue
+		}
+		before, was := map[string]bool{}, map[string]*hclsyntax.Block{}
+		for _, b := range resourceBlocks(f.Old, f.Path) {
+			before[blockText(f.Old, b)] = true
+			was[b.Labels[0]+"."+b.Labels[1]] = b
+		}
+		for _, b := range resourceBlocks(f.New, f.Path) {
+			if before[blockText(f.New, b)] {
+				continue
+			}
+			errs := schemas[target].CheckResource(b)
+			if old := was[b.Labels[0]+"."+b.Labels[1]]; old != nil && len(errs) > 0 &&
+				(noNewErrors(schemas[target], old, b) || noNewErrors(schemas[other], old, b)) {
+				errs = nil // edited in place, in the syntax it was written in
+			}
+			for _, e := range errs {
+				out = append(out, e.Error())
+			}
+		}
+	}
+	return out
+}
+
+// errPosition is where an error says it is (file, line): not what it says.
+var errPosition = regexp.MustCompile(`^[^:]*:\d+: |line \d+ `)
+
+// noNewErrors reports whether the schema finds nothing in the block now that it did not
+// find in it before.
+func noNewErrors(s *tfschema.Schema, before, now *hclsyntax.Block) bool {
+	had := map[string]bool{}
+	for _, e := range s.CheckResource(before) {
+		had[errPosition.ReplaceAllString(e.Error(), "")] = true
+	}
+	for _, e := range s.CheckResource(now) {
+		if !had[errPosition.ReplaceAllString(e.Error(), "")] {
+			return false
+		}
+	}
+	return true
+}
+
+// resourceBlocks are the resource blocks of src (none when it does not parse: parseAll says so).
+func resourceBlocks(src []byte, path string) []*hclsyntax.Block {
+	f, diags := hclsyntax.ParseConfig(src, path, hcl.InitialPos)
+	if diags.HasErrors() {
+		return nil
+	}
+	var out []*hclsyntax.Block
+	for _, b := range f.Body.(*hclsyntax.Body).Blocks {
+		if b.Type == "resource" && len(b.Labels) == 2 {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// blockText is a block's source, its spacing made uniform.
+func blockText(src []byte, b *hclsyntax.Block) string {
+	r := b.Range()
+	return strings.Join(strings.Fields(string(src[r.Start.Byte:r.End.Byte])), " ")
 }

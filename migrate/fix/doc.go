@@ -32,5 +32,8 @@
 //
 // The old resources leave the state without being destroyed: removed blocks where they were
 // for provider v4; for v5, a state clean-up script to run on v4 before the upgrade, because
-// v5 cannot read their v4 state.
+// v5 cannot read their v4 state. Write writes all of a root module or none of it (units.go),
+// so that no state step runs for a configuration that was not rewritten; files keep their
+// line ends and byte order mark (encoding.go). What fix writes is checked against the
+// target provider's schema, its references renamed to the target's names (targetrefs.go).
 package fix

@@ -91,7 +91,7 @@ func (f *fixer) appendAfter(ep *Resource, nr newRules, rw *Rewrite) error {
 	}
 	f.edits[ep.File] = append(f.edits[ep.File], appendRules(ep, ep.Block.Body.Attributes["rules"], syntax, hclwrite.Format(tmp.Bytes()))...)
 	rw.New = ep.Address()
-	rw.Notes = append(rw.Notes, fmt.Sprintf("added after the rules %s already holds (they ran first, and stay first), in its own syntax (provider %s)", ep.Address(), syntax))
+	rw.Notes = append(rw.Notes, f.mergeNote(ep, syntax))
 	return nil
 }
 

@@ -36,6 +36,8 @@ type Result struct {
 	Problems []Problem `json:"problems"`
 	// StateSteps say how the old resources leave the state without being destroyed.
 	StateSteps []string `json:"state_steps"`
+	// units says what Write writes together (units.go).
+	units units
 }
 
 // FileChange is one file's content before and after (Old is nil for a new file).
@@ -82,6 +84,8 @@ func Run(opts Options) (*Result, error) {
 	f.references()
 	f.stateSteps()
 	f.writeImports()
+	f.targetReferences()
+	f.keepComments()
 	f.finish()
 	return f.res, nil
 }
@@ -142,7 +146,7 @@ func (f *fixer) finish() {
 		// as it did.
 		ends := len(file.Src) - len(bytes.TrimRight(file.Src, "\n"))
 		out = append(bytes.TrimRight(out, "\n"), bytes.Repeat([]byte("\n"), ends)...)
-		f.res.Files = append(f.res.Files, FileChange{Path: file.Path, Abs: file.Abs, Old: file.Src, New: out})
+		f.res.Files = append(f.res.Files, FileChange{Path: file.Path, Abs: file.Abs, Old: file.raw(), New: file.enc.encode(out)})
 	}
 	for path, data := range f.added {
 		f.res.Files = append(f.res.Files, FileChange{Path: path, Abs: absOf(f.repo.Root, path), New: data})

@@ -1,8 +1,6 @@
 package fix
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/sunsetscan/sunset/migrate/terraform"
@@ -33,15 +31,7 @@ resource "cloudflare_firewall_rule" "r" {
 		"a/main.tf":    pair + "\nmodule \"b\" {\n  source  = \"../b\"\n  zone_id = var.zone_id\n}\n",
 		"b/main.tf":    pair + "\nmodule \"a\" {\n  source  = \"../a\"\n  zone_id = var.zone_id\n}\n",
 	}
-	for name, text := range files {
-		path := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeTree(t, dir, files)
 	res, err := Run(Options{Root: dir, Target: terraform.ProviderV5})
 	if err != nil {
 		t.Fatal(err)

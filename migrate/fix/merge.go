@@ -35,8 +35,26 @@ func (f *fixer) mergeInto(ev *evaluator, g *group, ep *Resource, res *customrule
 	if err := f.setRules(ev, g, rb, res, rw, target); err != nil {
 		return nil, err
 	}
-	rw.Notes = append(rw.Notes, fmt.Sprintf("added after the rules %s already holds (they ran first, and stay first), in its own syntax (provider %s)", ep.Address(), target))
+	rw.Notes = append(rw.Notes, f.mergeNote(ep, target))
 	return appendRules(ep, attr, target, hclwrite.Format(tmp.Bytes())), nil
+}
+
+// mergeNote says where the rules went, and in which syntax. A declared entry point keeps its
+// own syntax, whatever --target says: rules in v5's syntax inside v4's blocks (or the other
+// way) would be valid for neither provider, and converting the block's own rules (dynamic
+// blocks, nested blocks, their expressions) is the provider's upgrade tool's work, which
+// converts the whole block, added rules included, with the rest of the configuration. So
+// under --target v5 a ruleset written for v4 gets v4's rules blocks, and the note says that
+// the block is v4's and what converts it.
+func (f *fixer) mergeNote(ep *Resource, syntax terraform.Provider) string {
+	note := fmt.Sprintf("added after the rules %s already holds (they ran first, and stay first), in its own syntax (provider %s)", ep.Address(), syntax)
+	switch {
+	case syntax == terraform.ProviderV4 && f.opts.Target == terraform.ProviderV5:
+		note += fmt.Sprintf(": %s is written for provider v4, not v5; the provider's tf-migrate converts it, the added rules with it, when the rest of the configuration moves to v5", ep.Address())
+	case syntax != f.opts.Target:
+		note += fmt.Sprintf(": %s is written for provider %s, which the added rules follow; provider %s cannot read the block either way", ep.Address(), syntax, f.opts.Target)
+	}
+	return note
 }
 
 // entryPointSyntax is the provider whose syntax a declared entry point's rules are in: rules

@@ -3,11 +3,13 @@ package fix
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/hashicorp/hcl/v2/hclwrite"
 
+	"github.com/sunsetscan/sunset/migrate/internal/tfschema"
 	"github.com/sunsetscan/sunset/migrate/terraform"
 )
 
@@ -16,10 +18,6 @@ const (
 	typeArgoTunnel     = "cloudflare_argo_tunnel"
 	typeAccessBookmark = "cloudflare_access_bookmark"
 )
-
-// v5TunnelAttrs are the attributes of cloudflare_zero_trust_tunnel_cloudflared that
-// references to a legacy tunnel may keep using (v5 has no cname or tunnel_token).
-var v5TunnelAttrs = []string{"id", "account_id", "name", "config_src"}
 
 // argoTunnels renames the module's cloudflare_argo_tunnel (a provider v3 type) to
 // cloudflare_tunnel (v4) or cloudflare_zero_trust_tunnel_cloudflared (v5, secret becoming
@@ -35,19 +33,16 @@ func (f *fixer) argoTunnels(m *Module) {
 			edits = append(edits, edit{start: a.NameRange.Start.Byte, end: a.NameRange.End.Byte, text: "tunnel_secret"})
 		}
 		f.rewriteBlock(r.File, r.Block.Range(), edits)
-		used := f.renameRefs(m, r, newType)
+		done := f.renameRefs(m, r, newType)
 		rw := Rewrite{Module: m.Dir, File: r.File.Path, Line: r.Line(), Old: []string{r.Address()}, New: newType + "." + r.Name,
 			Proven: "nothing to prove: the same tunnel, managed through the tunnel API",
 			Notes:  []string{"the legacy tunnels API is deprecated; the tunnel API manages the same tunnels (no data moves)"}}
-		if f.opts.Target == terraform.ProviderV5 {
-			for _, attr := range used {
-				if !slices.Contains(v5TunnelAttrs, attr) {
-					f.res.Left = append(f.res.Left, Problem{Path: r.File.Path, Line: r.Line(), Message: fmt.Sprintf("%s.%s is referenced, and %s has no %s: rewrite those references (a tunnel's CNAME target is <id>.cfargotunnel.com; its token comes from the cloudflare_zero_trust_tunnel_cloudflared_token data source)", rw.New, attr, newType, attr)})
-				}
-			}
+		if done.cnames > 0 {
+			rw.Notes = append(rw.Notes, fmt.Sprintf("%s has no cname: the references to the old tunnel's read its id and \".cfargotunnel.com\", what cname always was", newType))
 		}
+		f.reportMissing(rw.New, newType, done.missing)
 		f.res.Rewrites = append(f.res.Rewrites, rw)
-		f.res.StateSteps = append(f.res.StateSteps, fmt.Sprintf("%s (module %s) is provider v3's type, which no later provider reads or moves: while still on v3, terraform state rm '%s' (with its module path; nothing is destroyed); after the upgrade, import the same tunnel: terraform import '%s' <account_id>/<tunnel_id> (or an import block).", r.Address(), m.Dir, r.Address(), rw.New))
+		f.step(m, fmt.Sprintf("%s (module %s) is provider v3's type, which no later provider reads or moves: while still on v3, terraform state rm '%s' (with its module path; nothing is destroyed); after the upgrade, import the same tunnel: terraform import '%s' <account_id>/<tunnel_id> (or an import block).", r.Address(), m.Dir, r.Address(), rw.New))
 	}
 }
 
@@ -63,11 +58,11 @@ func (f *fixer) accessBookmarks(m *Module) {
 		block := bookmarkApp(r, newType)
 		what := fmt.Sprintf("sunset fix: the Access application of type bookmark replacing %s (the bookmarks API is deprecated: see sunset help fix).", r.Address())
 		f.drop([]*Resource{r}, commentLines(what, "")+block, "")
-		f.renameRefs(m, r, newType) // the application has the bookmark's attributes
+		f.reportMissing(newType+"."+r.Name, newType, f.renameRefs(m, r, newType).missing)
 		f.res.Rewrites = append(f.res.Rewrites, Rewrite{Module: m.Dir, File: r.File.Path, Line: r.Line(), Old: []string{r.Address()}, New: newType + "." + r.Name,
 			Proven: "nothing to prove: the same name and domain, as an application of type bookmark",
 			Notes:  []string{"a new Access application is created; the old bookmark stays in the account: delete it there once the application shows in the App Launcher (sunset plan and apply do it)"}})
-		f.res.StateSteps = append(f.res.StateSteps, fmt.Sprintf("%s (module %s) is provider v3's type, which no later provider reads: while still on v3, terraform state rm '%s' (with its module path; nothing is destroyed); the apply on the new provider creates %s.%s.", r.Address(), m.Dir, r.Address(), newType, r.Name))
+		f.step(m, fmt.Sprintf("%s (module %s) is provider v3's type, which no later provider reads: while still on v3, terraform state rm '%s' (with its module path; nothing is destroyed); the apply on the new provider creates %s.%s.", r.Address(), m.Dir, r.Address(), newType, r.Name))
 	}
 }
 
@@ -87,28 +82,111 @@ func bookmarkApp(r *Resource, newType string) string {
 	return text
 }
 
-// renameRefs points the module's references to r at newType.NAME, and returns the
-// attributes they read, sorted.
-func (f *fixer) renameRefs(m *Module, r *Resource, newType string) []string {
-	var used []string
+// renamedRefs is what renameRefs did: how many references to a tunnel's cname it wrote out, and
+// the references left that read what the new type does not have.
+type renamedRefs struct {
+	cnames  int
+	missing []missingAttr
+}
+
+// missingAttr is a reference to an attribute the new type does not have, and the block
+// holding it.
+type missingAttr struct {
+	attr  string
+	file  *File
+	block *hclsyntax.Block
+}
+
+// renameRefs points the module's references to r at newType.NAME. A tunnel's cname, which
+// v5's tunnel has not, is what it always was, the tunnel's id and ".cfargotunnel.com":
+// written so (see tunnelCNAME); a reference to another attribute newType does not have is
+// returned.
+func (f *fixer) renameRefs(m *Module, r *Resource, newType string) renamedRefs {
+	var out renamedRefs
+	s := targetSchemas()[f.opts.Target]
+	_, noCNAME := s.CheckPath(tfschema.Reference{Type: newType, Name: r.Name, Path: []string{"cname"}})
 	for _, file := range m.Files {
-		_ = hclsyntax.VisitAll(file.Body, func(n hclsyntax.Node) hcl.Diagnostics {
-			x, ok := n.(*hclsyntax.ScopeTraversalExpr)
-			if !ok || len(x.Traversal) < 2 || x.Traversal.RootName() != r.Type || attrName(x.Traversal[1]) != r.Name {
+		wraps := templateParts(file.Body)
+		for _, b := range file.Body.Blocks {
+			_ = hclsyntax.VisitAll(b.Body, func(n hclsyntax.Node) hcl.Diagnostics {
+				x, ok := n.(*hclsyntax.ScopeTraversalExpr)
+				if !ok || len(x.Traversal) < 2 || x.Traversal.RootName() != r.Type || attrName(x.Traversal[1]) != r.Name {
+					return nil
+				}
+				if e, ok := tunnelCNAME(file, x, wraps[x], r.Type, newType); ok && noCNAME != nil {
+					f.edits[file] = append(f.edits[file], e)
+					out.cnames++
+					return nil
+				}
+				rng := x.Traversal[0].SourceRange()
+				f.edits[file] = append(f.edits[file], edit{start: rng.Start.Byte, end: rng.End.Byte, text: newType})
+				ref, ok := tfschema.ParseReference(append(hcl.Traversal{hcl.TraverseRoot{Name: newType}}, x.Traversal[1:]...))
+				if _, err := s.CheckPath(ref); ok && err != nil {
+					out.missing = append(out.missing, missingAttr{attr: ref.Path[0], file: file, block: b})
+				}
 				return nil
-			}
-			rng := x.Traversal[0].SourceRange()
-			f.edits[file] = append(f.edits[file], edit{start: rng.Start.Byte, end: rng.End.Byte, text: newType})
-			if len(x.Traversal) > 2 {
-				if a := attrName(x.Traversal[2]); a != "" && !slices.Contains(used, a) {
-					used = append(used, a)
+			})
+		}
+	}
+	return out
+}
+
+// reportMissing leaves each reference to an attribute the new type does not have, with a
+// comment above the block holding it.
+func (f *fixer) reportMissing(newAddr, newType string, missing []missingAttr) {
+	for _, x := range missing {
+		msg := fmt.Sprintf("%s reads %s.%s, and %s has no %s: point it at what the new resource offers", blockName(x.block), newAddr, x.attr, newType, x.attr)
+		if newType == "cloudflare_zero_trust_tunnel_cloudflared" {
+			msg += " (its token comes from the cloudflare_zero_trust_tunnel_cloudflared_token data source, its secret is tunnel_secret)"
+		}
+		f.res.Left = append(f.res.Left, Problem{Path: x.file.Path, Line: x.block.DefRange().Start.Line, Message: msg})
+		f.commentAbove(x.file, x.block.Range().Start.Byte, "sunset fix: "+msg+".")
+	}
+}
+
+// tunnelCNAME is the edit that writes a reference to a legacy tunnel's cname (TYPE.NAME.cname,
+// with or without an instance key) as the id of the tunnel that replaces it and
+// ".cfargotunnel.com", which is how every provider that had cname computed it; inside a
+// template (wrapped: the reference is one of its interpolations) only that interpolation
+// changes. False when x reads anything else.
+func tunnelCNAME(file *File, x *hclsyntax.ScopeTraversalExpr, wrapped bool, oldType, newType string) (edit, bool) {
+	t := x.Traversal
+	if oldType != typeArgoTunnel || attrName(t[len(t)-1]) != "cname" {
+		return edit{}, false
+	}
+	rng := x.Range()
+	src := file.Src
+	base := newType + string(src[t[0].SourceRange().End.Byte:t[len(t)-1].SourceRange().Start.Byte]) + ".id" // an attribute step starts at its dot
+	if !wrapped {
+		return edit{start: rng.Start.Byte, end: rng.End.Byte, text: `"${` + base + `}.cfargotunnel.com"`}, true
+	}
+	open := strings.LastIndex(string(src[:rng.Start.Byte]), "${")
+	closing := rng.End.Byte + strings.Index(string(src[rng.End.Byte:]), "}")
+	if open < 0 || closing < rng.End.Byte || strings.TrimSpace(strings.TrimLeft(string(src[open+2:rng.Start.Byte]), "~")) != "" {
+		return edit{}, false
+	}
+	return edit{start: open, end: closing + 1, text: "${" + base + "}.cfargotunnel.com"}, true
+}
+
+// templateParts are the references that are an interpolation of a template in body.
+func templateParts(body *hclsyntax.Body) map[*hclsyntax.ScopeTraversalExpr]bool {
+	out := map[*hclsyntax.ScopeTraversalExpr]bool{}
+	_ = hclsyntax.VisitAll(body, func(n hclsyntax.Node) hcl.Diagnostics {
+		switch t := n.(type) {
+		case *hclsyntax.TemplateExpr:
+			for _, p := range t.Parts {
+				if x, ok := p.(*hclsyntax.ScopeTraversalExpr); ok {
+					out[x] = true
 				}
 			}
-			return nil
-		})
-	}
-	slices.Sort(used)
-	return used
+		case *hclsyntax.TemplateWrapExpr:
+			if x, ok := t.Wrapped.(*hclsyntax.ScopeTraversalExpr); ok {
+				out[x] = true
+			}
+		}
+		return nil
+	})
+	return out
 }
 
 // renameTargets is the type that typ becomes on the target provider (v4 or v5), and the module's

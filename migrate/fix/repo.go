@@ -65,8 +65,11 @@ type Module struct {
 type File struct {
 	Path string // slash-separated, relative to Repo.Root
 	Abs  string
+	// Src is the text fix reads and edits: the file's bytes without a UTF-8 byte order mark,
+	// and with LF line ends where every line of the file ends with CRLF (see encoding).
 	Src  []byte
 	Body *hclsyntax.Body
+	enc  encoding
 }
 
 // Resource is one resource block.
@@ -170,7 +173,7 @@ func tfFiles(path string) ([]string, error) {
 // loadFile parses one file into its module.
 func (r *Repo) loadFile(abs string) {
 	rel := r.rel(abs)
-	src, err := safefile.ReadFileNoFollow(abs, maxFile)
+	raw, err := safefile.ReadFileNoFollow(abs, maxFile)
 	if err != nil {
 		var refused *safefile.RefusedError
 		if errors.As(err, &refused) {
@@ -179,6 +182,7 @@ func (r *Repo) loadFile(abs string) {
 		r.Problems = append(r.Problems, Problem{Path: rel, Message: "not read: " + err.Error()})
 		return
 	}
+	src, enc := decode(raw)
 	f, diags := hclsyntax.ParseConfig(src, rel, hcl.InitialPos)
 	if diags.HasErrors() {
 		d := diags[0]
@@ -199,7 +203,7 @@ func (r *Repo) loadFile(abs string) {
 		}
 		return
 	}
-	file := &File{Path: rel, Abs: abs, Src: src, Body: body}
+	file := &File{Path: rel, Abs: abs, Src: src, Body: body, enc: enc}
 	m.Files = append(m.Files, file)
 	m.index(file)
 }

@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
+
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	"github.com/sunsetscan/sunset/migrate/terraform"
 	"github.com/sunsetscan/sunset/scanner/safefile"
@@ -58,6 +61,41 @@ func (f *fixer) swap(olds []*Resource, block, newAddr string, forget bool) {
 	}
 }
 
+// keepComments carries the comments written inside the blocks fix replaces: an edit that
+// takes a whole block away, and does not write its comments again, writes them first (just
+// above what replaces the block, or where the block was), one a line as written (a comment
+// after an attribute on its own line), under a line naming the block.
+func (f *fixer) keepComments() {
+	for file, es := range f.edits {
+		for i, e := range es {
+			kept := ""
+			for _, b := range file.Body.Blocks {
+				if rng := b.Range(); e.start <= rng.Start.Byte && rng.End.Byte <= e.end {
+					kept += innerComments(file, b, e.text)
+				}
+			}
+			es[i].text = kept + e.text
+		}
+	}
+}
+
+// innerComments are the comments inside b that text does not hold, under a line naming b;
+// "" when there are none.
+func innerComments(file *File, b *hclsyntax.Block, text string) string {
+	rng := b.Range()
+	toks, _ := hclsyntax.LexConfig(file.Src[rng.Start.Byte:rng.End.Byte], file.Path, rng.Start)
+	var out strings.Builder
+	for _, t := range toks {
+		if c := strings.TrimRight(string(t.Bytes), "\n"); t.Type == hclsyntax.TokenComment && !strings.Contains(text, c) {
+			out.WriteString(c + "\n")
+		}
+	}
+	if out.Len() == 0 {
+		return ""
+	}
+	return "# Comments of " + blockName(b) + " (kept by sunset fix):\n" + out.String()
+}
+
 // removedBlock forgets r without destroying it.
 func removedBlock(r *Resource) string {
 	return fmt.Sprintf("removed {\n  from = %s\n\n  lifecycle {\n    destroy = false\n  }\n}\n", r.Address())
@@ -69,9 +107,8 @@ func (f *fixer) stateSteps() {
 		return
 	}
 	if f.opts.Target == terraform.ProviderV4 {
-		f.res.StateSteps = append(f.res.StateSteps,
-			"On provider v4 (Terraform >= 1.7): terraform plan shows the new rulesets to create and the old resources to forget (\"will no longer be managed by Terraform\"), none to destroy; terraform apply.",
-			"The old rules stay in the account, unmanaged, until you delete them there (sunset scan then plan and apply do it, or the dashboard); until then both run.")
+		f.step(nil, "On provider v4 (Terraform >= 1.7): terraform plan shows the new rulesets to create and the old resources to forget (\"will no longer be managed by Terraform\"), none to destroy; terraform apply.")
+		f.step(nil, "The old rules stay in the account, unmanaged, until you delete them there (sunset scan then plan and apply do it, or the dashboard); until then both run.")
 		return
 	}
 	roots := map[*Module][]string{}
@@ -93,11 +130,10 @@ func (f *fixer) stateSteps() {
 	for _, m := range mods {
 		path := filepath.ToSlash(filepath.Join(m.Dir, StateCleanupScript))
 		f.addScript(path, roots[m])
-		f.res.StateSteps = append(f.res.StateSteps, fmt.Sprintf("In %s, before the next apply (on provider v4: before upgrading): sh %s (terraform state rm of the old resources: Terraform forgets them, nothing is destroyed).", m.Dir, StateCleanupScript))
+		f.step(m, fmt.Sprintf("In %s, before the next apply (on provider v4: before upgrading): sh %s (terraform state rm of the old resources: Terraform forgets them, nothing is destroyed; where there is no state yet it says so and does nothing).", m.Dir, StateCleanupScript))
 	}
-	f.res.StateSteps = append(f.res.StateSteps,
-		"Then upgrade to provider v5 (the rest of the configuration with the provider's tf-migrate), terraform plan (the new rulesets to create, nothing to destroy) and apply.",
-		"The old rules stay in the account, unmanaged, until you delete them there (sunset scan then plan and apply do it, or the dashboard); until then both run.")
+	f.step(nil, "Then upgrade to provider v5 (the rest of the configuration with the provider's tf-migrate), terraform plan (the new rulesets to create, nothing to destroy) and apply.")
+	f.step(nil, "The old rules stay in the account, unmanaged, until you delete them there (sunset scan then plan and apply do it, or the dashboard); until then both run.")
 }
 
 // modulePaths are the module address prefixes under which root reaches m ("" for root
@@ -136,37 +172,88 @@ func modulePathsVia(root, m *Module, onWay map[*Module]bool) []string {
 	return out
 }
 
-// stateLine removes every instance of address under prefix: directly when prefix names
-// one module instance, through `terraform state list` when it has instance keys.
+// stateLine forgets every instance of address under prefix: by its address when prefix
+// names one module instance, else every address of the state the pattern matches (its
+// instance keys unknown until then).
 func stateLine(prefix, address string) string {
 	full := prefix + address
 	if !strings.Contains(prefix, "[*]") {
-		return fmt.Sprintf("terraform state rm '%s'", full)
+		return fmt.Sprintf("forget '%s'", full)
 	}
 	pattern := "^" + strings.ReplaceAll(regexp.QuoteMeta(full), `\[\*\]`, `\[[^]]+\]`) + `(\[.*\])?$`
-	return fmt.Sprintf("terraform state list | grep -E '%s' | while IFS= read -r a; do terraform state rm \"$a\"; done", pattern)
+	return fmt.Sprintf("forget_matching '%s'", pattern)
 }
+
+// scriptHead is the clean-up script up to its lines: what it is, then the state read once.
+// Without a state (nothing applied in this directory yet) there is nothing to forget: the
+// script says so and exits 0. Any other failure to read the state (a backend not
+// initialised, a locked state) is Terraform's error, and exit 1. An address the state does
+// not hold is skipped with a word; a failed state rm stops the script, exit 1.
+const scriptHead = `#!/bin/sh
+# Written by sunset fix. Step 1 of the move to provider v5: run here before the next apply
+# (on provider v4, before the upgrade: v5 cannot read what v4 wrote for these types). Terraform
+# forgets the old resources the configuration no longer declares; nothing is destroyed (state
+# rm needs no provider). Addresses the state does not hold are skipped; with no state here yet
+# there is nothing to forget, and the script says so.
+# Addresses are from this directory; if it is a module called from elsewhere, run the lines
+# there with the module's address in front (module.NAME.cloudflare_...).
+# Delete this file once it has run.
+set -u
+if ! state=$(terraform state list 2>/dev/null); then
+	why=$(terraform state list 2>&1 >/dev/null)
+	case $why in
+	*"No state file was found"*)
+		echo "No Terraform state here yet: nothing to forget."
+		exit 0
+		;;
+	esac
+	printf '%s\n' "$why" >&2
+	exit 1
+fi
+
+# holds ADDRESS: whether the state holds ADDRESS or an instance of it.
+holds() {
+	printf '%s\n' "$state" | {
+		while IFS= read -r a; do
+			case $a in "$1" | "$1"\[*) exit 0 ;; esac
+		done
+		exit 1
+	}
+}
+
+# forget ADDRESS: terraform state rm of ADDRESS (every instance), when the state holds it.
+forget() {
+	if holds "$1"; then
+		terraform state rm "$1" || exit 1
+	else
+		echo "$1: not in the state, nothing to forget"
+	fi
+}
+
+# forget_matching PATTERN: terraform state rm of each address the extended regular
+# expression matches (instances of repeated module calls).
+forget_matching() {
+	printf '%s\n' "$state" | grep -E -e "$1" | while IFS= read -r a; do
+		terraform state rm "$a" || exit 1
+	done || exit 1
+}
+
+`
+
+// scriptLine finds the lines of a clean-up script, this version's (forget ...) or an
+// earlier one's (terraform state rm ... and state list | grep -E ... pipelines).
+var scriptLine = regexp.MustCompile(`(?m)^(?:forget '([^']*)'|forget_matching '([^']*)'|terraform state rm '([^']*)'|terraform state list \| grep -E '([^']*)' \| .*)$`)
 
 func cleanupScript(lines []string) []byte {
-	sort.Strings(lines)
-	var b strings.Builder
-	b.WriteString("#!/bin/sh\n")
-	b.WriteString("# Written by sunset fix. Step 1 of the move to provider v5: run here before the next apply\n")
-	b.WriteString("# (on provider v4, before the upgrade: v5 cannot read what v4 wrote for these types). Terraform\n")
-	b.WriteString("# forgets the old resources the configuration no longer declares; nothing is destroyed (state\n")
-	b.WriteString("# rm needs no provider).\n")
-	b.WriteString("# An address the state does not hold fails with \"Invalid target address\" and changes nothing.\n")
-	b.WriteString("# Addresses are from this directory; if it is a module called from elsewhere, run the lines\n")
-	b.WriteString("# there with the module's address in front (module.NAME.cloudflare_...).\n")
-	b.WriteString("# Delete this file once it has run.\n")
-	for _, l := range lines {
-		b.WriteString(l + "\n")
-	}
-	return []byte(b.String())
+	lines = slices.Compact(slices.Sorted(slices.Values(lines)))
+	return []byte(scriptHead + strings.Join(lines, "\n") + "\n")
 }
 
-// addScript writes the clean-up script, or adds the lines an earlier run's script lacks.
+// addScript writes the clean-up script; an earlier run's script keeps its lines and gets
+// those it lacks (an earlier version's script is written again in this version's form).
 func (f *fixer) addScript(path string, lines []string) {
+	sort.Strings(lines)
+	lines = slices.Compact(lines)
 	abs := absOf(f.repo.Root, path)
 	old, err := safefile.ReadFileNoFollow(abs, maxFile)
 	if err != nil {
@@ -175,9 +262,21 @@ func (f *fixer) addScript(path string, lines []string) {
 	}
 	out := bytes.TrimRight(old, "\n")
 	out = append(out[:len(out):len(out)], '\n')
-	for _, l := range lines {
-		if !bytes.Contains(old, []byte(l+"\n")) {
-			out = append(out, l+"\n"...)
+	if !bytes.HasPrefix(old, []byte(scriptHead)) {
+		for _, m := range scriptLine.FindAllSubmatch(old, -1) {
+			switch {
+			case m[1] != nil || m[3] != nil:
+				lines = append(lines, fmt.Sprintf("forget '%s'", append(m[1], m[3]...)))
+			default:
+				lines = append(lines, fmt.Sprintf("forget_matching '%s'", append(m[2], m[4]...)))
+			}
+		}
+		out = cleanupScript(lines)
+	} else {
+		for _, l := range lines {
+			if !bytes.Contains(old, []byte(l+"\n")) {
+				out = append(out, l+"\n"...)
+			}
 		}
 	}
 	if !bytes.Equal(out, old) {

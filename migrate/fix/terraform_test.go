@@ -1,10 +1,10 @@
 package fix
 
 import (
-	"bufio"
 	"context"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -144,9 +144,7 @@ func TestTerraformPlanV5TwoSteps(t *testing.T) {
 	if err := res.Write(); err != nil {
 		t.Fatal(err)
 	}
-	for _, addr := range stateRmAddresses(t, filepath.Join(dir, StateCleanupScript)) {
-		tf.Run(t, dir, nil, "state", "rm", addr)
-	}
+	runCleanupScript(t, tf, dir)
 	tfrun.PinProvider(t, dir, providerBuilds[terraform.ProviderV5])
 	tf.Init(t, dir)
 	p := tf.Plan(t, dir, env)
@@ -227,25 +225,17 @@ func checkAfterApply(t *testing.T, tf *tfrun.Terraform, dir string, em *tfrun.Em
 	}
 }
 
-// stateRmAddresses reads the addresses of the clean-up script's `terraform state rm` lines.
-func stateRmAddresses(t *testing.T, path string) []string {
+// runCleanupScript runs the clean-up script in dir with tf first on PATH, as the state
+// step says.
+func runCleanupScript(t *testing.T, tf *tfrun.Terraform, dir string) {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
+	cmd := exec.Command("sh", StateCleanupScript)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "PATH="+filepath.Dir(tf.Bin)+string(os.PathListSeparator)+os.Getenv("PATH"), "TF_CLI_CONFIG_FILE="+tf.CLIConfig)
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "Removed ") {
+		t.Fatalf("sh %s: %v:\n%s", StateCleanupScript, err, out)
 	}
-	defer func() { _ = f.Close() }()
-	var out []string
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if a, ok := strings.CutPrefix(sc.Text(), "terraform state rm '"); ok {
-			out = append(out, strings.TrimSuffix(a, "'"))
-		}
-	}
-	if len(out) == 0 {
-		t.Fatalf("%s has no state rm line", path)
-	}
-	return out
 }
 
 func zoneNow(t *testing.T, em *tfrun.Emulator) inventory.ZoneInventory {

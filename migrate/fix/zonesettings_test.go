@@ -88,7 +88,7 @@ func TestSettingsOverrideToV5(t *testing.T) {
 	if strings.Contains(src, `resource "cloudflare_zone_settings_override"`) || strings.Contains(src, "brotli") {
 		t.Errorf("the override or a retired setting is still there:\n%s", src)
 	}
-	if script := string(mustRead(t, filepath.Join(dir, StateCleanupScript))); !strings.Contains(script, "terraform state rm 'cloudflare_zone_settings_override.docs'") {
+	if script := string(mustRead(t, filepath.Join(dir, StateCleanupScript))); !strings.Contains(script, "forget 'cloudflare_zone_settings_override.docs'") {
 		t.Errorf("the clean-up script does not forget the override:\n%s", script)
 	}
 	checkFixed(t, dir, opts, "zone-settings-bulk", 0)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -18,8 +19,8 @@ var metaArgs = map[string]bool{"count": true, "for_each": true, "depends_on": tr
 // metaBlocks are the nested blocks Terraform itself reads.
 var metaBlocks = map[string]bool{"lifecycle": true, "provisioner": true, "connection": true}
 
-// CheckFile parses a .tf file and checks every resource block in it (see CheckResource).
-// A file that does not parse gives the parse errors.
+// CheckFile parses a .tf file and checks every resource and data block in it (see
+// CheckResource and CheckDataSource). A file that does not parse gives the parse errors.
 func (s *Schema) CheckFile(src []byte, filename string) []error {
 	f, diags := hclsyntax.ParseConfig(src, filename, hcl.InitialPos)
 	if diags.HasErrors() {
@@ -27,35 +28,51 @@ func (s *Schema) CheckFile(src []byte, filename string) []error {
 	}
 	var errs []error
 	for _, b := range f.Body.(*hclsyntax.Body).Blocks {
-		if b.Type == "resource" && len(b.Labels) == 2 {
+		switch {
+		case b.Type == "resource" && len(b.Labels) == 2:
 			errs = append(errs, s.CheckResource(b)...)
+		case b.Type == "data" && len(b.Labels) == 2:
+			errs = append(errs, s.CheckDataSource(b)...)
 		}
 	}
 	return errs
 }
 
 // CheckResource checks a resource block: its type exists, every attribute set is known and
-// settable, required ones are present, literal values have the declared types (in values
-// Terraform evaluates, only the members their object constructors name and their literal
-// parts), nested blocks are known and within their count, and lifecycle.ignore_changes
-// names settable attributes.
-func (s *Schema) CheckResource(b *hclsyntax.Block) []error {
+// settable, required ones are present, literal values have the declared types and, where
+// the schema lists them, one of the values the provider takes (in values Terraform
+// evaluates, only the members their object constructors name and their literal parts),
+// nested blocks are known and within their count, lifecycle.ignore_changes names settable
+// attributes, and the references in it read attributes the provider's types have (see
+// CheckReferences).
+func (s *Schema) CheckResource(b *hclsyntax.Block) []error { return s.checkBlock(b, false) }
+
+// CheckDataSource checks a data block as CheckResource checks a resource block.
+func (s *Schema) CheckDataSource(b *hclsyntax.Block) []error { return s.checkBlock(b, true) }
+
+func (s *Schema) checkBlock(b *hclsyntax.Block, data bool) []error {
 	where := fmt.Sprintf("%s:%d: %s.%s", b.DefRange().Filename, b.DefRange().Start.Line, b.Labels[0], b.Labels[1])
-	res, ok := s.Resources[b.Labels[0]]
+	schemas, has, kind := s.Resources, s.HasType, "type"
+	if data {
+		where = fmt.Sprintf("%s:%d: data.%s.%s", b.DefRange().Filename, b.DefRange().Start.Line, b.Labels[0], b.Labels[1])
+		schemas, has, kind = s.DataSources, s.HasDataType, "data source"
+	}
+	refs := s.CheckReferences(where, b.Body)
+	res, ok := schemas[b.Labels[0]]
 	if !ok {
-		if s.HasType(b.Labels[0]) {
-			return nil // a type these reduced schemas keep only the name of
+		if has(b.Labels[0]) {
+			return refs // a type these reduced schemas keep only the name of
 		}
-		return []error{fmt.Errorf("%s: no such type in the provider %s schema", where, s.Version)}
+		return append([]error{fmt.Errorf("%s: no such %s in the provider %s schema", where, kind, s.Version)}, refs...)
 	}
 	c := &checker{}
 	for _, nb := range b.Body.Blocks {
-		if nb.Type == "lifecycle" {
+		if nb.Type == "lifecycle" && !data {
 			c.ignoreChanges(where, res.Attributes, nb)
 		}
 	}
 	c.body(where, res, b.Body, true)
-	return c.errs
+	return append(c.errs, refs...)
 }
 
 // checker collects the errors of one resource.
@@ -194,6 +211,8 @@ func (c *checker) value(where string, a *Attr, v cty.Value) {
 		}
 		if _, err := convert.Convert(v, ty); err != nil {
 			c.errorf("%s: %s does not convert to %s: %v", where, v.Type().FriendlyName(), ty.FriendlyName(), err)
+		} else if len(a.Enum) > 0 && v.IsKnown() && !v.IsNull() && v.Type() == cty.String && !slices.ContainsFunc(a.Enum, func(e string) bool { return strings.EqualFold(e, v.AsString()) }) {
+			c.errorf("%s: %q is not one of %q", where, v.AsString(), a.Enum)
 		}
 	case "single":
 		c.object(where, a.Attributes, v)

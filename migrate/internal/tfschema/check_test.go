@@ -61,7 +61,7 @@ func TestCheckFile(t *testing.T) {
     ignore_changes = [description]
   }
 }
-resource "cloudflare_zone" "z" {
+resource "cloudflare_page_rule" "z" {
   anything = 1
 }`, ""},
 		"unknown type":     {`resource "cloudflare_nope" "a" {}`, `v4.tf:1: cloudflare_nope.a: no such type in the provider 4.52.8 schema`},
@@ -271,6 +271,77 @@ func TestRequiredNeverNull(t *testing.T) {
 			t.Errorf("valid block refused: %v\n%s", errs, src)
 		case want != "" && (len(errs) != 1 || !strings.Contains(errs[0].Error(), want)):
 			t.Errorf("errors %v, want one with %q\n%s", errs, want, src)
+		}
+	}
+}
+
+// TestReferencesAndDataSources: a reference to an attribute the provider's resource or data
+// source does not have is caught (v4's names read under v5, a type v5 dropped); data blocks
+// are checked as resource blocks are, and a value outside the provider's one-of list is
+// caught.
+func TestReferencesAndDataSources(t *testing.T) {
+	zoneRef := func(ref string) string {
+		return `data "cloudflare_zones" "z" {
+  name = "example.com"
+}
+resource "cloudflare_zone_setting" "s" {
+  zone_id    = ` + ref + `
+  setting_id = "min_tls_version"
+  value      = "1.2"
+}`
+	}
+	for _, c := range []struct {
+		name, version, src, want string
+	}{
+		{"v5 result", "5.22.0", zoneRef("data.cloudflare_zones.z.result[0].id"), ""},
+		{"v5 lookup", "5.22.0", zoneRef(`lookup(data.cloudflare_zones.z.result[count.index], "id")`), ""},
+		{"v4 name under v5", "5.22.0", zoneRef("data.cloudflare_zones.z.zones[0].id"), "reads data.cloudflare_zones.z.zones.id: provider 5.22.0's data source cloudflare_zones has no attribute zones"},
+		{"no such nested attribute", "5.22.0", zoneRef("data.cloudflare_zones.z.result[0].zone_id"), "has no attribute result.zone_id"},
+		{"v4 zones", "4.52.8", `data "cloudflare_zones" "z" {
+  filter {
+    name = "example.com"
+  }
+}
+resource "cloudflare_ruleset" "r" {
+  zone_id = data.cloudflare_zones.z.zones[0].id
+  name    = "r"
+  kind    = "zone"
+  phase   = "http_request_firewall_custom"
+}`, ""},
+		{"v4 data block under v5", "5.22.0", `data "cloudflare_zones" "z" {
+  filter {
+    name = "example.com"
+  }
+}`, "data.cloudflare_zones.z: no such block filter"},
+		{"tunnel cname under v5", "5.22.0", `output "c" {
+  value = 1
+}
+resource "cloudflare_zone_setting" "s" {
+  zone_id    = cloudflare_zero_trust_tunnel_cloudflared.t.cname
+  setting_id = "min_tls_version"
+  value      = "1.2"
+}`, "cloudflare_zero_trust_tunnel_cloudflared has no attribute cname"},
+		{"dropped type", "5.22.0", zoneRef("cloudflare_argo_tunnel.t.id"), "provider 5.22.0 has no resource type cloudflare_argo_tunnel"},
+		{"one-of", "5.22.0", `resource "cloudflare_firewall_rule" "f" {
+  zone_id = "z"
+  action  = { mode = "allow" }
+  filter  = { expression = "true" }
+}`, `cloudflare_firewall_rule.f.action.mode: "allow" is not one of`},
+		{"computed only", "5.22.0", `resource "cloudflare_rate_limit" "l" {
+  zone_id     = "z"
+  threshold   = 10
+  period      = 60
+  action      = { mode = "ban" }
+  match       = { request = { url = "example.com/*" } }
+  description = "x"
+}`, "cloudflare_rate_limit.l.description: computed only"},
+	} {
+		errs := load(t, c.version).CheckFile([]byte(c.src), "refs.tf")
+		switch {
+		case c.want == "" && len(errs) > 0:
+			t.Errorf("%s: %v", c.name, errs)
+		case c.want != "" && (len(errs) != 1 || !strings.Contains(errs[0].Error(), c.want)):
+			t.Errorf("%s: %v, want one error with %q", c.name, errs, c.want)
 		}
 	}
 }

@@ -234,7 +234,7 @@ func writeFixSummary(s *Streams, o fixOptions, res *fix.Result, written bool, un
 	case o.write && written:
 		fmt.Fprintf(e, "\nWrote %s.\n", reports.Plural(len(res.Files), "file", "files"))
 	case o.write:
-		fmt.Fprintln(e, "\nNot every file was written (below): the rest is.")
+		fmt.Fprintln(e, "\nNot every root module was written (below): nothing of those, and no state step for them; the others whole.")
 	default:
 		fmt.Fprintf(e, "\n%s to change: review the diff, then run again with --write.\n", reports.Plural(len(res.Files), "file", "files"))
 	}

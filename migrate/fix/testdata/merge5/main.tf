@@ -11,19 +11,20 @@ resource "cloudflare_ruleset" "custom" {
   ]
 }
 
-resource "cloudflare_filter" "feed" {
-  zone_id    = cloudflare_zone.blog.id
-  expression = "http.request.uri.path eq \"/feed\" and cf.client.bot"
-}
-
 resource "cloudflare_firewall_rule" "feed" {
-  zone_id   = cloudflare_zone.blog.id
-  filter_id = cloudflare_filter.feed.id
-  action    = "allow"
+  zone_id = cloudflare_zone.blog.id
+  action = {
+    mode = "managed_challenge"
+  }
+  filter = {
+    expression = "http.request.uri.path eq \"/feed\" and not cf.client.bot"
+  }
 }
 
 resource "cloudflare_zone" "blog" {
-  account_id = "f037e56e89293a057740de681ac9abbe"
-  name       = "blog.example.org"
-  type       = "full"
+  account = {
+    id = "f037e56e89293a057740de681ac9abbe"
+  }
+  name = "blog.example.org"
+  type = "full"
 }

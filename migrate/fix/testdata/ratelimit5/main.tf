@@ -13,5 +13,4 @@ resource "cloudflare_rate_limit" "api" {
       url     = "api.example.com/v1/*"
     }
   }
-  description = "API writes"
 }

@@ -29,8 +29,21 @@ resource "cloudflare_access_bookmark" "wiki" {
   app_launcher_visible = true
 }
 
+resource "cloudflare_record" "ssh" {
+  zone_id = "6512bd43d9caa6e02c990b0a82652dca"
+  name    = "ssh"
+  type    = "CNAME"
+  value   = cloudflare_argo_tunnel.home.cname
+  proxied = true
+}
+
 output "tunnel_cname" {
-  value = cloudflare_argo_tunnel.home.cname
+  value = "tunnel at ${cloudflare_argo_tunnel.home.cname}"
+}
+
+output "tunnel_token" {
+  value     = cloudflare_argo_tunnel.home.tunnel_token
+  sensitive = true
 }
 
 output "wiki_app" {

@@ -3,7 +3,6 @@ resource "cloudflare_zone" "docs" {
     id = "1679091c5a880faf6fb5e6087eb1b2dc"
   }
   name = "docs.example.com"
-  plan = "pro"
 }
 
 resource "cloudflare_ruleset" "docs_limits" {
@@ -29,12 +28,12 @@ resource "cloudflare_rate_limit" "signup" {
   zone_id   = cloudflare_zone.docs.id
   threshold = 5
   period    = 60
-  match {
-    request {
-      url_pattern = "${cloudflare_zone.docs.name}/signup*"
+  match = {
+    request = {
+      url = "${cloudflare_zone.docs.name}/signup*"
     }
   }
-  action {
+  action = {
     mode    = "ban"
     timeout = 600
   }
@@ -44,12 +43,12 @@ resource "cloudflare_rate_limit" "feedback" {
   zone_id   = cloudflare_zone.docs.id
   threshold = 10
   period    = 60
-  match {
-    request {
-      url_pattern = "docs.example.com/feedback*"
+  match = {
+    request = {
+      url = "docs.example.com/feedback*"
     }
   }
-  action {
+  action = {
     mode    = "ban"
     timeout = 60
   }

@@ -45,7 +45,6 @@ resource "cloudflare_rate_limit" "feed" {
     }
   }
   action {
-    mode    = "js_challenge"
-    timeout = 0
+    mode = "js_challenge"
   }
 }

@@ -27,6 +27,7 @@ resource "cloudflare_zone_settings_override" "quiet" {
     mobile_redirect {
       status           = var.mobile ? "on" : "off"
       mobile_subdomain = "m"
+      strip_uri        = false
     }
   }
 }
