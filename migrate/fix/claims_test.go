@@ -59,7 +59,7 @@ var claims = map[string]fixtureClaim{
 	"filterid5": {version: claimV5, invalid: map[string]string{
 		"filter.id: computed only": "what a v5 upgrade (tf-migrate) writes for a rule's filter: filter = { id = ... }, which 5.22 computes and refuses; fix rewrites such rules away",
 	}},
-	"renames": {version: claimV3}, "waf/shop": {version: claimV3},
+	"renames": {version: claimV3}, "waf/shop": {version: claimV3}, "waf/repeated": {version: claimV3},
 }
 
 // claimOf is the claim of the fixture holding the directory dir (relative to testdata).

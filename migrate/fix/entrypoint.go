@@ -182,9 +182,9 @@ type zoneSet struct {
 }
 
 // byZone groups the module's resources of the types by their zone_id as written, in file
-// order. A resource with count or for_each is left (repeated says why and what to do), as is
-// one without zone_id.
-func (f *fixer) byZone(m *Module, types []string, repeated string) []*zoneSet {
+// order. A resource with count or for_each is left (repeated says why and what to do)
+// unless expand is given and says its instances are known; so is one without zone_id.
+func (f *fixer) byZone(m *Module, types []string, repeated string, expand func(*Resource) bool) []*zoneSet {
 	index := map[string]*zoneSet{}
 	var sets []*zoneSet
 	for _, r := range m.Resources {
@@ -193,7 +193,7 @@ func (f *fixer) byZone(m *Module, types []string, repeated string) []*zoneSet {
 		}
 		zone := r.Attr("zone_id")
 		switch {
-		case r.Repeated():
+		case r.Repeated() && (expand == nil || !expand(r)):
 			f.leave(r, r.Address()+" not rewritten: it has count or for_each; "+repeated)
 			continue
 		case zone == nil:

@@ -13,6 +13,7 @@ import (
 // unknown, by its path in the resource, so the resource is left with the reason.
 type literalReader struct {
 	ev      *evaluator
+	in      instance // the instance being read, of a resource with count or for_each
 	unknown []string
 }
 
@@ -24,7 +25,13 @@ type body struct {
 }
 
 func newLiteralReader(ev *evaluator, r *Resource) body {
-	rd := &literalReader{ev: ev}
+	return newInstanceReader(ev, r, instance{})
+}
+
+// newInstanceReader reads one instance of r: each.key, each.value and count.index are
+// the instance's.
+func newInstanceReader(ev *evaluator, r *Resource, in instance) body {
+	rd := &literalReader{ev: ev, in: in}
 	b := body{rd: rd, b: r.Block.Body}
 	b.noDynamic()
 	return b
@@ -65,7 +72,7 @@ func (b body) value(name string, want cty.Type) (cty.Value, bool) {
 	if !ok {
 		return cty.NullVal(want), true
 	}
-	v, ok := known(b.rd.ev, a.Expr, instance{}, want)
+	v, ok := known(b.rd.ev, a.Expr, b.rd.in, want)
 	if !ok {
 		b.rd.unknown = append(b.rd.unknown, b.name(name))
 	}

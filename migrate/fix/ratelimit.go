@@ -44,7 +44,7 @@ type rlItem struct {
 // limit with count or for_each, or with values that are neither in the repository nor
 // references the rule can keep, stays as it is with a comment saying why.
 func (f *fixer) rateLimits(ev *evaluator, m *Module) {
-	sets := f.byZone(m, []string{typeRateLimit}, "fix rewrites rate limits one resource at a time (each rule must be checked against the zone's plan): write one resource per rate limit, or move it to the ruleset by hand")
+	sets := f.byZone(m, []string{typeRateLimit}, "fix rewrites rate limits one resource at a time (each rule must be checked against the zone's plan): write one resource per rate limit, or move it to the ruleset by hand", nil)
 	for _, s := range sets {
 		g := &rlGroup{module: m, zone: s.zone, zoneText: s.zoneText}
 		for i, r := range s.res {

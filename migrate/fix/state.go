@@ -65,26 +65,59 @@ func (f *fixer) swap(olds []*Resource, block, newAddr string, forget bool) {
 // takes a whole block away, and does not write its comments again, writes them first (just
 // above what replaces the block, or where the block was), one a line as written (a comment
 // after an attribute on its own line), under a line naming the block.
+//
+// A block taken away with nothing in its place takes the comment lines just above it along
+// (they spoke of it), under the same line: left as they were, they would seem to speak of
+// the next block.
 func (f *fixer) keepComments() {
 	for file, es := range f.edits {
 		for i, e := range es {
 			kept := ""
 			for _, b := range file.Body.Blocks {
 				if rng := b.Range(); e.start <= rng.Start.Byte && rng.End.Byte <= e.end {
-					kept += innerComments(file, b, e.text)
+					lead := ""
+					if e.text == "" && e.start == lineStart(file.Src, rng.Start.Byte) {
+						es[i].start = leadingComments(file.Src, e.start, es)
+						lead = string(file.Src[es[i].start:e.start])
+					}
+					kept += innerComments(file, b, e.text, lead)
 				}
+			}
+			if kept != "" && e.text == "" && e.end < len(file.Src) {
+				kept += "\n" // apart from the block that follows
 			}
 			es[i].text = kept + e.text
 		}
 	}
 }
 
-// innerComments are the comments inside b that text does not hold, under a line naming b;
-// "" when there are none.
-func innerComments(file *File, b *hclsyntax.Block, text string) string {
+// leadingComments is where the comment lines just above offset at (a line start) begin:
+// at itself when there are none, or when another edit holds them.
+func leadingComments(src []byte, at int, es []edit) int {
+	start := at
+	for start > 0 {
+		prev := lineStart(src, start-1)
+		line := strings.TrimSpace(string(src[prev : start-1]))
+		if !strings.HasPrefix(line, "#") && !strings.HasPrefix(line, "//") || strings.HasPrefix(line, "# sunset fix:") {
+			break
+		}
+		start = prev
+	}
+	for _, e := range es {
+		if e.start < at && e.end > start {
+			return at
+		}
+	}
+	return start
+}
+
+// innerComments are lead (comment lines) and the comments inside b that text does not hold,
+// under a line naming b; "" when there are none.
+func innerComments(file *File, b *hclsyntax.Block, text, lead string) string {
 	rng := b.Range()
 	toks, _ := hclsyntax.LexConfig(file.Src[rng.Start.Byte:rng.End.Byte], file.Path, rng.Start)
 	var out strings.Builder
+	out.WriteString(lead)
 	for _, t := range toks {
 		if c := strings.TrimRight(string(t.Bytes), "\n"); t.Type == hclsyntax.TokenComment && !strings.Contains(text, c) {
 			out.WriteString(c + "\n")

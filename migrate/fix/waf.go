@@ -35,7 +35,8 @@ type wafGroup struct {
 	zoneText string
 	res      []*Resource
 	zi       inventory.ZoneInventory
-	pkgs     map[string]int // package id -> index in zi.WAFPackages
+	pkgs     map[string]int          // package id -> index in zi.WAFPackages
+	ids      map[*Resource][]string // the objects each resource configures, one per instance
 }
 
 // previousWAF rewrites the module's previous WAF (packages, groups, rules, URL overrides),
@@ -46,8 +47,9 @@ type wafGroup struct {
 func (f *fixer) previousWAF(ev *evaluator, m *Module) {
 	types := []string{typeWAFPackage, typeWAFGroup, typeWAFRule, typeWAFOverride}
 	written := map[string]bool{}
-	for _, s := range f.byZone(m, types, "write one resource per object, or move it to the managed rules ruleset by hand") {
-		written[s.zoneText] = f.wafZone(ev, &wafGroup{module: m, zone: s.zone, zoneText: s.zoneText, res: s.res, pkgs: map[string]int{}})
+	expand := func(r *Resource) bool { return staticInstances(ev, r) }
+	for _, s := range f.byZone(m, types, "the repository does not decide its instances (a variable or a value from elsewhere): write one resource per object, or move it to the managed rules ruleset by hand", expand) {
+		written[s.zoneText] = f.wafZone(ev, &wafGroup{module: m, zone: s.zone, zoneText: s.zoneText, res: s.res, pkgs: map[string]int{}, ids: map[*Resource][]string{}})
 	}
 	// A waf switch on whose zone's entry point these resources were to write (wafswitch.go).
 	for _, key := range slices.Sorted(maps.Keys(f.waf.onWithPackages)) {
@@ -88,7 +90,7 @@ func (f *fixer) wafZone(ev *evaluator, g *wafGroup) bool {
 	mapping := migrate.MapWAF(&g.zi)
 	var gone []*Resource
 	for _, r := range known {
-		if why := wafLeft(ev, r, mapping); why != "" {
+		if why := wafLeft(r, g.ids[r], mapping); why != "" {
 			f.leave(r, r.Address()+" not rewritten: "+why)
 			continue
 		}
@@ -125,13 +127,51 @@ func orText(s, other string) string {
 	return other
 }
 
-// read adds a resource's object to the zone's inventory; it says why it cannot ("" when it
-// can).
-func (g *wafGroup) read(ev *evaluator, r *Resource) string {
-	b := newLiteralReader(ev, r)
-	if id := wafIDAttr[r.Type]; id != "" && r.Attr(id) == nil {
-		return "it has no " + id
+// staticInstances reports whether r's count or for_each is decided by the repository alone
+// (staticSize) and its zone_id is the same for every instance: its instances are then read
+// one by one, as Terraform would make them.
+func staticInstances(ev *evaluator, r *Resource) bool {
+	x := r.Attr("for_each")
+	if x == nil {
+		x = r.Attr("count")
 	}
+	zone := r.Attr("zone_id")
+	return staticSize(ev, x) > 0 && (zone == nil || !refersTo(zone, "each", "count"))
+}
+
+// read adds the objects of a resource's instances to the zone's inventory; it says why it
+// cannot ("" when it can).
+func (g *wafGroup) read(ev *evaluator, r *Resource) string {
+	if id := wafIDAttr[r.Type]; id != "" && r.Attr(id) == nil {
+		return "it has no " + id + noIDReason(r)
+	}
+	ins, ok := instancesOf(ev, r)
+	if !ok {
+		return "the repository does not hold its count or for_each"
+	}
+	for _, in := range ins {
+		b := newInstanceReader(ev, r, in)
+		id := g.readOne(b, r, in)
+		if len(b.rd.unknown) > 0 {
+			return "the repository does not hold the value of " + strings.Join(b.rd.unknown, ", ")
+		}
+		g.ids[r] = append(g.ids[r], id)
+	}
+	return ""
+}
+
+// noIDReason says what a cloudflare_waf_rule without its rule_id looks like it was meant to
+// be: with a filter or an action, a firewall rule written under the wrong type.
+func noIDReason(r *Resource) string {
+	if r.Type != typeWAFRule || (!hasBlock(r.Block.Body, "filter") && r.Attr("action") == nil && r.Attr("filter") == nil) {
+		return ""
+	}
+	return " (a cloudflare_waf_rule names one rule of a WAF package; with a filter and an action this block reads as a firewall rule, which no provider took under this type: write it as a custom rule of the " + string(vocab.PhaseCustomRules) + " entry point)"
+}
+
+// readOne reads one instance and returns the id of what it configures; what it cannot read
+// is in b's unknown, and then nothing is added.
+func (g *wafGroup) readOne(b body, r *Resource, in instance) string {
 	switch r.Type {
 	case typeWAFPackage:
 		p := inventory.WAFPackage{ID: b.str("package_id"), Sensitivity: b.str("sensitivity"), ActionMode: b.str("action_mode")}
@@ -142,6 +182,7 @@ func (g *wafGroup) read(ev *evaluator, r *Resource) string {
 		if len(b.rd.unknown) == 0 {
 			g.addPackage(p)
 		}
+		return p.ID
 	case typeWAFGroup:
 		grp := inventory.WAFGroup{ID: b.str("group_id"), Mode: b.str("mode"), PackageID: b.str("package_id")}
 		grp.Name = grp.ID // the name is not in the configuration: no category can be derived from it
@@ -149,24 +190,26 @@ func (g *wafGroup) read(ev *evaluator, r *Resource) string {
 			p := g.packageFor(grp.PackageID)
 			p.Groups = append(p.Groups, grp)
 		}
+		return grp.ID
 	case typeWAFRule:
 		rule := inventory.WAFRule{ID: b.str("rule_id"), Mode: b.str("mode"), PackageID: b.str("package_id"), DefaultMode: "default"}
 		if len(b.rd.unknown) == 0 {
 			p := g.packageFor(rule.PackageID)
 			p.Rules = append(p.Rules, rule)
 		}
-	case typeWAFOverride:
-		o := inventory.WAFOverride{ID: r.Name, Description: b.str("description"), URLs: b.strs("urls"), Priority: b.integer("priority"),
-			Paused: b.boolean("paused"), Groups: b.strMap("groups"), Rules: b.strMap("rules"), RewriteAction: b.strMap("rewrite_action")}
-		if len(b.rd.unknown) == 0 {
-			g.packageFor("")
-			g.zi.WAFOverrides = append(g.zi.WAFOverrides, o)
-		}
+		return rule.ID
 	}
-	if len(b.rd.unknown) > 0 {
-		return "the repository does not hold the value of " + strings.Join(b.rd.unknown, ", ")
+	id := r.Name
+	if in.key != "" {
+		id += "_" + in.key // each instance its own exception ref
 	}
-	return ""
+	o := inventory.WAFOverride{ID: id, Description: b.str("description"), URLs: b.strs("urls"),
+		Priority: b.integer("priority"), Paused: b.boolean("paused"), Groups: b.strMap("groups"), Rules: b.strMap("rules"), RewriteAction: b.strMap("rewrite_action")}
+	if len(b.rd.unknown) == 0 {
+		g.packageFor("")
+		g.zi.WAFOverrides = append(g.zi.WAFOverrides, o)
+	}
+	return o.ID
 }
 
 // packageFor is the package id of the zone, else the Cloudflare package (added when first
@@ -188,24 +231,29 @@ func (g *wafGroup) addPackage(p inventory.WAFPackage) {
 }
 
 // wafLeft says why the plan does not carry r over ("" when it does): the plan's items for
-// an operator that name its object, or why its URL override cannot become an exception.
-func wafLeft(ev *evaluator, r *Resource, mapping migrate.WAFMapping) string {
-	if r.Type == typeWAFOverride {
-		if why, kept := mapping.Kept[r.Name]; kept {
-			return strings.Join(why, "; ") + ". Write the exception or rule overrides in the " + string(vocab.PhaseManaged) + " entry point by hand"
+// an operator that name one of its objects (ids, one per instance), or why its URL override
+// cannot become an exception.
+func wafLeft(r *Resource, ids []string, mapping migrate.WAFMapping) string {
+	var why []string
+	for _, id := range ids {
+		if r.Type == typeWAFOverride {
+			if kept, ok := mapping.Kept[id]; ok {
+				why = append(why, strings.Join(kept, "; ")+". Write the exception or rule overrides in the "+string(vocab.PhaseManaged)+" entry point by hand")
+			}
+			continue
 		}
-		return ""
-	}
-	id := knownString(ev, r.Attr(wafIDAttr[r.Type]))
-	for _, item := range mapping.Manual {
-		switch {
-		case r.Type == typeWAFPackage && strings.HasPrefix(item, "package ") && strings.Contains(item, id) && !strings.Contains(item, "rules not at their default"),
-			r.Type == typeWAFGroup && strings.Contains(item, fmt.Sprintf("group %q", id)),
-			r.Type == typeWAFRule && strings.Contains(item, "rule "+id+" "):
-			return item
+		for _, item := range mapping.Manual {
+			switch {
+			case r.Type == typeWAFPackage && strings.HasPrefix(item, "package ") && strings.Contains(item, id) && !strings.Contains(item, "rules not at their default"),
+				r.Type == typeWAFGroup && strings.Contains(item, fmt.Sprintf("group %q", id)),
+				r.Type == typeWAFRule && strings.Contains(item, "rule "+id+" "):
+				if !slices.Contains(why, item) {
+					why = append(why, item) // one item may name several instances
+				}
+			}
 		}
 	}
-	return ""
+	return strings.Join(why, "; ")
 }
 
 // managedRulesBlock renders the zone's cloudflare_ruleset of phase

@@ -58,3 +58,33 @@ func TestPreviousWAFFreePlan(t *testing.T) {
 	}
 	checkFixed(t, dir, opts, "waf-managed-rules-v1", 4)
 }
+
+// TestPreviousWAFRepeated: WAF resources with a for_each the repository decides (a local, a
+// literal set) are read instance by instance, as Terraform makes them: one exception per
+// URL override instance, rules at their default dropped; one whose for_each a variable
+// decides is left, saying so.
+func TestPreviousWAFRepeated(t *testing.T) {
+	opts := Options{Target: terraform.ProviderV5}
+	dir, res := fixedCopy(t, "waf/repeated", opts)
+	checkNewTypes(t, "waf/repeated", dir, opts.Target)
+	rw, ok := rewriteOf(res, "cloudflare_ruleset.managed_rules")
+	if !ok || strings.Join(rw.Old, " ") != "cloudflare_waf_override.uploads cloudflare_waf_rule.defaults" {
+		t.Fatalf("rewrites = %+v, left %v", res.Rewrites, res.Left)
+	}
+	if l := leftFor(res, "cloudflare_waf_group.per_environment"); len(l) != 1 || !strings.Contains(l[0], "does not decide its instances") {
+		t.Errorf("per_environment left = %v", l)
+	}
+	text := string(mustRead(t, filepath.Join(dir, "main.tf")))
+	admin := strings.Index(text, `"waf_override:uploads_admin"`)
+	media := strings.Index(text, `"waf_override:uploads_media"`)
+	managed := strings.Index(text, `id = "`+inventory.RulesetCloudflareManaged+`"`)
+	if admin < 0 || media < admin || managed < media || !strings.Contains(text, `media.example.com/*`) {
+		t.Errorf("one exception per override instance before the execute rule, with its URLs:\n%s", text)
+	}
+	// The comment above a block taken away goes with it, not onto the next block.
+	if !strings.Contains(text, "# Comments of cloudflare_waf_rule.defaults (kept by sunset fix):\n# Rules put back to their default after a test.\n\n") {
+		t.Errorf("the comment above a removed block is not kept as its own:\n%s", text)
+	}
+	leftSaidInPlace(t, dir, res)
+	checkFixed(t, dir, opts, "waf-managed-rules-v1", 1)
+}
