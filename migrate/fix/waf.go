@@ -35,7 +35,7 @@ type wafGroup struct {
 	zoneText string
 	res      []*Resource
 	zi       inventory.ZoneInventory
-	pkgs     map[string]int          // package id -> index in zi.WAFPackages
+	pkgs     map[string]int         // package id -> index in zi.WAFPackages
 	ids      map[*Resource][]string // the objects each resource configures, one per instance
 }
 
