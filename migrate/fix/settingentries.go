@@ -2,6 +2,7 @@ package fix
 
 import (
 	"fmt"
+	"github.com/sunsetscan/sunset/scanner/repo"
 	"math/big"
 	"regexp"
 	"slices"
@@ -117,14 +118,14 @@ func (sc *settingsScope) dynamic(b *hclsyntax.Block) (*hclsyntax.Body, *settings
 // guard that the collection is not empty: X for `cond ? [X] : []` (then the guard is cond),
 // else the one element of the collection, whatever its type.
 func (sc *settingsScope) element(each hclsyntax.Expression) (iteratorOf, guard) {
-	if c, ok := unparen(each).(*hclsyntax.ConditionalExpr); ok {
+	if c, ok := repo.Unparen(each).(*hclsyntax.ConditionalExpr); ok {
 		cond := sc.condition(c.Condition)
 		for _, branch := range []struct {
 			one, none hclsyntax.Expression
 			when      bool
 		}{{c.TrueResult, c.FalseResult, true}, {c.FalseResult, c.TrueResult, false}} {
-			one, isOne := unparen(branch.one).(*hclsyntax.TupleConsExpr)
-			none, isNone := unparen(branch.none).(*hclsyntax.TupleConsExpr)
+			one, isOne := repo.Unparen(branch.one).(*hclsyntax.TupleConsExpr)
+			none, isNone := repo.Unparen(branch.none).(*hclsyntax.TupleConsExpr)
 			if isOne && isNone && len(one.Exprs) == 1 && len(none.Exprs) == 0 {
 				x, _ := sc.text(one.Exprs[0])
 				return iteratorOf{value: parenthesized(one.Exprs[0], x), key: "0"}, guard{cond: cond, when: branch.when}
@@ -192,7 +193,7 @@ func (sc *settingsScope) attribute(e *settingEntry) {
 func (sc *settingsScope) nullBranches(x hclsyntax.Expression) (hclsyntax.Expression, []guard) {
 	var gs []guard
 	for {
-		x = unparen(x)
+		x = repo.Unparen(x)
 		c, ok := x.(*hclsyntax.ConditionalExpr)
 		if !ok {
 			return x, gs
@@ -229,7 +230,7 @@ func (sc *settingsScope) provenNonNull(x hclsyntax.Expression) bool {
 // operation (each fails on a null rather than passing it on), a lookup with a default that
 // is never null, or most function calls; not a variable, an attribute or an element.
 func neverNull(x hclsyntax.Expression) bool {
-	switch e := unparen(x).(type) {
+	switch e := repo.Unparen(x).(type) {
 	case *hclsyntax.LiteralValueExpr:
 		return !e.Val.IsNull()
 	case *hclsyntax.TemplateExpr, *hclsyntax.TemplateWrapExpr, *hclsyntax.BinaryOpExpr, *hclsyntax.UnaryOpExpr,
@@ -260,7 +261,7 @@ func nullable(ev *evaluator, x hclsyntax.Expression, depth int) bool {
 	if depth > 8 {
 		return true
 	}
-	switch e := unparen(x).(type) {
+	switch e := repo.Unparen(x).(type) {
 	case *hclsyntax.LiteralValueExpr:
 		return e.Val.IsNull()
 	case *hclsyntax.ConditionalExpr:
@@ -301,18 +302,8 @@ func traversalNullable(ev *evaluator, t hcl.Traversal, depth int) bool {
 	return false
 }
 
-func unparen(x hclsyntax.Expression) hclsyntax.Expression {
-	for {
-		p, ok := x.(*hclsyntax.ParenthesesExpr)
-		if !ok {
-			return x
-		}
-		x = p.Expression
-	}
-}
-
 func isNullLiteral(x hclsyntax.Expression) bool {
-	l, ok := unparen(x).(*hclsyntax.LiteralValueExpr)
+	l, ok := repo.Unparen(x).(*hclsyntax.LiteralValueExpr)
 	return ok && l.Val.IsNull()
 }
 
@@ -320,7 +311,7 @@ func isNullLiteral(x hclsyntax.Expression) bool {
 // conditional itself, so that it stays whole.
 func (sc *settingsScope) condition(x hclsyntax.Expression) string {
 	text, _ := sc.text(x)
-	if _, nested := unparen(x).(*hclsyntax.ConditionalExpr); nested {
+	if _, nested := repo.Unparen(x).(*hclsyntax.ConditionalExpr); nested {
 		return "(" + text + ")"
 	}
 	return text

@@ -13,11 +13,11 @@ import (
 // that makes it deprecated it is not set. sunset fix writes SRV data.service that way when a
 // record's type is not a literal, since NAPTR records use the same field.
 func NullWhen(x hclsyntax.Expression, want string) bool {
-	c, ok := unparen(x).(*hclsyntax.ConditionalExpr)
+	c, ok := Unparen(x).(*hclsyntax.ConditionalExpr)
 	if !ok {
 		return false
 	}
-	b, ok := unparen(c.Condition).(*hclsyntax.BinaryOpExpr)
+	b, ok := Unparen(c.Condition).(*hclsyntax.BinaryOpExpr)
 	if !ok || (!literalIs(b.LHS, want) && !literalIs(b.RHS, want)) {
 		return false
 	}
@@ -30,7 +30,8 @@ func NullWhen(x hclsyntax.Expression, want string) bool {
 	return false
 }
 
-func unparen(x hclsyntax.Expression) hclsyntax.Expression {
+// Unparen is x without the parentheses around it.
+func Unparen(x hclsyntax.Expression) hclsyntax.Expression {
 	for {
 		p, ok := x.(*hclsyntax.ParenthesesExpr)
 		if !ok {
@@ -42,7 +43,7 @@ func unparen(x hclsyntax.Expression) hclsyntax.Expression {
 
 // literalIs reports whether x is the string literal want (case aside).
 func literalIs(x hclsyntax.Expression, want string) bool {
-	x = unparen(x)
+	x = Unparen(x)
 	if t, ok := x.(*hclsyntax.TemplateExpr); ok && len(t.Parts) == 1 {
 		x = t.Parts[0]
 	}
@@ -51,6 +52,6 @@ func literalIs(x hclsyntax.Expression, want string) bool {
 }
 
 func isNull(x hclsyntax.Expression) bool {
-	l, ok := unparen(x).(*hclsyntax.LiteralValueExpr)
+	l, ok := Unparen(x).(*hclsyntax.LiteralValueExpr)
 	return ok && l.Val.IsNull()
 }
