@@ -2,7 +2,6 @@ package fix
 
 import (
 	"fmt"
-	"github.com/sunsetscan/sunset/scanner/repo"
 	"math/big"
 	"regexp"
 	"slices"
@@ -12,6 +11,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/sunsetscan/sunset/scanner/repo"
 )
 
 // A settings block of cloudflare_zone_settings_override read as the settings it sets, each
