@@ -123,6 +123,7 @@ func corpusRepo(t *testing.T, src string, target terraform.Provider) (before, af
 	if d, _ := again.Diff(); d != "" {
 		t.Errorf("%s (%s): a second run changes the files again:\n%s", filepath.Base(src), target, d)
 	}
+	leftSaidInPlace(t, dir, res) // every leftover commented where it stands
 	explained := map[string][]string{}
 	for _, p := range append(append([]Problem{}, res.Left...), res.Problems...) {
 		path := filepath.Join(dir, filepath.FromSlash(p.Path))

@@ -55,7 +55,7 @@ func (f *fixer) previousWAF(ev *evaluator, m *Module) {
 	for _, key := range slices.Sorted(maps.Keys(f.waf.onWithPackages)) {
 		dir, zoneText, _ := strings.Cut(key, "\x00")
 		if r := f.waf.onWithPackages[key]; dir == m.Dir && !written[zoneText] {
-			f.res.Left = append(f.res.Left, Problem{Path: r.File.Path, Line: r.Line(), Message: r.Address() + `.settings.waf not carried over: the zone's previous WAF resources are left (see them), so no managed rules entry point executes the Cloudflare Managed Ruleset in its place yet`})
+			f.wafNotCarried(r)
 		}
 	}
 }

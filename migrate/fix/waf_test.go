@@ -88,3 +88,46 @@ func TestPreviousWAFRepeated(t *testing.T) {
 	leftSaidInPlace(t, dir, res)
 	checkFixed(t, dir, opts, "waf-managed-rules-v1", 1)
 }
+
+// TestWAFSwitchWithPreviousWAFLeft: a waf switch on whose zone's previous WAF resources are
+// left (a rule not at its default: old rule ids do not map) is said to be not carried over,
+// where it stood and in the summary; nothing claims an entry point that was not written.
+func TestWAFSwitchWithPreviousWAFLeft(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{"main.tf": `resource "cloudflare_zone_settings_override" "site" {
+  zone_id = "b1946ac92492d2347c6235b4d2611184"
+  settings {
+    waf            = "on"
+    min_tls_version = "1.2"
+  }
+}
+
+resource "cloudflare_waf_rule" "probe" {
+  zone_id = "b1946ac92492d2347c6235b4d2611184"
+  rule_id = "100000"
+  mode    = "simulate"
+}
+`})
+	res, err := Run(Options{Root: dir, Target: terraform.ProviderV5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := res.Write(); err != nil {
+		t.Fatal(err)
+	}
+	if l := leftFor(res, "cloudflare_zone_settings_override.site.settings.waf"); len(l) != 1 || !strings.Contains(l[0], "not carried over") {
+		t.Errorf("the waf switch is not left: %v", res.Left)
+	}
+	for _, rw := range res.Rewrites {
+		for _, n := range rw.Notes {
+			if strings.Contains(n, "in its place") && strings.Contains(n, "waf") {
+				t.Errorf("a note claims what was not written: %s", n)
+			}
+		}
+	}
+	text := string(mustRead(t, filepath.Join(dir, "main.tf")))
+	if strings.Contains(text, "Managed Ruleset in its place.") || strings.Contains(text, `phase   = "http_request_firewall_managed"`) {
+		t.Errorf("the file claims an entry point that was not written:\n%s", text)
+	}
+	leftSaidInPlace(t, dir, res)
+}

@@ -2,6 +2,7 @@ package fix
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/sunsetscan/sunset/migrate"
@@ -51,6 +52,33 @@ func wafValue(ev *evaluator, e settingEntry) string {
 	return strings.ToLower(knownString(ev, e.expr))
 }
 
+// What a waf switch on says when the zone's previous WAF resources are to write the entry
+// point; previousWAF takes it back (wafNotCarried) when they are left.
+const (
+	wafWithPackagesNote    = "settings.waf (on) dropped: the managed rules entry point written for the zone's previous WAF resources executes the Cloudflare Managed Ruleset in its place"
+	wafWithPackagesInPlace = `waf = "on" (the previous WAF's switch) went: the managed rules entry point that replaces the zone's cloudflare_waf_* resources executes the Cloudflare Managed Ruleset in its place.`
+)
+
+// wafNotCarried takes back what r's waf switch said of the entry point its zone's previous
+// WAF resources were to write, now that they are left: the note and the comment say it is
+// not carried over yet, and why is left where r stands.
+func (f *fixer) wafNotCarried(r *Resource) {
+	why := r.Address() + `.settings.waf not carried over: the zone's previous WAF resources are left (see them), so no managed rules entry point executes the Cloudflare Managed Ruleset in its place yet`
+	for i := range f.res.Rewrites {
+		for j, n := range f.res.Rewrites[i].Notes {
+			if n == wafWithPackagesNote && slices.Contains(f.res.Rewrites[i].Old, r.Address()) {
+				f.res.Rewrites[i].Notes[j] = "settings.waf (on) dropped, not carried over yet: see what is left"
+			}
+		}
+	}
+	es := f.edits[r.File]
+	for i := range es {
+		es[i].text = strings.ReplaceAll(es[i].text, commentLines(wafWithPackagesInPlace, ""), "")
+		es[i].text = strings.ReplaceAll(es[i].text, wafWithPackagesInPlace, `waf = "on" (the previous WAF's switch) went, not carried over yet: see the comment above `+r.Address()+`.`)
+	}
+	f.leave(r, why)
+}
+
 // wafSwitch carries the waf setting e of r (an override or a cloudflare_zone_setting) over.
 func (f *fixer) wafSwitch(ev *evaluator, r *Resource, e settingEntry) wafOutcome {
 	val := wafValue(ev, e)
@@ -81,8 +109,7 @@ func (f *fixer) wafSwitch(ev *evaluator, r *Resource, e settingEntry) wafOutcome
 			f.waf.onWithPackages = map[string]*Resource{}
 		}
 		f.waf.onWithPackages[key] = r
-		return wafOutcome{note: "settings.waf (on) dropped: the managed rules entry point written for the zone's previous WAF resources executes the Cloudflare Managed Ruleset in its place",
-			inPlace: `waf = "on" (the previous WAF's switch) went: the managed rules entry point that replaces the zone's cloudflare_waf_* resources executes the Cloudflare Managed Ruleset in its place.`}
+		return wafOutcome{note: wafWithPackagesNote, inPlace: wafWithPackagesInPlace}
 	}
 	if addr, ok := f.waf.entryPoints[key]; ok {
 		return wafOutcome{note: "settings.waf dropped: " + addr + " (written for the zone's other waf setting) executes the managed rules in its place"}
