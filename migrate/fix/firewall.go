@@ -49,6 +49,15 @@ func (f *fixer) firewallGroup(ev *evaluator, g *group) {
 	if len(pairs) == 0 {
 		return
 	}
+	if len(kept) > 0 {
+		if by := ordering(ev, g); by != nil {
+			why := fmt.Sprintf(" not rewritten, with the zone's other firewall rules: %s is an allow rule (or may be), which lets requests past the other rules only while they are in the same engine, and %s must stay (see there): all stay until that is decided", by.rule.Address(), firstKept(g, kept).rule.Address())
+			for _, p := range pairs {
+				f.leavePair(p, p.rule.Address()+why)
+			}
+			return
+		}
+	}
 	rw := Rewrite{Module: g.module.Dir, Zone: zone.label(g.zoneText), Plan: zone.plan}
 	if zone.plan != "" {
 		rw.Notes = append(rw.Notes, "plan "+zone.plan+" from "+zone.source)
@@ -115,6 +124,34 @@ func (f *fixer) mergeGroup(ev *evaluator, g *group, ep *Resource, res *customrul
 	rw.File, rw.Line = olds[0].File.Path, olds[0].Line()
 	f.replace(olds, "", rw.New)
 	f.res.Rewrites = append(f.res.Rewrites, rw)
+}
+
+// ordering is a pair of the group whose action is allow, or is not known (nil when none):
+// an allow lets requests past the firewall rules after it (without priorities, past every
+// rule but log and bypass), which it no longer does for a rule left in the old engine while
+// it moves, or moved while it stays. A bypass names products, not firewall rules: its skip
+// reaches them from either engine.
+func ordering(ev *evaluator, g *group) *pair {
+	for _, p := range g.pairs {
+		x := ruleAttr(p.rule, "action")
+		if x == nil {
+			continue
+		}
+		if v := knownString(ev, x); v == "" || v == "allow" {
+			return p
+		}
+	}
+	return nil
+}
+
+// firstKept is the first pair of the group, in its order, that kept holds.
+func firstKept(g *group, kept map[*pair][]string) *pair {
+	for _, p := range g.pairs {
+		if _, k := kept[p]; k {
+			return p
+		}
+	}
+	return nil
 }
 
 // groupRules are the old rules of a group with their values; false when any is not known.

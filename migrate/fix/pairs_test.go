@@ -424,3 +424,60 @@ func TestTemplateFieldsRenamedWhereWritten(t *testing.T) {
 		}
 	}
 }
+
+// TestAllowRuleKeepsTheZonesRulesTogether: when one rule must stay (cf.threat_score), an
+// allow rule that let requests past it stays too (a skip in the new engine would not reach
+// the rule left in the old one), and so do the others, each saying why; without an allow,
+// the others move and the one stays.
+func TestAllowRuleKeepsTheZonesRulesTogether(t *testing.T) {
+	rules := func(action string) string {
+		return `variable "zone_id" {
+  default = "0da42c8d2132a9ddaf714f9e7c920711"
+}
+
+resource "cloudflare_filter" "bots" {
+  zone_id    = var.zone_id
+  expression = "(cf.client.bot) or (cf.threat_score gt 14)"
+}
+
+resource "cloudflare_firewall_rule" "bots" {
+  zone_id   = var.zone_id
+  filter_id = cloudflare_filter.bots.id
+  action    = "block"
+}
+
+resource "cloudflare_filter" "monitor" {
+  zone_id    = var.zone_id
+  expression = "(ip.src in {192.0.2.0/24})"
+}
+
+resource "cloudflare_firewall_rule" "monitor" {
+  zone_id   = var.zone_id
+  filter_id = cloudflare_filter.monitor.id
+  action    = "` + action + `"
+}
+`
+	}
+	for _, c := range []struct {
+		action string
+		moved  bool
+	}{{"allow", false}, {"block", true}} {
+		dir := t.TempDir()
+		writeTree(t, dir, map[string]string{"main.tf": rules(c.action)})
+		res, err := Run(Options{Root: dir, Target: terraform.ProviderV5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := res.Write(); err != nil {
+			t.Fatal(err)
+		}
+		_, moved := rewriteOf(res, "cloudflare_ruleset.custom_rules")
+		if moved != c.moved {
+			t.Errorf("%s: monitor moved = %v, want %v; left %v", c.action, moved, c.moved, res.Left)
+		}
+		if l := leftFor(res, "cloudflare_firewall_rule.monitor"); !c.moved && (len(l) != 1 || !strings.Contains(l[0], "is an allow rule")) {
+			t.Errorf("%s: monitor left = %v", c.action, l)
+		}
+		leftSaidInPlace(t, dir, res)
+	}
+}

@@ -78,8 +78,9 @@ func TestSnapshotImportsAndRefs(t *testing.T) {
 }
 
 // TestZonePlanKeepsWhatItCannotTake: on a Free zone (--zone-plan), the rule using matches
-// stays a firewall rule, with a comment saying what to decide, and is listed; the others
-// move.
+// stays a firewall rule, with a comment saying what to decide, and is listed; the zone's
+// allow rule let the office past it, which it does only in the same engine, so the others
+// stay with it, saying so.
 func TestZonePlanKeepsWhatItCannotTake(t *testing.T) {
 	dir := copyFixture(t, "nopriority")
 	res, err := Run(Options{Root: dir, Target: terraform.ProviderV5, ZonePlans: map[string]string{"shop.example.com": "free"}})
@@ -102,9 +103,13 @@ func TestZonePlanKeepsWhatItCannotTake(t *testing.T) {
 	if !strings.Contains(text, "# sunset fix: cloudflare_firewall_rule.admin_block not rewritten") || !strings.Contains(text, `resource "cloudflare_firewall_rule" "admin_block"`) {
 		t.Errorf("the kept rule or its comment is missing:\n%s", text)
 	}
-	if len(res.Rewrites) != 1 || res.Rewrites[0].Plan != "free" || !strings.Contains(res.Rewrites[0].Notes[0], "--zone-plan") {
-		t.Errorf("rewrites %+v: want the others moved, the plan from --zone-plan", res.Rewrites)
+	if len(res.Rewrites) != 0 {
+		t.Errorf("rewrites %+v: want none, the allow rule orders the others", res.Rewrites)
 	}
+	if l := leftFor(res, "cloudflare_firewall_rule.search_bypass"); len(l) != 1 || !strings.Contains(l[0], "cloudflare_firewall_rule.office_allow is an allow rule") {
+		t.Errorf("search_bypass left = %v, want it left with the allow rule named", l)
+	}
+	leftSaidInPlace(t, dir, res)
 }
 
 // TestRefsFitTheAPI: a ref longer than the API's 50 characters is shortened, the same way

@@ -68,6 +68,10 @@ func TestTerraformValidatesFixtures(t *testing.T) {
 	}
 }
 
+// roundTripRuleset is the ruleset fix writes for the foreach fixture: created only when the
+// old rules' for_each leaves a rule, as they were (count = length(var.rules) > 0 ? 1 : 0).
+const roundTripRuleset = "cloudflare_ruleset.custom_rules[0]"
+
 // The zone of the round trips (the emulator accepts firewall rules until their end of life).
 var (
 	roundTripZone = seed.ID("zone", "fix.example")
@@ -114,12 +118,13 @@ func TestTerraformPlanForgetsV4(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := tf.Plan(t, dir, env)
+	t.Logf("terraform plan after sunset fix --target v4: %s", p.Summary())
 	for _, addr := range []string{`cloudflare_filter.this["block_cn"]`, `cloudflare_firewall_rule.this["office"]`} {
 		if got := p.Actions(addr); !slices.Equal(got, []string{"forget"}) {
 			t.Errorf("plan actions of %s = %q, want [forget]", addr, got)
 		}
 	}
-	if got := p.Actions("cloudflare_ruleset.custom_rules"); !slices.Equal(got, []string{"create"}) {
+	if got := p.Actions(roundTripRuleset); !slices.Equal(got, []string{"create"}) {
 		t.Errorf("plan actions of the ruleset = %q, want [create]", got)
 	}
 	if del := p.With("delete"); len(del) > 0 {
@@ -148,7 +153,8 @@ func TestTerraformPlanV5TwoSteps(t *testing.T) {
 	tfrun.PinProvider(t, dir, providerBuilds[terraform.ProviderV5])
 	tf.Init(t, dir)
 	p := tf.Plan(t, dir, env)
-	if got := p.Actions("cloudflare_ruleset.custom_rules"); !slices.Equal(got, []string{"create"}) {
+	t.Logf("terraform plan on provider v5 after sunset fix and the clean-up script: %s", p.Summary())
+	if got := p.Actions(roundTripRuleset); !slices.Equal(got, []string{"create"}) {
 		t.Errorf("plan actions of the ruleset = %q, want [create]", got)
 	}
 	if del := append(p.With("delete"), p.With("update")...); len(del) > 0 {
@@ -182,6 +188,11 @@ func sunsetRetiresTheOld(t *testing.T, em *tfrun.Emulator) {
 			t.Errorf("the plan after the fix creates rules again: %s %s", st.ID, st.Title)
 		}
 	}
+	kinds := map[string]int{}
+	for _, st := range p.Steps() {
+		kinds[string(st.Kind)]++
+	}
+	t.Logf("sunset plan after the Terraform apply: %d steps %v", len(p.Steps()), kinds)
 	res, err := apply.Apply(context.Background(), p, apply.Options{Client: c, Snapshot: snap})
 	if err != nil {
 		t.Fatal(err)
@@ -193,6 +204,7 @@ func sunsetRetiresTheOld(t *testing.T, em *tfrun.Emulator) {
 	}
 	after := zoneNow(t, em)
 	now, _ := after.Ruleset(vocab.PhaseCustomRules)
+	t.Logf("after sunset apply: %d firewall rules, %d filters, %d custom rules (%d before)", len(after.FirewallRules), len(after.Filters), len(now.Rules), len(rules.Rules))
 	if len(after.FirewallRules)+len(after.Filters) > 0 || len(now.Rules) != len(rules.Rules) {
 		t.Errorf("after sunset apply: %d firewall rules, %d filters, %d custom rules (want 0, 0, %d)", len(after.FirewallRules), len(after.Filters), len(now.Rules), len(rules.Rules))
 	}
@@ -201,6 +213,7 @@ func sunsetRetiresTheOld(t *testing.T, em *tfrun.Emulator) {
 // noChanges: terraform plan after the whole sequence has nothing to do.
 func noChanges(t *testing.T, p *tfrun.PlanJSON) {
 	t.Helper()
+	t.Logf("terraform plan at the end: %s", p.Summary())
 	for _, action := range []string{"create", "update", "delete", "forget"} {
 		if got := p.With(action); len(got) > 0 {
 			t.Errorf("terraform plan after sunset apply wants to %s %q, want no changes", action, got)
@@ -220,7 +233,7 @@ func checkAfterApply(t *testing.T, tf *tfrun.Terraform, dir string, em *tfrun.Em
 	if !ok || len(rs.Rules) != 2 || rs.Rules[0].Action != vocab.ActionSkip || rs.Rules[1].Expression != `ip.src.country eq "CN"` {
 		t.Errorf("custom rules entry point after the apply: %+v", rs)
 	}
-	if got := strings.Fields(tf.Run(t, dir, nil, "state", "list")); !slices.Equal(got, []string{"cloudflare_ruleset.custom_rules"}) {
+	if got := strings.Fields(tf.Run(t, dir, nil, "state", "list")); !slices.Equal(got, []string{roundTripRuleset}) {
 		t.Errorf("state after the apply holds %q, want only the ruleset", got)
 	}
 }

@@ -2,8 +2,10 @@ package tfrun
 
 import (
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -85,4 +87,19 @@ func (p *PlanJSON) With(action string) []string {
 		}
 	}
 	return out
+}
+
+// Summary counts the plan's changes by action, as `terraform plan` ends its output:
+// "create 1, forget 4" (actions in a fixed order, those with none left out; "no changes").
+func (p *PlanJSON) Summary() string {
+	var parts []string
+	for _, action := range []string{"create", "update", "delete", "forget"} {
+		if n := len(p.With(action)); n > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", action, n))
+		}
+	}
+	if len(parts) == 0 {
+		return "no changes"
+	}
+	return strings.Join(parts, ", ")
 }

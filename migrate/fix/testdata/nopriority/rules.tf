@@ -35,10 +35,10 @@ resource "cloudflare_firewall_rule" "search_bypass" {
   products  = ["waf", "rateLimit"]
 }
 
-# Known bad reputation: kept for its owner to decide.
+# Tor exit traffic: challenged.
 resource "cloudflare_filter" "threat" {
   zone_id    = cloudflare_zone.shop.id
-  expression = "cf.threat_score gt 30"
+  expression = "ip.geoip.country eq \"T1\""
 }
 
 resource "cloudflare_firewall_rule" "threat" {
