@@ -34,6 +34,10 @@ type Result struct {
 	Left []Problem `json:"left"`
 	// Problems are files fix could not read or parse (left as they are).
 	Problems []Problem `json:"problems"`
+	// Dangling are the blocks that refer to a resource fix replaces (or replaced on an earlier
+	// run) and no block declares any more: Terraform refuses the configuration until each is
+	// pointed elsewhere or removed, so `fix --check` fails while there are any.
+	Dangling []Problem `json:"dangling"`
 	// StateSteps say how the old resources leave the state without being destroyed.
 	StateSteps []string `json:"state_steps"`
 	// units says what Write writes together (units.go).

@@ -3,6 +3,7 @@ package fix
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/hashicorp/hcl/v2"
@@ -13,6 +14,9 @@ import (
 // entry now names the resource that replaced it; any other reference (an output, another
 // resource's attribute) has no counterpart fix can choose, so it is reported with a comment
 // above its block saying what to point it at.
+//
+// A reference left from an earlier run (the old resource gone from the files, the comment
+// above the block) is found again, so --check keeps failing until it is resolved.
 func (f *fixer) references() {
 	for _, m := range f.repo.Modules {
 		gone := map[string]*Resource{}
@@ -21,14 +25,44 @@ func (f *fixer) references() {
 				gone[r.Address()] = r
 			}
 		}
-		if len(gone) == 0 {
-			continue
+		declared := map[string]bool{}
+		for _, r := range m.Resources {
+			declared[r.Address()] = true
 		}
 		for _, file := range m.Files {
 			for _, b := range file.Body.Blocks {
-				f.blockReferences(file, b, gone)
+				if len(gone) > 0 {
+					f.blockReferences(file, b, gone)
+				}
+				f.undeclared(file, b, declared)
 			}
 		}
+	}
+}
+
+// replacedTypes are the types whose resources fix replaces by others.
+var replacedTypes = []string{typeFilter, typeFirewallRule, typeRateLimit, typeWAFPackage, typeWAFGroup, typeWAFRule, typeWAFOverride}
+
+// undeclared lists b in Dangling when it refers to a resource of a type fix replaces that
+// no block of its module declares (what an earlier run of fix left to resolve).
+func (f *fixer) undeclared(file *File, b *hclsyntax.Block, declared map[string]bool) {
+	if b.Type == "removed" || b.Type == "moved" || b.Type == "import" {
+		return // they name addresses the configuration no longer (or not yet) declares
+	}
+	var missing []string
+	_ = hclsyntax.VisitAll(b.Body, func(n hclsyntax.Node) hcl.Diagnostics {
+		tr, ok := n.(*hclsyntax.ScopeTraversalExpr)
+		if !ok || len(tr.Traversal) < 2 || !slices.Contains(replacedTypes, tr.Traversal.RootName()) {
+			return nil
+		}
+		if addr := tr.Traversal.RootName() + "." + attrName(tr.Traversal[1]); !declared[addr] && !slices.Contains(missing, addr) {
+			missing = append(missing, addr)
+		}
+		return nil
+	})
+	if len(missing) > 0 {
+		f.res.Dangling = append(f.res.Dangling, Problem{Path: file.Path, Line: b.DefRange().Start.Line,
+			Message: fmt.Sprintf("%s refers to %s, which no block declares: Terraform refuses the configuration until the reference is pointed elsewhere or removed", blockName(b), joinList(missing))})
 	}
 }
 
@@ -75,6 +109,7 @@ func (f *fixer) blockReferences(file *File, b *hclsyntax.Block, gone map[string]
 	what := blockName(b)
 	msg := fmt.Sprintf("%s refers to %s, which fix replaced: point it at the new rule (its ref is the old resource's name) or remove it; Terraform fails on the reference until then", what, joinList(reported))
 	f.res.Left = append(f.res.Left, Problem{Path: file.Path, Line: b.DefRange().Start.Line, Message: msg})
+	f.res.Dangling = append(f.res.Dangling, Problem{Path: file.Path, Line: b.DefRange().Start.Line, Message: msg})
 	f.commentAbove(file, b.Range().Start.Byte, "sunset fix: "+msg+".")
 }
 

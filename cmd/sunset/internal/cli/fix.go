@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	ucli "github.com/urfave/cli/v2"
@@ -36,13 +37,14 @@ cloudflare_ruleset of custom rules (in the order the old rules ran), and the oth
 
 Prints a unified diff on stdout and a summary on stderr; changes nothing unless --write.
 --check exits 1 when there is something to rewrite, or when sunset check reports a usage
-fix handles in the Terraform with no '# sunset fix:' comment saying why it stays (for CI).
+fix handles in the Terraform with no '# sunset fix:' comment saying why it stays, or while
+a block refers to an old resource fix replaced (for CI).
 A second run changes nothing.
 The old resources leave the state without being destroyed: removed blocks for --target v4,
 a state clean-up script to run before the upgrade for --target v5.`),
 		Flags: []ucli.Flag{
 			&ucli.BoolFlag{Name: "write", Usage: "change the files (default: only show the diff)"},
-			&ucli.BoolFlag{Name: "check", Usage: "exit 1 when there is something to rewrite, or a usage sunset check reports that no # sunset fix: comment explains"},
+			&ucli.BoolFlag{Name: "check", Usage: "exit 1 when there is something to rewrite, a usage sunset check reports that no # sunset fix: comment explains, or a reference to a replaced resource"},
 			&ucli.StringFlag{Name: "target", Value: "v5", Usage: "provider `VERSION` the result is for: v5 (the full move) or v4 (stay on v4 for now)"},
 			&ucli.StringSliceFlag{Name: flagZonePlan, Usage: "a zone's subscription: `NAME=LEVEL` (NAME a zone name, id, or zone_id as written, e.g. var.zone_id; LEVEL free, pro, business or enterprise); repeatable"},
 			&ucli.StringFlag{Name: "snapshot", Usage: "a scan's snapshot `FILE` (or a plan directory's snapshot.json): zones' plans and existing entry points"},
@@ -152,7 +154,7 @@ func runFix(s *Streams, o fixOptions) error {
 	switch {
 	case len(res.Problems) > 0:
 		return &exitError{code: ExitIncomplete}
-	case o.check && (len(res.Files) > 0 || len(unexplained) > 0):
+	case o.check && (len(res.Files) > 0 || len(unexplained) > 0 || len(res.Dangling) > 0):
 		return &exitError{code: ExitFindings}
 	}
 	return nil
@@ -210,6 +212,12 @@ func writeFixSummary(s *Streams, o fixOptions, res *fix.Result, written bool, un
 			fmt.Fprintf(e, "  %s\n", textsafe.Sanitize(p.String()))
 		}
 	}
+	if d := danglingNotLeft(res); len(d) > 0 {
+		fmt.Fprintf(e, "\nReferences to resources no block declares (%d): Terraform refuses the configuration until each is resolved\n", len(d))
+		for _, p := range d {
+			fmt.Fprintf(e, "  %s\n", textsafe.Sanitize(p.String()))
+		}
+	}
 	if len(res.Problems) > 0 {
 		fmt.Fprintf(e, "\nNot read (%d): left as they are\n", len(res.Problems))
 		for _, p := range res.Problems {
@@ -238,4 +246,16 @@ func writeFixSummary(s *Streams, o fixOptions, res *fix.Result, written bool, un
 	default:
 		fmt.Fprintf(e, "\n%s to change: review the diff, then run again with --write.\n", reports.Plural(len(res.Files), "file", "files"))
 	}
+}
+
+// danglingNotLeft are the dangling references the summary has not listed among what fix
+// left (those an earlier run left, found again).
+func danglingNotLeft(res *fix.Result) []fix.Problem {
+	var out []fix.Problem
+	for _, d := range res.Dangling {
+		if !slices.Contains(res.Left, d) {
+			out = append(out, d)
+		}
+	}
+	return out
 }

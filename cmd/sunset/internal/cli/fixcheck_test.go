@@ -81,3 +81,52 @@ func TestFixCheckFailsWhatCheckFails(t *testing.T) {
 		t.Fatalf("fix --check with the comment: exit %d, want 0:\n%s", r.code, r.stderr)
 	}
 }
+
+// TestFixCheckFailsWhileAReferenceDangles: an output reading the ids of firewall rules fix
+// replaces has no counterpart fix can choose; after the rewrite is written, Terraform
+// refuses the configuration, and fix --check keeps failing, naming the output, until it is
+// pointed elsewhere.
+func TestFixCheckFailsWhileAReferenceDangles(t *testing.T) {
+	dir := t.TempDir()
+	text := `variable "zone_id" {
+  type    = string
+  default = "0da42c8d2132a9ddaf714f9e7c920711"
+}
+
+resource "cloudflare_filter" "office" {
+  zone_id    = var.zone_id
+  expression = "ip.src in {192.0.2.0/24}"
+}
+
+resource "cloudflare_firewall_rule" "office" {
+  zone_id   = var.zone_id
+  filter_id = cloudflare_filter.office.id
+  action    = "block"
+}
+
+output "rule_id" {
+  value = cloudflare_firewall_rule.office.id
+}
+`
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if r := runSunset(t, nil, "fix", "--write", dir); r.code != 0 {
+		t.Fatalf("fix --write: exit %d:\n%s", r.code, r.stderr)
+	}
+	r := runSunset(t, nil, "fix", "--check", dir)
+	if r.code != ExitFindings || !strings.Contains(r.stderr, "output rule_id refers to cloudflare_firewall_rule.office, which no block declares") {
+		t.Fatalf("fix --check after the write: exit %d, want %d naming the output:\n%s", r.code, ExitFindings, r.stderr)
+	}
+	written, err := os.ReadFile(filepath.Join(dir, "main.tf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fixed := strings.Replace(string(written), "cloudflare_firewall_rule.office.id", "cloudflare_ruleset.custom_rules.id", 1)
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(fixed), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if r := runSunset(t, nil, "fix", "--check", dir); r.code != 0 {
+		t.Fatalf("fix --check once the output points elsewhere: exit %d:\n%s", r.code, r.stderr)
+	}
+}
