@@ -128,3 +128,44 @@ func TestSRVCollectionInstances(t *testing.T) {
 		t.Errorf("left = %v", res.Left)
 	}
 }
+
+// TestSRVRecordKeptInItsOwnSyntax: under --target v5 a v4 cloudflare_record loses its SRV
+// fields and stays a v4 block (tf-migrate moves it with the rest): its references are v4's
+// and are not reported as names provider v5 lacks.
+func TestSRVRecordKeptInItsOwnSyntax(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{"main.tf": `data "cloudflare_zone" "main" {
+  name = "example.org"
+}
+
+resource "cloudflare_record" "edge" {
+  zone_id = data.cloudflare_zone.main.id
+  name    = "edge"
+  value   = "edge.example.net"
+  type    = "CNAME"
+}
+
+resource "cloudflare_record" "srv" {
+  zone_id = data.cloudflare_zone.main.id
+  name    = "_minecraft._tcp"
+  type    = "SRV"
+
+  data {
+    service  = "_minecraft"
+    proto    = "_tcp"
+    name     = "example.org"
+    priority = 20
+    weight   = 10
+    port     = 25565
+    target   = cloudflare_record.edge.hostname
+  }
+}
+`})
+	res, err := Run(Options{Root: dir, Target: terraform.ProviderV5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := rewriteOf(res, "cloudflare_record.srv"); !ok || len(res.Left) > 0 {
+		t.Errorf("rewrites %+v, left %v: want the SRV fields dropped and nothing left", res.Rewrites, res.Left)
+	}
+}

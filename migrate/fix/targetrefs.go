@@ -248,13 +248,22 @@ func (f *fixer) reportReference(file *File, at int, what string) {
 }
 
 // keepsOwnSyntax reports whether e adds to a block fix keeps in its own syntax, another
-// provider's than the target's: a ruleset whose rules are written for the other provider.
+// provider's than the target's: a ruleset whose rules are written for the other provider,
+// or a block of a type the target does not have (a v4 cloudflare_record without its SRV
+// fields, left for the upgrade's tf-migrate with the rest of the configuration).
 func (f *fixer) keepsOwnSyntax(file *File, e edit) bool {
 	for _, m := range f.repo.Modules {
 		for _, r := range m.Resources {
 			rng := r.Block.Range()
-			if r.File == file && r.Type == typeRuleset && rng.Start.Byte < e.start && e.end < rng.End.Byte {
+			if r.File != file || e.end <= rng.Start.Byte || rng.End.Byte <= e.start {
+				continue
+			}
+			switch {
+			case r.Type == typeRuleset && rng.Start.Byte < e.start && e.end < rng.End.Byte:
 				return entryPointSyntax(r) != f.opts.Target
+			case !targetSchemas()[f.opts.Target].HasType(r.Type) &&
+				(rng.Start.Byte < e.start && e.end < rng.End.Byte || strings.Contains(e.text, fmt.Sprintf("resource %q %q", r.Type, r.Name))):
+				return true // an edit in the block, or the block rewritten whole, still of its own type
 			}
 		}
 	}
