@@ -19,6 +19,12 @@ import (
 // the repository holds, else as HCL driven by the same data. Rules the translation cannot
 // carry over stay as they are, with a comment saying what to decide.
 func (f *fixer) firewallGroup(ev *evaluator, g *group) {
+	if why := workspaceWhy(g.module, g.zone, oldResources(g.pairs, nil)); why != "" {
+		for _, p := range g.pairs {
+			f.leavePair(p, p.rule.Address()+" not rewritten: "+why)
+		}
+		return
+	}
 	zone := f.zoneOf(ev, g)
 	old, known := groupRules(ev, g)
 	var kept map[*pair][]string

@@ -46,6 +46,12 @@ type rlItem struct {
 func (f *fixer) rateLimits(ev *evaluator, m *Module) {
 	sets := f.byZone(m, []string{typeRateLimit}, "fix rewrites rate limits one resource at a time (each rule must be checked against the zone's plan): write one resource per rate limit, or move it to the ruleset by hand", nil)
 	for _, s := range sets {
+		if why := workspaceWhy(m, s.zone, s.res); why != "" {
+			for _, r := range s.res {
+				f.leave(r, r.Address()+" not rewritten: "+why)
+			}
+			continue
+		}
 		g := &rlGroup{module: m, zone: s.zone, zoneText: s.zoneText}
 		for i, r := range s.res {
 			rl, holes, actual, why := readMarked(ev, r, 100*i)
