@@ -19,7 +19,11 @@ import (
 // the repository holds, else as HCL driven by the same data. Rules the translation cannot
 // carry over stay as they are, with a comment saying what to decide.
 func (f *fixer) firewallGroup(ev *evaluator, g *group) {
-	if why := workspaceWhy(g.module, g.zone, oldResources(g.pairs, nil)); why != "" {
+	why := workspaceWhy(g.module, g.zone, oldResources(g.pairs, nil))
+	if why == "" {
+		why = f.sharedWhy(g.module, vocab.PhaseCustomRules, g.zoneText)
+	}
+	if why != "" {
 		for _, p := range g.pairs {
 			f.leavePair(p, p.rule.Address()+" not rewritten: "+why)
 		}

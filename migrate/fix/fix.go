@@ -81,6 +81,7 @@ func Run(opts Options) (*Result, error) {
 		return nil, err
 	}
 	f := &fixer{repo: repo, opts: opts, edits: map[*File][]edit{}, res: &Result{Problems: repo.Problems}, replacedBy: map[*Resource]string{}, added: map[string][]byte{}, imports: map[string][]string{}}
+	f.shared = sharedZones(repo)
 	for _, m := range repo.Modules {
 		f.module(m)
 	}
@@ -108,6 +109,7 @@ type fixer struct {
 	imports    map[string][]string // root module dir -> import blocks
 	orphans    []*Resource         // filters no rule of their module uses // string literals already given their fields' new names
 	waf        wafState            // the waf switches carried over (wafswitch.go)
+	shared     map[string][]string // zones whose entry point more than one module claims (sharedzone.go)
 }
 
 // edit replaces the bytes [start, end) of a file with text.

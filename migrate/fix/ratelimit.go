@@ -46,7 +46,11 @@ type rlItem struct {
 func (f *fixer) rateLimits(ev *evaluator, m *Module) {
 	sets := f.byZone(m, []string{typeRateLimit}, "fix rewrites rate limits one resource at a time (each rule must be checked against the zone's plan): write one resource per rate limit, or move it to the ruleset by hand", nil)
 	for _, s := range sets {
-		if why := workspaceWhy(m, s.zone, s.res); why != "" {
+		why := workspaceWhy(m, s.zone, s.res)
+		if why == "" {
+			why = f.sharedWhy(m, vocab.PhaseRateLimiting, s.zoneText)
+		}
+		if why != "" {
 			for _, r := range s.res {
 				f.leave(r, r.Address()+" not rewritten: "+why)
 			}
