@@ -125,13 +125,44 @@ func traverserName(t hcl.Traverser) string {
 }
 
 // forEachKeyAttr is A when r's for_each is { for X in C : X.A => X } (each key is the
-// element's A, and keys are unique or Terraform refuses the map); "" otherwise.
+// element's A, and keys are unique or Terraform refuses the map), written there or in a
+// local it names, the value X itself or merge(X, {...}) with an object that does not set A;
+// "" otherwise.
 func forEachKeyAttr(r *Resource) string {
-	fe, ok := r.Attr("for_each").(*hclsyntax.ForExpr)
-	if !ok || fe.KeyExpr == nil || fe.Group || !isRoot(fe.ValExpr, fe.ValVar) {
+	x := r.Attr("for_each")
+	if tr, ok := x.(*hclsyntax.ScopeTraversalExpr); ok && len(tr.Traversal) == 2 && tr.Traversal.RootName() == "local" && r.Module != nil {
+		x = r.Module.Locals[attrName(tr.Traversal[1])]
+	}
+	fe, ok := x.(*hclsyntax.ForExpr)
+	if !ok || fe.KeyExpr == nil || fe.Group {
 		return ""
 	}
-	return attrOf(fe.KeyExpr, fe.ValVar)
+	a := attrOf(fe.KeyExpr, fe.ValVar)
+	if a == "" || !(isRoot(fe.ValExpr, fe.ValVar) || mergeKeeps(fe.ValExpr, fe.ValVar, a)) {
+		return ""
+	}
+	return a
+}
+
+// mergeKeeps reports whether x is merge(v, {...}) whose object literals do not set a: the
+// element's a comes through unchanged.
+func mergeKeeps(x hclsyntax.Expression, v, a string) bool {
+	call, ok := x.(*hclsyntax.FunctionCallExpr)
+	if !ok || call.Name != "merge" || len(call.Args) < 1 || !isRoot(call.Args[0], v) {
+		return false
+	}
+	for _, arg := range call.Args[1:] {
+		obj, ok := arg.(*hclsyntax.ObjectConsExpr)
+		if !ok {
+			return false
+		}
+		for _, it := range obj.Items {
+			if k := objectKey(it.KeyExpr); k == "" || k == a {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // distinctValues reports whether x, an attribute of f, has known values that differ in

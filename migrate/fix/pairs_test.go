@@ -481,3 +481,52 @@ resource "cloudflare_firewall_rule" "monitor" {
 		leftSaidInPlace(t, dir, res)
 	}
 }
+
+// TestFilterIndexedByTheKeyAttribute: rules and filters over a local map keyed by each
+// element's expression (its value the element merged with a priority) pair when the rule
+// indexes the filter by each.value.expression, which is its key; a merge that sets the
+// expression anew does not, and the pair is left saying so.
+func TestFilterIndexedByTheKeyAttribute(t *testing.T) {
+	src := func(extra string) string {
+		return `variable "zone_id" {
+  type = string
+}
+
+variable "rules" {
+  type = list(object({ expression = string, action = string }))
+}
+
+locals {
+  rules = { for idx, r in var.rules : r.expression => merge(r, { priority = idx + 1` + extra + ` }) }
+}
+
+resource "cloudflare_filter" "filters" {
+  for_each   = local.rules
+  zone_id    = var.zone_id
+  expression = each.value.expression
+}
+
+resource "cloudflare_firewall_rule" "rules" {
+  for_each  = local.rules
+  zone_id   = var.zone_id
+  filter_id = cloudflare_filter.filters[each.value.expression].id
+  action    = each.value.action
+  priority  = each.value.priority
+}
+`
+	}
+	for _, c := range []struct {
+		extra string
+		pairs bool
+	}{{"", true}, {`, expression = "true"`, false}} {
+		dir := t.TempDir()
+		writeTree(t, dir, map[string]string{"main.tf": src(c.extra)})
+		res, err := Run(Options{Root: dir, Target: terraform.ProviderV5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := rewriteOf(res, "cloudflare_ruleset.custom_rules"); ok != c.pairs {
+			t.Errorf("merge(r, {priority%s}): rewritten = %v, want %v; left %v", c.extra, ok, c.pairs, res.Left)
+		}
+	}
+}
