@@ -2,6 +2,7 @@ package fix
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -68,7 +69,15 @@ func (f *fixer) sharedWhy(m *Module, phase vocab.Phase, zoneText string) string 
 	if len(dirs) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("the zone's %s entry point would be declared by more than one module (%s), and a zone has one per phase: gather the zone's rules in one module, then run sunset fix again", phase, strings.Join(dirs, ", "))
+	rel := make([]string, 0, len(dirs))
+	for _, d := range dirs { // from this module, wherever fix runs from: the comment stays true
+		r, err := filepath.Rel(filepath.FromSlash(m.Dir), filepath.FromSlash(d))
+		if err != nil {
+			r = d
+		}
+		rel = append(rel, filepath.ToSlash(r))
+	}
+	return fmt.Sprintf("the zone's %s entry point would be declared by more than one module (%s, from this one), and a zone has one per phase: gather the zone's rules in one module, then run sunset fix again", phase, strings.Join(rel, ", "))
 }
 
 // zoneIdentity is what a zone_id expression of module m stands for, followed through module
