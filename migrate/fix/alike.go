@@ -138,7 +138,7 @@ func forEachKeyAttr(r *Resource) string {
 		return ""
 	}
 	a := attrOf(fe.KeyExpr, fe.ValVar)
-	if a == "" || !(isRoot(fe.ValExpr, fe.ValVar) || mergeKeeps(fe.ValExpr, fe.ValVar, a)) {
+	if a == "" || !isRoot(fe.ValExpr, fe.ValVar) && !mergeKeeps(fe.ValExpr, fe.ValVar, a) {
 		return ""
 	}
 	return a

@@ -19,14 +19,7 @@ import (
 // the repository holds, else as HCL driven by the same data. Rules the translation cannot
 // carry over stay as they are, with a comment saying what to decide.
 func (f *fixer) firewallGroup(ev *evaluator, g *group) {
-	why := workspaceWhy(g.module, g.zone, oldResources(g.pairs, nil))
-	if why == "" {
-		why = f.sharedWhy(g.module, vocab.PhaseCustomRules, g.zoneText)
-	}
-	if why != "" {
-		for _, p := range g.pairs {
-			f.leavePair(p, p.rule.Address()+" not rewritten: "+why)
-		}
+	if f.leftWhole(g) {
 		return
 	}
 	zone := f.zoneOf(ev, g)
@@ -49,24 +42,9 @@ func (f *fixer) firewallGroup(ev *evaluator, g *group) {
 	} else {
 		kept = threatKept(ev, g)
 	}
-	var pairs []*pair
-	for _, p := range g.pairs {
-		if _, k := kept[p]; !k {
-			pairs = append(pairs, p)
-		}
-	}
-	f.keep(g, kept)
+	pairs := f.keptApart(ev, g, kept)
 	if len(pairs) == 0 {
 		return
-	}
-	if len(kept) > 0 {
-		if by := ordering(ev, g); by != nil {
-			why := fmt.Sprintf(" not rewritten, with the zone's other firewall rules: %s is an allow rule (or may be), which lets requests past the other rules only while they are in the same engine, and %s must stay (see there): all stay until that is decided", by.rule.Address(), firstKept(g, kept).rule.Address())
-			for _, p := range pairs {
-				f.leavePair(p, p.rule.Address()+why)
-			}
-			return
-		}
 	}
 	rw := Rewrite{Module: g.module.Dir, Zone: zone.label(g.zoneText), Plan: zone.plan}
 	if zone.plan != "" {
@@ -134,6 +112,47 @@ func (f *fixer) mergeGroup(ev *evaluator, g *group, ep *Resource, res *customrul
 	rw.File, rw.Line = olds[0].File.Path, olds[0].Line()
 	f.replace(olds, "", rw.New)
 	f.res.Rewrites = append(f.res.Rewrites, rw)
+}
+
+// leftWhole leaves every rule of the group, true when it does: rules of a zone every
+// Terraform workspace shares that read terraform.workspace, or of a zone whose entry point
+// another module would declare too.
+func (f *fixer) leftWhole(g *group) bool {
+	why := workspaceWhy(g.module, g.zone, oldResources(g.pairs, nil))
+	if why == "" {
+		why = f.sharedWhy(g.module, vocab.PhaseCustomRules, g.zoneText)
+	}
+	if why == "" {
+		return false
+	}
+	for _, p := range g.pairs {
+		f.leavePair(p, p.rule.Address()+" not rewritten: "+why)
+	}
+	return true
+}
+
+// keptApart leaves the pairs kept holds, with their reasons, and returns the others, those
+// to rewrite: none when an allow rule orders them with a kept one (see ordering).
+func (f *fixer) keptApart(ev *evaluator, g *group, kept map[*pair][]string) []*pair {
+	var pairs []*pair
+	for _, p := range g.pairs {
+		if _, k := kept[p]; !k {
+			pairs = append(pairs, p)
+		}
+	}
+	f.keep(g, kept)
+	if len(kept) == 0 || len(pairs) == 0 {
+		return pairs
+	}
+	by := ordering(ev, g)
+	if by == nil {
+		return pairs
+	}
+	why := fmt.Sprintf(" not rewritten, with the zone's other firewall rules: %s is an allow rule (or may be), which lets requests past the other rules only while they are in the same engine, and %s must stay (see there): all stay until that is decided", by.rule.Address(), firstKept(g, kept).rule.Address())
+	for _, p := range pairs {
+		f.leavePair(p, p.rule.Address()+why)
+	}
+	return nil
 }
 
 // ordering is a pair of the group whose action is allow, or is not known (nil when none):
