@@ -462,15 +462,7 @@ resource "cloudflare_firewall_rule" "monitor" {
 		action string
 		moved  bool
 	}{{"allow", false}, {"block", true}} {
-		dir := t.TempDir()
-		writeTree(t, dir, map[string]string{"main.tf": rules(c.action)})
-		res, err := Run(Options{Root: dir, Target: terraform.ProviderV5})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := res.Write(); err != nil {
-			t.Fatal(err)
-		}
+		dir, res := fixTree(t, map[string]string{"main.tf": rules(c.action)}, terraform.ProviderV5)
 		_, moved := rewriteOf(res, "cloudflare_ruleset.custom_rules")
 		if moved != c.moved {
 			t.Errorf("%s: monitor moved = %v, want %v; left %v", c.action, moved, c.moved, res.Left)

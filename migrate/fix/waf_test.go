@@ -93,8 +93,7 @@ func TestPreviousWAFRepeated(t *testing.T) {
 // left (a rule not at its default: old rule ids do not map) is said to be not carried over,
 // where it stood and in the summary; nothing claims an entry point that was not written.
 func TestWAFSwitchWithPreviousWAFLeft(t *testing.T) {
-	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{"main.tf": `resource "cloudflare_zone_settings_override" "site" {
+	dir, res := fixTree(t, map[string]string{"main.tf": `resource "cloudflare_zone_settings_override" "site" {
   zone_id = "b1946ac92492d2347c6235b4d2611184"
   settings {
     waf            = "on"
@@ -107,14 +106,7 @@ resource "cloudflare_waf_rule" "probe" {
   rule_id = "100000"
   mode    = "simulate"
 }
-`})
-	res, err := Run(Options{Root: dir, Target: terraform.ProviderV5})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := res.Write(); err != nil {
-		t.Fatal(err)
-	}
+`}, terraform.ProviderV5)
 	if l := leftFor(res, "cloudflare_zone_settings_override.site.settings.waf"); len(l) != 1 || !strings.Contains(l[0], "not carried over") {
 		t.Errorf("the waf switch is not left: %v", res.Left)
 	}

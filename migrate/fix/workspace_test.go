@@ -58,20 +58,12 @@ resource "cloudflare_rate_limit" "login" {
 		zone   string
 		shared bool
 	}{{`var.zones["prod"]`, true}, {`var.zones[terraform.workspace]`, false}} {
-		dir := t.TempDir()
-		writeTree(t, dir, map[string]string{"main.tf": src(c.zone)})
-		res, err := Run(Options{Root: dir, Target: terraform.ProviderV5})
-		if err != nil {
-			t.Fatal(err)
-		}
+		dir, res := fixTree(t, map[string]string{"main.tf": src(c.zone)}, terraform.ProviderV5)
 		for _, addr := range []string{"cloudflare_firewall_rule.admin", "cloudflare_rate_limit.login"} {
 			l := leftFor(res, addr)
 			if left := len(l) == 1 && strings.Contains(l[0], "reads terraform.workspace"); left != c.shared {
 				t.Errorf("zone %s: %s left for its workspace = %v, want %v (left %v)", c.zone, addr, left, c.shared, res.Left)
 			}
-		}
-		if err := res.Write(); err != nil {
-			t.Fatal(err)
 		}
 		leftSaidInPlace(t, dir, res)
 	}

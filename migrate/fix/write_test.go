@@ -233,3 +233,18 @@ func TestReplacedSettingsKeepTheirComments(t *testing.T) {
 		t.Errorf("the comment inside the override is lost:\n%s", src)
 	}
 }
+
+// fixTree writes files into a new directory and fixes it for target, the result written.
+func fixTree(t *testing.T, files map[string]string, target terraform.Provider) (string, *Result) {
+	t.Helper()
+	dir := t.TempDir()
+	writeTree(t, dir, files)
+	res, err := Run(Options{Root: dir, Target: target})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := res.Write(); err != nil {
+		t.Fatal(err)
+	}
+	return dir, res
+}
