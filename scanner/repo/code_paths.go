@@ -110,8 +110,10 @@ func callCarriesScope(cx *codeContext, s *code.Str) bool {
 // pathSegments splits a value into path segments relative to the v4 base: a scheme and
 // host, a leading hole (a base URL held elsewhere), a "client/v4" prefix, a query and a
 // fragment are dropped; a segment holding a hole or written as a placeholder (:zone_id,
-// {zone_id}, <zone_id>, $ZONE, %s) is catalog.Unknown. false when the value is not a path
-// at all (spaces, quotes, no literal segment).
+// {zone_id}, <zone_id>, <your zone id>, [ZONE ID], $ZONE, %s) is catalog.Unknown, and so is
+// an empty segment between two others: "zones/" + zone + "/filters" with a constant left
+// empty for the user to fill in is still a path with a hole. false when the value is not a
+// path at all (spaces or quotes outside a placeholder, no literal segment).
 func pathSegments(v string) ([]string, bool) {
 	if i := strings.Index(v, "://"); i >= 0 {
 		rest := v[i+3:]
@@ -125,14 +127,18 @@ func pathSegments(v string) ([]string, bool) {
 	if i := strings.IndexAny(v, "?#"); i >= 0 {
 		v = v[:i]
 	}
+	v = bracketedHoles(v)
 	if v == "" || strings.ContainsAny(v, " \t\r\n\"'`()[];|&\\,*") {
 		return nil, false
 	}
-	parts := strings.Split(v, "/")
+	parts := strings.Split(strings.TrimLeft(v, "/"), "/")
 	segs := make([]string, 0, len(parts))
-	for _, p := range parts {
-		if p != "" {
+	for i, p := range parts {
+		switch {
+		case p != "":
 			segs = append(segs, p)
+		case i < len(parts)-1 && len(segs) > 0:
+			segs = append(segs, code.HoleString) // an empty value between two segments
 		}
 	}
 	if len(segs) >= 2 && segs[0] == "client" && segs[1] == "v4" {
@@ -147,6 +153,39 @@ func pathSegments(v string) ([]string, bool) {
 		}
 	}
 	return segs, literal && len(segs) > 0
+}
+
+// bracketedHoles turns each placeholder written between brackets inside one segment
+// (<your zone id>, [ZONE ID], {zone id}) into a hole, so that the spaces a placeholder for
+// the user may hold do not make the value prose.
+func bracketedHoles(v string) string {
+	if !strings.ContainsAny(v, "<[{") {
+		return v
+	}
+	var b strings.Builder
+	for i := 0; i < len(v); i++ {
+		if closer := closingBracket(v[i]); closer != 0 {
+			if j := strings.IndexByte(v[i+1:], closer); j > 0 && !strings.ContainsAny(v[i+1:i+1+j], "/<[{") {
+				b.WriteString(code.HoleString)
+				i += j + 1
+				continue
+			}
+		}
+		b.WriteByte(v[i])
+	}
+	return b.String()
+}
+
+func closingBracket(c byte) byte {
+	switch c {
+	case '<':
+		return '>'
+	case '[':
+		return ']'
+	case '{':
+		return '}'
+	}
+	return 0
 }
 
 // isPlaceholderSegment: a segment whose value the text does not give.
