@@ -184,7 +184,7 @@ func (d *codeDetector) context(in *input, f *code.File) *codeContext {
 		}
 	}
 	cx.sdks = d.importedSDKs(f)
-	cx.talksToAPI = len(cx.sdks) > 0 || d.mentionsAPI(in.lower, f)
+	cx.talksToAPI = len(cx.sdks) > 0 || d.mentionsAPI(in.lower, f) || helperTalksToAPI(f)
 	return cx
 }
 

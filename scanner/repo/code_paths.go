@@ -93,7 +93,10 @@ func clientish(c code.Call) bool {
 }
 
 // callCarriesScope: the call the value is passed to, or the value itself, names a zone or
-// account id ("zone_id", "zoneIdentifier", "account").
+// account id ("zone_id", "zoneIdentifier", "account"), or the call's own name names a zone,
+// an account or the API as a word (getZoneSetting, zone_request, cf_api, cloudflareFetch):
+// a project's helper of that name, defined in a file the check may never see, puts the
+// fragment under a zone or account of this API.
 func callCarriesScope(cx *codeContext, s *code.Str) bool {
 	names := s.HoleNames
 	if s.Call >= 0 {
@@ -102,6 +105,67 @@ func callCarriesScope(cx *codeContext, s *code.Str) bool {
 	for _, n := range names {
 		if n := strings.ToLower(n); strings.Contains(n, "zone") || strings.Contains(n, "account") {
 			return true
+		}
+	}
+	return s.Call >= 0 && scopedHelper(cx.f.Calls[s.Call].Callee)
+}
+
+// helperWords are the words of a helper's name that put its path under this API: the scopes
+// paths start from and the API's short names.
+var helperWords = map[string]bool{"zone": true, "zones": true, "account": true, "accounts": true, "cf": true, "cloudflare": true}
+
+// scopedHelper reports whether a called name holds one of helperWords as a word of its own
+// (getZoneSetting, zone_api, CfRequest; not getTimezone, dropzone or cfg).
+func scopedHelper(callee []string) bool {
+	for _, el := range callee {
+		for _, w := range nameWords(el) {
+			if helperWords[w] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// nameWords splits a name written in camelCase, PascalCase, snake_case or kebab-case into
+// its lowercase words: getZoneSetting is get, zone, setting; HTTPClient is http, client.
+func nameWords(name string) []string {
+	var words []string
+	start := 0
+	flush := func(end int) {
+		if end > start {
+			words = append(words, strings.ToLower(name[start:end]))
+		}
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		switch {
+		case c == '_' || c == '-' || c == '$' || c == ':':
+			flush(i)
+			start = i + 1
+		case isUpper(c) && i > start && (!isUpper(name[i-1]) || i+1 < len(name) && isLower(name[i+1])):
+			flush(i)
+			start = i
+		}
+	}
+	flush(len(name))
+	return words
+}
+
+func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
+func isLower(c byte) bool { return c >= 'a' && c <= 'z' }
+
+// helperTalksToAPI is file-level evidence found in the code itself: the file hands a path
+// (a value holding "/") to a helper that names a zone, an account or the API
+// (getZoneSetting(auth, "/firewall/rules")), so its other path fragments, handed to helpers
+// of any name (sendPostRequest(body, "/filters")), are this API's too.
+func helperTalksToAPI(f *code.File) bool {
+	for i := range f.Strings {
+		s := &f.Strings[i]
+		if s.Call >= 0 && strings.Contains(s.Value, "/") && scopedHelper(f.Calls[s.Call].Callee) {
+			if _, ok := pathSegments(s.Value); ok {
+				return true
+			}
 		}
 	}
 	return false
