@@ -12,11 +12,11 @@ import (
 // (exprRules.check): each deprecated field once per line and rule, at the line that holds it.
 // The holes of a value are neutralised first; a value written over several lines of the
 // source (a raw or triple-quoted string) counts its newlines as the file's, one on a single
-// line holds escapes.
+// line holds escapes. Documentation (a docstring's example) is no usage.
 func (d *codeDetector) expressions(cx *codeContext, add func(hit)) {
 	for i := range cx.f.Strings {
 		s := &cx.f.Strings[i]
-		if !d.exprs.mentionsField(s.Value) {
+		if s.Comment || !d.exprs.mentionsField(s.Value) {
 			continue
 		}
 		src := strings.ReplaceAll(s.Value, code.HoleString, "_")

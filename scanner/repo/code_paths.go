@@ -22,7 +22,7 @@ func (d *codeDetector) paths(cx *codeContext, add func(hit)) {
 	for i := range cx.f.Strings {
 		s := &cx.f.Strings[i]
 		segs, ok := pathSegments(s.Value)
-		if !ok {
+		if !ok || s.Comment {
 			continue
 		}
 		matches := d.matchBuilt(cx, segs, false)
