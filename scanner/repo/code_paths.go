@@ -288,16 +288,24 @@ func (d *codeDetector) pathHit(cx *codeContext, i int, matches []catalog.RouteMa
 			verb = strings.Join(m.Endpoint.Methods, "|")
 		}
 		add(hit{
-			rule:    m.Entry.ID,
-			kind:    "endpoint",
-			id:      verb + " " + m.Endpoint.Path,
-			name:    clip(shown, 120),
-			address: "code " + method + " " + m.Endpoint.Path + " " + shown,
-			msg:     "calls " + verb + " " + m.Endpoint.Path + " (built as " + clip(shown, 120) + ")",
-			loc:     strLocation(s),
-			shadow:  true,
+			rule:       m.Entry.ID,
+			kind:       "endpoint",
+			id:         verb + " " + m.Endpoint.Path,
+			name:       clip(shown, 120),
+			address:    "code " + method + " " + m.Endpoint.Path + " " + shown,
+			msg:        "calls " + verb + " " + m.Endpoint.Path + " (built as " + clip(shown, 120) + ")",
+			loc:        strLocation(s),
+			shadow:     true,
+			postsRules: postsRules(m.Entry.ID, method),
 		})
 	}
+}
+
+// postsRules reports whether a call with method to an endpoint of rule writes rules of the
+// filters or firewall rules API: what makes the rule objects of the repository firewall
+// rules (see postedRules).
+func postsRules(rule vocab.RuleID, method string) bool {
+	return (rule == vocab.FirewallRules || rule == vocab.Filters) && (method == "POST" || method == "PUT" || method == "PATCH")
 }
 
 // takesMethod reports whether a call with method reaches an endpoint taking methods: any

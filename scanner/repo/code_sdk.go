@@ -169,7 +169,9 @@ func (d *codeDetector) pathChain(sdk *catalog.SDK, c *code.Call, add func(hit)) 
 			continue
 		}
 		reported[m.Entry.ID] = true
-		add(d.sdkHit(sdk, m.Entry.ID, method+" "+m.Endpoint.Path, c))
+		h := d.sdkHit(sdk, m.Entry.ID, method+" "+m.Endpoint.Path, c)
+		h.postsRules = postsRules(m.Entry.ID, method)
+		add(h)
 	}
 }
 

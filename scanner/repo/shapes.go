@@ -109,6 +109,9 @@ type shapeWalk struct {
 	li    *lineIndex
 	add   func(hit)
 	spans *[]span
+	// ruleset counts the rulesets (objects with a "phase") the walk is inside: their rules
+	// are the replacement's, whoever posts them.
+	ruleset int
 }
 
 // walk visits every node; pointer is the JSON pointer of n, parentKey the member name n is
@@ -118,8 +121,15 @@ func (r *shapeRules) walk(w *shapeWalk, n *node, pointer, parentKey string, inLi
 	case nodeObject:
 		*w.spans = append(*w.spans, span{start: n.line, end: n.endLine})
 		r.object(w, n, pointer, parentKey, inList)
+		phase := n.has("phase")
+		if phase {
+			w.ruleset++
+		}
 		for i, k := range n.keys {
 			r.walk(w, n.vals[i], pointer+"/"+escapePointer(k), k, false)
+		}
+		if phase {
+			w.ruleset--
 		}
 	case nodeArray:
 		for i, v := range n.vals {
@@ -153,6 +163,11 @@ func (r *shapeRules) object(w *shapeWalk, o *node, pointer, parentKey string, in
 	emit := func(rule vocab.RuleID, kind vocab.Kind, aspect, msg string) {
 		add(hit{rule: rule, kind: kind, id: id, name: name, address: pointer + " " + aspect, msg: msg, loc: nodeLoc(o)})
 	}
+	if w.ruleset == 0 && postableRule(o) {
+		add(hit{rule: vocab.FirewallRules, kind: vocab.KindFirewallRule, id: id, name: name, address: pointer + " firewall_rule",
+			msg: "firewall rule " + label + " (action " + o.text("action") + "), a rule object a script of this repository posts to the filters and firewall rules API",
+			loc: nodeLoc(o), ifPosted: true})
+	}
 	r.rules(w, o, pointer, parentKey, inList, label, emit)
 	if o.has("threshold") && o.has("period") && o.get("match") != nil && o.get("match").kind == nodeObject {
 		emit(vocab.RateLimitingV1, vocab.KindRateLimit, "rate_limit", "rate limit "+label)
@@ -180,7 +195,7 @@ func (r *shapeRules) rules(w *shapeWalk, o *node, pointer, parentKey string, inL
 		if fx, ok := filter.stringMember("expression"); ok {
 			r.expression(w, o, filter, pointer+"/filter/expression", fx, true)
 		}
-	case hasAction && hasExpr && (action == "allow" || action == "bypass" || o.has("paused") || o.has("products")):
+	case hasAction && hasExpr && flatFirewallRule(o, action):
 		emit(vocab.FirewallRules, vocab.KindFirewallRule, "firewall_rule", "firewall rule "+label+" (action "+action+")")
 		r.expression(w, o, o, pointer+"/expression", exprText, true)
 	case hasExpr && !hasAction && (o.has("paused") || o.has("ref")):
@@ -191,6 +206,41 @@ func (r *shapeRules) rules(w *shapeWalk, o *node, pointer, parentKey string, inL
 	case hasExpr && (hasAction || inList && isRulesKey(parentKey)):
 		r.expression(w, o, o, pointer+"/expression", exprText, false)
 	}
+}
+
+// firewallActions are the actions a firewall rule takes; a ruleset rule takes others too
+// (skip, execute, rewrite, redirect, ...).
+var firewallActions = map[string]bool{"block": true, "challenge": true, "js_challenge": true, "managed_challenge": true, "allow": true, "log": true, "bypass": true}
+
+// rulesetMembers are members only a ruleset rule has.
+var rulesetMembers = []string{"enabled", "action_parameters", "ratelimit", "logging", "exposed_credential_check", "phase", "kind"}
+
+// flatFirewallRule reports whether an object with an expression and action is a firewall
+// rule by its shape alone, as exports write it: an action only firewall rules have, or a
+// member only they have.
+func flatFirewallRule(o *node, action string) bool {
+	return action == "allow" || action == "bypass" || o.has("paused") || o.has("products")
+}
+
+// postableRule reports whether o is a rule object a script could post as a firewall rule
+// (with its filter): an "expression" string and an "action" a firewall rule takes, and no
+// member only a ruleset rule has. Whether it is one depends on what the repository does
+// with it (see postedRules); objects that are firewall rules by their shape alone are
+// reported by rules.
+func postableRule(o *node) bool {
+	if _, ok := o.stringMember("expression"); !ok {
+		return false
+	}
+	action, ok := o.stringMember("action")
+	if !ok || !firewallActions[action] || flatFirewallRule(o, action) {
+		return false
+	}
+	for _, m := range rulesetMembers {
+		if o.has(m) {
+			return false
+		}
+	}
+	return true
 }
 
 // isRulesKey reports whether a list under this key holds rules or filters: rules,
