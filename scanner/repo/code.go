@@ -172,12 +172,16 @@ type codeContext struct {
 	// lastAt is the line each rule and route was last reported at: a value assigned on one
 	// line and folded into the call on the next is one use, reported once.
 	lastAt map[string]int
-	// settingCalls: the file hands zone setting ids to an SDK (its setting ids count).
+	// settingCalls: the file hands zone setting ids to an SDK, or sends settings it names
+	// through the per-setting path (zones/<id>/settings/<name>) or the bulk settings
+	// endpoint: its strings that are a deprecated setting id count (see settingStrings).
 	settingCalls bool
+	// settingCall marks the calls whose arguments settingArgs reported.
+	settingCall map[int]bool
 }
 
 func (d *codeDetector) context(in *input, f *code.File) *codeContext {
-	cx := &codeContext{in: in, f: f, byCall: map[int][]int{}, routes: map[string][]catalog.RouteMatch{}, lastAt: map[string]int{}}
+	cx := &codeContext{in: in, f: f, byCall: map[int][]int{}, routes: map[string][]catalog.RouteMatch{}, lastAt: map[string]int{}, settingCall: map[int]bool{}}
 	for i, s := range f.Strings {
 		if s.Call >= 0 {
 			cx.byCall[s.Call] = append(cx.byCall[s.Call], i)

@@ -25,6 +25,9 @@ func (d *codeDetector) paths(cx *codeContext, add func(hit)) {
 		if !ok || s.Comment {
 			continue
 		}
+		if settingByName(segs) && (d.scopes[segs[0]] || d.fragmentCounts(cx, s, segs)) {
+			cx.settingCalls = true
+		}
 		matches := d.matchBuilt(cx, segs, false)
 		whole := len(matches) > 0 && d.scopes[segs[0]]
 		if !whole {
@@ -37,6 +40,13 @@ func (d *codeDetector) paths(cx *codeContext, add func(hit)) {
 			d.pathHit(cx, i, matches, add)
 		}
 	}
+}
+
+// settingByName reports whether segs are the path of one zone setting whose name the code
+// holds in a value (zones/<id>/settings/<name>, or settings/<name> relative to a zone).
+func settingByName(segs []string) bool {
+	n := len(segs)
+	return n >= 2 && segs[n-2] == "settings" && segs[n-1] == catalog.Unknown && (n == 2 || n == 4)
 }
 
 // matchBuilt is catalog.MatchBuilt, memoized for the file, without the endpoints that are
@@ -278,6 +288,7 @@ func (d *codeDetector) pathHit(cx *codeContext, i int, matches []catalog.RouteMa
 			continue
 		}
 		reported[m.Entry.ID] = true
+		cx.settingCalls = cx.settingCalls || m.Entry.ID == vocab.ZoneSettingsBulk
 		key := string(m.Entry.ID) + " " + m.Endpoint.Path
 		if at, ok := cx.lastAt[key]; ok && s.Pos.Line-at <= 2 {
 			continue

@@ -25,6 +25,7 @@ func (d *codeDetector) sdkCalls(cx *codeContext, add func(hit)) {
 			}
 			if matchesAny(c, sdk.SettingCalls) {
 				cx.settingCalls = true
+				cx.settingCall[ci] = true
 				d.settingArgs(cx, ci, add)
 			}
 			if slices.Contains(sdk.SettingsTypes, typeName(c)) {
@@ -185,13 +186,15 @@ func (d *codeDetector) settingArgs(cx *codeContext, ci int, add func(hit)) {
 	}
 }
 
-// settingStrings reports, in a file that hands setting ids to an SDK, its own strings that
-// are exactly a deprecated setting id: the constant tables such code keeps.
+// settingStrings reports, in a file that hands setting ids to an SDK or sends the settings
+// it names to the API, its own strings that are exactly a deprecated setting id: the
+// constant tables such code keeps, the lists of settings a tool accepts (%w[minify
+// mobile_redirect], choices=['brotli', ...]).
 func (d *codeDetector) settingStrings(cx *codeContext, add func(hit)) {
 	for i := range cx.f.Strings {
 		s := &cx.f.Strings[i]
-		if s.Call >= 0 {
-			continue // reported by settingArgs when the call is a setting call
+		if s.Comment || s.Call >= 0 && cx.settingCall[s.Call] {
+			continue // documentation; or reported by settingArgs
 		}
 		if rule, ok := d.settings[s.Value]; ok {
 			add(settingHit(rule, s.Value, strLocation(s)))
