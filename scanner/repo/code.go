@@ -57,6 +57,10 @@ func (d *codeDetector) check(_ *Checker, in *input, add func(hit)) []span {
 	cx := d.context(in, f)
 	d.paths(cx, add)
 	d.sdkCalls(cx, add)
+	d.settingHelpers(cx, add)
+	if cx.settingCalls {
+		d.settingStrings(cx, add)
+	}
 	d.expressions(cx, add)
 	return nil
 }

@@ -102,22 +102,12 @@ func clientish(c code.Call) bool {
 	return false
 }
 
-// callCarriesScope: the call the value is passed to, or the value itself, names a zone or
-// account id ("zone_id", "zoneIdentifier", "account"), or the call's own name names a zone,
-// an account or the API as a word (getZoneSetting, zone_request, cf_api, cloudflareFetch):
+// callCarriesScope: the value names a zone or account id in its holes, or the call it is
+// passed to names one (callNamesScope), its own name included (getZoneSetting, cf_api):
 // a project's helper of that name, defined in a file the check may never see, puts the
 // fragment under a zone or account of this API.
 func callCarriesScope(cx *codeContext, s *code.Str) bool {
-	names := s.HoleNames
-	if s.Call >= 0 {
-		names = append(names[:len(names):len(names)], cx.f.Calls[s.Call].ArgIdents...)
-	}
-	for _, n := range names {
-		if n := strings.ToLower(n); strings.Contains(n, "zone") || strings.Contains(n, "account") {
-			return true
-		}
-	}
-	return s.Call >= 0 && scopedHelper(cx.f.Calls[s.Call].Callee)
+	return namesScope(s.HoleNames) || s.Call >= 0 && callNamesScope(cx, s.Call)
 }
 
 // helperWords are the words of a helper's name that put its path under this API: the scopes

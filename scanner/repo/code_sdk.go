@@ -10,9 +10,8 @@ import (
 	"github.com/sunsetscan/sunset/scanner/vocab"
 )
 
-// sdkCalls reports the calls and constructors of the SDKs the file imports (sdks.yaml), the
-// zone settings handed to their setting calls and resource types, and, in a file that makes
-// such calls, its own strings that are a deprecated setting id (a table of setting ids).
+// sdkCalls reports the calls and constructors of the SDKs the file imports (sdks.yaml), and
+// the zone settings handed to their setting calls and resource types.
 func (d *codeDetector) sdkCalls(cx *codeContext, add func(hit)) {
 	for ci := range cx.f.Calls {
 		c := &cx.f.Calls[ci]
@@ -32,9 +31,6 @@ func (d *codeDetector) sdkCalls(cx *codeContext, add func(hit)) {
 				d.settingKeys(c, add)
 			}
 		}
-	}
-	if cx.settingCalls {
-		d.settingStrings(cx, add)
 	}
 }
 
