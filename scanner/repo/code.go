@@ -49,7 +49,7 @@ func newCodeDetector(cat *catalog.Catalog, exprs *exprRules) *codeDetector {
 
 func (d *codeDetector) reads(k Kind) bool { _, ok := codeReaders[k]; return ok }
 
-func (d *codeDetector) check(_ *Checker, in *input, add func(hit)) []span {
+func (d *codeDetector) check(c *Checker, in *input, add func(hit)) []span {
 	if !d.worthReading(in.lower) {
 		return nil
 	}
@@ -61,7 +61,7 @@ func (d *codeDetector) check(_ *Checker, in *input, add func(hit)) []span {
 	if cx.settingCalls {
 		d.settingStrings(cx, add)
 	}
-	d.expressions(cx, add)
+	d.expressions(c, cx, add)
 	return nil
 }
 
