@@ -62,6 +62,7 @@ func (d *codeDetector) check(c *Checker, in *input, add func(hit)) []span {
 		d.settingStrings(cx, add)
 	}
 	d.expressions(c, cx, add)
+	d.srvRecords(cx, add)
 	return nil
 }
 
@@ -97,6 +98,9 @@ func newNeedles(cat *catalog.Catalog, table *catalog.CodeTable) *multiFinder {
 		for _, n := range s.SettingCalls {
 			words[longestWord(strings.Split(normName(n), "."))] = true
 		}
+	}
+	if _, ok := cat.Lookup(vocab.SRVDataFields); ok {
+		words["srv"] = true // an SRV record built in code (srvRecords)
 	}
 	delete(words, "")
 	all := make([]string, 0, len(words))
