@@ -17,7 +17,9 @@ func (d *codeDetector) sdkCalls(cx *codeContext, add func(hit)) {
 		c := &cx.f.Calls[ci]
 		for _, sdk := range cx.sdks {
 			if rule, what := d.sdkCall(cx, sdk, c); rule != "" {
-				add(d.sdkHit(sdk, rule, what, c))
+				h := d.sdkHit(sdk, rule, what, c)
+				h.postsRules = postsRules(rule, writeMethod(c.Name()))
+				add(h)
 			}
 			if sdk.PathChains {
 				d.pathChain(sdk, c, add)

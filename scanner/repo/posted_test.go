@@ -115,6 +115,13 @@ func TestRuleFilesPostedByAScriptOfTheRepositoryAreFirewallRules(t *testing.T) {
 			t.Errorf("got %v, want %v", got, want)
 		}
 	})
+	t.Run("a program posts them through an SDK", func(t *testing.T) {
+		sdk := "package main\n\nimport \"github.com/cloudflare/cloudflare-go\"\n\nfunc post(api *cloudflare.API) { api.CreateFirewallRules(ctx, rc, rules) }\n"
+		got := firewallRuleLines(t, writeTree(t, tree(map[string]string{"main.go": sdk})))
+		if !slices.Equal(got, want) {
+			t.Errorf("got %v, want %v", got, want)
+		}
+	})
 	t.Run("no script posts rules", func(t *testing.T) {
 		if got := firewallRuleLines(t, writeTree(t, tree(map[string]string{"list.sh": readingScript}))); len(got) != 0 {
 			t.Errorf("got %v, want none", got)
