@@ -112,16 +112,23 @@ func callCarriesScope(cx *codeContext, s *code.Str) bool {
 
 // helperWords are the words of a helper's name that put its path under this API: the scopes
 // paths start from and the API's short names.
-var helperWords = map[string]bool{"zone": true, "zones": true, "account": true, "accounts": true, "cf": true, "cloudflare": true}
+var helperWords = []string{"zone", "zones", "account", "accounts", "cf", "cloudflare"}
 
 // scopedHelper reports whether a called name holds one of helperWords as a word of its own
 // (getZoneSetting, zone_api, CfRequest; not getTimezone, dropzone or cfg).
 func scopedHelper(callee []string) bool {
 	for _, el := range callee {
-		for _, w := range nameWords(el) {
-			if helperWords[w] {
-				return true
-			}
+		if eachWord(el, func(w string) bool { return equalFoldAny(w, helperWords) }) {
+			return true
+		}
+	}
+	return false
+}
+
+func equalFoldAny(w string, words []string) bool {
+	for _, x := range words {
+		if strings.EqualFold(w, x) {
+			return true
 		}
 	}
 	return false
@@ -131,25 +138,37 @@ func scopedHelper(callee []string) bool {
 // its lowercase words: getZoneSetting is get, zone, setting; HTTPClient is http, client.
 func nameWords(name string) []string {
 	var words []string
-	start := 0
-	flush := func(end int) {
-		if end > start {
-			words = append(words, strings.ToLower(name[start:end]))
-		}
-	}
-	for i := 0; i < len(name); i++ {
-		c := name[i]
-		switch {
-		case c == '_' || c == '-' || c == '$' || c == ':':
-			flush(i)
-			start = i + 1
-		case isUpper(c) && i > start && (!isUpper(name[i-1]) || i+1 < len(name) && isLower(name[i+1])):
-			flush(i)
-			start = i
-		}
-	}
-	flush(len(name))
+	eachWord(name, func(w string) bool { words = append(words, strings.ToLower(w)); return false })
 	return words
+}
+
+// eachWord calls f with each word of name as written (see nameWords), until f returns true;
+// it reports whether one did. It allocates nothing: it runs on every call of a file.
+func eachWord(name string, f func(string) bool) bool {
+	start := 0
+	for i := 0; i <= len(name); i++ {
+		end := i == len(name)
+		if !end {
+			c := name[i]
+			sep := c == '_' || c == '-' || c == '$' || c == ':'
+			camel := isUpper(c) && i > start && (!isUpper(name[i-1]) || i+1 < len(name) && isLower(name[i+1]))
+			if !sep && !camel {
+				continue
+			}
+			if i > start && f(name[start:i]) {
+				return true
+			}
+			start = i
+			if sep {
+				start = i + 1
+			}
+			continue
+		}
+		if i > start && f(name[start:i]) {
+			return true
+		}
+	}
+	return false
 }
 
 func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }

@@ -11,7 +11,7 @@ import "strings"
 func (d *codeDetector) settingHelpers(cx *codeContext, add func(hit)) {
 	for ci := range cx.f.Calls {
 		c := &cx.f.Calls[ci]
-		if cx.settingCall[ci] || !settingHelper(c.Name()) || !d.namesSetting(cx, ci) {
+		if cx.settingCall[ci] || !d.namesSetting(cx, ci) || !settingHelper(c.Name()) {
 			continue
 		}
 		if cx.talksToAPI || callNamesScope(cx, ci) {
@@ -24,12 +24,7 @@ func (d *codeDetector) settingHelpers(cx *codeContext, add func(hit)) {
 
 // settingHelper reports whether a function's name has setting or settings as a word.
 func settingHelper(name string) bool {
-	for _, w := range nameWords(name) {
-		if w == "setting" || w == "settings" {
-			return true
-		}
-	}
-	return false
+	return eachWord(name, func(w string) bool { return strings.EqualFold(w, "setting") || strings.EqualFold(w, "settings") })
 }
 
 // namesSetting reports whether call ci is given a deprecated setting id.

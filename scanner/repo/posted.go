@@ -103,11 +103,10 @@ func scriptRepo(dir string) string {
 // writeMethod is the method an SDK call named like a write makes (CreateFirewallRules,
 // client.filters.create, createFirewallRule): POST, or "" for any other name.
 func writeMethod(name string) string {
-	if w := nameWords(name); len(w) > 0 {
-		switch w[0] {
-		case "create", "add", "new", "post", "update", "put", "patch", "edit":
-			return "POST"
-		}
+	first := ""
+	eachWord(name, func(w string) bool { first = w; return true })
+	if equalFoldAny(first, []string{"create", "add", "new", "post", "update", "put", "patch", "edit"}) {
+		return "POST"
 	}
 	return ""
 }
