@@ -125,14 +125,18 @@ func (c *Checker) Check(ctx context.Context, opts Options) (*Result, error) {
 			mu.Unlock()
 		},
 	}
+	var posted postedRules
 	w.file = func(f walkFile) {
 		p.Go(func() {
 			fr, size, ok := c.checkWalked(w, f, maxSize)
 			if !ok {
 				return
 			}
+			held := posted.hold(f.abs, fr)
 			mu.Lock()
-			res.Findings = append(res.Findings, fr.Findings...)
+			if !held {
+				res.Findings = append(res.Findings, fr.Findings...)
+			}
 			res.FilesScanned++
 			res.Bytes += size
 			mu.Unlock()
@@ -145,6 +149,7 @@ func (c *Checker) Check(ctx context.Context, opts Options) (*Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	res.Findings = append(res.Findings, posted.findings()...)
 	scanner.SortFindings(res.Findings)
 	sort.Slice(res.Outputs, func(i, j int) bool { return res.Outputs[i].Path < res.Outputs[j].Path })
 	sort.Strings(res.Binary)

@@ -62,6 +62,12 @@ type hit struct {
 	// other detectors make on its lines: findings sunset reported before it read code keep
 	// their fingerprints (see dropShadowed).
 	shadow bool
+	// ifPosted marks a hit that counts only when a script of the same repository posts
+	// rules (see postedRules): a rule object that a firewall rule and a ruleset rule alike
+	// could be.
+	ifPosted bool
+	// postsRules marks a hit of code that writes to the filters or firewall rules API.
+	postsRules bool
 }
 
 // parseHit is the RuleParse notice of a file that does not parse, or that sunset stopped
@@ -133,6 +139,13 @@ type FileResult struct {
 	// sunset's bound): a check counts the file as an error, so the run is incomplete and a
 	// file sunset cannot read never passes a gate silently. Text checks ran over all of it.
 	Unread string
+	// IfPosted, when not nil, is what the file yields when a script of its repository posts
+	// rules to the filters or firewall rules API: Findings and the rule objects such a
+	// script sends as firewall rules (see postedRules). A check of one file alone uses
+	// Findings.
+	IfPosted []scanner.Finding
+	// PostsRules is true for code that writes to the filters or firewall rules API.
+	PostsRules bool
 }
 
 // bufPool recycles the lowercase copies the text prefilters search.
@@ -160,14 +173,42 @@ func (c *Checker) CheckFile(displayPath string, kind Kind, data []byte) FileResu
 			spans = append(spans, d.check(c, in, add)...)
 		}
 	}
+	posts, conditional := false, false
+	for _, h := range hits {
+		posts, conditional = posts || h.postsRules, conditional || h.ifPosted
+	}
 	hits = dropShadowed(hits)
-	li := in.li
+	apply, by, notes := c.checkSuppressions(findSuppressions(data, in.li))
+	cov := newCoverage(apply, by, spans)
+	res := FileResult{Unread: unread, PostsRules: posts}
+	res.Findings = c.fileFindings(displayPath, unconditional(hits, conditional), notes, cov)
+	if conditional {
+		res.IfPosted = c.fileFindings(displayPath, hits, notes, cov)
+	}
+	return res
+}
 
-	apply, by, notes := c.checkSuppressions(findSuppressions(data, li))
-	findings := c.findings(displayPath, hits, newCoverage(apply, by, spans))
+// fileFindings are the findings of a file's hits and of its suppressions' notes, sorted.
+func (c *Checker) fileFindings(displayPath string, hits, notes []hit, cov *coverage) []scanner.Finding {
+	findings := c.findings(displayPath, hits, cov)
 	findings = append(findings, c.findings(displayPath, notes, nil)...)
 	scanner.SortFindings(findings)
-	return FileResult{Findings: findings, Unread: unread}
+	return findings
+}
+
+// unconditional returns the hits that count whoever posts the file (a copy when some do
+// not).
+func unconditional(hits []hit, some bool) []hit {
+	if !some {
+		return hits
+	}
+	out := make([]hit, 0, len(hits))
+	for _, h := range hits {
+		if !h.ifPosted {
+			out = append(out, h)
+		}
+	}
+	return out
 }
 
 // dropShadowed removes the code detector's hits that another detector's hit of the same rule

@@ -49,7 +49,7 @@ func newCodeDetector(cat *catalog.Catalog, exprs *exprRules) *codeDetector {
 
 func (d *codeDetector) reads(k Kind) bool { _, ok := codeReaders[k]; return ok }
 
-func (d *codeDetector) check(_ *Checker, in *input, add func(hit)) []span {
+func (d *codeDetector) check(c *Checker, in *input, add func(hit)) []span {
 	if !d.worthReading(in.lower) {
 		return nil
 	}
@@ -57,7 +57,12 @@ func (d *codeDetector) check(_ *Checker, in *input, add func(hit)) []span {
 	cx := d.context(in, f)
 	d.paths(cx, add)
 	d.sdkCalls(cx, add)
-	d.expressions(cx, add)
+	d.settingHelpers(cx, add)
+	if cx.settingCalls {
+		d.settingStrings(cx, add)
+	}
+	d.expressions(c, cx, add)
+	d.srvRecords(cx, add)
 	return nil
 }
 
@@ -93,6 +98,9 @@ func newNeedles(cat *catalog.Catalog, table *catalog.CodeTable) *multiFinder {
 		for _, n := range s.SettingCalls {
 			words[longestWord(strings.Split(normName(n), "."))] = true
 		}
+	}
+	if _, ok := cat.Lookup(vocab.SRVDataFields); ok {
+		words["srv"] = true // an SRV record built in code (srvRecords)
 	}
 	delete(words, "")
 	all := make([]string, 0, len(words))
@@ -172,19 +180,23 @@ type codeContext struct {
 	// lastAt is the line each rule and route was last reported at: a value assigned on one
 	// line and folded into the call on the next is one use, reported once.
 	lastAt map[string]int
-	// settingCalls: the file hands zone setting ids to an SDK (its setting ids count).
+	// settingCalls: the file hands zone setting ids to an SDK, or sends settings it names
+	// through the per-setting path (zones/<id>/settings/<name>) or the bulk settings
+	// endpoint: its strings that are a deprecated setting id count (see settingStrings).
 	settingCalls bool
+	// settingCall marks the calls whose arguments settingArgs reported.
+	settingCall map[int]bool
 }
 
 func (d *codeDetector) context(in *input, f *code.File) *codeContext {
-	cx := &codeContext{in: in, f: f, byCall: map[int][]int{}, routes: map[string][]catalog.RouteMatch{}, lastAt: map[string]int{}}
+	cx := &codeContext{in: in, f: f, byCall: map[int][]int{}, routes: map[string][]catalog.RouteMatch{}, lastAt: map[string]int{}, settingCall: map[int]bool{}}
 	for i, s := range f.Strings {
 		if s.Call >= 0 {
 			cx.byCall[s.Call] = append(cx.byCall[s.Call], i)
 		}
 	}
 	cx.sdks = d.importedSDKs(f)
-	cx.talksToAPI = len(cx.sdks) > 0 || d.mentionsAPI(in.lower, f)
+	cx.talksToAPI = len(cx.sdks) > 0 || d.mentionsAPI(in.lower, f) || helperTalksToAPI(f)
 	return cx
 }
 

@@ -22,8 +22,11 @@ func (d *codeDetector) paths(cx *codeContext, add func(hit)) {
 	for i := range cx.f.Strings {
 		s := &cx.f.Strings[i]
 		segs, ok := pathSegments(s.Value)
-		if !ok {
+		if !ok || s.Comment {
 			continue
+		}
+		if settingByName(segs) && (d.scopes[segs[0]] || d.fragmentCounts(cx, s, segs)) {
+			cx.settingCalls = true
 		}
 		matches := d.matchBuilt(cx, segs, false)
 		whole := len(matches) > 0 && d.scopes[segs[0]]
@@ -37,6 +40,13 @@ func (d *codeDetector) paths(cx *codeContext, add func(hit)) {
 			d.pathHit(cx, i, matches, add)
 		}
 	}
+}
+
+// settingByName reports whether segs are the path of one zone setting whose name the code
+// holds in a value (zones/<id>/settings/<name>, or settings/<name> relative to a zone).
+func settingByName(segs []string) bool {
+	n := len(segs)
+	return n >= 2 && segs[n-2] == "settings" && segs[n-1] == catalog.Unknown && (n == 2 || n == 4)
 }
 
 // matchBuilt is catalog.MatchBuilt, memoized for the file, without the endpoints that are
@@ -92,16 +102,89 @@ func clientish(c code.Call) bool {
 	return false
 }
 
-// callCarriesScope: the call the value is passed to, or the value itself, names a zone or
-// account id ("zone_id", "zoneIdentifier", "account").
+// callCarriesScope: the value names a zone or account id in its holes, or the call it is
+// passed to names one (callNamesScope), its own name included (getZoneSetting, cf_api):
+// a project's helper of that name, defined in a file the check may never see, puts the
+// fragment under a zone or account of this API.
 func callCarriesScope(cx *codeContext, s *code.Str) bool {
-	names := s.HoleNames
-	if s.Call >= 0 {
-		names = append(names[:len(names):len(names)], cx.f.Calls[s.Call].ArgIdents...)
-	}
-	for _, n := range names {
-		if n := strings.ToLower(n); strings.Contains(n, "zone") || strings.Contains(n, "account") {
+	return namesScope(s.HoleNames) || s.Call >= 0 && callNamesScope(cx, s.Call)
+}
+
+// helperWords are the words of a helper's name that put its path under this API: the scopes
+// paths start from and the API's short names.
+var helperWords = []string{"zone", "zones", "account", "accounts", "cf", "cloudflare"}
+
+// scopedHelper reports whether a called name holds one of helperWords as a word of its own
+// (getZoneSetting, zone_api, CfRequest; not getTimezone, dropzone or cfg).
+func scopedHelper(callee []string) bool {
+	for _, el := range callee {
+		if eachWord(el, func(w string) bool { return equalFoldAny(w, helperWords) }) {
 			return true
+		}
+	}
+	return false
+}
+
+func equalFoldAny(w string, words []string) bool {
+	for _, x := range words {
+		if strings.EqualFold(w, x) {
+			return true
+		}
+	}
+	return false
+}
+
+// nameWords splits a name written in camelCase, PascalCase, snake_case or kebab-case into
+// its lowercase words: getZoneSetting is get, zone, setting; HTTPClient is http, client.
+func nameWords(name string) []string {
+	var words []string
+	eachWord(name, func(w string) bool { words = append(words, strings.ToLower(w)); return false })
+	return words
+}
+
+// eachWord calls f with each word of name as written (see nameWords), until f returns true;
+// it reports whether one did. It allocates nothing: it runs on every call of a file.
+func eachWord(name string, f func(string) bool) bool {
+	start := 0
+	for i := 0; i <= len(name); i++ {
+		end := i == len(name)
+		if !end {
+			c := name[i]
+			sep := c == '_' || c == '-' || c == '$' || c == ':'
+			camel := isUpper(c) && i > start && (!isUpper(name[i-1]) || i+1 < len(name) && isLower(name[i+1]))
+			if !sep && !camel {
+				continue
+			}
+			if i > start && f(name[start:i]) {
+				return true
+			}
+			start = i
+			if sep {
+				start = i + 1
+			}
+			continue
+		}
+		if i > start && f(name[start:i]) {
+			return true
+		}
+	}
+	return false
+}
+
+func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
+func isLower(c byte) bool { return c >= 'a' && c <= 'z' }
+
+// helperTalksToAPI is file-level evidence found in the code itself: the file hands a path
+// (a value holding "/") to a helper that names a zone, an account or the API
+// (getZoneSetting(auth, "/firewall/rules")), so its other path fragments, handed to helpers
+// of any name (sendPostRequest(body, "/filters")), are this API's too.
+func helperTalksToAPI(f *code.File) bool {
+	for i := range f.Strings {
+		s := &f.Strings[i]
+		if s.Call >= 0 && strings.Contains(s.Value, "/") && scopedHelper(f.Calls[s.Call].Callee) {
+			if _, ok := pathSegments(s.Value); ok {
+				return true
+			}
 		}
 	}
 	return false
@@ -110,8 +193,10 @@ func callCarriesScope(cx *codeContext, s *code.Str) bool {
 // pathSegments splits a value into path segments relative to the v4 base: a scheme and
 // host, a leading hole (a base URL held elsewhere), a "client/v4" prefix, a query and a
 // fragment are dropped; a segment holding a hole or written as a placeholder (:zone_id,
-// {zone_id}, <zone_id>, $ZONE, %s) is catalog.Unknown. false when the value is not a path
-// at all (spaces, quotes, no literal segment).
+// {zone_id}, <zone_id>, <your zone id>, [ZONE ID], $ZONE, %s) is catalog.Unknown, and so is
+// an empty segment between two others: "zones/" + zone + "/filters" with a constant left
+// empty for the user to fill in is still a path with a hole. false when the value is not a
+// path at all (spaces or quotes outside a placeholder, no literal segment).
 func pathSegments(v string) ([]string, bool) {
 	if i := strings.Index(v, "://"); i >= 0 {
 		rest := v[i+3:]
@@ -125,14 +210,18 @@ func pathSegments(v string) ([]string, bool) {
 	if i := strings.IndexAny(v, "?#"); i >= 0 {
 		v = v[:i]
 	}
+	v = bracketedHoles(v)
 	if v == "" || strings.ContainsAny(v, " \t\r\n\"'`()[];|&\\,*") {
 		return nil, false
 	}
-	parts := strings.Split(v, "/")
+	parts := strings.Split(strings.TrimLeft(v, "/"), "/")
 	segs := make([]string, 0, len(parts))
-	for _, p := range parts {
-		if p != "" {
+	for i, p := range parts {
+		switch {
+		case p != "":
 			segs = append(segs, p)
+		case i < len(parts)-1 && len(segs) > 0:
+			segs = append(segs, code.HoleString) // an empty value between two segments
 		}
 	}
 	if len(segs) >= 2 && segs[0] == "client" && segs[1] == "v4" {
@@ -147,6 +236,39 @@ func pathSegments(v string) ([]string, bool) {
 		}
 	}
 	return segs, literal && len(segs) > 0
+}
+
+// bracketedHoles turns each placeholder written between brackets inside one segment
+// (<your zone id>, [ZONE ID], {zone id}) into a hole, so that the spaces a placeholder for
+// the user may hold do not make the value prose.
+func bracketedHoles(v string) string {
+	if !strings.ContainsAny(v, "<[{") {
+		return v
+	}
+	var b strings.Builder
+	for i := 0; i < len(v); i++ {
+		if closer := closingBracket(v[i]); closer != 0 {
+			if j := strings.IndexByte(v[i+1:], closer); j > 0 && !strings.ContainsAny(v[i+1:i+1+j], "/<[{") {
+				b.WriteString(code.HoleString)
+				i += j + 1
+				continue
+			}
+		}
+		b.WriteByte(v[i])
+	}
+	return b.String()
+}
+
+func closingBracket(c byte) byte {
+	switch c {
+	case '<':
+		return '>'
+	case '[':
+		return ']'
+	case '{':
+		return '}'
+	}
+	return 0
 }
 
 // isPlaceholderSegment: a segment whose value the text does not give.
@@ -175,6 +297,7 @@ func (d *codeDetector) pathHit(cx *codeContext, i int, matches []catalog.RouteMa
 			continue
 		}
 		reported[m.Entry.ID] = true
+		cx.settingCalls = cx.settingCalls || m.Entry.ID == vocab.ZoneSettingsBulk
 		key := string(m.Entry.ID) + " " + m.Endpoint.Path
 		if at, ok := cx.lastAt[key]; ok && s.Pos.Line-at <= 2 {
 			continue
@@ -185,16 +308,24 @@ func (d *codeDetector) pathHit(cx *codeContext, i int, matches []catalog.RouteMa
 			verb = strings.Join(m.Endpoint.Methods, "|")
 		}
 		add(hit{
-			rule:    m.Entry.ID,
-			kind:    "endpoint",
-			id:      verb + " " + m.Endpoint.Path,
-			name:    clip(shown, 120),
-			address: "code " + method + " " + m.Endpoint.Path + " " + shown,
-			msg:     "calls " + verb + " " + m.Endpoint.Path + " (built as " + clip(shown, 120) + ")",
-			loc:     strLocation(s),
-			shadow:  true,
+			rule:       m.Entry.ID,
+			kind:       "endpoint",
+			id:         verb + " " + m.Endpoint.Path,
+			name:       clip(shown, 120),
+			address:    "code " + method + " " + m.Endpoint.Path + " " + shown,
+			msg:        "calls " + verb + " " + m.Endpoint.Path + " (built as " + clip(shown, 120) + ")",
+			loc:        strLocation(s),
+			shadow:     true,
+			postsRules: postsRules(m.Entry.ID, method),
 		})
 	}
+}
+
+// postsRules reports whether a call with method to an endpoint of rule writes rules of the
+// filters or firewall rules API: what makes the rule objects of the repository firewall
+// rules (see postedRules).
+func postsRules(rule vocab.RuleID, method string) bool {
+	return (rule == vocab.FirewallRules || rule == vocab.Filters) && (method == "POST" || method == "PUT" || method == "PATCH")
 }
 
 // takesMethod reports whether a call with method reaches an endpoint taking methods: any

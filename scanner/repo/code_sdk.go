@@ -10,30 +10,29 @@ import (
 	"github.com/sunsetscan/sunset/scanner/vocab"
 )
 
-// sdkCalls reports the calls and constructors of the SDKs the file imports (sdks.yaml), the
-// zone settings handed to their setting calls and resource types, and, in a file that makes
-// such calls, its own strings that are a deprecated setting id (a table of setting ids).
+// sdkCalls reports the calls and constructors of the SDKs the file imports (sdks.yaml), and
+// the zone settings handed to their setting calls and resource types.
 func (d *codeDetector) sdkCalls(cx *codeContext, add func(hit)) {
 	for ci := range cx.f.Calls {
 		c := &cx.f.Calls[ci]
 		for _, sdk := range cx.sdks {
 			if rule, what := d.sdkCall(cx, sdk, c); rule != "" {
-				add(d.sdkHit(sdk, rule, what, c))
+				h := d.sdkHit(sdk, rule, what, c)
+				h.postsRules = postsRules(rule, writeMethod(c.Name()))
+				add(h)
 			}
 			if sdk.PathChains {
 				d.pathChain(sdk, c, add)
 			}
 			if matchesAny(c, sdk.SettingCalls) {
 				cx.settingCalls = true
+				cx.settingCall[ci] = true
 				d.settingArgs(cx, ci, add)
 			}
 			if slices.Contains(sdk.SettingsTypes, typeName(c)) {
 				d.settingKeys(c, add)
 			}
 		}
-	}
-	if cx.settingCalls {
-		d.settingStrings(cx, add)
 	}
 }
 
@@ -169,7 +168,9 @@ func (d *codeDetector) pathChain(sdk *catalog.SDK, c *code.Call, add func(hit)) 
 			continue
 		}
 		reported[m.Entry.ID] = true
-		add(d.sdkHit(sdk, m.Entry.ID, method+" "+m.Endpoint.Path, c))
+		h := d.sdkHit(sdk, m.Entry.ID, method+" "+m.Endpoint.Path, c)
+		h.postsRules = postsRules(m.Entry.ID, method)
+		add(h)
 	}
 }
 
@@ -183,13 +184,15 @@ func (d *codeDetector) settingArgs(cx *codeContext, ci int, add func(hit)) {
 	}
 }
 
-// settingStrings reports, in a file that hands setting ids to an SDK, its own strings that
-// are exactly a deprecated setting id: the constant tables such code keeps.
+// settingStrings reports, in a file that hands setting ids to an SDK or sends the settings
+// it names to the API, its own strings that are exactly a deprecated setting id: the
+// constant tables such code keeps, the lists of settings a tool accepts (%w[minify
+// mobile_redirect], choices=['brotli', ...]).
 func (d *codeDetector) settingStrings(cx *codeContext, add func(hit)) {
 	for i := range cx.f.Strings {
 		s := &cx.f.Strings[i]
-		if s.Call >= 0 {
-			continue // reported by settingArgs when the call is a setting call
+		if s.Comment || s.Call >= 0 && cx.settingCall[s.Call] {
+			continue // documentation; or reported by settingArgs
 		}
 		if rule, ok := d.settings[s.Value]; ok {
 			add(settingHit(rule, s.Value, strLocation(s)))

@@ -31,7 +31,9 @@
 //     Locations are the block's or attribute's exact range.
 //   - JSON and YAML: API objects recognised by shape anywhere in a document (see shapeRules),
 //     rules of any tool (an "expression" with an "action", or in a list under a key ending in
-//     "rules" or "filters": Ansible variables, Pulumi YAML, rule profiles), and the deprecated Terraform
+//     "rules" or "filters": Ansible variables, Pulumi YAML, rule profiles, and the expressions
+//     a rule holds in its other members, see shapeRules), rule objects that a script of the
+//     same repository posts to the filters or firewall rules API (see postedRules), and the deprecated Terraform
 //     resource types as Pulumi YAML (type cloudflare:index:NAME) or Crossplane manifests
 //     (kind NAME) write them.
 //   - Expression lists: a text file of Rules language expressions, one a line or several
@@ -44,7 +46,9 @@
 //     by one detector (codeDetector): paths the code builds, whole or as fragments relative to
 //     a base (only with evidence that the file or call talks to the API), SDK calls, services
 //     and resource types of the libraries in the catalog's sdks.yaml, zone setting ids handed
-//     to SDK setting calls, deprecated fields in expression strings. Its hits give way to the
+//     to SDK setting calls or to a project's settings helper (code_settings.go), deprecated
+//     fields in expression strings (a string holding a JSON document read as a .json file is),
+//     SRV records built as literals (code_records.go). Its hits give way to the
 //     text matcher's of the same rule on the same lines, so findings reported before code was
 //     read keep their fingerprints.
 //   - Every file, including the above: deprecated endpoint calls (method and path pattern of

@@ -109,6 +109,19 @@ type shapeWalk struct {
 	li    *lineIndex
 	add   func(hit)
 	spans *[]span
+	// ruleset counts the rulesets (objects with a "phase") the walk is inside: their rules
+	// are the replacement's, whoever posts them.
+	ruleset int
+	// inRule counts the rules (objects holding an expression) the walk is inside: an
+	// expression in their other members is one too (see rules).
+	inRule int
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // walk visits every node; pointer is the JSON pointer of n, parentKey the member name n is
@@ -117,10 +130,15 @@ func (r *shapeRules) walk(w *shapeWalk, n *node, pointer, parentKey string, inLi
 	switch n.kind {
 	case nodeObject:
 		*w.spans = append(*w.spans, span{start: n.line, end: n.endLine})
-		r.object(w, n, pointer, parentKey, inList)
+		rule := r.object(w, n, pointer, parentKey, inList)
+		phase := n.has("phase")
+		w.ruleset += b2i(phase)
+		w.inRule += b2i(rule)
 		for i, k := range n.keys {
 			r.walk(w, n.vals[i], pointer+"/"+escapePointer(k), k, false)
 		}
+		w.ruleset -= b2i(phase)
+		w.inRule -= b2i(rule)
 	case nodeArray:
 		for i, v := range n.vals {
 			r.walk(w, v, pointer+"/"+strconv.Itoa(i), parentKey, true)
@@ -138,8 +156,8 @@ type emitFunc func(rule vocab.RuleID, kind vocab.Kind, aspect, msg string)
 
 // object applies every shape to one object. An object may match several shapes (a firewall
 // rule carrying an id that is also a zone setting's), so each family is tried in turn and
-// the findings keep this order.
-func (r *shapeRules) object(w *shapeWalk, o *node, pointer, parentKey string, inList bool) {
+// the findings keep this order. It reports whether the object is a rule (see rules).
+func (r *shapeRules) object(w *shapeWalk, o *node, pointer, parentKey string, inList bool) bool {
 	add := w.add
 	if pointer == "" {
 		pointer = "/"
@@ -153,7 +171,12 @@ func (r *shapeRules) object(w *shapeWalk, o *node, pointer, parentKey string, in
 	emit := func(rule vocab.RuleID, kind vocab.Kind, aspect, msg string) {
 		add(hit{rule: rule, kind: kind, id: id, name: name, address: pointer + " " + aspect, msg: msg, loc: nodeLoc(o)})
 	}
-	r.rules(w, o, pointer, parentKey, inList, label, emit)
+	if w.ruleset == 0 && postableRule(o) {
+		add(hit{rule: vocab.FirewallRules, kind: vocab.KindFirewallRule, id: id, name: name, address: pointer + " firewall_rule",
+			msg: "firewall rule " + label + " (action " + o.text("action") + "), a rule object a script of this repository posts to the filters and firewall rules API",
+			loc: nodeLoc(o), ifPosted: true})
+	}
+	rule := r.rules(w, o, pointer, parentKey, inList, label, emit)
 	if o.has("threshold") && o.has("period") && o.get("match") != nil && o.get("match").kind == nodeObject {
 		emit(vocab.RateLimitingV1, vocab.KindRateLimit, "rate_limit", "rate limit "+label)
 	}
@@ -163,14 +186,18 @@ func (r *shapeRules) object(w *shapeWalk, o *node, pointer, parentKey string, in
 	r.zoneSetting(o, id, pointer, add)
 	accountNameservers(o, label, emit)
 	notificationEmail(o, label, emit)
+	return rule
 }
 
 // rules recognises the objects that carry a Rules language expression: firewall rules
 // (filter nested or flat), filters, and any other rule (an "expression" with an "action",
 // or in a list under a key ending in "rules" or "filters"), and checks their expressions. A
 // filter nested in a firewall rule is part of that rule's finding, so it is not reported
-// again.
-func (r *shapeRules) rules(w *shapeWalk, o *node, pointer, parentKey string, inList bool, label string, emit emitFunc) {
+// again. Inside a rule, an object's "expression" (a transform rule's header value, a
+// rewritten path's) or a member ending in "_expression" (a rate limit's
+// counting_expression) is an expression too. It reports whether o is a rule.
+func (r *shapeRules) rules(w *shapeWalk, o *node, pointer, parentKey string, inList bool, label string, emit emitFunc) bool {
+	r.otherExpressions(w, o, pointer)
 	action, hasAction := o.stringMember("action")
 	exprText, hasExpr := o.stringMember("expression")
 	filter := o.get("filter")
@@ -178,19 +205,74 @@ func (r *shapeRules) rules(w *shapeWalk, o *node, pointer, parentKey string, inL
 	case hasAction && filter != nil && filter.kind == nodeObject && (filter.has("expression") || filter.has("id")):
 		emit(vocab.FirewallRules, vocab.KindFirewallRule, "firewall_rule", "firewall rule "+label+" (action "+action+")")
 		if fx, ok := filter.stringMember("expression"); ok {
-			r.expression(w, o, filter, pointer+"/filter/expression", fx, true)
+			r.expression(w, o, filter, "expression", pointer+"/filter/expression", fx, true)
 		}
-	case hasAction && hasExpr && (action == "allow" || action == "bypass" || o.has("paused") || o.has("products")):
+	case hasAction && hasExpr && flatFirewallRule(o, action):
 		emit(vocab.FirewallRules, vocab.KindFirewallRule, "firewall_rule", "firewall rule "+label+" (action "+action+")")
-		r.expression(w, o, o, pointer+"/expression", exprText, true)
+		r.expression(w, o, o, "expression", pointer+"/expression", exprText, true)
 	case hasExpr && !hasAction && (o.has("paused") || o.has("ref")):
 		if parentKey != "filter" {
 			emit(vocab.Filters, vocab.KindFilter, "filter", "filter "+label)
-			r.expression(w, o, o, pointer+"/expression", exprText, true)
+			r.expression(w, o, o, "expression", pointer+"/expression", exprText, true)
 		}
+		return false
 	case hasExpr && (hasAction || inList && isRulesKey(parentKey)):
-		r.expression(w, o, o, pointer+"/expression", exprText, false)
+		r.expression(w, o, o, "expression", pointer+"/expression", exprText, false)
+	case hasExpr && w.inRule > 0 && parentKey != "filter": // a firewall rule's filter is checked as the rule's
+		r.expression(w, o, o, "expression", pointer+"/expression", exprText, false)
+		return false
+	default:
+		return false
 	}
+	return true
+}
+
+// otherExpressions checks, inside a rule, the members of o ending in "_expression" (a rate
+// limit's counting_expression).
+func (r *shapeRules) otherExpressions(w *shapeWalk, o *node, pointer string) {
+	if w.inRule == 0 {
+		return
+	}
+	for i, k := range o.keys {
+		if v := o.vals[i]; strings.HasSuffix(k, "_expression") && v.kind == nodeScalar {
+			r.expression(w, o, o, k, pointer+"/"+escapePointer(k), v.str, false)
+		}
+	}
+}
+
+// firewallActions are the actions a firewall rule takes; a ruleset rule takes others too
+// (skip, execute, rewrite, redirect, ...).
+var firewallActions = map[string]bool{"block": true, "challenge": true, "js_challenge": true, "managed_challenge": true, "allow": true, "log": true, "bypass": true}
+
+// rulesetMembers are members only a ruleset rule has.
+var rulesetMembers = []string{"enabled", "action_parameters", "ratelimit", "logging", "exposed_credential_check", "phase", "kind"}
+
+// flatFirewallRule reports whether an object with an expression and action is a firewall
+// rule by its shape alone, as exports write it: an action only firewall rules have, or a
+// member only they have.
+func flatFirewallRule(o *node, action string) bool {
+	return action == "allow" || action == "bypass" || o.has("paused") || o.has("products")
+}
+
+// postableRule reports whether o is a rule object a script could post as a firewall rule
+// (with its filter): an "expression" string and an "action" a firewall rule takes, and no
+// member only a ruleset rule has. Whether it is one depends on what the repository does
+// with it (see postedRules); objects that are firewall rules by their shape alone are
+// reported by rules.
+func postableRule(o *node) bool {
+	if _, ok := o.stringMember("expression"); !ok {
+		return false
+	}
+	action, ok := o.stringMember("action")
+	if !ok || !firewallActions[action] || flatFirewallRule(o, action) {
+		return false
+	}
+	for _, m := range rulesetMembers {
+		if o.has(m) {
+			return false
+		}
+	}
+	return true
 }
 
 // isRulesKey reports whether a list under this key holds rules or filters: rules,
@@ -326,13 +408,13 @@ func (r *shapeRules) waf(o *node, label string, emit emitFunc) {
 	}
 }
 
-// expression checks one expression found in object owner; at is where the expression string
-// itself sits. Only the expressions of deprecated objects (firewall rules, filters) are
+// expression checks one expression found in object owner; at is the object whose member
+// key is the expression string. Only the expressions of deprecated objects (firewall rules, filters) are
 // type-checked; ruleset rules are searched for deprecated fields.
-func (r *shapeRules) expression(w *shapeWalk, owner, at *node, address, src string, typeCheck bool) {
+func (r *shapeRules) expression(w *shapeWalk, owner, at *node, key, address, src string, typeCheck bool) {
 	id := owner.text("id")
 	x := exprSite{address: address, kind: string(vocab.KindExpression), id: id, name: firstNonEmpty(owner.text("description"), id), loc: nodeLoc(owner), typeCheck: typeCheck}
-	if v := at.get("expression"); v != nil {
+	if v := at.get(key); v != nil {
 		x.loc = nodeLoc(v)
 		if v.style != styleNone && r.exprs.mentionsField(src) {
 			// A YAML scalar may be written over several lines (>-, |, plain or quoted).

@@ -414,7 +414,7 @@ func (r *tfRules) check(c *Checker, displayPath string, kind Kind, data, lower [
 }
 
 func (r *tfRules) resource(w *valueWalk, res tfResource) {
-	c, add := w.c, w.add
+	add := w.add
 	addr := res.typ + "." + res.name
 	kind := tfKind(res.typ)
 	if rule, ok := r.resources[res.typ]; ok {
@@ -435,32 +435,7 @@ func (r *tfRules) resource(w *valueWalk, res tfResource) {
 			}
 		}
 	}
-	if er, ok := exprResources[res.typ]; ok {
-		phase := ""
-		if er.phaseAttr != "" {
-			if a := res.body.attr(er.phaseAttr); a != nil && a.value().isLit {
-				phase = a.lit
-			}
-		}
-		for _, m := range res.body.lookup(er.path) {
-			if m.attr == nil {
-				continue
-			}
-			a := addr + "." + strings.Join(er.path, ".")
-			if len(er.path) > 1 {
-				a = fmt.Sprintf("%s.%s[%d].%s", addr, er.path[0], m.index, strings.Join(er.path[1:], "."))
-			}
-			x := exprSite{address: a, kind: kind, id: addr, name: res.name, loc: m.loc, phase: phase, typeCheck: er.typeCheck}
-			x.lines, x.file = m.attr.lines(), w.li
-			m.attr.value()
-			switch {
-			case m.attr.isLit:
-				r.exprs.check(c, x, m.attr.lit, false, add)
-			case m.attr.templated:
-				r.exprs.check(c, x, m.attr.lit, true, add)
-			}
-		}
-	}
+	r.resourceExpressions(w, res, addr, kind)
 	r.resourceValues(w, res)
 }
 

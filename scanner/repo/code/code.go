@@ -48,8 +48,10 @@ type Str struct {
 	// interpolation, "zone_id" in f"/zones/{zone_id}"), in order; "" for a hole that is an
 	// expression. Matchers read them as evidence ("zone", "account").
 	HoleNames []string
-	// Comment is true for text read from a comment (only languages whose comments are
-	// structured, such as a Go doc directive, ever set it; tokenizers skip comments).
+	// Comment is true for text the code does not use: read from a comment (only languages
+	// whose comments are structured, such as a Go doc directive, ever set it; tokenizers
+	// skip comments) or a string standing alone as a statement (a Python docstring).
+	// Matchers take it for documentation, not usage.
 	Comment bool
 }
 

@@ -17,7 +17,7 @@ func (p *parser) open(i int) {
 		p.fr.PushGroup('(', i)
 		return
 	}
-	if t := &p.toks[prev]; t.kind == tName && keyword(p.src[t.a:t.b]) {
+	if t := &p.toks[prev]; t.kind == tName && keyword(p.src[t.a:t.b]) && !p.IsMember(prev-1) { // ->list() is a method
 		if p.word(prev, "array") {
 			p.fr.PushList('(', i)
 		} else {

@@ -257,7 +257,7 @@ func (p *parser) tail() {
 }
 
 // exprStmt reads an expression statement: an assignment (plain, chained, annotated or
-// augmented) or an expression whose value, a docstring say, is kept.
+// augmented) or an expression whose value, a docstring say, is kept as documentation.
 func (p *parser) exprStmt() {
 	var lhs val
 	tuple := p.exprList(&lhs)
@@ -281,12 +281,23 @@ func (p *parser) exprStmt() {
 			p.flush(&v)
 			p.bind(&lhs, tuple, &val{})
 		default:
-			p.flush(&lhs)
+			p.flushStatement(&lhs)
 		}
 	} else {
-		p.flush(&lhs)
+		p.flushStatement(&lhs)
 	}
 	p.tail()
+}
+
+// flushStatement records the value of an expression statement. A string standing alone as
+// a statement is not used by the code: it is a docstring (whose examples are no usage) or
+// a string written as a comment, and is recorded as such (code.Str.Comment).
+func (p *parser) flushStatement(v *val) {
+	n, doc := len(p.f.Strings), v.kind == vStr
+	p.flush(v)
+	for i := n; doc && i < len(p.f.Strings); i++ {
+		p.f.Strings[i].Comment = true
+	}
 }
 
 // assign reads the '=' and what follows; a = b = value assigns to the last target.
