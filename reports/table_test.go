@@ -705,3 +705,27 @@ func TestRuleAdvice(t *testing.T) {
 		t.Errorf("a single finding shares %q", a.text)
 	}
 }
+
+// TestTableKeepsALabelWithWhatItIntroduces: the findings of `sunset check` end "Use instead:
+// REPLACEMENT", and a replacement may say "Terraform: ...". Said alike by every finding, it
+// goes under "How to fix" with its label: no finding is left with "Use instead: Terraform."
+func TestTableKeepsALabelWithWhatItIntroduces(t *testing.T) {
+	rep := "Rate limiting rules of the zone's http_ratelimit entry-point ruleset (PUT /zones/:zone_id/rulesets/phases/http_ratelimit/entrypoint). " +
+		`Terraform: cloudflare_ruleset with phase = "http_ratelimit".`
+	var fs []scanner.Finding
+	for i, call := range []string{"GET /zones/:zone_id/rate_limits (zones/${zoneId}/rate_limits)", "POST /zones/:zone_id/rate_limits (built as zones/{…}/rate_limits)"} {
+		fs = append(fs, scanner.Finding{RuleID: "rate-limiting-v1", Severity: scanner.SeverityError, Source: scanner.SourceFile,
+			Message:  "calls " + call + "; past its end of life (2025-01-15). Use instead: " + rep,
+			Location: &scanner.Location{Path: "client.php", StartLine: 9 + i}, Resource: scanner.Resource{Kind: "endpoint", Name: "e" + strconv.Itoa(i)}})
+	}
+	out := render(t, "table", Options{}, NewReport(Input{AsOf: asOf, Findings: fs}))
+	entries, advice := tableEntries(out)
+	for _, e := range entries {
+		if strings.Contains(e, "Use instead") || strings.Contains(e, "Terraform") {
+			t.Errorf("a finding keeps a label without what it introduces: %q", e)
+		}
+	}
+	if a := advice["rate-limiting-v1"]; !strings.Contains(a, "Use instead: Rate limiting rules") || !strings.Contains(a, "Terraform: cloudflare_ruleset") {
+		t.Errorf("How to fix: %q\n%s", a, out)
+	}
+}
