@@ -136,9 +136,16 @@ func undeclaredIn(v *migrate.Verification) bool {
 }
 
 // verifyFlags are the source and judging groups (to build the plan when given none), the
-// saved plan's, and a --format of verify's own.
+// saved plan's, and a --format of verify's own, grouped in its help by the form each
+// serves: a plan directory reads no account and judges nothing again.
 func verifyFlags() []ucli.Flag {
-	return slices.Concat(sourceFlags(), judgingFlags(), savedPlanFlags(), []ucli.Flag{outputFlag("table", "json")})
+	return regroup(slices.Concat(sourceFlags(), judgingFlags(), savedPlanFlags(), []ucli.Flag{outputFlag("table", "json")}),
+		flagGroup{"Output", []string{flagFormat}},
+		flagGroup{"The plan directory (PLAN_DIR or --plan-dir)", []string{flagPlanDir, "plan-in", flagPartial}},
+		flagGroup{"Accounts and zones: of the plan, or of the live scan", []string{"account", "zone", "zone-filter"}},
+		flagGroup{"Without a plan directory: the plan built as sunset plan builds it, from --snapshot or the live account", []string{"snapshot", "snapshot-out", flagAsOf, flagCatalog, flagDates}},
+		flagGroup{"API: the live account read without a plan directory or --snapshot", apiFlagNames},
+	)
 }
 
 func verifyCommand(s *Streams) *ucli.Command {
@@ -189,9 +196,17 @@ func resolveVerify(c *ucli.Context, s *Streams) (*verifyOptions, error) {
 		return nil, err
 	}
 	live := saved.snapshot == "" && c.String("snapshot") == ""
-	src, err := resolvePlanSource(c, s, live, saved.snapshot)
+	src, err := resolvePlanSource(c, s, false, saved.snapshot)
 	if err != nil {
 		return nil, err
+	}
+	if live {
+		// Given no plan, verify builds one from the live account: without credentials the
+		// user most likely meant a plan directory, and is told so first.
+		if src.sourceOptions, err = src.withCredentials(c, s); err != nil {
+			return nil, usageErrorf("verify: give the plan directory to verify (sunset verify plan/, the --plan-dir of sunset scan or sunset plan); "+
+				"without one it builds the plan from --snapshot FILE or from the live account, which needs credentials: %v", err)
+		}
 	}
 	return &verifyOptions{source: src, saved: saved, formats: formats, partial: c.Bool(flagPartial)}, nil
 }

@@ -166,3 +166,13 @@ func TestVerifySummaryAddsUpItsColumns(t *testing.T) {
 		t.Errorf("last line %q, want it to start %q", last, want)
 	}
 }
+
+// TestVerifyWithoutADirectorySaysToGiveOne: `sunset verify` with no plan directory, no
+// --snapshot and no credentials asks for the plan directory first, not only for credentials.
+func TestVerifyWithoutADirectorySaysToGiveOne(t *testing.T) {
+	r := runSunset(t, nil, "verify")
+	if r.code != ExitUsage || !strings.HasPrefix(r.stderr, "sunset: verify: give the plan directory to verify (sunset verify plan/") ||
+		!strings.Contains(r.stderr, "needs credentials: no credentials: set CLOUDFLARE_API_TOKEN") {
+		t.Errorf("exit %d, stderr:\n%s", r.code, r.stderr)
+	}
+}
