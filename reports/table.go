@@ -80,7 +80,7 @@ type tableGroup struct {
 	sortName string
 	key      string // unique; breaks ties between groups of the same name
 	heading  string
-	name     string // the heading without its kind and the zone's id, sanitised
+	name     string               // the heading without its kind and the zone's id, sanitised
 	findings *scanner.FindingList // the report's
 	idx      []int
 }
