@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
@@ -28,5 +29,19 @@ func TestHTMLDatesAZoneByItsErrors(t *testing.T) {
 		if !ok || !strings.Contains(block, `<time datetime="2025-01-15">`) || strings.Contains(block, "2024-03-31") {
 			t.Errorf("%s: dated otherwise than by its errors: %s", where, block)
 		}
+	}
+}
+
+// TestHTMLChartCountsZonesAndAccountsApart: the chart of a 200-zone account with findings in
+// its 2 accounts says 200 zones and 2 accounts, not 202 zones.
+func TestHTMLChartCountsZonesAndAccountsApart(t *testing.T) {
+	page, _, _ := scalePage(t)
+	_, chart, _ := strings.Cut(page, `<figure class="chart" id="chart-groups">`)
+	chart, _, _ = strings.Cut(chart, "</figure>")
+	if !strings.Contains(chart, "200 zones and 2 accounts, most findings first") || strings.Contains(chart, "202") {
+		t.Errorf("the chart by zone miscounts:\n%.600s", chart)
+	}
+	if !regexp.MustCompile(`data-label="\d+ more zones( and accounts)?"`).MatchString(chart) {
+		t.Errorf("the last bar does not say what it sums:\n%s", chart[len(chart)-400:])
 	}
 }

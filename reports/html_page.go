@@ -89,7 +89,7 @@ func buildHTMLPage(r *Report, cat *catalog.Catalog, plan migrate.PlanView) (*htm
 	stats := ruleStats(r.Findings)
 	p.Timeline = buildTimeline(r, cat, stats)
 	p.Groups = groupFindingsHTML(r.Findings, names)
-	p.Charts = findingCharts(r.Findings, p.Groups, p.GroupNoun)
+	p.Charts = findingCharts(r.Findings, p.Groups)
 	first := newFirst(p.Groups, plan, r.Source.Kind, retiredByGroup(r.Retired))
 	p.FindingCount = r.Findings.Len()
 	for _, g := range p.Groups {
