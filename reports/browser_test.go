@@ -572,3 +572,33 @@ func distinctColors(img image.Image, n int) int {
 	}
 	return len(seen)
 }
+
+// htmlMaxPrintedPages is the most A4 pages the page of a 200-zone account may print on (it
+// printed on 511 while every folded item was opened for the print).
+const htmlMaxPrintedPages = 30
+
+// TestHTMLPrintsInFewPagesAt200Zones prints the page of a 200-zone account to PDF in Chromium
+// and counts its pages.
+func TestHTMLPrintsInFewPagesAt200Zones(t *testing.T) {
+	browser := findChromium(t)
+	if testing.Short() {
+		t.Skip("the real-browser test takes several seconds; skipped in -short")
+	}
+	page, _, _ := scalePage(t)
+	dir := t.TempDir()
+	file, pdf := filepath.Join(dir, "report.html"), filepath.Join(dir, "report.pdf")
+	if err := os.WriteFile(file, []byte(page), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := runChromium(t, browser, file, "--print-to-pdf="+pdf, "--no-pdf-header-footer")
+	checkConsole(t, run)
+	data, err := os.ReadFile(pdf)
+	if err != nil {
+		t.Fatalf("no PDF: %v", err)
+	}
+	pages := len(regexp.MustCompile(`/Type\s*/Page[^s]`).FindAll(data, -1))
+	t.Logf("printed on %d pages", pages)
+	if pages == 0 || pages > htmlMaxPrintedPages {
+		t.Errorf("the page of %d zones prints on %d pages, want at most %d", scaleZones, pages, htmlMaxPrintedPages)
+	}
+}

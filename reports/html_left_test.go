@@ -1,10 +1,12 @@
 package reports
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/sunsetscan/sunset/migrate/apply"
 	"github.com/sunsetscan/sunset/scanner"
 	"github.com/sunsetscan/sunset/scanner/vocab"
 )
@@ -43,5 +45,84 @@ func TestHTMLChartCountsZonesAndAccountsApart(t *testing.T) {
 	}
 	if !regexp.MustCompile(`data-label="\d+ more zones( and accounts)?"`).MatchString(chart) {
 		t.Errorf("the last bar does not say what it sums:\n%s", chart[len(chart)-400:])
+	}
+}
+
+// TestHTMLLeadsWithWhatIsLeft: the page of a 200-zone account opens, under its title, with
+// what is left in words a manager reads: the steps sunset apply carries out with the requests
+// and time the apply takes at the API's budget, the steps by hand (and how many hold an old
+// object), since when the errors are past their end of life, the zones to start with (each
+// linking to its entry in "what to do first"), then the gate with its count, CI's word
+// last; the finding counts and "what to do first" follow.
+func TestHTMLLeadsWithWhatIsLeft(t *testing.T) {
+	fixture, p := scaleFixture()
+	rep := *fixture // gated as scan gates by default
+	rep.Summary.FailOn, rep.Summary.GateFailed = scanner.SeverityWarning, true
+	page := renderHTML(t, HTML{Plan: p}, &rep)
+	_, body, _ := strings.Cut(page, "</header>")
+	left, rest, ok := strings.Cut(body, "</section>")
+	if !ok || !strings.Contains(left, `<h2 id="left-h">What is left</h2>`) || !strings.Contains(rest, `<section id="first"`) ||
+		strings.Index(rest, `<section id="summary"`) > strings.Index(rest, `<section id="first"`) {
+		t.Fatalf("the page does not open with what is left, then the findings, then what to do first:\n%.2000s", body)
+	}
+	auto, byHand, blocked := 0, 0, 0
+	for _, st := range p.Steps() {
+		switch {
+		case !st.Manual:
+			auto++
+		case blockerTag(st) != "":
+			blocked++
+			byHand++
+		default:
+			byHand++
+		}
+	}
+	requests := apply.EstimateRequests(p, false)
+	for _, want := range []string{
+		fmt.Sprintf(`<p class="headline">%d objects in `, rep.Summary.BySeverity.Error),
+		fmt.Sprintf(`<span class="value">%d</span><span class="label">steps sunset apply carries out</span><span class="note">%d requests, %s at the API&#39;s budget of 1,200 requests per 5 minutes</span>`,
+			auto, requests, aboutTime(requests)),
+		fmt.Sprintf(`<span class="value">%d</span><span class="label">steps by hand</span><span class="note">%d keep an old object until unblocked</span>`, byHand, blocked),
+		`<span class="label">past end of life since</span>`,
+		`<li><a href="#first-1">`,
+		fmt.Sprintf(`<p class="banner gate" role="status">Gate failed: %d findings at or above warning (--fail-on warning), so a CI job running this scan fails.</p>`,
+			rep.Summary.BySeverity.Error),
+	} {
+		if !strings.Contains(left, want) {
+			t.Errorf("what is left lacks %s\n%s", want, left)
+		}
+	}
+	if strings.Count(left, `<li><a href="#first-`) != leftFirst || !strings.Contains(page, `<li class="first-entry sev-error" id="first-1">`) {
+		t.Errorf("the zones to start with do not link to their entries:\n%s", left)
+	}
+	if i, j := strings.Index(left, "headline"), strings.Index(left, "Gate failed"); i < 0 || j < i {
+		t.Error("the gate comes before the headline")
+	}
+	if strings.Contains(page, "x8") || !strings.Contains(aboutTime(4945), "about 21 minutes") || aboutTime(61944) != "about 4.3 hours" {
+		t.Errorf("aboutTime: %q, %q", aboutTime(4945), aboutTime(61944))
+	}
+}
+
+// TestHTMLPrintsItsSummary: printed, a large page is its summary. The script no longer opens
+// every folded item for the print (a 200-zone account was 511 pages); the findings by zone
+// and the plan's zones, listed on screen, are left out on paper, which says where they are.
+func TestHTMLPrintsItsSummary(t *testing.T) {
+	page, _, _ := scalePage(t)
+	if strings.Contains(page, "beforeprint") {
+		t.Error("the page opens its folded items to print them")
+	}
+	for _, want := range []string{
+		`<div class="groups screen-only" id="finding-groups">`,
+		`<p class="print-only muted">On paper the findings are summed up`,
+		`<p class="print-only muted">On paper the plan is summed up by kind`,
+		`.screen-only { display: none !important; }`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page lacks %s", want)
+		}
+	}
+	_, plan, _ := strings.Cut(page, `<section id="plan"`)
+	if i, j := strings.Index(plan, `<div class="screen-only">`+"\n"+`<h3 id="plan-sections">`), strings.Index(plan, `<details class="zone-plan"`); i < 0 || j < i {
+		t.Error("the plan's zones are not left to the screen")
 	}
 }
