@@ -96,14 +96,26 @@ func findingCharts(findings *scanner.FindingList, groups []*htmlGroup) []*svgBar
 // kindsOf says what bars count, each kind apart, the most first, each as say writes it:
 // "200 zones and 2 accounts" (counted), "zones and accounts" (plural), "zone and account".
 func kindsOf(bars []*barCount, say func(n int, kind string) string) string {
-	n := map[string]int{}
-	var kinds []string
-	for _, c := range bars {
-		if n[c.kind] == 0 {
-			kinds = append(kinds, c.kind)
+	kinds, n := countByKind(bars, func(c *barCount) string { return c.kind })
+	return sayKinds(kinds, n, say)
+}
+
+// countByKind counts items by kind, the kinds in the order each first appears.
+func countByKind[T any](items []T, kindOf func(T) string) (kinds []string, n map[string]int) {
+	n = map[string]int{}
+	for _, it := range items {
+		k := kindOf(it)
+		if n[k] == 0 {
+			kinds = append(kinds, k)
 		}
-		n[c.kind]++
+		n[k]++
 	}
+	return kinds, n
+}
+
+// sayKinds says counted kinds, the most first, joined by "and", each as say writes it.
+func sayKinds(kinds []string, n map[string]int, say func(n int, kind string) string) string {
+	kinds = slices.Clone(kinds)
 	slices.SortStableFunc(kinds, func(a, b string) int { return n[b] - n[a] })
 	parts := make([]string, len(kinds))
 	for i, k := range kinds {

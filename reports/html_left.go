@@ -84,14 +84,14 @@ func (lc *leftCounter) steps(steps []migrate.Step) {
 func (lc *leftCounter) finish(r *Report, groups []*htmlGroup, first *htmlFirst) *htmlLeft {
 	lc.where = map[scanner.Severity]string{}
 	for _, sev := range []scanner.Severity{scanner.SeverityError, scanner.SeverityWarning} {
-		var bars []*barCount // one per group with findings of sev, to say where they are
+		var with []*htmlGroup // the groups with findings of sev, to say where they are
 		for _, g := range groups {
-			if (sev == scanner.SeverityError && g.Counts.Error > 0) || (sev == scanner.SeverityWarning && g.Counts.Warning > 0) {
-				bars = append(bars, &barCount{kind: g.Kind})
+			if g.Counts.of(sev) > 0 {
+				with = append(with, g)
 			}
 		}
-		if len(bars) > 0 {
-			lc.where[sev] = " in " + kindsOf(bars, sayCounted)
+		if kinds, n := countByKind(with, func(g *htmlGroup) string { return g.Kind }); len(kinds) > 0 {
+			lc.where[sev] = " in " + sayKinds(kinds, n, sayCounted)
 		}
 	}
 	for _, g := range groups {

@@ -196,14 +196,7 @@ func reasonOf(e scanner.RunError) string {
 
 // moreOf counts places by kind: "37 more zones, 2 more accounts".
 func moreOf(places []unreadPlace) string {
-	count := map[string]int{}
-	var order []string
-	for _, p := range places {
-		if count[p.kind] == 0 {
-			order = append(order, p.kind)
-		}
-		count[p.kind]++
-	}
+	order, count := countByKind(places, func(p unreadPlace) string { return p.kind })
 	names := map[string][2]string{
 		"zone": {"more zone", "more zones"}, "file": {"more file", "more files"},
 		"account": {"more account", "more accounts"}, "run": {"more part of the run", "more parts of the run"},

@@ -70,22 +70,11 @@ func writeTopGroups(bw *bufio.Writer, st tableStyles, groups []tableGroup, width
 	}
 }
 
-// groupsNoun names the kinds of groups a table holds: "zones and accounts", "files", ...
+// groupsNoun names the kinds of groups a table holds, the most first: "zones and accounts".
 func groupsNoun(groups []tableGroup) string {
-	var kinds [4]bool
-	for _, g := range groups {
-		kinds[g.kind] = true
-	}
-	var names []string
-	for _, k := range []struct {
-		kind int
-		name string
-	}{{tableZoneGroup, "zones"}, {tableAccountGroup, "accounts"}, {tableFileGroup, "files"}, {tableOtherGroup, "others"}} {
-		if kinds[k.kind] {
-			names = append(names, k.name)
-		}
-	}
-	return strings.Join(names, " and ")
+	names := [...]string{tableAccountGroup: "account", tableZoneGroup: "zone", tableFileGroup: "file", tableOtherGroup: "other"}
+	kinds, n := countByKind(groups, func(g tableGroup) string { return names[g.kind] })
+	return sayKinds(kinds, n, sayPlural)
 }
 
 // withReplacements is advice for a table that lists no finding: a rule whose findings share
