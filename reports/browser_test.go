@@ -295,16 +295,9 @@ func TestHTMLInBrowser(t *testing.T) {
 // reports/testdata/screenshots/zones200-*.png are). It logs how long Chromium took to load,
 // run and dump the page; it asserts no time.
 func TestHTMLInBrowserAt200Zones(t *testing.T) {
-	browser := findChromium(t)
-	if testing.Short() {
-		t.Skip("the real-browser test takes several seconds; skipped in -short")
-	}
-	page, rep, _ := scalePage(t)
-	dir := t.TempDir()
-	file := filepath.Join(dir, "report.html")
-	if err := os.WriteFile(file, []byte(page), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	browser, page, file := scalePageInBrowser(t)
+	rep, _ := scaleFixture()
+	dir := filepath.Dir(file)
 	start := time.Now()
 	run := runChromium(t, browser, file, "--dump-dom")
 	t.Logf("%d bytes, %d findings: Chromium loaded and dumped the page in %s", len(page), rep.Findings.Len(), time.Since(start).Round(time.Millisecond))
@@ -571,4 +564,41 @@ func distinctColors(img image.Image, n int) int {
 		}
 	}
 	return len(seen)
+}
+
+// htmlMaxPrintedPages is the most A4 pages the page of a 200-zone account may print on (it
+// printed on 511 while every folded item was opened for the print).
+const htmlMaxPrintedPages = 30
+
+// TestHTMLPrintsInFewPagesAt200Zones prints the page of a 200-zone account to PDF in Chromium
+// and counts its pages.
+func TestHTMLPrintsInFewPagesAt200Zones(t *testing.T) {
+	browser, _, file := scalePageInBrowser(t)
+	pdf := filepath.Join(filepath.Dir(file), "report.pdf")
+	run := runChromium(t, browser, file, "--print-to-pdf="+pdf, "--no-pdf-header-footer")
+	checkConsole(t, run)
+	data, err := os.ReadFile(pdf)
+	if err != nil {
+		t.Fatalf("no PDF: %v", err)
+	}
+	pages := len(regexp.MustCompile(`/Type\s*/Page[^s]`).FindAll(data, -1))
+	t.Logf("printed on %d pages", pages)
+	if pages == 0 || pages > htmlMaxPrintedPages {
+		t.Errorf("the page of %d zones prints on %d pages, want at most %d", scaleZones, pages, htmlMaxPrintedPages)
+	}
+}
+
+// scalePageInBrowser is the browser and the page of 200 zones written to a file; it skips the
+// test without a browser or under -short.
+func scalePageInBrowser(t *testing.T) (browser, page, file string) {
+	browser = findChromium(t)
+	if testing.Short() {
+		t.Skip("the real-browser test takes several seconds; skipped in -short")
+	}
+	page, _, _ = scalePage(t)
+	file = filepath.Join(t.TempDir(), "report.html")
+	if err := os.WriteFile(file, []byte(page), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return browser, page, file
 }

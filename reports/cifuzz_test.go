@@ -26,7 +26,7 @@ func FuzzCIFormats(f *testing.F) {
 		file := live
 		file.Source, file.ZoneID, file.ZoneName = scanner.SourceFile, "", ""
 		file.Location = &scanner.Location{Path: path, StartLine: 3, StartColumn: 2}
-		r := NewReport(Input{AsOf: asOf, Findings: []scanner.Finding{live, file},
+		r := NewReport(Input{AsOf: asOf, Findings: []scanner.Finding{live, file}, FailOn: scanner.SeverityWarning,
 			Errors: []scanner.RunError{{ZoneName: zone, What: name, Message: text}}})
 
 		cmds, logLines := parseGitHub(t, render(t, "github", Options{}, r))

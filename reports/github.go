@@ -7,6 +7,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/sunsetscan/sunset/scanner"
 	"github.com/sunsetscan/sunset/scanner/textsafe"
@@ -15,6 +16,21 @@ import (
 // GitHubAnnotationLimit is how many annotations of one type (error, warning, notice) GitHub
 // shows for a step; further ones are dropped silently.
 const GitHubAnnotationLimit = 10
+
+// Annotation sizes. GitHub keeps an annotation's title to 255 characters and its message to a
+// few thousand, but a line of a thousand is already more than a reader of the log or of the
+// pull request takes in: a longer message is cut at a word, says where the whole of it is,
+// and keeps its documentation link.
+const (
+	// GitHubLineLimit is the most characters of an annotation's line (the command, its
+	// properties and its escaped message). Only a file path longer than it all can pass it: a
+	// path is never cut.
+	GitHubLineLimit = 800
+	// GitHubTitleLimit is GitHub's limit on an annotation's title.
+	GitHubTitleLimit = 255
+	// githubMinMessage is the room a message keeps however long the properties are.
+	githubMinMessage = 200
+)
 
 // GitHub writes GitHub Actions workflow commands, one annotation per finding that is not
 // suppressed:
@@ -71,7 +87,8 @@ func (g GitHub) Write(w io.Writer, r *Report) error {
 			continue
 		}
 		written[lv]++
-		githubCommand(bw, lv, githubProps(&f), githubMessage(&f))
+		props := githubProps(&f)
+		githubCommand(bw, lv, props, githubMessage(&f, githubRoom(lv, props), g.whole()))
 	}
 	for _, lv := range levels {
 		if more := total[lv] - written[lv]; more > 0 {
@@ -80,16 +97,13 @@ func (g GitHub) Write(w io.Writer, r *Report) error {
 				noun = lv
 			}
 			msg := fmt.Sprintf("%d more %s not annotated: GitHub shows at most %d annotations of each type per step.", more, noun, GitHubAnnotationLimit)
-			if g.StepSummary != "" {
-				msg += " The job summary lists them."
-			} else {
-				msg += " The JSON or Markdown report lists them."
-			}
+			msg += " " + capitalise(g.whole()) + " lists them."
 			githubCommand(bw, lv, [][2]string{{"title", fmt.Sprintf("sunset: %d more %s", more, noun)}}, msg)
 		}
 	}
 	if r.Summary.Incomplete {
-		githubCommand(bw, "warning", [][2]string{{"title", "sunset: incomplete scan"}}, incompleteMessage(r))
+		props := [][2]string{{"title", "sunset: incomplete scan"}}
+		githubCommand(bw, "warning", props, fitGitHub(incompleteMessage(r), "", githubRoom("warning", props), g.whole()))
 	}
 	bw.WriteString(ToolName + ": " + summaryLine(r, newTableStyles(io.Discard, false), 0) + "\n")
 	if err := bw.Flush(); err != nil {
@@ -101,6 +115,23 @@ func (g GitHub) Write(w io.Writer, r *Report) error {
 		}
 	}
 	return nil
+}
+
+// whole is where every finding is said whole: the job summary when one is written.
+func (g GitHub) whole() string {
+	if g.StepSummary != "" {
+		return "the job summary"
+	}
+	return "the JSON or Markdown report"
+}
+
+// githubRoom is how many characters of a line of level with props are left for its message.
+func githubRoom(level string, props [][2]string) int {
+	n := len("::") + len(level) + len("::")
+	for _, p := range props {
+		n += 1 + len(p[0]) + 1 + utf8.RuneCountInString(escapeGitHubProperty(p[1]))
+	}
+	return max(GitHubLineLimit-n, githubMinMessage)
 }
 
 // appendStepSummary appends the Markdown report to the job summary file.
@@ -153,7 +184,7 @@ func githubProps(f *scanner.Finding) [][2]string {
 		if t := textsafe.Sanitize(f.Title); t != "" {
 			title += ": " + t
 		}
-		return append(props, [2]string{"title", title})
+		return append(props, [2]string{"title", truncateRunes(title, GitHubTitleLimit)})
 	}
 	// No file: the title says where the finding is.
 	place := ""
@@ -173,27 +204,68 @@ func githubProps(f *scanner.Finding) [][2]string {
 	if len(parts) > 0 {
 		title += ": " + strings.Join(parts, ", ")
 	}
-	return append(props, [2]string{"title", title})
+	return append(props, [2]string{"title", truncateRunes(title, GitHubTitleLimit)})
 }
 
-// githubMessage is the message, then the end of life, replacement and documentation link on
-// a second line.
-func githubMessage(f *scanner.Finding) string {
+// githubMessage is the message, then on a second line what it does not say already of the
+// end of life and the replacement (a file finding's message says "Use instead: ..."), and
+// the documentation link. A message the line has no room for (see GitHubLineLimit; room is
+// what the command and its properties leave) is cut at a word and says where the whole is
+// (whole); the link stays.
+func githubMessage(f *scanner.Finding, room int, whole string) string {
 	msg := orElse(textsafe.Sanitize(f.Message), orElse(textsafe.Sanitize(f.Title), textsafe.Sanitize(string(f.RuleID))))
 	var facts []string
-	if eol := textsafe.Sanitize(f.EndOfLife); eol != "" {
+	if eol := textsafe.Sanitize(f.EndOfLife); eol != "" && !strings.Contains(msg, eol) {
 		facts = append(facts, sentence("End of life: "+eol))
 	}
-	if rep := textsafe.Sanitize(f.Replacement); rep != "" {
+	if rep := textsafe.Sanitize(f.Replacement); rep != "" && !strings.Contains(msg, rep) {
 		facts = append(facts, sentence("Replacement: "+rep))
 	}
+	doc := ""
 	if u := absoluteURL(f.DocURL); u != "" {
-		facts = append(facts, "Documentation: "+u)
+		doc = "Documentation: " + u
 	}
-	if len(facts) > 0 {
-		msg += "\n" + strings.Join(facts, " ")
+	text := msg
+	if all := strings.TrimSpace(strings.Join(append(facts, doc), " ")); all != "" {
+		text += "\n" + all
 	}
-	return msg
+	return fitGitHub(text, doc, room, whole)
+}
+
+// fitGitHub is text when it takes at most room characters on the line; else text cut at a
+// word, saying where the whole of it is (whole), then doc (a link, "" for none) whole.
+func fitGitHub(text, doc string, room int, whole string) string {
+	if escapedLen(text) <= room {
+		return text
+	}
+	tail := "… (cut: the whole message is in " + whole + ")"
+	if doc != "" {
+		tail += "\n" + doc
+	}
+	return cutAtWord(text, room-escapedLen(tail)) + tail
+}
+
+// escapedLen is how many characters s takes on a workflow command's line.
+func escapedLen(s string) int {
+	return utf8.RuneCountInString(escapeGitHubData(s))
+}
+
+// cutAtWord is the longest start of s, ended before a space, that takes at most n
+// characters on the line (a word longer than that is cut inside).
+func cutAtWord(s string, n int) string {
+	if n <= 0 {
+		return ""
+	}
+	cut := truncateRunes(s, n+1) // n runes and the "…" truncateRunes adds, taken off below
+	cut = strings.TrimSuffix(cut, "…")
+	for escapedLen(cut) > n {
+		_, size := utf8.DecodeLastRuneInString(cut)
+		cut = cut[:len(cut)-size]
+	}
+	if i := strings.LastIndexAny(cut, " \n"); i > len(cut)/2 {
+		cut = cut[:i]
+	}
+	return strings.TrimRight(cut, " ,;:")
 }
 
 // sentence ends s with a full stop unless it ends a sentence already ("custom.account." is

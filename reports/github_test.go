@@ -6,7 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
+	"github.com/sunsetscan/sunset/scanner"
 	"github.com/sunsetscan/sunset/scanner/textsafe"
 )
 
@@ -253,5 +255,52 @@ func TestGitHubEmpty(t *testing.T) {
 	out := render(t, "github", Options{}, NewReport(Input{Counts: Counts{ZonesScanned: 2}}))
 	if out != "sunset: 2 zones scanned, 0 errors, 0 warnings, 0 notices, 0 zones failed\n" {
 		t.Errorf("empty report: %q", out)
+	}
+}
+
+// TestGitHubSaysTheReplacementOnce: a file finding's message says what to use instead, so the
+// annotation does not repeat it as "Replacement:", nor an end of life the message dates.
+func TestGitHubSaysTheReplacementOnce(t *testing.T) {
+	rep := `WAF custom rules: rules of the zone's entry-point ruleset of phase http_request_firewall_custom`
+	f := ciFindings()[0]
+	f.Location = &scanner.Location{Path: "rules.json", StartLine: 1, StartColumn: 2}
+	f.Replacement, f.EndOfLife = rep, "2025-01-15"
+	f.Message = "firewall rule /0 (id r1) (action block); past its end of life (2025-01-15). Use instead: " + rep
+	cmds, _ := parseGitHub(t, render(t, "github", Options{}, NewReport(Input{Findings: []scanner.Finding{f}})))
+	if got := strings.Count(cmds[0].data, rep); got != 1 {
+		t.Errorf("the replacement is said %d times:\n%s", got, cmds[0].data)
+	}
+	if strings.Count(cmds[0].data, "2025-01-15") != 1 || !strings.Contains(cmds[0].data, "Documentation: ") {
+		t.Errorf("the end of life twice, or no link:\n%s", cmds[0].data)
+	}
+}
+
+// TestGitHubLinesStayShort: however long a finding's message, title or replacement, no
+// annotation line passes GitHubLineLimit: the message is cut at a word, says where the whole
+// is, and keeps its documentation link.
+func TestGitHubLinesStayShort(t *testing.T) {
+	f := ciFindings()[0]
+	f.Message = strings.Repeat("the rule does a thing, ", 150) + "end"
+	f.Title = strings.Repeat("title ", 100)
+	f.Replacement = strings.Repeat("replacement ", 100)
+	f.ZoneName = strings.Repeat("z", 400) + ".example"
+	r := NewReport(Input{Findings: []scanner.Finding{f}, Errors: []scanner.RunError{{ZoneName: "a.example", What: "firewall rules", Message: strings.Repeat("HTTP 500 ", 200)}}})
+	for _, summary := range []string{"", filepath.Join(t.TempDir(), "summary.md")} {
+		out := render(t, "github", Options{StepSummary: summary}, r)
+		for _, line := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+			if n := utf8.RuneCountInString(line); n > GitHubLineLimit {
+				t.Errorf("a line of %d characters, more than %d: %.120s…", n, GitHubLineLimit, line)
+			}
+		}
+		cmds, _ := parseGitHub(t, out)
+		where := "the JSON or Markdown report"
+		if summary != "" {
+			where = "the job summary"
+		}
+		msg := cmds[0].data
+		if !strings.Contains(msg, "… (cut: the whole message is in "+where+")") || !strings.HasSuffix(msg, "\nDocumentation: "+f.DocURL) ||
+			strings.Contains(msg, "does a thi…") || utf8.RuneCountInString(cmds[0].props["title"]) > GitHubTitleLimit {
+			t.Errorf("cut message (summary %q): %q", summary, msg)
+		}
 	}
 }

@@ -2,6 +2,7 @@ package reports
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -43,18 +44,20 @@ type svgSeg struct{ X, Y, W, Class string }
 // barCount is the findings of one bar, per severity.
 type barCount struct {
 	label string
+	kind  string // what the bar counts the findings of: rule, zone, account, file
 	by    [4]int // indexed by severity
 	total int
 }
 
-// findingCharts draws findings that are not suppressed by rule and by zone (or file), the
-// latter from the groups' counts.
-func findingCharts(findings *scanner.FindingList, groups []*htmlGroup, groupNoun string) []*svgBars {
+// findingCharts draws findings that are not suppressed by rule and by zone, account or file,
+// the latter from the groups' counts; captions count each kind apart (200 zones and 2
+// accounts, not 202 zones).
+func findingCharts(findings *scanner.FindingList, groups []*htmlGroup) []*svgBars {
 	byRule, byGroup := map[string]*barCount{}, map[string]*barCount{}
-	bar := func(m map[string]*barCount, key string) *barCount {
+	bar := func(m map[string]*barCount, key, kind string) *barCount {
 		c := m[key]
 		if c == nil {
-			c = &barCount{label: key}
+			c = &barCount{label: key, kind: kind}
 			m[key] = c
 		}
 		return c
@@ -64,7 +67,7 @@ func findingCharts(findings *scanner.FindingList, groups []*htmlGroup, groupNoun
 		if f.Suppressed {
 			continue
 		}
-		c := bar(byRule, textsafe.Sanitize(string(f.RuleID)))
+		c := bar(byRule, textsafe.Sanitize(string(f.RuleID)), "rule")
 		if f.Severity >= 0 && int(f.Severity) < len(c.by) {
 			c.by[f.Severity]++
 		}
@@ -74,7 +77,7 @@ func findingCharts(findings *scanner.FindingList, groups []*htmlGroup, groupNoun
 		if g.Total == 0 {
 			continue
 		}
-		c := bar(byGroup, g.Label)
+		c := bar(byGroup, g.Label, orElse(map[string]string{groupOther: "other"}[g.Kind], g.Kind))
 		c.by[scanner.SeverityError] += g.Counts.Error
 		c.by[scanner.SeverityWarning] += g.Counts.Warning
 		c.by[scanner.SeverityNotice] += g.Counts.Notice
@@ -83,24 +86,64 @@ func findingCharts(findings *scanner.FindingList, groups []*htmlGroup, groupNoun
 	if len(byRule) == 0 {
 		return nil
 	}
+	groupRows := sortedBars(byGroup)
 	return []*svgBars{
-		barChart("chart-rules", "By rule", "rule", byRule),
-		barChart("chart-groups", "By "+groupNoun, groupNoun, byGroup),
+		barChart("chart-rules", "By rule", byRule),
+		barChart("chart-groups", "By "+kindsOf(groupRows, saySingular), byGroup),
 	}
 }
 
+// kindsOf says what bars count, each kind apart, the most first, each as say writes it:
+// "200 zones and 2 accounts" (counted), "zones and accounts" (plural), "zone and account".
+func kindsOf(bars []*barCount, say func(n int, kind string) string) string {
+	kinds, n := countByKind(bars, func(c *barCount) string { return c.kind })
+	return sayKinds(kinds, n, say)
+}
+
+// countByKind counts items by kind, the kinds in the order each first appears.
+func countByKind[T any](items []T, kindOf func(T) string) (kinds []string, n map[string]int) {
+	n = map[string]int{}
+	for _, it := range items {
+		k := kindOf(it)
+		if n[k] == 0 {
+			kinds = append(kinds, k)
+		}
+		n[k]++
+	}
+	return kinds, n
+}
+
+// sayKinds says counted kinds, the most first, joined by "and", each as say writes it.
+func sayKinds(kinds []string, n map[string]int, say func(n int, kind string) string) string {
+	kinds = slices.Clone(kinds)
+	slices.SortStableFunc(kinds, func(a, b string) int { return n[b] - n[a] })
+	parts := make([]string, len(kinds))
+	for i, k := range kinds {
+		parts[i] = say(n[k], k)
+	}
+	return strings.Join(parts, " and ")
+}
+
+// Ways kindsOf says a kind.
+var (
+	sayCounted  = func(n int, kind string) string { return Plural(n, kind, kind+"s") }
+	sayPlural   = func(_ int, kind string) string { return kind + "s" }
+	saySingular = func(_ int, kind string) string { return kind }
+)
+
 // barChart draws one chart of counts, most findings first, with at most barMaxRows bars.
-func barChart(id, title, noun string, counts map[string]*barCount) *svgBars {
+func barChart(id, title string, counts map[string]*barCount) *svgBars {
 	rows := sortedBars(counts)
-	caption := fmt.Sprintf("%s, most findings first, stacked by severity.", Plural(len(rows), noun, noun+"s"))
+	all, names := kindsOf(rows, sayCounted), kindsOf(rows, saySingular)
+	caption := fmt.Sprintf("%s, most findings first, stacked by severity.", capitalise(all))
 	if len(rows) > barMaxRows {
-		n := len(rows) - (barMaxRows - 1)
-		rows = append(rows[:barMaxRows-1], sumBars(rows[barMaxRows-1:], fmt.Sprintf("%d more %ss", n, noun)))
-		caption += fmt.Sprintf(" The last bar sums the %d %ss with the fewest findings; the table lists them all.", n, noun)
+		tail := rows[barMaxRows-1:]
+		rows = append(rows[:barMaxRows-1], sumBars(tail, fmt.Sprintf("%d more %s", len(tail), kindsOf(tail, sayPlural))))
+		caption += fmt.Sprintf(" The last bar sums the %s with the fewest findings; the table lists them all.", kindsOf(tail, sayCounted))
 	}
 	ch := &svgBars{
 		ID: id, Heading: title, Caption: caption,
-		Title: fmt.Sprintf("Findings by %s: %s", noun, Plural(len(counts), noun, noun+"s")),
+		Title: fmt.Sprintf("Findings by %s: %s", names, all),
 		Width: barWidth, BarHeight: barThickness, LabelX: barLabelX, BarX: barLeft,
 		Height: len(rows)*barRow + 6,
 	}

@@ -184,7 +184,7 @@ func foldManual(items []manualItem) []htmlFold {
 		if !ok {
 			i = len(folds)
 			index[pattern] = i
-			folds = append(folds, htmlFold{Text: pattern})
+			folds = append(folds, htmlFold{Text: pattern, First: it.scope.Text + ": " + it.step.Text})
 			scopes, counts = append(scopes, nil), append(counts, map[string]int{})
 		}
 		folds[i].Items = append(folds[i].Items, htmlRef{Href: it.step.Href, Text: it.scope.Text + ": " + it.step.Text})

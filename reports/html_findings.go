@@ -34,8 +34,12 @@ type htmlGroup struct {
 	Suppressed int
 	Worst      scanner.Severity
 	WorstClass string
-	// EOL is the nearest end of life among the findings that are not suppressed.
+	// EOL is the nearest end of life among the findings at the group's worst severity that
+	// are not suppressed: a zone of errors is dated by its errors, not by a notice's older
+	// date.
 	EOL string
+	// eols is the nearest end of life of each severity, EOL's candidates.
+	eols [scanner.SeverityError + 1]string
 	// key identifies the group (and its plan section) in the report; groups of a kind sort
 	// by sortName.
 	key      groupKey
@@ -179,9 +183,10 @@ func (g *htmlGroup) count(f *scanner.Finding) {
 	if f.Severity > g.Worst {
 		g.Worst = f.Severity
 	}
-	if f.EndOfLife != "" && (g.EOL == "" || f.EndOfLife < g.EOL) {
-		g.EOL = textsafe.Sanitize(f.EndOfLife)
+	if sev := f.Severity; sev >= 0 && int(sev) < len(g.eols) && f.EndOfLife != "" && (g.eols[sev] == "" || f.EndOfLife < g.eols[sev]) {
+		g.eols[sev] = textsafe.Sanitize(f.EndOfLife)
 	}
+	g.EOL = g.eols[g.Worst]
 }
 
 // CountText is the summary line's count: "3 findings" (and how many are suppressed).

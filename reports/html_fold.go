@@ -10,12 +10,15 @@ import (
 )
 
 // htmlFold is items that read alike but for the names and ids in them ("Review the
-// expression of "…" (…)"), shown once with their count; the items themselves are folded
+// expression of "…" (…)"), shown once as the first of them and how many more there are
+// ("Review the expression of "Block bots" (…) and 7 more"); the items themselves are folded
 // behind it. A fold of one item shows that item.
 type htmlFold struct {
 	// Text is what the items have in common: their text with quoted names and long ids
 	// replaced by "…".
 	Text string
+	// First is the first item's text, whole: what the fold's line shows.
+	First string
 	// Tag and Note are the items' own when they all share them ("" otherwise).
 	Tag, Note string
 	Items     []htmlRef
@@ -31,6 +34,12 @@ func (f htmlFold) Len() int {
 	}
 	return len(f.Items)
 }
+
+// Lead is what the fold's line says: its first item, else what its items have in common.
+func (f htmlFold) Lead() string { return orElse(f.First, f.Text) }
+
+// More is how many items the fold stands for besides its first.
+func (f htmlFold) More() int { return f.Len() - 1 }
 
 // foldItem is an item to fold: a link, with what tags it and a note on it. A prefix (the
 // zone it belongs to) is shown before the item's text but does not count in its pattern.
@@ -68,6 +77,9 @@ func foldAlike(items []foldItem) []htmlFold {
 		}
 		if out[i].Note != it.note {
 			out[i].Note = ""
+		}
+		if len(members[i]) == 0 {
+			out[i].First = it.ref.Text
 		}
 		members[i] = append(members[i], it)
 	}

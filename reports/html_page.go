@@ -22,12 +22,13 @@ type htmlPage struct {
 	JS                            template.JS  // the embedded script, never user data
 	Incomplete                    bool
 	IncompleteText                string
-	Gate                          *htmlGate
-	Cards                         []htmlCard
-	ScopeNoun, GroupNoun          string
-	GroupTitle                    string
-	Timeline                      *svgTimeline
-	Charts                        []*svgBars
+	// Left leads the page: what is left to do, by when, where to start, and the gate.
+	Left                 *htmlLeft
+	Cards                []htmlCard
+	ScopeNoun, GroupNoun string
+	GroupTitle           string
+	Timeline             *svgTimeline
+	Charts               []*svgBars
 	// First is the "what to do first" section; nil for a files scan or no findings.
 	First *htmlFirst
 	// Groups hold the findings by zone, account or file; each makes its findings' headlines
@@ -72,7 +73,6 @@ func buildHTMLPage(r *Report, cat *catalog.Catalog, plan migrate.PlanView) (*htm
 		SourceLine:     sourceLine(r.Source),
 		Incomplete:     r.Summary.Incomplete,
 		IncompleteText: incompleteText(r),
-		Gate:           gateBanner(r.Summary),
 		Cards:          summaryCards(r),
 		ScopeNoun:      "account",
 		GroupNoun:      "zone",
@@ -89,7 +89,7 @@ func buildHTMLPage(r *Report, cat *catalog.Catalog, plan migrate.PlanView) (*htm
 	stats := ruleStats(r.Findings)
 	p.Timeline = buildTimeline(r, cat, stats)
 	p.Groups = groupFindingsHTML(r.Findings, names)
-	p.Charts = findingCharts(r.Findings, p.Groups, p.GroupNoun)
+	p.Charts = findingCharts(r.Findings, p.Groups)
 	first := newFirst(p.Groups, plan, r.Source.Kind, retiredByGroup(r.Retired))
 	p.FindingCount = r.Findings.Len()
 	for _, g := range p.Groups {
@@ -104,14 +104,15 @@ func buildHTMLPage(r *Report, cat *catalog.Catalog, plan migrate.PlanView) (*htm
 			g.linked = linked
 		}
 	}
-	hp := newHTMLPlan(plan, r, names, p.Compact)
+	hp, left := newHTMLPlan(plan, r, names, p.Compact), newLeft(plan)
 	if plan != nil {
-		// One pass over the zones for "what to do first" and the plan's summaries: each
-		// read of a spilled zone decodes it.
+		// One pass over the zones for what is left, "what to do first" and the plan's
+		// summaries: each read of a spilled zone decodes it.
 		i := 0
 		err := plan.EachZone(func(z *migrate.ZonePlan) error {
 			first.zone(i, z)
 			hp.zone(z)
+			left.zone(z)
 			i++
 			return nil
 		})
@@ -120,6 +121,7 @@ func buildHTMLPage(r *Report, cat *catalog.Catalog, plan migrate.PlanView) (*htm
 		}
 	}
 	p.First, p.Plan = first.finish(), hp.finish()
+	p.Left = left.finish(r, p.Groups, p.First)
 	return p, nil
 }
 
@@ -137,15 +139,17 @@ func retiredByGroup(notes []scanner.RetiredNote) map[groupKey]int {
 	return out
 }
 
-// gateBanner says whether the --fail-on gate passed; nil when there was no gate.
+// gateBanner says whether the --fail-on gate passed, with how many findings failed it and
+// what that means for CI; nil when there was no gate.
 func gateBanner(s Summary) *htmlGate {
 	switch {
 	case s.FailOn == scanner.SeverityNone:
 		return nil
 	case s.GateFailed:
-		return &htmlGate{Class: "gate", Text: fmt.Sprintf("Gate failed: findings at or above %s.", s.FailOn)}
+		return &htmlGate{Class: "gate", Text: fmt.Sprintf("Gate failed: %s at or above %s (--fail-on %s), so a CI job running this scan fails.",
+			Plural(s.failing(), "finding", "findings"), s.FailOn, s.FailOn)}
 	}
-	return &htmlGate{Class: "pass", Text: fmt.Sprintf("Gate passed: no finding at or above %s.", s.FailOn)}
+	return &htmlGate{Class: "pass", Text: fmt.Sprintf("Gate passed: no finding at or above %s (--fail-on %s), so a CI job running this scan passes.", s.FailOn, s.FailOn)}
 }
 
 // errorRows are the read errors' table rows.

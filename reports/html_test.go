@@ -346,7 +346,8 @@ func TestHTMLSampleReport(t *testing.T) {
 	page := renderHTML(t, HTML{}, rep)
 	for _, want := range []string{
 		`<p class="banner incomplete" role="status"><strong>Incomplete scan.</strong> 1 zone could not be read completely.`,
-		`<p class="banner gate" role="status">Gate failed: findings at or above error.</p>`,
+		`<p class="banner gate" role="status">Gate failed: 2 findings at or above error (--fail-on error), so a CI job running this scan fails.</p>`,
+		`<p class="headline">2 objects in 1 zone and 1 file use API features past their end of life: they may stop working at any time and must move to their replacements. 2 more reach their end of life from 2025-12-31.</p>`,
 		`<div class="card bad" data-card="incomplete"><span class="value">1</span><span class="label">zones incomplete</span><span class="note">1 read error</span>`,
 		`<span class="note">plus 1 suppressed</span>`,
 		`<li id="f-fp3" data-severity="error" data-suppressed="true" class="suppressed">`,
@@ -895,7 +896,7 @@ func TestHTMLWhatToDoFirstCap(t *testing.T) {
 	page := renderHTML(t, HTML{}, NewReport(Input{Source: Source{Kind: SourceLive}, Findings: findings}))
 	sec := page[strings.Index(page, `<section id="first"`):]
 	sec = sec[:strings.Index(sec, "</section>")]
-	entries := regexp.MustCompile(`<li class="first-entry sev-(\w+)">\n<p class="first-head"><a [^>]*>([^<]*)</a>.*?datetime="([^"]*)"`).FindAllStringSubmatch(sec, -1)
+	entries := regexp.MustCompile(`<li class="first-entry sev-(\w+)" id="first-\d+">\n<p class="first-head"><a [^>]*>([^<]*)</a>.*?datetime="([^"]*)"`).FindAllStringSubmatch(sec, -1)
 	if len(entries) != firstMaxEntries {
 		t.Fatalf("%d entries, want %d", len(entries), firstMaxEntries)
 	}

@@ -17,10 +17,13 @@ const JUnitErrorSuite = "sunset: incomplete scan"
 // JUnit writes JUnit XML for CI systems that show test reports (GitLab, Jenkins, Azure
 // Pipelines, CircleCI): one <testsuite> per rule of Report.Catalog that has findings, one
 // <testcase> per finding named after its place (file and line, else zone or account) and
-// resource, with a <failure> (message, type = severity, details in the body) when the finding
-// is active and <skipped> when it is suppressed. Rules without findings have no suite. Report
-// errors form one more suite, JUnitErrorSuite, with an <error> per part that could not be read.
-// tests, failures, errors and skipped are counted on every suite and on <testsuites>.
+// resource. A case fails (<failure>: message, type = severity, details in the body) when its
+// finding fails the gate, at or above Summary.FailOn, as the exit code does; a finding below
+// it (a notice under --fail-on warning, any finding under --fail-on none) is a case that
+// passes, its details in <system-out>, so a run whose gate passed shows no failure; a
+// suppressed finding is <skipped>. Rules without findings have no suite. Report errors form
+// one more suite, JUnitErrorSuite, with an <error> per part that could not be read. tests,
+// failures, errors and skipped are counted on every suite and on <testsuites>.
 //
 // The only time written is the as-of day (timestamp "YYYY-MM-DDT00:00:00", time "0"), so the
 // same report gives the same bytes. User text is sanitised (see textsafe.Sanitize) and stripped of
@@ -55,6 +58,7 @@ type (
 	junitCases struct {
 		list     *scanner.FindingList
 		findings []int // indexes in list
+		failOn   scanner.Severity
 		cases    []junitCase
 	}
 	junitProperties struct {
@@ -73,6 +77,11 @@ type (
 		Failure   *junitProblem `xml:"failure"`
 		Error     *junitProblem `xml:"error"`
 		Skipped   *junitSkipped `xml:"skipped"`
+		// SystemOut holds the details of a finding below the gate: a case that passes.
+		SystemOut *junitOutput `xml:"system-out"`
+	}
+	junitOutput struct {
+		Body string `xml:",cdata"`
 	}
 	junitProblem struct {
 		Message string `xml:"message,attr"`
@@ -92,15 +101,18 @@ func (JUnit) Write(w io.Writer, r *Report) error {
 	}
 	// Indexes, not findings: a spilled list is read again a rule at a time, in order.
 	byRule := map[string][]int{}
-	suppressed := map[string]int{}
+	suppressed, failed := map[string]int{}, map[string]int{}
 	var order []string // rule ids: the catalog's order, then any the catalog lacks
 	for i, f := range r.Findings.All() {
 		if _, ok := byRule[string(f.RuleID)]; !ok {
 			order = append(order, string(f.RuleID))
 		}
 		byRule[string(f.RuleID)] = append(byRule[string(f.RuleID)], i)
-		if f.Suppressed {
+		switch {
+		case f.Suppressed:
 			suppressed[string(f.RuleID)]++
+		case failsGate(f.Severity, r.Summary.FailOn):
+			failed[string(f.RuleID)]++
 		}
 	}
 	info := map[string]RuleInfo{}
@@ -120,10 +132,10 @@ func (JUnit) Write(w io.Writer, r *Report) error {
 	doc := junitSuites{Name: ToolName, Time: "0"}
 	for _, id := range ids {
 		suite := junitSuite{Name: xmlText(id), Time: "0", Timestamp: stamp, Properties: junitRuleProperties(info[id])}
-		suite.Cases.list, suite.Cases.findings = r.Findings, byRule[id]
-		// A suppressed finding is a skipped case (junitCaseOf).
-		suite.Tests, suite.Skipped = len(byRule[id]), suppressed[id]
-		suite.Failures = suite.Tests - suite.Skipped
+		suite.Cases.list, suite.Cases.findings, suite.Cases.failOn = r.Findings, byRule[id], r.Summary.FailOn
+		// A suppressed finding is a skipped case, one below the gate a case that passes
+		// (junitCaseOf).
+		suite.Tests, suite.Skipped, suite.Failures = len(byRule[id]), suppressed[id], failed[id]
 		doc.add(suite)
 	}
 	if len(r.Errors) > 0 {
@@ -187,7 +199,7 @@ func junitRuleProperties(c RuleInfo) *junitProperties {
 func (cs junitCases) MarshalXML(e *xml.Encoder, start xml.StartElement) error {
 	for _, i := range cs.findings {
 		f := cs.list.At(i)
-		if err := e.EncodeElement(junitCaseOf(&f), start); err != nil {
+		if err := e.EncodeElement(junitCaseOf(&f, cs.failOn), start); err != nil {
 			return err
 		}
 	}
@@ -202,8 +214,8 @@ func (cs junitCases) MarshalXML(e *xml.Encoder, start xml.StartElement) error {
 	return nil
 }
 
-// junitCaseOf is the test case of one finding.
-func junitCaseOf(f *scanner.Finding) junitCase {
+// junitCaseOf is the test case of one finding under the gate at failOn.
+func junitCaseOf(f *scanner.Finding, failOn scanner.Severity) junitCase {
 	place := xmlText(where(f))
 	if l := f.Location; l != nil && l.Path != "" {
 		place = xmlText(slashPath(place))
@@ -231,6 +243,10 @@ func junitCaseOf(f *scanner.Finding) junitCase {
 		return c
 	}
 	msg := orElse(xmlText(f.Message), orElse(xmlText(f.Title), xmlText(string(f.RuleID))))
+	if !failsGate(f.Severity, failOn) {
+		c.SystemOut = &junitOutput{Body: junitDetails(f, msg)}
+		return c
+	}
 	c.Failure = &junitProblem{Message: msg, Type: f.Severity.String(), Body: junitDetails(f, msg)}
 	return c
 }

@@ -47,6 +47,7 @@ type junitDoc struct {
 			Skipped *struct {
 				Message string `xml:"message,attr"`
 			} `xml:"skipped"`
+			SystemOut *string `xml:"system-out"`
 		} `xml:"testcase"`
 	} `xml:"testsuite"`
 }
@@ -67,7 +68,7 @@ func TestJUnitParsesBack(t *testing.T) {
 		t.Errorf("no XML declaration:\n%s", out[:80])
 	}
 	doc := parseJUnit(t, out)
-	active := r.Summary.FindingsTotal
+	active := r.Summary.failing() // the gate is at error: warnings and notices pass
 	if doc.Tests != r.Findings.Len()+len(r.Errors) || doc.Failures != active || doc.Skipped != r.Summary.Suppressed || doc.Errors != len(r.Errors) {
 		t.Errorf("totals: tests %d failures %d skipped %d errors %d; want %d %d %d %d",
 			doc.Tests, doc.Failures, doc.Skipped, doc.Errors, r.Findings.Len()+len(r.Errors), active, r.Summary.Suppressed, len(r.Errors))
@@ -77,7 +78,13 @@ func TestJUnitParsesBack(t *testing.T) {
 	sum := 0
 	for _, s := range doc.Suites {
 		names = append(names, s.Name)
-		if s.Tests != len(s.Cases) || s.Failures+s.Skipped+s.Errors != s.Tests {
+		passed := 0
+		for _, c := range s.Cases {
+			if c.SystemOut != nil && c.Failure == nil && c.Skipped == nil && c.Error == nil {
+				passed++
+			}
+		}
+		if s.Tests != len(s.Cases) || s.Failures+s.Skipped+s.Errors+passed != s.Tests {
 			t.Errorf("suite %s counts: tests %d, failures %d, skipped %d, errors %d, %d cases", s.Name, s.Tests, s.Failures, s.Skipped, s.Errors, len(s.Cases))
 		}
 		if s.Timestamp != "2025-07-01T00:00:00" {
@@ -137,7 +144,7 @@ func TestJUnitHostileText(t *testing.T) {
 			}
 			if se, ok := tok.(xml.StartElement); ok {
 				switch se.Name.Local {
-				case "testsuites", "testsuite", "properties", "property", "testcase", "failure", "error", "skipped":
+				case "testsuites", "testsuite", "properties", "property", "testcase", "failure", "error", "skipped", "system-out":
 				default:
 					t.Errorf("%s: element <%s> in the output", name, se.Name.Local)
 				}
@@ -156,10 +163,34 @@ func TestJUnitHostileText(t *testing.T) {
 func TestJUnitCDATAEnd(t *testing.T) {
 	fs := sampleFindings()[:1]
 	fs[0].Message = "a ]]> b <c/> ]]]]>"
-	doc := parseJUnit(t, render(t, "junit", Options{}, NewReport(Input{Findings: fs})))
+	doc := parseJUnit(t, render(t, "junit", Options{}, NewReport(Input{Findings: fs, FailOn: scanner.SeverityNotice})))
 	f := doc.Suites[0].Cases[0].Failure
 	if f == nil || f.Message != fs[0].Message || !strings.HasPrefix(f.Body, fs[0].Message+"\n") {
 		t.Errorf("failure = %+v", f)
+	}
+}
+
+// TestJUnitFailsWhatTheGateFails checks a notice-only run whose gate passed (--fail-on
+// warning) has no failing case: the notice is a case that passes, its details in
+// <system-out>; the same run gated at notice fails it, and --fail-on none fails nothing.
+func TestJUnitFailsWhatTheGateFails(t *testing.T) {
+	notice := sampleFindings()[:1]
+	notice[0].Severity = scanner.SeverityNotice
+	for _, tc := range []struct {
+		failOn   scanner.Severity
+		failures int
+	}{{scanner.SeverityWarning, 0}, {scanner.SeverityNone, 0}, {scanner.SeverityNotice, 1}} {
+		r := NewReport(Input{Findings: notice, FailOn: tc.failOn})
+		out := render(t, "junit", Options{}, r)
+		doc := parseJUnit(t, out)
+		if r.Summary.GateFailed != (tc.failures > 0) || doc.Failures != tc.failures || doc.Suites[0].Failures != tc.failures {
+			t.Errorf("--fail-on %s: gate failed %t, JUnit failures %d (suite %d), want %d\n%s",
+				tc.failOn, r.Summary.GateFailed, doc.Failures, doc.Suites[0].Failures, tc.failures, out)
+		}
+		c := doc.Suites[0].Cases[0]
+		if passes := tc.failures == 0; passes != (c.Failure == nil) || passes != (c.SystemOut != nil && strings.Contains(*c.SystemOut, "Severity: notice")) {
+			t.Errorf("--fail-on %s: case %+v", tc.failOn, c)
+		}
 	}
 }
 

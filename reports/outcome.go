@@ -61,15 +61,7 @@ func gateOutcome(s Summary) string {
 	if s.FailOn == scanner.SeverityNone {
 		return "no gate (--fail-on none)"
 	}
-	at := 0
-	for _, c := range []struct {
-		sev scanner.Severity
-		n   int
-	}{{scanner.SeverityError, s.BySeverity.Error}, {scanner.SeverityWarning, s.BySeverity.Warning}, {scanner.SeverityNotice, s.BySeverity.Notice}} {
-		if c.sev >= s.FailOn {
-			at += c.n
-		}
-	}
+	at := s.failing()
 	if s.GateFailed {
 		return "gate failed: " + strconv.Itoa(at) + " at or above --fail-on " + s.FailOn.String()
 	}
@@ -204,14 +196,7 @@ func reasonOf(e scanner.RunError) string {
 
 // moreOf counts places by kind: "37 more zones, 2 more accounts".
 func moreOf(places []unreadPlace) string {
-	count := map[string]int{}
-	var order []string
-	for _, p := range places {
-		if count[p.kind] == 0 {
-			order = append(order, p.kind)
-		}
-		count[p.kind]++
-	}
+	order, count := countByKind(places, func(p unreadPlace) string { return p.kind })
 	names := map[string][2]string{
 		"zone": {"more zone", "more zones"}, "file": {"more file", "more files"},
 		"account": {"more account", "more accounts"}, "run": {"more part of the run", "more parts of the run"},
@@ -271,4 +256,18 @@ func retiredKeys(r *Report) map[string]bool {
 // errorKey identifies an error by every field.
 func errorKey(e scanner.RunError) string {
 	return strings.Join([]string{e.AccountID, e.ZoneID, e.ZoneName, e.Path, e.What, e.Message}, "\x00")
+}
+
+// failing counts the findings that fail the gate (see failsGate), from the summary's counts.
+func (s Summary) failing() int {
+	at := 0
+	for _, c := range []struct {
+		sev scanner.Severity
+		n   int
+	}{{scanner.SeverityError, s.BySeverity.Error}, {scanner.SeverityWarning, s.BySeverity.Warning}, {scanner.SeverityNotice, s.BySeverity.Notice}} {
+		if failsGate(c.sev, s.FailOn) {
+			at += c.n
+		}
+	}
+	return at
 }

@@ -257,7 +257,7 @@ func buildSummary(findings *scanner.FindingList, errs []scanner.RunError, counts
 		case scanner.SeverityNotice:
 			s.BySeverity.Notice++
 		}
-		if failOn != scanner.SeverityNone && f.Severity >= failOn {
+		if failsGate(f.Severity, failOn) {
 			s.GateFailed = true
 		}
 		i, ok := byRule[string(f.RuleID)]
@@ -429,4 +429,10 @@ func orElse(s, alt string) string {
 		return s
 	}
 	return alt
+}
+
+// failsGate reports whether a finding of severity sev fails the gate at failOn (none: no
+// finding does), as the exit code decides; JUnit fails exactly those cases.
+func failsGate(sev, failOn scanner.Severity) bool {
+	return failOn != scanner.SeverityNone && sev >= failOn
 }

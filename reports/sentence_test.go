@@ -11,7 +11,7 @@ import (
 // second full stop in the GitHub annotation or the SARIF help.
 func TestFactsEndInOneFullStop(t *testing.T) {
 	f := &scanner.Finding{Message: "m", Replacement: "zone_defaults.nameservers.type = custom.account.", EndOfLife: "2025-03-14", DocURL: "https://developers.cloudflare.com/x"}
-	msg := githubMessage(f)
+	msg := githubMessage(f, GitHubLineLimit, "the report")
 	if strings.Contains(msg, "..") || !strings.Contains(msg, "custom.account. Documentation:") || !strings.Contains(msg, "End of life: 2025-03-14.") {
 		t.Fatalf("annotation: %q", msg)
 	}

@@ -31,6 +31,15 @@ const (
 	findingIndent, findingHang = "    ", "      "
 )
 
+// A table on a terminal of more than TableDetailGroups zones, accounts and files is summed
+// up: what a terminal shows of 200 zones' findings one by one (13,000 lines) is their end.
+// It lists the rules hit, the TableTopGroups with the most to do and how to fix each rule,
+// and says how to get every finding: the table in a file lists them all.
+const (
+	TableDetailGroups = 20
+	TableTopGroups    = 10
+)
+
 // Table writes findings that are not suppressed grouped by account, zone or file: accounts
 // by name, zones by name, files by path, and a file's findings by line and column. Within a
 // group, a line per rule (and severity) hit, with its end of life, heads its findings, one
@@ -45,6 +54,11 @@ const (
 // contains no escape sequence. Every piece of user-provided text is sanitised (see textsafe.Sanitize).
 // Nothing is cut: with Width set, lines wrap under a hanging indent (a documentation link
 // stays whole, so that it can be followed); without Width nothing wraps.
+//
+// With Width set (a terminal) and more than TableDetailGroups groups, the groups' findings are
+// left to a file: the table says the rules hit first, then the TableTopGroups groups with the
+// most to do (most errors, then warnings, then notices), how to fix each rule, and how to
+// write every finding to a file (--format table:FILE), where the table lists them all.
 type Table struct {
 	Options Options
 }
@@ -66,6 +80,7 @@ type tableGroup struct {
 	sortName string
 	key      string // unique; breaks ties between groups of the same name
 	heading  string
+	name     string               // the heading without its kind and the zone's id, sanitised
 	findings *scanner.FindingList // the report's
 	idx      []int
 }
@@ -141,15 +156,24 @@ func (t Table) Write(w io.Writer, r *Report) error {
 	bw := bufio.NewWriter(w)
 	groups := tableGroups(r)
 	advice := ruleAdvices(r)
-	if len(groups) == 0 {
+	rules := rulesHit(r)
+	brief := width > 0 && len(groups) > TableDetailGroups
+	switch {
+	case len(groups) == 0:
 		fmt.Fprintln(bw, "No findings.")
-	}
-	for i, g := range groups {
-		if i > 0 {
-			bw.WriteByte('\n')
+	case brief: // the summary first; no finding says how to fix its rule, the advice says it all
+		advice = withReplacements(advice, r.Catalog)
+		writeRulesHit(bw, st, rules, width)
+		bw.WriteByte('\n')
+		writeTopGroups(bw, st, groups, width)
+	default:
+		for i, g := range groups {
+			if i > 0 {
+				bw.WriteByte('\n')
+			}
+			writeLines(bw, st.heading, hang(g.heading, width, "", "  "))
+			writeGroup(bw, st, g, advice, width)
 		}
-		writeLines(bw, st.heading, hang(g.heading, width, "", "  "))
-		writeGroup(bw, st, g, advice, width)
 	}
 	if lines := notReadLines(r); len(lines) > 0 {
 		bw.WriteByte('\n')
@@ -159,13 +183,15 @@ func (t Table) Write(w io.Writer, r *Report) error {
 			writeText(bw, hang(line, width, "  ", "    "))
 		}
 	}
-	if rules := rulesHit(r); len(rules) > 0 {
+	if len(rules) > 0 && !brief {
 		bw.WriteByte('\n')
-		bw.WriteString(st.heading.Render("Rules hit:"))
+		writeRulesHit(bw, st, rules, width)
+	}
+	writeAdvice(bw, st, rules, advice, width)
+	if brief {
 		bw.WriteByte('\n')
-		bw.WriteString(rulesBlock(rules, st, width))
-		bw.WriteByte('\n')
-		writeAdvice(bw, st, rules, advice, width)
+		writeText(bw, hang(fmt.Sprintf("Every finding of the %s one by one: write the table to a file (--format table:FILE), "+
+			"or render a saved JSON report again (sunset report REPORT.json --format table:FILE).", groupsNoun(groups)), width, "", "  "))
 	}
 	bw.WriteByte('\n')
 	bw.WriteString(summaryLine(r, st, width))
@@ -174,6 +200,14 @@ func (t Table) Write(w io.Writer, r *Report) error {
 		return fmt.Errorf("writing table: %w", err)
 	}
 	return nil
+}
+
+// writeRulesHit writes "Rules hit:" and its table.
+func writeRulesHit(bw *bufio.Writer, st tableStyles, rules []ruleRow, width int) {
+	bw.WriteString(st.heading.Render("Rules hit:"))
+	bw.WriteByte('\n')
+	bw.WriteString(rulesBlock(rules, st, width))
+	bw.WriteByte('\n')
 }
 
 // writeLines writes lines, each styled on its own: a style given several lines at once pads
@@ -256,19 +290,20 @@ func groupOf(f *scanner.Finding, names map[string]string) tableGroup {
 	switch {
 	case f.Location != nil && f.Location.Path != "":
 		return tableGroup{kind: tableFileGroup, sortName: strings.ToLower(f.Location.Path), key: "file\x00" + f.Location.Path,
-			heading: "File " + textsafe.Sanitize(f.Location.Path)}
+			heading: "File " + textsafe.Sanitize(f.Location.Path), name: textsafe.Sanitize(f.Location.Path)}
 	case f.ZoneID != "" || f.ZoneName != "":
 		name := orElse(f.ZoneName, f.ZoneID)
 		h := "Zone " + textsafe.Sanitize(name)
 		if f.ZoneName != "" && f.ZoneID != "" {
 			h += " (" + textsafe.Sanitize(f.ZoneID) + ")"
 		}
-		return tableGroup{kind: tableZoneGroup, sortName: strings.ToLower(name), key: "zone\x00" + f.ZoneID + "\x00" + f.ZoneName + "\x00" + f.AccountID, heading: h}
+		return tableGroup{kind: tableZoneGroup, sortName: strings.ToLower(name), key: "zone\x00" + f.ZoneID + "\x00" + f.ZoneName + "\x00" + f.AccountID,
+			heading: h, name: textsafe.Sanitize(name)}
 	case f.AccountID != "":
 		return tableGroup{kind: tableAccountGroup, sortName: strings.ToLower(orElse(names[f.AccountID], f.AccountID)),
-			key: "account\x00" + f.AccountID, heading: "Account " + accountLabel(f.AccountID, names)}
+			key: "account\x00" + f.AccountID, heading: "Account " + accountLabel(f.AccountID, names), name: "account " + accountLabel(f.AccountID, names)}
 	}
-	return tableGroup{kind: tableOtherGroup, key: "other", heading: "Other findings"}
+	return tableGroup{kind: tableOtherGroup, key: "other", heading: "Other findings", name: "other findings"}
 }
 
 // accountLabel is an account's name with its id in parentheses, or the id alone when the

@@ -705,3 +705,77 @@ func TestRuleAdvice(t *testing.T) {
 		t.Errorf("a single finding shares %q", a.text)
 	}
 }
+
+// TestTableKeepsALabelWithWhatItIntroduces: the findings of `sunset check` end "Use instead:
+// REPLACEMENT", and a replacement may say "Terraform: ...". Said alike by every finding, it
+// goes under "How to fix" with its label: no finding is left with "Use instead: Terraform."
+func TestTableKeepsALabelWithWhatItIntroduces(t *testing.T) {
+	rep := "Rate limiting rules of the zone's http_ratelimit entry-point ruleset (PUT /zones/:zone_id/rulesets/phases/http_ratelimit/entrypoint). " +
+		`Terraform: cloudflare_ruleset with phase = "http_ratelimit".`
+	var fs []scanner.Finding
+	for i, call := range []string{"GET /zones/:zone_id/rate_limits (zones/${zoneId}/rate_limits)", "POST /zones/:zone_id/rate_limits (built as zones/{…}/rate_limits)"} {
+		fs = append(fs, scanner.Finding{RuleID: "rate-limiting-v1", Severity: scanner.SeverityError, Source: scanner.SourceFile,
+			Message:  "calls " + call + "; past its end of life (2025-01-15). Use instead: " + rep,
+			Location: &scanner.Location{Path: "client.php", StartLine: 9 + i}, Resource: scanner.Resource{Kind: "endpoint", Name: "e" + strconv.Itoa(i)}})
+	}
+	out := render(t, "table", Options{}, NewReport(Input{AsOf: asOf, Findings: fs}))
+	entries, advice := tableEntries(out)
+	for _, e := range entries {
+		if strings.Contains(e, "Use instead") || strings.Contains(e, "Terraform") {
+			t.Errorf("a finding keeps a label without what it introduces: %q", e)
+		}
+	}
+	if a := advice["rate-limiting-v1"]; !strings.Contains(a, "Use instead: Rate limiting rules") || !strings.Contains(a, "Terraform: cloudflare_ruleset") {
+		t.Errorf("How to fix: %q\n%s", a, out)
+	}
+}
+
+// TestTableAtScaleSumsUp: on a terminal, the table of 200 zones (13,000 lines listed one by
+// one) is a summary: the rules hit first, the ten zones with the most to do (the one with
+// most errors first, dated by its errors), how to fix each rule, and where every finding is;
+// the same table written to a file (no width) lists every finding.
+func TestTableAtScaleSumsUp(t *testing.T) {
+	rep, _ := scaleFixture()
+	out := render(t, "table", Options{Width: 120}, rep)
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if len(lines) > 150 || !strings.HasPrefix(out, "Rules hit:\n") {
+		t.Errorf("the table of %d zones on a terminal is %d lines, starting %q", scaleZones, len(lines), lines[0])
+	}
+	_, top, ok := strings.Cut(out, fmt.Sprintf("\nThe %d zones and accounts with the most to do (of %d):\n", TableTopGroups, scaleZones+2))
+	if !ok {
+		t.Fatalf("no list of the zones with the most to do:\n%s", out)
+	}
+	top, _, _ = strings.Cut(top, "\n\n")
+	// The first is the zone with the most errors, dated by the earliest of its errors' ends of
+	// life, not by a notice's.
+	most, errs, date := "", 0, ""
+	byZone, dates := map[string]int{}, map[string]string{}
+	for _, f := range rep.Findings.All() {
+		if f.Severity == scanner.SeverityError && f.ZoneName != "" {
+			byZone[f.ZoneName]++
+			if d := dates[f.ZoneName]; d == "" || f.EndOfLife < d {
+				dates[f.ZoneName] = f.EndOfLife
+			}
+		}
+	}
+	for z, n := range byZone {
+		if n > errs {
+			most, errs, date = z, n, dates[z]
+		}
+	}
+	first := fmt.Sprintf("  %s: %d errors, ", most, errs)
+	if n := strings.Count(top, "\n") + 1; n != TableTopGroups || !strings.HasPrefix(top, first) ||
+		!strings.Contains(strings.Split(top, "\n")[0], "; past end of life since "+date) {
+		t.Errorf("the %d zones with the most to do, want %q dated %s first:\n%s", n, first, date, top)
+	}
+	if !strings.Contains(out, "--format table:FILE") || strings.Contains(out, "\nZone ") {
+		t.Errorf("the summary lists zones' findings, or does not say where they are:\n%s", out)
+	}
+	if !strings.Contains(out, "firewall-rules: Use instead: WAF custom rules") {
+		t.Errorf("how to fix firewall rules is not said though no finding is listed:\n%s", out)
+	}
+	full := render(t, "table", Options{}, rep)
+	if n := strings.Count(full, "\nZone "); n != scaleZones || strings.Contains(full, "with the most to do") {
+		t.Errorf("the table in a file lists %d zones, want every one", n)
+	}
+}

@@ -123,11 +123,21 @@ const minSharedPiece = 24
 
 // messagePieces cuts a message into its clauses: after each ". ", "; " or ": " outside
 // quotes, backquotes and brackets, so a quoted name ("Block: bots") or a parenthesised aside
-// stays whole. Each piece keeps its punctuation; joined with single spaces they give back
-// the message (with its runs of spaces made single). Unbalanced quotes or brackets only
-// make fewer pieces.
+// stays whole. A short label that ends in ": " ("Use instead:", "Terraform:") stays with what
+// it introduces: said apart, it would be left alone where its clause is not. Each piece keeps
+// its punctuation; joined with single spaces they give back the message (with its runs of
+// spaces made single). Unbalanced quotes or brackets only make fewer pieces.
 func messagePieces(s string) []string {
 	var pieces []string
+	label := false // whether the last piece is a label that joins the next
+	add := func(p string) {
+		if label {
+			pieces[len(pieces)-1] += " " + p
+		} else {
+			pieces = append(pieces, p)
+		}
+		label = strings.HasSuffix(p, ":") && len(p) < minSharedPiece
+	}
 	depth, quote, start := 0, rune(0), 0
 	for i, r := range s {
 		switch {
@@ -143,13 +153,13 @@ func messagePieces(s string) []string {
 			depth--
 		case (r == '.' || r == ';' || r == ':') && depth == 0 && i+1 < len(s) && s[i+1] == ' ':
 			if p := strings.TrimSpace(s[start : i+1]); p != "" {
-				pieces = append(pieces, p)
+				add(p)
 			}
 			start = i + 2
 		}
 	}
 	if p := strings.TrimSpace(s[min(start, len(s)):]); p != "" {
-		pieces = append(pieces, p)
+		add(p)
 	}
 	return pieces
 }

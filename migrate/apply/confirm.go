@@ -70,9 +70,14 @@ func (r *scopeRun) journaled() map[string][]migrate.Step {
 }
 
 // collectionOf is the listed collection holding the object at path, "" when the object
-// is read on its own (listedCollections).
+// is read on its own (listedCollections) or path is no path (a hand-edited plan, priced by
+// the HTML report before any check).
 func collectionOf(path string) string {
-	coll := path[:strings.LastIndexByte(path, '/')]
+	i := strings.LastIndexByte(path, '/')
+	if i < 0 {
+		return ""
+	}
+	coll := path[:i]
 	if slices.ContainsFunc(listedCollections, func(c string) bool { return strings.HasSuffix(coll, "/"+c) }) {
 		return coll
 	}

@@ -119,12 +119,17 @@ type Entry struct {
 	// Notice holds the dates of the latest public notice when they differ from the spec's;
 	// WithDates("notice") makes them effective.
 	Notice *NoticeDates `yaml:"notice,omitempty" json:"notice,omitempty"`
-	// Advisory entries describe a behaviour change; they are always SeverityNotice.
-	Advisory    bool     `yaml:"advisory,omitempty" json:"advisory,omitempty"`
-	Replacement string   `yaml:"replacement" json:"replacement"`
-	DocURL      string   `yaml:"doc_url" json:"doc_url"`
-	Notes       []string `yaml:"notes,omitempty" json:"notes,omitempty"`
-	Match       Match    `yaml:"match" json:"match"`
+	// Advisory entries describe a behaviour change, or a rename, to know about; they are
+	// always SeverityNotice.
+	Advisory bool `yaml:"advisory,omitempty" json:"advisory,omitempty"`
+	// AdvisoryText is what findings call an advisory entry where they say where it stands
+	// (LifeAt): "a rename: the old names still work and mean the same". "" is "a behaviour
+	// change", which a rename is not.
+	AdvisoryText string   `yaml:"advisory_text,omitempty" json:"advisory_text,omitempty"`
+	Replacement  string   `yaml:"replacement" json:"replacement"`
+	DocURL       string   `yaml:"doc_url" json:"doc_url"`
+	Notes        []string `yaml:"notes,omitempty" json:"notes,omitempty"`
+	Match        Match    `yaml:"match" json:"match"`
 	// Override must be true in a user file to replace an embedded entry of the same id.
 	Override bool `yaml:"override,omitempty" json:"-"`
 	// Origin is where the entry was read from ("deprecations.yaml:12", "team.yaml:3"), so

@@ -1,6 +1,9 @@
 package catalog
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
 // Statuses returned by Entry.StatusAt.
 const (
@@ -44,14 +47,17 @@ func (e Entry) StatusAt(asOf time.Time) string {
 }
 
 // LifeAt says in words where the entry stands on a date, for finding messages: "past its end
-// of life (2025-01-15)", "deprecated, end of life 2025-01-15", "deprecated" or "a behaviour
-// change".
+// of life (2025-01-15)", "deprecated, end of life 2025-01-15", "deprecated", or for an
+// advisory its AdvisoryText, else "a behaviour change".
 func (e Entry) LifeAt(asOf time.Time) string {
 	eol := e.EndOfLife.String()
 	switch e.StatusAt(asOf) {
 	case StatusRetired:
 		return "past its end of life (" + eol + ")"
 	case StatusAdvisory:
+		if t := strings.TrimSpace(e.AdvisoryText); t != "" {
+			return t
+		}
 		return "a behaviour change"
 	}
 	if eol != "" {

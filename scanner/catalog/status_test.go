@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -118,5 +119,23 @@ func TestSeverityAtEdgeCases(t *testing.T) {
 	}
 	if got := e.SeverityAt(time.Time{}); got != SeverityWarning {
 		t.Errorf("zero as-of = %v, want warning (before every date)", got)
+	}
+}
+
+// TestLifeAtCallsARenameARename: the ip.geoip.* names are a pure rename, which findings do
+// not call "a behaviour change"; cf.threat_score, which changed what rules do, stays one. An
+// advisory_text without advisory: true is refused.
+func TestLifeAtCallsARenameARename(t *testing.T) {
+	asOf := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	geo := mustLookup(t, Default(), "geoip-field-names")
+	if got := geo.LifeAt(asOf); got != "a rename: the old names still work and mean the same" {
+		t.Errorf("geoip-field-names: %q", got)
+	}
+	if got := mustLookup(t, Default(), "threat-score-field").LifeAt(asOf); got != "a behaviour change" {
+		t.Errorf("threat-score-field: %q", got)
+	}
+	geo.Advisory = false
+	if err := geo.Validate(); err == nil || !strings.Contains(err.Error(), "advisory_text") {
+		t.Errorf("advisory_text without advisory: %v", err)
 	}
 }

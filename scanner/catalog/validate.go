@@ -123,6 +123,9 @@ func (e Entry) problems() []problem {
 			add("notice", "with the notice's dates, end of life %s comes before deprecation %s: fix notice dates", eol, dep)
 		}
 	}
+	if strings.TrimSpace(e.AdvisoryText) != "" && !e.Advisory {
+		add("advisory_text", "advisory_text says what an advisory entry is: add `advisory: true`, or remove it")
+	}
 	ps = append(ps, e.Match.problems()...)
 	return ps
 }

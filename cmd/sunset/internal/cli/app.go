@@ -196,9 +196,8 @@ func noArgs(c *ucli.Context) error {
 
 // argHints are the flags a file given as an argument most likely belongs to, per command.
 var argHints = map[string]string{
-	"report": "--in FILE",
-	"scan":   "--snapshot FILE",
-	"plan":   "--snapshot FILE",
+	"scan": "--snapshot FILE",
+	"plan": "--snapshot FILE",
 }
 
 // writeTo opens a --format destination: "" or "-" is Out, else a file created fresh, never

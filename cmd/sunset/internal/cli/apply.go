@@ -23,9 +23,11 @@ import (
 const applyJournalDefault = "sunset-apply.journal"
 
 // applyFlags are the source and judging groups (to build the plan when given none), the
-// saved plan's, a --format of apply's own, and apply's flags.
+// saved plan's, a --format of apply's own, and apply's flags, grouped in its help by the
+// form of apply each serves: a plan directory, a journal, or a plan built as sunset plan
+// builds it.
 func applyFlags() []ucli.Flag {
-	return slices.Concat(sourceFlags(), judgingFlags(), savedPlanFlags(), []ucli.Flag{
+	return regroup(slices.Concat(sourceFlags(), judgingFlags(), savedPlanFlags(), []ucli.Flag{
 		outputFlag("text", "json"),
 		&ucli.BoolFlag{Name: "yes", Usage: "carry the steps out (without it, a dry run that sends no write)"},
 		&ucli.StringFlag{Name: "journal", Value: applyJournalDefault, Usage: "record what is done in `FILE` (new; --yes only)"},
@@ -33,7 +35,14 @@ func applyFlags() []ucli.Flag {
 		&ucli.StringFlag{Name: "rollback", Usage: "undo what `JOURNAL` did, in reverse, to the last safe point"},
 		&ucli.BoolFlag{Name: "keep-old", Usage: "create the replacements and pause the old objects, delete nothing (resume later without it)"},
 		toOtherAPIFlag(),
-	})
+	}),
+		flagGroup{"Apply", []string{"yes", "journal", "resume", "rollback", "keep-old", flagFormat}},
+		flagGroup{"The plan directory (PLAN_DIR or --plan-dir)", []string{flagPlanDir, "plan-in", flagPartial, flagToOtherAPI}},
+		flagGroup{"Accounts and zones: of the plan, the journal or the live scan", []string{"account", "zone", "zone-filter"}},
+		flagGroup{"API: where --yes sends, and where a plan built without PLAN_DIR is read", apiFlagNames},
+		flagGroup{"Catalog: the one the plan was built with", []string{flagCatalog, flagDates}},
+		flagGroup{"Without a plan directory or journal: the plan built as sunset plan builds it, live or from --snapshot", []string{"snapshot", "snapshot-out", flagAsOf}},
+	)
 }
 
 func applyCommand(s *Streams) *ucli.Command {

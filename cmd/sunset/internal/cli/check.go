@@ -38,20 +38,26 @@ type checkOptions struct {
 }
 
 func checkFlags() []ucli.Flag {
-	return append([]ucli.Flag{
-		&ucli.StringFlag{Name: "config", Usage: "read settings from `FILE` (default: " + repo.ConfigFileName + " in the first path, if present; keys: " + strings.Join(repo.ConfigKeys(), ", ") + ")"},
-		&ucli.BoolFlag{Name: "print-config", Usage: "print the effective configuration (file and flags merged) and exit"},
-		&ucli.StringSliceFlag{Name: "include", Usage: "check only files matching `GLOB` (gitignore syntax, repeatable; replaces the config's)"},
-		&ucli.StringSliceFlag{Name: "exclude", Usage: "skip files and directories matching `GLOB` (gitignore syntax, repeatable; replaces the config's)"},
-		&ucli.StringFlag{Name: "max-file-size", Usage: "report and skip files larger than `SIZE` (e.g. 5MiB, 500KB; default 5MiB)"},
-		&ucli.IntFlag{Name: "workers", DefaultText: "the number of CPUs", Usage: "files checked at once (`N`)"},
-		&ucli.BoolFlag{Name: "no-gitignore", Usage: "check files that .gitignore ignores too"},
-		&ucli.StringFlag{Name: "baseline", Usage: "report only findings not recorded in `FILE` (recorded ones are suppressed, suppressed_by \"baseline\")"},
-		&ucli.StringFlag{Name: "write-baseline", Usage: "record the current findings in `FILE`, then check against it"},
-		&ucli.BoolFlag{Name: "show-suppressed", Usage: "include suppressed findings in the outputs, marked, with the reason"},
-		&ucli.StringFlag{Name: "stdin-type", Value: "text", Usage: "with path -: read standard input as `TYPE` (" + strings.Join(repo.KindNames(), ", ") + ")"},
-		&ucli.StringFlag{Name: "stdin-name", Value: "<stdin>", Usage: "with path -: the `NAME` findings carry"},
-	}, slices.Concat(reportFlags(), judgingFlags())...)
+	return slices.Concat(
+		inCategory("Files",
+			&ucli.StringFlag{Name: "config", Usage: "read settings from `FILE` (default: " + repo.ConfigFileName + " in the first path, if present; keys: " + strings.Join(repo.ConfigKeys(), ", ") + ")"},
+			&ucli.BoolFlag{Name: "print-config", Usage: "print the effective configuration (file and flags merged) and exit"},
+			&ucli.StringSliceFlag{Name: "include", Usage: "check only files matching `GLOB` (gitignore syntax, repeatable; replaces the config's)"},
+			&ucli.StringSliceFlag{Name: "exclude", Usage: "skip files and directories matching `GLOB` (gitignore syntax, repeatable; replaces the config's)"},
+			&ucli.StringFlag{Name: "max-file-size", Usage: "report and skip files larger than `SIZE` (e.g. 5MiB, 500KB; default 5MiB)"},
+			&ucli.IntFlag{Name: "workers", DefaultText: "the number of CPUs", Usage: "files checked at once (`N`)"},
+			&ucli.BoolFlag{Name: "no-gitignore", Usage: "check files that .gitignore ignores too"},
+		),
+		inCategory("Baseline and suppressions",
+			&ucli.StringFlag{Name: "baseline", Usage: "report only findings not recorded in `FILE` (recorded ones are suppressed, suppressed_by \"baseline\")"},
+			&ucli.StringFlag{Name: "write-baseline", Usage: "record the current findings in `FILE`, then check against it"},
+			&ucli.BoolFlag{Name: "show-suppressed", Usage: "include suppressed findings in the outputs, marked, with the reason"},
+		),
+		inCategory("Standard input (the path -)",
+			&ucli.StringFlag{Name: "stdin-type", Value: "text", Usage: "with path -: read standard input as `TYPE` (" + strings.Join(repo.KindNames(), ", ") + ")"},
+			&ucli.StringFlag{Name: "stdin-name", Value: "<stdin>", Usage: "with path -: the `NAME` findings carry"},
+		),
+		reportFlags(), judgingFlags())
 }
 
 func checkCommand(s *Streams) *ucli.Command {

@@ -36,19 +36,20 @@ func demoHTMLPath(c *ucli.Context) string {
 }
 
 func demoCommand(s *Streams) *ucli.Command {
-	flags := []ucli.Flag{
+	flags := inCategory(catOutput,
 		&ucli.StringFlag{Name: "report", Value: demoReportDefault, Usage: "write the JSON report to `FILE` (\"\" for none)"},
 		&ucli.StringFlag{Name: "html", Value: demoHTMLDefault, Usage: "write the HTML report to `FILE` (\"\" for none; default: next to the --report file)"},
-		&ucli.IntFlag{Name: "workers", Value: 8, Usage: "zones scanned at once (`N`)"},
-		&ucli.StringFlag{Name: "snapshot-out", Usage: "save the demo account's snapshot to `FILE`"},
-	}
+	)
 	for _, f := range reportFlags() {
 		if f.Names()[0] == flagFailOn {
 			// The demo shows findings; it is not a gate unless asked to be.
-			f = &ucli.StringFlag{Name: flagFailOn, Value: "none", Usage: "exit 1 when a finding is at or above `LEVEL` (default none for the demo)"}
+			f = inCategory(catOutput, &ucli.StringFlag{Name: flagFailOn, Value: "none", Usage: "exit 1 when a finding is at or above `LEVEL` (default none for the demo)"})[0]
 		}
 		flags = append(flags, f)
 	}
+	// The demo's scan is scan's: the same --workers, and a snapshot to keep.
+	flags = append(flags, inCategory("The demo's scan", workersFlag(),
+		&ucli.StringFlag{Name: "snapshot-out", Usage: "save the demo account's snapshot to `FILE`"})...)
 	return &ucli.Command{
 		Name:  "demo",
 		Usage: "scan the built-in demo account (starts the emulator in-process; no credentials, no network)",

@@ -63,9 +63,9 @@ var examples = map[string][]example{
 		{"A firewall rules file to the body of the custom rules entry point", "sunset translate --rules firewall_rules.json --zone-plan business --existing entrypoint.json > custom-rules.json"},
 	},
 	"report": {
-		{"Render a saved JSON report as HTML and Markdown, offline", "sunset report --in report.json --format html:report.html --format markdown:report.md"},
-		{"With the migration plan's steps and diffs", "sunset report --in report.json --plan-dir plan/ --format html:report.html"},
-		{"A report read from standard input, as CSV", "sunset report --in - --format csv:findings.csv < report.json"},
+		{"Render a saved JSON report as HTML and Markdown, offline", "sunset report report.json --format html:report.html --format markdown:report.md"},
+		{"With the migration plan's steps and diffs", "sunset report report.json --plan-dir plan/ --format html:report.html"},
+		{"A report read from standard input, as CSV", "sunset report - --format csv:findings.csv < report.json"},
 	},
 	"rules": {
 		{"Every catalog entry and its status today", "sunset rules"},

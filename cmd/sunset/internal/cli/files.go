@@ -15,7 +15,7 @@ const (
 	maxCatalogFile = 16 << 20  // --catalog
 	maxRulesFile   = 64 << 20  // translate --rules
 	maxBaseline    = 256 << 20 // --baseline
-	maxSavedFile   = 1 << 30   // --snapshot, report --in, --plan
+	maxSavedFile   = 1 << 30   // --snapshot, the report of sunset report, --plan
 )
 
 // openInput opens a file named by a flag for reading, bounded; the error names the file.

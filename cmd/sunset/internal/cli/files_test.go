@@ -52,7 +52,7 @@ func TestInputsAreBoundedRegularFiles(t *testing.T) {
 	}{
 		{[]string{"scan", "--api-token-file", "/dev/zero", "--api-url", "http://127.0.0.1:1/client/v4"}, ExitUsage, "/dev/zero"},
 		{[]string{"rules", "--catalog", fifo}, ExitUsage, fifo},
-		{[]string{"report", "--in", fifo, "--format", "json"}, ExitUsage, fifo},
+		{[]string{"report", fifo, "--format", "json"}, ExitUsage, fifo},
 		{[]string{"translate", "--rules", "/dev/zero"}, ExitUsage, "/dev/zero"},
 		{[]string{"check", "--config", fifo, repoDir}, ExitUsage, fifo},
 		{[]string{"check", "--fail-on", "none", "--baseline", "/dev/zero", checkRepo(t, map[string]string{"a.sh": "echo\n"})}, ExitUsage, "/dev/zero"},

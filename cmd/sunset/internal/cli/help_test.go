@@ -112,13 +112,18 @@ func TestUsageErrors(t *testing.T) {
 // (source, report, judging) and their own; plan has no report flags (--format, --fail-on,
 // --color were accepted and ignored); an old spelling follows its new one.
 func TestEveryCommandTakesOnlyItsFlags(t *testing.T) {
-	const source = "account zone zone-filter workers rps retries api-url api-token-file api-email api-key-file snapshot-out snapshot"
+	const (
+		selection = "account zone zone-filter"
+		api       = "api-url api-token-file api-email api-key-file workers rps retries"
+		source    = selection + " " + api + " snapshot-out snapshot"
+	)
 	want := map[string]string{
-		"plan":      source + " as-of catalog dates plan-dir out-dir no-verify",
-		"scan":      source + " format fail-on color as-of catalog dates plan-dir plan no-verify resume since dry-run",
-		"verify":    source + " as-of catalog dates plan-dir plan-in partial format",
-		"apply":     source + " as-of catalog dates plan-dir plan-in partial format yes journal resume rollback keep-old to-other-api",
-		"demo":      "report html workers snapshot-out format fail-on color as-of catalog dates plan-dir plan no-verify",
+		"plan":   source + " as-of catalog dates plan-dir out-dir no-verify",
+		"scan":   source + " format fail-on color as-of catalog dates plan-dir plan no-verify resume since dry-run",
+		"verify": "format plan-dir plan-in partial " + selection + " snapshot snapshot-out as-of catalog dates " + api,
+		"apply": "yes journal resume rollback keep-old format plan-dir plan-in partial to-other-api " + selection + " " + api +
+			" catalog dates snapshot snapshot-out as-of",
+		"demo":      "report html format fail-on color workers snapshot-out as-of catalog dates plan-dir plan no-verify",
 		"rules":     "format as-of color catalog dates",
 		"translate": "rules existing zone-plan plan format",
 		"report":    "in plan-dir plan format color",
@@ -199,12 +204,90 @@ func TestMessagesWithoutInternals(t *testing.T) {
 // TestArgumentSuggestsItsFlag: a file given as an argument to a command that takes none
 // names the flag it most likely belongs to.
 func TestArgumentSuggestsItsFlag(t *testing.T) {
-	for cmd, want := range map[string]string{"report": "did you mean --in out/r.json?", "verify": "out/r.json: no such plan directory", "scan": "did you mean --snapshot out/r.json?"} {
+	for cmd, want := range map[string]string{"verify": "out/r.json: no such plan directory", "scan": "did you mean --snapshot out/r.json?"} {
 		t.Run(cmd, func(t *testing.T) {
 			r := runSunset(t, nil, cmd, "out/r.json")
 			if r.code != ExitUsage || !strings.Contains(r.stderr, want) {
 				t.Fatalf("exit %d, want %d with %q\n%s", r.code, ExitUsage, want, r.stderr)
 			}
 		})
+	}
+}
+
+// TestHelpGroupsFlags: the commands with many flags list them under their group's heading
+// (urfave/cli categories), in the order the command composes its groups, --help last on its
+// own; apply and verify say under which form of the command (a plan directory, a journal, a
+// plan built as sunset plan builds it) each group serves, so --snapshot and --as-of are not
+// listed as if they did something to a plan directory.
+func TestHelpGroupsFlags(t *testing.T) {
+	headings := map[string][]string{
+		"scan":  {catSelection, catAPI, catSnapshot, catOutput, catJudging, catPlan, catRescan},
+		"plan":  {catSelection, catAPI, catSnapshot, catJudging, catPlan},
+		"check": {"Files", "Baseline and suppressions", "Standard input (the path -)", catOutput, catJudging},
+		"demo":  {catOutput, "The demo's scan", catJudging, catPlan},
+		"apply": {"Apply", "The plan directory (PLAN_DIR or --plan-dir)", "Accounts and zones: of the plan, the journal or the live scan",
+			"API: where --yes sends, and where a plan built without PLAN_DIR is read", "Catalog: the one the plan was built with",
+			"Without a plan directory or journal: the plan built as sunset plan builds it, live or from --snapshot"},
+		"verify": {"Output", "The plan directory (PLAN_DIR or --plan-dir)", "Accounts and zones: of the plan, or of the live scan",
+			"Without a plan directory: the plan built as sunset plan builds it, from --snapshot or the live account",
+			"API: the live account read without a plan directory or --snapshot"},
+	}
+	for cmd, want := range headings {
+		help := runSunset(t, nil, cmd, "--help").stdout
+		options, _, _ := strings.Cut(help[strings.Index(help, "OPTIONS:"):], "\nEXAMPLES:")
+		var got []string
+		under := map[string]string{} // flag -> its heading
+		heading := ""
+		for _, line := range strings.Split(options, "\n")[1:] {
+			switch {
+			case strings.HasPrefix(line, "   --"):
+				under[strings.Fields(line)[0]] = heading
+			case strings.HasSuffix(line, ":"):
+				heading = strings.TrimSuffix(strings.TrimSpace(line), ":")
+				got = append(got, heading)
+			case line == "":
+				heading = ""
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s --help headings:\n got %q\nwant %q", cmd, got, want)
+		}
+		if h, ok := under["--help,"]; !ok || h != "" {
+			t.Errorf("%s --help: --help under %q", cmd, h)
+		}
+		for flag, h := range under {
+			if h == "" && flag != "--help," {
+				t.Errorf("%s --help: %s under no heading", cmd, flag)
+			}
+		}
+		if cmd == "apply" || cmd == "verify" {
+			for _, flag := range []string{"--snapshot", "--as-of"} {
+				if !strings.HasPrefix(under[flag], "Without a plan directory") {
+					t.Errorf("%s --help: %s under %q", cmd, flag, under[flag])
+				}
+			}
+		}
+	}
+}
+
+// TestWorkersMeansOneThing: --workers is requests in flight wherever an account is read; the
+// demo's scan is scan's, so its help says the same (it said "zones scanned at once").
+func TestWorkersMeansOneThing(t *testing.T) {
+	line := func(cmd string) string {
+		for _, l := range strings.Split(runSunset(t, nil, cmd, "--help").stdout, "\n") {
+			if strings.HasPrefix(strings.TrimSpace(l), "--workers N") {
+				return strings.Join(strings.Fields(l), " ")
+			}
+		}
+		return ""
+	}
+	scan := line("scan")
+	if !strings.Contains(scan, "requests sent at once") {
+		t.Fatalf("scan --help: %q", scan)
+	}
+	for _, cmd := range []string{"demo", "plan", "verify", "apply"} {
+		if got := line(cmd); got != scan {
+			t.Errorf("%s --help: %q\nscan --help: %q", cmd, got, scan)
+		}
 	}
 }

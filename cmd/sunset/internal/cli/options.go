@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -24,36 +25,48 @@ import (
 // added to a group reaches exactly the commands that take the group. Each group resolves
 // once into a value (sourceOptions, judgeOptions, reportOutput) that nothing changes after.
 
-// sourceFlags say where the account comes from: the API (selection, pace, credentials) or a
+// sourceFlags say where the account comes from: the API (selection, access and pace) or a
 // saved snapshot.
 func sourceFlags() []ucli.Flag {
-	return []ucli.Flag{
-		&ucli.StringSliceFlag{Name: "account", Usage: "only account `ID` (repeatable; with zones selected, what apply writes to an account needs it)"},
-		&ucli.StringSliceFlag{Name: "zone", Usage: "only zone `NAME|ID` (repeatable), live, in a snapshot, a plan or a journal"},
-		&ucli.StringFlag{Name: "zone-filter", Usage: "only zones whose name matches `GLOB` (e.g. '*.example.com')"},
-		&ucli.IntFlag{Name: "workers", Value: collect.DefaultWorkers, Usage: "requests sent at once; one waiting to retry gives its place to another zone's (`N`)"},
-		&ucli.Float64Flag{Name: "rps", Value: cfapi.DefaultRPS, DefaultText: rpsDefaultText(), Usage: "requests per second shared by all workers (`RATE`; the default stays one under the API's 1,200 per 5 minutes; 0 = unpaced)"},
-		&ucli.IntFlag{Name: "retries", Value: cfapi.DefaultMaxRetries, Usage: "retry a failed request (429, 5xx, network) up to `N` times with backoff; 0 = never"},
-		&ucli.StringFlag{Name: "api-url", EnvVars: []string{"SUNSET_API_URL"}, Value: cfapi.DefaultBaseURL, Usage: "API base `URL` (http:// only to loopback)"},
-		&ucli.StringFlag{Name: "api-token-file", Usage: "read the API token from `FILE` (instead of CLOUDFLARE_API_TOKEN; a flag never carries the secret itself, so it stays out of shell history and process lists)"},
-		&ucli.StringFlag{Name: "api-email", Usage: "account `EMAIL` for e-mail + key authentication (with --api-key-file)"},
-		&ucli.StringFlag{Name: "api-key-file", Usage: "read the global API key from `FILE` (with --api-email)"},
-		&ucli.StringFlag{Name: "snapshot-out", Usage: "save everything fetched to `FILE` (JSON) to re-scan or plan offline"},
-		&ucli.StringFlag{Name: "snapshot", Usage: "read a saved snapshot `FILE` instead of the API (no network)"},
-	}
+	return slices.Concat(
+		inCategory(catSelection,
+			&ucli.StringSliceFlag{Name: "account", Usage: "only account `ID` (repeatable; with zones selected, what apply writes to an account needs it)"},
+			&ucli.StringSliceFlag{Name: "zone", Usage: "only zone `NAME|ID` (repeatable), live, in a snapshot, a plan or a journal"},
+			&ucli.StringFlag{Name: "zone-filter", Usage: "only zones whose name matches `GLOB` (e.g. '*.example.com')"},
+		),
+		inCategory(catAPI,
+			&ucli.StringFlag{Name: "api-url", EnvVars: []string{"SUNSET_API_URL"}, Value: cfapi.DefaultBaseURL, Usage: "API base `URL` (http:// only to loopback)"},
+			&ucli.StringFlag{Name: "api-token-file", Usage: "read the API token from `FILE` (instead of CLOUDFLARE_API_TOKEN; a flag never carries the secret itself, so it stays out of shell history and process lists)"},
+			&ucli.StringFlag{Name: "api-email", Usage: "account `EMAIL` for e-mail + key authentication (with --api-key-file)"},
+			&ucli.StringFlag{Name: "api-key-file", Usage: "read the global API key from `FILE` (with --api-email)"},
+			workersFlag(),
+			&ucli.Float64Flag{Name: "rps", Value: cfapi.DefaultRPS, DefaultText: rpsDefaultText(), Usage: "requests per second shared by all workers (`RATE`; the default stays one under the API's 1,200 per 5 minutes; 0 = unpaced)"},
+			&ucli.IntFlag{Name: "retries", Value: cfapi.DefaultMaxRetries, Usage: "retry a failed request (429, 5xx, network) up to `N` times with backoff; 0 = never"},
+		),
+		inCategory(catSnapshot,
+			&ucli.StringFlag{Name: "snapshot-out", Usage: "save everything fetched to `FILE` (JSON) to re-scan or plan offline"},
+			&ucli.StringFlag{Name: "snapshot", Usage: "read a saved snapshot `FILE` instead of the API (no network)"},
+		),
+	)
+}
+
+// workersFlag is --workers of every command that reads an account: requests in flight, which
+// the scan shares among zones (the demo's scan too).
+func workersFlag() ucli.Flag {
+	return &ucli.IntFlag{Name: "workers", Value: collect.DefaultWorkers, Usage: "requests sent at once (`N`), shared by the zones being read: one waiting to retry gives its place to another zone's"}
 }
 
 // judgingFlags say how deprecations are judged: the date and the catalog.
 func judgingFlags() []ucli.Flag {
-	return append([]ucli.Flag{asOfFlag()}, catalogFlags()...)
+	return inCategory(catJudging, append([]ucli.Flag{asOfFlag()}, catalogFlags()...)...)
 }
 
 // reportFlags are the outputs and the gate of a command that produces findings.
 func reportFlags() []ucli.Flag {
-	return []ucli.Flag{
+	return inCategory(catOutput,
 		&ucli.StringSliceFlag{Name: flagFormat, Usage: "output `FORMAT[:PATH]`, repeatable: " + strings.Join(reports.Formats(), ", ") + " (default table to stdout)"},
 		failOnFlag(), colorFlag(),
-	}
+	)
 }
 
 // outputFlag is the --format of a command with formats of its own, in the grammar of every
@@ -289,11 +302,11 @@ const flagPlanDir = "plan-dir"
 
 // planDirFlags are scan's and the demo's: also write the plan, and whether to verify it.
 func planDirFlags() []ucli.Flag {
-	return []ucli.Flag{
+	return inCategory(catPlan,
 		&ucli.StringFlag{Name: flagPlanDir, Usage: "also write the migration plan (plan.json, plan.md, terraform/, snapshot.json) to `DIR`"},
 		oldSpelling(&ucli.StringFlag{Name: "plan"}),
 		noVerifyFlag(),
-	}
+	)
 }
 
 // planDirOf reads --plan-dir, or its old spelling --plan.

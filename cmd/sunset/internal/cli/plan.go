@@ -33,11 +33,11 @@ const (
 // report and is no gate: --format, --fail-on and --color are no flags of it (given, they are
 // an unknown flag, not silently ignored).
 func planFlags() []ucli.Flag {
-	return slices.Concat(sourceFlags(), judgingFlags(), []ucli.Flag{
+	return slices.Concat(sourceFlags(), judgingFlags(), inCategory(catPlan,
 		&ucli.StringFlag{Name: flagPlanDir, Value: planOutDirDefault, Usage: "write plan.json, plan.md, terraform/ and snapshot.json to `DIR` (created)"},
 		oldSpelling(&ucli.StringFlag{Name: "out-dir"}),
 		noVerifyFlag(),
-	})
+	))
 }
 
 // resolvePlanSource resolves the source and judging groups, with the credentials when creds

@@ -23,26 +23,25 @@ func reportCommand(s *Streams) *ucli.Command {
 	return &ucli.Command{
 		Name:      "report",
 		Usage:     "re-render a saved JSON report (html, markdown, sarif, ...) without touching the API",
-		UsageText: "sunset report --in REPORT.json [--plan-dir DIR] [--format FORMAT[:PATH]]...",
-		Description: "Reads a JSON report written by 'sunset scan', 'check' or 'demo' (--format json:FILE)\n" +
-			"and writes it again in any format, as many as asked for in one run, e.g.\n" +
-			"  sunset report --in report.json --plan-dir plan --format html:report.html --format markdown:report.md\n" +
+		UsageText: "sunset report REPORT.json [--plan-dir DIR] [--format FORMAT[:PATH]]...",
+		ArgsUsage: "REPORT.json",
+		Description: "Reads a JSON report written by 'sunset scan', 'check' or 'demo' (--format json:FILE),\n" +
+			"the argument (- for standard input), and writes it again in any format, as many as asked\n" +
+			"for in one run, e.g.\n" +
+			"  sunset report report.json --plan-dir plan --format html:report.html --format markdown:report.md\n" +
 			"--plan-dir adds the migration plan written by 'sunset plan --plan-dir' (its plan.json) to the formats\n" +
 			"that show one (" + strings.Join(planFormats(), ", ") + "); the others ignore it.\n" +
 			"Reports of an earlier schema version are read; a newer one is refused (upgrade sunset).\n" +
 			"The exit code says whether rendering worked (0, 2 bad input, 3 unwritable output), not\n" +
 			"what the report found: the gate was decided when the report was made.",
 		Flags: []ucli.Flag{
-			&ucli.StringFlag{Name: "in", Usage: "the JSON report `FILE` to render (- for standard input; required)"},
+			oldSpelling(&ucli.StringFlag{Name: "in"}), // the report is the argument, as every command takes its input
 			&ucli.StringFlag{Name: flagPlanDir, Usage: "add the migration plan in `DIR` (written by 'sunset plan --plan-dir') to " + strings.Join(planFormats(), " and ")},
 			oldSpelling(&ucli.StringFlag{Name: "plan"}),
 			&ucli.StringSliceFlag{Name: flagFormat, Usage: "output `FORMAT[:PATH]`, repeatable: " + joinFormats() + " (default table to stdout)"},
 			colorFlag(),
 		},
 		Action: func(c *ucli.Context) error {
-			if err := noArgs(c); err != nil {
-				return err
-			}
 			o, err := resolveReportOptions(c, s)
 			if err != nil {
 				return err
@@ -53,10 +52,11 @@ func reportCommand(s *Streams) *ucli.Command {
 }
 
 func resolveReportOptions(c *ucli.Context, s *Streams) (*reportOptions, error) {
-	o := &reportOptions{in: c.String("in")}
-	if o.in == "" {
-		return nil, usageErrorf("--in: give the JSON report to render")
+	in, err := reportArgument(c, s)
+	if err != nil {
+		return nil, err
 	}
+	o := &reportOptions{in: in}
 	if dir := c.String(flagPlanDir); dir != "" {
 		if c.IsSet("plan") {
 			return nil, usageErrorf("--plan is the old spelling of --plan-dir: give one")
@@ -67,9 +67,8 @@ func resolveReportOptions(c *ucli.Context, s *Streams) (*reportOptions, error) {
 		o.plan, o.planDir = c.String("plan"), filepath.Dir(c.String("plan"))
 	}
 	if o.plan == "-" && o.in == "-" {
-		return nil, usageErrorf("--in - and --plan - cannot both read standard input")
+		return nil, usageErrorf("the report (-) and --plan - cannot both read standard input")
 	}
-	var err error
 	if o.formats, err = formatSpecs(c); err != nil {
 		return nil, err
 	}
@@ -77,6 +76,26 @@ func resolveReportOptions(c *ucli.Context, s *Streams) (*reportOptions, error) {
 		return nil, err
 	}
 	return o, nil
+}
+
+// reportArgument is the report to render: the argument, or --in, its old spelling (said on
+// stderr to go).
+func reportArgument(c *ucli.Context, s *Streams) (string, error) {
+	switch {
+	case c.NArg() > 1:
+		return "", usageErrorf("report takes one JSON report (got %d arguments: %s)", c.NArg(), strings.Join(c.Args().Slice(), " "))
+	case c.NArg() == 1 && c.IsSet("in"):
+		return "", usageErrorf("the report is the argument or --in, its old spelling: give one")
+	case c.NArg() == 1:
+		return c.Args().First(), nil
+	case c.IsSet("in"):
+		s.deprecated("--in FILE", "the report as the argument: sunset report FILE")
+		if c.String("in") == "" {
+			return "", usageErrorf("--in: give the JSON report to render")
+		}
+		return c.String("in"), nil
+	}
+	return "", usageErrorf("report: give the JSON report to render (sunset report REPORT.json; - for standard input)")
 }
 
 // runReport reads the saved report (and plan) and writes every --format destination.
@@ -128,14 +147,14 @@ func readReportInput(s *Streams, path string) (*reports.Report, error) {
 	if path != "-" {
 		f, err := openInput(path, maxSavedFile)
 		if err != nil {
-			return nil, usageErrorf("--in: %v", err)
+			return nil, usageErrorf("the report: %v", err)
 		}
 		defer func() { _ = f.Close() }() // read only: read whole or its error returned
 		r = f
 	}
 	rep, err := reports.ReadReport(r)
 	if err != nil {
-		return nil, usageErrorf("--in %s: %v", path, err)
+		return nil, usageErrorf("the report %s: %v", path, err)
 	}
 	return rep, nil
 }

@@ -122,7 +122,7 @@ func TestReportRerender(t *testing.T) {
 	planDir := filepath.Join(dir, "plan")
 	copyFile(t, filepath.Join(reportGoldenDir, "demo-plan.json"), filepath.Join(planDir, "plan.json"))
 	out := func(name string) string { return filepath.Join(dir, name) }
-	r := runSunset(t, nil, "report", "--in", in, "--plan-dir", planDir,
+	r := runSunset(t, nil, "report", in, "--plan-dir", planDir,
 		"--format", "html:"+out("r.html"), "--format", "markdown:"+out("r.md"), "--format", "json:"+out("r.json"), "--format", "tsv")
 	// stderr holds the saved run's summary line alone.
 	if r.code != ExitOK || strings.Count(r.stderr, "\n") != 1 || !strings.HasPrefix(r.stderr, "sunset: ") || !strings.Contains(r.stderr, "; complete: 6 zones scanned") {
@@ -150,20 +150,39 @@ func TestReportRerender(t *testing.T) {
 		t.Errorf("the Markdown report lacks findings or the plan, or carries raw markup:\n%.500s", md)
 	}
 
-	// Without a plan the page has no plan section; standard input works as --in.
+	// Without a plan the page has no plan section; the report - is standard input.
 	var stdout, stderr syncBuffer
 	s := (&testRun{}).streams(&stdout, &stderr)
 	s.In = strings.NewReader(read(in))
-	if code := Run(context.Background(), []string{"sunset", "report", "--in", "-", "--format", "html"}, s); code != ExitOK {
-		t.Fatalf("--in -: exit %d\n%s", code, stderr.String())
+	if code := Run(context.Background(), []string{"sunset", "report", "-", "--format", "html"}, s); code != ExitOK {
+		t.Fatalf("report -: exit %d\n%s", code, stderr.String())
 	}
 	page := stdout.String()
 	if !strings.Contains(page, `<h2 id="findings-h">Findings (`) || strings.Contains(page, `<section id="plan"`) {
-		t.Error("--in - without --plan: want the findings and no plan section")
+		t.Error("report - without --plan: want the findings and no plan section")
 	}
 }
 
-// TestReportBadInput checks the exit codes: 2 for what the user gave (no --in, a missing
+// TestReportTakesThePathAsOtherCommandsDo: `sunset report FILE` renders FILE, as every other
+// command takes its input as an argument; --in FILE, the old spelling, still works and says
+// it goes in the next release.
+func TestReportTakesThePathAsOtherCommandsDo(t *testing.T) {
+	in := filepath.Join(reportGoldenDir, "demo-report.json")
+	arg := runSunset(t, nil, "report", in, "--format", "json")
+	old := runSunset(t, nil, "report", "--in", in, "--format", "json")
+	if arg.code != ExitOK || arg.stdout == "" || strings.Contains(arg.stderr, "deprecated") {
+		t.Fatalf("report FILE: exit %d\n%s", arg.code, arg.stderr)
+	}
+	if old.code != ExitOK || old.stdout != arg.stdout ||
+		!strings.Contains(old.stderr, "sunset: --in FILE is deprecated and goes in the next release: use the report as the argument: sunset report FILE") {
+		t.Errorf("report --in FILE: exit %d, same output %t\n%s", old.code, old.stdout == arg.stdout, old.stderr)
+	}
+	if help := runSunset(t, nil, "report", "--help").stdout; !strings.Contains(help, "sunset report REPORT.json") || strings.Contains(help, "--in") {
+		t.Errorf("report --help:\n%s", help)
+	}
+}
+
+// TestReportBadInput checks the exit codes: 2 for what the user gave (no report, a missing
 // file, not a report, a newer schema, a bad plan, both from stdin, a stray argument), 3 for
 // output that cannot be written.
 func TestReportBadInput(t *testing.T) {
@@ -183,16 +202,17 @@ func TestReportBadInput(t *testing.T) {
 		code int
 		msg  string
 	}{
-		{"no --in", []string{"report"}, ExitUsage, "--in: give the JSON report to render"},
-		{"missing file", []string{"report", "--in", filepath.Join(dir, "nope.json")}, ExitUsage, "nope.json: no such file"},
-		{"not JSON", []string{"report", "--in", write("x.json", "<html>")}, ExitUsage, "not a sunset JSON report"},
-		{"no schema", []string{"report", "--in", write("y.json", `{"findings": []}`)}, ExitUsage, "no schema_version"},
-		{"newer schema", []string{"report", "--in", newer}, ExitUsage, "report has schema_version 99, newer than this build of sunset reads (up to 1): upgrade sunset"},
-		{"bad plan", []string{"report", "--in", good, "--plan-dir", filepath.Dir(write("plan.json", `{"schema_version": 7}`))}, ExitUsage, "the plan " + filepath.Join(dir, "plan.json")},
-		{"both stdin", []string{"report", "--in", "-", "--plan", "-"}, ExitUsage, "cannot both read standard input"},
-		{"argument", []string{"report", "--in", good, "extra"}, ExitUsage, "takes no arguments"},
-		{"unknown format", []string{"report", "--in", good, "--format", "pdf"}, ExitUsage, `unknown format "pdf"`},
-		{"unwritable", []string{"report", "--in", good, "--format", "html:" + filepath.Join(dir, "no", "dir", "r.html")}, ExitFatal, "cannot write"},
+		{"no report", []string{"report"}, ExitUsage, "report: give the JSON report to render (sunset report REPORT.json; - for standard input)"},
+		{"missing file", []string{"report", filepath.Join(dir, "nope.json")}, ExitUsage, "nope.json: no such file"},
+		{"not JSON", []string{"report", write("x.json", "<html>")}, ExitUsage, "not a sunset JSON report"},
+		{"no schema", []string{"report", write("y.json", `{"findings": []}`)}, ExitUsage, "no schema_version"},
+		{"newer schema", []string{"report", newer}, ExitUsage, "report has schema_version 99, newer than this build of sunset reads (up to 1): upgrade sunset"},
+		{"bad plan", []string{"report", good, "--plan-dir", filepath.Dir(write("plan.json", `{"schema_version": 7}`))}, ExitUsage, "the plan " + filepath.Join(dir, "plan.json")},
+		{"both stdin", []string{"report", "-", "--plan", "-"}, ExitUsage, "cannot both read standard input"},
+		{"two reports", []string{"report", good, "extra"}, ExitUsage, "report takes one JSON report (got 2 arguments: "},
+		{"argument and --in", []string{"report", good, "--in", good}, ExitUsage, "the report is the argument or --in, its old spelling: give one"},
+		{"unknown format", []string{"report", good, "--format", "pdf"}, ExitUsage, `unknown format "pdf"`},
+		{"unwritable", []string{"report", good, "--format", "html:" + filepath.Join(dir, "no", "dir", "r.html")}, ExitFatal, "cannot write"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			r := runSunset(t, nil, c.args...)
@@ -216,12 +236,12 @@ func TestReportReadsOlderLayout(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, format := range reports.Formats() {
-		r := runSunset(t, nil, "report", "--in", in, "--format", format)
+		r := runSunset(t, nil, "report", in, "--format", format)
 		if r.code != ExitOK {
 			t.Errorf("--format %s: exit %d\n%s", format, r.code, r.stderr)
 		}
 	}
-	r := runSunset(t, nil, "report", "--in", in, "--format", "html")
+	r := runSunset(t, nil, "report", in, "--format", "html")
 	if !strings.Contains(r.stdout, "rule &lt;b&gt;x&lt;/b&gt;") || !strings.Contains(r.stdout, `data-card="warning"><span class="value">1</span>`) {
 		t.Errorf("the old report's finding is not rendered:\n%.400s", r.stdout)
 	}
@@ -244,7 +264,7 @@ func TestDemoWritesHTML(t *testing.T) {
 	}
 	// The demo's HTML (which carries the plan) is the re-rendered JSON report and plan's,
 	// byte for byte.
-	rr := runSunset(t, nil, "report", "--in", jsonPath, "--plan-dir", planDir, "--format", "html")
+	rr := runSunset(t, nil, "report", jsonPath, "--plan-dir", planDir, "--format", "html")
 	if rr.code != ExitOK || rr.stdout != string(page) {
 		t.Errorf("the demo's HTML report differs from sunset report's rendering of its JSON report")
 	}

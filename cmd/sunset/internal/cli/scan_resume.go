@@ -40,11 +40,11 @@ type incremental struct {
 }
 
 func incrementalFlags() []ucli.Flag {
-	return []ucli.Flag{
+	return inCategory(catRescan,
 		&ucli.StringFlag{Name: "resume", Usage: "continue the interrupted scan whose --snapshot-out is `FILE`: zones it holds complete are not fetched again, the rest are appended to it"},
 		&ucli.StringFlag{Name: "since", Usage: "rescan only the zones the accounts' audit logs show changed since snapshot `FILE` was taken; reuse the others from it"},
 		&ucli.BoolFlag{Name: "dry-run", Usage: "list accounts and zones, print the requests the scan would send and the time they take at --rps, and exit"},
-	}
+	)
 }
 
 // resolveIncremental reads the flags of incrementalFlags into o.

@@ -24,7 +24,7 @@ func addHelp(app *ucli.App) {
 	app.CustomAppHelpTemplate = ucli.AppHelpTemplate + "\nHELP TOPICS:\n" + quoted(topicList()) +
 		"   Read one with 'sunset help TOPIC'; 'sunset help COMMAND' shows a command's help and its topic.\n"
 	for _, cmd := range app.Commands {
-		cmd.CustomHelpTemplate = ucli.CommandHelpTemplate + commandHelpTail(cmd.Name)
+		cmd.CustomHelpTemplate = commandHelpTemplate() + commandHelpTail(cmd.Name)
 	}
 }
 

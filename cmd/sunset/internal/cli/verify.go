@@ -42,13 +42,12 @@ func reportVerification(w io.Writer, p *migrate.Plan, where string) {
 
 // reportVerificationOf is reportVerification for a plan whose zones come one at a time.
 func reportVerificationOf(w io.Writer, zones terraform.Zones, where string) error {
-	var requests, differ, undeclared, planned int
+	var t verifyTotals
+	var planned int
 	var names []string // of the zones that decide otherwise (ids when unnamed), in plan order
 	err := zones(func(z *migrate.ZonePlan) error {
 		planned++
-		r, d, u := zoneVerificationTotals(z.Verification)
-		requests, differ, undeclared = requests+r, differ+d, undeclared+u
-		if d > 0 {
+		if t.add(z.Verification) {
 			name := z.ZoneName
 			if name == "" {
 				name = z.ZoneID
@@ -60,43 +59,64 @@ func reportVerificationOf(w io.Writer, zones terraform.Zones, where string) erro
 	if err != nil {
 		return err
 	}
-	if differ == 0 {
-		fmt.Fprintf(w, "Verified on %d generated requests: same decision in every zone.\n", requests)
+	if t.differ == 0 {
+		fmt.Fprintf(w, "Verified on %s: same decision in every zone.\n", t.compared())
 		return nil
 	}
-	fmt.Fprintf(w, "Verified on %d generated requests: %d of %d zones decide otherwise (%d without a declared reason): %s; %s shows each zone's verification.\n",
-		requests, differ, planned, undeclared, namedList(names), where)
+	fmt.Fprintf(w, "Verified on %s: %d of %d zones decide otherwise (%d without a declared reason): %s; %s shows each zone's verification.\n",
+		t.compared(), t.differ, planned, t.undeclared, namedList(names), where)
 	return nil
 }
 
-// verificationTotals are the requests tried in all zones, the zones whose new rules decide
-// or count otherwise somewhere, and how many of those have a difference the plan does not
-// declare.
-func verificationTotals(p *migrate.Plan) (requests, differ, undeclared int) {
-	for _, z := range p.Zones {
-		r, d, u := zoneVerificationTotals(z.Verification)
-		requests, differ, undeclared = requests+r, differ+d, undeclared+u
-	}
-	return requests, differ, undeclared
+// verifyTotals add the verifications of a plan's zones up: the generated requests the old
+// and new rules decided (the REQUESTS column of verify's table), the rate limits compared
+// with their rules and the generated requests they counted (the RATE LIMITS column, and a
+// number of their own: they are not the requests decided), and the zones whose new rules
+// decide or count otherwise somewhere, and of those how many have a difference the plan does
+// not declare.
+type verifyTotals struct {
+	requests, rateLimits, rateLimitRequests int
+	differ, undeclared                      int
 }
 
-// zoneVerificationTotals is verificationTotals of one zone (v nil: not verified): its
-// requests, and 1 or 0 for whether it decides otherwise and does so undeclared.
-func zoneVerificationTotals(v *migrate.Verification) (requests, differ, undeclared int) {
+// add adds one zone's verification (nil: not verified) and reports whether the zone decides
+// or counts otherwise.
+func (t *verifyTotals) add(v *migrate.Verification) bool {
 	if v == nil {
-		return 0, 0, 0
+		return false
 	}
-	requests = v.Requests
+	t.requests += v.Requests
+	t.rateLimits += len(v.RateLimits)
 	for _, rl := range v.RateLimits {
-		requests += rl.Requests
-	}
-	if !v.Same() {
-		differ = 1
+		t.rateLimitRequests += rl.Requests
 	}
 	if undeclaredIn(v) {
-		undeclared = 1
+		t.undeclared++
 	}
-	return requests, differ, undeclared
+	if v.Same() {
+		return false
+	}
+	t.differ++
+	return true
+}
+
+// compared says what was compared: "N generated requests", and "(and M rate limits, on K
+// more)" when rate limits were.
+func (t verifyTotals) compared() string {
+	s := reports.Plural(t.requests, "generated request", "generated requests")
+	if t.rateLimits > 0 {
+		s += fmt.Sprintf(" (and %s, on %d more)", reports.Plural(t.rateLimits, "rate limit", "rate limits"), t.rateLimitRequests)
+	}
+	return s
+}
+
+// verificationTotals are verifyTotals of every zone of p.
+func verificationTotals(p *migrate.Plan) verifyTotals {
+	var t verifyTotals
+	for _, z := range p.Zones {
+		t.add(z.Verification)
+	}
+	return t
 }
 
 // undeclaredIn reports whether a zone has a difference its plan does not declare: a decision
@@ -116,9 +136,16 @@ func undeclaredIn(v *migrate.Verification) bool {
 }
 
 // verifyFlags are the source and judging groups (to build the plan when given none), the
-// saved plan's, and a --format of verify's own.
+// saved plan's, and a --format of verify's own, grouped in its help by the form each
+// serves: a plan directory reads no account and judges nothing again.
 func verifyFlags() []ucli.Flag {
-	return slices.Concat(sourceFlags(), judgingFlags(), savedPlanFlags(), []ucli.Flag{outputFlag("table", "json")})
+	return regroup(slices.Concat(sourceFlags(), judgingFlags(), savedPlanFlags(), []ucli.Flag{outputFlag("table", "json")}),
+		flagGroup{"Output", []string{flagFormat}},
+		flagGroup{"The plan directory (PLAN_DIR or --plan-dir)", []string{flagPlanDir, "plan-in", flagPartial}},
+		flagGroup{"Accounts and zones: of the plan, or of the live scan", []string{"account", "zone", "zone-filter"}},
+		flagGroup{"Without a plan directory: the plan built as sunset plan builds it, from --snapshot or the live account", []string{"snapshot", "snapshot-out", flagAsOf, flagCatalog, flagDates}},
+		flagGroup{"API: the live account read without a plan directory or --snapshot", apiFlagNames},
+	)
 }
 
 func verifyCommand(s *Streams) *ucli.Command {
@@ -169,9 +196,17 @@ func resolveVerify(c *ucli.Context, s *Streams) (*verifyOptions, error) {
 		return nil, err
 	}
 	live := saved.snapshot == "" && c.String("snapshot") == ""
-	src, err := resolvePlanSource(c, s, live, saved.snapshot)
+	src, err := resolvePlanSource(c, s, false, saved.snapshot)
 	if err != nil {
 		return nil, err
+	}
+	if live {
+		// Given no plan, verify builds one from the live account: without credentials the
+		// user most likely meant a plan directory, and is told so first.
+		if src.sourceOptions, err = src.withCredentials(c, s); err != nil {
+			return nil, usageErrorf("verify: give the plan directory to verify (sunset verify plan/, the --plan-dir of sunset scan or sunset plan); "+
+				"without one it builds the plan from --snapshot FILE or from the live account, which needs credentials: %v", err)
+		}
 	}
 	return &verifyOptions{source: src, saved: saved, formats: formats, partial: c.Bool(flagPartial)}, nil
 }
@@ -197,7 +232,7 @@ func runVerify(ctx context.Context, s *Streams, o *verifyOptions) error {
 	if err := s.writeOutputs(o.formats, func(w io.Writer, format string) error { return writeVerification(w, format, p) }); err != nil {
 		return err
 	}
-	_, _, undeclared := verificationTotals(p)
+	undeclared := verificationTotals(p).undeclared
 	incomplete = incomplete || missingZones(p) > 0
 	if incomplete {
 		fmt.Fprintf(s.Err, "sunset: the scan is incomplete or the snapshot lacks zones of the plan; the verification covers what was read\n")
@@ -240,12 +275,15 @@ func missingZones(p *migrate.Plan) int {
 	return n
 }
 
-// verifyOutput is the JSON form of `sunset verify`.
+// verifyOutput is the JSON form of `sunset verify`: requests are the generated requests the
+// rules decided, the sum of the zones' verification.requests; the rate limits' are apart.
 type verifyOutput struct {
-	Requests   int          `json:"requests"`
-	Differing  int          `json:"zones_differing"`
-	Undeclared int          `json:"zones_undeclared"`
-	Zones      []verifyZone `json:"zones"`
+	Requests          int          `json:"requests"`
+	RateLimits        int          `json:"rate_limits"`
+	RateLimitRequests int          `json:"rate_limit_requests"`
+	Differing         int          `json:"zones_differing"`
+	Undeclared        int          `json:"zones_undeclared"`
+	Zones             []verifyZone `json:"zones"`
 }
 
 type verifyZone struct {
@@ -257,7 +295,8 @@ type verifyZone struct {
 // writeVerification writes the verification of every zone as a table or as JSON.
 func writeVerification(w io.Writer, format string, p *migrate.Plan) error {
 	out := verifyOutput{Zones: []verifyZone{}}
-	out.Requests, out.Differing, out.Undeclared = verificationTotals(p)
+	t := verificationTotals(p)
+	out.Requests, out.RateLimits, out.RateLimitRequests, out.Differing, out.Undeclared = t.requests, t.rateLimits, t.rateLimitRequests, t.differ, t.undeclared
 	for _, z := range p.Zones {
 		out.Zones = append(out.Zones, verifyZone{ZoneID: z.ZoneID, ZoneName: z.ZoneName, Verification: z.Verification})
 	}
@@ -268,10 +307,10 @@ func writeVerification(w io.Writer, format string, p *migrate.Plan) error {
 		return enc.Encode(out)
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintf(tw, "ZONE\tREQUESTS\tDIFFERING\tRESULT\n")
+	fmt.Fprintf(tw, "ZONE\tREQUESTS\tDIFFERING\tRATE LIMITS\tRESULT\n")
 	for _, z := range out.Zones {
 		v := z.Verification
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\n", textsafe.Sanitize(z.ZoneName), v.Requests, v.Differing, textsafe.Sanitize(v.VerificationLine()))
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\n", textsafe.Sanitize(z.ZoneName), v.Requests, v.Differing, len(v.RateLimits), textsafe.Sanitize(v.VerificationLine()))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -279,8 +318,8 @@ func writeVerification(w io.Writer, format string, p *migrate.Plan) error {
 	for _, z := range out.Zones {
 		writeZoneDetails(w, z)
 	}
-	fmt.Fprintf(w, "Verified on %d generated requests: %d of %d zones decide otherwise, %d without a declared reason.\n",
-		out.Requests, out.Differing, len(out.Zones), out.Undeclared)
+	fmt.Fprintf(w, "Verified on %s: %d of %d zones decide otherwise, %d without a declared reason.\n",
+		t.compared(), out.Differing, len(out.Zones), out.Undeclared)
 	return nil
 }
 

@@ -3,8 +3,10 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -120,5 +122,57 @@ func TestVerifyFindsPlantedDifference(t *testing.T) {
 	}
 	if out.Undeclared != 1 || out.Differing != 1 || len(out.Zones) != 6 {
 		t.Errorf("json summary %+v", out)
+	}
+}
+
+// TestVerifySummaryAddsUpItsColumns: the table's last line says as many generated requests
+// as its REQUESTS column adds up to, and the rate limits of its RATE LIMITS column apart with
+// the requests they were compared on; the JSON says the same numbers.
+func TestVerifySummaryAddsUpItsColumns(t *testing.T) {
+	_, dir := planDemo(t)
+	r := runSunset(t, nil, "verify", dir, "--format", "table", "--format", "json:"+filepath.Join(t.TempDir(), "v.json"))
+	if r.code != ExitOK {
+		t.Fatalf("verify: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
+	if !strings.HasPrefix(lines[0], "ZONE") || !strings.Contains(lines[0], "RATE LIMITS") {
+		t.Fatalf("header %q", lines[0])
+	}
+	requests, rateLimits := 0, 0
+	for _, line := range lines[1:] {
+		f := strings.Fields(line)
+		if len(f) < 4 {
+			break // the end of the table
+		}
+		n, err1 := strconv.Atoi(f[1])
+		rl, err2 := strconv.Atoi(f[3])
+		if err1 != nil || err2 != nil {
+			break
+		}
+		requests, rateLimits = requests+n, rateLimits+rl
+	}
+	p := readPlanJSON(t, filepath.Join(dir, "plan.json"))
+	rlRequests := 0
+	for _, z := range p.Zones {
+		for _, rl := range z.Verification.RateLimits {
+			rlRequests += rl.Requests
+		}
+	}
+	if rateLimits == 0 || rlRequests == 0 {
+		t.Fatal("the demo plan compares no rate limit: the test would pass without counting them apart")
+	}
+	want := fmt.Sprintf("Verified on %d generated requests (and %d rate limits, on %d more): ", requests, rateLimits, rlRequests)
+	if last := lines[len(lines)-1]; !strings.HasPrefix(last, want) {
+		t.Errorf("last line %q, want it to start %q", last, want)
+	}
+}
+
+// TestVerifyWithoutADirectorySaysToGiveOne: `sunset verify` with no plan directory, no
+// --snapshot and no credentials asks for the plan directory first, not only for credentials.
+func TestVerifyWithoutADirectorySaysToGiveOne(t *testing.T) {
+	r := runSunset(t, nil, "verify")
+	if r.code != ExitUsage || !strings.HasPrefix(r.stderr, "sunset: verify: give the plan directory to verify (sunset verify plan/") ||
+		!strings.Contains(r.stderr, "needs credentials: no credentials: set CLOUDFLARE_API_TOKEN") {
+		t.Errorf("exit %d, stderr:\n%s", r.code, r.stderr)
 	}
 }

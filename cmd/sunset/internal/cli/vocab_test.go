@@ -64,7 +64,7 @@ func TestOldSpellingsStillWork(t *testing.T) {
 		{[]string{"scan", "--snapshot", snap, "--fail-on", "none", "--plan", old, "--format", "json:" + report}, "--plan is deprecated and goes in the next release: use --plan-dir", ExitOK},
 		{[]string{"verify", "--plan-in", filepath.Join(dir, "plan.json"), "--snapshot", snap}, "--plan-in FILE with --snapshot FILE is deprecated and goes in the next release: use the plan directory: sunset verify DIR", ExitOK},
 		{[]string{"apply", "--plan-in", filepath.Join(dir, "plan.json"), "--snapshot", snap}, "use the plan directory: sunset apply DIR", ExitOK},
-		{[]string{"report", "--in", report, "--plan", filepath.Join(dir, "plan.json"), "--format", "json:" + filepath.Join(tmp, "r2.json")}, "--plan FILE is deprecated and goes in the next release: use --plan-dir DIR", ExitOK},
+		{[]string{"report", report, "--plan", filepath.Join(dir, "plan.json"), "--format", "json:" + filepath.Join(tmp, "r2.json")}, "--plan FILE is deprecated and goes in the next release: use --plan-dir DIR", ExitOK},
 		{[]string{"translate", "--plan", "pro", "ssl"}, "--plan is deprecated and goes in the next release: use --zone-plan", ExitOK},
 		{[]string{"scan", "--snapshot", snap, "--plan", old, "--plan-dir", dir}, "--plan is the old spelling of --plan-dir: give one", ExitUsage},
 	} {
