@@ -13,6 +13,7 @@ import (
 	"github.com/sunsetscan/sunset/migrate/apply"
 	"github.com/sunsetscan/sunset/scanner/catalog"
 	"github.com/sunsetscan/sunset/scanner/cfapi"
+	"github.com/sunsetscan/sunset/scanner/inventory"
 	"github.com/sunsetscan/sunset/scanner/textsafe"
 
 	"github.com/sunsetscan/sunset/reports"
@@ -63,28 +64,17 @@ func liveCounts(res scanner.Result) reports.Counts {
 }
 
 // summarizeApply tells the apply's result (apply.Summarize), the findings it leaves by
-// their severity in the scan of the plan's snapshot as of asOf.
+// their severity in the scan of the plan's snapshot as of asOf, with those a scan will
+// report on what the apply creates.
 func summarizeApply(run *applyRun, res *apply.Result, asOf time.Time, cat *catalog.Catalog) apply.Summary {
-	sev := map[string]scanner.Finding{}
+	opts := scanner.Options{AsOf: asOf}
+	var findings []scanner.Finding
 	if run.snap != nil && !run.rollback {
-		for _, f := range scanner.ScanSnapshot(run.snap, cat, scanner.Options{AsOf: asOf}).Findings {
-			sev[f.Fingerprint] = f
-		}
+		findings = scanner.ScanSnapshot(run.snap, cat, opts).Findings
 	}
-	return apply.Summarize(run.plan, res, func(fp string, replaced bool) string {
-		f, ok := sev[fp]
-		switch {
-		case !ok:
-			return ""
-		case f.Suppressed:
-			return "suppressed"
-		case replaced && f.Severity > scanner.SeverityNotice:
-			// What is left of a finding whose replacement is in place is a notice (the
-			// scanner's rule for settings past their end of life: see scanner.ScanSnapshot).
-			return scanner.SeverityNotice.String()
-		}
-		return f.Severity.String()
-	})
+	return apply.Summarize(run.plan, res, apply.NewRescan(run.snap, findings, func(z *inventory.ZoneInventory) []scanner.Finding {
+		return scanner.ScanSnapshot(&inventory.Snapshot{Zones: []inventory.ZoneInventory{*z}}, cat, opts).Findings
+	}))
 }
 
 // manualListAt says where the manual steps are listed one by one: next to the plan file
@@ -241,7 +231,7 @@ func writeDryRunTotals(w io.Writer, run *applyRun, res *apply.Result, sum apply.
 // gate (--fail-on warning) passes.
 func rescanLine(lead string, left apply.FindingsLeft) string {
 	if left.Total == 0 {
-		return lead + " none of the plan's findings."
+		return lead + " no finding."
 	}
 	var why []string
 	for _, p := range []struct {
@@ -252,12 +242,13 @@ func rescanLine(lead string, left apply.FindingsLeft) string {
 		{left.KeptOld, "for the old objects kept by --keep-old"},
 		{left.NotReached, "for steps of stopped or unstarted scopes"},
 		{left.NoStep, "no step settles"},
+		{left.Created, "on the rules the apply creates"},
 	} {
 		if p.n > 0 {
 			why = append(why, fmt.Sprintf("%d %s", p.n, p.what))
 		}
 	}
-	line := fmt.Sprintf("%s %d of the plan's findings", lead, left.Total)
+	line := fmt.Sprintf("%s %s", lead, reports.Plural(left.Total, "finding", "findings"))
 	if sev := severityCounts(left.BySeverity); sev != "" {
 		line += " (" + sev + ")"
 	}
