@@ -42,13 +42,10 @@ func reportVerification(w io.Writer, p *migrate.Plan, where string) {
 
 // reportVerificationOf is reportVerification for a plan whose zones come one at a time.
 func reportVerificationOf(w io.Writer, zones terraform.Zones, where string) error {
-	var requests, differ, undeclared, planned int
+	var t verifyTotals
 	var names []string // of the zones that decide otherwise (ids when unnamed), in plan order
 	err := zones(func(z *migrate.ZonePlan) error {
-		planned++
-		r, d, u := zoneVerificationTotals(z.Verification)
-		requests, differ, undeclared = requests+r, differ+d, undeclared+u
-		if d > 0 {
+		if t.add(z.Verification) {
 			name := z.ZoneName
 			if name == "" {
 				name = z.ZoneID
@@ -60,43 +57,70 @@ func reportVerificationOf(w io.Writer, zones terraform.Zones, where string) erro
 	if err != nil {
 		return err
 	}
-	if differ == 0 {
-		fmt.Fprintf(w, "Verified on %d generated requests: same decision in every zone.\n", requests)
-		return nil
+	switch {
+	case t.differ > 0:
+		fmt.Fprintf(w, "%s: %d of %d zones decide otherwise (%d without a declared reason): %s; %s shows each zone's verification.\n",
+			t.verifiedOn(), t.differ, t.zones, t.undeclared, namedList(names), where)
+	case t.compared() == 0:
+		fmt.Fprintf(w, "%s.\n", t.verifiedOn())
+	default:
+		fmt.Fprintf(w, "%s: same decision in every zone.\n", t.verifiedOn())
 	}
-	fmt.Fprintf(w, "Verified on %d generated requests: %d of %d zones decide otherwise (%d without a declared reason): %s; %s shows each zone's verification.\n",
-		requests, differ, planned, undeclared, namedList(names), where)
 	return nil
 }
 
-// verificationTotals are the requests tried in all zones, the zones whose new rules decide
-// or count otherwise somewhere, and how many of those have a difference the plan does not
-// declare.
-func verificationTotals(p *migrate.Plan) (requests, differ, undeclared int) {
-	for _, z := range p.Zones {
-		r, d, u := zoneVerificationTotals(z.Verification)
-		requests, differ, undeclared = requests+r, differ+d, undeclared+u
-	}
-	return requests, differ, undeclared
+// verifyTotals add up the zones' verifications: the requests generated for their rules and
+// for their rate limits, the zones whose new rules decide or count otherwise somewhere, and
+// how many of those have a difference the plan does not declare.
+type verifyTotals struct {
+	rules, rateLimits         int
+	zones, differ, undeclared int
 }
 
-// zoneVerificationTotals is verificationTotals of one zone (v nil: not verified): its
-// requests, and 1 or 0 for whether it decides otherwise and does so undeclared.
-func zoneVerificationTotals(v *migrate.Verification) (requests, differ, undeclared int) {
+// add counts one zone's verification (v nil: not verified) and reports whether the zone
+// decides otherwise.
+func (t *verifyTotals) add(v *migrate.Verification) bool {
+	t.zones++
 	if v == nil {
-		return 0, 0, 0
+		return false
 	}
-	requests = v.Requests
+	t.rules += v.Requests
 	for _, rl := range v.RateLimits {
-		requests += rl.Requests
-	}
-	if !v.Same() {
-		differ = 1
+		t.rateLimits += rl.Requests
 	}
 	if undeclaredIn(v) {
-		undeclared = 1
+		t.undeclared++
 	}
-	return requests, differ, undeclared
+	if v.Same() {
+		return false
+	}
+	t.differ++
+	return true
+}
+
+// compared is how many generated requests were compared, rules' and rate limits'.
+func (t verifyTotals) compared() int { return t.rules + t.rateLimits }
+
+// verifiedOn says what the verification compared: the requests generated for the rules
+// and, apart, for the rate limits; that nothing was compared when no zone had either.
+func (t verifyTotals) verifiedOn() string {
+	switch {
+	case t.compared() == 0:
+		return "Nothing verified: no zone has a firewall rule or rate limit the plan replaces, so no request was compared"
+	case t.rateLimits == 0:
+		return fmt.Sprintf("Verified on %s generated requests", thousands(t.rules))
+	}
+	return fmt.Sprintf("Verified on %s generated requests (%s against the rules, %s against the rate limits)",
+		thousands(t.compared()), thousands(t.rules), thousands(t.rateLimits))
+}
+
+// verificationTotals are the totals of every zone of p.
+func verificationTotals(p *migrate.Plan) verifyTotals {
+	var t verifyTotals
+	for _, z := range p.Zones {
+		t.add(z.Verification)
+	}
+	return t
 }
 
 // undeclaredIn reports whether a zone has a difference its plan does not declare: a decision
@@ -197,7 +221,7 @@ func runVerify(ctx context.Context, s *Streams, o *verifyOptions) error {
 	if err := s.writeOutputs(o.formats, func(w io.Writer, format string) error { return writeVerification(w, format, p) }); err != nil {
 		return err
 	}
-	_, _, undeclared := verificationTotals(p)
+	undeclared := verificationTotals(p).undeclared
 	incomplete = incomplete || missingZones(p) > 0
 	if incomplete {
 		fmt.Fprintf(s.Err, "sunset: the scan is incomplete or the snapshot lacks zones of the plan; the verification covers what was read\n")
@@ -257,7 +281,8 @@ type verifyZone struct {
 // writeVerification writes the verification of every zone as a table or as JSON.
 func writeVerification(w io.Writer, format string, p *migrate.Plan) error {
 	out := verifyOutput{Zones: []verifyZone{}}
-	out.Requests, out.Differing, out.Undeclared = verificationTotals(p)
+	t := verificationTotals(p)
+	out.Requests, out.Differing, out.Undeclared = t.compared(), t.differ, t.undeclared
 	for _, z := range p.Zones {
 		out.Zones = append(out.Zones, verifyZone{ZoneID: z.ZoneID, ZoneName: z.ZoneName, Verification: z.Verification})
 	}
@@ -279,8 +304,12 @@ func writeVerification(w io.Writer, format string, p *migrate.Plan) error {
 	for _, z := range out.Zones {
 		writeZoneDetails(w, z)
 	}
-	fmt.Fprintf(w, "Verified on %d generated requests: %d of %d zones decide otherwise, %d without a declared reason.\n",
-		out.Requests, out.Differing, len(out.Zones), out.Undeclared)
+	if t.compared() == 0 {
+		fmt.Fprintf(w, "%s.\n", t.verifiedOn())
+		return nil
+	}
+	fmt.Fprintf(w, "%s: %d of %d zones decide otherwise, %d without a declared reason.\n",
+		t.verifiedOn(), t.differ, t.zones, t.undeclared)
 	return nil
 }
 
@@ -291,8 +320,7 @@ func writeZoneDetails(w io.Writer, z verifyZone) {
 	var lines []string
 	for _, d := range v.Differences {
 		witness, _ := json.Marshal(d.Witness) // decoded or generated values: always encodable
-		line := fmt.Sprintf("%d requests: old %s by %s, new %s by %s; witness %s", d.Requests,
-			orDash(d.Old.Action), orDash(d.Old.By), orDash(d.New.Action), orDash(d.New.By), witness)
+		line := fmt.Sprintf("%d requests: old %s, new %s; witness %s", d.Requests, decisionText(d.Old), decisionText(d.New), witness)
 		if d.Declared != "" {
 			line += "; declared: " + d.Declared
 		}
@@ -317,9 +345,22 @@ func writeZoneDetails(w io.Writer, z verifyZone) {
 	}
 }
 
-func orDash(s string) string {
-	if s == "" {
-		return "-"
+// decisionText says what rules decided for a request: the action and the rule that took
+// it, or that no rule did (the request goes on to the origin), with what was skipped and
+// logged on the way.
+func decisionText(d migrate.Decision) string {
+	out := "no rule acts (the request goes on)"
+	if d.Action != "" {
+		out = d.Action
+		if d.By != "" {
+			out += " by " + d.By
+		}
 	}
-	return s
+	if len(d.Skipped) > 0 {
+		out += ", skipping " + strings.Join(d.Skipped, ", ")
+	}
+	if d.Logged {
+		out += ", logged"
+	}
+	return out
 }
