@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 
@@ -233,7 +232,7 @@ func plural(n int, one, many string) string {
 
 // objectCounts is "3 created, 1 changed, 2 paused, 4 deleted", as Terraform counts.
 func objectCounts(s apply.Summary) string {
-	return fmt.Sprintf("%d created, %d changed, %d paused, %d deleted", s.Created, s.Changed, s.Paused, s.Deleted)
+	return fmt.Sprintf("%s created, %s changed, %s paused, %s deleted", thousands(s.Created), thousands(s.Changed), thousands(s.Paused), thousands(s.Deleted))
 }
 
 // rescanLine says which findings a rescan will still report and why, and whether the default
@@ -284,25 +283,6 @@ func severityCounts(by map[string]int) string {
 		}
 	}
 	return strings.Join(out, ", ")
-}
-
-// byMostToDo orders scopes for a brief list: stopped first, then by weight, most first,
-// then in plan order; it keeps those with something to say (weight > 0 or stopped).
-func byMostToDo(scopes []apply.ScopeResult, weight func(*apply.ScopeResult) int) []*apply.ScopeResult {
-	var out []*apply.ScopeResult
-	for i := range scopes {
-		if sc := &scopes[i]; weight(sc) > 0 || sc.Status == apply.StatusStopped || sc.Status == "" {
-			out = append(out, sc)
-		}
-	}
-	sort.SliceStable(out, func(i, j int) bool {
-		si, sj := out[i].Status == apply.StatusStopped, out[j].Status == apply.StatusStopped
-		if si != sj {
-			return si
-		}
-		return weight(out[i]) > weight(out[j])
-	})
-	return out
 }
 
 // writeOutputs writes the view to each --format destination. Text to stdout at scale is

@@ -16,12 +16,22 @@ import (
 // totals, not listed.
 func (v *applyView) writeBrief(w io.Writer) {
 	weight, line, what := v.briefForm()
+	// A stop is listed first, but a rollback's at a deletion, which its totals count.
+	stop := func(sc *apply.ScopeResult) bool {
+		return sc.Status == apply.StatusStopped && !(v.run.rollback && stoppedAtDeletion(sc))
+	}
 	var list []*apply.ScopeResult
-	for _, sc := range byMostToDo(v.res.Scopes, weight) {
-		if !v.run.rollback || !stoppedAtDeletion(sc) {
+	for i := range v.res.Scopes {
+		if sc := &v.res.Scopes[i]; weight(sc) > 0 || stop(sc) || sc.Status == "" {
 			list = append(list, sc)
 		}
 	}
+	sort.SliceStable(list, func(i, j int) bool {
+		if si, sj := stop(list[i]), stop(list[j]); si != sj {
+			return si
+		}
+		return weight(list[i]) > weight(list[j])
+	})
 	if len(list) == 0 {
 		fmt.Fprintf(w, "%s: each one's lines in %s.\n", plural(len(v.res.Scopes), "scope", "scopes"), textsafe.Sanitize(v.fullAt))
 		return
@@ -51,6 +61,8 @@ func (v *applyView) briefForm() (weight func(*apply.ScopeResult) int, line func(
 			}
 			return dryRunScopeLine(sc)
 		}, "The scopes with the most requests"
+	case v.run.rollback:
+		return func(sc *apply.ScopeResult) int { return sc.Count(apply.OutcomeUndone) }, scopeEndLine, "The scopes with the most undone"
 	}
 	return func(sc *apply.ScopeResult) int {
 		if sc.Status == apply.StatusPartial {
@@ -75,7 +87,8 @@ func (v *applyView) writeDryRunTotals(w io.Writer) {
 	sum := v.sum
 	fmt.Fprintf(w, "\nDry run: nothing sent. %s: %s; %s.\n", plural(len(v.res.Scopes), "scope", "scopes"),
 		requestCount(requests, steps), plural(sum.ManualSteps, "manual step", "manual steps"))
-	fmt.Fprintf(w, "The apply would create %d, change %d, pause %d and delete %d objects.\n", sum.Created, sum.Changed, sum.Paused, sum.Deleted)
+	fmt.Fprintf(w, "The apply would create %s, change %s, pause %s and delete %s objects.\n",
+		thousands(sum.Created), thousands(sum.Changed), thousands(sum.Paused), thousands(sum.Deleted))
 	n := apply.EstimateLeft(v.run.plan, v.run.keepOld, v.done())
 	reads := ""
 	if n > requests {
@@ -187,7 +200,7 @@ func countsByKind(by map[string]int) string {
 // what a rescan will still report, and what an exit 4 means.
 func (v *applyView) writeApplyTotals(w io.Writer) {
 	sum, sc := v.sum, v.sum.Scopes
-	fmt.Fprintf(w, "\nApplied: %s; %d found done already, %d held back.\n", objectCounts(sum), sum.FoundDone, sum.Held)
+	fmt.Fprintf(w, "\nApplied: %s; %s found done already, %s held back.\n", objectCounts(sum), thousands(sum.FoundDone), thousands(sum.Held))
 	fmt.Fprintf(w, "Scopes: %d done, %d partial, %d stopped", sc.Done, sc.Partial, sc.Stopped)
 	if sc.NotStarted > 0 {
 		fmt.Fprintf(w, ", %d not started", sc.NotStarted)
@@ -215,7 +228,7 @@ func (v *applyView) writeRollbackDryRunTotals(w io.Writer) {
 	fmt.Fprintf(w, "The rollback would delete %d objects the apply created and restore %d as they were.\n", v.sum.Deleted, v.sum.Restored)
 	v.writeStops(w, true)
 	if sc := v.sum.Scopes; sc.Stopped > 0 {
-		fmt.Fprintf(w, "Exit 4, as the rollback itself will: %s would not be rolled back whole.\n", plural(sc.Stopped, "scope", "scopes"))
+		fmt.Fprintf(w, "Exit 4 (as the rollback's will be): %s would not be rolled back whole.\n", plural(sc.Stopped, "scope", "scopes"))
 	}
 	n := apply.EstimateRollback(v.run.loaded)
 	if len(v.run.loaded.Accounts) > 0 {

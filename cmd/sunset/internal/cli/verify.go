@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -226,10 +227,24 @@ func runVerify(ctx context.Context, s *Streams, o *verifyOptions) error {
 	if incomplete {
 		fmt.Fprintf(s.Err, "sunset: the scan is incomplete or the snapshot lacks zones of the plan; the verification covers what was read\n")
 	}
+	printEnding(s.Err, filesOf(o.formats), o.next(undeclared))
 	if code := outcomeCode(undeclared > 0, incomplete); code != ExitOK {
 		return &exitError{code: code}
 	}
 	return nil
+}
+
+// next is what to run after a verification: the apply's dry run of the plan verified, once
+// any difference the plan does not declare is understood.
+func (o *verifyOptions) next(undeclared int) string {
+	apply := "sunset apply"
+	if o.saved.plan != "" && filepath.Base(o.saved.plan) == planFile {
+		apply += " " + filepath.Dir(o.saved.plan)
+	}
+	if undeclared > 0 {
+		return apply + "   # a dry run, once the differences above without a declared reason are understood"
+	}
+	return apply + "   # a dry run: the requests it would send, nothing sent"
 }
 
 // readSavedPlan reads the plan of a plan directory, narrowed to the zones --zone,
