@@ -43,7 +43,8 @@ func applyCommand(s *Streams) *ucli.Command {
 		ArgsUsage: "[PLAN_DIR]",
 		Description: "Reads the plan directory `sunset plan --plan-dir` wrote (the plan and the snapshot it was\n" +
 			"built from), or builds the plan as `sunset plan` does (live, or --snapshot), and prints per\n" +
-			"zone the steps it would send and the manual steps it will not.\n" +
+			"zone the requests it would send (a bulk call as one line), what of it cannot be undone and\n" +
+			"the manual steps it will not; with this plan's journal, what is left of it (No changes).\n" +
 			"A plan from a directory or a journal must be the one sunset builds from its snapshot, step for\n" +
 			"step: anything else is refused whole before the first request (exit 2).\n" +
 			"With --yes it sends them: zones concurrently behind one rate limiter, steps in order, a\n" +

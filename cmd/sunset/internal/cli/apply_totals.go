@@ -18,7 +18,7 @@ func (v *applyView) writeBrief(w io.Writer) {
 	weight, line, what := v.briefForm()
 	// A stop is listed first, but a rollback's at a deletion, which its totals count.
 	stop := func(sc *apply.ScopeResult) bool {
-		return sc.Status == apply.StatusStopped && !(v.run.rollback && stoppedAtDeletion(sc))
+		return sc.Status == apply.StatusStopped && (!v.run.rollback || !stoppedAtDeletion(sc))
 	}
 	var list []*apply.ScopeResult
 	for i := range v.res.Scopes {

@@ -163,14 +163,7 @@ func runScan(ctx context.Context, s *Streams, o *scanOptions) error {
 	if o.afterReports != nil {
 		o.afterReports()
 	}
-	if collectErr == nil && o.sourceKind != reports.SourceDemo { // the demo names its files itself
-		// Before the summary line, which a CI log reads last, as the demo names its files.
-		printEnding(s.Err, o.wrote(), o.next(head, rep.Summary.FindingsTotal))
-	}
-	printOutcome(s, rep, o.formats, collectErr != nil)
-	if collectErr != nil {
-		printResumeHint(s, o) // its last line is the command that goes on
-	}
+	o.finish(s, rep, head, collectErr != nil)
 	code := outcomeCode(rep.Summary.GateFailed, rep.Summary.Incomplete || res.Incomplete || collectErr != nil)
 	if code != ExitOK {
 		return &exitError{code: code}
@@ -399,6 +392,19 @@ func writeReports(s *Streams, specs []reports.FormatSpec, rep *reports.Report, c
 		}
 	}
 	return firstErr
+}
+
+// finish ends a scan on stderr: the files it wrote and the command to run next, then the
+// summary line, which a CI log reads last (the demo names its files itself, as it does
+// here); an interrupted scan ends with the command that continues it.
+func (o *scanOptions) finish(s *Streams, rep *reports.Report, plan *migrate.Plan, interrupted bool) {
+	if !interrupted && o.sourceKind != reports.SourceDemo {
+		printEnding(s.Err, o.wrote(), o.next(plan, rep.Summary.FindingsTotal))
+	}
+	printOutcome(s, rep, o.formats, interrupted)
+	if interrupted {
+		printResumeHint(s, o)
+	}
 }
 
 // wrote names the files a scan wrote: its snapshot, its plan directory, its reports.
