@@ -170,28 +170,11 @@ func TestApplyDryRunListsItsRequests(t *testing.T) {
 	}
 }
 
-// writeGenerated writes a generated account of n zones as a snapshot and returns its path.
-func writeGenerated(t *testing.T, n int) string {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), "generated.json")
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := seed.Generate(n, 1).Write(f); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
-
 // TestApplyDryRunAtScale: above 20 scopes the dry run lists the 10 with the most requests,
 // how many more there are and the file beside the journal that lists every scope's
 // requests, then its totals.
 func TestApplyDryRunAtScale(t *testing.T) {
-	snap := writeGenerated(t, 30)
+	snap := writeSnapshotFile(t, seed.Generate(30, 1))
 	dir := filepath.Join(t.TempDir(), "plan")
 	if r := runSunset(t, nil, "plan", "--snapshot", snap, "--as-of", "2026-11-24", "--plan-dir", dir, "--no-verify"); r.code != ExitOK {
 		t.Fatalf("plan: exit %d\n%s", r.code, r.stderr)
