@@ -133,6 +133,9 @@ type ScopeResult struct {
 	// someone else wrote that stand for the plan's (not created again), rules they added
 	// that were kept, copies a concurrent run left and which one was removed.
 	Notices []string `json:"notices,omitempty"`
+	// Requests are, in a dry run, the requests the apply would send for the scope's steps
+	// in order, with the steps behind each (a bulk call carries several).
+	Requests []Request `json:"requests,omitempty"`
 }
 
 // Count returns how many of the scope's steps had outcome o.
@@ -305,7 +308,9 @@ func (r *scopeRun) run(ctx context.Context) error {
 			return err
 		}
 	}
-	if r.fromJournal && !r.opts.DryRun {
+	// A dry run with a client reads back what the journal did too: what it says is left
+	// holds only if the account shows the rest done.
+	if r.fromJournal && (!r.opts.DryRun || r.opts.Client != nil) {
 		if err := r.confirmJournal(ctx); err != nil {
 			r.res.Status, r.res.StoppedAt, r.res.Reason = StatusStopped, "journal check", err.Error()
 			_ = r.opts.Journal.Record(Entry{Event: EventStopped, Scope: r.sc.kind, ID: r.sc.id, Reason: err.Error()})

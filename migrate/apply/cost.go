@@ -24,14 +24,25 @@ import (
 // the entry points that replace what it removes (every target before the scope's first
 // removal), after it the same (every target after the last); before a step retiring an old
 // account object, the list holding its replacement (replacementReads).
-func EstimateRequests(p *migrate.Plan, keepOld bool) int {
+func EstimateRequests(p *migrate.Plan, keepOld bool) int { return EstimateLeft(p, keepOld, nil) }
+
+// EstimateLeft is EstimateRequests of an apply resumed from a journal whose done steps are
+// done (Loaded.Done): what is left to send, and the reads that confirm what the journal
+// did (ConfirmReads). A scope an earlier run began is not held to the snapshot again; what
+// its earlier run read is not known, so the estimate counts the reads of a fresh unit.
+func EstimateLeft(p *migrate.Plan, keepOld bool, done map[string]Entry) int {
 	n := 0
 	for _, sc := range scopesOf(p, nil) {
-		c := &costWalk{r: &scopeRun{opts: &Options{KeepOld: keepOld}, sc: sc}, left: map[string]int{}}
+		r := &scopeRun{opts: &Options{KeepOld: keepOld, Done: done}, sc: sc}
+		c := &costWalk{r: r, left: map[string]int{}}
 		for coll, paths := range sc.sources() {
 			c.left[coll] = len(paths)
 		}
-		n += sc.sourceReads()
+		if r.resumed() {
+			n += r.confirmReads()
+		} else {
+			n += sc.sourceReads()
+		}
 		for _, u := range sc.units() {
 			n += c.unit(u)
 		}
@@ -50,8 +61,8 @@ type costWalk struct {
 func (c *costWalk) unit(u unit) int {
 	var todo []migrate.Step
 	for _, st := range u.steps {
-		if st.Manual || (c.r.opts.KeepOld && deletes(st)) {
-			continue // never sent, or held back by --keep-old
+		if _, done := c.r.opts.Done[c.r.key(st)]; done || st.Manual || (c.r.opts.KeepOld && deletes(st)) {
+			continue // done by an earlier run, never sent, or held back by --keep-old
 		}
 		todo = append(todo, st)
 	}

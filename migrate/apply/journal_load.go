@@ -28,6 +28,8 @@ type Loaded struct {
 	Accounts []string
 	// Entries is how many entries were read.
 	Entries int64
+	// planSHA256 is the header's digest of the plan (Holds).
+	planSHA256 string
 
 	done    map[string]Entry
 	touched map[string]*touched
@@ -62,6 +64,17 @@ func LoadJournal(path string) (*Loaded, error) {
 // Done returns the steps done and not undone since, by scope/id/step (without what they
 // overwrote: Rollback has that). The map is the Loaded's own: do not change it.
 func (l *Loaded) Done() map[string]Entry { return l.done }
+
+// Holds reports whether p is the plan the journal's apply carries out: the plan a new
+// journal of p would hold (CreateJournal), by its digest.
+func (l *Loaded) Holds(p *migrate.Plan) bool {
+	data, err := json.Marshal(p)
+	if err != nil {
+		return false
+	}
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:]) == l.planSHA256
+}
 
 // errEdited ends the messages about a journal that is not as sunset wrote it.
 const errEdited = "sunset resumes and rolls back a journal only as it wrote it: restore it, or check the account and start a new apply from a fresh scan"
@@ -222,7 +235,7 @@ func (l *Loaded) readHeader(path string, br *bufio.Reader) error {
 	case !h.Snapshot.matches(h.SnapshotSHA256):
 		return errors.New("the snapshot in its header does not match its snapshot_sha256: the header was edited; " + errEdited)
 	}
-	l.Plan, l.Snapshot, l.APIURL, l.Accounts = h.Plan.v, h.Snapshot.v, h.APIURL, h.Accounts
+	l.Plan, l.Snapshot, l.APIURL, l.Accounts, l.planSHA256 = h.Plan.v, h.Snapshot.v, h.APIURL, h.Accounts, h.PlanSHA256
 	if l.Snapshot == nil {
 		l.Snapshot = &inventory.Snapshot{}
 	}

@@ -215,7 +215,7 @@ func (r *scopeRun) createEntrypoint(ctx context.Context, st migrate.Step, phase 
 // the entry point as the API holds it after the call (the call's answer, or a read when the
 // answer was lost or the API refused because one exists now), and whether the call made it.
 func (r *scopeRun) postEntrypoint(ctx context.Context, st migrate.Step, phase vocab.Phase, want []inventory.RulesetRule) (*inventory.Ruleset, bool, error) {
-	path := "/zones/" + r.sc.id + "/rulesets"
+	path := entrypointCreatePath(r.sc.id)
 	body, err := json.Marshal(map[string]any{"name": "default", "kind": "zone", "phase": phase, "rules": want})
 	if err != nil {
 		return nil, false, err
@@ -483,3 +483,7 @@ func (r *scopeRun) finish(st migrate.Step, created map[string]string, already bo
 	}
 	return created, OutcomeSent, nil
 }
+
+// entrypointCreatePath is where a missing entry point of a zone is created: the API's
+// ruleset create call, refused when the phase has an entry point by then.
+func entrypointCreatePath(zoneID string) string { return "/zones/" + zoneID + "/rulesets" }

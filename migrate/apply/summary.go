@@ -52,28 +52,32 @@ type ManualCount struct {
 	Count int    `json:"count"`
 }
 
-// FindingsLeft are the plan's findings that no done step settled, by why: a manual step
-// (or a step waiting on one), an old object --keep-old kept, a step a stopped or unstarted
-// scope did not reach, or no step at all (Plan.Unplanned). Each finding counts once, under
-// the first step of the plan that still holds it.
+// FindingsLeft are the findings a rescan will report: the plan's that no done step settled,
+// by why (a manual step, or a step waiting on one; an old object --keep-old kept; a step a
+// stopped or unstarted scope did not reach; no step at all, Plan.Unplanned), each once,
+// under the first step of the plan that still holds it; and Created, the findings on what
+// the apply creates (a custom rule created disabled because it names cf.threat_score).
 type FindingsLeft struct {
 	Total      int            `json:"total"`
 	Manual     int            `json:"manual"`
 	KeptOld    int            `json:"kept_old"`
 	NotReached int            `json:"not_reached"`
 	NoStep     int            `json:"no_step"`
+	Created    int            `json:"created"`
 	BySeverity map[string]int `json:"by_severity,omitempty"`
 }
 
-// Summarize tells res, the result of Apply or Rollback of p. severity, when not nil, gives a
-// finding's severity by fingerprint ("" when unknown) for FindingsLeft.BySeverity; replaced
-// says that a step done lists the finding too (its replacement is in place: a scan may
-// judge what is left of it less severe).
-func Summarize(p *migrate.Plan, res *Result, severity func(fingerprint string, replaced bool) string) Summary {
+// Summarize tells res, the result of Apply or Rollback of p; rescan, when not nil, judges
+// the findings left (FindingsLeft.BySeverity, the findings on what the apply creates).
+func Summarize(p *migrate.Plan, res *Result, rescan *Rescan) Summary {
 	var s Summary
+	if rescan == nil {
+		rescan = &Rescan{}
+	}
 	manual := map[string]int{}
 	left := map[string]string{} // fingerprint -> why it is left
 	replaced := map[string]bool{}
+	var created []string // the severities of the findings on what the apply creates
 	scopes := scopesOf(p, nil)
 	for i := range res.Scopes {
 		sc := &res.Scopes[i]
@@ -82,7 +86,10 @@ func Summarize(p *migrate.Plan, res *Result, severity func(fingerprint string, r
 			s.countStep(st, res.Rollback)
 		}
 		if !res.Rollback && i < len(scopes) {
-			leftBy(scopes[i], sc, left, replaced)
+			leftBy(scopes[i], sc, left, replaced, rescan.Object)
+			if made := createdRules(scopes[i], sc); len(made) > 0 && rescan.Created != nil {
+				created = append(created, rescan.Created(scopes[i].id, made)...)
+			}
 		}
 	}
 	for _, sc := range scopes {
@@ -99,7 +106,13 @@ func Summarize(p *migrate.Plan, res *Result, severity func(fingerprint string, r
 				left[fp] = "no-step"
 			}
 		}
-		s.Left = countLeft(left, replaced, severity)
+		s.Left = countLeft(left, replaced, rescan.Severity)
+		s.Left.Created, s.Left.Total = len(created), s.Left.Total+len(created)
+		for _, sev := range created {
+			if s.Left.BySeverity != nil {
+				s.Left.BySeverity[sev]++
+			}
+		}
 	}
 	return s
 }
@@ -150,9 +163,10 @@ func (s *Summary) countStep(st StepResult, rollback bool) {
 	}
 }
 
-// leftBy files the findings of the scope's steps that are not done, by why.
+// leftBy files the findings of the scope's steps that are not done, by why, but for those
+// on an object a done step deleted (object, when not nil, names a finding's object).
 // replaced gets the findings a done step of the scope lists: their replacement is in place.
-func leftBy(sc scope, res *ScopeResult, left map[string]string, replaced map[string]bool) {
+func leftBy(sc scope, res *ScopeResult, left map[string]string, replaced map[string]bool, object func(string) string) {
 	outcome := make(map[string]StepResult, len(res.Steps))
 	deleted := map[string]bool{} // object ids a done step deleted
 	for _, st := range res.Steps {
@@ -185,6 +199,8 @@ func leftBy(sc scope, res *ScopeResult, left map[string]string, replaced map[str
 			case why == "" && ran && r.Outcome != OutcomeHeld:
 				replaced[fp] = true
 			case why == "":
+			case object != nil && object(fp) != "" && deleted[object(fp)]:
+				// Gone with its object: a review of a filter the apply deleted.
 			case left[fp] == "":
 				left[fp] = why
 			}

@@ -2,13 +2,17 @@ package apply_test
 
 import (
 	"context"
+	"maps"
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/sunsetscan/sunset/migrate"
 	"github.com/sunsetscan/sunset/migrate/apply"
+	"github.com/sunsetscan/sunset/scanner"
 	"github.com/sunsetscan/sunset/scanner/cfapi/emulator"
 	"github.com/sunsetscan/sunset/scanner/cfapi/emulator/seed"
+	"github.com/sunsetscan/sunset/scanner/inventory"
 )
 
 // carriedOver counts the plan's findings a rescan of the account still reports.
@@ -116,7 +120,7 @@ func TestSummaryStoppedScope(t *testing.T) {
 func TestSummaryManualSteps(t *testing.T) {
 	a := serve(t, seed.Demo(), emulator.Options{})
 	p, before := a.plan()
-	sum := apply.Summarize(p, a.run(p, before, apply.Options{DryRun: true}), func(string, bool) string { return "notice" })
+	sum := apply.Summarize(p, a.run(p, before, apply.Options{DryRun: true}), &apply.Rescan{Severity: func(string, bool) string { return "notice" }})
 	kinds := map[string]int{}
 	for _, st := range p.Steps() {
 		if st.Manual {
@@ -141,5 +145,34 @@ func TestSummaryManualSteps(t *testing.T) {
 	}
 	if sum.Left.BySeverity["notice"] != sum.Left.Total || sum.Left.Total == 0 {
 		t.Errorf("findings left %+v", sum.Left)
+	}
+}
+
+// TestSummaryCountsWhatTheApplyCreates: the findings a summary says a rescan will report
+// are the ones it reports, by severity, those on the rules the apply creates included
+// (custom rules created disabled because they still name cf.threat_score), and none of a
+// review of an object the apply deleted. The dry run's projection is the apply's.
+func TestSummaryCountsWhatTheApplyCreates(t *testing.T) {
+	a := serve(t, seed.Generate(24, 1), emulator.Options{})
+	snap, res := a.scan()
+	p := migrate.Build(snap, res, migrate.Options{AsOf: a.day})
+	rescan := apply.NewRescan(snap, res.Findings, func(z *inventory.ZoneInventory) []scanner.Finding {
+		return scanner.ScanSnapshot(&inventory.Snapshot{Zones: []inventory.ZoneInventory{*z}}, nil, scanner.Options{AsOf: a.day}).Findings
+	})
+	dry := apply.Summarize(p, a.run(p, snap, apply.Options{DryRun: true}), rescan)
+	sum := apply.Summarize(p, a.run(p, snap, apply.Options{}), rescan)
+	_, after := a.scan()
+	got := map[string]int{}
+	for _, f := range after.Findings {
+		got[f.Severity.String()]++
+	}
+	if sum.Left.Created == 0 {
+		t.Fatalf("nothing counted on what the apply creates: %+v", sum.Left)
+	}
+	if sum.Left.Total != len(after.Findings) || !maps.Equal(sum.Left.BySeverity, got) {
+		t.Errorf("the summary says a rescan reports %d %v, it reports %d %v", sum.Left.Total, sum.Left.BySeverity, len(after.Findings), got)
+	}
+	if !reflect.DeepEqual(dry.Left, sum.Left) {
+		t.Errorf("the dry run foresees %+v, the apply %+v", dry.Left, sum.Left)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"path"
 
 	"github.com/sunsetscan/sunset/migrate"
@@ -66,7 +67,7 @@ func joins(u unit, st migrate.Step) bool {
 // recorded so, the others are sent together. It reports whether the scope stopped, with
 // the error that ends the whole apply (nil when only the scope stops).
 func (r *scopeRun) runUnit(ctx context.Context, u unit) (bool, error) {
-	var todo []migrate.Step
+	var todo, would []migrate.Step
 	for _, st := range u.steps {
 		if st.Manual {
 			r.res.Manual = append(r.res.Manual, ManualStep{ID: st.ID, Title: st.Title, What: joinText(st.Reason, st.Note)})
@@ -75,10 +76,14 @@ func (r *scopeRun) runUnit(ctx context.Context, u unit) (bool, error) {
 		}
 		if out, ok := r.settled(st); ok {
 			r.record(out)
+			if out.Outcome == OutcomeWould {
+				would = append(would, st)
+			}
 			continue
 		}
 		todo = append(todo, st)
 	}
+	r.res.Requests = append(r.res.Requests, r.requestsOf(u, would)...)
 	if len(todo) == 0 {
 		return false, nil
 	}
@@ -184,4 +189,40 @@ func (r *scopeRun) beginUnit(e Entry, steps []migrate.Step, befores map[string]j
 		return fmt.Errorf("%w: journal: %w", errFatal, err)
 	}
 	return nil
+}
+
+// Request is a request a dry run says the apply would send for the plan's steps: a step's
+// own call (as the apply sends it: a missing entry point with the API's create call), or
+// one call carrying several steps, the API's bulk call (the ids in its body or query).
+// The reads around them (each object held to the snapshot before its write, each write
+// read back) are not listed: EstimateRequests counts them.
+type Request struct {
+	Method string `json:"method"`
+	Path   string `json:"path"`
+	// Kind is the steps' kind, Steps their ids: one, or every step a bulk call carries.
+	Kind  string   `json:"kind"`
+	Steps []string `json:"steps"`
+}
+
+// requestsOf are the requests that carry out steps, the unit's steps a dry run would send.
+func (r *scopeRun) requestsOf(u unit, steps []migrate.Step) []Request {
+	if len(steps) == 0 {
+		return nil
+	}
+	if u.bulk != nil {
+		ids := make([]string, len(steps))
+		for i, st := range steps {
+			ids[i] = st.ID
+		}
+		return []Request{{Method: u.bulk.method, Path: collectionOf(steps[0].Path), Kind: string(steps[0].Kind), Steps: ids}}
+	}
+	out := make([]Request, 0, len(steps))
+	for _, st := range steps {
+		method, path := st.Method, st.Path
+		if spec := migrate.SpecOf(st); spec != nil && spec.Op == migrate.OpCreateEntrypoint {
+			method, path = http.MethodPost, entrypointCreatePath(r.sc.id) // createEntrypoint's call
+		}
+		out = append(out, Request{Method: method, Path: path, Kind: string(st.Kind), Steps: []string{st.ID}})
+	}
+	return out
 }

@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
+	"os"
 	"slices"
 
 	ucli "github.com/urfave/cli/v2"
@@ -52,7 +52,8 @@ func applyCommand(s *Streams) *ucli.Command {
 		ArgsUsage: "[PLAN_DIR]",
 		Description: "Reads the plan directory `sunset plan --plan-dir` wrote (the plan and the snapshot it was\n" +
 			"built from), or builds the plan as `sunset plan` does (live, or --snapshot), and prints per\n" +
-			"zone the steps it would send and the manual steps it will not.\n" +
+			"zone the requests it would send (a bulk call as one line), what of it cannot be undone and\n" +
+			"the manual steps it will not; with this plan's journal, what is left of it (No changes).\n" +
 			"A plan from a directory or a journal must be the one sunset builds from its snapshot, step for\n" +
 			"step: anything else is refused whole before the first request (exit 2).\n" +
 			"With --yes it sends them: zones concurrently behind one rate limiter, steps in order, a\n" +
@@ -119,6 +120,15 @@ func resolveApply(c *ucli.Context, s *Streams) (*applyOptions, error) {
 	if o.source, err = resolvePlanSource(c, s, o.yes || buildsLive, o.saved.snapshot); err != nil {
 		return nil, err
 	}
+	if !o.yes && !buildsLive && !o.rollback && o.readsJournal() {
+		// A dry run reads back what a journal did when it has credentials, else says so.
+		if o.source.sourceOptions, err = o.source.withCredentials(c, s); errors.Is(err, cfapi.ErrNoCredentials) {
+			err = nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
 	switch {
 	case o.toOtherAPI && o.saved.plan == "":
 		return nil, usageErrorf("--%s applies a plan directory to another API than it was read from: give it with the plan directory", flagToOtherAPI)
@@ -126,6 +136,25 @@ func resolveApply(c *ucli.Context, s *Streams) (*applyOptions, error) {
 		return nil, usageErrorf("--%s needs --api-url URL (or SUNSET_API_URL): the API to apply the plan to", flagToOtherAPI)
 	}
 	return o, nil
+}
+
+// readsJournal reports whether the run goes on from a journal: --resume's, or the one at
+// --journal when it exists (it may hold this plan: adoptJournal).
+func (o *applyOptions) readsJournal() bool {
+	if o.journalIn != "" {
+		return true
+	}
+	_, err := os.Lstat(o.journal)
+	return err == nil
+}
+
+// journalPath is the journal the run writes or would write: --resume's or --rollback's,
+// else --journal.
+func (o *applyOptions) journalPath() string {
+	if o.journalIn != "" {
+		return o.journalIn
+	}
+	return o.journal
 }
 
 // applyRun is what runApply works on: the plan, its snapshot, the journal, and how to run.
@@ -161,6 +190,9 @@ func runApply(ctx context.Context, s *Streams, o *applyOptions) error {
 	if err := checkJournalBinding(ctx, o, run, client, base); err != nil {
 		return err
 	}
+	if !run.yes && opts.creds.IsZero() {
+		client = nil // a dry run without credentials reads nothing
+	}
 	aopts := apply.Options{Client: client, Snapshot: run.snap, DryRun: !run.yes, KeepOld: run.keepOld, Workers: opts.collect.Workers}
 	if run.yes {
 		if err := openJournal(o.journal, run, client); err != nil {
@@ -171,6 +203,10 @@ func runApply(ctx context.Context, s *Streams, o *applyOptions) error {
 	}
 	if run.loaded != nil && !run.rollback {
 		aopts.Done = run.loaded.Done()
+		if !run.yes && client != nil {
+			n := apply.ConfirmReads(run.plan, aopts.Done)
+			fmt.Fprintf(s.Err, "sunset: reading back what journal %s did: %s, %s\n", textsafe.Sanitize(o.journalPath()), plural(n, "request", "requests"), dryRunTime(n, run.rps))
+		}
 	}
 	prog := newApplyProgress(s, run, client)
 	aopts.OnStep, aopts.OnScope = prog.step, prog.scope
@@ -181,17 +217,19 @@ func runApply(ctx context.Context, s *Streams, o *applyOptions) error {
 		res, err = apply.Apply(ctx, run.plan, aopts)
 	}
 	prog.done()
-	if res != nil {
-		sum := summarizeApply(run, res, opts.asOf, opts.catalog)
-		manualAt := manualListAt(o.saved.plan)
-		render := func(w io.Writer, format string) error {
-			return writeApplyResult(w, format, run, res, sum, client, manualAt)
-		}
-		if werr := s.writeOutputs(o.formats, render); werr != nil {
-			return werr
-		}
+	if res == nil {
+		return applyOutcome(ctx, s, err, res, run, opts)
 	}
-	return applyOutcome(ctx, s, err, res, run, opts)
+	v := &applyView{run: run, res: res, sum: summarizeApply(run, res, opts.asOf, opts.catalog), client: client,
+		manualAt: manualListAt(o.saved.plan), journal: o.journalPath()}
+	if werr := v.writeOutputs(s, o.formats); werr != nil {
+		return werr
+	}
+	outcome := applyOutcome(ctx, s, err, res, run, opts)
+	if exitCode(outcome) != ExitUsage && exitCode(outcome) != ExitFatal {
+		printEnding(s.Err, v.wrote(o), v.next(o))
+	}
+	return outcome
 }
 
 // applyOutcome is the exit status of an apply that ran: refused (2), the API refusing the
@@ -242,7 +280,39 @@ func prepareApply(ctx context.Context, s *Streams, o *applyOptions) (*applyRun, 
 		_ = run.journal.Close() // nothing was written to it
 		return nil, err
 	}
+	if err := adoptJournal(s, o, run); err != nil {
+		return nil, err
+	}
 	return run, nil
+}
+
+// adoptJournal goes on from the journal at --journal when it exists and holds this very
+// plan, as --resume would: applying a plan again continues its journal (a dry run says
+// what is left, often nothing; --yes carries out the rest) instead of refusing. A journal of
+// another plan is never written to: --yes is refused saying what to do, a dry run says so.
+func adoptJournal(s *Streams, o *applyOptions, run *applyRun) error {
+	if run.loaded != nil || !o.readsJournal() {
+		return nil
+	}
+	j := textsafe.Sanitize(o.journal)
+	l, err := apply.LoadJournal(o.journal)
+	switch {
+	case err != nil && run.yes:
+		return fatalError(fmt.Errorf("cannot write the journal: journal %s exists and cannot be resumed (%w): choose another --journal", j, err))
+	case err != nil:
+		fmt.Fprintf(s.Err, "sunset: journal %s exists and cannot be resumed (%v): with --yes, choose another --journal\n", j, err)
+		return nil
+	case !l.Holds(run.plan) && run.yes:
+		return fatalError(fmt.Errorf("cannot write the journal: journal %s exists and holds another plan: resume that one (sunset apply --resume %s --yes), or give this plan its own journal (--journal FILE)", j, j))
+	case !l.Holds(run.plan):
+		fmt.Fprintf(s.Err, "sunset: journal %s holds another plan: with --yes, give this plan its own journal (--journal FILE), or resume that one (--resume %s)\n", j, j)
+		return nil
+	}
+	if run.loaded, run.journal, err = loadApplyJournal(o.journal, run.yes); err != nil {
+		return err
+	}
+	fmt.Fprintf(s.Err, "sunset: journal %s holds this plan: going on from it, as --resume %s\n", j, j)
+	return nil
 }
 
 // holdIncomplete refuses a plan from an incomplete scan (exit 2) unless --partial, and with

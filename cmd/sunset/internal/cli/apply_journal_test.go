@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -118,5 +120,21 @@ func TestApplyJournalBoundToItsAccounts(t *testing.T) {
 	}
 	if n := srv.Stats().Writes - writes; n != 0 {
 		t.Fatalf("%d writes sent", n)
+	}
+}
+
+// TestApplyLeavesNoLockFile: an apply and a resume of its journal each remove
+// JOURNAL.lock when they end.
+func TestApplyLeavesNoLockFile(t *testing.T) {
+	_, base, journal := appliedJournal(t)
+	if _, err := os.Lstat(apply.LockPath(journal)); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("after the apply: %s is there (%v)", apply.LockPath(journal), err)
+	}
+	r := runSunset(t, demoEnv(), "apply", "--api-url", base, "--rps", "0", "--resume", journal, "--yes")
+	if r.code != ExitOK {
+		t.Fatalf("resume: exit %d\n%s", r.code, r.stderr)
+	}
+	if _, err := os.Lstat(apply.LockPath(journal)); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("after the resume: %s is there (%v)", apply.LockPath(journal), err)
 	}
 }

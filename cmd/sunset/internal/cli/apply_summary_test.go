@@ -39,7 +39,7 @@ func TestApplySummaryKeepOld(t *testing.T) {
 		`(?m)^Partial is not done: old objects are kept \(--keep-old`,
 		`(?m)^Left by hand: 21 manual steps \(sunset never runs them\):$`,
 		`(?m)^      8  stop using a deprecated zone setting \(zone-setting\.stop\)$`,
-		`(?m)^A rescan will still report 70 of the plan's findings \(48 errors, 22 notices\): 21 for the manual steps, 49 for the old objects kept by --keep-old\. The gate \(--fail-on warning\) will fail on 48 of them\.$`,
+		`(?m)^A rescan will report 71 findings \(48 errors, 23 notices\): 21 for the manual steps, 49 for the old objects kept by --keep-old, 1 on the rules the apply creates\. The gate \(--fail-on warning\) will fail on 48 of them\.$`,
 	} {
 		if !regexp.MustCompile(want).MatchString(r.stdout) {
 			t.Errorf("stdout does not match %s:\n%s", want, r.stdout)
@@ -57,22 +57,24 @@ func TestApplySummaryKeepOld(t *testing.T) {
 	}
 	s := out.Summary
 	if s.Created != 22 || s.Paused != 41 || s.Deleted != 0 || s.Held != 76 || s.Scopes != (apply.ScopeCounts{Done: 2, Partial: 7}) ||
-		s.ManualSteps != 21 || s.Left.Total != 70 || s.Left.KeptOld != 49 || s.Left.BySeverity["error"] != 48 {
+		s.ManualSteps != 21 || s.Left.Total != 71 || s.Left.KeptOld != 49 || s.Left.BySeverity["error"] != 48 {
 		t.Errorf("JSON summary %+v", s)
 	}
 }
 
 // TestApplySummaryLeftAfterAnApply: the findings an apply says a rescan will report are
-// the plan's findings the rescan reports, with their severity, and the gate says the same.
+// the ones the rescan reports, with their severity (the custom rule it creates disabled,
+// naming cf.threat_score, among them), and the gate says the same.
 func TestApplySummaryLeftAfterAnApply(t *testing.T) {
 	_, base := startEmulator(t, emulator.Options{AsOf: time.Date(2026, 11, 24, 0, 0, 0, 0, time.UTC)})
 	r := runSunset(t, demoEnv(), "apply", "--api-url", base, "--rps", "0", "--as-of", "2026-11-24", "--yes", "--journal", filepath.Join(t.TempDir(), "j"))
-	want := `(?m)^A rescan will still report 20 of the plan's findings \(20 notices\): 20 for the manual steps\. The gate \(--fail-on warning\) will pass\.$`
+	want := `(?m)^A rescan will report 21 findings \(21 notices\): 20 for the manual steps, 1 on the rules the apply creates\. The gate \(--fail-on warning\) will pass\.$`
 	if r.code != ExitOK || !regexp.MustCompile(want).MatchString(r.stdout) {
 		t.Fatalf("exit %d, stdout does not match %s:\n%s", r.code, want, r.stdout)
 	}
-	if rescan := runSunset(t, demoEnv(), "scan", "--api-url", base, "--rps", "0", "--as-of", "2026-11-24"); rescan.code != ExitOK {
-		t.Fatalf("the rescan exits %d, the apply said the gate passes:\n%s", rescan.code, rescan.stderr)
+	rescan := runSunset(t, demoEnv(), "scan", "--api-url", base, "--rps", "0", "--as-of", "2026-11-24")
+	if rescan.code != ExitOK || !strings.Contains(rescan.stderr, "sunset: 21 findings (0 errors, 0 warnings, 21 notices)") {
+		t.Fatalf("the rescan exits %d, the apply said 21 notices and the gate passes:\n%s", rescan.code, rescan.stderr)
 	}
 }
 
@@ -111,14 +113,16 @@ func TestRollbackDryRunPrintsTheUndo(t *testing.T) {
 // started says so, and blames the findings left on them apart from the manual steps'.
 func TestApplyTotalsStoppedScope(t *testing.T) {
 	var out strings.Builder
-	writeApplyTotals(&out, &applyRun{}, apply.Summary{
+	v := &applyView{run: &applyRun{}, journal: "j.jsonl", sum: apply.Summary{
 		Created: 3, Deleted: 2, Paused: 1,
 		Scopes: apply.ScopeCounts{Done: 6, Stopped: 1, NotStarted: 2},
 		Left:   apply.FindingsLeft{Total: 12, Manual: 4, NotReached: 8, BySeverity: map[string]int{"error": 8, "notice": 4}},
-	})
+	}}
+	v.writeApplyTotals(&out)
 	want := "\nApplied: 3 created, 0 changed, 1 paused, 2 deleted; 0 found done already, 0 held back.\n" +
 		"Scopes: 6 done, 0 partial, 1 stopped, 2 not started.\n" +
-		"A rescan will still report 12 of the plan's findings (8 errors, 4 notices): 4 for the manual steps, 8 for steps of stopped or unstarted scopes. The gate (--fail-on warning) will fail on 8 of them.\n"
+		"A rescan will report 12 findings (8 errors, 4 notices): 4 for the manual steps, 8 for steps of stopped or unstarted scopes. The gate (--fail-on warning) will fail on 8 of them.\n" +
+		"Exit 4: 3 scopes did not finish (each stopped at its last safe step, said above); `sunset apply --resume j.jsonl --yes` goes on from there.\n"
 	if out.String() != want {
 		t.Errorf("got:\n%s\nwant:\n%s", out.String(), want)
 	}

@@ -2,11 +2,9 @@ package cli
 
 import (
 	"fmt"
-	"io"
 	"math"
 	"time"
 
-	"github.com/sunsetscan/sunset/migrate/apply"
 	"github.com/sunsetscan/sunset/scanner/cfapi"
 	"github.com/sunsetscan/sunset/scanner/collect"
 	"github.com/sunsetscan/sunset/scanner/inventory"
@@ -57,19 +55,4 @@ func dryRunTime(requests int, rps float64) string {
 	}
 	d := time.Duration(math.Ceil(float64(requests)/rps)) * time.Second
 	return fmt.Sprintf("at %.3g requests per second (--rps): about %s", rps, d)
-}
-
-// writeRollbackDryRun prints what the rollback of one scope would send, in the order it
-// would send it: the request undoing each step (a DELETE of what the apply created, the
-// write of what it overwrote), with what it does, and where it would stop.
-func writeRollbackDryRun(w io.Writer, sc *apply.ScopeResult) {
-	fmt.Fprintf(w, "%s %s: the rollback would undo %d steps\n", sc.Scope, scopeName(sc), sc.Count(apply.OutcomeWould))
-	for _, st := range sc.Steps {
-		if st.Outcome == apply.OutcomeWould {
-			fmt.Fprintf(w, "  %s %s  (undoes %s): %s\n", st.Method, textsafe.Sanitize(st.Path), st.ID, textsafe.Sanitize(st.What))
-		}
-	}
-	if sc.Status == apply.StatusStopped {
-		fmt.Fprintf(w, "  stops at %s: %s\n", sc.StoppedAt, textsafe.Sanitize(sc.Reason))
-	}
 }

@@ -67,7 +67,7 @@ func emulatorCommand(s *Streams) *ucli.Command {
 			if d := opts.OpenAPI; d != nil {
 				fmt.Fprintf(s.Out, "  write bodies checked against %s (%d operations, %d stale points patched)\n", d.Source(), len(d.Operations()), len(d.Patches()))
 			}
-			fmt.Fprintf(s.Out, "  try: SUNSET_API_URL=%s CLOUDFLARE_API_TOKEN=%s sunset scan\n", base, opts.Token)
+			fmt.Fprintf(s.Out, "  try: SUNSET_API_URL=%s CLOUDFLARE_API_TOKEN=%s sunset scan%s\n", base, opts.Token, tryPace(opts))
 			err = emulator.Serve(c.Context, ln, srv)
 			if err != nil && !errors.Is(err, c.Err()) {
 				return fatalError(err)
@@ -125,4 +125,14 @@ func emulatorOptions(c *ucli.Context, s *Streams) (emulator.Options, error) {
 		}
 	}
 	return opts, nil
+}
+
+// tryPace is the pace the start-up's "try:" line gives the scan: unpaced (--rps 0) against
+// an emulator that limits nothing, so a newcomer does not wait out the public API's budget
+// on loopback; under --rate-limit, the pace that fits it.
+func tryPace(opts emulator.Options) string {
+	if rl := opts.RateLimit; rl.Enabled() {
+		return fmt.Sprintf(" --rps %.3g", float64(rl.Requests)/rl.Window.Seconds())
+	}
+	return " --rps 0"
 }

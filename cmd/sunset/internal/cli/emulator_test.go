@@ -149,3 +149,22 @@ func post(t *testing.T, url, body string) (int, envelope) {
 	}
 	return resp.StatusCode, env
 }
+
+// TestEmulatorTryLineScansUnpaced: the start-up's "try:" line gives --rps 0 (the default
+// pace, the public API's budget, would make a newcomer wait minutes for a scan of a local
+// emulator), and under --rate-limit the pace that fits it.
+func TestEmulatorTryLineScansUnpaced(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{nil, " sunset scan --rps 0\n"},
+		{[]string{"--rate-limit", "1200/5m"}, " sunset scan --rps 4\n"},
+	} {
+		emu := startEmulatorRun(t, c.args...)
+		if out := emu.out.String(); !strings.Contains(out, c.want) {
+			t.Errorf("emulator %v: the try: line does not end %q:\n%s", c.args, c.want, out)
+		}
+		emu.stop()
+	}
+}

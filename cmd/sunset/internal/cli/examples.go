@@ -44,7 +44,7 @@ var examples = map[string][]example{
 		{"A plan from an incomplete scan: verify the zones it read whole", "sunset verify plan/ --partial"},
 	},
 	"apply": {
-		{"Dry run: per zone the steps it would send, the manual ones, requests and time", "sunset apply plan/"},
+		{"Dry run: per zone the requests it would send, what cannot be undone, the manual steps, time", "sunset apply plan/"},
 		{"Carry the reviewed plan out, recording each step in a journal", "sunset apply plan/ --yes --journal apply.journal"},
 		{"Continue after a kill, a crash, or zones that stopped", "sunset apply --resume apply.journal --yes"},
 		{"Undo what the journal did, in reverse, to the last safe point", "sunset apply --rollback apply.journal --yes"},

@@ -136,9 +136,12 @@ func runPlan(ctx context.Context, s *Streams, opts *scanOptions, dir string, ver
 	if collectErr != nil {
 		fmt.Fprintf(s.Err, "sunset: scan %s; the plan covers what was read, marked incomplete\n", stopReason(collectErr))
 		printResumeHint(s, &o)
-	} else if res.Incomplete {
+		return nil
+	}
+	if res.Incomplete {
 		fmt.Fprintf(s.Err, "sunset: some zones or parts could not be read (%d errors); the plan covers what was read\n", len(res.Errors))
 	}
+	printEnding(s.Err, o.wrote(), nextAfterPlan(dir, head.Summary))
 	return nil
 }
 
@@ -227,23 +230,51 @@ func writePlanFiles(w io.Writer, dir string, files planFiles) error {
 		return unwritable(err)
 	}
 	p := files.head
+	var lines []scopeSummary
 	for _, a := range p.Accounts {
 		name := a.AccountName
 		if name == "" {
 			name = a.AccountID
 		}
-		fmt.Fprintf(w, "account %s: %s\n", textsafe.Sanitize(name), a.Summary.Line())
+		lines = append(lines, scopeSummary{"account", name, a.Summary})
 	}
-	zones := 0
 	files.zoneSummaries(func(name string, sum migrate.Summary) {
-		zones++
-		fmt.Fprintf(w, "zone %s: %s\n", textsafe.Sanitize(name), sum.Line())
+		lines = append(lines, scopeSummary{"zone", name, sum})
 	})
-	if len(p.Accounts)+zones == 0 {
+	writeScopeSummaries(w, lines, filepath.Join(dir, "plan.md"))
+	if len(lines) == 0 {
 		fmt.Fprintf(w, "No changes: nothing deprecated needs migrating.\n")
 	}
 	fmt.Fprintf(w, "Plan: %s. Written to %s (plan.json, plan.md, terraform/, %s).\n", p.Summary.Line(), dir, planSnapshotFile)
 	return nil
+}
+
+// scopeSummary is one account's or zone's line of a plan's summary.
+type scopeSummary struct {
+	scope, name string
+	sum         migrate.Summary
+}
+
+// toDo is how much a scope's plan holds: its steps but the checks.
+func (l scopeSummary) toDo() int { return l.sum.Create + l.sum.Change + l.sum.Delete + l.sum.Manual }
+
+// writeScopeSummaries prints a line per account and zone, in plan order; above briefAbove
+// of them, the briefTop with the most to do and where every one is listed (at).
+func writeScopeSummaries(w io.Writer, lines []scopeSummary, at string) {
+	shown, indent := lines, ""
+	if len(lines) > briefAbove {
+		indent = "  "
+		shown = slices.Clone(lines)
+		slices.SortStableFunc(shown, func(a, b scopeSummary) int { return b.toDo() - a.toDo() })
+		shown = shown[:briefTop]
+		fmt.Fprintf(w, "The %d zones and accounts with the most to do (of %s; every one in %s):\n", briefTop, thousands(len(lines)), textsafe.Sanitize(at))
+	}
+	for _, l := range shown {
+		fmt.Fprintf(w, "%s%s %s: %s\n", indent, l.scope, textsafe.Sanitize(l.name), l.sum.Line())
+	}
+	if rest := len(lines) - len(shown); rest > 0 {
+		fmt.Fprintf(w, "%sand %s more\n", indent, thousands(rest))
+	}
 }
 
 // savedPlan is where a saved plan is read from: plan.json and the snapshot it was built from.

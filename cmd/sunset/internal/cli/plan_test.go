@@ -19,12 +19,18 @@ import (
 // writeDemoSnapshot saves the demo account as a snapshot file, the input of an offline plan.
 func writeDemoSnapshot(t *testing.T) string {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "demo.json")
+	return writeSnapshotFile(t, seed.Demo())
+}
+
+// writeSnapshotFile writes snap to a temporary file and returns its path.
+func writeSnapshotFile(t *testing.T, snap *inventory.Snapshot) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "snapshot.json")
 	f, err := os.Create(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := seed.Demo().Write(f); err != nil {
+	if err := snap.Write(f); err != nil {
 		t.Fatal(err)
 	}
 	if err := f.Close(); err != nil {

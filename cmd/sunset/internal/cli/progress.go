@@ -197,7 +197,12 @@ func newApplyProgress(s *Streams, run *applyRun, client *cfapi.Client) *applyPro
 	switch {
 	case run.rollback && run.loaded != nil:
 		ap.verb, ap.planned = "rolling back", apply.EstimateRollback(run.loaded)
-	case run.loaded == nil:
+	case !run.yes && run.loaded != nil:
+		// A dry run sends only the reads that confirm what the journal did.
+		ap.verb, ap.planned = "reading back", apply.ConfirmReads(run.plan, run.loaded.Done())
+	case run.loaded != nil:
+		ap.planned = apply.EstimateLeft(run.plan, run.keepOld, run.loaded.Done())
+	default:
 		ap.planned = apply.EstimateRequests(run.plan, run.keepOld)
 	}
 	if client != nil {

@@ -163,10 +163,7 @@ func runScan(ctx context.Context, s *Streams, o *scanOptions) error {
 	if o.afterReports != nil {
 		o.afterReports()
 	}
-	printOutcome(s, rep, o.formats, collectErr != nil)
-	if collectErr != nil {
-		printResumeHint(s, o)
-	}
+	o.finish(s, rep, head, collectErr != nil)
 	code := outcomeCode(rep.Summary.GateFailed, rep.Summary.Incomplete || res.Incomplete || collectErr != nil)
 	if code != ExitOK {
 		return &exitError{code: code}
@@ -395,4 +392,57 @@ func writeReports(s *Streams, specs []reports.FormatSpec, rep *reports.Report, c
 		}
 	}
 	return firstErr
+}
+
+// finish ends a scan on stderr: the files it wrote and the command to run next, then the
+// summary line, which a CI log reads last (the demo names its files itself, as it does
+// here); an interrupted scan ends with the command that continues it.
+func (o *scanOptions) finish(s *Streams, rep *reports.Report, plan *migrate.Plan, interrupted bool) {
+	if !interrupted && o.sourceKind != reports.SourceDemo {
+		printEnding(s.Err, o.wrote(), o.next(plan, rep.Summary.FindingsTotal))
+	}
+	printOutcome(s, rep, o.formats, interrupted)
+	if interrupted {
+		printResumeHint(s, o)
+	}
+}
+
+// wrote names the files a scan wrote: its snapshot, its plan directory, its reports.
+func (o *scanOptions) wrote() []string {
+	var out []string
+	if o.snapshotOut != "" {
+		out = append(out, o.snapshotOut+" (snapshot)")
+	}
+	if o.planDir != "" {
+		out = append(out, fmt.Sprintf("%s (plan.json, plan.md, terraform/, %s)", o.planDir, planSnapshotFile))
+	}
+	return append(out, filesOf(o.formats)...)
+}
+
+// next is what to run after a scan: verify its plan, or write one; nothing when there is
+// nothing to migrate.
+func (o *scanOptions) next(plan *migrate.Plan, findings int) string {
+	switch {
+	case o.planDir != "" && plan != nil:
+		return nextAfterPlan(o.planDir, plan.Summary)
+	case findings == 0:
+		return ""
+	case o.snapshotOut != "":
+		return "sunset plan --snapshot " + o.snapshotOut + " --plan-dir plan/   # the migration plan, offline"
+	case o.snapshotIn != "":
+		return "sunset plan --snapshot " + o.snapshotIn + " --plan-dir plan/   # the migration plan"
+	}
+	return "sunset scan --plan-dir plan/   # the migration plan too"
+}
+
+// nextAfterPlan is what to run once a plan is written to dir: verify it when it has steps
+// to send, else the manual steps are what is left.
+func nextAfterPlan(dir string, sum migrate.Summary) string {
+	switch {
+	case sum.Create+sum.Change+sum.Delete > 0:
+		return "sunset verify " + dir + "   # then sunset apply " + dir
+	case sum.Manual > 0:
+		return "read " + filepath.Join(dir, "plan.md") + ": " + plural(sum.Manual, "manual step", "manual steps") + " left, which sunset never runs"
+	}
+	return ""
 }

@@ -8,6 +8,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -403,7 +404,7 @@ func TestScanFailingZone(t *testing.T) {
 	if r.code != ExitIncomplete {
 		t.Errorf("with --fail-on warning: exit %d, want %d", r.code, ExitIncomplete)
 	}
-	lines := strings.Split(strings.TrimSuffix(r.stderr, "\n"), "\n")
+	lines := strings.Split(strings.TrimSuffix(withoutEnding(r.stderr), "\n"), "\n")
 	if len(lines) != 2 || !strings.HasPrefix(lines[0], "sunset: not read: zone "+failing+": ") || !strings.Contains(lines[1], "; incomplete: 6 zones scanned (1 failed)") {
 		t.Errorf("stderr in CI: %q, want the failing zone once and the summary line", r.stderr)
 	}
@@ -626,9 +627,10 @@ func TestScanProgressLine(t *testing.T) {
 			if r.code != ExitOK {
 				t.Fatalf("exit %d; stderr:\n%q", r.code, r.stderr)
 			}
-			// Whatever the terminal, stderr ends with the summary line, after the progress line.
+			// Whatever the terminal, stderr ends with the summary line, after the progress line
+			// and the files and next command.
 			summary := "sunset: 25 findings (14 errors, 0 warnings, 11 notices); no gate (--fail-on none); complete: 2 zones scanned\n"
-			progress, ok := strings.CutSuffix(r.stderr, summary)
+			progress, ok := strings.CutSuffix(withoutEnding(r.stderr), summary)
 			if !ok {
 				t.Fatalf("stderr %q does not end with the summary line %q", r.stderr, summary)
 			}
@@ -715,3 +717,9 @@ func TestScanSelection(t *testing.T) {
 		}
 	})
 }
+
+// endingLines are a command's files and next command (printEnding), wherever a line starts.
+var endingLines = regexp.MustCompile(`sunset: (wrote|next:) [^\n]*\n`)
+
+// withoutEnding is a command's stderr without its files and next command.
+func withoutEnding(stderr string) string { return endingLines.ReplaceAllString(stderr, "") }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -43,10 +44,8 @@ func reportVerification(w io.Writer, p *migrate.Plan, where string) {
 // reportVerificationOf is reportVerification for a plan whose zones come one at a time.
 func reportVerificationOf(w io.Writer, zones terraform.Zones, where string) error {
 	var t verifyTotals
-	var planned int
 	var names []string // of the zones that decide otherwise (ids when unnamed), in plan order
 	err := zones(func(z *migrate.ZonePlan) error {
-		planned++
 		if t.add(z.Verification) {
 			name := z.ZoneName
 			if name == "" {
@@ -59,29 +58,33 @@ func reportVerificationOf(w io.Writer, zones terraform.Zones, where string) erro
 	if err != nil {
 		return err
 	}
-	if t.differ == 0 {
-		fmt.Fprintf(w, "Verified on %s: same decision in every zone.\n", t.compared())
-		return nil
+	switch {
+	case t.differ > 0:
+		fmt.Fprintf(w, "%s: %d of %d zones decide otherwise (%d without a declared reason): %s; %s shows each zone's verification.\n",
+			t.verifiedOn(), t.differ, t.zones, t.undeclared, namedList(names), where)
+	case t.nothing():
+		fmt.Fprintf(w, "%s.\n", t.verifiedOn())
+	default:
+		fmt.Fprintf(w, "%s: same decision in every zone.\n", t.verifiedOn())
 	}
-	fmt.Fprintf(w, "Verified on %s: %d of %d zones decide otherwise (%d without a declared reason): %s; %s shows each zone's verification.\n",
-		t.compared(), t.differ, planned, t.undeclared, namedList(names), where)
 	return nil
 }
 
 // verifyTotals add the verifications of a plan's zones up: the generated requests the old
 // and new rules decided (the REQUESTS column of verify's table), the rate limits compared
 // with their rules and the generated requests they counted (the RATE LIMITS column, and a
-// number of their own: they are not the requests decided), and the zones whose new rules
-// decide or count otherwise somewhere, and of those how many have a difference the plan does
-// not declare.
+// number of their own: they are not the requests decided), the zones, and those whose new
+// rules decide or count otherwise somewhere, and of those how many have a difference the
+// plan does not declare.
 type verifyTotals struct {
 	requests, rateLimits, rateLimitRequests int
-	differ, undeclared                      int
+	zones, differ, undeclared               int
 }
 
 // add adds one zone's verification (nil: not verified) and reports whether the zone decides
 // or counts otherwise.
 func (t *verifyTotals) add(v *migrate.Verification) bool {
+	t.zones++
 	if v == nil {
 		return false
 	}
@@ -100,12 +103,19 @@ func (t *verifyTotals) add(v *migrate.Verification) bool {
 	return true
 }
 
-// compared says what was compared: "N generated requests", and "(and M rate limits, on K
-// more)" when rate limits were.
-func (t verifyTotals) compared() string {
-	s := reports.Plural(t.requests, "generated request", "generated requests")
+// nothing reports whether no request was compared: no zone had a rule or rate limit the
+// plan replaces.
+func (t verifyTotals) nothing() bool { return t.requests == 0 && t.rateLimits == 0 }
+
+// verifiedOn says what was compared: "Verified on N generated requests", with "(and M rate
+// limits, on K more)" when rate limits were, or that nothing was.
+func (t verifyTotals) verifiedOn() string {
+	if t.nothing() {
+		return "Nothing verified: no zone has a firewall rule or rate limit the plan replaces, so no request was compared"
+	}
+	s := "Verified on " + plural(t.requests, "generated request", "generated requests")
 	if t.rateLimits > 0 {
-		s += fmt.Sprintf(" (and %s, on %d more)", reports.Plural(t.rateLimits, "rate limit", "rate limits"), t.rateLimitRequests)
+		s += fmt.Sprintf(" (and %s, on %s more)", plural(t.rateLimits, "rate limit", "rate limits"), thousands(t.rateLimitRequests))
 	}
 	return s
 }
@@ -237,10 +247,24 @@ func runVerify(ctx context.Context, s *Streams, o *verifyOptions) error {
 	if incomplete {
 		fmt.Fprintf(s.Err, "sunset: the scan is incomplete or the snapshot lacks zones of the plan; the verification covers what was read\n")
 	}
+	printEnding(s.Err, filesOf(o.formats), o.next(undeclared))
 	if code := outcomeCode(undeclared > 0, incomplete); code != ExitOK {
 		return &exitError{code: code}
 	}
 	return nil
+}
+
+// next is what to run after a verification: the apply's dry run of the plan verified, once
+// any difference the plan does not declare is understood.
+func (o *verifyOptions) next(undeclared int) string {
+	apply := "sunset apply"
+	if o.saved.plan != "" && filepath.Base(o.saved.plan) == planFile {
+		apply += " " + filepath.Dir(o.saved.plan)
+	}
+	if undeclared > 0 {
+		return apply + "   # a dry run, once the differences above without a declared reason are understood"
+	}
+	return apply + "   # a dry run: the requests it would send, nothing sent"
 }
 
 // readSavedPlan reads the plan of a plan directory, narrowed to the zones --zone,
@@ -318,8 +342,12 @@ func writeVerification(w io.Writer, format string, p *migrate.Plan) error {
 	for _, z := range out.Zones {
 		writeZoneDetails(w, z)
 	}
-	fmt.Fprintf(w, "Verified on %s: %d of %d zones decide otherwise, %d without a declared reason.\n",
-		t.compared(), out.Differing, len(out.Zones), out.Undeclared)
+	if t.nothing() {
+		fmt.Fprintf(w, "%s.\n", t.verifiedOn())
+		return nil
+	}
+	fmt.Fprintf(w, "%s: %d of %d zones decide otherwise, %d without a declared reason.\n",
+		t.verifiedOn(), out.Differing, len(out.Zones), out.Undeclared)
 	return nil
 }
 
@@ -330,8 +358,7 @@ func writeZoneDetails(w io.Writer, z verifyZone) {
 	var lines []string
 	for _, d := range v.Differences {
 		witness, _ := json.Marshal(d.Witness) // decoded or generated values: always encodable
-		line := fmt.Sprintf("%d requests: old %s by %s, new %s by %s; witness %s", d.Requests,
-			orDash(d.Old.Action), orDash(d.Old.By), orDash(d.New.Action), orDash(d.New.By), witness)
+		line := fmt.Sprintf("%d requests: old %s, new %s; witness %s", d.Requests, decisionText(d.Old), decisionText(d.New), witness)
 		if d.Declared != "" {
 			line += "; declared: " + d.Declared
 		}
@@ -356,9 +383,22 @@ func writeZoneDetails(w io.Writer, z verifyZone) {
 	}
 }
 
-func orDash(s string) string {
-	if s == "" {
-		return "-"
+// decisionText says what rules decided for a request: the action and the rule that took
+// it, or that no rule did (the request goes on to the origin), with what was skipped and
+// logged on the way.
+func decisionText(d migrate.Decision) string {
+	out := "no rule acts (the request goes on)"
+	if d.Action != "" {
+		out = d.Action
+		if d.By != "" {
+			out += " by " + d.By
+		}
 	}
-	return s
+	if len(d.Skipped) > 0 {
+		out += ", skipping " + strings.Join(d.Skipped, ", ")
+	}
+	if d.Logged {
+		out += ", logged"
+	}
+	return out
 }

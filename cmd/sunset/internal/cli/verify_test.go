@@ -110,7 +110,7 @@ func TestVerifyFindsPlantedDifference(t *testing.T) {
 	if r.code != ExitFindings {
 		t.Fatalf("exit %d, want 1\n%s%s", r.code, r.stdout, r.stderr)
 	}
-	for _, want := range []string{"old block by firewall rule " + xmlrpc, "new - by -", "witness {", "xmlrpc", "1 without a declared reason"} {
+	for _, want := range []string{"old block by firewall rule " + xmlrpc, "new no rule acts (the request goes on)", "witness {", "xmlrpc", "1 without a declared reason"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("output lacks %q:\n%s", want, r.stdout)
 		}
@@ -161,7 +161,7 @@ func TestVerifySummaryAddsUpItsColumns(t *testing.T) {
 	if rateLimits == 0 || rlRequests == 0 {
 		t.Fatal("the demo plan compares no rate limit: the test would pass without counting them apart")
 	}
-	want := fmt.Sprintf("Verified on %d generated requests (and %d rate limits, on %d more): ", requests, rateLimits, rlRequests)
+	want := fmt.Sprintf("Verified on %s generated requests (and %s rate limits, on %s more): ", thousands(requests), thousands(rateLimits), thousands(rlRequests))
 	if last := lines[len(lines)-1]; !strings.HasPrefix(last, want) {
 		t.Errorf("last line %q, want it to start %q", last, want)
 	}
@@ -174,5 +174,48 @@ func TestVerifyWithoutADirectorySaysToGiveOne(t *testing.T) {
 	if r.code != ExitUsage || !strings.HasPrefix(r.stderr, "sunset: verify: give the plan directory to verify (sunset verify plan/") ||
 		!strings.Contains(r.stderr, "needs credentials: no credentials: set CLOUDFLARE_API_TOKEN") {
 		t.Errorf("exit %d, stderr:\n%s", r.code, r.stderr)
+	}
+}
+
+// TestVerifySaysWhatItCompared: the verification's line says that nothing was compared when
+// no zone had a rule or rate limit to compare (never "Verified on 0 generated requests:
+// same decision"), and counts the requests generated for rate limits apart from the rules',
+// as the table's column counts only the rules'.
+func TestVerifySaysWhatItCompared(t *testing.T) {
+	nothing := &migrate.Plan{Zones: []migrate.ZonePlan{{ZoneName: "a.example", Verification: &migrate.Verification{}}}}
+	var line, table bytes.Buffer
+	verifyPlanLine := func(p *migrate.Plan) { line.Reset(); reportVerification(&line, p, "plan.md") }
+	verifyPlanLine(nothing)
+	if err := writeVerification(&table, "table", nothing); err != nil {
+		t.Fatal(err)
+	}
+	for _, out := range []string{line.String(), table.String()} {
+		if !strings.Contains(out, "Nothing verified: ") || strings.Contains(out, "Verified on 0") || strings.Contains(out, "same decision") {
+			t.Errorf("nothing compared, yet:\n%s", out)
+		}
+	}
+	both := &migrate.Plan{Zones: []migrate.ZonePlan{{ZoneName: "a.example", Verification: &migrate.Verification{
+		Requests: 1200, RateLimits: []migrate.RateLimitCheck{{Requests: 300}},
+	}}}}
+	verifyPlanLine(both)
+	want := "Verified on 1,200 generated requests (and 1 rate limit, on 300 more): same decision in every zone.\n"
+	if line.String() != want {
+		t.Errorf("got %q, want %q", line.String(), want)
+	}
+}
+
+// TestVerifySaysWhatDecides: a decision no rule made reads as such, never "- by -".
+func TestVerifySaysWhatDecides(t *testing.T) {
+	for _, c := range []struct {
+		d    migrate.Decision
+		want string
+	}{
+		{migrate.Decision{}, "no rule acts (the request goes on)"},
+		{migrate.Decision{Action: "block", By: "custom rule r1"}, "block by custom rule r1"},
+		{migrate.Decision{Action: "allow", By: "firewall rule f1", Skipped: []string{"waf"}, Logged: true}, "allow by firewall rule f1, skipping waf, logged"},
+	} {
+		if got := decisionText(c.d); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.d, got, c.want)
+		}
 	}
 }

@@ -23,7 +23,7 @@ func TestPlanDirectoryIsAllVerifyAndApplyNeed(t *testing.T) {
 		}
 	}
 	verified := runSunset(t, nil, "verify", dir)
-	if verified.code != ExitOK || !strings.Contains(verified.stdout, "Verified on ") || verified.stderr != "" {
+	if verified.code != ExitOK || !strings.Contains(verified.stdout, "Verified on ") || !strings.HasPrefix(verified.stderr, "sunset: next: sunset apply "+dir+" ") {
 		t.Fatalf("verify DIR: exit %d\n%s%s", verified.code, verified.stdout, verified.stderr)
 	}
 	if r := runSunset(t, nil, "verify", "--plan-dir", dir); r.code != ExitOK || r.stdout != verified.stdout {
