@@ -74,11 +74,7 @@ func (r *scopeRun) addRules(ctx context.Context, steps []migrate.Step, done map[
 // quota beside every rule the entry point holds now (rules someone added since the scan count
 // too): the zone stops with nothing added rather than halfway, with the API's refusal.
 func (r *scopeRun) roomFor(x *ruleAdd, rules []inventory.RulesetRule) error {
-	plan := ""
-	if r.sc.zone != nil {
-		plan = r.sc.zone.Zone.Plan.LegacyID
-	}
-	q := inventory.PhaseRulesQuota(x.phase, plan)
+	q, plan := r.quota(x.phase)
 	missing := 0
 	for _, rule := range rules {
 		if x.freeCopy(rule) < 0 {
@@ -138,24 +134,30 @@ func (r *scopeRun) addRule(ctx context.Context, st migrate.Step, x *ruleAdd, rul
 	if created, ok := x.standing(rule, st.ID, r); ok {
 		return created, true, nil
 	}
-	body, err := x.positioned(rule)
-	if err != nil {
-		return nil, false, err
-	}
-	path := "/zones/" + r.sc.id + "/rulesets/" + x.live.ID + "/rules"
-	if err := r.opts.Journal.Record(Entry{Event: EventBegin, Scope: r.sc.kind, ID: r.sc.id, Step: st.ID, Kind: string(st.Kind), Method: http.MethodPost, Path: path}); err != nil {
-		return nil, false, fmt.Errorf("%w: journal: %w", errFatal, err)
-	}
-	back := &inventory.Ruleset{}
-	callErr := r.opts.Client.Call(ctx, http.MethodPost, path, body, back)
-	if callErr != nil || back.ID != x.live.ID {
-		if back, err = r.readEntrypoint(ctx, x.phase, x.live.ID); err != nil {
+	var id string
+	var callErr error
+	for n := 0; n < maxRefusedPosts; n++ {
+		body, err := x.positioned(rule) // again each time: the rule it follows may be gone
+		if err != nil {
 			return nil, false, err
 		}
+		if id, callErr = r.postRule(ctx, st, x, rule, body); id != "" || callErr == nil || !isRefusal(callErr) {
+			break
+		}
+		if x.freeCopy(rule) >= 0 {
+			break // another run's copy stands for it
+		}
+		// Refused: a copy another run added at the same moment may have held the entry
+		// point at its quota (the API names no code for it). Settle the copies and send
+		// again while the entry point has room now.
+		settled, err := r.settleCopies(ctx, x)
+		if err != nil {
+			return nil, false, err
+		}
+		if !settled && !r.roomNow(x) {
+			break
+		}
 	}
-	prev := x.live
-	x.live = back
-	id := newRuleID(x.phase, prev.Rules, back.Rules, rule)
 	if id == "" {
 		if created, ok := x.standing(rule, st.ID, r); ok && callErr != nil {
 			return created, false, nil // the answer was lost, the rule is there
@@ -166,6 +168,54 @@ func (r *scopeRun) addRule(ctx context.Context, st migrate.Step, x *ruleAdd, rul
 		return nil, false, unsafe("the %s entry point does not hold rule %s after its POST", x.phase, ruleLabel(rule))
 	}
 	return r.keepEarlier(ctx, x, rule, id)
+}
+
+// postRule sends one positioned rule (body) and reads the entry point back when the answer
+// does not show it: the id of the rule the POST added ("" when none), and the call's error,
+// or the read's when the entry point could not be read back.
+func (r *scopeRun) postRule(ctx context.Context, st migrate.Step, x *ruleAdd, rule inventory.RulesetRule, body []byte) (string, error) {
+	path := "/zones/" + r.sc.id + "/rulesets/" + x.live.ID + "/rules"
+	if err := r.opts.Journal.Record(Entry{Event: EventBegin, Scope: r.sc.kind, ID: r.sc.id, Step: st.ID, Kind: string(st.Kind), Method: http.MethodPost, Path: path}); err != nil {
+		return "", fmt.Errorf("%w: journal: %w", errFatal, err)
+	}
+	back := &inventory.Ruleset{}
+	callErr := r.opts.Client.Call(ctx, http.MethodPost, path, body, back)
+	if callErr != nil || back.ID != x.live.ID {
+		var err error
+		if back, err = r.readEntrypoint(ctx, x.phase, x.live.ID); err != nil {
+			return "", err
+		}
+	}
+	prev := x.live
+	x.live = back
+	return newRuleID(x.phase, prev.Rules, back.Rules, rule), callErr
+}
+
+// maxRefusedPosts bounds the POSTs of one rule the API refuses while a race settles.
+const maxRefusedPosts = 3
+
+// isRefusal reports whether err is the API refusing a call (a 4xx answer other than the
+// rate limit's), not a lost answer or a fault.
+func isRefusal(err error) bool {
+	s := cfapi.StatusOf(err)
+	return s >= 400 && s < 500 && s != http.StatusTooManyRequests
+}
+
+// roomNow reports whether the entry point as last read has room for one more rule under
+// the phase's quota of the zone's plan (no quota known: no).
+func (r *scopeRun) roomNow(x *ruleAdd) bool {
+	q, _ := r.quota(x.phase)
+	return q > 0 && len(x.live.Rules) < q
+}
+
+// quota is how many rules the phase's entry point may hold on the zone's plan (0: no quota
+// known), and the plan's id.
+func (r *scopeRun) quota(phase vocab.Phase) (int, string) {
+	plan := ""
+	if r.sc.zone != nil {
+		plan = r.sc.zone.Zone.Plan.LegacyID
+	}
+	return inventory.PhaseRulesQuota(phase, plan), plan
 }
 
 // standing finds the rule of the entry point that stands for rule, found before sending: a
@@ -296,6 +346,48 @@ func (r *scopeRun) keepEarlier(ctx context.Context, x *ruleAdd, rule inventory.R
 		return map[string]string{"ruleset_id": x.live.ID, "rule_id": id}, false, nil
 	}
 	return map[string]string{"ruleset_id": x.live.ID, "standing_rule_id": kept[keepN-1].ID}, false, nil
+}
+
+// settleCopies deletes the copies of the plan's new rules that sunset wrote beyond those the
+// plan adds, the earliest kept (copies: the same choice in every run), as keepEarlier does
+// for one rule: two runs added a rule at once and the other run has not removed its copy
+// yet. It reports whether it deleted any, having read the entry point again.
+func (r *scopeRun) settleCopies(ctx context.Context, x *ruleAdd) (bool, error) {
+	wanted := map[meaning.Key]int{} // how many new rules of each meaning the plan adds
+	for j, w := range x.want {
+		if x.isNew[j] {
+			wanted[meaning.Rule(x.phase, w)]++
+		}
+	}
+	removed := false
+	for j, w := range x.want {
+		k := meaning.Rule(x.phase, w)
+		if !x.isNew[j] || wanted[k] == 0 {
+			continue
+		}
+		copies := x.copies(w)
+		for _, c := range copies[min(wanted[k], len(copies)):] {
+			if planIndex(x.want, c) < 0 {
+				continue // someone else's: named by keepEarlier, never deleted
+			}
+			path := "/zones/" + r.sc.id + "/rulesets/" + x.live.ID + "/rules/" + c.ID
+			if err := r.opts.Client.Call(ctx, http.MethodDelete, path, nil, nil); err != nil && !cfapi.IsNotFound(err) {
+				return removed, err
+			}
+			r.notice("removed rule %s of the %s entry point: a second copy of %s that another run added at the same moment", c.ID, x.phase, ruleLabel(c))
+			removed = true
+		}
+		wanted[k] = 0 // each meaning once
+	}
+	if !removed {
+		return false, nil
+	}
+	live, err := r.readEntrypoint(ctx, x.phase, x.live.ID)
+	if err != nil {
+		return true, err
+	}
+	x.live = live
+	return true, nil
 }
 
 // copies are the live rules that do what rule does and that the scan did not see, earliest

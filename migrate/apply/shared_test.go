@@ -389,11 +389,7 @@ func (f *foreignRules) addOne(next http.Handler) {
 }
 
 func (f *foreignRules) call(next http.Handler, method, path, body string) *httptest.ResponseRecorder {
-	req := httptest.NewRequest(method, emulator.BasePath+path, strings.NewReader(body))
-	req.Header.Set("Authorization", "Bearer "+seed.DemoToken)
-	rec := httptest.NewRecorder()
-	next.ServeHTTP(rec, req)
-	return rec
+	return call(next, method, path, body)
 }
 
 // roomForOthers is, per zone, how many custom rules others can add beside the plan's
@@ -519,4 +515,95 @@ func concurrentRuns(t *testing.T, a *account, f *foreignRules, p *migrate.Plan, 
 		}
 	}
 	return results
+}
+
+// TestRefusedWhileARacedCopyStands: the other run of the same plan added a copy of the rule
+// this run added just before (both looked before either wrote) and has not removed it yet
+// when this run sends its next rule: the entry point is at its plan's quota, and the API
+// refuses the rule. The run removes the later copy of its earlier rule, as the other run
+// would, and sends the rule again: it ends done where one apply ends, and says what it
+// removed.
+func TestRefusedWhileARacedCopyStands(t *testing.T) {
+	data := seed.Demo()
+	want := reference(t, data)
+	rc := &racedCopy{}
+	a := serveThrough(t, data, emulator.Options{}, rc.wrap)
+	p, before := a.plan()
+	res := a.run(p, before, apply.Options{})
+	if !rc.injected {
+		t.Fatal("no POST of a rule filled an entry point to its quota: the test would pass without a race")
+	}
+	removed := false
+	for _, s := range res.Scopes {
+		if s.Status != apply.StatusDone {
+			t.Errorf("%s: %s at %s (%s)", s.Name, s.Status, s.StoppedAt, s.Reason)
+		}
+		for _, n := range s.Notices {
+			removed = removed || strings.Contains(n, "a second copy of")
+		}
+	}
+	if !removed {
+		t.Error("no notice says which copy the run removed")
+	}
+	if d := diffCounts(meanings(a), want); len(d) > 0 {
+		t.Errorf("the account does not end where one apply ends:\n%s", strings.Join(d, "\n"))
+	}
+}
+
+// racedCopy, once, before a POST of a rule that would fill a free zone's custom rules entry
+// point to its quota, adds a copy of the rule POSTed there just before (another run's, not
+// yet removed), so the API refuses the POST.
+type racedCopy struct {
+	mu       sync.Mutex
+	last     map[string][]byte // ruleset rules path -> the last rule POSTed there, without its position
+	injected bool
+}
+
+func (c *racedCopy) wrap(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/rules") {
+			next.ServeHTTP(w, r)
+			return
+		}
+		body, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		path := strings.TrimPrefix(r.URL.Path, emulator.BasePath)
+		if prev := c.last[path]; prev != nil && !c.injected && c.count(next, path) == inventory.CustomRulesQuota("free")-1 {
+			if rec := call(next, http.MethodPost, path, string(prev)); rec.Code == http.StatusOK {
+				c.injected = true
+			}
+		}
+		var rule map[string]json.RawMessage
+		if json.Unmarshal(body, &rule) == nil {
+			delete(rule, "position")
+			if c.last == nil {
+				c.last = map[string][]byte{}
+			}
+			c.last[path], _ = json.Marshal(rule)
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// count is how many rules the ruleset whose rules are at path holds now.
+func (c *racedCopy) count(next http.Handler, path string) int {
+	rec := call(next, http.MethodGet, strings.TrimSuffix(path, "/rules"), "")
+	var rs struct {
+		Result inventory.Ruleset `json:"result"`
+	}
+	if rec.Code != http.StatusOK || json.Unmarshal(rec.Body.Bytes(), &rs) != nil {
+		return -1
+	}
+	return len(rs.Result.Rules)
+}
+
+// call sends one request to the emulator behind a middleware, as the demo account's owner.
+func call(next http.Handler, method, path, body string) *httptest.ResponseRecorder {
+	req := httptest.NewRequest(method, emulator.BasePath+path, strings.NewReader(body))
+	req.Header.Set("Authorization", "Bearer "+seed.DemoToken)
+	rec := httptest.NewRecorder()
+	next.ServeHTTP(rec, req)
+	return rec
 }
