@@ -53,21 +53,32 @@ func newCodeDetector(cat *catalog.Catalog, exprs *exprRules) *codeDetector {
 func (d *codeDetector) reads(k Kind) bool { _, ok := codeReaders[k]; return ok }
 
 func (d *codeDetector) check(_ *Checker, in *input, add func(hit)) []span {
-	if !d.worthReading(in) {
-		return nil
+	if d.worthReading(in) {
+		d.read(in, add)
 	}
+	return nil
+}
+
+// read reads the file as code and adds what it finds.
+func (d *codeDetector) read(in *input, add func(hit)) {
 	f := codeReaders[in.kind](in.data)
 	cx := d.context(in, f)
 	d.paths(cx, add)
 	d.sdkCalls(cx, add)
 	d.expressions(cx, add)
-	return nil
 }
 
-// newNeedles gathers the words a file must hold one of to be worth reading: needleWords, and
-// those of every SDK (sdkWords, and the setting ids when it has setting calls).
+// newNeedles gathers the words a file must hold one of to be worth reading: per deprecated
+// route its longest word (needleWords), the expression fields, and those of every SDK
+// (sdkWords, and the setting ids when it has setting calls); only those no shorter one is
+// part of are kept ("settings" makes "zonesettingsoverride" redundant).
 func newNeedles(cat *catalog.Catalog, table *catalog.CodeTable) *multiFinder {
-	lits, settings := needleWords(cat)
+	routes, fields, settings := needleWords(cat)
+	var lits []string
+	for _, r := range routes {
+		lits = append(lits, longestWord(r))
+	}
+	lits = append(lits, fields...)
 	for i := range table.SDKs {
 		lits = append(lits, sdkWords(&table.SDKs[i], false)...)
 		if len(table.SDKs[i].SettingCalls) > 0 {
@@ -77,30 +88,30 @@ func newNeedles(cat *catalog.Catalog, table *catalog.CodeTable) *multiFinder {
 	return newWordFinder(lits)
 }
 
-// needleWords are the words a file's own strings must hold one of to be worth reading: lits,
-// per deprecated route its longest literal segment but the scope (a path, a tail or an
-// attribute chain of the route spells all of them) and the deprecated expression fields less
-// their last part; settings, the deprecated zone setting ids, which count only in a file
-// calling an SDK's setting calls.
-func needleWords(cat *catalog.Catalog) (lits, settings []string) {
+// needleWords are what a file's own strings must hold to be worth reading: all the words of
+// one of routes, per deprecated route its literal segments but the scope (a path, a tail
+// or an attribute chain of the route spells all of them), or one of fields, the deprecated
+// expression fields less their last part; settings are the deprecated zone setting ids,
+// which count only in a file calling an SDK's setting calls. All lowercase.
+func needleWords(cat *catalog.Catalog) (routes [][]string, fields, settings []string) {
 	shared := sharedScopes(cat)
 	for _, e := range cat.Entries() {
 		for _, ep := range e.Match.Endpoints {
 			if !ep.Affected {
-				lits = append(lits, longestWord(routeWords(ep.Path, shared)))
+				routes = append(routes, routeWords(ep.Path, shared))
 			}
 		}
 		for _, f := range e.Match.ExpressionFields {
 			if i := strings.LastIndexByte(f, '.'); strings.Count(f, ".") >= 2 {
 				f = f[:i]
 			}
-			lits = append(lits, strings.ToLower(f))
+			fields = append(fields, strings.ToLower(f))
 		}
 		for _, s := range e.Match.Settings {
 			settings = append(settings, strings.ToLower(s))
 		}
 	}
-	return lits, settings
+	return routes, fields, settings
 }
 
 // sdkWords are the words of an SDK's calls, services and types, one of which a file using
@@ -188,9 +199,12 @@ func longestWord(words []string) string {
 
 // worthReading is the prefilter: a file holding none of the needles cannot produce a finding
 // of this detector, and is not read as code; nor can a Go file without them where they
-// count (goPrefilter).
+// count (goPrefilter, which implies the needles).
 func (d *codeDetector) worthReading(in *input) bool {
-	return d.needles.anyIn(in.lower) && (in.kind != KindGo || d.goNeedles.worthReading(in))
+	if in.kind == KindGo {
+		return d.goNeedles.worthReading(in)
+	}
+	return d.needles.anyIn(in.lower)
 }
 
 // codeContext is one file under the code detector: its code.File and what it says about

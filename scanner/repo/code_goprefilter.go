@@ -13,11 +13,11 @@ import (
 // ("settings", "filters") are everywhere as identifiers. In Go a path, a fragment or an
 // expression is only ever in a string literal, and an SDK's names count only in a file
 // importing it (import paths are literals too), so a Go file is parsed when one of its
-// literals holds a route or field needle, or when it imports an SDK whose needles it holds
-// anywhere (needleWords).
+// literals hold every word of a route or a field (needleWords), or when it imports an SDK
+// whose needles it holds anywhere.
 type goPrefilter struct {
 	d    *codeDetector
-	lits *multiFinder
+	lits *setFinder
 	// sdk holds per SDK of the table speaking Go the needles of its names, searched in the
 	// whole file, and settings those of the setting ids its setting calls take, searched in
 	// its literals (nil for the others).
@@ -28,9 +28,12 @@ type goPrefilter struct {
 }
 
 func newGoPrefilter(d *codeDetector, cat *catalog.Catalog) *goPrefilter {
-	lits, settings := needleWords(cat)
+	routes, fields, settings := needleWords(cat)
+	for _, f := range fields {
+		routes = append(routes, []string{f})
+	}
 	n := len(d.table.SDKs)
-	g := &goPrefilter{d: d, lits: newWordFinder(lits), sdk: make([]*multiFinder, n), settings: make([]*multiFinder, n)}
+	g := &goPrefilter{d: d, lits: newSetFinder(routes), sdk: make([]*multiFinder, n), settings: make([]*multiFinder, n)}
 	for i := range d.table.SDKs {
 		s := &d.table.SDKs[i]
 		if !s.SpeaksFor("go") {

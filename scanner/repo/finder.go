@@ -3,6 +3,7 @@ package repo
 import (
 	"bytes"
 	"encoding/binary"
+	"slices"
 )
 
 // finder searches for one literal. bytes.Index looks for the literal's first byte and then
@@ -84,41 +85,49 @@ func anyIn(data []byte, fs []finder) bool {
 type multiFinder struct {
 	slot   [1 << 16]uint8 // 1 + the index in groups of the literals starting with a pair
 	groups [][]headed
-	short  [][]byte // literals of fewer than four bytes
+	short  []headed // literals of fewer than four bytes (or past the table), searched apart
 }
 
-// headed is a literal with its first four bytes as one word.
+// headed is a literal with its first four bytes as one word, and its index in the literals
+// the finder was made of.
 type headed struct {
 	head uint32
 	lit  []byte
+	id   int
 }
 
 func newMultiFinder(lits [][]byte) *multiFinder {
 	m := &multiFinder{}
-	for _, l := range lits {
+	for id, l := range lits {
 		if len(l) < 4 {
-			m.short = append(m.short, l)
+			m.short = append(m.short, headed{lit: l, id: id})
 			continue
 		}
 		k := uint16(l[0])<<8 | uint16(l[1])
 		if m.slot[k] == 0 {
 			if len(m.groups) == 255 {
-				m.short = append(m.short, l) // the table is full: searched on its own
+				m.short = append(m.short, headed{lit: l, id: id}) // the table is full: searched on its own
 				continue
 			}
 			m.groups = append(m.groups, nil)
 			m.slot[k] = uint8(len(m.groups))
 		}
 		g := &m.groups[m.slot[k]-1]
-		*g = append(*g, headed{head: binary.LittleEndian.Uint32(l), lit: l})
+		*g = append(*g, headed{head: binary.LittleEndian.Uint32(l), lit: l, id: id})
 	}
 	return m
 }
 
 // anyIn reports whether one of the literals occurs in data.
 func (m *multiFinder) anyIn(data []byte) bool {
+	return m.scan(data, func(int) bool { return true })
+}
+
+// scan calls found with the index of each literal at each place it occurs in data (the
+// short ones once), until found returns true; it reports whether one did.
+func (m *multiFinder) scan(data []byte, found func(id int) bool) bool {
 	for _, l := range m.short {
-		if bytes.Contains(data, l) {
+		if bytes.Contains(data, l.lit) && found(l.id) {
 			return true
 		}
 	}
@@ -129,10 +138,64 @@ func (m *multiFinder) anyIn(data []byte) bool {
 		}
 		head := binary.LittleEndian.Uint32(data[i:])
 		for _, h := range m.groups[s-1] {
-			if h.head == head && bytes.HasPrefix(data[i:], h.lit) {
+			if h.head == head && bytes.HasPrefix(data[i:], h.lit) && found(h.id) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// setFinder tells whether data holds every word of one of several sets, in one pass.
+type setFinder struct {
+	words *multiFinder // every word of the sets once
+	sets  [][]int      // per set, the indices of its words in words
+	of    [][]int      // per word, the sets holding it
+}
+
+func newSetFinder(sets [][]string) *setFinder {
+	f := &setFinder{}
+	index := map[string]int{}
+	var lits [][]byte
+	for si, set := range sets {
+		var ids []int
+		for _, w := range set {
+			id, ok := index[w]
+			if !ok {
+				id = len(lits)
+				index[w] = id
+				lits = append(lits, []byte(w))
+				f.of = append(f.of, nil)
+			}
+			if !slices.Contains(ids, id) {
+				ids = append(ids, id)
+				f.of[id] = append(f.of[id], si)
+			}
+		}
+		f.sets = append(f.sets, ids)
+	}
+	f.words = newMultiFinder(lits)
+	return f
+}
+
+// anyIn reports whether data holds all the words of one of the sets (a set without words
+// never counts).
+func (f *setFinder) anyIn(data []byte) bool {
+	seen := make([]bool, len(f.of))
+	missing := make([]int, len(f.sets))
+	for i, ids := range f.sets {
+		missing[i] = len(ids)
+	}
+	return f.words.scan(data, func(id int) bool {
+		if seen[id] {
+			return false
+		}
+		seen[id] = true
+		done := false
+		for _, si := range f.of[id] {
+			missing[si]--
+			done = done || missing[si] == 0
+		}
+		return done
+	})
 }
