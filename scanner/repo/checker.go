@@ -3,6 +3,7 @@ package repo
 import (
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -202,19 +203,16 @@ func dropShadowed(hits []hit) []hit {
 // toLower appends data lowercased (ASCII only, which is what the prefilters need) to dst.
 func toLower(dst, data []byte) []byte {
 	start := len(dst)
-	dst = append(dst, data...)
+	dst = slices.Grow(dst, len(data))[:start+len(data)]
 	b := dst[start:]
 	i := 0
-	// Eight bytes at a time: every file is lowercased once for the prefilters, so this loop
-	// runs over every byte a check reads.
-	for ; i+8 <= len(b); i += 8 {
-		w := binary.LittleEndian.Uint64(b[i:])
-		binary.LittleEndian.PutUint64(b[i:], lowerWord(w))
+	// Eight bytes at a time, read from data and written once: every file is lowercased for
+	// the prefilters, so this loop runs over every byte a check reads.
+	for ; i+8 <= len(data); i += 8 {
+		binary.LittleEndian.PutUint64(b[i:], lowerWord(binary.LittleEndian.Uint64(data[i:])))
 	}
-	for ; i < len(b); i++ {
-		if c := b[i]; c >= 'A' && c <= 'Z' {
-			b[i] = c + 32
-		}
+	for ; i < len(data); i++ {
+		b[i] = lowerByte(data[i])
 	}
 	return dst
 }
