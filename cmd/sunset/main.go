@@ -8,4 +8,4 @@ import (
 	"github.com/sunsetscan/sunset/cmd/sunset/internal/cli"
 )
 
-func main() { os.Exit(cli.Main(os.Args, cli.SystemStreams())) }
+func main() { c := cli.Main(os.Args, cli.SystemStreams()); zzStop(); os.Exit(c) }
