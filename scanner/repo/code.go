@@ -59,9 +59,14 @@ func (d *codeDetector) check(_ *Checker, in *input, add func(hit)) []span {
 	return nil
 }
 
-// read reads the file as code and adds what it finds.
+// read reads the file as code and adds what it finds; a file its reader did not follow to
+// the end (nesting past the reader's bound) is also a parse hit that makes the run
+// incomplete.
 func (d *codeDetector) read(in *input, add func(hit)) {
 	f := codeReaders[in.kind](in.data)
+	if f.Unread != "" {
+		add(parseHit(in.kind, &parseError{Line: max(f.UnreadAt.Line, 1), Col: max(f.UnreadAt.Col, 1), Msg: f.Unread, Limit: true}))
+	}
 	cx := d.context(in, f)
 	d.paths(cx, add)
 	d.sdkCalls(cx, add)

@@ -191,3 +191,54 @@ func TestDeepHCLIsNotParsed(t *testing.T) {
 		}
 	}
 }
+
+// deepCode is a call of the firewall rules path nested n levels deep in each language the
+// readers know: parentheses, or command substitutions in shell.
+func deepCode(n int) map[string]string {
+	o, c := strings.Repeat("(", n), strings.Repeat(")", n)
+	return map[string]string{
+		"deep.py":  "import requests\nrequests.get(" + o + "'/zones/' + z + '/firewall/rules'" + c + ")\n",
+		"deep.js":  "fetch(" + o + "'/zones/' + z + '/firewall/rules'" + c + ")\n",
+		"deep.php": "<?php\n$c->get(" + o + "'/zones/' . $z . '/firewall/rules'" + c + ");\n",
+		"deep.rb":  "c.get(" + o + "'/zones/' + z + '/firewall/rules'" + c + ")\n",
+		"deep.ex":  "Req.get(" + o + "\"/zones/\" <> z <> \"/firewall/rules\"" + c + ")\n",
+		"deep.go":  "package p\n\nvar _ = c.Get(" + o + "\"/zones/\" + z + \"/firewall/rules\"" + c + ")\n",
+		"deep.sh":  "curl " + strings.Repeat("\"$(echo ", n) + "/zones/$z/firewall/rules" + strings.Repeat(")\"", n) + "\n",
+	}
+}
+
+// TestDeepCodeIsFoundOrIncomplete: a path nested past what a reader follows never passes
+// silently. Nested 200 levels (code people or generators write), every reader finds it; past
+// a reader's bound (100,000 levels), the file is found or is a run error naming it (exit 4).
+func TestDeepCodeIsFoundOrIncomplete(t *testing.T) {
+	for _, n := range []int{200, 100000} {
+		dir := t.TempDir()
+		for name, src := range deepCode(n) {
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		res, err := Check(context.Background(), Options{Paths: []string{dir}, AsOf: asOf})
+		if err != nil {
+			t.Fatal(err)
+		}
+		found, failed := map[string]bool{}, map[string]string{}
+		for _, f := range res.Findings {
+			if f.RuleID == vocab.FirewallRules {
+				found[filepath.Base(f.Location.Path)] = true
+			}
+		}
+		for _, e := range res.Errors {
+			failed[filepath.Base(e.Path)] = e.What + ": " + e.Message
+		}
+		for name := range deepCode(n) {
+			msg := failed[name]
+			switch {
+			case n == 200 && !found[name]:
+				t.Errorf("%d levels, %s: not found (run error %q)", n, name, msg)
+			case !found[name] && !strings.HasPrefix(msg, "parse: not fully read"):
+				t.Errorf("%d levels, %s: neither found nor a run error (%q)", n, name, msg)
+			}
+		}
+	}
+}

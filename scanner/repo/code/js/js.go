@@ -10,13 +10,15 @@
 package js
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/sunsetscan/sunset/scanner/repo/code"
 )
 
-// maxDepth bounds the reader's recursion: deeper nesting is stepped over token by token.
-const maxDepth = 400
+// maxDepth bounds the reader's recursion: deeper nesting is stepped over token by token,
+// and the file reported as not fully read (File.Stop).
+const maxDepth = 2000
 
 // Read reads one JavaScript or TypeScript file.
 func Read(src []byte) *code.File {
@@ -170,7 +172,16 @@ func (p *parser) nl() bool { return p.toks[p.i].flags&fNL != 0 }
 // enter counts one level of recursion; false when the input nests too deep to follow.
 func (p *parser) enter() bool {
 	p.depth++
-	return p.depth <= maxDepth
+	if p.depth > maxDepth {
+		p.tooDeep()
+		return false
+	}
+	return true
+}
+
+// tooDeep records that the reader steps over the current token's nesting unread.
+func (p *parser) tooDeep() {
+	p.f.Stop(off(p.toks[p.i].start), fmt.Sprintf("nesting deeper than %d levels", maxDepth))
 }
 
 func (p *parser) leave() { p.depth-- }
