@@ -144,17 +144,8 @@ func (JUnit) Write(w io.Writer, r *Report) error {
 		suite.Tests, suite.Errors = len(suite.Cases.cases), len(suite.Cases.cases)
 		doc.add(suite)
 	}
-	if skipped := r.Summary.Skipped; len(skipped) > 0 {
-		// The files not read, each a skipped case: they do not fail the run, and are named.
-		suite := junitSuite{Name: JUnitSkippedSuite, Time: "0", Timestamp: stamp}
-		for _, f := range skipped {
-			suite.Cases.cases = append(suite.Cases.cases, junitCase{
-				Name: xmlText(f.Path), ClassName: ToolName + ".skipped", Time: "0", File: xmlText(slashPath(f.Path)),
-				Skipped: &junitSkipped{Message: "not read: " + orElse(xmlText(f.Why), "skipped")},
-			})
-		}
-		suite.Tests, suite.Skipped = len(skipped), len(skipped)
-		doc.add(suite)
+	if len(r.Summary.Skipped) > 0 {
+		doc.add(junitSkippedFiles(r.Summary.Skipped, stamp))
 	}
 
 	// Encoded into the writer, not a buffer: the document is as large as the findings.
@@ -170,6 +161,20 @@ func (JUnit) Write(w io.Writer, r *Report) error {
 		return fmt.Errorf("writing JUnit XML: %w", err)
 	}
 	return nil
+}
+
+// junitSkippedFiles is the suite of the files a files scan did not read, each a skipped
+// case: they do not fail the run, and are named.
+func junitSkippedFiles(skipped []scanner.SkippedFile, stamp string) junitSuite {
+	suite := junitSuite{Name: JUnitSkippedSuite, Time: "0", Timestamp: stamp}
+	for _, f := range skipped {
+		suite.Cases.cases = append(suite.Cases.cases, junitCase{
+			Name: xmlText(f.Path), ClassName: ToolName + ".skipped", Time: "0", File: xmlText(slashPath(f.Path)),
+			Skipped: &junitSkipped{Message: "not read: " + orElse(xmlText(f.Why), "skipped")},
+		})
+	}
+	suite.Tests, suite.Skipped = len(skipped), len(skipped)
+	return suite
 }
 
 // add appends a suite and adds its counts to the totals.

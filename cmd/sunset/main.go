@@ -8,4 +8,4 @@ import (
 	"github.com/sunsetscan/sunset/cmd/sunset/internal/cli"
 )
 
-func main() { c := cli.Main(os.Args, cli.SystemStreams()); zzStop(); os.Exit(c) }
+func main() { os.Exit(cli.Main(os.Args, cli.SystemStreams())) }

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/sync/semaphore"
+
 	"github.com/sunsetscan/sunset/scanner/vocab"
 
 	"github.com/sunsetscan/sunset/scanner"
@@ -93,6 +95,8 @@ type Checker struct {
 	detectors []detector
 	// entries caches catalog lookups with their severity as of asOf.
 	entries map[string]entrySev
+	// budget bounds the structure read at once (see structure).
+	budget *semaphore.Weighted
 }
 
 type entrySev struct {
@@ -106,7 +110,7 @@ func NewChecker(cat *catalog.Catalog, asOf time.Time) *Checker {
 	if cat == nil {
 		cat = catalog.Default()
 	}
-	c := &Checker{cat: cat, asOf: asOf, entries: map[string]entrySev{}}
+	c := &Checker{cat: cat, asOf: asOf, entries: map[string]entrySev{}, budget: newStructureBudget()}
 	for _, e := range cat.Entries() {
 		c.entries[string(e.ID)] = entrySev{e: e, sev: e.SeverityAt(asOf)}
 	}

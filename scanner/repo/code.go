@@ -52,10 +52,17 @@ func newCodeDetector(cat *catalog.Catalog, exprs *exprRules) *codeDetector {
 
 func (d *codeDetector) reads(k Kind) bool { _, ok := codeReaders[k]; return ok }
 
-func (d *codeDetector) check(_ *Checker, in *input, add func(hit)) []span {
-	if d.worthReading(in) {
-		d.read(in, add)
+func (d *codeDetector) check(c *Checker, in *input, add func(hit)) []span {
+	if !d.worthReading(in) {
+		return nil
 	}
+	release, pe := c.structure(in.kind, in.data)
+	if pe != nil {
+		add(parseHit(in.kind, pe))
+		return nil
+	}
+	defer release()
+	d.read(in, add)
 	return nil
 }
 

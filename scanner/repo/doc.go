@@ -74,9 +74,10 @@
 // its aliasing limit; Terraform nested past 1,000 levels or with over 10,000 operators in one
 // expression, which hclsyntax's recursion would not survive: see hclTooDeep; program source
 // a reader stops following, code.File.Unread: Python expressions past 1,000 levels,
-// JavaScript past 2,000, Go past go/parser's 100,000) yields the notice and is also a run
-// error (What "parse"): a file sunset cannot fully read makes the run incomplete (exit 4)
-// unless it is excluded, so it never passes a gate silently. Text checks run over every file either way. Structured parsing only happens for files
+// JavaScript past 2,000, Go past go/parser's 100,000), or whose structure holds more tokens
+// than sunset reads at once (structureBounds: minified and generated files), yields the
+// notice and is also a run error (What "parse"): a file sunset cannot fully read makes the
+// run incomplete (exit 4) unless it is excluded, so it never passes a gate silently. Text checks run over every file either way. Structured parsing only happens for files
 // that can hold a finding: for Terraform, a file naming a deprecated resource type, or a
 // resource kind together with a deprecated attribute's path (cloudflare_record, data,
 // service), and so on (tfRules.literalNeeds), or holding what a value outside resources needs

@@ -278,6 +278,7 @@ func runCheck(ctx context.Context, s *Streams, o *checkOptions) error {
 		return err // before the first file is read
 	}
 	defer tuneGC(s.Getenv, checkGCPercent)()
+	defer tuneMemoryLimit(s.Getenv, checkMemoryLimit)()
 	checker := repo.NewChecker(o.catalog, o.asOf)
 	var res *repo.Result
 	var err error

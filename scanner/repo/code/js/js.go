@@ -14,6 +14,7 @@ import (
 	"math"
 
 	"github.com/sunsetscan/sunset/scanner/repo/code"
+	"github.com/sunsetscan/sunset/scanner/repo/code/internal/lexkit"
 )
 
 // maxDepth bounds the reader's recursion: deeper nesting is stepped over token by token,
@@ -27,7 +28,7 @@ func Read(src []byte) *code.File {
 	}
 	s := getScratch()
 	p := &parser{src: string(src), f: &code.File{Lang: "javascript"}}
-	l := lex(p.src, s.toks[:0])
+	l := lex(p.src, lexkit.Room(s.toks, code.TokenEstimate(src)))
 	p.toks = l.toks
 	p.chain, p.argStack, p.keyStack, p.lines = s.chain[:0], s.args[:0], s.keys[:0], s.lines[:0]
 	// Room for as many strings as there are string tokens (fewer are recorded: folded,
