@@ -126,59 +126,72 @@ func writeMinified(tb testing.TB, lang, path string, size int) {
 	}
 }
 
-// minifiedSize is the size of the minified files: four times the default limit, as a
-// repository raising --max-file-size for its bundles would let through.
-const minifiedSize = 20 << 20
+// minifiedSizes are the sizes of the minified files: the default --max-file-size, and four
+// times it, as a repository raising the limit for its bundles would let through.
+var minifiedSizes = []int{DefaultMaxFileSize, 20 << 20}
 
-// BenchmarkMinifiedFile checks a 20 MB minified file on one line in each language the
-// readers know (minifiedChunks): first as the command, `sunset check --max-file-size 21MB
-// FILE` (cmd/lang=...: cli_s, its wall time, and cli_peak_MB, its peak resident memory as
-// the kernel counts it, getrusage's ru_maxrss of the child, the figure a memory limit on a
-// CI job is held to; these run first, while this process is small, as a child's count
-// starts from its parent's), then in this process (check/lang=...: ns/op and B/op, the time
-// and the allocations of one check). The issue's bound is 10 s and 300 MB each. Run it with
+// BenchmarkMinifiedFile checks a minified file on one line in each language the readers
+// know (minifiedChunks), of 5 MiB (read whole) and 20 MiB (past structureBounds: its text is
+// searched, its structure is not, and the run says so): first as the command, `sunset check
+// --max-file-size 21MB FILE` (cmd/...: cli_s, its wall time; cli_peak_MB, its peak resident
+// memory as the kernel counts it, getrusage's ru_maxrss of the child, the figure a memory
+// limit on a CI job is held to; unread, 1 when the run said the file was not fully read).
+// These run first, while this process is small, as a child's count starts from its
+// parent's. Then in this process (check/...: ns/op and B/op, the time and allocations of one
+// check). The issue's bound is 10 s and 300 MB each. Run it with
 //
 //	go test ./scanner/repo -run '^$' -bench MinifiedFile -benchtime 1x
 func BenchmarkMinifiedFile(b *testing.B) {
 	dir := b.TempDir()
 	langs := slices.Sorted(maps.Keys(minifiedChunks))
-	for _, lang := range langs {
-		file := filepath.Join(dir, minifiedChunks[lang].name)
-		writeMinified(b, lang, file, minifiedSize)
-		b.Run("cmd/lang="+lang, func(b *testing.B) {
-			for i := 0; i < b.N; i++ {
-				cmd := exec.Command(sunsetBinary(b), "check", "--fail-on", "none", "--max-file-size", "21MB", "--format", "json:"+filepath.Join(dir, "out.json"), file)
-				start := time.Now()
-				if out, err := cmd.CombinedOutput(); err != nil && cmd.ProcessState.ExitCode() != 4 {
-					b.Fatalf("sunset check: %v: %s", err, out)
+	for _, size := range minifiedSizes {
+		for _, lang := range langs {
+			file := filepath.Join(dir, fmt.Sprintf("%d-%s", size>>20, minifiedChunks[lang].name))
+			writeMinified(b, lang, file, size)
+			b.Run(fmt.Sprintf("cmd/size=%dMiB/lang=%s", size>>20, lang), func(b *testing.B) {
+				for i := 0; i < b.N; i++ {
+					benchCommandPeak(b, file)
 				}
-				b.ReportMetric(time.Since(start).Seconds(), "cli_s")
-				if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-					b.ReportMetric(float64(ru.Maxrss)/1024, "cli_peak_MB") // Linux counts KiB
-				}
-			}
-		})
+			})
+		}
 	}
 	c := NewChecker(nil, asOf)
-	for _, lang := range langs {
-		name := minifiedChunks[lang].name
-		b.Run("check/lang="+lang, func(b *testing.B) {
-			data, err := os.ReadFile(filepath.Join(dir, name))
-			if err != nil {
-				b.Fatal(err)
-			}
-			b.ReportAllocs()
-			b.SetBytes(int64(len(data)))
-			runtime.GC()
-			b.ResetTimer()
-			var fr FileResult
-			for i := 0; i < b.N; i++ {
-				fr = c.CheckFile(name, KindOf(name), data)
-			}
-			b.StopTimer()
-			if len(fr.Findings) == 0 || fr.Unread != "" {
-				b.Logf("%s: %d findings, unread %q", name, len(fr.Findings), fr.Unread)
-			}
-		})
+	for _, size := range minifiedSizes {
+		for _, lang := range langs {
+			name := fmt.Sprintf("%d-%s", size>>20, minifiedChunks[lang].name)
+			b.Run(fmt.Sprintf("check/size=%dMiB/lang=%s", size>>20, lang), func(b *testing.B) {
+				data, err := os.ReadFile(filepath.Join(dir, name))
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.ReportAllocs()
+				b.SetBytes(int64(len(data)))
+				runtime.GC()
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					c.CheckFile(name, KindOf(name), data)
+				}
+			})
+		}
+	}
+}
+
+// benchCommandPeak runs `sunset check` on file and reports its wall time, peak resident
+// memory and whether it read the file whole.
+func benchCommandPeak(b *testing.B, file string) {
+	cmd := exec.Command(sunsetBinary(b), "check", "--fail-on", "none", "--max-file-size", "21MB", "--format", "json:"+file+".json", file)
+	start := time.Now()
+	out, err := cmd.CombinedOutput()
+	unread := 0.0
+	switch {
+	case cmd.ProcessState != nil && cmd.ProcessState.ExitCode() == 4:
+		unread = 1
+	case err != nil:
+		b.Fatalf("sunset check: %v: %s", err, out)
+	}
+	b.ReportMetric(time.Since(start).Seconds(), "cli_s")
+	b.ReportMetric(unread, "unread")
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		b.ReportMetric(float64(ru.Maxrss)/1024, "cli_peak_MB") // Linux counts KiB
 	}
 }
