@@ -2,6 +2,7 @@ package repo
 
 import (
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/sunsetscan/sunset/scanner/catalog"
@@ -13,11 +14,14 @@ import (
 // ("settings", "filters") are everywhere as identifiers. In Go a path, a fragment or an
 // expression is only ever in a string literal, and an SDK's names count only in a file
 // importing it (import paths are literals too), so a Go file is parsed when one of its
-// literals hold every word of a route or a field (needleWords), or when it imports an SDK
-// whose needles it holds anywhere.
+// literals hold every literal segment of a route, each as a whole segment (wholeSegment), or
+// a field (needleWords), or when it imports an SDK whose needles it holds anywhere.
 type goPrefilter struct {
-	d    *codeDetector
-	lits *setFinder
+	d *codeDetector
+	// routes finds the words of a route, each a whole segment of a path in a literal;
+	// fields the deprecated expression fields.
+	routes *setFinder
+	fields *multiFinder
 	// sdk holds per SDK of the table speaking Go the needles of its names, searched in the
 	// whole file, and settings those of the setting ids its setting calls take, searched in
 	// its literals (nil for the others).
@@ -29,11 +33,9 @@ type goPrefilter struct {
 
 func newGoPrefilter(d *codeDetector, cat *catalog.Catalog) *goPrefilter {
 	routes, fields, settings := needleWords(cat)
-	for _, f := range fields {
-		routes = append(routes, []string{f})
-	}
 	n := len(d.table.SDKs)
-	g := &goPrefilter{d: d, lits: newSetFinder(routes), sdk: make([]*multiFinder, n), settings: make([]*multiFinder, n)}
+	g := &goPrefilter{d: d, routes: newSetFinder(routes, wholeSegment), fields: newWordFinder(fields),
+		sdk: make([]*multiFinder, n), settings: make([]*multiFinder, n)}
 	for i := range d.table.SDKs {
 		s := &d.table.SDKs[i]
 		if !s.SpeaksFor("go") {
@@ -70,7 +72,7 @@ func (g *goPrefilter) worthReading(in *input) bool {
 			}
 		}
 	})
-	worth := g.lits.anyIn(buf)
+	worth := g.routes.anyIn(buf) || g.fields.anyIn(buf)
 	for i := range g.d.table.SDKs {
 		if !worth && g.sdk[i] != nil && slices.Contains(sdks, &g.d.table.SDKs[i]) {
 			worth = g.sdk[i].anyIn(in.lower) || (g.settings[i] != nil && g.settings[i].anyIn(buf))
@@ -80,3 +82,23 @@ func (g *goPrefilter) worthReading(in *input) bool {
 	litPool.Put(bp)
 	return worth
 }
+
+// wholeSegment reports whether data[at:end], found in the literals gathered one a line, is a
+// whole path segment: at the start of its literal or after a slash, and at its end or
+// before a byte no segment holds. Only so can a path the literal is part of have it as a
+// segment: one holding more, a format verb or a placeholder ("%ssettings", `json:"settings"`,
+// "zone_settings", "settings.json") is another segment, or a route parameter.
+func wholeSegment(data []byte, at, end int) bool {
+	if at > 0 && data[at-1] != '\n' && data[at-1] != '/' {
+		return false
+	}
+	return end == len(data) || !segmentByte[data[end]]
+}
+
+// segmentByte marks the bytes that continue a path segment, or start a hole in it.
+var segmentByte = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80 || strings.IndexByte("_-%{$", byte(c)) >= 0
+	}
+	return t
+}()

@@ -56,6 +56,10 @@ func TestGoPrefilterSkipsNamesOutsideLiterals(t *testing.T) {
 		{"one word of a route in a literal", "package p\nvar s = \"firewall\"\n", false},
 		{"every word of a route over literals", "package p\nvar s = \"firewall\" + `/rules`\n", true},
 		{"a bulk settings path", "package p\nvar s = \"zones/%s/settings\"\n", true},
+		{"a route word in a struct tag", "package p\ntype T struct{ S string `json:\"settings\"` }\n", false},
+		{"a route word after a format verb", "package p\nvar s = fmt.Sprintf(\"%ssettings\", b)\n", false},
+		{"a route word in a longer segment", "package p\nvar s = \"zones/%s/zone_settings/x\"\n", false},
+		{"a route word ending a literal", "package p\nvar s = base + \"/settings\"\n", true},
 		{"an expression field", "package p\nvar e = `ip.geoip.country eq \"XX\"`\n", true},
 		{"SDK names without the SDK", "package p\nfunc f(api A) { api.FirewallRules(); c.Firewall.Rules.List() }\n", false},
 		{"an SDK call of the imported SDK", "package p\nimport \"github.com/cloudflare/cloudflare-go\"\nfunc f(api A) { api.FirewallRules() }\n", true},
@@ -74,7 +78,7 @@ func TestGoPrefilterSkipsNamesOutsideLiterals(t *testing.T) {
 }
 
 func TestSetFinder(t *testing.T) {
-	f := newSetFinder([][]string{{"firewall", "rules"}, {"filters"}, {}, {"waf", "overrides", "firewall"}})
+	f := newSetFinder([][]string{{"firewall", "rules"}, {"filters"}, {}, {"waf", "overrides", "firewall"}}, nil)
 	for data, want := range map[string]bool{
 		"":                            false,
 		"firewall":                    false,

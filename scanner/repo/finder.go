@@ -120,15 +120,22 @@ func newMultiFinder(lits [][]byte) *multiFinder {
 
 // anyIn reports whether one of the literals occurs in data.
 func (m *multiFinder) anyIn(data []byte) bool {
-	return m.scan(data, func(int) bool { return true })
+	return m.scan(data, func(int, int) bool { return true })
 }
 
-// scan calls found with the index of each literal at each place it occurs in data (the
-// short ones once), until found returns true; it reports whether one did.
-func (m *multiFinder) scan(data []byte, found func(id int) bool) bool {
+// scan calls found with the index of each literal and its offset at each place it occurs
+// in data, until found returns true; it reports whether one did.
+func (m *multiFinder) scan(data []byte, found func(id, at int) bool) bool {
 	for _, l := range m.short {
-		if bytes.Contains(data, l.lit) && found(l.id) {
-			return true
+		for off := 0; off < len(data); {
+			i := bytes.Index(data[off:], l.lit)
+			if i < 0 {
+				break
+			}
+			if found(l.id, off+i) {
+				return true
+			}
+			off += i + 1
 		}
 	}
 	for i := 0; i+4 <= len(data); i++ {
@@ -138,7 +145,7 @@ func (m *multiFinder) scan(data []byte, found func(id int) bool) bool {
 		}
 		head := binary.LittleEndian.Uint32(data[i:])
 		for _, h := range m.groups[s-1] {
-			if h.head == head && bytes.HasPrefix(data[i:], h.lit) && found(h.id) {
+			if h.head == head && bytes.HasPrefix(data[i:], h.lit) && found(h.id, i) {
 				return true
 			}
 		}
@@ -146,15 +153,18 @@ func (m *multiFinder) scan(data []byte, found func(id int) bool) bool {
 	return false
 }
 
-// setFinder tells whether data holds every word of one of several sets, in one pass.
+// setFinder tells whether data holds every word of one of several sets, in one pass; with
+// accept, only the occurrences it accepts count.
 type setFinder struct {
-	words *multiFinder // every word of the sets once
-	sets  [][]int      // per set, the indices of its words in words
-	of    [][]int      // per word, the sets holding it
+	words  *multiFinder // every word of the sets once
+	lens   []int        // per word, its length
+	sets   [][]int      // per set, the indices of its words in words
+	of     [][]int      // per word, the sets holding it
+	accept func(data []byte, at, end int) bool
 }
 
-func newSetFinder(sets [][]string) *setFinder {
-	f := &setFinder{}
+func newSetFinder(sets [][]string, accept func(data []byte, at, end int) bool) *setFinder {
+	f := &setFinder{accept: accept}
 	index := map[string]int{}
 	var lits [][]byte
 	for si, set := range sets {
@@ -165,6 +175,7 @@ func newSetFinder(sets [][]string) *setFinder {
 				id = len(lits)
 				index[w] = id
 				lits = append(lits, []byte(w))
+				f.lens = append(f.lens, len(w))
 				f.of = append(f.of, nil)
 			}
 			if !slices.Contains(ids, id) {
@@ -186,8 +197,8 @@ func (f *setFinder) anyIn(data []byte) bool {
 	for i, ids := range f.sets {
 		missing[i] = len(ids)
 	}
-	return f.words.scan(data, func(id int) bool {
-		if seen[id] {
+	return f.words.scan(data, func(id, at int) bool {
+		if seen[id] || f.accept != nil && !f.accept(data, at, at+f.lens[id]) {
 			return false
 		}
 		seen[id] = true

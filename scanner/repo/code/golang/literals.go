@@ -1,5 +1,7 @@
 package golang
 
+import "bytes"
+
 // Literals calls fn with the offsets of the text between the quotes of each string literal
 // of the Go source src ("..." and `...`), in order, skipping comments and rune literals: a
 // scan of the bytes, no parse, for a prefilter to decide whether a file is worth reading.
@@ -7,6 +9,9 @@ package golang
 // unterminated, a raw one at the end of src.
 func Literals(src []byte, fn func(start, end int)) {
 	for i := 0; i < len(src); i++ {
+		if !opens[src[i]] {
+			continue // most bytes: a table look-up, not four comparisons
+		}
 		switch src[i] {
 		case '/':
 			i = skipComment(src, i)
@@ -17,15 +22,18 @@ func Literals(src []byte, fn func(start, end int)) {
 			fn(i+1, end)
 			i = end
 		case '`':
-			end := i + 1
-			for end < len(src) && src[end] != '`' {
-				end++
+			end := len(src)
+			if j := bytes.IndexByte(src[i+1:], '`'); j >= 0 {
+				end = i + 1 + j
 			}
 			fn(i+1, end)
 			i = end
 		}
 	}
 }
+
+// opens marks the bytes that may open a literal or a comment.
+var opens = [256]bool{'/': true, '\'': true, '"': true, '`': true}
 
 // skipComment returns the offset of the last byte of the comment starting at src[i] (a
 // '/'), or i when none starts there.
@@ -35,15 +43,13 @@ func skipComment(src []byte, i int) int {
 	}
 	switch src[i+1] {
 	case '/':
-		for i < len(src) && src[i] != '\n' {
-			i++
+		if j := bytes.IndexByte(src[i:], '\n'); j >= 0 {
+			return i + j
 		}
-		return i
+		return len(src)
 	case '*':
-		for j := i + 2; j+1 < len(src); j++ {
-			if src[j] == '*' && src[j+1] == '/' {
-				return j + 1
-			}
+		if j := bytes.Index(src[i+2:], []byte("*/")); j >= 0 {
+			return i + 2 + j + 1
 		}
 		return len(src)
 	}
