@@ -88,7 +88,7 @@ func newNeedles(cat *catalog.Catalog, table *catalog.CodeTable) *multiFinder {
 	routes, fields, settings := needleWords(cat)
 	var lits []string
 	for _, r := range routes {
-		lits = append(lits, longestWord(r))
+		lits = append(lits, longestWord(r.words))
 	}
 	lits = append(lits, fields...)
 	for i := range table.SDKs {
@@ -105,12 +105,13 @@ func newNeedles(cat *catalog.Catalog, table *catalog.CodeTable) *multiFinder {
 // or an attribute chain of the route spells all of them), or one of fields, the deprecated
 // expression fields less their last part; settings are the deprecated zone setting ids,
 // which count only in a file calling an SDK's setting calls. All lowercase.
-func needleWords(cat *catalog.Catalog) (routes [][]string, fields, settings []string) {
+func needleWords(cat *catalog.Catalog) (routes []routeNeedle, fields, settings []string) {
 	shared := sharedScopes(cat)
 	for _, e := range cat.Entries() {
 		for _, ep := range e.Match.Endpoints {
 			if !ep.Affected {
-				routes = append(routes, routeWords(ep.Path, shared))
+				segs := strings.Split(strings.Trim(ep.Path, "/"), "/")
+				routes = append(routes, routeNeedle{words: routeWords(ep.Path, shared), endsLiteral: !isPatternParam(segs[len(segs)-1])})
 			}
 		}
 		for _, f := range e.Match.ExpressionFields {
@@ -165,6 +166,13 @@ func newWordFinder(words []string) *multiFinder {
 		}
 	}
 	return newMultiFinder(out)
+}
+
+// routeNeedle is a deprecated route's words (routeWords); endsLiteral says that its last
+// segment is its last word, not a parameter: a path of the route ends with it.
+type routeNeedle struct {
+	words       []string
+	endsLiteral bool
 }
 
 // routeWords are a route's literal segments, lowercased, less a first one that routes of

@@ -34,7 +34,7 @@ type goPrefilter struct {
 func newGoPrefilter(d *codeDetector, cat *catalog.Catalog) *goPrefilter {
 	routes, fields, settings := needleWords(cat)
 	n := len(d.table.SDKs)
-	g := &goPrefilter{d: d, routes: newSetFinder(routes, wholeSegment), fields: newWordFinder(fields),
+	g := &goPrefilter{d: d, routes: newRouteFinder(routes), fields: newWordFinder(fields),
 		sdk: make([]*multiFinder, n), settings: make([]*multiFinder, n)}
 	for i := range d.table.SDKs {
 		s := &d.table.SDKs[i]
@@ -83,16 +83,49 @@ func (g *goPrefilter) worthReading(in *input) bool {
 	return worth
 }
 
+// newRouteFinder finds the words of a route in literals gathered one a line, each a whole
+// path segment (wholeSegment), and the last word of a route ending with it where a path
+// ends (pathEnd).
+func newRouteFinder(routes []routeNeedle) *setFinder {
+	sets := make([][]string, len(routes))
+	for i, r := range routes {
+		sets[i] = slices.Clone(r.words)
+		if r.endsLiteral {
+			sets[i][len(r.words)-1] += lastWord
+		}
+	}
+	return newSetFinder(sets, func(data []byte, at, end int, word string) bool {
+		return wholeSegment(data, at, end) && (!strings.HasSuffix(word, lastWord) || pathEnd(data, end))
+	})
+}
+
+// lastWord tags a route's last word in newRouteFinder's sets (see setFinder).
+const lastWord = "\x00"
+
 // wholeSegment reports whether data[at:end], found in the literals gathered one a line, is a
 // whole path segment: at the start of its literal or after a slash, and at its end or
 // before a byte no segment holds. Only so can a path the literal is part of have it as a
 // segment: one holding more, a format verb or a placeholder ("%ssettings", `json:"settings"`,
-// "zone_settings", "settings.json") is another segment, or a route parameter.
+// "zone_settings", "settings-x") is another segment, or a route parameter.
 func wholeSegment(data []byte, at, end int) bool {
 	if at > 0 && data[at-1] != '\n' && data[at-1] != '/' {
 		return false
 	}
 	return end == len(data) || !segmentByte[data[end]]
+}
+
+// pathEnd reports whether a path can end at data[end] (the byte after a segment): the end of
+// its literal (a concatenation may add a query, or nothing), a slash ending it, or a byte
+// that is not a slash ("settings?page=2", "settings HTTP/1.1"). A segment followed by
+// another ("/settings/ssl") is not the last of a route ending with it.
+func pathEnd(data []byte, end int) bool {
+	switch {
+	case end == len(data) || data[end] == '\n':
+		return true
+	case data[end] == '/':
+		return end+1 == len(data) || data[end+1] == '\n'
+	}
+	return true
 }
 
 // segmentByte marks the bytes that continue a path segment, or start a hole in it.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"slices"
+	"strings"
 )
 
 // finder searches for one literal. bytes.Index looks for the literal's first byte and then
@@ -154,16 +155,19 @@ func (m *multiFinder) scan(data []byte, found func(id, at int) bool) bool {
 }
 
 // setFinder tells whether data holds every word of one of several sets, in one pass; with
-// accept, only the occurrences it accepts count.
+// accept, only the occurrences it accepts count. A word may carry a tag after a NUL byte
+// (two words then differ by their tags alone): the text looked for is what comes before it,
+// accept is given the whole word.
 type setFinder struct {
-	words  *multiFinder // every word of the sets once
-	lens   []int        // per word, its length
+	words  *multiFinder // the text of every word of the sets once
+	keys   []string     // per word, the word with its tag
+	lens   []int        // per word, the length of its text
 	sets   [][]int      // per set, the indices of its words in words
 	of     [][]int      // per word, the sets holding it
-	accept func(data []byte, at, end int) bool
+	accept func(data []byte, at, end int, word string) bool
 }
 
-func newSetFinder(sets [][]string, accept func(data []byte, at, end int) bool) *setFinder {
+func newSetFinder(sets [][]string, accept func(data []byte, at, end int, word string) bool) *setFinder {
 	f := &setFinder{accept: accept}
 	index := map[string]int{}
 	var lits [][]byte
@@ -174,8 +178,10 @@ func newSetFinder(sets [][]string, accept func(data []byte, at, end int) bool) *
 			if !ok {
 				id = len(lits)
 				index[w] = id
-				lits = append(lits, []byte(w))
-				f.lens = append(f.lens, len(w))
+				text, _, _ := strings.Cut(w, "\x00")
+				lits = append(lits, []byte(text))
+				f.keys = append(f.keys, w)
+				f.lens = append(f.lens, len(text))
 				f.of = append(f.of, nil)
 			}
 			if !slices.Contains(ids, id) {
@@ -198,7 +204,7 @@ func (f *setFinder) anyIn(data []byte) bool {
 		missing[i] = len(ids)
 	}
 	return f.words.scan(data, func(id, at int) bool {
-		if seen[id] || f.accept != nil && !f.accept(data, at, at+f.lens[id]) {
+		if seen[id] || f.accept != nil && !f.accept(data, at, at+f.lens[id], f.keys[id]) {
 			return false
 		}
 		seen[id] = true
