@@ -366,22 +366,13 @@ func (w *walker) dir(root, rel string, ign ignoreSet) {
 	}
 }
 
-// notRegular says what a directory entry that is not a regular file is, "" for a regular
-// file.
+// notRegular says what a directory entry that is not a regular file is ("symbolic link",
+// "FIFO"), "" for a regular file.
 func notRegular(t fs.FileMode) string {
-	switch {
-	case t.IsRegular():
+	if t.IsRegular() {
 		return ""
-	case t&fs.ModeSymlink != 0:
-		return "symbolic link"
-	case t&fs.ModeNamedPipe != 0:
-		return "FIFO"
-	case t&fs.ModeSocket != 0:
-		return "socket"
-	case t&fs.ModeDevice != 0:
-		return "device"
 	}
-	return "not a regular file"
+	return strings.TrimPrefix(safefile.Describe(t), "a ")
 }
 
 // displayJoin is the slash-separated path a finding carries: the root as given, cleaned,
