@@ -3,7 +3,6 @@ package repo
 import (
 	"encoding/binary"
 	"fmt"
-	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -207,7 +206,10 @@ func dropShadowed(hits []hit) []hit {
 // toLower appends data lowercased (ASCII only, which is what the prefilters need) to dst.
 func toLower(dst, data []byte) []byte {
 	start := len(dst)
-	dst = slices.Grow(dst, len(data))[:start+len(data)]
+	if cap(dst)-start < len(data) {
+		dst = append(dst, data...) // grown without zeroing first, as slices.Grow would
+	}
+	dst = dst[:start+len(data)]
 	b := dst[start:]
 	i := 0
 	// Eight bytes at a time, read from data and written once: every file is lowercased for
