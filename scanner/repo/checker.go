@@ -121,11 +121,18 @@ func NewChecker(cat *catalog.Catalog, asOf time.Time) *Checker {
 }
 
 // KnownRule reports whether id is a catalog rule or one of the tool's own rules.
-func (c *Checker) KnownRule(id string) bool {
-	if _, ok := c.entries[id]; ok {
+func (c *Checker) KnownRule(id string) bool { return KnownRule(c.cat, id) }
+
+// KnownRule reports whether id is a rule of cat (nil means catalog.Default()) or one of the
+// tool's own rules, without compiling a Checker.
+func KnownRule(cat *catalog.Catalog, id string) bool {
+	if _, ok := toolRules[id]; ok {
 		return true
 	}
-	_, ok := toolRules[id]
+	if cat == nil {
+		cat = catalog.Default()
+	}
+	_, ok := cat.Lookup(vocab.RuleID(id))
 	return ok
 }
 

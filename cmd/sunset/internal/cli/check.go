@@ -184,7 +184,7 @@ func (o *checkOptions) resolvePolicy(c *ucli.Context) error {
 			return usageErrorf("--max-file-size: %v", err)
 		}
 	}
-	known := repo.NewChecker(o.catalog, time.Time{}).KnownRule
+	known := func(id string) bool { return repo.KnownRule(o.catalog, id) }
 	if err := o.cfg.Validate(known); err != nil {
 		return usageErrorf("configuration%s: %v", sourceSuffix(o.cfg.Source), err)
 	}
