@@ -63,8 +63,8 @@ func realCodeTree(b *testing.B) []string {
 // BenchmarkCheckRealCode checks a tree of real code (realCodeTree: about 4,000 files and
 // 55 MB with the corpus) and times ripgrep searching the same tree for the catalog's
 // endpoint paths. Metrics: rg_x, the library's best time over ripgrep's best; cli_rg_x, the
-// same for the `sunset check` command (start-up and report included), the figure the issue
-// bounds at 3; files and MB checked. Run it with
+// same for the `sunset check` command (start-up and report included; the two commands timed
+// by turns, five rounds), the figure the issue bounds at 3; files and MB checked. Run it with
 //
 //	SUNSET_CORPUS=/path/to/realworld go test ./scanner/repo -run '^$' -bench CheckRealCode -benchtime 3x
 //
@@ -93,8 +93,29 @@ func BenchmarkCheckRealCode(b *testing.B) {
 	rgArgs := append([]string{"-c", "--no-ignore", "--hidden", grepPattern()}, roots...)
 	reportAgainst(b, ours, "rg", rgArgs...)
 	cliArgs := append([]string{"check", "--fail-on", "none", "--as-of", "2026-01-01", "--format", "json:" + filepath.Join(b.TempDir(), "out.json")}, roots...)
-	cli := timeCommand(b, sunsetBinary(b), cliArgs...)
 	rg, _ := exec.LookPath("rg")
-	b.ReportMetric(cli.Seconds()*1000, "cli_ms")
-	b.ReportMetric(cli.Seconds()/timeCommand(b, rg, rgArgs...).Seconds(), "cli_rg_x")
+	best := bestAlternating(b, 5, append([]string{sunsetBinary(b)}, cliArgs...), append([]string{rg}, rgArgs...))
+	b.ReportMetric(best[0].Seconds()*1000, "cli_ms")
+	b.ReportMetric(best[0].Seconds()/best[1].Seconds(), "cli_rg_x")
+}
+
+// bestAlternating runs the commands one after the other, n rounds, and returns the best
+// time of each: on a machine other work shares, each is timed in the same moments as the
+// others, so that their ratio says more than one time alone.
+func bestAlternating(b *testing.B, n int, cmds ...[]string) []time.Duration {
+	best := make([]time.Duration, len(cmds))
+	for range n {
+		for i, c := range cmds {
+			start := time.Now()
+			cmd := exec.Command(c[0], c[1:]...)
+			cmd.Env = append(os.Environ(), "NO_COLOR=1")
+			if err := cmd.Run(); err != nil && cmd.ProcessState == nil {
+				b.Fatalf("%s: %v", c[0], err)
+			}
+			if d := time.Since(start); best[i] == 0 || d < best[i] {
+				best[i] = d
+			}
+		}
+	}
+	return best
 }
