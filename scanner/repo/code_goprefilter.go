@@ -11,21 +11,21 @@ import (
 
 // goPrefilter decides whether a Go file holding a needle is worth parsing: go/parser is
 // most of what checking Go costs, and in an SDK's or a provider's source the needles
-// ("settings", "filters") are everywhere as identifiers. In Go a path, a fragment or an
-// expression is only ever in a string literal, and an SDK's names count only in a file
-// importing it (import paths are literals too), so a Go file is parsed when one of its
-// literals hold every literal segment of a route, each as a whole segment (wholeSegment), or
-// a field (needleWords), or when it imports an SDK whose needles it holds anywhere.
+// ("settings", "filters") are everywhere as identifiers. In Go a path, a fragment, an
+// expression or a setting id is only ever in a string literal, and an SDK's names count only
+// in a file importing it (import paths are literals too), so a Go file is parsed when its
+// literals hold every literal segment of a route, each as a whole segment (newRouteFinder),
+// or a deprecated field or setting id (needleWords), or when it imports an SDK whose names it
+// holds anywhere.
 type goPrefilter struct {
 	d *codeDetector
-	// routes finds the words of a route, each a whole segment of a path in a literal;
-	// fields the deprecated expression fields.
+	// routes finds the words of a route, each a whole segment of a path in a literal; words
+	// the deprecated expression fields and zone setting ids, each of which counts alone.
 	routes *setFinder
-	fields *multiFinder
+	words  *multiFinder
 	// sdk holds per SDK of the table speaking Go the needles of its names, searched in the
-	// whole file, and settings those of the setting ids its setting calls take, searched in
-	// its literals (nil for the others).
-	sdk, settings []*multiFinder
+	// whole file (nil for the others).
+	sdk []*multiFinder
 	// firsts are the first bytes of the Go SDKs' import paths: a literal starting with
 	// another cannot be one.
 	firsts [256]bool
@@ -34,17 +34,13 @@ type goPrefilter struct {
 func newGoPrefilter(d *codeDetector, cat *catalog.Catalog) *goPrefilter {
 	routes, fields, settings := needleWords(cat)
 	n := len(d.table.SDKs)
-	g := &goPrefilter{d: d, routes: newRouteFinder(routes), fields: newWordFinder(fields),
-		sdk: make([]*multiFinder, n), settings: make([]*multiFinder, n)}
+	g := &goPrefilter{d: d, routes: newRouteFinder(routes), words: newWordFinder(append(fields, settings...)), sdk: make([]*multiFinder, n)}
 	for i := range d.table.SDKs {
 		s := &d.table.SDKs[i]
 		if !s.SpeaksFor("go") {
 			continue
 		}
 		g.sdk[i] = newWordFinder(sdkWords(s, true))
-		if len(s.SettingCalls) > 0 {
-			g.settings[i] = newWordFinder(settings)
-		}
 		for _, imp := range s.Imports {
 			if imp != "" {
 				g.firsts[imp[0]] = true
@@ -72,10 +68,10 @@ func (g *goPrefilter) worthReading(in *input) bool {
 			}
 		}
 	})
-	worth := g.routes.anyIn(buf) || g.fields.anyIn(buf)
+	worth := g.routes.anyIn(buf) || g.words.anyIn(buf)
 	for i := range g.d.table.SDKs {
 		if !worth && g.sdk[i] != nil && slices.Contains(sdks, &g.d.table.SDKs[i]) {
-			worth = g.sdk[i].anyIn(in.lower) || (g.settings[i] != nil && g.settings[i].anyIn(buf))
+			worth = g.sdk[i].anyIn(in.lower)
 		}
 	}
 	*bp = buf[:0]

@@ -63,6 +63,7 @@ func TestGoPrefilterSkipsNamesOutsideLiterals(t *testing.T) {
 		{"a route's last word before another segment", "package p\nvar s = \"zones/%s/settings/ssl\"\n", false},
 		{"a route's last word before a query", "package p\nvar s = \"zones/%s/settings?x=1\"\n", true},
 		{"a route word before a parameter", "package p\nvar s = \"zones/%s/filters/%s\"\n", true},
+		{"a deprecated setting id in a list", "package p\nvar retired = []string{\"always_online\", \"mobile_redirect\"}\n", true},
 		{"an expression field", "package p\nvar e = `ip.geoip.country eq \"XX\"`\n", true},
 		{"SDK names without the SDK", "package p\nfunc f(api A) { api.FirewallRules(); c.Firewall.Rules.List() }\n", false},
 		{"an SDK call of the imported SDK", "package p\nimport \"github.com/cloudflare/cloudflare-go\"\nfunc f(api A) { api.FirewallRules() }\n", true},
