@@ -1,6 +1,7 @@
 package repo
 
 import (
+	"bytes"
 	"slices"
 	"strings"
 	"sync"
@@ -26,9 +27,9 @@ type goPrefilter struct {
 	// sdk holds per SDK of the table speaking Go the needles of its names, searched in the
 	// whole file (nil for the others).
 	sdk []*multiFinder
-	// firsts are the first bytes of the Go SDKs' import paths: a literal starting with
-	// another cannot be one.
-	firsts [256]bool
+	// imports are the Go SDKs' import paths: only a literal starting with one can import
+	// an SDK.
+	imports [][]byte
 }
 
 func newGoPrefilter(d *codeDetector, cat *catalog.Catalog) *goPrefilter {
@@ -42,9 +43,7 @@ func newGoPrefilter(d *codeDetector, cat *catalog.Catalog) *goPrefilter {
 		}
 		g.sdk[i] = newWordFinder(sdkWords(s, true))
 		for _, imp := range s.Imports {
-			if imp != "" {
-				g.firsts[imp[0]] = true
-			}
+			g.imports = append(g.imports, []byte(imp))
 		}
 	}
 	return g
@@ -60,7 +59,7 @@ func (g *goPrefilter) worthReading(in *input) bool {
 	var sdks []*catalog.SDK
 	golang.Literals(in.data, func(start, end int) {
 		buf = append(append(buf, in.lower[start:end]...), '\n')
-		if end > start && g.firsts[in.data[start]] {
+		if g.mayImport(in.data[start:end]) {
 			for _, s := range g.d.sdksOfImport(string(in.data[start:end]), "go") {
 				if !slices.Contains(sdks, s) {
 					sdks = append(sdks, s)
@@ -77,6 +76,16 @@ func (g *goPrefilter) worthReading(in *input) bool {
 	*bp = buf[:0]
 	litPool.Put(bp)
 	return worth
+}
+
+// mayImport reports whether lit starts with an SDK's import path.
+func (g *goPrefilter) mayImport(lit []byte) bool {
+	for _, imp := range g.imports {
+		if bytes.HasPrefix(lit, imp) {
+			return true
+		}
+	}
+	return false
 }
 
 // newRouteFinder finds the words of a route in literals gathered one a line, each a whole
