@@ -168,14 +168,8 @@ func (c *Checker) Check(ctx context.Context, opts Options) (*Result, error) {
 // the tree is skipped as what it is rather than failing the run as too large. The file is
 // read into a buffer the walk reuses (nothing a check returns refers to it).
 func (c *Checker) checkWalked(w *walker, f walkFile, maxSize int64) (FileResult, int64, bool) {
-	bp := readPool.Get().(*[]byte)
-	data, err := safefile.ReadFileInto(f.abs, maxSize, false, *bp)
-	defer func() {
-		if cap(data) <= maxPooledRead {
-			*bp = data[:0]
-		}
-		readPool.Put(bp)
-	}()
+	data, err := safefile.ReadFileInto(f.abs, maxSize, false, readBuffers.get())
+	defer func() { readBuffers.put(data) }()
 	var tooLarge *safefile.TooLargeError
 	switch {
 	case errors.As(err, &tooLarge):
@@ -214,11 +208,9 @@ func (c *Checker) checkWalked(w *walker, f walkFile, maxSize int64) (FileResult,
 	return fr, int64(len(data)), true
 }
 
-// readPool recycles the buffers files are read into; one grown past maxPooledRead (a large
-// file) is left to the collector rather than held.
-var readPool = sync.Pool{New: func() any { b := make([]byte, 0, 32<<10); return &b }}
-
-const maxPooledRead = 1 << 20
+// readBuffers are the buffers files are read into, lowerBuffers those of their lowercase
+// copies (see byteBuffers).
+var readBuffers, lowerBuffers = newByteBuffers(), newByteBuffers()
 
 // CheckReader checks one file read from r (standard input): kind says how to read it and name
 // is the path its findings carry. Files over maxSize (0 = DefaultMaxFileSize) are an error;

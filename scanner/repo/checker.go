@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"golang.org/x/sync/semaphore"
@@ -146,9 +145,6 @@ type FileResult struct {
 	Unread string
 }
 
-// bufPool recycles the lowercase copies the text prefilters search.
-var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 64<<10); return &b }}
-
 // CheckFile checks the contents of one file. displayPath is the path findings carry (slash
 // separated, relative to where the check runs); it is also part of each fingerprint.
 func (c *Checker) CheckFile(displayPath string, kind Kind, data []byte) FileResult {
@@ -162,10 +158,9 @@ func (c *Checker) CheckFile(displayPath string, kind Kind, data []byte) FileResu
 		hits = append(hits, h)
 	}
 
-	bp := bufPool.Get().(*[]byte)
 	in := &input{path: displayPath, kind: kindOfContent(kind, data), data: data, li: newLineIndex(data)}
-	in.lower = toLower((*bp)[:0], data)
-	defer func() { *bp = in.lower[:0]; bufPool.Put(bp) }()
+	in.lower = toLower(lowerBuffers.get(), data)
+	defer lowerBuffers.put(in.lower)
 	for _, d := range c.detectors {
 		if d.reads(in.kind) {
 			spans = append(spans, d.check(c, in, add)...)
