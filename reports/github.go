@@ -105,6 +105,9 @@ func (g GitHub) Write(w io.Writer, r *Report) error {
 		props := [][2]string{{"title", "sunset: incomplete scan"}}
 		githubCommand(bw, "warning", props, fitGitHub(incompleteMessage(r), "", githubRoom("warning", props), g.whole()))
 	}
+	for _, line := range SkippedLines(r, 0) {
+		githubCommand(bw, "notice", [][2]string{{"title", "sunset: files not read"}}, line)
+	}
 	bw.WriteString(ToolName + ": " + summaryLine(r, newTableStyles(io.Discard, false), 0) + "\n")
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("writing GitHub annotations: %w", err)

@@ -228,7 +228,8 @@ func summaryCards(r *Report) []htmlCard {
 	s := r.Summary
 	var cards []htmlCard
 	if r.Source.Kind == SourceFiles {
-		cards = append(cards, htmlCard{Key: "files", Label: "files scanned", Value: strconv.Itoa(s.FilesScanned)})
+		// The files not read are named under the count (SkippedLines), as every format does.
+		cards = append(cards, htmlCard{Key: "files", Label: "files scanned", Value: strconv.Itoa(s.FilesScanned), Note: strings.Join(SkippedLines(r, 0), "")})
 	} else {
 		note := ""
 		if s.Accounts > 0 {

@@ -14,6 +14,9 @@ import (
 // JUnitErrorSuite is the name of the test suite that lists what could not be read.
 const JUnitErrorSuite = "sunset: incomplete scan"
 
+// JUnitSkippedSuite names the suite of the files a files scan did not read.
+const JUnitSkippedSuite = "sunset: files not read"
+
 // JUnit writes JUnit XML for CI systems that show test reports (GitLab, Jenkins, Azure
 // Pipelines, CircleCI): one <testsuite> per rule of Report.Catalog that has findings, one
 // <testcase> per finding named after its place (file and line, else zone or account) and
@@ -153,6 +156,9 @@ func (JUnit) Write(w io.Writer, r *Report) error {
 		suite.Tests, suite.Errors = len(suite.Cases.cases), len(suite.Cases.cases)
 		doc.add(suite)
 	}
+	if len(r.Summary.Skipped) > 0 {
+		doc.add(junitSkippedFiles(r.Summary.Skipped, stamp))
+	}
 
 	// Encoded into the writer, not a buffer: the document is as large as the findings.
 	bw := bufio.NewWriterSize(w, streamBufSize)
@@ -167,6 +173,20 @@ func (JUnit) Write(w io.Writer, r *Report) error {
 		return fmt.Errorf("writing JUnit XML: %w", err)
 	}
 	return nil
+}
+
+// junitSkippedFiles is the suite of the files a files scan did not read, each a skipped
+// case: they do not fail the run, and are named.
+func junitSkippedFiles(skipped []scanner.SkippedFile, stamp string) junitSuite {
+	suite := junitSuite{Name: JUnitSkippedSuite, Time: "0", Timestamp: stamp}
+	for _, f := range skipped {
+		suite.Cases.cases = append(suite.Cases.cases, junitCase{
+			Name: xmlText(f.Path), ClassName: ToolName + ".skipped", Time: "0", File: xmlText(slashPath(f.Path)),
+			Skipped: &junitSkipped{Message: "not read: " + orElse(xmlText(f.Why), "skipped")},
+		})
+	}
+	suite.Tests, suite.Skipped = len(skipped), len(skipped)
+	return suite
 }
 
 // add appends a suite and adds its counts to the totals.

@@ -130,6 +130,9 @@ func markdownHead(r *Report) string {
 			b.WriteString("some zones or files could not be read, so findings may be missing.\n")
 		}
 	}
+	for _, line := range SkippedLines(r, 0) {
+		b.WriteString("\n" + escapeMarkdown(line) + ".\n")
+	}
 	if len(s.ByRule) > 0 {
 		info := make(map[string]RuleInfo, len(r.Catalog))
 		for _, c := range r.Catalog {

@@ -35,6 +35,7 @@ func OutcomeLines(r *Report, o OutcomeOptions) []string {
 	var lines []string
 	if !o.Brief {
 		lines = append(lines, UnreadLines(r, o.MaxUnread)...)
+		lines = append(lines, SkippedLines(r, o.MaxUnread)...)
 		lines = append(lines, RetiredLines(r)...)
 	}
 	return append(lines, summaryOutcome(r, o))
@@ -94,6 +95,9 @@ func completeness(r *Report, interrupted bool) string {
 		parts = append(parts, Plural(s.FilesScanned, "file", "files")+" checked")
 		if s.FilesFailed > 0 {
 			parts = append(parts, Plural(s.FilesFailed, "file", "files")+" not fully read")
+		}
+		if s.FilesSkipped > 0 {
+			parts = append(parts, strconv.Itoa(s.FilesSkipped)+" skipped")
 		}
 	}
 	if s.RetiredEndpoints > 0 {
@@ -165,6 +169,31 @@ func UnreadLines(r *Report, maxPlaces int) []string {
 		lines = append(lines, line)
 	}
 	return lines
+}
+
+// SkippedLines names the files a files scan did not read (Summary.Skipped) on one line,
+// each with why, up to maxFiles (0: DefaultMaxUnread), then counts the rest:
+//
+//	2 files not read: assets/logo.png (binary), current (symbolic link)
+//
+// Nothing when every file met was read. The line is sanitised.
+func SkippedLines(r *Report, maxFiles int) []string {
+	skipped := r.Summary.Skipped
+	if len(skipped) == 0 {
+		return nil
+	}
+	if maxFiles <= 0 {
+		maxFiles = DefaultMaxUnread
+	}
+	names := make([]string, 0, min(len(skipped), maxFiles))
+	for _, f := range skipped[:min(len(skipped), maxFiles)] {
+		names = append(names, textsafe.Sanitize(f.Path)+" ("+textsafe.Sanitize(f.Why)+")")
+	}
+	line := Plural(len(skipped), "file", "files") + " not read: " + strings.Join(names, ", ")
+	if more := len(skipped) - len(names); more > 0 {
+		line += " and " + strconv.Itoa(more) + " more (the JSON report's summary lists every one)"
+	}
+	return []string{line}
 }
 
 // placeOf returns the kind ("zone", "file", "account", "run") and sanitised label of an error's place.

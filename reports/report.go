@@ -95,6 +95,11 @@ type Summary struct {
 	// read or parsed.
 	FilesScanned int `json:"files_scanned"`
 	FilesFailed  int `json:"files_failed"`
+	// FilesSkipped counts Skipped: the files a files scan met and did not read, each with
+	// why (binary, symbolic link, FIFO, written by sunset), sorted by path. They do not make
+	// the report incomplete, but every format names them.
+	FilesSkipped int                   `json:"files_skipped,omitempty"`
+	Skipped      []scanner.SkippedFile `json:"skipped,omitempty"`
 	// RetiredEndpoints counts the entries of Report.Retired.
 	RetiredEndpoints int `json:"retired_endpoints"`
 	// Incomplete is true when anything could not be read (an endpoint that answered retired
@@ -161,6 +166,8 @@ type Input struct {
 	// temporary file (scanner.Live.ResultList); the report shares it and does not close it.
 	List   *scanner.FindingList
 	Errors []scanner.RunError
+	// Skipped are the files a files scan did not read (Summary.Skipped).
+	Skipped []scanner.SkippedFile
 	// Retired are the endpoints that answered retired (scanner.Result.Retired); NewReport
 	// adds one error for each.
 	Retired []scanner.RetiredNote
@@ -209,6 +216,11 @@ func NewReport(in Input) *Report {
 	src.Paths = append([]string(nil), src.Paths...)
 	summary := buildSummary(findings, errs, in.Counts, in.FailOn)
 	summary.RetiredEndpoints = len(retired)
+	if len(in.Skipped) > 0 {
+		summary.Skipped = append([]scanner.SkippedFile(nil), in.Skipped...)
+		sort.SliceStable(summary.Skipped, func(i, j int) bool { return summary.Skipped[i].Path < summary.Skipped[j].Path })
+		summary.FilesSkipped = len(summary.Skipped)
+	}
 	return &Report{
 		SchemaVersion: SchemaVersion,
 		Tool:          Tool{Name: ToolName, Version: in.Version},

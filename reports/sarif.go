@@ -289,8 +289,23 @@ func sarifInvocationOf(r *Report) sarifInvocation {
 		}
 		inv.ToolExecutionNotifications = append(inv.ToolExecutionNotifications, n)
 	}
+	// The files not read, as notes (they leave the run successful); a tree of images does
+	// not make a notification each: past sarifMaxSkipped, one counts the rest.
+	for i, f := range r.Summary.Skipped {
+		if i == sarifMaxSkipped {
+			inv.ToolExecutionNotifications = append(inv.ToolExecutionNotifications, sarifNotification{Level: "note",
+				Message: sarifText{Text: fmt.Sprintf("%d more files not read (the JSON report's summary lists every one)", len(r.Summary.Skipped)-i)}})
+			break
+		}
+		inv.ToolExecutionNotifications = append(inv.ToolExecutionNotifications, sarifNotification{Level: "note",
+			Message:   sarifText{Text: "not read: " + orElse(textsafe.Sanitize(f.Why), "skipped")},
+			Locations: []sarifLocation{{PhysicalLocation: &sarifPhysical{ArtifactLocation: sarifArtifact{URI: artifactURI(f.Path)}}}}})
+	}
 	return inv
 }
+
+// sarifMaxSkipped bounds the notes naming files not read.
+const sarifMaxSkipped = 100
 
 // sarifResultOf converts one finding.
 func sarifResultOf(f *scanner.Finding, index map[string]int) sarifResult {

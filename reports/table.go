@@ -183,6 +183,10 @@ func (t Table) Write(w io.Writer, r *Report) error {
 			writeText(bw, hang(line, width, "  ", "    "))
 		}
 	}
+	for _, line := range SkippedLines(r, 0) {
+		bw.WriteByte('\n')
+		writeText(bw, hang(line, width, "", "  "))
+	}
 	if len(rules) > 0 && !brief {
 		bw.WriteByte('\n')
 		writeRulesHit(bw, st, rules, width)
@@ -579,6 +583,9 @@ func summaryLine(r *Report, st tableStyles, width int) string {
 	}
 	if files {
 		parts = append(parts, Plural(s.FilesFailed, "file", "files")+" failed")
+		if s.FilesSkipped > 0 {
+			parts = append(parts, strconv.Itoa(s.FilesSkipped)+" skipped")
+		}
 	}
 	if s.Suppressed > 0 {
 		parts = append(parts, strconv.Itoa(s.Suppressed)+" suppressed")

@@ -86,6 +86,14 @@ type RunError struct {
 	Message string `json:"message"`
 }
 
+// SkippedFile is a file a files scan met and did not read, and why: "binary", "symbolic
+// link", "FIFO", "socket", "device", or written by sunset itself ("written by sunset:
+// baseline"). A skipped file does not make a run incomplete, but every report names it.
+type SkippedFile struct {
+	Path string `json:"path"`
+	Why  string `json:"why"`
+}
+
 // RetiredNote records an endpoint that answered as retired (404/410/4xx past its end of life)
 // while collecting: evidence that the entry is gone here, not a failure. RuleIDs are the
 // catalog entries whose endpoints match it.

@@ -57,13 +57,13 @@ func TestScriptsWithNULAreChecked(t *testing.T) {
 			switch {
 			case len(res.Findings) > 0:
 				got = "finding"
-			case len(res.Binary) == 1 && strings.HasSuffix(res.Binary[0], tt.path):
+			case len(res.Skipped) == 1 && res.Skipped[0].Why == "binary" && strings.HasSuffix(res.Skipped[0].Path, tt.path):
 				got = "binary"
 			case len(res.Errors) == 1 && res.Errors[0].What == "binary" && res.Incomplete():
 				got = "error"
 			}
 			if got != tt.want {
-				t.Fatalf("got %s (findings %d, binary %v, errors %+v), want %s", got, len(res.Findings), res.Binary, res.Errors, tt.want)
+				t.Fatalf("got %s (findings %d, skipped %v, errors %+v), want %s", got, len(res.Findings), res.Skipped, res.Errors, tt.want)
 			}
 		})
 	}

@@ -61,11 +61,13 @@ type Result struct {
 	// recognised by their content (RecogniseOutput) and not checked, sorted by path: a run
 	// never reports what an earlier run wrote into the tree.
 	Outputs []OwnOutput
-	// Binary are the files skipped as binary (looksBinary), sorted by path; one that may be
-	// run as a script is in Errors instead.
-	Binary []string
+	// Skipped are the files the walk met and did not read, sorted by path, with why: binary
+	// (looksBinary; one that may be run as a script is in Errors instead), a symbolic link, a
+	// FIFO, socket or device, or one of Outputs. Reports name every one, so that nothing
+	// left out passes unsaid.
+	Skipped []scanner.SkippedFile
 	// FilesScanned counts files read and checked; FilesFailed those in Errors (a file not
-	// fully read counts in both); FilesSkipped binary files, symbolic links and Outputs.
+	// fully read counts in both); FilesSkipped the Skipped and sunset's configuration file.
 	FilesScanned, FilesFailed, FilesSkipped int
 	// Bytes is the total size of the files checked.
 	Bytes int64
@@ -111,16 +113,18 @@ func (c *Checker) Check(ctx context.Context, opts Options) (*Result, error) {
 			res.FilesFailed++
 			mu.Unlock()
 		},
-		skip: func() { mu.Lock(); res.FilesSkipped++; mu.Unlock() },
-		binary: func(path string) {
+		skip: func(path, why string) {
 			mu.Lock()
-			res.Binary = append(res.Binary, path)
+			if why != "" {
+				res.Skipped = append(res.Skipped, scanner.SkippedFile{Path: path, Why: why})
+			}
 			res.FilesSkipped++
 			mu.Unlock()
 		},
 		own: func(path string, kind OutputKind) {
 			mu.Lock()
 			res.Outputs = append(res.Outputs, OwnOutput{Path: path, Kind: kind})
+			res.Skipped = append(res.Skipped, scanner.SkippedFile{Path: path, Why: "written by sunset: " + string(kind)})
 			res.FilesSkipped++
 			mu.Unlock()
 		},
@@ -152,7 +156,7 @@ func (c *Checker) Check(ctx context.Context, opts Options) (*Result, error) {
 	res.Findings = append(res.Findings, posted.findings()...)
 	scanner.SortFindings(res.Findings)
 	sort.Slice(res.Outputs, func(i, j int) bool { return res.Outputs[i].Path < res.Outputs[j].Path })
-	sort.Strings(res.Binary)
+	sort.Slice(res.Skipped, func(i, j int) bool { return res.Skipped[i].Path < res.Skipped[j].Path })
 	sort.Slice(res.Errors, func(i, j int) bool {
 		a, b := res.Errors[i], res.Errors[j]
 		if a.Path != b.Path {
@@ -169,14 +173,8 @@ func (c *Checker) Check(ctx context.Context, opts Options) (*Result, error) {
 // the tree is skipped as what it is rather than failing the run as too large. The file is
 // read into a buffer the walk reuses (nothing a check returns refers to it).
 func (c *Checker) checkWalked(w *walker, f walkFile, maxSize int64) (FileResult, int64, bool) {
-	bp := readPool.Get().(*[]byte)
-	data, err := safefile.ReadFileInto(f.abs, maxSize, false, *bp)
-	defer func() {
-		if cap(data) <= maxPooledRead {
-			*bp = data[:0]
-		}
-		readPool.Put(bp)
-	}()
+	data, err := safefile.ReadFileInto(f.abs, maxSize, false, readBuffers.get())
+	defer func() { readBuffers.put(data) }()
 	var tooLarge *safefile.TooLargeError
 	switch {
 	case errors.As(err, &tooLarge):
@@ -193,7 +191,7 @@ func (c *Checker) checkWalked(w *walker, f walkFile, maxSize int64) (FileResult,
 		return FileResult{}, 0, false
 	}
 	if path.Base(filepath.ToSlash(f.display)) == ConfigFileName {
-		w.skip() // sunset's own configuration: not a file of the repository's to check
+		w.skip(f.display, "") // sunset's own configuration: not a file of the repository's to check
 		return FileResult{}, 0, false
 	}
 	if looksBinary(f.display, data) {
@@ -201,7 +199,7 @@ func (c *Checker) checkWalked(w *walker, f walkFile, maxSize int64) (FileResult,
 			w.fail(f.display, "binary", "looks binary (control bytes, NUL) but may be run as a script (executable, or in a directory of commands): not checked; if it is a script, check it as text (sunset check --stdin-name NAME.sh - < FILE), else exclude it (--exclude)")
 			return FileResult{}, 0, false
 		}
-		w.binary(f.display)
+		w.skip(f.display, "binary")
 		return FileResult{}, 0, false
 	}
 	if kind, ok := RecogniseOutput(data, true); ok {
@@ -215,11 +213,9 @@ func (c *Checker) checkWalked(w *walker, f walkFile, maxSize int64) (FileResult,
 	return fr, int64(len(data)), true
 }
 
-// readPool recycles the buffers files are read into; one grown past maxPooledRead (a large
-// file) is left to the collector rather than held.
-var readPool = sync.Pool{New: func() any { b := make([]byte, 0, 32<<10); return &b }}
-
-const maxPooledRead = 1 << 20
+// readBuffers are the buffers files are read into, lowerBuffers those of their lowercase
+// copies (see byteBuffers).
+var readBuffers, lowerBuffers = newByteBuffers(), newByteBuffers()
 
 // CheckReader checks one file read from r (standard input): kind says how to read it and name
 // is the path its findings carry. Files over maxSize (0 = DefaultMaxFileSize) are an error;
@@ -235,6 +231,7 @@ func (c *Checker) CheckReader(r io.Reader, name string, kind Kind, maxSize int64
 	res := &Result{}
 	if out, ok := RecogniseOutput(data, int64(len(data)) <= maxSize); ok {
 		res.Outputs = []OwnOutput{{Path: name, Kind: out}}
+		res.Skipped = []scanner.SkippedFile{{Path: name, Why: "written by sunset: " + string(out)}}
 		res.FilesSkipped = 1
 		return res, nil
 	}
@@ -282,9 +279,9 @@ type walker struct {
 	maxSize   int64 // bound of every file read, ignore files included
 	file      func(walkFile)
 	fail      func(path, what, msg string)
-	skip      func()
-	binary    func(path string)                  // a file skipped as binary
-	own       func(path string, kind OutputKind) // a file sunset wrote, not checked
+	// skip counts a file not read; why, when not empty, says what it is for the reports.
+	skip func(path, why string)
+	own  func(path string, kind OutputKind) // a file sunset wrote, not checked
 }
 
 func (w *walker) root(root string) {
@@ -349,28 +346,30 @@ func (w *walker) dir(root, rel string, ign ignoreSet) {
 		if rel != "" {
 			childRel = rel + "/" + name
 		}
-		t := e.Type()
-		switch {
-		case t&fs.ModeSymlink != 0:
-			w.skip()
-			continue
-		case e.IsDir():
-			if skipDirs[name] || ign.ignored(childRel, true) || w.exclude.match(childRel, true) {
-				continue
+		if e.IsDir() {
+			if !skipDirs[name] && !ign.ignored(childRel, true) && !w.exclude.match(childRel, true) {
+				w.dir(root, childRel, ign)
 			}
-			w.dir(root, childRel, ign)
-			continue
-		case !t.IsRegular():
-			continue // sockets, devices, pipes
-		}
-		if ign.ignored(childRel, false) || w.exclude.match(childRel, false) {
 			continue
 		}
-		if len(w.include) > 0 && !w.include.match(childRel, false) {
+		if ign.ignored(childRel, false) || w.exclude.match(childRel, false) || len(w.include) > 0 && !w.include.match(childRel, false) {
+			continue
+		}
+		if why := notRegular(e.Type()); why != "" {
+			w.skip(displayJoin(root, childRel), why) // a link is not followed, a pipe not waited on
 			continue
 		}
 		w.file(walkFile{abs: filepath.Join(abs, name), display: displayJoin(root, childRel)})
 	}
+}
+
+// notRegular says what a directory entry that is not a regular file is ("symbolic link",
+// "FIFO"), "" for a regular file.
+func notRegular(t fs.FileMode) string {
+	if t.IsRegular() {
+		return ""
+	}
+	return strings.TrimPrefix(safefile.Describe(t), "a ")
 }
 
 // displayJoin is the slash-separated path a finding carries: the root as given, cleaned,

@@ -5,8 +5,9 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"sync"
 	"time"
+
+	"golang.org/x/sync/semaphore"
 
 	"github.com/sunsetscan/sunset/scanner/vocab"
 
@@ -98,6 +99,8 @@ type Checker struct {
 	detectors []detector
 	// entries caches catalog lookups with their severity as of asOf.
 	entries map[string]entrySev
+	// budget bounds the structure read at once (see structure).
+	budget *semaphore.Weighted
 }
 
 type entrySev struct {
@@ -111,7 +114,7 @@ func NewChecker(cat *catalog.Catalog, asOf time.Time) *Checker {
 	if cat == nil {
 		cat = catalog.Default()
 	}
-	c := &Checker{cat: cat, asOf: asOf, entries: map[string]entrySev{}}
+	c := &Checker{cat: cat, asOf: asOf, entries: map[string]entrySev{}, budget: newStructureBudget()}
 	for _, e := range cat.Entries() {
 		c.entries[string(e.ID)] = entrySev{e: e, sev: e.SeverityAt(asOf)}
 	}
@@ -123,11 +126,18 @@ func NewChecker(cat *catalog.Catalog, asOf time.Time) *Checker {
 }
 
 // KnownRule reports whether id is a catalog rule or one of the tool's own rules.
-func (c *Checker) KnownRule(id string) bool {
-	if _, ok := c.entries[id]; ok {
+func (c *Checker) KnownRule(id string) bool { return KnownRule(c.cat, id) }
+
+// KnownRule reports whether id is a rule of cat (nil means catalog.Default()) or one of the
+// tool's own rules, without compiling a Checker.
+func KnownRule(cat *catalog.Catalog, id string) bool {
+	if _, ok := toolRules[id]; ok {
 		return true
 	}
-	_, ok := toolRules[id]
+	if cat == nil {
+		cat = catalog.Default()
+	}
+	_, ok := cat.Lookup(vocab.RuleID(id))
 	return ok
 }
 
@@ -148,9 +158,6 @@ type FileResult struct {
 	PostsRules bool
 }
 
-// bufPool recycles the lowercase copies the text prefilters search.
-var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 64<<10); return &b }}
-
 // CheckFile checks the contents of one file. displayPath is the path findings carry (slash
 // separated, relative to where the check runs); it is also part of each fingerprint.
 func (c *Checker) CheckFile(displayPath string, kind Kind, data []byte) FileResult {
@@ -164,10 +171,9 @@ func (c *Checker) CheckFile(displayPath string, kind Kind, data []byte) FileResu
 		hits = append(hits, h)
 	}
 
-	bp := bufPool.Get().(*[]byte)
 	in := &input{path: displayPath, kind: kindOfContent(kind, data), data: data, li: newLineIndex(data)}
-	in.lower = toLower((*bp)[:0], data)
-	defer func() { *bp = in.lower[:0]; bufPool.Put(bp) }()
+	in.lower = toLower(lowerBuffers.get(), data)
+	defer lowerBuffers.put(in.lower)
 	for _, d := range c.detectors {
 		if d.reads(in.kind) {
 			spans = append(spans, d.check(c, in, add)...)
@@ -243,19 +249,19 @@ func dropShadowed(hits []hit) []hit {
 // toLower appends data lowercased (ASCII only, which is what the prefilters need) to dst.
 func toLower(dst, data []byte) []byte {
 	start := len(dst)
-	dst = append(dst, data...)
+	if cap(dst)-start < len(data) {
+		dst = append(dst, data...) // grown without zeroing first, as slices.Grow would
+	}
+	dst = dst[:start+len(data)]
 	b := dst[start:]
 	i := 0
-	// Eight bytes at a time: every file is lowercased once for the prefilters, so this loop
-	// runs over every byte a check reads.
-	for ; i+8 <= len(b); i += 8 {
-		w := binary.LittleEndian.Uint64(b[i:])
-		binary.LittleEndian.PutUint64(b[i:], lowerWord(w))
+	// Eight bytes at a time, read from data and written once: every file is lowercased for
+	// the prefilters, so this loop runs over every byte a check reads.
+	for ; i+8 <= len(data); i += 8 {
+		binary.LittleEndian.PutUint64(b[i:], lowerWord(binary.LittleEndian.Uint64(data[i:])))
 	}
-	for ; i < len(b); i++ {
-		if c := b[i]; c >= 'A' && c <= 'Z' {
-			b[i] = c + 32
-		}
+	for ; i < len(data); i++ {
+		b[i] = lowerByte(data[i])
 	}
 	return dst
 }

@@ -27,6 +27,8 @@ type codeDetector struct {
 	// needles are lowercase words one of which a file must hold to be read at all: the
 	// literal segments of deprecated routes, SDK names, expression fields (see newNeedles).
 	needles *multiFinder
+	// goNeedles are the needles of a Go file, by where it holds them.
+	goNeedles *goPrefilter
 	// scopes are the first literal segments of the catalog's routes ("zones", "accounts").
 	scopes map[string]bool
 }
@@ -44,16 +46,34 @@ func newCodeDetector(cat *catalog.Catalog, exprs *exprRules) *codeDetector {
 		}
 	}
 	d.needles = newNeedles(cat, d.table)
+	d.goNeedles = newGoPrefilter(d, cat)
 	return d
 }
 
 func (d *codeDetector) reads(k Kind) bool { _, ok := codeReaders[k]; return ok }
 
 func (d *codeDetector) check(c *Checker, in *input, add func(hit)) []span {
-	if !d.worthReading(in.lower) {
+	if !d.worthReading(in) {
 		return nil
 	}
+	release, pe := c.structure(in.kind, in.data)
+	if pe != nil {
+		add(parseHit(in.kind, pe))
+		return nil
+	}
+	defer release()
+	d.read(c, in, add)
+	return nil
+}
+
+// read reads the file as code and adds what it finds; a file its reader did not follow to
+// the end (nesting past the reader's bound) is also a parse hit that makes the run
+// incomplete.
+func (d *codeDetector) read(c *Checker, in *input, add func(hit)) {
 	f := codeReaders[in.kind](in.data)
+	if f.Unread != "" {
+		add(parseHit(in.kind, &parseError{Line: max(f.UnreadAt.Line, 1), Col: max(f.UnreadAt.Col, 1), Msg: f.Unread, Limit: true}))
+	}
 	cx := d.context(in, f)
 	d.paths(cx, add)
 	d.sdkCalls(cx, add)
@@ -63,51 +83,91 @@ func (d *codeDetector) check(c *Checker, in *input, add func(hit)) []span {
 	}
 	d.expressions(c, cx, add)
 	d.srvRecords(cx, add)
-	return nil
 }
 
 // newNeedles gathers the words a file must hold one of to be worth reading: per deprecated
-// route its longest literal segment but the scope (a path, a tail or an attribute chain of
-// the route spells all of them), per SDK name its longest part, the deprecated expression
-// fields less their last part; only those no shorter one is part of are kept ("settings"
-// makes "zonesettingsoverride" redundant).
+// route its longest word (needleWords), the expression fields, and those of every SDK
+// (sdkWords, and the setting ids when it has setting calls); only those no shorter one is
+// part of are kept ("settings" makes "zonesettingsoverride" redundant).
 func newNeedles(cat *catalog.Catalog, table *catalog.CodeTable) *multiFinder {
-	words := map[string]bool{}
+	routes, fields, settings := needleWords(cat)
+	var lits []string
+	for _, r := range routes {
+		lits = append(lits, longestWord(r.words))
+	}
+	lits = append(lits, fields...)
+	for i := range table.SDKs {
+		lits = append(lits, sdkWords(&table.SDKs[i], false)...)
+	}
+	// A setting call, an SDK's or a helper of the project's own, finds nothing but these.
+	lits = append(lits, settings...)
+	return newWordFinder(lits)
+}
+
+// needleWords are what a file's own strings must hold to be worth reading: all the words of
+// one of routes, per deprecated route its literal segments but the scope (a path, a tail
+// or an attribute chain of the route spells all of them), or one of fields, the deprecated
+// expression fields less their last part, and "srv" (an SRV record built in code,
+// srvRecords) while its data fields are deprecated; settings are the deprecated zone setting
+// ids, which count only in a file handing them to a setting call (an SDK's, or a helper of
+// its own: settingHelpers). All lowercase.
+func needleWords(cat *catalog.Catalog) (routes []routeNeedle, fields, settings []string) {
 	shared := sharedScopes(cat)
 	for _, e := range cat.Entries() {
 		for _, ep := range e.Match.Endpoints {
 			if !ep.Affected {
-				words[longestWord(routeWords(ep.Path, shared))] = true
+				segs := strings.Split(strings.Trim(ep.Path, "/"), "/")
+				routes = append(routes, routeNeedle{words: routeWords(ep.Path, shared), endsLiteral: !isPatternParam(segs[len(segs)-1])})
 			}
 		}
 		for _, f := range e.Match.ExpressionFields {
 			if i := strings.LastIndexByte(f, '.'); strings.Count(f, ".") >= 2 {
 				f = f[:i]
 			}
-			words[strings.ToLower(f)] = true
+			fields = append(fields, strings.ToLower(f))
 		}
-	}
-	for _, s := range table.SDKs {
-		for _, m := range []map[vocab.RuleID][]string{s.Calls, s.Services, s.Types} {
-			for _, names := range m {
-				for _, n := range names {
-					words[longestWord(strings.Split(normName(n), "."))] = true
-				}
-			}
-		}
-		for _, n := range s.SettingCalls {
-			words[longestWord(strings.Split(normName(n), "."))] = true
+		for _, s := range e.Match.Settings {
+			settings = append(settings, strings.ToLower(s))
 		}
 	}
 	if _, ok := cat.Lookup(vocab.SRVDataFields); ok {
-		words["srv"] = true // an SRV record built in code (srvRecords)
+		fields = append(fields, "srv")
 	}
-	delete(words, "")
-	all := make([]string, 0, len(words))
-	for w := range words {
-		all = append(all, w)
+	return routes, fields, settings
+}
+
+// sdkWords are the words of an SDK's calls, services and types, one of which a file using
+// them holds: per name its longest part, or with chains the whole name, a service followed
+// by the dot before its method ("firewall.rules."), as a language that writes names the way
+// sdks.yaml does (Go) spells the call.
+func sdkWords(s *catalog.SDK, chains bool) []string {
+	var out []string
+	add := func(names map[vocab.RuleID][]string, suffix string) {
+		for _, ns := range names {
+			for _, n := range ns {
+				if w := normName(n); chains {
+					out = append(out, w+suffix)
+				} else {
+					out = append(out, longestWord(strings.Split(w, ".")))
+				}
+			}
+		}
 	}
+	add(s.Calls, "")
+	add(s.Services, ".")
+	add(s.Types, "")
+	return out
+}
+
+// newWordFinder finds any of words (lowercase), keeping only those no shorter one is part of
+// ("settings" makes "zonesettingsoverride" redundant).
+func newWordFinder(words []string) *multiFinder {
+	all := slices.Clone(words)
 	slices.Sort(all)
+	all = slices.Compact(all)
+	if len(all) > 0 && all[0] == "" {
+		all = all[1:]
+	}
 	var out [][]byte
 	for _, w := range all {
 		if !slices.ContainsFunc(all, func(o string) bool { return o != w && strings.Contains(w, o) }) {
@@ -115,6 +175,13 @@ func newNeedles(cat *catalog.Catalog, table *catalog.CodeTable) *multiFinder {
 		}
 	}
 	return newMultiFinder(out)
+}
+
+// routeNeedle is a deprecated route's words (routeWords); endsLiteral says that its last
+// segment is its last word, not a parameter: a path of the route ends with it.
+type routeNeedle struct {
+	words       []string
+	endsLiteral bool
 }
 
 // routeWords are a route's literal segments, lowercased, less a first one that routes of
@@ -160,8 +227,14 @@ func longestWord(words []string) string {
 }
 
 // worthReading is the prefilter: a file holding none of the needles cannot produce a finding
-// of this detector, and is not read as code.
-func (d *codeDetector) worthReading(lower []byte) bool { return d.needles.anyIn(lower) }
+// of this detector, and is not read as code; nor can a Go file without them where they
+// count (goPrefilter, which implies the needles).
+func (d *codeDetector) worthReading(in *input) bool {
+	if in.kind == KindGo {
+		return d.goNeedles.worthReading(in)
+	}
+	return d.needles.anyIn(in.lower)
+}
 
 // codeContext is one file under the code detector: its code.File and what it says about
 // the API.
@@ -205,26 +278,32 @@ func (d *codeDetector) context(in *input, f *code.File) *codeContext {
 func (d *codeDetector) importedSDKs(f *code.File) []*catalog.SDK {
 	var out []*catalog.SDK
 	for _, imp := range f.Imports {
-		best, picked := 0, []*catalog.SDK(nil)
-		for i := range d.table.SDKs {
-			s := &d.table.SDKs[i]
-			if !s.SpeaksFor(f.Lang) {
-				continue
-			}
-			switch n := s.ImportMatch(imp); {
-			case n > best:
-				best, picked = n, []*catalog.SDK{s}
-			case n == best && n > 0:
-				picked = append(picked, s)
-			}
-		}
-		for _, s := range picked {
+		for _, s := range d.sdksOfImport(imp, f.Lang) {
 			if !slices.Contains(out, s) {
 				out = append(out, s)
 			}
 		}
 	}
 	return out
+}
+
+// sdksOfImport returns the SDKs speaking lang whose import imp is, those of the longest
+// matching import string only.
+func (d *codeDetector) sdksOfImport(imp, lang string) []*catalog.SDK {
+	best, picked := 0, []*catalog.SDK(nil)
+	for i := range d.table.SDKs {
+		s := &d.table.SDKs[i]
+		if !s.SpeaksFor(lang) {
+			continue
+		}
+		switch n := s.ImportMatch(imp); {
+		case n > best:
+			best, picked = n, []*catalog.SDK{s}
+		case n == best && n > 0:
+			picked = append(picked, s)
+		}
+	}
+	return picked
 }
 
 // mentionsAPI is the rest of the file-level evidence: the API's host or base path in the

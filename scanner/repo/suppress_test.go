@@ -128,7 +128,7 @@ func TestGitignoreMatchesGit(t *testing.T) {
 			}
 		},
 		fail: func(p, what, msg string) { t.Errorf("%s: %s", p, msg) },
-		skip: func() {},
+		skip: func(string, string) {},
 	}
 	w.root(dir)
 	sort.Strings(got)

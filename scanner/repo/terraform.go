@@ -139,12 +139,13 @@ func (r *tfRules) mayMatch(lower []byte) bool { return r.mayMatchIn(lower, lower
 // literals in the item, or, as a whole-file parse reads every resource of a file that holds
 // one reason to be read, any type a rule reads in a file that passes mayMatch, unless
 // the item pins every conditional attribute rule of its types to another value (a record
-// whose type = "A" has no SRV fields, however often the file says SRV).
-func (r *tfRules) itemMayMatch(part, lower []byte) bool {
+// whose type = "A" has no SRV fields, however often the file says SRV). fileMay is
+// mayMatch of the whole file, found once: per item, it made a file of many blocks quadratic.
+func (r *tfRules) itemMayMatch(part []byte, fileMay bool) bool {
 	if r.mayMatchIn(part, part) {
 		return true
 	}
-	return r.namesRuledType(part) && r.mayMatch(lower) && !r.pinnedAway(part)
+	return fileMay && r.namesRuledType(part) && !r.pinnedAway(part)
 }
 
 // namesRuledType reports whether part names a resource type some rule reads.
@@ -385,6 +386,12 @@ func (r *tfRules) check(c *Checker, displayPath string, kind Kind, data, lower [
 		_, e := exprResources[typ]
 		return typed && (a || b || s || e)
 	}
+	release, pe := c.structure(kind, data)
+	if pe != nil {
+		add(parseHit(kind, pe))
+		return nil
+	}
+	defer release()
 	var f tfFile
 	if kind == KindTerraformJSON {
 		f = readTFJSON(data, wanted, values)
@@ -394,7 +401,7 @@ func (r *tfRules) check(c *Checker, displayPath string, kind Kind, data, lower [
 			if r.parseAll || (values && !bytes.HasPrefix(part, []byte("resource")) && !bytes.HasPrefix(part, []byte("data"))) {
 				return true // values live in modules, locals, variables and top-level attributes
 			}
-			return typed && r.itemMayMatch(part, lower)
+			return typed && r.itemMayMatch(part, typed) // not parseAll here: typed is mayMatch(lower)
 		}
 		f = readHCL(data, displayPath, wanted, values, keep)
 	}
@@ -526,6 +533,9 @@ func hclLoc(r hcl.Range) scanner.Location {
 // parseHCLItems).
 func readHCL(data []byte, name string, wanted func(string) bool, values bool, keep func(start, end int) bool) tfFile {
 	if pe := hclTooDeep(data); pe != nil {
+		return tfFile{perr: pe}
+	}
+	if pe := hclTooLarge(data, keep); pe != nil {
 		return tfFile{perr: pe}
 	}
 	f, diags := parseHCLItems(data, name, keep)

@@ -434,6 +434,8 @@ func yamlError(err error) error {
 type yamlConv struct {
 	seen map[*yaml.Node]bool
 	deep *yaml.Node
+	// anchored counts the anchored nodes being converted (see release).
+	anchored int
 }
 
 // node converts y at the given depth.
@@ -461,10 +463,16 @@ func (cv *yamlConv) node(y *yaml.Node, depth int) *node {
 		seen[y.Alias] = true
 		return cv.node(y.Alias, depth+1)
 	}
+	if y.Anchor != "" {
+		cv.anchored++
+		defer func() { cv.anchored-- }()
+	}
 	n := &node{line: y.Line, col: y.Column, endLine: y.Line, endCol: y.Column + len(y.Value)}
 	switch y.Kind {
 	case yaml.MappingNode:
 		n.kind = nodeObject
+		n.keys = make([]string, 0, len(y.Content)/2)
+		n.vals = make([]*node, 0, len(y.Content)/2)
 		for i := 0; i+1 < len(y.Content); i += 2 {
 			k, v := y.Content[i], cv.node(y.Content[i+1], depth+1)
 			if v == nil {
@@ -473,13 +481,16 @@ func (cv *yamlConv) node(y *yaml.Node, depth int) *node {
 			n.keys = append(n.keys, k.Value)
 			n.vals = append(n.vals, v)
 		}
+		cv.release(y)
 	case yaml.SequenceNode:
 		n.kind = nodeArray
+		n.vals = make([]*node, 0, len(y.Content))
 		for _, c := range y.Content {
 			if v := cv.node(c, depth+1); v != nil {
 				n.vals = append(n.vals, v)
 			}
 		}
+		cv.release(y)
 	default:
 		n.str = y.Value
 		n.isNull = y.Tag == "!!null"
@@ -492,6 +503,15 @@ func (cv *yamlConv) node(y *yaml.Node, depth int) *node {
 		}
 	}
 	return n
+}
+
+// release lets the collector have what yaml.v3 made of a collection once it is converted,
+// while the rest of the document is: the two trees of a large document are not held whole
+// at once. What an anchor holds is kept, as an alias may convert it again.
+func (cv *yamlConv) release(y *yaml.Node) {
+	if cv.anchored == 0 {
+		y.Content = nil
+	}
 }
 
 // yamlStyle says how a scalar is written, for placing what is inside it on its lines.

@@ -30,7 +30,7 @@ func readInto(path string, limit int64, noFollow bool, buf []byte) ([]byte, erro
 		return nil, &fs.PathError{Op: "stat", Path: path, Err: err}
 	}
 	if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
-		return nil, refused(path, "is %s, not a regular file; give a regular file", describe(rawMode(st.Mode)))
+		return nil, refused(path, "is %s, not a regular file; give a regular file", Describe(rawMode(st.Mode)))
 	}
 	if st.Size > limit {
 		return nil, &TooLargeError{Path: path, Size: st.Size, Limit: limit}
@@ -68,7 +68,7 @@ func (r fdReader) Read(p []byte) (int, error) {
 	}
 }
 
-// rawMode turns the file type bits of a stat into the fs.FileMode describe names.
+// rawMode turns the file type bits of a stat into the fs.FileMode Describe names.
 func rawMode(m uint32) fs.FileMode {
 	switch m & syscall.S_IFMT {
 	case syscall.S_IFDIR:

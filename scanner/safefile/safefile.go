@@ -99,7 +99,7 @@ func open(path string, limit int64, noFollow bool) (*bounded, error) {
 	switch {
 	case err != nil:
 	case !info.Mode().IsRegular():
-		err = refused(path, "is %s, not a regular file; give a regular file", describe(info.Mode()))
+		err = refused(path, "is %s, not a regular file; give a regular file", Describe(info.Mode()))
 	case info.Size() > limit:
 		err = refused(path, "%d bytes is over the %d-byte limit", info.Size(), limit)
 	}
@@ -147,18 +147,19 @@ func CheckRegular(path string) error {
 		return err
 	}
 	if !info.Mode().IsRegular() {
-		return refused(path, "is %s, not a regular file; give a regular file", describe(info.Mode()))
+		return refused(path, "is %s, not a regular file; give a regular file", Describe(info.Mode()))
 	}
 	return nil
 }
 
-// describe names a non-regular file mode for messages.
-func describe(m fs.FileMode) string {
+// Describe names a file mode that is not a regular file's for messages ("a FIFO", "a
+// symbolic link").
+func Describe(m fs.FileMode) string {
 	switch {
 	case m.IsDir():
 		return "a directory"
 	case m&fs.ModeNamedPipe != 0:
-		return "a FIFO (named pipe)"
+		return "a FIFO"
 	case m&fs.ModeSocket != 0:
 		return "a socket"
 	case m&fs.ModeCharDevice != 0:
@@ -263,7 +264,7 @@ func OpenFile(path string, flag int, perm fs.FileMode) (*os.File, error) {
 	}
 	info, err := f.Stat()
 	if err == nil && !info.Mode().IsRegular() {
-		err = refused(path, "is %s, not a regular file; give a regular file", describe(info.Mode()))
+		err = refused(path, "is %s, not a regular file; give a regular file", Describe(info.Mode()))
 	}
 	if err != nil {
 		_ = f.Close() // the error that matters is err

@@ -116,6 +116,19 @@ type File struct {
 	// defines is the project's own wrapper, but inside that very method it is the call the
 	// wrapper delegates to.
 	Funcs []Func
+	// Unread, when not empty, says why the reader stopped following the file's structure
+	// somewhere (nesting past its bound), UnreadAt where: what lies there was not read, so a
+	// check counts the file as not fully read rather than passing over it in silence.
+	Unread   string
+	UnreadAt Pos
+}
+
+// Stop records that the reader stopped following the file at pos, for why; the first place
+// is kept.
+func (f *File) Stop(pos Pos, why string) {
+	if f.Unread == "" {
+		f.Unread, f.UnreadAt = why, pos
+	}
 }
 
 // Func is a function or method the file defines.

@@ -190,7 +190,7 @@ func (o *checkOptions) resolvePolicy(c *ucli.Context) error {
 			return usageErrorf("--max-file-size: %v", err)
 		}
 	}
-	known := repo.NewChecker(o.catalog, time.Time{}).KnownRule
+	known := func(id string) bool { return repo.KnownRule(o.catalog, id) }
 	if err := o.cfg.Validate(known); err != nil {
 		return usageErrorf("configuration%s: %v", sourceSuffix(o.cfg.Source), err)
 	}
@@ -284,6 +284,7 @@ func runCheck(ctx context.Context, s *Streams, o *checkOptions) error {
 		return err // before the first file is read
 	}
 	defer tuneGC(s.Getenv, checkGCPercent)()
+	defer tuneMemoryLimit(s.Getenv, checkMemoryLimit)()
 	checker := repo.NewChecker(o.catalog, o.asOf)
 	var res *repo.Result
 	var err error
@@ -302,7 +303,7 @@ func runCheck(ctx context.Context, s *Streams, o *checkOptions) error {
 		}
 		return usageErrorf("%v", err)
 	}
-	noteUnchecked(s, res, o.cfg.Paths)
+	noteUnchecked(res, o.cfg.Paths)
 	policy := repo.Policy{Disabled: o.cfg.Rules.Disable, Severity: map[string]scanner.Severity{}}
 	for id, v := range o.cfg.Rules.Severity {
 		policy.Severity[id], _ = scanner.ParseSeverity(v) // validated when resolving options
@@ -345,6 +346,7 @@ func runCheck(ctx context.Context, s *Streams, o *checkOptions) error {
 		Source:   reports.Source{Kind: reports.SourceFiles, Paths: o.cfg.Paths},
 		Findings: shown,
 		Errors:   res.Errors,
+		Skipped:  res.Skipped,
 		Counts:   reports.Counts{FilesScanned: res.FilesScanned, FilesFailed: res.FilesFailed},
 		FailOn:   o.failOn,
 		Rules:    o.catalog,
@@ -376,37 +378,13 @@ func readBaselineFile(path string) (*repo.Baseline, error) {
 	return b, nil
 }
 
-// noteOwnOutputs says on stderr which files were not checked because sunset wrote them (a
-// baseline, reports, a snapshot or a plan in the tree), in path order: one line, so that a
-// run that left out files says so.
-func noteOwnOutputs(s *Streams, outs []repo.OwnOutput) {
-	if len(outs) == 0 {
-		return
-	}
-	names := make([]string, len(outs))
-	for i, o := range outs {
-		names[i] = o.Path + " (" + string(o.Kind) + ")"
-	}
-	fmt.Fprintf(s.Err, "sunset: %d file(s) written by sunset not checked: %s\n", len(outs), namedList(names))
-}
-
-// noteUnchecked says on stderr what was not checked (sunset's own outputs, binaries), and
-// makes a run that read no file at all a run error: a gate pointed at the wrong path must
-// not pass, as nothing read is not "clean" (a run given only sunset's own outputs says so,
-// and passes).
-func noteUnchecked(s *Streams, res *repo.Result, paths []string) {
-	noteOwnOutputs(s, res.Outputs)
-	noteBinary(s, res.Binary)
+// noteUnchecked makes a run that read no file at all a run error: a gate pointed at the
+// wrong path must not pass, as nothing read is not "clean" (a run given only sunset's own
+// outputs says so, and passes). The files skipped are named by the report's summary in
+// every format (reports.SkippedLines).
+func noteUnchecked(res *repo.Result, paths []string) {
 	if res.FilesScanned == 0 && res.FilesFailed == 0 && len(res.Outputs) == 0 {
 		res.Errors = append(res.Errors, scanner.RunError{Path: strings.Join(paths, " "), What: "empty",
 			Message: fmt.Sprintf("no file to check here (%d skipped): point the check at the repository's files", res.FilesSkipped)})
-	}
-}
-
-// noteBinary says on stderr which files were skipped as binary, in path order: one line,
-// so that a file the gate did not read is never passed over in silence.
-func noteBinary(s *Streams, paths []string) {
-	if len(paths) > 0 {
-		fmt.Fprintf(s.Err, "sunset: %d binary file(s) not checked: %s\n", len(paths), namedList(paths))
 	}
 }

@@ -137,7 +137,7 @@ func TestCheckGateSeesScriptsWithNUL(t *testing.T) {
 	}{
 		{"a NUL in a script", map[string]string{"deploy.sh": "#!/bin/bash\n\x00" + call}, ExitFindings, ""},
 		{"a blob in bin/", map[string]string{"bin/deploy": noise + call}, ExitIncomplete, "bin/deploy"},
-		{"a PNG", map[string]string{"logo.png": "\x89PNG\r\n\x1a\n" + noise, "README": "hello\n"}, ExitOK, "1 binary file(s) not checked: "},
+		{"a PNG", map[string]string{"logo.png": "\x89PNG\r\n\x1a\n" + noise, "README": "hello\n"}, ExitOK, "1 file not read: "},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

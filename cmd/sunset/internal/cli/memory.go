@@ -17,6 +17,14 @@ const scanGCPercent = 50
 // BenchmarkCheckRepo measures the command (its cli_ figures).
 const checkGCPercent = 400
 
+// checkMemoryLimit is the heap size past which a check collects as often as it must,
+// whatever checkGCPercent allows: a check of a repository stays far below it, but a large
+// minified file is read into tokens and values many times its size, and at checkGCPercent
+// the garbage of that would be let grow to four times what is live. scanner/repo bounds
+// what one file's structure holds (structureBounds) below it; BenchmarkMinifiedFile measures
+// the command's peak on such files.
+const checkMemoryLimit = 256 << 20
+
 // tuneGCForScan applies scanGCPercent unless the user chose a GOGC of their own, and
 // returns what puts the previous setting back (the CLI runs inside tests too).
 func tuneGCForScan(getenv func(string) string) (restore func()) {
@@ -31,4 +39,14 @@ func tuneGC(getenv func(string) string, percent int) (restore func()) {
 	}
 	old := debug.SetGCPercent(percent)
 	return func() { debug.SetGCPercent(old) }
+}
+
+// tuneMemoryLimit sets the collector's soft memory limit to limit bytes unless GOMEMLIMIT
+// is set, and returns what puts the previous one back.
+func tuneMemoryLimit(getenv func(string) string, limit int64) (restore func()) {
+	if getenv("GOMEMLIMIT") != "" {
+		return func() {}
+	}
+	old := debug.SetMemoryLimit(limit)
+	return func() { debug.SetMemoryLimit(old) }
 }

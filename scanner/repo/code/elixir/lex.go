@@ -3,6 +3,7 @@ package elixir
 import (
 	"sync"
 
+	"github.com/sunsetscan/sunset/scanner/repo/code"
 	"github.com/sunsetscan/sunset/scanner/repo/code/internal/lexkit"
 )
 
@@ -59,7 +60,7 @@ var lexers = sync.Pool{New: func() any { return new(lexer) }}
 
 func lex(src []byte, out *lexkit.Out) *lexer {
 	l := lexers.Get().(*lexer)
-	*l = lexer{src: src, toks: l.toks[:0], parts: l.parts[:0], nest: l.nest, out: out, body: l.body}
+	*l = lexer{src: src, toks: lexkit.Room(l.toks, code.TokenEstimate(src)), parts: l.parts[:0], nest: l.nest, out: out, body: l.body}
 	l.nest.Reset()
 	l.run()
 	return l

@@ -6,8 +6,10 @@ package golang
 
 import (
 	"bytes"
+	"errors"
 	"go/ast"
 	"go/parser"
+	"go/scanner"
 	"go/token"
 	"slices"
 	"strconv"
@@ -23,10 +25,11 @@ func Read(src []byte) *code.File {
 	out := &code.File{Lang: "go"}
 	fset := token.NewFileSet()
 	base := fset.Base()
-	f, _ := parser.ParseFile(fset, "", src, parser.SkipObjectResolution)
+	f, err := parser.ParseFile(fset, "", src, parser.SkipObjectResolution)
 	if f == nil {
 		return out
 	}
+	stopAtBound(out, err)
 	// Every value holds a quoted literal and every call a parenthesis: room for about all of
 	// them at once (appending to large slices copies them many times over).
 	out.Strings = make([]code.Str, 0, (bytes.Count(src, []byte{'"'})+bytes.Count(src, []byte{'`'}))/2+1)
@@ -42,6 +45,21 @@ func Read(src []byte) *code.File {
 		return a.Pos.Col - b.Pos.Col
 	})
 	return out
+}
+
+// stopAtBound records on out the parser's own bound, nesting past which it gives up the
+// whole file (an empty one comes back): unlike a syntax error, the file may be valid.
+func stopAtBound(out *code.File, err error) {
+	var list scanner.ErrorList
+	if !errors.As(err, &list) {
+		return
+	}
+	for _, e := range list {
+		if strings.Contains(e.Msg, "max nesting depth") {
+			out.Stop(code.Pos{Line: e.Pos.Line, Col: e.Pos.Column}, "go/parser: "+e.Msg)
+			return
+		}
+	}
 }
 
 // header fills Imports with the package name and the import paths.

@@ -21,6 +21,7 @@ func (p *parser) assign(c ctx) val {
 		return v
 	}
 	if p.depth >= maxDepth {
+		p.tooDeep()
 		v := p.empty()
 		p.advance()
 		return v
@@ -374,6 +375,7 @@ func (p *parser) operandNext() bool {
 // primary reads an operand. Names start a member chain (see postfix).
 func (p *parser) primary(c ctx) val {
 	if p.depth >= maxDepth {
+		p.tooDeep()
 		v := p.empty()
 		p.advance()
 		return v

@@ -26,6 +26,9 @@ func (p *parser) finish() {
 		s := &f.Strings[i]
 		s.Pos, s.End = r.pos(s.Pos.Col, &h[0]), r.pos(s.End.Col, &h[1])
 	}
+	if f.Unread != "" {
+		f.UnreadAt = r.pos(f.UnreadAt.Col, &h[0])
+	}
 	for i := range f.Calls {
 		c := &f.Calls[i]
 		c.Pos, c.End = r.pos(c.Pos.Col, &h[2]), r.pos(c.End.Col, &h[3])

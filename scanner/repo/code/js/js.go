@@ -10,13 +10,16 @@
 package js
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/sunsetscan/sunset/scanner/repo/code"
+	"github.com/sunsetscan/sunset/scanner/repo/code/internal/lexkit"
 )
 
-// maxDepth bounds the reader's recursion: deeper nesting is stepped over token by token.
-const maxDepth = 400
+// maxDepth bounds the reader's recursion: deeper nesting is stepped over token by token,
+// and the file reported as not fully read (File.Stop).
+const maxDepth = 2000
 
 // Read reads one JavaScript or TypeScript file.
 func Read(src []byte) *code.File {
@@ -25,7 +28,7 @@ func Read(src []byte) *code.File {
 	}
 	s := getScratch()
 	p := &parser{src: string(src), f: &code.File{Lang: "javascript"}}
-	l := lex(p.src, s.toks[:0])
+	l := lex(p.src, lexkit.Room(s.toks, code.TokenEstimate(src)))
 	p.toks = l.toks
 	p.chain, p.argStack, p.keyStack, p.lines = s.chain[:0], s.args[:0], s.keys[:0], s.lines[:0]
 	// Room for as many strings as there are string tokens (fewer are recorded: folded,
@@ -170,7 +173,16 @@ func (p *parser) nl() bool { return p.toks[p.i].flags&fNL != 0 }
 // enter counts one level of recursion; false when the input nests too deep to follow.
 func (p *parser) enter() bool {
 	p.depth++
-	return p.depth <= maxDepth
+	if p.depth > maxDepth {
+		p.tooDeep()
+		return false
+	}
+	return true
+}
+
+// tooDeep records that the reader steps over the current token's nesting unread.
+func (p *parser) tooDeep() {
+	p.f.Stop(off(p.toks[p.i].start), fmt.Sprintf("nesting deeper than %d levels", maxDepth))
 }
 
 func (p *parser) leave() { p.depth-- }

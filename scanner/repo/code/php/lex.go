@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"sync"
 
+	"github.com/sunsetscan/sunset/scanner/repo/code"
 	"github.com/sunsetscan/sunset/scanner/repo/code/internal/lexkit"
 )
 
@@ -59,7 +60,7 @@ var lexers = sync.Pool{New: func() any { return new(lexer) }}
 func lex(src []byte, out *lexkit.Out) *lexer {
 	l := lexers.Get().(*lexer)
 	l.out = out
-	l.src, l.i, l.toks, l.parts, l.strs, l.parens = src, 0, l.toks[:0], l.parts[:0], 0, 0
+	l.src, l.i, l.toks, l.parts, l.strs, l.parens = src, 0, lexkit.Room(l.toks, code.TokenEstimate(src)), l.parts[:0], 0, 0
 	l.nest.Reset()
 	for l.i < len(l.src) {
 		l.html()

@@ -1,12 +1,19 @@
 package python
 
+import "fmt"
+
 // The expression readers write their value into *v (the values are large; passing them
 // back up the descent would copy them at every level). Each one sets all of *v.
 
-// enter counts one more level of nesting; past maxNest the caller skips instead.
+// enter counts one more level of nesting; past maxNest the caller skips instead, and the
+// file says it was not fully read.
 func (p *parser) enter() bool {
 	p.nest++
-	return p.nest <= maxNest
+	if p.nest > maxNest {
+		p.f.Stop(p.tok.pos, fmt.Sprintf("expressions nested deeper than %d levels", maxNest))
+		return false
+	}
+	return true
 }
 
 func (p *parser) leave() { p.nest-- }

@@ -83,20 +83,30 @@ func (p *parser) finish() *code.File {
 		slices.SortStableFunc(p.f.Strings, byPos)
 	}
 	f := *p.f
-	f.Strings, f.Calls = nil, nil
-	if len(p.f.Strings) > 0 {
-		f.Strings = slices.Clone(p.f.Strings)
-	}
-	if len(p.f.Calls) > 0 {
-		f.Calls = slices.Clone(p.f.Calls)
-	}
-	clear(p.f.Strings)
-	clear(p.f.Calls)
-	p.strs, p.calls = p.f.Strings[:0], p.f.Calls[:0]
+	f.Strings, p.strs = handOver(p.f.Strings)
+	f.Calls, p.calls = handOver(p.f.Calls)
 	p.vals, p.valEnds = p.vals[:0], p.valEnds[:0]
 	p.chain, p.identStack, p.keyStack, p.ops, p.args = p.chain[:0], p.identStack[:0], p.keyStack[:0], p.ops[:0], p.args[:0]
 	p.scopes, p.locals, p.slots.n = p.scopes[:0], p.locals[:0], 0
 	return &f
+}
+
+// keptValues bounds the buffers of values and calls kept for the next file: a larger one
+// (a minified file's) is handed over as the result instead of copied, which would hold
+// two of it at once, and not kept.
+const keptValues = 1 << 14
+
+// handOver returns the result made of buf (a copy at its exact size, or buf itself when
+// large) and the buffer to keep for the next file.
+func handOver[T any](buf []T) (result, keep []T) {
+	if cap(buf) > keptValues {
+		return buf, nil
+	}
+	if len(buf) > 0 {
+		result = slices.Clone(buf)
+	}
+	clear(buf)
+	return result, buf[:0]
 }
 
 // ctx says what a value being read is given to.
@@ -108,8 +118,10 @@ type ctx struct {
 
 var none = ctx{call: -1, arg: -1}
 
-// maxNest bounds expression nesting, so that a pathological file cannot exhaust the stack.
-const maxNest = 200
+// maxNest bounds expression nesting, so that a pathological file cannot exhaust the stack
+// (a level costs about 2 KB of it); deeper code is skipped and the file reported as not
+// fully read.
+const maxNest = 1000
 
 type parser struct {
 	lx    lexer

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"sync"
 
+	"github.com/sunsetscan/sunset/scanner/repo/code"
 	"github.com/sunsetscan/sunset/scanner/repo/code/internal/lexkit"
 )
 
@@ -63,7 +64,7 @@ var lexers = sync.Pool{New: func() any { return new(lexer) }}
 
 func lex(src []byte, out *lexkit.Out) *lexer {
 	l := lexers.Get().(*lexer)
-	*l = lexer{src: src, toks: l.toks[:0], parts: l.parts[:0], nest: l.nest, out: out, body: l.body, here: -1}
+	*l = lexer{src: src, toks: lexkit.Room(l.toks, code.TokenEstimate(src)), parts: l.parts[:0], nest: l.nest, out: out, body: l.body, here: -1}
 	l.nest.Reset()
 	l.run()
 	return l
