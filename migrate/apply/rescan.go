@@ -2,6 +2,7 @@ package apply
 
 import (
 	"encoding/json"
+	"slices"
 
 	"github.com/sunsetscan/sunset/migrate"
 	"github.com/sunsetscan/sunset/scanner"
@@ -24,6 +25,11 @@ type Rescan struct {
 	// Created scans the rules the apply creates in a zone (by phase, without ids) and
 	// returns the severity of each finding on them.
 	Created func(zoneID string, rulesets []inventory.Ruleset) []string
+	// After scans a zone as the apply leaves it (the objects it deletes gone) and returns
+	// the fingerprints found: a finding a review step leaves is still reported only when
+	// they hold it. A finding on how old objects stand together (a filter two rules share,
+	// a plan's quota the old rules overrun) ends with them.
+	After func(zoneID string, deleted map[string]bool) map[string]bool
 }
 
 // NewRescan is the Rescan of a plan built from snap, whose scan found findings; scan scans
@@ -60,6 +66,17 @@ func NewRescan(snap *inventory.Snapshot, findings []scanner.Finding, scan func(*
 			}
 			return ""
 		},
+		After: func(zoneID string, deleted map[string]bool) map[string]bool {
+			known := zones[zoneID]
+			if known == nil {
+				return nil
+			}
+			out := map[string]bool{}
+			for _, f := range scan(without(known, deleted)) {
+				out[f.Fingerprint] = true
+			}
+			return out
+		},
 		Created: func(zoneID string, rulesets []inventory.Ruleset) []string {
 			z := &inventory.ZoneInventory{Rulesets: rulesets}
 			if known := zones[zoneID]; known != nil {
@@ -76,6 +93,17 @@ func NewRescan(snap *inventory.Snapshot, findings []scanner.Finding, scan func(*
 			return out
 		},
 	}
+}
+
+// without is a copy of the zone without the firewall rules, filters, rate limits and WAF
+// overrides whose ids are deleted.
+func without(z *inventory.ZoneInventory, deleted map[string]bool) *inventory.ZoneInventory {
+	out := *z
+	out.FirewallRules = slices.DeleteFunc(slices.Clone(z.FirewallRules), func(r inventory.FirewallRule) bool { return deleted[r.ID] })
+	out.Filters = slices.DeleteFunc(slices.Clone(z.Filters), func(f inventory.Filter) bool { return deleted[f.ID] })
+	out.RateLimits = slices.DeleteFunc(slices.Clone(z.RateLimits), func(r inventory.RateLimit) bool { return deleted[r.ID] })
+	out.WAFOverrides = slices.DeleteFunc(slices.Clone(z.WAFOverrides), func(o inventory.WAFOverride) bool { return deleted[o.ID] })
+	return &out
 }
 
 // createdRules are the rules the scope's done (or, in a dry run, would-be) creates put in

@@ -86,7 +86,7 @@ func Summarize(p *migrate.Plan, res *Result, rescan *Rescan) Summary {
 			s.countStep(st, res.Rollback)
 		}
 		if !res.Rollback && i < len(scopes) {
-			leftBy(scopes[i], sc, left, replaced, rescan.Object)
+			leftBy(scopes[i], sc, left, replaced, rescan)
 			if made := createdRules(scopes[i], sc); len(made) > 0 && rescan.Created != nil {
 				created = append(created, rescan.Created(scopes[i].id, made)...)
 			}
@@ -164,9 +164,11 @@ func (s *Summary) countStep(st StepResult, rollback bool) {
 }
 
 // leftBy files the findings of the scope's steps that are not done, by why, but for those
-// on an object a done step deleted (object, when not nil, names a finding's object).
-// replaced gets the findings a done step of the scope lists: their replacement is in place.
-func leftBy(sc scope, res *ScopeResult, left map[string]string, replaced map[string]bool, object func(string) string) {
+// on an object a done step deleted (rescan.Object names a finding's object) and those a
+// review step leaves that a scan of the zone as the apply leaves it no longer reports
+// (rescan.After). replaced gets the findings a done step of the scope lists: their
+// replacement is in place.
+func leftBy(sc scope, res *ScopeResult, left map[string]string, replaced map[string]bool, rescan *Rescan) {
 	outcome := make(map[string]StepResult, len(res.Steps))
 	deleted := map[string]bool{} // object ids a done step deleted
 	for _, st := range res.Steps {
@@ -175,6 +177,7 @@ func leftBy(sc scope, res *ScopeResult, left map[string]string, replaced map[str
 			deleted[objectOf(st.ID)] = true
 		}
 	}
+	gone := goneAfter(sc, deleted, rescan)
 	whyOf := map[string]string{} // step id -> why it is not done
 	for _, st := range sc.steps {
 		why := ""
@@ -199,8 +202,10 @@ func leftBy(sc scope, res *ScopeResult, left map[string]string, replaced map[str
 			case why == "" && ran && r.Outcome != OutcomeHeld:
 				replaced[fp] = true
 			case why == "":
-			case object != nil && object(fp) != "" && deleted[object(fp)]:
+			case rescan.Object != nil && rescan.Object(fp) != "" && deleted[rescan.Object(fp)]:
 				// Gone with its object: a review of a filter the apply deleted.
+			case st.Kind == migrate.KindFindingReview && gone(fp):
+				// Gone with how the old objects stood together.
 			case left[fp] == "":
 				left[fp] = why
 			}
@@ -226,6 +231,22 @@ func doneOrWould(outcome string) bool {
 		return true
 	}
 	return false
+}
+
+// goneAfter reports whether a finding of the zone scope sc is no longer reported once the
+// objects deleted are gone (Rescan.After, read once, when a review step asks).
+func goneAfter(sc scope, deleted map[string]bool, rescan *Rescan) func(fp string) bool {
+	var after map[string]bool
+	read := false
+	return func(fp string) bool {
+		if rescan.After == nil || sc.kind != "zone" {
+			return false
+		}
+		if !read {
+			after, read = rescan.After(sc.id, deleted), true
+		}
+		return after != nil && !after[fp]
+	}
 }
 
 // objectOf is the object id of a step id, "<kind>:<object id>" ("" when it names none).

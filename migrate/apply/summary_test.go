@@ -2,6 +2,7 @@ package apply_test
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"reflect"
 	"strings"
@@ -151,9 +152,25 @@ func TestSummaryManualSteps(t *testing.T) {
 // TestSummaryCountsWhatTheApplyCreates: the findings a summary says a rescan will report
 // are the ones it reports, by severity, those on the rules the apply creates included
 // (custom rules created disabled because they still name cf.threat_score), and none of a
-// review of an object the apply deleted. The dry run's projection is the apply's.
+// review of an object the apply deleted, nor of a review of how old objects stood together
+// (a filter two rules shared, a free plan's quota the old rules overran) once the apply
+// deleted them. The dry run's projection is the apply's. Each generated account has one of
+// these kinds.
 func TestSummaryCountsWhatTheApplyCreates(t *testing.T) {
-	a := serve(t, seed.Generate(24, 1), emulator.Options{})
+	for _, tc := range []struct {
+		zones int
+		seed  int64
+	}{{24, 1}, {24, 3}, {48, 1}} {
+		t.Run(fmt.Sprintf("zones=%d/seed=%d", tc.zones, tc.seed), func(t *testing.T) {
+			projectionHolds(t, seed.Generate(tc.zones, tc.seed))
+		})
+	}
+}
+
+// projectionHolds applies the plan of data and checks the summary's projection against a
+// rescan.
+func projectionHolds(t *testing.T, data *inventory.Snapshot) {
+	a := serve(t, data, emulator.Options{})
 	snap, res := a.scan()
 	p := migrate.Build(snap, res, migrate.Options{AsOf: a.day})
 	rescan := apply.NewRescan(snap, res.Findings, func(z *inventory.ZoneInventory) []scanner.Finding {
