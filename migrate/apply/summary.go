@@ -180,22 +180,8 @@ func leftBy(sc scope, res *ScopeResult, left map[string]string, replaced map[str
 	gone := goneAfter(sc, deleted, rescan)
 	whyOf := map[string]string{} // step id -> why it is not done
 	for _, st := range sc.steps {
-		why := ""
 		r, ran := outcome[st.ID]
-		switch {
-		case st.Manual && deleted[objectOf(st.ID)]:
-			// The object the manual step is about is gone, and its findings with it.
-		case st.Manual:
-			why = "manual"
-		case !ran:
-			why = "not-reached" // a scope an interrupted run never started
-		case r.Outcome == OutcomeHeld && r.Reason == keepOldReason:
-			why = "kept-old"
-		case r.Outcome == OutcomeHeld:
-			why = heldFor(st, whyOf)
-		case r.Outcome == OutcomeStopped || r.Outcome == OutcomeNotReach:
-			why = "not-reached"
-		}
+		why := whyLeft(st, r, ran, deleted, whyOf)
 		whyOf[st.ID] = why
 		for _, fp := range st.Resolves {
 			switch {
@@ -231,6 +217,28 @@ func doneOrWould(outcome string) bool {
 		return true
 	}
 	return false
+}
+
+// whyLeft says why step st (its outcome r, when it ran) leaves its findings: "" when it does
+// not (done, or a manual step on an object a done step deleted: its findings are gone with
+// it), else manual, not-reached, kept-old or, for a step held, what held it (whyOf: the
+// earlier steps').
+func whyLeft(st migrate.Step, r StepResult, ran bool, deleted map[string]bool, whyOf map[string]string) string {
+	switch {
+	case st.Manual && deleted[objectOf(st.ID)]:
+		return ""
+	case st.Manual:
+		return "manual"
+	case !ran:
+		return "not-reached" // a scope an interrupted run never started
+	case r.Outcome == OutcomeHeld && r.Reason == keepOldReason:
+		return "kept-old"
+	case r.Outcome == OutcomeHeld:
+		return heldFor(st, whyOf)
+	case r.Outcome == OutcomeStopped || r.Outcome == OutcomeNotReach:
+		return "not-reached"
+	}
+	return ""
 }
 
 // goneAfter reports whether a finding of the zone scope sc is no longer reported once the
