@@ -306,6 +306,18 @@ func writeScope(w io.Writer, s planScope, shared planShared) {
 	fmt.Fprintf(w, "**%s.**\n\n", s.summary.Line())
 }
 
+// ComparedRateLimits counts the rate limits compared with the rules that replace them (not
+// those the plan keeps: there is no rule to compare).
+func (v *Verification) ComparedRateLimits() int {
+	n := 0
+	for _, rl := range v.RateLimits {
+		if rl.Rule != "" {
+			n++
+		}
+	}
+	return n
+}
+
 // VerificationLine is the one-line account of a zone's verification: "verified on N
 // generated requests: same decision", or how many differ, and how the rate limits compare.
 func (v *Verification) VerificationLine() string {
@@ -320,7 +332,7 @@ func (v *Verification) VerificationLine() string {
 		parts = append(parts, fmt.Sprintf("verified on %s: %d decide otherwise (%s)", plural(v.Requests, "generated request", "generated requests"),
 			v.Differing, plural(len(v.Differences), "kind of difference", "kinds of difference")))
 	}
-	if n := len(v.RateLimits); n > 0 {
+	if n := v.ComparedRateLimits(); n > 0 {
 		differ, exact := 0, 0
 		for _, rl := range v.RateLimits {
 			if rl.Differing > 0 {
@@ -337,6 +349,9 @@ func (v *Verification) VerificationLine() string {
 			rl += fmt.Sprintf("%d count other requests", differ)
 		}
 		parts = append(parts, fmt.Sprintf("%s, %d exact", rl, exact))
+	}
+	if kept := len(v.RateLimits) - v.ComparedRateLimits(); kept > 0 {
+		parts = append(parts, fmt.Sprintf("%s kept by the plan (no rule to compare)", plural(kept, "rate limit", "rate limits")))
 	}
 	return strings.Join(parts, "; ")
 }

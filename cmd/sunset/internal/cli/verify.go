@@ -89,7 +89,7 @@ func (t *verifyTotals) add(v *migrate.Verification) bool {
 		return false
 	}
 	t.requests += v.Requests
-	t.rateLimits += len(v.RateLimits)
+	t.rateLimits += v.ComparedRateLimits()
 	for _, rl := range v.RateLimits {
 		t.rateLimitRequests += rl.Requests
 	}
@@ -239,7 +239,12 @@ func runVerify(ctx context.Context, s *Streams, o *verifyOptions) error {
 		p, incomplete = buildPlan(snap, res, o.source), incomplete || res.Incomplete
 	}
 	verify.Verify(p, snap)
-	if err := s.writeOutputs(o.formats, func(w io.Writer, format string) error { return writeVerification(w, format, p) }); err != nil {
+	if err := s.writeOutputs(o.formats, func(w io.Writer, format string) error {
+		if format == "table" && briefVerification(s, w, p) {
+			return writeVerificationBrief(w, p, verificationTotals(p))
+		}
+		return writeVerification(w, format, p)
+	}); err != nil {
 		return err
 	}
 	undeclared := verificationTotals(p).undeclared
@@ -334,7 +339,7 @@ func writeVerification(w io.Writer, format string, p *migrate.Plan) error {
 	fmt.Fprintf(tw, "ZONE\tREQUESTS\tDIFFERING\tRATE LIMITS\tRESULT\n")
 	for _, z := range out.Zones {
 		v := z.Verification
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\n", textsafe.Sanitize(z.ZoneName), v.Requests, v.Differing, len(v.RateLimits), textsafe.Sanitize(v.VerificationLine()))
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\n", textsafe.Sanitize(z.ZoneName), v.Requests, v.Differing, v.ComparedRateLimits(), textsafe.Sanitize(v.VerificationLine()))
 	}
 	if err := tw.Flush(); err != nil {
 		return err

@@ -2,10 +2,12 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -195,7 +197,7 @@ func TestVerifySaysWhatItCompared(t *testing.T) {
 		}
 	}
 	both := &migrate.Plan{Zones: []migrate.ZonePlan{{ZoneName: "a.example", Verification: &migrate.Verification{
-		Requests: 1200, RateLimits: []migrate.RateLimitCheck{{Requests: 300}},
+		Requests: 1200, RateLimits: []migrate.RateLimitCheck{{Rule: "r1", Requests: 300}},
 	}}}}
 	verifyPlanLine(both)
 	want := "Verified on 1,200 generated requests (and 1 rate limit, on 300 more): same decision in every zone.\n"
@@ -217,5 +219,38 @@ func TestVerifySaysWhatDecides(t *testing.T) {
 		if got := decisionText(c.d); got != c.want {
 			t.Errorf("%+v: %q, want %q", c.d, got, c.want)
 		}
+	}
+}
+
+// TestVerifyIsBriefAtScale: on a terminal, verify of more than 20 zones lists only the zones
+// that decide or count otherwise, counts the rate limits not carried over exactly by reason,
+// and says how to see every zone; a file gets every zone's line. A rate limit the plan keeps
+// is said to be kept, never "compared: same requests counted".
+func TestVerifyIsBriefAtScale(t *testing.T) {
+	snap := writeSnapshotFile(t, seed.Generate(30, 1))
+	dir := filepath.Join(t.TempDir(), "plan")
+	if r := runSunset(t, nil, "plan", "--snapshot", snap, "--as-of", "2026-11-24", "--plan-dir", dir, "--no-verify"); r.code != ExitOK {
+		t.Fatalf("plan: exit %d\n%s", r.code, r.stderr)
+	}
+	file := filepath.Join(t.TempDir(), "verify.txt")
+	r := (&testRun{outTTY: true, width: 120}).exec(context.Background(), "verify", dir, "--format", "table", "--format", "table:"+file)
+	if r.code != ExitOK {
+		t.Fatalf("verify: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	full, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(full), "\n"); n < 31 || strings.Count(r.stdout, "\n") > 40 {
+		t.Errorf("the terminal's table has %d lines, the file's %d:\n%s", strings.Count(r.stdout, "\n"), n, r.stdout)
+	}
+	for _, want := range []string{"Every one of the 30 zones decides and counts as before.\n", "not carried over exactly, by reason:\n",
+		"Every zone one by one: --format table:FILE (or --format json:FILE).\n", "\nVerified on "} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("the terminal's table lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	if !strings.Contains(string(full), "kept by the plan (no rule to compare)") || regexp.MustCompile(`(?m)^\S+ +0 +0 +0 +1 rate limit compared`).Match(full) {
+		t.Errorf("a kept rate limit is not said to be kept:\n%s", full)
 	}
 }
