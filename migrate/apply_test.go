@@ -157,7 +157,7 @@ func checkIdempotent(t *testing.T, p, p2 *migrate.Plan) {
 	for _, z := range p2.Zones {
 		check("zone:"+z.ZoneID, z.Steps)
 	}
-	if p2.Summary.Create+p2.Summary.Change+p2.Summary.Delete+p2.Summary.Verify != 0 {
+	if p2.Summary.Create+p2.Summary.Change+p2.Summary.Pause+p2.Summary.Delete+p2.Summary.Verify != 0 {
 		t.Errorf("the plan of the migrated state is not empty of changes: %s", p2.Summary.Line())
 	}
 }

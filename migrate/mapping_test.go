@@ -277,7 +277,7 @@ func TestMarkdownEscapesUserText(t *testing.T) {
 	if !strings.Contains(md, "````diff") {
 		t.Fatalf("a diff holding ``` needs a longer fence:\n%s", md)
 	}
-	if !strings.Contains(md, "0 to create, 0 to change, 1 to delete, 0 manual") {
+	if !strings.Contains(md, "0 to create, 0 to change, 0 to pause, 1 to delete, 0 manual") {
 		t.Fatalf("no summary line:\n%s", md)
 	}
 }

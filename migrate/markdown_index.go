@@ -289,16 +289,16 @@ func lineOf(s planScope) scopeLine {
 // writeIndex writes the table of accounts and zones with their counts, each linked to its
 // section.
 func writeIndex(w io.Writer, scopes []scopeLine) {
-	fmt.Fprintf(w, "## Index\n\n| Account or zone | Steps | By API | Manual | Create | Change | Delete | Verify | Findings | Verification |\n")
-	fmt.Fprintf(w, "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n")
+	fmt.Fprintf(w, "## Index\n\n| Account or zone | Steps | By API | Manual | Create | Change | Pause | Delete | Verify | Findings | Verification |\n")
+	fmt.Fprintf(w, "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n")
 	for _, s := range scopes {
 		label := s.kind + " " + s.name
 		if s.level != "" {
 			label += " (" + EscapeMarkdown(s.level) + ")"
 		}
 		sum := s.summary
-		fmt.Fprintf(w, "| [%s](#%s) | %d | %d | %d | %d | %d | %d | %d | %d | %s |\n", label, s.anchor, s.steps,
-			s.steps-sum.Manual, sum.Manual, sum.Create, sum.Change, sum.Delete, sum.Verify, s.findings, s.verification)
+		fmt.Fprintf(w, "| [%s](#%s) | %d | %d | %d | %d | %d | %d | %d | %d | %d | %s |\n", label, s.anchor, s.steps,
+			s.steps-sum.Manual, sum.Manual, sum.Create, sum.Change, sum.Pause, sum.Delete, sum.Verify, s.findings, s.verification)
 	}
 	fmt.Fprintln(w)
 }

@@ -146,7 +146,10 @@ func (s Settings) IsZero() bool {
 // Summary counts the steps of a zone, an account or the whole plan by change.
 type Summary struct {
 	Create int `json:"create"`
+	// Change counts the steps that change an object in place, Pause those that pause,
+	// disable or switch off an old one (apply's "paused"): the same words as apply's.
 	Change int `json:"change"`
+	Pause  int `json:"pause"`
 	Delete int `json:"delete"`
 	Verify int `json:"verify"`
 	Manual int `json:"manual"`
@@ -154,15 +157,31 @@ type Summary struct {
 
 // Line renders the summary as the plan's one-line footer.
 func (s Summary) Line() string {
-	return fmt.Sprintf("%d to create, %d to change, %d to delete, %d manual", s.Create, s.Change, s.Delete, s.Manual)
+	return fmt.Sprintf("%d to create, %d to change, %d to pause, %d to delete, %d manual", s.Create, s.Change, s.Pause, s.Delete, s.Manual)
 }
 
 func (s *Summary) add(o Summary) {
 	s.Create += o.Create
 	s.Change += o.Change
+	s.Pause += o.Pause
 	s.Delete += o.Delete
 	s.Verify += o.Verify
 	s.Manual += o.Manual
+}
+
+// Pauses reports whether the step changes an old object so that it no longer acts (pauses,
+// disables or switches it off: its kind Removes), which apply counts as paused.
+func (st Step) Pauses() bool {
+	spec := SpecOf(st)
+	return st.Change == ChangeUpdate && spec != nil && spec.Removes
+}
+
+// ChangeWord is the step's change in words: "pause" for a step that Pauses, else its Change.
+func (st Step) ChangeWord() string {
+	if st.Pauses() {
+		return "pause"
+	}
+	return string(st.Change)
 }
 
 // summarize counts steps; a manual step counts as manual whatever it would change.
@@ -174,6 +193,8 @@ func summarize(steps []Step) Summary {
 			s.Manual++
 		case st.Change == ChangeCreate:
 			s.Create++
+		case st.Pauses():
+			s.Pause++
 		case st.Change == ChangeUpdate:
 			s.Change++
 		case st.Change == ChangeDelete:
@@ -364,22 +385,30 @@ func ReadPlan(r io.Reader) (*Plan, error) {
 	if p.SchemaVersion == 0 || p.SchemaVersion > SchemaVersion {
 		return nil, fmt.Errorf("plan: schema_version %d is not one this sunset reads (1..%d)", p.SchemaVersion, SchemaVersion)
 	}
+	p.recount()
 	return &p, nil
+}
+
+// recount counts the summaries again from the steps: they are the steps' counts whatever the
+// file says (a plan of an earlier sunset counted pauses as changes).
+func (p *Plan) recount() {
+	p.Summary = Summary{}
+	for i := range p.Accounts {
+		p.Accounts[i].Summary = summarize(p.Accounts[i].Steps)
+		p.Summary.add(p.Accounts[i].Summary)
+	}
+	for i := range p.Zones {
+		p.Zones[i].Summary = summarize(p.Zones[i].Steps)
+		p.Summary.add(p.Zones[i].Summary)
+	}
 }
 
 // finish fills summaries and sorts what is not in step order.
 func (p *Plan) finish() {
-	p.Summary = Summary{}
-	for i := range p.Accounts {
-		a := &p.Accounts[i]
-		a.Summary = summarize(a.Steps)
-		p.Summary.add(a.Summary)
-	}
 	for i := range p.Zones {
-		z := &p.Zones[i]
-		z.finish()
-		p.Summary.add(z.Summary)
+		p.Zones[i].finish()
 	}
+	p.recount()
 	sort.Strings(p.Unplanned)
 }
 

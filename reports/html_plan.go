@@ -346,7 +346,7 @@ func planSection(sec *htmlPlanSection, sub string, sum migrate.Summary, notes []
 // steps it depends on.
 func planStep(n int, st migrate.Step, key string, ref func(string) htmlRef, shared *sharedTexts) htmlStep {
 	hs := htmlStep{
-		N: n, Anchor: stepAnchor(key, st.ID), ID: textsafe.Sanitize(st.ID), Kind: kindWords(st.Kind), Change: textsafe.Sanitize(string(st.Change)),
+		N: n, Anchor: stepAnchor(key, st.ID), ID: textsafe.Sanitize(st.ID), Kind: kindWords(st.Kind), Change: textsafe.Sanitize(st.ChangeWord()),
 		Title:  textsafe.Sanitize(st.Title),
 		Method: textsafe.Sanitize(st.Method), Path: textsafe.Sanitize(st.Path), Body: prettyBody(st.Body),
 		Risk: textsafe.Sanitize(string(st.Risk)), Manual: st.Manual, Derived: st.Derived,

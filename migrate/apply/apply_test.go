@@ -70,7 +70,7 @@ func TestDryRunSendsNothing(t *testing.T) {
 	for _, s := range res.Scopes {
 		would += s.Count(apply.OutcomeWould)
 	}
-	if want := p.Summary.Create + p.Summary.Change + p.Summary.Delete + p.Summary.Verify; would != want {
+	if want := p.Summary.Create + p.Summary.Change + p.Summary.Pause + p.Summary.Delete + p.Summary.Verify; would != want {
 		t.Fatalf("dry run lists %d steps, the plan has %d", would, want)
 	}
 }

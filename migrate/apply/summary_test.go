@@ -45,7 +45,7 @@ func sameObjects(sum apply.Summary, p *migrate.Plan, keepOld bool) bool {
 	if keepOld {
 		deleted, held = 0, p.Summary.Delete
 	}
-	return sum.Created == p.Summary.Create && sum.Changed+sum.Paused == p.Summary.Change && sum.Paused > 0 &&
+	return sum.Created == p.Summary.Create && sum.Changed == p.Summary.Change && sum.Paused == p.Summary.Pause && sum.Paused > 0 &&
 		sum.Deleted == deleted && sum.Held == held
 }
 

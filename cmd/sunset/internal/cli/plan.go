@@ -256,7 +256,9 @@ type scopeSummary struct {
 }
 
 // toDo is how much a scope's plan holds: its steps but the checks.
-func (l scopeSummary) toDo() int { return l.sum.Create + l.sum.Change + l.sum.Delete + l.sum.Manual }
+func (l scopeSummary) toDo() int {
+	return l.sum.Create + l.sum.Change + l.sum.Pause + l.sum.Delete + l.sum.Manual
+}
 
 // writeScopeSummaries prints a line per account and zone, in plan order; above briefAbove
 // of them, the briefTop with the most to do and where every one is listed (at).

@@ -439,7 +439,7 @@ func (o *scanOptions) next(plan *migrate.Plan, findings int) string {
 // to send, else the manual steps are what is left.
 func nextAfterPlan(dir string, sum migrate.Summary) string {
 	switch {
-	case sum.Create+sum.Change+sum.Delete > 0:
+	case sum.Create+sum.Change+sum.Pause+sum.Delete > 0:
 		return "sunset verify " + dir + "   # then sunset apply " + dir
 	case sum.Manual > 0:
 		return "read " + filepath.Join(dir, "plan.md") + ": " + plural(sum.Manual, "manual step", "manual steps") + " left, which sunset never runs"
