@@ -377,11 +377,12 @@ func sanitizeAll(ss []string) []string {
 	return out
 }
 
-// planSummaryLine is the plan's summary line, with the checks it also makes.
+// planSummaryLine is the plan's summary line, with the verify steps (reads) it also makes, in
+// plan.md's word for them.
 func planSummaryLine(s migrate.Summary) string {
 	line := s.Line()
 	if s.Verify > 0 {
-		line += ", " + Plural(s.Verify, "check", "checks")
+		line += fmt.Sprintf(", %d to verify", s.Verify)
 	}
 	return line
 }

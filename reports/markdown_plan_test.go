@@ -21,7 +21,7 @@ func TestMarkdownPlan(t *testing.T) {
 		t.Fatalf("no plan section after the findings")
 	}
 	section := md[i:]
-	if want := "**Plan:** " + plan.Summary.Line() + ", 15 checks (3 accounts, 6 zones)."; !strings.Contains(section, want) {
+	if want := "**Plan:** " + plan.Summary.Line() + ", 15 to verify (3 accounts, 6 zones)."; !strings.Contains(section, want) {
 		t.Errorf("plan summary: want %q", want)
 	}
 	if got, want := strings.Count(section, "<details>"), len(plan.Accounts)+len(plan.Zones); got != want {
