@@ -118,7 +118,9 @@ func resolveCheckOptions(c *ucli.Context, s *Streams) (*checkOptions, error) {
 }
 
 // loadCheckConfig loads the --config file or, without one, the .sunset.yaml at the top of the
-// first path (a directory); with neither the configuration is empty.
+// first path when it is a directory, or of the current directory when it is a file (a
+// pre-commit hook or an editor checks the files it names from the repository's top); with
+// neither the configuration is empty.
 func loadCheckConfig(c *ucli.Context, args []string) (repo.Config, error) {
 	cfgPath, inTree := c.String("config"), false
 	if cfgPath == "" {
@@ -126,10 +128,14 @@ func loadCheckConfig(c *ucli.Context, args []string) (repo.Config, error) {
 		if len(args) > 0 {
 			first = args[0]
 		}
+		dir := ""
 		if info, err := os.Stat(first); err == nil && info.IsDir() {
-			if p := filepath.Join(first, repo.ConfigFileName); fileExists(p) {
-				cfgPath, inTree = p, true
-			}
+			dir = first
+		} else if err == nil && info.Mode().IsRegular() {
+			dir = "."
+		}
+		if p := filepath.Join(dir, repo.ConfigFileName); dir != "" && fileExists(p) {
+			cfgPath, inTree = p, true
 		}
 	}
 	if cfgPath == "" {
