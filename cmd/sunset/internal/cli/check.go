@@ -40,7 +40,7 @@ type checkOptions struct {
 func checkFlags() []ucli.Flag {
 	return slices.Concat(
 		inCategory("Files",
-			&ucli.StringFlag{Name: "config", Usage: "read settings from `FILE` (default: " + repo.ConfigFileName + " in the first path, if present; keys: " + strings.Join(repo.ConfigKeys(), ", ") + ")"},
+			&ucli.StringFlag{Name: "config", Usage: "read settings from `FILE` (default: " + repo.ConfigFileName + " in the first path, or in the current directory when the paths are files, if present; keys: " + strings.Join(repo.ConfigKeys(), ", ") + ")"},
 			&ucli.BoolFlag{Name: "print-config", Usage: "print the effective configuration (file and flags merged) and exit"},
 			&ucli.StringSliceFlag{Name: "include", Usage: "check only files matching `GLOB` (gitignore syntax, repeatable; replaces the config's)"},
 			&ucli.StringSliceFlag{Name: "exclude", Usage: "skip files and directories matching `GLOB` (gitignore syntax, repeatable; replaces the config's)"},
