@@ -145,7 +145,7 @@ func (j *job) fatalf(format string, args ...any) {
 	j.t.Fatalf(format+"\nsteps run: %s\nlog:\n%s", append(args, strings.Join(j.c.ran, ", "), j.c.log.String())...)
 }
 
-var errRefused = errors.New("Resource not accessible by integration")
+var errRefused = errors.New("resource not accessible by integration")
 
 // TestActionGate runs the action's steps on the sample repository as the runner does, with
 // a release served locally for the install and an API that says whether the token may
