@@ -1,7 +1,4 @@
-// Package precommit tests the pre-commit hooks of .pre-commit-hooks.yaml with pre-commit
-// itself, on sample git repositories: a commit of a deprecated file fails, a clean one
-// passes.
-package precommit
+package ci
 
 import (
 	"errors"
@@ -10,32 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/rogpeppe/go-internal/testscript"
-
-	"github.com/sunsetscan/sunset/cmd/sunset/internal/cli"
 )
-
-// TestMain puts this test binary on PATH as sunset, for the hooks that run the sunset on
-// PATH (see TestMain in cmd/sunset for GORACE).
-func TestMain(m *testing.M) {
-	if v := os.Getenv("GORACE"); !strings.Contains(v, "atexit_sleep_ms") {
-		_ = os.Setenv("GORACE", strings.TrimSpace(v+" atexit_sleep_ms=0"))
-	}
-	testscript.Main(m, map[string]func(){
-		"sunset": func() { os.Exit(cli.Main(os.Args, cli.SystemStreams())) },
-	})
-}
-
-// root is the repository's top directory.
-func root(t testing.TB) string {
-	t.Helper()
-	dir, err := filepath.Abs(filepath.Join("..", "..", "..", ".."))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dir
-}
 
 // needTools skips the test when pre-commit or git is not installed.
 func needTools(t *testing.T) {

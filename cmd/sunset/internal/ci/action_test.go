@@ -1,4 +1,4 @@
-package ghaction
+package ci
 
 import (
 	"encoding/json"
@@ -151,6 +151,7 @@ var errRefused = errors.New("resource not accessible by integration")
 // a release served locally for the install and an API that says whether the token may
 // upload to code scanning.
 func TestActionGate(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("bash is not installed: .ci/run runs on a machine that has it")
 	}

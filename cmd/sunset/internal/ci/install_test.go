@@ -1,4 +1,4 @@
-package ghaction
+package ci
 
 import (
 	"errors"
@@ -82,21 +82,11 @@ func fakeGo(t *testing.T) (path, calls string) {
 	return dir + string(os.PathListSeparator) + os.Getenv("PATH"), calls
 }
 
-// pathWithoutGo is PATH without the directories that hold a go command.
-func pathWithoutGo() string {
-	var keep []string
-	for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
-		if _, err := os.Stat(filepath.Join(dir, "go")); err != nil {
-			keep = append(keep, dir)
-		}
-	}
-	return strings.Join(keep, string(os.PathListSeparator))
-}
-
 // TestInstallChecksRelease: the latest release is found through the releases page's
 // redirect, its archive checked against SHA256SUMS, unpacked into the tool cache and put on
 // PATH; a second run finds it there and downloads nothing.
 func TestInstallChecksRelease(t *testing.T) {
+	t.Parallel()
 	rs, url := serveRelease(t, nil)
 	_, _, asset := platform(t)
 	cache := t.TempDir()
@@ -123,6 +113,7 @@ func TestInstallChecksRelease(t *testing.T) {
 // TestInstallRefusesBadChecksum: an archive whose SHA-256 is not the one SHA256SUMS gives,
 // or that SHA256SUMS does not list, is not installed, and Go does not build it instead.
 func TestInstallRefusesBadChecksum(t *testing.T) {
+	t.Parallel()
 	_, _, asset := platform(t)
 	for name, sums := range map[string]string{
 		"wrong":    strings.Repeat("0", 64) + "  " + asset + "\n",
@@ -149,6 +140,7 @@ func TestInstallRefusesBadChecksum(t *testing.T) {
 // TestInstallFallsBackToGo: with no release binary for the version (no release yet, or a
 // branch), Go builds it, at the version asked for; without Go the step says what to do.
 func TestInstallFallsBackToGo(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ version, latest, want string }{
 		{"latest", "", "install github.com/sunsetscan/sunset/cmd/sunset@latest"},
 		{"1.2.3", testVersion, "install github.com/sunsetscan/sunset/cmd/sunset@v1.2.3"},
@@ -168,7 +160,7 @@ func TestInstallFallsBackToGo(t *testing.T) {
 			if want := strings.Contains(tc.version, "."); (resolved.outputs["cacheable"] == "true") != want {
 				t.Errorf("cacheable %q for version %s", resolved.outputs["cacheable"], tc.version)
 			}
-			env["PATH"] = pathWithoutGo()
+			env["PATH"] = pathWithout("go")
 			if _, again := install(t, t.TempDir(), env); again.code == 0 || !strings.Contains(again.log, "add actions/setup-go") {
 				t.Errorf("install without Go: exit %d, want a failure saying what to do\n%s", again.code, again.log)
 			}

@@ -1,8 +1,9 @@
-// Package ghaction tests the GitHub Action in .github/actions/sunset: actionlint reads a
-// workflow that uses it and the action's own steps, its install script is run against a
-// local copy of a release, and its steps run as the runner runs a composite action, on a
-// sample repository.
-package ghaction
+// Package ci tests where sunset runs in other projects' CI: the GitHub Action in
+// .github/actions/sunset (actionlint reads a workflow that uses it and the action's own
+// steps, its install script runs against a local copy of a release, and its steps run as the
+// runner runs a composite action, on a sample repository) and the pre-commit hooks of
+// .pre-commit-hooks.yaml (pre-commit runs them on sample git repositories).
+package ci
 
 import (
 	"os"
@@ -16,7 +17,8 @@ import (
 )
 
 // TestMain makes this test binary sunset when it runs under that name: the release archive
-// the tests serve holds a copy of it (see TestMain in cmd/sunset for GORACE).
+// the tests serve holds a copy of it, and the hooks that run the sunset on PATH find it there
+// (see TestMain in cmd/sunset for GORACE).
 func TestMain(m *testing.M) {
 	if v := os.Getenv("GORACE"); !strings.Contains(v, "atexit_sleep_ms") {
 		_ = os.Setenv("GORACE", strings.TrimSpace(v+" atexit_sleep_ms=0"))

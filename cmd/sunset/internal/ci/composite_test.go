@@ -1,4 +1,4 @@
-package ghaction
+package ci
 
 import (
 	"bufio"

@@ -1,4 +1,4 @@
-package ghaction
+package ci
 
 import (
 	"io"
@@ -78,6 +78,7 @@ func readFile(t *testing.T, path string) []byte {
 // action, nor in the GitHub recipes of the README and the help topics (with the action
 // taken from this repository); an input the action does not have is an error.
 func TestWorkflowUsingActionLints(t *testing.T) {
+	t.Parallel()
 	action := readFile(t, filepath.Join(actionDir(t), "action.yml"))
 	workflows := map[string][]byte{"testdata/ci/workflow.yml": readFile(t, filepath.Join(root(t), "testdata", "ci", "workflow.yml"))}
 	docs, _ := filepath.Glob(filepath.Join(root(t), "cmd", "sunset", "help", "*.md"))
@@ -172,6 +173,7 @@ func stepsWorkflow(t *testing.T, action []byte) []byte {
 // output reads a step that exists, every script the steps run is there and passes
 // shellcheck.
 func TestActionStepsLint(t *testing.T) {
+	t.Parallel()
 	action := readFile(t, filepath.Join(actionDir(t), "action.yml"))
 	if errs := lintWorkflow(t, action, stepsWorkflow(t, action)); len(errs) > 0 {
 		t.Errorf("the action's steps:\n%s", strings.Join(errs, "\n"))
