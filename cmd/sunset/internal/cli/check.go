@@ -40,7 +40,7 @@ type checkOptions struct {
 func checkFlags() []ucli.Flag {
 	return slices.Concat(
 		inCategory("Files",
-			&ucli.StringFlag{Name: "config", Usage: "read settings from `FILE` (default: " + repo.ConfigFileName + " in the first path, if present; keys: " + strings.Join(repo.ConfigKeys(), ", ") + ")"},
+			&ucli.StringFlag{Name: "config", Usage: "read settings from `FILE` (default: " + repo.ConfigFileName + " in the first path, or in the current directory when the paths are files, if present; keys: " + strings.Join(repo.ConfigKeys(), ", ") + ")"},
 			&ucli.BoolFlag{Name: "print-config", Usage: "print the effective configuration (file and flags merged) and exit"},
 			&ucli.StringSliceFlag{Name: "include", Usage: "check only files matching `GLOB` (gitignore syntax, repeatable; replaces the config's)"},
 			&ucli.StringSliceFlag{Name: "exclude", Usage: "skip files and directories matching `GLOB` (gitignore syntax, repeatable; replaces the config's)"},
@@ -118,7 +118,9 @@ func resolveCheckOptions(c *ucli.Context, s *Streams) (*checkOptions, error) {
 }
 
 // loadCheckConfig loads the --config file or, without one, the .sunset.yaml at the top of the
-// first path (a directory); with neither the configuration is empty.
+// first path when it is a directory, or of the current directory when it is a file (a
+// pre-commit hook or an editor checks the files it names from the repository's top); with
+// neither the configuration is empty.
 func loadCheckConfig(c *ucli.Context, args []string) (repo.Config, error) {
 	cfgPath, inTree := c.String("config"), false
 	if cfgPath == "" {
@@ -126,10 +128,14 @@ func loadCheckConfig(c *ucli.Context, args []string) (repo.Config, error) {
 		if len(args) > 0 {
 			first = args[0]
 		}
+		dir := ""
 		if info, err := os.Stat(first); err == nil && info.IsDir() {
-			if p := filepath.Join(first, repo.ConfigFileName); fileExists(p) {
-				cfgPath, inTree = p, true
-			}
+			dir = first
+		} else if err == nil && info.Mode().IsRegular() {
+			dir = "."
+		}
+		if p := filepath.Join(dir, repo.ConfigFileName); dir != "" && fileExists(p) {
+			cfgPath, inTree = p, true
 		}
 	}
 	if cfgPath == "" {
