@@ -27,15 +27,19 @@ func archiveName(version, goos, goarch string) string {
 	return fmt.Sprintf("sunset_%s_%s_%s%s", version, goos, goarch, ext)
 }
 
-// writeArchive writes the archive of one platform's binary into dir and returns its name.
-func writeArchive(dir, version, goos, goarch string, bin []byte, mtime time.Time) (string, error) {
+// writeArchive writes the archive of one platform's binary (the file bin) into dir and
+// returns its name.
+func writeArchive(dir, version, goos, goarch, bin string, mtime time.Time) (string, error) {
 	name := archiveName(version, goos, goarch)
+	exe, err := os.ReadFile(bin)
+	if err != nil {
+		return "", err
+	}
 	var data []byte
-	var err error
 	if goos == "windows" {
-		data, err = zipOf(binaryName(goos), bin, mtime)
+		data, err = zipOf(binaryName(goos), exe, mtime)
 	} else {
-		data, err = tarGzOf(binaryName(goos), bin, mtime)
+		data, err = tarGzOf(binaryName(goos), exe, mtime)
 	}
 	if err != nil {
 		return "", err

@@ -91,22 +91,27 @@ func run(ctx context.Context, args []string, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(o.dir, 0o755); err != nil {
-		return err
-	}
 	tmp, err := os.MkdirTemp("", "sunset-release-")
 	if err != nil {
 		return err
 	}
 	defer func() { _ = os.RemoveAll(tmp) }()
-	var archives []string
-	for _, t := range o.targets {
+	// Every binary is built before DIR gets a file: DIR may be in the tree, where a new file
+	// would mark the builds after it as of a modified tree (vcs.modified).
+	bins := make([]string, len(o.targets))
+	for i, t := range o.targets {
 		goos, goarch, _ := strings.Cut(t, "/")
-		bin, err := buildBinary(ctx, tmp, goos, goarch, stamps(o.version, commit, date))
-		if err != nil {
+		if bins[i], err = buildBinary(ctx, tmp, goos, goarch, stamps(o.version, commit, date)); err != nil {
 			return fmt.Errorf("%s: %w", t, err)
 		}
-		name, err := writeArchive(o.dir, o.version, goos, goarch, bin, date)
+	}
+	if err := os.MkdirAll(o.dir, 0o755); err != nil {
+		return err
+	}
+	var archives []string
+	for i, t := range o.targets {
+		goos, goarch, _ := strings.Cut(t, "/")
+		name, err := writeArchive(o.dir, o.version, goos, goarch, bins[i], date)
 		if err != nil {
 			return fmt.Errorf("%s: %w", t, err)
 		}
@@ -168,10 +173,10 @@ func stamps(version, commit string, date time.Time) string {
 	}, " ")
 }
 
-// buildBinary builds sunset for one platform into dir and returns its bytes. The environment
+// buildBinary builds sunset for one platform into dir and returns its path. The environment
 // is the caller's but for what changes the output: the platform, cgo, the CPU levels and
 // GOFLAGS are set, the same for every build.
-func buildBinary(ctx context.Context, dir, goos, goarch, ldflags string) ([]byte, error) {
+func buildBinary(ctx context.Context, dir, goos, goarch, ldflags string) (string, error) {
 	out := filepath.Join(dir, goos+"-"+goarch, binaryName(goos))
 	cmd := exec.CommandContext(ctx, "go", "build", "-trimpath", "-buildvcs=true", "-ldflags", ldflags, "-o", out, "./cmd/sunset")
 	cmd.Env = append(withoutBuildEnv(os.Environ()),
@@ -179,9 +184,9 @@ func buildBinary(ctx context.Context, dir, goos, goarch, ldflags string) ([]byte
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Run(); err != nil {
-		return nil, fmt.Errorf("go build: %w\n%s", err, stderr.String())
+		return "", fmt.Errorf("go build: %w\n%s", err, stderr.String())
 	}
-	return os.ReadFile(out)
+	return out, nil
 }
 
 // withoutBuildEnv is env without the variables buildBinary sets.
