@@ -101,7 +101,9 @@ var examples = map[string][]example{
 var learnMore = map[string][]string{
 	"demo":   {"scan", "formats"},
 	"report": {"formats", "json"},
-	"rules":  {"catalog"},
+	"rules":      {"catalog"},
+	"completion": {"flags"},
+	"version":    {"development"},
 }
 
 // commandHelpTail is what follows a command's options in its help: EXAMPLES, then LEARN MORE
