@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -68,6 +69,7 @@ printf '%s\n' "${COMPREPLY[@]}"
 	)
 	for _, tc := range bashCases {
 		t.Run(tc.line, func(t *testing.T) {
+			t.Parallel()
 			words := bashWords(tc.line)
 			args := append([]string{"-c", driver, "driver", tc.line, strconv.Itoa(len(words) - 1)}, words...)
 			cmd := exec.Command(bash, args...)
@@ -103,6 +105,7 @@ func TestFishCompletion(t *testing.T) {
 	)
 	for _, tc := range fishCases {
 		t.Run(tc.line, func(t *testing.T) {
+			t.Parallel()
 			cmd := exec.Command(fish, "--no-config", "-c", "source $argv[1]; complete -C $argv[2]", script, tc.line)
 			cmd.Dir = dir
 			out, err := cmd.Output()
@@ -217,7 +220,7 @@ func checkCompletions(t *testing.T, got []string, tc completionCase) {
 
 // stderrOf is the standard error an *exec.ExitError kept, if err is one.
 func stderrOf(err error) string {
-	if ee, ok := err.(*exec.ExitError); ok {
+	if ee := (*exec.ExitError)(nil); errors.As(err, &ee) {
 		return string(ee.Stderr)
 	}
 	return ""

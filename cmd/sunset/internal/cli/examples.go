@@ -99,8 +99,8 @@ var examples = map[string][]example{
 
 // learnMore names, per command without a topic of its own name, the topics that say more.
 var learnMore = map[string][]string{
-	"demo":   {"scan", "formats"},
-	"report": {"formats", "json"},
+	"demo":       {"scan", "formats"},
+	"report":     {"formats", "json"},
 	"rules":      {"catalog"},
 	"completion": {"flags"},
 	"version":    {"development"},
