@@ -43,7 +43,7 @@ func checkFlags() []ucli.Flag {
 		inCategory("Files",
 			&ucli.StringFlag{Name: "config", Usage: "read settings from `FILE` (default: " + repo.ConfigFileName + " in the first path, if present; keys: " + strings.Join(repo.ConfigKeys(), ", ") + ")"},
 			&ucli.BoolFlag{Name: "print-config", Usage: "print the effective configuration (file and flags merged) and exit"},
-			&ucli.BoolFlag{Name: "print-schema", Usage: "print the JSON schema of " + repo.ConfigFileName + " (for editors: " + schema.URL + ") and exit"},
+			&ucli.BoolFlag{Name: "print-schema", Usage: "print the JSON schema of " + repo.ConfigFileName + " (editors read it from the repository: sunset help check) and exit"},
 			&ucli.StringSliceFlag{Name: "include", Usage: "check only files matching `GLOB` (gitignore syntax, repeatable; replaces the config's)"},
 			&ucli.StringSliceFlag{Name: "exclude", Usage: "skip files and directories matching `GLOB` (gitignore syntax, repeatable; replaces the config's)"},
 			&ucli.StringFlag{Name: "max-file-size", Usage: "report and skip files larger than `SIZE` (e.g. 5MiB, 500KB; default 5MiB)"},

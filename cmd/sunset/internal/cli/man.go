@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"cmp"
 	"fmt"
 	"io"
@@ -89,7 +90,11 @@ const titleSettings = "\n.nh\n.ad l"
 func (r manRenderer) RenderNode(w io.Writer, node *blackfriday.Node, entering bool) blackfriday.WalkStatus {
 	switch node.Type {
 	case blackfriday.Text:
-		_, _ = io.WriteString(w, roffEscape(node.Literal))
+		text := roffEscape(node.Literal)
+		if bytes.Contains(node.Literal, []byte("://")) {
+			text = urlBreaks.Replace(text)
+		}
+		_, _ = io.WriteString(w, text)
 	case blackfriday.Code:
 		_, _ = io.WriteString(w, `\fB`+codeBreaks.Replace(roffEscape(node.Literal))+`\fR`)
 	case blackfriday.CodeBlock:
@@ -148,9 +153,13 @@ func (r manRenderer) writeTable(w io.Writer, table *blackfriday.Node) {
 	}
 }
 
-// codeBreaks lets a line break after a comma or a slash of a code span (\: marks where
-// one may): a JSON line or a path longer than the page has no space to break at.
-var codeBreaks = strings.NewReplacer(",", `,\:`, "/", `/\:`)
+// codeBreaks lets a line break after a comma or a slash of a code span, urlBreaks after a
+// slash of text with a URL (\: marks where one may): a JSON line, a path or a URL longer than the page
+// has no space to break at.
+var (
+	codeBreaks = strings.NewReplacer(",", `,\:`, "/", `/\:`)
+	urlBreaks  = strings.NewReplacer("/", `/\:`)
+)
 
 // roffEscape is text as roff reads it literally: backslashes and minus signs escaped, and a
 // line that starts with a control character ("." or "'") kept as text.
