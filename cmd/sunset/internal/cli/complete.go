@@ -150,10 +150,7 @@ func flagCompletion(flags []ucli.Flag, cur string, given map[string]bool) comple
 		if given[names[0]] && !isRepeatable(f) {
 			continue
 		}
-		usage := ""
-		if d, ok := f.(ucli.DocGenerationFlag); ok {
-			usage = strings.ReplaceAll(d.GetUsage(), "`", "")
-		}
+		usage := strings.ReplaceAll(flagUsage(f), "`", "")
 		for _, n := range names {
 			if d := dashed(n); strings.HasPrefix(d, cur) && (len(n) > 1 || len(names) == 1) {
 				out = append(out, candidate{d, usage})
@@ -301,11 +298,7 @@ var placeholderOf = regexp.MustCompile("`([^`]+)`")
 // placeholder is the kind of value a flag takes, from its usage's placeholder: DIR, FILE,
 // JOURNAL, or another word (a number, a name, a glob).
 func placeholder(f ucli.Flag) string {
-	d, ok := f.(ucli.DocGenerationFlag)
-	if !ok {
-		return ""
-	}
-	m := placeholderOf.FindStringSubmatch(d.GetUsage())
+	m := placeholderOf.FindStringSubmatch(flagUsage(f))
 	if m == nil {
 		return ""
 	}
@@ -349,6 +342,14 @@ func flagNamed(cmd *ucli.Command, name string) ucli.Flag {
 		}
 	}
 	return nil
+}
+
+// flagUsage is a flag's usage text, "" for a flag without.
+func flagUsage(f ucli.Flag) string {
+	if d, ok := f.(ucli.DocGenerationFlag); ok {
+		return d.GetUsage()
+	}
+	return ""
 }
 
 // takesValue reports whether a flag wants a value (as flagsFirst reads it).
