@@ -5,7 +5,6 @@ import (
 	"cmp"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -15,6 +14,7 @@ import (
 	ucli "github.com/urfave/cli/v2"
 
 	"github.com/sunsetscan/sunset/cmd/sunset/help"
+	"github.com/sunsetscan/sunset/scanner/safefile"
 )
 
 // Manual pages are written from the text --help and `sunset help TOPIC` show, put in
@@ -24,14 +24,15 @@ import (
 // manPage is one page: its file name and its roff text.
 type manPage struct{ name, roff string }
 
-// writeManPages writes every page into dir (created), and says on out what it wrote.
+// writeManPages writes every page into dir (created), and says on stderr what it wrote. As
+// every output of sunset, neither dir nor a page is written through a symbolic link.
 func writeManPages(app *ucli.App, dir string, s *Streams) error {
 	pages := manPages(app)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := safefile.MkdirNoFollow(dir); err != nil {
 		return fatalError(fmt.Errorf("--man: %w", err))
 	}
 	for _, p := range pages {
-		if err := os.WriteFile(filepath.Join(dir, p.name), []byte(p.roff), 0o644); err != nil {
+		if err := safefile.WriteFile(filepath.Join(dir, p.name), []byte(p.roff)); err != nil {
 			return fatalError(fmt.Errorf("--man: %w", err))
 		}
 	}
