@@ -30,7 +30,7 @@ func readInto(path string, limit int64, noFollow bool, buf []byte) ([]byte, erro
 		return nil, &fs.PathError{Op: "stat", Path: path, Err: err}
 	}
 	if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
-		return nil, refused(path, "is %s, not a regular file; give a regular file", Describe(rawMode(st.Mode)))
+		return nil, refused(path, "is %s, not a regular file; give a regular file", Describe(rawMode(uint32(st.Mode))))
 	}
 	if st.Size > limit {
 		return nil, &TooLargeError{Path: path, Size: st.Size, Limit: limit}
@@ -68,7 +68,8 @@ func (r fdReader) Read(p []byte) (int, error) {
 	}
 }
 
-// rawMode turns the file type bits of a stat into the fs.FileMode Describe names.
+// rawMode turns the file type bits of a stat into the fs.FileMode Describe names (Stat_t's
+// Mode is a uint16 on darwin and the BSDs, a uint32 on Linux).
 func rawMode(m uint32) fs.FileMode {
 	switch m & syscall.S_IFMT {
 	case syscall.S_IFDIR:

@@ -19,9 +19,6 @@ import (
 	"github.com/sunsetscan/sunset/scanner/textsafe"
 )
 
-// Version is the sunset version, set at build time with -ldflags "-X .../cli.Version=...".
-var Version = "0.1.0-dev"
-
 // ExitInterrupted is the exit code when a second interrupt, termination or hang-up signal
 // stops sunset at once, without finishing its reports (128 + SIGINT, as shells report Ctrl-C).
 const ExitInterrupted = 130
@@ -126,6 +123,9 @@ func newApp(s *Streams) *ucli.App {
 		Name:    "sunset",
 		Usage:   "find deprecated zone management API usage and plan its migration",
 		Version: Version,
+		// The root --version (versionFlag) prints what `sunset version` does.
+		HideVersion: true,
+		Flags:       []ucli.Flag{versionFlag()},
 		Description: strings.TrimSpace(`
 sunset scans live accounts and configuration repositories for deprecated endpoints,
 objects and fields of the zone management API, and writes the plans that migrate them.
@@ -145,6 +145,9 @@ once the reports are written; 4 wins over 1), 130 a second such signal, which ex
 		// The root action runs only when no command matched: a bare "sunset" shows help, an
 		// unknown word is a usage error (urfave/cli would otherwise exit 3 on its own).
 		Action: func(c *ucli.Context) error {
+			if c.Bool("version") {
+				return writeVersion(c.App.Writer, "text", build())
+			}
 			if c.NArg() > 0 {
 				return unknownCommand(c.App, "unknown command", c.Args().First())
 			}
@@ -152,7 +155,7 @@ once the reports are written; 4 wins over 1), 130 a second such signal, which ex
 		},
 		Commands: commands(s),
 	}
-	addHelp(app)
+	addHelp(app, s)
 	for _, cmd := range app.Commands {
 		cmd.OnUsageError = app.OnUsageError
 		// `sunset help CMD` is the help command; no command has a "help" subcommand, so
@@ -178,7 +181,9 @@ func commands(s *Streams) []*ucli.Command {
 		reportCommand(s),
 		rulesCommand(s),
 		emulatorCommand(s),
-		versionCommand(),
+		completionCommand(s),
+		versionCommand(s),
+		completeCommand(s),
 	}
 }
 

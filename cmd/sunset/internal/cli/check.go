@@ -12,6 +12,7 @@ import (
 
 	ucli "github.com/urfave/cli/v2"
 
+	"github.com/sunsetscan/sunset/cmd/sunset/schema"
 	"github.com/sunsetscan/sunset/reports"
 	"github.com/sunsetscan/sunset/scanner"
 	"github.com/sunsetscan/sunset/scanner/catalog"
@@ -42,6 +43,7 @@ func checkFlags() []ucli.Flag {
 		inCategory("Files",
 			&ucli.StringFlag{Name: "config", Usage: "read settings from `FILE` (default: " + repo.ConfigFileName + " in the first path, or in the current directory when the paths are files, if present; keys: " + strings.Join(repo.ConfigKeys(), ", ") + ")"},
 			&ucli.BoolFlag{Name: "print-config", Usage: "print the effective configuration (file and flags merged) and exit"},
+			&ucli.BoolFlag{Name: "print-schema", Usage: "print the JSON schema of " + repo.ConfigFileName + " (editors read it from the repository: sunset help check) and exit"},
 			&ucli.StringSliceFlag{Name: "include", Usage: "check only files matching `GLOB` (gitignore syntax, repeatable; replaces the config's)"},
 			&ucli.StringSliceFlag{Name: "exclude", Usage: "skip files and directories matching `GLOB` (gitignore syntax, repeatable; replaces the config's)"},
 			&ucli.StringFlag{Name: "max-file-size", Usage: "report and skip files larger than `SIZE` (e.g. 5MiB, 500KB; default 5MiB)"},
@@ -77,6 +79,10 @@ func checkCommand(s *Streams) *ucli.Command {
 			"error, 3 fatal, 4 some files could not be read (4 wins over 1).",
 		Flags: checkFlags(),
 		Action: func(c *ucli.Context) error {
+			if c.Bool("print-schema") {
+				_, err := s.Out.Write(schema.Config())
+				return err
+			}
 			o, err := resolveCheckOptions(c, s)
 			if err != nil {
 				return err

@@ -70,6 +70,7 @@ var examples = map[string][]example{
 	"rules": {
 		{"Every catalog entry and its status today", "sunset rules"},
 		{"The status as of another day", "sunset rules --as-of 2026-06-30"},
+		{"Two entries, every field", "sunset rules firewall-rules rate-limiting-v1 --format json"},
 		{"Every field of every entry, with your own entries added", "sunset rules --catalog my-catalog.yaml --format json"},
 	},
 	"emulator": {
@@ -78,12 +79,19 @@ var examples = map[string][]example{
 		{"A generated account of 2,000 zones that a plan migrates by API calls alone", "sunset emulator --zones 2000 --seed 1 --migratable"},
 		{"Inject faults and latency, and answer as retired past end of life", "sunset emulator --faults 429=0.1,5xx=0.05 --latency 10ms-30ms --retire"},
 	},
+	"completion": {
+		{"The bash script: load it with 'source <(sunset completion bash)' in ~/.bashrc", "sunset completion bash"},
+		{"The zsh script: 'source <(sunset completion zsh)' in ~/.zshrc, after compinit", "sunset completion zsh"},
+		{"Install the fish script where fish finds it", "sunset completion fish > ~/.config/fish/completions/sunset.fish"},
+	},
 	"version": {
-		{"Print the version", "sunset version"},
-		{"The same", "sunset --version"},
+		{"Print the version, the commit and its date, and the Go version", "sunset version"},
+		{"The same as JSON, for scripts", "sunset version --format json"},
+		{"The same as text", "sunset --version"},
 	},
 	"help": {
 		{"List the help topics", "sunset help topics"},
+		{"Write the manual pages (sunset.1, a page per command and per topic)", "sunset help --man man/"},
 		{"Apply's help, then how an apply runs", "sunset help apply"},
 		{"What a scan and an apply cost in requests and time", "sunset help cost"},
 	},
@@ -91,9 +99,11 @@ var examples = map[string][]example{
 
 // learnMore names, per command without a topic of its own name, the topics that say more.
 var learnMore = map[string][]string{
-	"demo":   {"scan", "formats"},
-	"report": {"formats", "json"},
-	"rules":  {"catalog"},
+	"demo":       {"scan", "formats"},
+	"report":     {"formats", "json"},
+	"rules":      {"catalog"},
+	"completion": {"flags"},
+	"version":    {"development"},
 }
 
 // commandHelpTail is what follows a command's options in its help: EXAMPLES, then LEARN MORE

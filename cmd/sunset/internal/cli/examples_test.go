@@ -16,7 +16,7 @@ var exampleLine = regexp.MustCompile(`^   \$ (?:[A-Z_]+=\S+ )*sunset (\S+)`)
 // command, each with a line saying what it does, as the GitHub CLI's help does.
 func TestEveryCommandHasExamples(t *testing.T) {
 	app := newApp(&Streams{})
-	for _, cmd := range app.Commands {
+	for _, cmd := range app.VisibleCommands() {
 		r := runSunset(t, nil, cmd.Name, "--help")
 		if cmd.Name == "help" {
 			r = runSunset(t, nil, "help", "help")

@@ -41,8 +41,9 @@ func parseCommandLine(app *ucli.App, args []string) commandLine {
 	if cmd == nil {
 		return commandLine{args: args}
 	}
-	if cmd.Name == "help" {
-		return commandLine{args: args, cmd: cmd} // its words are commands and topics, as given
+	if cmd.Name == "help" || cmd.SkipFlagParsing {
+		// help's words are commands and topics, __complete's a command line: as given
+		return commandLine{args: args, cmd: cmd}
 	}
 	rest, err := flagsFirst(cmd.Flags, args[i+1:])
 	return commandLine{args: append(append([]string(nil), args[:i+1]...), rest...), cmd: cmd, err: err}
@@ -262,19 +263,4 @@ func checkHelpTopic(app *ucli.App, args []string) error {
 		return nil
 	}
 	return nil
-}
-
-// versionCommand is `sunset version`, the same line as --version.
-func versionCommand() *ucli.Command {
-	return &ucli.Command{
-		Name:  "version",
-		Usage: "print the version",
-		Action: func(c *ucli.Context) error {
-			if err := noArgs(c); err != nil {
-				return err
-			}
-			ucli.ShowVersion(c)
-			return nil
-		},
-	}
 }

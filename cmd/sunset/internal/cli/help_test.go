@@ -127,7 +127,7 @@ func TestEveryCommandTakesOnlyItsFlags(t *testing.T) {
 		"rules":     "format as-of color catalog dates",
 		"translate": "rules existing zone-plan plan format",
 		"report":    "in plan-dir plan format color",
-		"version":   "",
+		"version":   "format",
 	}
 	for _, cmd := range newApp(&Streams{}).Commands {
 		w, ok := want[cmd.Name]

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -31,9 +32,10 @@ type ruleRow struct {
 
 func rulesCommand(s *Streams) *ucli.Command {
 	return &ucli.Command{
-		Name:  "rules",
-		Usage: "list the deprecation catalog with each entry's status as of a date",
-		Description: "Prints every catalog entry: id (use it to suppress findings), status as of --as-of\n" +
+		Name:      "rules",
+		Usage:     "list the deprecation catalog with each entry's status as of a date",
+		ArgsUsage: "[ID...]",
+		Description: "Prints every catalog entry, or the entries named: id (use it to suppress findings), status as of --as-of\n" +
 			"(retired, deprecated, upcoming or advisory), end of life and title; a table on a terminal,\n" +
 			"tab-separated rows when piped. --format json adds each entry's severity as of --as-of, the\n" +
 			"deprecation date, where the dates come from, the replacement and the documentation link.",
@@ -42,9 +44,6 @@ func rulesCommand(s *Streams) *ucli.Command {
 			asOfFlag(), colorFlag(),
 		}, catalogFlags()...),
 		Action: func(c *ucli.Context) error {
-			if err := noArgs(c); err != nil {
-				return err
-			}
 			specs, err := outputSpecs(c, "table", "json")
 			if err != nil {
 				return err
@@ -61,7 +60,10 @@ func rulesCommand(s *Streams) *ucli.Command {
 			if err != nil {
 				return err
 			}
-			rows := catalogRows(cat, asOf)
+			rows, err := selectRules(catalogRows(cat, asOf), c.Args().Slice())
+			if err != nil {
+				return err
+			}
 			return s.writeOutputs(specs, func(w io.Writer, format string) error {
 				return writeRules(w, format, rows, asOf, color && w == s.Out, w == s.Out && s.OutTTY)
 			})
@@ -96,6 +98,28 @@ func catalogRows(cat *catalog.Catalog, asOf time.Time) []ruleRow {
 		})
 	}
 	return rows
+}
+
+// selectRules keeps the rows of the ids given, in the catalog's order (all of them when none
+// is given); an id no entry has is a usage error naming the closest.
+func selectRules(rows []ruleRow, ids []string) ([]ruleRow, error) {
+	if len(ids) == 0 {
+		return rows, nil
+	}
+	known := make([]*ucli.Command, len(rows))
+	for i, r := range rows {
+		known[i] = &ucli.Command{Name: r.ID}
+	}
+	for _, id := range ids {
+		if !slices.ContainsFunc(rows, func(r ruleRow) bool { return r.ID == id }) {
+			msg := fmt.Sprintf("rules: no catalog entry %q", id)
+			if s := suggestCommand(known, id); s != "" {
+				msg += "\n" + s
+			}
+			return nil, usageErrorf("%s", msg)
+		}
+	}
+	return slices.DeleteFunc(rows, func(r ruleRow) bool { return !slices.Contains(ids, r.ID) }), nil
 }
 
 func writeRulesTSV(w io.Writer, rows []ruleRow) error {

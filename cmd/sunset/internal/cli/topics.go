@@ -17,8 +17,8 @@ const topicsWord = "topics"
 
 // addHelp gives the app sunset's help command (commands and topics) and every command its
 // EXAMPLES and LEARN MORE sections. newApp calls it before its commands are set up.
-func addHelp(app *ucli.App) {
-	app.Commands = append(app.Commands, helpCommand())
+func addHelp(app *ucli.App, s *Streams) {
+	app.Commands = append(app.Commands, helpCommand(s))
 	// urfave/cli adds --help to the root only when it adds its own help command.
 	app.Flags = append(app.Flags, ucli.HelpFlag)
 	app.CustomAppHelpTemplate = ucli.AppHelpTemplate + "\nHELP TOPICS:\n" + quoted(topicList()) +
@@ -30,15 +30,24 @@ func addHelp(app *ucli.App) {
 
 // helpCommand is `sunset help [COMMAND|TOPIC]`. It replaces urfave/cli's own, which knows
 // commands only.
-func helpCommand() *ucli.Command {
+func helpCommand(s *Streams) *ucli.Command {
 	return &ucli.Command{
 		Name:      "help",
 		Aliases:   []string{"h"},
 		Usage:     "show the commands, a command's help, or a help topic ('sunset help topics' lists them)",
 		ArgsUsage: "[COMMAND|TOPIC]",
+		Flags: []ucli.Flag{
+			&ucli.StringFlag{Name: "man", Usage: "write the manual pages to `DIR`: sunset.1, sunset-COMMAND.1 for each command, sunset-TOPIC.7 for each topic"},
+		},
 		Action: func(c *ucli.Context) error {
 			// Flags after the word are no help topic: `sunset help check --x` is check's help.
 			words := slices.DeleteFunc(c.Args().Slice(), func(a string) bool { return strings.HasPrefix(a, "-") })
+			if dir := c.String("man"); dir != "" {
+				if len(words) > 0 {
+					return usageErrorf("help --man writes every page: it takes no command or topic (got %q)", words[0])
+				}
+				return writeManPages(c.App, dir, s)
+			}
 			switch len(words) {
 			case 0:
 				return ucli.ShowAppHelp(c)
