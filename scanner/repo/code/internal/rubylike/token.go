@@ -1,0 +1,144 @@
+// Package rubylike holds the lexer, call and value code of the readers of the languages
+// that share Ruby's surface syntax (Ruby, and Elixir, which borrowed it): names, symbols or
+// atoms, labels (name:), #{...} interpolation, calls with and without parentheses, blocks
+// closed by "end", keyword arguments, values joined by a concatenation operator and
+// variables assigned once. A reader embeds Lexer and Parser, tells them what differs in a
+// Syntax (its keywords, operators and the few rules that differ), and reads its own syntax
+// itself (Ruby's heredocs, %w[] and blocks; Elixir's sigils, pipes and module attributes).
+package rubylike
+
+// Kind is a token's kind.
+type Kind uint8
+
+// The kinds of tokens.
+const (
+	Ident Kind = iota + 1 // a lower-case name: a variable, method or function, keywords included
+	Const                 // a capitalised name: a Ruby constant, an Elixir alias segment
+	Var                   // a name with a sigil (Ruby's @x, @@x, $x; Elixir's @attr): A and B leave it out
+	Sym                   // :name (A, B the name), :"name" (parts): a Ruby symbol, an Elixir atom
+	Label                 // name: or "name": (A, B the name)
+	Str                   // a string literal; Parts[P0:P1] are its pieces
+	Num                   // a number
+	Lit                   // another literal operand: a regular expression, a character, a sigil
+	Op                    // punctuation; Token.Op holds it
+	NL                    // a newline that ends a statement
+)
+
+// Operators of more than one byte; a one-byte operator is its byte. A language's Pairs and
+// Triple say which of them it has.
+const (
+	OpPair   = 0x80 + iota // =>
+	OpShl                  // <<
+	OpArrow                // -> (Ruby's lambda, Elixir's clause arrow)
+	OpScope                // :: (Ruby)
+	OpSafe                 // &. (Ruby)
+	OpAssign               // ||=, +=, <<= and the other operator-assignments (Ruby)
+	OpPipe                 // |> (Elixir)
+	OpConcat               // <> (Elixir)
+	OpShr                  // >> (Elixir)
+	OpOther                // any other
+)
+
+// Token is one token of the source.
+type Token struct {
+	S, A, B int32 // S where the token starts, [A, B) its name or text
+	P0, P1  int32 // parts of a string
+	Match   int32 // partner bracket's index, -1
+	Kind    Kind
+	Op      byte
+	Sp      bool // blank space before the token
+	Used    bool // a string folded into a value already
+}
+
+// Frames that no bracket opens, by their lexkit.Frame Open mark. A language may add its own.
+const (
+	FrameCall  = 'c' // the arguments of a call written without parentheses
+	FrameBlock = 'd' // do ... end
+)
+
+// Syntax is what differs between the languages in the code they share: their words and
+// operators, and the few rules that tell them apart. A reader makes one with NewSyntax.
+type Syntax struct {
+	// Keyword reports whether a name is a reserved word: no variable, no call.
+	Keyword func(b []byte) bool
+	// Self is a keyword that names a value all the same (Ruby's "self"), "" for none;
+	// Values are other keywords that end an operand (Ruby's nil, true, false, end).
+	Self   string
+	Values []string
+	// Triple returns the code of the operator of three bytes at the start of b, 0 for none;
+	// Pairs lists the operators of two bytes with their codes; the other pairs of bytes are
+	// two operators.
+	Triple func(b []byte) byte
+	Pairs  map[string]byte
+	// Sigils makes #@var and #$var interpolate (Ruby).
+	Sigils bool
+	// GoOn are the words after which a line goes on; Leading is an operator of two bytes
+	// that, starting the next line, continues the statement ("&." in Ruby, "|>" in Elixir),
+	// as "." does in both; a line ending with a label goes on when LabelGoesOn is set; one
+	// ending with an operator goes on, unless it is a closing bracket or in Closes.
+	GoOn        []string
+	Leading     string
+	LabelGoesOn bool
+	Closes      []byte
+	// Concat are the operators that join strings ("+" in Ruby, "<>" in Elixir); StrConcat
+	// join only what starts with a string literal (Ruby's "<<"); Continues are other
+	// operators after which a name is no operand's start (Ruby's "%").
+	Concat, StrConcat, Continues []byte
+	// Adjacent is true when string literals side by side are one ("a" "b" in Ruby).
+	Adjacent bool
+	// NotKeys are the labels that are no keys (Elixir's do:, else:).
+	NotKeys []string
+	// Ends are the Open marks of the frames "end" closes (FrameBlock, a language's own).
+	Ends []byte
+
+	pairs [0x80][0x80]byte
+	class [256]uint8 // opMember, opConcat, ... bits by operator code
+}
+
+// Bits of Syntax.class.
+const (
+	opMember    = 1 << iota // ., &., ::
+	opConcat                // joins strings
+	opStrConcat             // joins what starts with a string literal
+	opContinues             // a name after it is no operand's start
+	opCloses                // a newline after it ends the statement
+)
+
+// NewSyntax fills the tables of s and returns it.
+func NewSyntax(s Syntax) *Syntax {
+	for op, code := range s.Pairs {
+		s.pairs[op[0]][op[1]] = code
+	}
+	for _, op := range []byte{'.', OpSafe, OpScope} {
+		s.class[op] |= opMember
+	}
+	set := func(ops []byte, bit uint8) {
+		for _, op := range ops {
+			s.class[op] |= bit
+		}
+	}
+	set(s.Concat, opConcat)
+	set(s.StrConcat, opStrConcat)
+	set(s.Continues, opContinues)
+	set(s.Closes, opCloses)
+	set([]byte{')', ']', '}'}, opCloses)
+	return &s
+}
+
+// endsOperand reports whether the name b, when a token of kind Ident, ends an operand.
+func (s *Syntax) endsOperand(b []byte) bool { return s.isName(b) || oneOf(b, s.Values) }
+
+// isName reports whether the name b, when a token of kind Ident, names a value or a call.
+func (s *Syntax) isName(b []byte) bool {
+	return !s.Keyword(b) || s.Self != "" && string(b) == s.Self
+}
+
+// oneOf reports whether b is one of words.
+func oneOf(b []byte, words []string) bool {
+	for _, w := range words {
+		if string(b) == w {
+			return true
+		}
+	}
+	return false
+}
