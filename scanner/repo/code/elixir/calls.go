@@ -6,9 +6,9 @@ import (
 	"github.com/sunsetscan/sunset/scanner/repo/code/internal/rubylike"
 )
 
-// op handles an operator token: a brace (a map, a struct or a tuple), an assignment, ';';
+// Operator handles an operator token: a brace (a map, a struct or a tuple), an assignment, ';';
 // the others as rubylike reads them.
-func (p *parser) op(i int) {
+func (p *parser) Operator(i int) {
 	switch p.Toks[i].Op {
 	case '{':
 		if p.Is(i-1, '%') || p.Toks[max(i-1, 0)].Kind == rubylike.Const && p.Is(i-2, '%') {
@@ -35,26 +35,6 @@ func defines(b []byte) bool {
 	switch string(b) {
 	case "def", "defp", "defmacro", "defmacrop", "defguard", "defguardp", "defdelegate":
 		return true
-	}
-	return false
-}
-
-// command reports whether the name at token i is called without parentheses: a space, then
-// something that starts an argument on the same line. A name without a module before it must
-// not be a variable.
-func (p *parser) command(i int) bool {
-	j := i + 1
-	if j >= len(p.Toks) || !p.Toks[j].Sp || p.Declared(i) || !p.Is(i-1, '.') && p.Vars.Has(p.Text(i)) {
-		return false
-	}
-	switch t := &p.Toks[j]; t.Kind {
-	case rubylike.Str, rubylike.Sym, rubylike.Label, rubylike.Num, rubylike.Var, rubylike.Const, rubylike.Lit:
-		return true
-	case rubylike.Ident:
-		return !keyword(p.Bytes(j)) || p.Word(j, "true") || p.Word(j, "false") || p.Word(j, "nil") ||
-			p.Word(j, "fn") || p.Word(j, "__MODULE__")
-	case rubylike.Op:
-		return t.Op == '[' || t.Op == '%' || t.Op == '{' || t.Op == '&'
 	}
 	return false
 }

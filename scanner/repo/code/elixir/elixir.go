@@ -13,25 +13,19 @@ package elixir
 
 import (
 	"github.com/sunsetscan/sunset/scanner/repo/code"
-	"github.com/sunsetscan/sunset/scanner/repo/code/internal/lexkit"
 	"github.com/sunsetscan/sunset/scanner/repo/code/internal/rubylike"
 )
 
 // Read reads one Elixir file. It never fails: what it cannot make sense of it skips.
 func Read(src []byte) *code.File {
-	out := lexkit.NewOut("elixir", src)
-	l := lex(src, out)
-	out.Reserve(l.Strs, l.Parens)
 	p := &parser{}
-	p.Start(&l.Lexer, syntax, p)
-	p.Lookup = func(name string) (string, []string, bool) { return p.Vars.Get(name, false) }
-	p.Run()
-	l.release()
-	return out.Done()
+	return rubylike.Read(src, syntax, &p.Parser, p)
 }
 
 // syntax is what Elixir tells the code it shares with Ruby.
 var syntax = rubylike.NewSyntax(rubylike.Syntax{
+	Lang:    "elixir",
+	Tokens:  func(l *rubylike.Lexer) rubylike.Tokenizer { return lexer{l} },
 	Keyword: keyword,
 	Triple:  triple,
 	Pairs: map[string]byte{"|>": rubylike.OpPipe, "<>": rubylike.OpConcat, "=>": rubylike.OpPair,
@@ -46,6 +40,8 @@ var syntax = rubylike.NewSyntax(rubylike.Syntax{
 	Closes:      []byte{rubylike.OpShr}, // <<1>> ends a binary
 	Concat:      []byte{rubylike.OpConcat},
 	NotKeys:     []string{"do", "else", "after", "rescue", "catch"},
+	ArgWords:    []string{"true", "false", "nil", "fn", "__MODULE__"},
+	ArgOps:      []byte{'[', '%', '{', '&'},
 	Ends:        []byte{rubylike.FrameBlock},
 })
 
@@ -65,22 +61,11 @@ type parser struct {
 	inDef bool
 }
 
-// Token handles a token of Elixir's own: names, keywords, module attributes, operators,
-// newlines.
-func (p *parser) Token(i int) {
-	switch p.Toks[i].Kind {
-	case rubylike.NL:
-		p.EndStatement(i)
-		p.inDef = false
-	case rubylike.Ident:
-		p.ident(i)
-	case rubylike.Const:
-		p.Concatenation(i)
-	case rubylike.Var:
-		p.attribute(i)
-	case rubylike.Op:
-		p.op(i)
-	}
+// Newline ends what a newline ends: calls written without parentheses, and the head of a
+// def.
+func (p *parser) Newline(i int) {
+	p.EndStatement(i)
+	p.inDef = false
 }
 
 // keyword reports whether b is a reserved word or a special form that is no call.

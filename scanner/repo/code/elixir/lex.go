@@ -1,36 +1,17 @@
 package elixir
 
 import (
-	"sync"
-
 	"github.com/sunsetscan/sunset/scanner/repo/code/internal/lexkit"
 	"github.com/sunsetscan/sunset/scanner/repo/code/internal/rubylike"
 )
 
 // lexer reads Elixir's own tokens on rubylike.Lexer.
 type lexer struct {
-	rubylike.Lexer
-}
-
-// lexers keeps the buffers of finished reads for the next one.
-var lexers = sync.Pool{New: func() any { return new(lexer) }}
-
-func lex(src []byte, out *lexkit.Out) *lexer {
-	l := lexers.Get().(*lexer)
-	l.Start(src, out, syntax)
-	l.Run(l)
-	return l
-}
-
-// release returns the lexer's buffers to the pool, unless a huge file made them huge.
-func (l *lexer) release() {
-	if l.Release() {
-		lexers.Put(l)
-	}
+	*rubylike.Lexer
 }
 
 // Token reads the token starting with c at l.I.
-func (l *lexer) Token(c byte) {
+func (l lexer) Token(c byte) {
 	next := l.Peek(1)
 	switch {
 	case lexkit.IsIdentStart(c):
@@ -58,7 +39,7 @@ func (l *lexer) Token(c byte) {
 }
 
 // name reads an identifier, an alias segment or a label (name:).
-func (l *lexer) name() {
+func (l lexer) name() {
 	a := l.I
 	j := l.IdentEnd(l.I)
 	if j < len(l.Src) && (l.Src[j] == '?' || l.Src[j] == '!') {
@@ -79,14 +60,14 @@ func (l *lexer) name() {
 }
 
 // attr reads @name.
-func (l *lexer) attr() {
+func (l lexer) attr() {
 	j := l.IdentEnd(l.I + 1)
 	l.Emit(rubylike.Token{Kind: rubylike.Var, S: int32(l.I), A: int32(l.I + 1), B: int32(j)})
 	l.I = j
 }
 
 // colon reads an atom (:name, :"name") or a ':' alone.
-func (l *lexer) colon(next byte) {
+func (l lexer) colon(next byte) {
 	switch {
 	case next == '"' || next == '\'':
 		l.I++

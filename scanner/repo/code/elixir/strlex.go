@@ -9,7 +9,7 @@ import (
 
 // quoted reads "...", '...' (a charlist, read as a string) or a heredoc """...""" /
 // ”'...”' from the quote at l.I; "name": is a label.
-func (l *lexer) quoted(q byte) {
+func (l lexer) quoted(q byte) {
 	s := l.I
 	p0 := len(l.Parts)
 	if l.Peek(1) == q && l.Peek(2) == q {
@@ -29,7 +29,7 @@ func (l *lexer) quoted(q byte) {
 // heredoc reads the body of a """ or ”' heredoc opened at l.I: the lines after the opening
 // line up to the one starting (after blanks) with the closing quotes, whose indentation is
 // removed from every line.
-func (l *lexer) heredoc(q byte, interp bool) {
+func (l lexer) heredoc(q byte, interp bool) {
 	open := l.I + 3
 	nl := bytes.IndexByte(l.Src[open:], '\n')
 	if nl < 0 {
@@ -70,7 +70,7 @@ func (l *lexer) heredoc(q byte, interp bool) {
 // sigil reads ~s(...), ~S"...", ~w(...), ~c'...', ~r/.../ and the others, with their
 // modifiers: string sigils are strings (lower case ones interpolate), ~w words a list of
 // strings, others opaque literals.
-func (l *lexer) sigil() {
+func (l lexer) sigil() {
 	s := l.I
 	j := l.I + 1
 	for j < len(l.Src) && (l.Src[j] >= 'a' && l.Src[j] <= 'z' && j == l.I+1 || l.Src[j] >= 'A' && l.Src[j] <= 'Z') {
@@ -117,7 +117,7 @@ func (l *lexer) sigil() {
 // words turns the body of ~w(...) read into Parts[p0:] into a list literal of strings:
 // "[", the words with "," between them, "]". A word's value is split from the literal
 // text; an interpolation stays in the word it is in.
-func (l *lexer) words(s, p0, end int) {
+func (l lexer) words(s, p0, end int) {
 	parts := append([]lexkit.Part(nil), l.Parts[p0:]...)
 	l.Parts = l.Parts[:p0]
 	after := l.I

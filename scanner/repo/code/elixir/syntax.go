@@ -5,9 +5,9 @@ import (
 	"github.com/sunsetscan/sunset/scanner/repo/code/internal/rubylike"
 )
 
-// ident handles an identifier: keywords, definitions, imports, and names that start a
+// Name handles an identifier: keywords, definitions, imports, and names that start a
 // concatenation or call a function without parentheses.
-func (p *parser) ident(i int) {
+func (p *parser) Name(i int) {
 	if keyword(p.Bytes(i)) {
 		p.keyword(i)
 		return
@@ -15,7 +15,7 @@ func (p *parser) ident(i int) {
 	p.Concatenation(i)
 	switch {
 	case p.Is(i+1, '('):
-	case p.command(i):
+	case p.Command(i):
 		p.Call(i, rubylike.FrameCall, i)
 	case !p.Is(i+1, '.') && p.Is(lexkit.ChainStart(p, i)-1, rubylike.OpPipe):
 		callee, _ := p.Callee(i)
@@ -106,9 +106,9 @@ func (p *parser) alias(j int) {
 	}
 }
 
-// attribute handles @name: set at the start of an expression (@endpoint "x"), read
+// Variable handles a module attribute @name: set at the start of an expression (@endpoint "x"), read
 // elsewhere.
-func (p *parser) attribute(i int) {
+func (p *parser) Variable(i int) {
 	if p.statement(i) && i+1 < len(p.Toks) && p.Toks[i+1].Sp && p.Toks[i+1].Kind != rubylike.NL {
 		p.Assign, p.AssignTok, p.AssignSigil = p.Text(i), i+1, true
 		return

@@ -10,7 +10,7 @@ import (
 // heredoc reads <<~ID, <<-ID, <<ID (quoted 'ID' for no interpolation) with its body, which
 // starts on the next line (after the bodies of heredocs opened before on this line: then
 // l.Resume says where). It reports false when << opens no heredoc here.
-func (l *lexer) heredoc() bool {
+func (l lexer) heredoc() bool {
 	j := l.I + 2
 	var mode byte
 	if j < len(l.Src) && (l.Src[j] == '~' || l.Src[j] == '-') {
@@ -91,7 +91,7 @@ func closing(src []byte, body int, label []byte, indented bool) (int, int) {
 
 // indent returns the smallest indentation of the lines of a <<~ body read into l.Parts[p0:]
 // that hold more than blanks, -1 for none: <<~ removes it.
-func (l *lexer) indent(p0 int) int {
+func (l lexer) indent(p0 int) int {
 	indent := -1
 	atStart := true
 	for _, p := range l.Parts[p0:] {

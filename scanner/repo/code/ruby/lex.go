@@ -2,7 +2,6 @@ package ruby
 
 import (
 	"bytes"
-	"sync"
 
 	"github.com/sunsetscan/sunset/scanner/repo/code/internal/lexkit"
 	"github.com/sunsetscan/sunset/scanner/repo/code/internal/rubylike"
@@ -10,28 +9,11 @@ import (
 
 // lexer reads Ruby's own tokens on rubylike.Lexer.
 type lexer struct {
-	rubylike.Lexer
-}
-
-// lexers keeps the buffers of finished reads for the next one.
-var lexers = sync.Pool{New: func() any { return new(lexer) }}
-
-func lex(src []byte, out *lexkit.Out) *lexer {
-	l := lexers.Get().(*lexer)
-	l.Start(src, out, syntax)
-	l.Run(l)
-	return l
-}
-
-// release returns the lexer's buffers to the pool, unless a huge file made them huge.
-func (l *lexer) release() {
-	if l.Release() {
-		lexers.Put(l)
-	}
+	*rubylike.Lexer
 }
 
 // Token reads the token starting with c at l.I.
-func (l *lexer) Token(c byte) {
+func (l lexer) Token(c byte) {
 	next := l.Peek(1)
 	switch {
 	case (c == '=' || c == '_') && l.lineStart() && l.docs():
@@ -51,10 +33,10 @@ func (l *lexer) Token(c byte) {
 }
 
 // lineStart reports whether l.I starts a line.
-func (l *lexer) lineStart() bool { return l.I == 0 || l.Src[l.I-1] == '\n' }
+func (l lexer) lineStart() bool { return l.I == 0 || l.Src[l.I-1] == '\n' }
 
 // docs skips =begin ... =end and everything after __END__, reporting whether it did.
-func (l *lexer) docs() bool {
+func (l lexer) docs() bool {
 	rest := l.Src[l.I:]
 	switch {
 	case bytes.HasPrefix(rest, []byte("=begin")):
@@ -77,7 +59,7 @@ func (l *lexer) docs() bool {
 
 // command reports whether a literal may open here although an operand came before: after a
 // method name and a space, with no space after (puts %w[a], get /re/).
-func (l *lexer) command() bool {
+func (l lexer) command() bool {
 	if !l.Sp || len(l.Toks) == 0 || l.Toks[len(l.Toks)-1].Kind != rubylike.Ident {
 		return false
 	}

@@ -11,21 +11,13 @@ package ruby
 
 import (
 	"github.com/sunsetscan/sunset/scanner/repo/code"
-	"github.com/sunsetscan/sunset/scanner/repo/code/internal/lexkit"
 	"github.com/sunsetscan/sunset/scanner/repo/code/internal/rubylike"
 )
 
 // Read reads one Ruby file. It never fails: what it cannot make sense of it skips.
 func Read(src []byte) *code.File {
-	out := lexkit.NewOut("ruby", src)
-	l := lex(src, out)
-	out.Reserve(l.Strs, l.Parens)
 	p := &parser{}
-	p.Start(&l.Lexer, syntax, p)
-	p.Lookup = func(name string) (string, []string, bool) { return p.Vars.Get(name, constant(name)) }
-	p.Run()
-	l.release()
-	return out.Done()
+	return rubylike.Read(src, syntax, &p.Parser, p)
 }
 
 // Frames that no bracket opens, by their Open mark, besides rubylike.FrameCall and
@@ -37,6 +29,8 @@ const (
 
 // syntax is what Ruby tells the code it shares with Elixir.
 var syntax = rubylike.NewSyntax(rubylike.Syntax{
+	Lang:    "ruby",
+	Tokens:  func(l *rubylike.Lexer) rubylike.Tokenizer { return lexer{l} },
 	Keyword: keyword,
 	Self:    "self",
 	Values:  []string{"end", "nil", "true", "false"},
@@ -54,6 +48,8 @@ var syntax = rubylike.NewSyntax(rubylike.Syntax{
 	StrConcat: []byte{rubylike.OpShl},
 	Continues: []byte{'%'},
 	Adjacent:  true,
+	ArgWords:  []string{"self", "nil", "true", "false", "__FILE__"},
+	ArgOps:    []byte{rubylike.OpArrow},
 	Ends:      []byte{frameKw, frameDef, rubylike.FrameBlock},
 })
 
@@ -76,26 +72,15 @@ type parser struct {
 	loopDo bool
 }
 
-// Token handles a token of Ruby's own: names, keywords, operators, newlines.
-func (p *parser) Token(i int) {
-	switch p.Toks[i].Kind {
-	case rubylike.NL:
-		p.endStatement(i)
-	case rubylike.Ident:
-		p.ident(i)
-	case rubylike.Const, rubylike.Var:
-		p.Concatenation(i)
-	case rubylike.Op:
-		p.op(i)
-	}
-}
-
-// endStatement ends what a newline or ";" ends: calls written without parentheses, and the
-// line of a while/until/for.
-func (p *parser) endStatement(i int) {
+// Newline ends what a newline or ";" ends: calls written without parentheses, and the line
+// of a while/until/for.
+func (p *parser) Newline(i int) {
 	p.EndStatement(i)
 	p.loopDo = false
 }
+
+// Variable handles an instance or global variable: it may start a concatenation.
+func (p *parser) Variable(i int) { p.Concatenation(i) }
 
 // keyword reports whether b is a Ruby keyword.
 func keyword(b []byte) bool {
@@ -111,6 +96,3 @@ func keyword(b []byte) bool {
 	}
 	return false
 }
-
-// constant reports whether a name is a constant's (seen from nested scopes too).
-func constant(name string) bool { return name != "" && name[0] >= 'A' && name[0] <= 'Z' }

@@ -9,7 +9,7 @@ import (
 
 // quoted reads '...', "...", `...` (a command, read as a string) from the quote at l.I;
 // sym makes it a quoted symbol (:"..."), whose start is one byte before.
-func (l *lexer) quoted(q byte, sym bool) {
+func (l lexer) quoted(q byte, sym bool) {
 	s := l.I
 	if sym {
 		s--
@@ -33,7 +33,7 @@ func (l *lexer) quoted(q byte, sym bool) {
 
 // percent reads %q(...), %Q(...), %(...), %w[...], %W[...], %i[...], %r{...}, %x(...),
 // %s(...), and reports false when the % opens none.
-func (l *lexer) percent() bool {
+func (l lexer) percent() bool {
 	j := l.I + 1
 	typ := byte('Q')
 	if j < len(l.Src) && bytes.IndexByte([]byte("qQwWiIrsx"), l.Src[j]) >= 0 {
@@ -77,7 +77,7 @@ func (l *lexer) percent() bool {
 
 // words reads the words of %w[...] as an array literal of strings: "[", the words with
 // "," between them, "]".
-func (l *lexer) words(s int, term, open byte, interp bool) {
+func (l lexer) words(s int, term, open byte, interp bool) {
 	end := l.I
 	depth := 0
 	for end < len(l.Src) {
@@ -125,7 +125,7 @@ func (l *lexer) words(s int, term, open byte, interp bool) {
 }
 
 // regexp reads /.../flags as an opaque literal.
-func (l *lexer) regexp() {
+func (l lexer) regexp() {
 	s := l.I
 	j := l.I + 1
 	for j < len(l.Src) && l.Src[j] != '/' && l.Src[j] != '\n' {

@@ -2,9 +2,9 @@ package ruby
 
 import "github.com/sunsetscan/sunset/scanner/repo/code/internal/rubylike"
 
-// ident handles an identifier: keywords, requires, and names that start a concatenation or
+// Name handles an identifier: keywords, requires, and names that start a concatenation or
 // call a method without parentheses.
-func (p *parser) ident(i int) {
+func (p *parser) Name(i int) {
 	if keyword(p.Bytes(i)) {
 		p.keyword(i)
 		return
@@ -22,7 +22,7 @@ func (p *parser) ident(i int) {
 		}
 	}
 	p.Concatenation(i)
-	if !p.Is(i+1, '(') && p.command(i) {
+	if !p.Is(i+1, '(') && p.Command(i) {
 		p.Call(i, rubylike.FrameCall, i)
 	}
 }
@@ -55,7 +55,7 @@ func (p *parser) keyword(i int) {
 	case "and", "or", "then", "rescue":
 		p.EndCommands(i)
 	case "super":
-		if !p.Is(i+1, '(') && p.command(i) {
+		if !p.Is(i+1, '(') && p.Command(i) {
 			p.Call(i, rubylike.FrameCall, i)
 		}
 	}

@@ -6,7 +6,7 @@ import (
 )
 
 // colon reads "::", a quoted symbol, a symbol, or a ':' of a conditional expression.
-func (l *lexer) colon(next byte) {
+func (l lexer) colon(next byte) {
 	switch {
 	case next == ':':
 		l.EmitOp(rubylike.OpScope, 2)
@@ -22,7 +22,7 @@ func (l *lexer) colon(next byte) {
 
 // literal reads what %, /, << and ? open when they open a literal (%w[], a regular
 // expression, a heredoc, a character), and reports whether they did.
-func (l *lexer) literal(c, next byte) bool {
+func (l lexer) literal(c, next byte) bool {
 	switch {
 	case c == '%' && (!l.Operand() || l.command()):
 		return l.percent()
@@ -40,7 +40,7 @@ func (l *lexer) literal(c, next byte) bool {
 }
 
 // name reads an identifier, a constant or a label (name:).
-func (l *lexer) name() {
+func (l lexer) name() {
 	a := l.I
 	j := l.IdentEnd(l.I)
 	if j < len(l.Src) && (l.Src[j] == '?' || l.Src[j] == '!') && (j+1 >= len(l.Src) ||
@@ -62,7 +62,7 @@ func (l *lexer) name() {
 
 // ternary reports whether a '?' of a conditional expression is open on this line (so that
 // "a ? b:c" is no label).
-func (l *lexer) ternary() bool {
+func (l lexer) ternary() bool {
 	for k := len(l.Toks) - 1; k >= 0 && len(l.Toks)-k < 16; k-- {
 		switch t := &l.Toks[k]; {
 		case t.Kind == rubylike.NL:
@@ -75,7 +75,7 @@ func (l *lexer) ternary() bool {
 }
 
 // variable reads @x, @@x, $x and the special globals ($1, $~).
-func (l *lexer) variable() {
+func (l lexer) variable() {
 	s := l.I
 	j := l.I + 1
 	if j < len(l.Src) && l.Src[j] == '@' {
@@ -95,7 +95,7 @@ func (l *lexer) variable() {
 }
 
 // symbol reads :name, :@x, :name=, :name?.
-func (l *lexer) symbol() {
+func (l lexer) symbol() {
 	s := l.I
 	j := l.I + 1
 	for j < len(l.Src) && (l.Src[j] == '@' || l.Src[j] == '$') {

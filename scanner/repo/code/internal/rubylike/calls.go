@@ -36,25 +36,14 @@ func (p *Parser) Op(i int) {
 
 // OperandEnds reports whether token i ends an operand.
 func (p *Parser) OperandEnds(i int) bool {
-	if i < 0 || i >= len(p.Toks) {
-		return false
-	}
-	switch t := &p.Toks[i]; t.Kind {
-	case Op:
-		return t.Op == ')' || t.Op == ']' || t.Op == '}'
-	case NL, Label:
-		return false
-	case Ident:
-		return p.syn.endsOperand(p.Src[t.A:t.B])
-	}
-	return true
+	return i >= 0 && i < len(p.Toks) && p.syn.endsOperand(&p.Toks[i], p.Src)
 }
 
 // open handles '(': a call's arguments (a name right before it), or a group.
 func (p *Parser) open(i int) {
 	prev := i - 1
 	callable := prev >= 0 && !p.Toks[i].Sp && (p.IsName(prev) && p.Toks[prev].Kind != Var || p.Word(prev, "super"))
-	if !callable || p.lang.Declared(prev) {
+	if !callable || p.own.Declared(prev) {
 		p.Concatenation(i)
 		p.Fr.PushGroup('(', i)
 		return
@@ -146,7 +135,7 @@ func (p *Parser) finish(f lexkit.Frame, i, end int) {
 		p.argIdent(&f, i)
 	}
 	p.Out.EndCall(f.Call, end)
-	p.lang.Finish(f, i, end)
+	p.own.Finish(f, i, end)
 }
 
 // argIdent records the identifier passed as the argument ending before token end.

@@ -2,6 +2,7 @@ package rubylike
 
 import (
 	"bytes"
+	"sync"
 
 	"github.com/sunsetscan/sunset/scanner/repo/code"
 	"github.com/sunsetscan/sunset/scanner/repo/code/internal/lexkit"
@@ -36,20 +37,28 @@ type Tokenizer interface {
 	Token(c byte)
 }
 
-// Start makes l ready to read src for out in syntax syn, keeping its buffers.
-func (l *Lexer) Start(src []byte, out *lexkit.Out, syn *Syntax) {
+// lexers keeps the buffers of finished reads for the next one.
+var lexers = sync.Pool{New: func() any { return new(Lexer) }}
+
+// newLexer returns a lexer ready to read src for out in syntax syn, with the buffers of a
+// finished read when there is one.
+func newLexer(src []byte, out *lexkit.Out, syn *Syntax) *Lexer {
+	l := lexers.Get().(*Lexer)
 	*l = Lexer{Src: src, Toks: lexkit.Room(l.Toks, code.TokenEstimate(src)), Parts: l.Parts[:0], Out: out,
 		Resume: -1, syn: syn, nest: l.nest, body: l.body}
 	l.nest.Reset()
+	return l
 }
 
-// Release lets go of the source and reports whether l is worth keeping for the next read:
-// a huge file made its buffers huge.
-func (l *Lexer) Release() bool {
+// release lets go of the source and keeps l for the next read, unless a huge file made its
+// buffers huge.
+func (l *Lexer) release() {
 	clear(l.Parts)
 	l.Src, l.Out = nil, nil
 	l.body.Src, l.body.Parts, l.body.Out = nil, nil, nil
-	return cap(l.Toks) <= 1<<20
+	if cap(l.Toks) <= 1<<20 {
+		lexers.Put(l)
+	}
 }
 
 // Run reads the source: blank space, line continuations, newlines and # comments here,
@@ -146,19 +155,7 @@ func (l *Lexer) EmitStr(k Kind, s, b, p0 int) {
 // Operand reports whether the last token ends an operand (so that what follows is an
 // operator rather than the start of a literal: / divides, % takes the remainder).
 func (l *Lexer) Operand() bool {
-	if len(l.Toks) == 0 {
-		return false
-	}
-	t := &l.Toks[len(l.Toks)-1]
-	switch t.Kind {
-	case Op:
-		return t.Op == ')' || t.Op == ']' || t.Op == '}'
-	case NL, Label:
-		return false
-	case Ident:
-		return l.syn.endsOperand(l.Src[t.A:t.B])
-	}
-	return true
+	return len(l.Toks) > 0 && l.syn.endsOperand(&l.Toks[len(l.Toks)-1], l.Src)
 }
 
 // IdentEnd returns where the identifier bytes from j end.

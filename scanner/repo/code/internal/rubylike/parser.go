@@ -1,6 +1,11 @@
 package rubylike
 
-import "github.com/sunsetscan/sunset/scanner/repo/code/internal/lexkit"
+import (
+	"bytes"
+
+	"github.com/sunsetscan/sunset/scanner/repo/code"
+	"github.com/sunsetscan/sunset/scanner/repo/code/internal/lexkit"
+)
 
 // Parser is the part of a reader's parser the languages share: it walks the tokens and
 // records the calls made (with and without parentheses), the values built (literals joined
@@ -17,7 +22,7 @@ type Parser struct {
 	// instance variables, Elixir's module attributes), for the whole file.
 	Vars, Sigiled lexkit.Vars
 	Fold          lexkit.Fold
-	// Lookup finds a variable interpolated into a string.
+	// Lookup finds the value of a variable interpolated into a string.
 	Lookup lexkit.Lookup
 	// Assign is the variable assigned the value starting at token AssignTok; AssignSigil
 	// says it is one of Sigiled.
@@ -25,7 +30,7 @@ type Parser struct {
 	AssignTok   int
 	AssignSigil bool
 	syn         *Syntax
-	lang        Lang
+	own         Lang
 	spans       []span
 	scratch     []string
 }
@@ -35,8 +40,15 @@ type span struct{ a, b int }
 
 // Lang is a language's own parser: what the shared one asks of it.
 type Lang interface {
-	// Token handles token i of kind NL, Ident, Const, Var or Op.
-	Token(i int)
+	// Newline handles token i, a newline that ends a statement (see EndStatement).
+	Newline(i int)
+	// Name handles token i, a name (Ident): a keyword, a call without parentheses, an
+	// operand.
+	Name(i int)
+	// Variable handles token i, a name with a sigil (Var).
+	Variable(i int)
+	// Operator handles token i, an operator (see Op).
+	Operator(i int)
 	// Declared reports whether the name at token i is the one a definition declares.
 	Declared(i int) bool
 	// Target returns the variable a value starting at token i is assigned to, "" for none,
@@ -51,13 +63,30 @@ type Lang interface {
 	Finish(f lexkit.Frame, i, end int)
 }
 
-// Start makes p ready to read the tokens l read, in syntax syn, for lang.
-func (p *Parser) Start(l *Lexer, syn *Syntax, lang Lang) {
-	p.Src, p.Toks, p.Parts, p.Out, p.AssignTok, p.syn, p.lang = l.Src, l.Toks, l.Parts, l.Out, -1, syn, lang
+// Read reads one file of a language of syntax syn: its tokens through the Tokenizer
+// syn.Tokens makes of a Lexer, then the tokens through p, the shared part of the language's
+// own parser own.
+func Read(src []byte, syn *Syntax, p *Parser, own Lang) *code.File {
+	out := lexkit.NewOut(syn.Lang, src)
+	l := newLexer(src, out, syn)
+	l.Run(syn.Tokens(l))
+	out.Reserve(l.Strs, l.Parens)
+	p.Src, p.Toks, p.Parts, p.Out, p.AssignTok, p.syn, p.own = l.Src, l.Toks, l.Parts, l.Out, -1, syn, own
+	p.Lookup = p.lookup
+	p.run()
+	l.release()
+	return out.Done()
 }
 
-// Run reads the tokens: strings, symbols and labels here, the others through Lang.Token.
-func (p *Parser) Run() {
+// lookup returns the value a variable interpolated into a string was assigned once: a
+// constant's (capitalised) from the enclosing scopes too.
+func (p *Parser) lookup(name string) (string, []string, bool) {
+	return p.Vars.Get(name, name != "" && name[0] >= 'A' && name[0] <= 'Z')
+}
+
+// run reads the tokens: strings, symbols, labels and capitalised names here, the others
+// through Lang.
+func (p *Parser) run() {
 	p.Fr.Reset()
 	for i := 0; i < len(p.Toks); i++ {
 		switch t := &p.Toks[i]; t.Kind {
@@ -69,8 +98,16 @@ func (p *Parser) Run() {
 			p.symbol(i)
 		case Label:
 			p.label(i)
-		case NL, Ident, Const, Var, Op:
-			p.lang.Token(i)
+		case Const:
+			p.Concatenation(i)
+		case NL:
+			p.own.Newline(i)
+		case Ident:
+			p.own.Name(i)
+		case Var:
+			p.own.Variable(i)
+		case Op:
+			p.own.Operator(i)
 		}
 		if i == p.AssignTok && p.Assign != "" {
 			p.SetVar(p.Assign, p.AssignSigil, "", nil, false)
@@ -138,6 +175,26 @@ func (p *Parser) SetVar(name string, sigil bool, value string, names []string, k
 func (p *Parser) EndStatement(i int) {
 	p.EndCommands(i)
 	p.Fr.Top().Key = p.Fr.Top().ItemKey
+}
+
+// Command reports whether the name at token i is called without parentheses: blank space,
+// then something that starts an argument on the same line (a literal, a name, a keyword of
+// Syntax.ArgWords, an operator of Syntax.ArgOps). A name without a receiver must not be a
+// variable.
+func (p *Parser) Command(i int) bool {
+	j := i + 1
+	if j >= len(p.Toks) || !p.Toks[j].Sp || p.own.Declared(i) || !p.IsMember(i-1) && p.Vars.Has(p.Text(i)) {
+		return false
+	}
+	switch t := &p.Toks[j]; t.Kind {
+	case Str, Sym, Label, Num, Var, Const, Lit:
+		return true
+	case Ident:
+		return !p.syn.Keyword(p.Bytes(j)) || oneOf(p.Bytes(j), p.syn.ArgWords)
+	case Op:
+		return bytes.IndexByte(p.syn.ArgOps, t.Op) >= 0
+	}
+	return false
 }
 
 // Scope opens a frame marked open at token i that no bracket opens, with a variable scope of

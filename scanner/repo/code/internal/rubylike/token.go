@@ -59,6 +59,10 @@ const (
 // Syntax is what differs between the languages in the code they share: their words and
 // operators, and the few rules that tell them apart. A reader makes one with NewSyntax.
 type Syntax struct {
+	// Lang is the language's name (code.File.Lang); Tokens makes its own lexer on the shared
+	// one.
+	Lang   string
+	Tokens func(l *Lexer) Tokenizer
 	// Keyword reports whether a name is a reserved word: no variable, no call.
 	Keyword func(b []byte) bool
 	// Self is a keyword that names a value all the same (Ruby's "self"), "" for none;
@@ -88,6 +92,10 @@ type Syntax struct {
 	Adjacent bool
 	// NotKeys are the labels that are no keys (Elixir's do:, else:).
 	NotKeys []string
+	// ArgWords are the keywords and ArgOps the operators that may start the first argument of
+	// a call without parentheses (Ruby's self and ->, Elixir's fn and %{}).
+	ArgWords []string
+	ArgOps   []byte
 	// Ends are the Open marks of the frames "end" closes (FrameBlock, a language's own).
 	Ends []byte
 
@@ -125,8 +133,19 @@ func NewSyntax(s Syntax) *Syntax {
 	return &s
 }
 
-// endsOperand reports whether the name b, when a token of kind Ident, ends an operand.
-func (s *Syntax) endsOperand(b []byte) bool { return s.isName(b) || oneOf(b, s.Values) }
+// endsOperand reports whether token t of src ends an operand: a closing bracket, a
+// literal, a name (a keyword only when Self or one of Values).
+func (s *Syntax) endsOperand(t *Token, src []byte) bool {
+	switch t.Kind {
+	case Op:
+		return t.Op == ')' || t.Op == ']' || t.Op == '}'
+	case NL, Label:
+		return false
+	case Ident:
+		return s.isName(src[t.A:t.B]) || oneOf(src[t.A:t.B], s.Values)
+	}
+	return true
+}
 
 // isName reports whether the name b, when a token of kind Ident, names a value or a call.
 func (s *Syntax) isName(b []byte) bool {

@@ -49,12 +49,12 @@ func (p *Parser) Value(i int) {
 	}
 	p.Fold.Reset()
 	c := p.Fr.Ctx()
-	target, sigil := p.lang.Target(i)
+	target, sigil := p.own.Target(i)
 	c.Assigned = target
 	for _, s := range spans {
 		p.operand(s)
 	}
-	last := p.lang.Tail(i, spans[len(spans)-1].b)
+	last := p.own.Tail(i, spans[len(spans)-1].b)
 	k := p.Out.AddStr(&p.Fold, int(p.Toks[i].S), int(p.Toks[last-1].B), c)
 	if target != "" && p.AssignTok == i {
 		if k >= 0 {
