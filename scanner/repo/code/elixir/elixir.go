@@ -27,8 +27,10 @@ var syntax = rubylike.NewSyntax(rubylike.Syntax{
 	Lang:    "elixir",
 	Tokens:  func(l *rubylike.Lexer) rubylike.Tokenizer { return lexer{l} },
 	Keyword: keyword,
-	Triple:  triple,
-	Pairs: map[string]byte{"|>": rubylike.OpPipe, "<>": rubylike.OpConcat, "=>": rubylike.OpPair,
+	Ops: map[string]byte{"===": rubylike.OpOther, "!==": rubylike.OpOther, "<<<": rubylike.OpOther,
+		">>>": rubylike.OpOther, "|||": rubylike.OpOther, "&&&": rubylike.OpOther, "^^^": rubylike.OpOther,
+		"~~~": rubylike.OpOther, "...": rubylike.OpOther, "<<~": rubylike.OpOther, "~>>": rubylike.OpOther,
+		"<~>": rubylike.OpOther, "<|>": rubylike.OpOther, "|>": rubylike.OpPipe, "<>": rubylike.OpConcat, "=>": rubylike.OpPair,
 		"->": rubylike.OpArrow, "<<": rubylike.OpShl, ">>": rubylike.OpShr, "==": rubylike.OpOther,
 		"!=": rubylike.OpOther, "=~": rubylike.OpOther, "<=": rubylike.OpOther, ">=": rubylike.OpOther,
 		"&&": rubylike.OpOther, "||": rubylike.OpOther, "++": rubylike.OpOther, "--": rubylike.OpOther,
@@ -45,27 +47,10 @@ var syntax = rubylike.NewSyntax(rubylike.Syntax{
 	Ends:        []byte{rubylike.FrameBlock},
 })
 
-// triple returns the code of the operator of three bytes b, 0 for none.
-func triple(b []byte) byte {
-	switch string(b) {
-	case "===", "!==", "<<<", ">>>", "|||", "&&&", "^^^", "~~~", "...", "<<~", "~>>", "<~>", "<|>":
-		return rubylike.OpOther
-	}
-	return 0
-}
-
-// parser reads Elixir's own syntax on rubylike.Parser.
+// parser reads Elixir's own syntax on rubylike.Parser. Its Head is a def, whose "do" opens
+// a scope.
 type parser struct {
 	rubylike.Parser
-	// inDef is true from def to the end of its head: its "do" opens a scope.
-	inDef bool
-}
-
-// Newline ends what a newline ends: calls written without parentheses, and the head of a
-// def.
-func (p *parser) Newline(i int) {
-	p.EndStatement(i)
-	p.inDef = false
 }
 
 // keyword reports whether b is a reserved word or a special form that is no call.

@@ -10,14 +10,11 @@ type lexer struct {
 	*rubylike.Lexer
 }
 
-// Token reads the token starting with c at l.I.
+// Token reads the token starting with c at l.I: a module attribute, an atom, a string, a
+// sigil, a character or an operator.
 func (l lexer) Token(c byte) {
 	next := l.Peek(1)
 	switch {
-	case lexkit.IsIdentStart(c):
-		l.name()
-	case c >= '0' && c <= '9':
-		l.Number()
 	case c == '@' && lexkit.IsIdentStart(next):
 		l.attr()
 	case c == ':' && next != ':':
@@ -38,8 +35,8 @@ func (l lexer) Token(c byte) {
 	}
 }
 
-// name reads an identifier, an alias segment or a label (name:).
-func (l lexer) name() {
+// Name reads an identifier, an alias segment or a label (name:).
+func (l lexer) Name() {
 	a := l.I
 	j := l.IdentEnd(l.I)
 	if j < len(l.Src) && (l.Src[j] == '?' || l.Src[j] == '!') {

@@ -29,8 +29,8 @@ func (p *parser) keyword(i int) {
 	switch string(p.Bytes(i)) {
 	case "do":
 		p.EndCommands(i)
-		if p.inDef {
-			p.inDef = false
+		if p.Head {
+			p.Head = false
 			p.Scope(rubylike.FrameBlock, i)
 		} else {
 			p.Fr.PushBlock(rubylike.FrameBlock, i)
@@ -43,7 +43,7 @@ func (p *parser) keyword(i int) {
 		if j := i + 1; j < len(p.Toks) && p.Toks[j].Kind == rubylike.Ident && !p.Word(j, "unquote") {
 			p.Out.Decl(p.Text(j))
 		}
-		p.inDef = true
+		p.Head = true
 	case "defmodule", "import", "require":
 		p.path(i + 1)
 	case "alias":

@@ -18,7 +18,7 @@ func (p *parser) Operator(i int) {
 	case '=', rubylike.OpAssign:
 		p.Assignment(i)
 	case ';':
-		p.Newline(i)
+		p.EndStatement(i)
 	default:
 		p.Op(i)
 	}

@@ -3,7 +3,6 @@ package ruby
 import (
 	"bytes"
 
-	"github.com/sunsetscan/sunset/scanner/repo/code/internal/lexkit"
 	"github.com/sunsetscan/sunset/scanner/repo/code/internal/rubylike"
 )
 
@@ -12,15 +11,12 @@ type lexer struct {
 	*rubylike.Lexer
 }
 
-// Token reads the token starting with c at l.I.
+// Token reads the token starting with c at l.I: a variable, a symbol, a string, a literal
+// opened by an operator, or an operator.
 func (l lexer) Token(c byte) {
 	next := l.Peek(1)
 	switch {
-	case (c == '=' || c == '_') && l.lineStart() && l.docs():
-	case lexkit.IsIdentStart(c):
-		l.name()
-	case c >= '0' && c <= '9':
-		l.Number()
+	case c == '=' && l.lineStart() && l.docs():
 	case c == '@' || c == '$':
 		l.variable()
 	case c == ':':

@@ -34,8 +34,9 @@ var syntax = rubylike.NewSyntax(rubylike.Syntax{
 	Keyword: keyword,
 	Self:    "self",
 	Values:  []string{"end", "nil", "true", "false"},
-	Triple:  triple,
-	Pairs: map[string]byte{"&.": rubylike.OpSafe, "=>": rubylike.OpPair, "<<": rubylike.OpShl, "->": rubylike.OpArrow,
+	Ops: map[string]byte{"||=": rubylike.OpAssign, "&&=": rubylike.OpAssign, "<<=": rubylike.OpAssign,
+		">>=": rubylike.OpAssign, "**=": rubylike.OpAssign, "===": rubylike.OpOther, "<=>": rubylike.OpOther,
+		"...": rubylike.OpOther, "!~=": rubylike.OpOther, "&.": rubylike.OpSafe, "=>": rubylike.OpPair, "<<": rubylike.OpShl, "->": rubylike.OpArrow,
 		"+=": rubylike.OpAssign, "-=": rubylike.OpAssign, "*=": rubylike.OpAssign,
 		"/=": rubylike.OpAssign, "%=": rubylike.OpAssign, "|=": rubylike.OpAssign, "&=": rubylike.OpAssign,
 		"^=": rubylike.OpAssign, "==": rubylike.OpOther, "!=": rubylike.OpOther, "=~": rubylike.OpOther,
@@ -53,30 +54,10 @@ var syntax = rubylike.NewSyntax(rubylike.Syntax{
 	Ends:      []byte{frameKw, frameDef, rubylike.FrameBlock},
 })
 
-// triple returns the code of the operator of three bytes b, 0 for none.
-func triple(b []byte) byte {
-	switch string(b) {
-	case "||=", "&&=", "<<=", ">>=", "**=":
-		return rubylike.OpAssign
-	case "===", "<=>", "...", "!~=":
-		return rubylike.OpOther
-	}
-	return 0
-}
-
-// parser reads Ruby's own syntax on rubylike.Parser.
+// parser reads Ruby's own syntax on rubylike.Parser. Its Head is a while, until or for,
+// whose "do" opens no block.
 type parser struct {
 	rubylike.Parser
-	// loopDo is true between while/until/for and the end of its line, where "do" opens no
-	// block.
-	loopDo bool
-}
-
-// Newline ends what a newline or ";" ends: calls written without parentheses, and the line
-// of a while/until/for.
-func (p *parser) Newline(i int) {
-	p.EndStatement(i)
-	p.loopDo = false
 }
 
 // Variable handles an instance or global variable: it may start a concatenation.

@@ -38,14 +38,14 @@ func (p *parser) keyword(i int) {
 		p.EndCommands(i)
 		if !p.OperandEnds(i - 1) {
 			p.Fr.PushBlock(frameKw, i)
-			p.loopDo = p.Word(i, "while") || p.Word(i, "until")
+			p.Head = p.Word(i, "while") || p.Word(i, "until")
 		}
 	case "case", "begin", "for":
 		p.Fr.PushBlock(frameKw, i)
-		p.loopDo = p.Word(i, "for")
+		p.Head = p.Word(i, "for")
 	case "do":
-		if p.loopDo {
-			p.loopDo = false
+		if p.Head {
+			p.Head = false
 			return
 		}
 		p.EndCommands(i)

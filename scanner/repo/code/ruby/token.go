@@ -39,8 +39,12 @@ func (l lexer) literal(c, next byte) bool {
 	return false
 }
 
-// name reads an identifier, a constant or a label (name:).
-func (l lexer) name() {
+// Name reads an identifier, a constant or a label (name:); __END__ at the start of a line
+// ends the code.
+func (l lexer) Name() {
+	if l.Src[l.I] == '_' && l.lineStart() && l.docs() {
+		return
+	}
 	a := l.I
 	j := l.IdentEnd(l.I)
 	if j < len(l.Src) && (l.Src[j] == '?' || l.Src[j] == '!') && (j+1 >= len(l.Src) ||

@@ -31,9 +31,11 @@ type Lexer struct {
 	body   lexkit.Body
 }
 
-// Tokenizer is a language's own lexer.
+// Tokenizer is a language's own lexer. It reads the token at Lexer.I, moving I past it.
 type Tokenizer interface {
-	// Token reads the token starting with byte c at Lexer.I, moving I past it.
+	// Name reads a token starting with a byte that may start an identifier.
+	Name()
+	// Token reads a token starting with c, punctuation.
 	Token(c byte)
 }
 
@@ -61,8 +63,8 @@ func (l *Lexer) release() {
 	}
 }
 
-// Run reads the source: blank space, line continuations, newlines and # comments here,
-// every other token through tok.
+// Run reads the source: blank space, line continuations, newlines, # comments and numbers
+// here, every other token through tok.
 func (l *Lexer) Run(tok Tokenizer) {
 	for l.I < len(l.Src) {
 		c := l.Src[l.I]
@@ -82,6 +84,10 @@ func (l *Lexer) Run(tok Tokenizer) {
 				l.I = len(l.Src)
 			}
 			continue
+		case lexkit.IsIdentStart(c):
+			tok.Name()
+		case c >= '0' && c <= '9':
+			l.Number()
 		default:
 			tok.Token(c)
 		}
@@ -203,18 +209,19 @@ func (l *Lexer) OpAt(op byte, a, b int) {
 	l.I = i
 }
 
-// Operator reads the operator at I: of three bytes, two (Syntax.Triple, Syntax.Pairs) or
-// one.
+// Operator reads the operator at I: of three bytes, two (Syntax.Ops) or one.
 func (l *Lexer) Operator() {
 	rest := l.Src[l.I:]
-	if len(rest) >= 3 {
-		if op := l.syn.Triple(rest[:3]); op != 0 {
-			l.EmitOp(op, 3)
-			return
+	if s := l.syn; len(rest) >= 2 && rest[0] < 0x80 && rest[1] < 0x80 {
+		if len(rest) >= 3 && s.triStart[rest[0]][rest[1]] {
+			for _, t := range s.triples {
+				if t.text == [3]byte(rest) {
+					l.EmitOp(t.code, 3)
+					return
+				}
+			}
 		}
-	}
-	if len(rest) >= 2 && rest[0] < 0x80 && rest[1] < 0x80 {
-		if op := l.syn.pairs[rest[0]][rest[1]]; op != 0 {
+		if op := s.pairs[rest[0]][rest[1]]; op != 0 {
 			l.EmitOp(op, 2)
 			return
 		}

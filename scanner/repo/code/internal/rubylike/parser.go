@@ -29,10 +29,13 @@ type Parser struct {
 	Assign      string
 	AssignTok   int
 	AssignSigil bool
-	syn         *Syntax
-	own         Lang
-	spans       []span
-	scratch     []string
+	// Head is true from a keyword whose "do" on the same line is its own (Ruby's while,
+	// Elixir's def) to that "do" or the end of the statement.
+	Head    bool
+	syn     *Syntax
+	own     Lang
+	spans   []span
+	scratch []string
 }
 
 // span is one operand of a concatenation: tokens [a, b).
@@ -40,8 +43,6 @@ type span struct{ a, b int }
 
 // Lang is a language's own parser: what the shared one asks of it.
 type Lang interface {
-	// Newline handles token i, a newline that ends a statement (see EndStatement).
-	Newline(i int)
 	// Name handles token i, a name (Ident): a keyword, a call without parentheses, an
 	// operand.
 	Name(i int)
@@ -101,7 +102,7 @@ func (p *Parser) run() {
 		case Const:
 			p.Concatenation(i)
 		case NL:
-			p.own.Newline(i)
+			p.EndStatement(i)
 		case Ident:
 			p.own.Name(i)
 		case Var:
@@ -171,9 +172,10 @@ func (p *Parser) SetVar(name string, sigil bool, value string, names []string, k
 }
 
 // EndStatement ends what a newline or ";" at token i ends: the calls written without
-// parentheses; the key a list gives its members is given again.
+// parentheses, the Head; the key a list gives its members is given again.
 func (p *Parser) EndStatement(i int) {
 	p.EndCommands(i)
+	p.Head = false
 	p.Fr.Top().Key = p.Fr.Top().ItemKey
 }
 

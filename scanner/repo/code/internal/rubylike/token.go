@@ -24,8 +24,8 @@ const (
 	NL                    // a newline that ends a statement
 )
 
-// Operators of more than one byte; a one-byte operator is its byte. A language's Pairs and
-// Triple say which of them it has.
+// Operators of more than one byte; a one-byte operator is its byte. A language's
+// Syntax.Ops say which of them it has.
 const (
 	OpPair   = 0x80 + iota // =>
 	OpShl                  // <<
@@ -69,11 +69,9 @@ type Syntax struct {
 	// Values are other keywords that end an operand (Ruby's nil, true, false, end).
 	Self   string
 	Values []string
-	// Triple returns the code of the operator of three bytes at the start of b, 0 for none;
-	// Pairs lists the operators of two bytes with their codes; the other pairs of bytes are
-	// two operators.
-	Triple func(b []byte) byte
-	Pairs  map[string]byte
+	// Ops are the operators of two and three bytes with their codes; other runs of
+	// punctuation are operators of one byte each.
+	Ops map[string]byte
 	// Sigils makes #@var and #$var interpolate (Ruby).
 	Sigils bool
 	// GoOn are the words after which a line goes on; Leading is an operator of two bytes
@@ -99,8 +97,16 @@ type Syntax struct {
 	// Ends are the Open marks of the frames "end" closes (FrameBlock, a language's own).
 	Ends []byte
 
-	pairs [0x80][0x80]byte
-	class [256]uint8 // opMember, opConcat, ... bits by operator code
+	pairs    [0x80][0x80]byte // the code of each operator of two bytes
+	triStart [0x80][0x80]bool // which two bytes start an operator of three
+	triples  []triple
+	class    [256]uint8 // opMember, opConcat, ... bits by operator code
+}
+
+// triple is an operator of three bytes and its code.
+type triple struct {
+	text [3]byte
+	code byte
 }
 
 // Bits of Syntax.class.
@@ -114,8 +120,14 @@ const (
 
 // NewSyntax fills the tables of s and returns it.
 func NewSyntax(s Syntax) *Syntax {
-	for op, code := range s.Pairs {
-		s.pairs[op[0]][op[1]] = code
+	for op, code := range s.Ops {
+		switch len(op) {
+		case 2:
+			s.pairs[op[0]][op[1]] = code
+		case 3:
+			s.triStart[op[0]][op[1]] = true
+			s.triples = append(s.triples, triple{[3]byte([]byte(op)), code})
+		}
 	}
 	for _, op := range []byte{'.', OpSafe, OpScope} {
 		s.class[op] |= opMember
