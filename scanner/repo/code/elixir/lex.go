@@ -12,8 +12,7 @@ type lexer struct {
 
 // Token reads the token starting with c at l.I: a module attribute, an atom, a string, a
 // sigil, a character or an operator.
-func (l lexer) Token(c byte) {
-	next := l.Peek(1)
+func (l lexer) Token(c, next byte) {
 	switch {
 	case c == '@' && lexkit.IsIdentStart(next):
 		l.attr()

@@ -13,8 +13,7 @@ type lexer struct {
 
 // Token reads the token starting with c at l.I: a variable, a symbol, a string, a literal
 // opened by an operator, or an operator.
-func (l lexer) Token(c byte) {
-	next := l.Peek(1)
+func (l lexer) Token(c, next byte) {
 	switch {
 	case c == '=' && l.lineStart() && l.docs():
 	case c == '@' || c == '$':

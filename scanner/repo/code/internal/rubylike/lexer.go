@@ -35,8 +35,9 @@ type Lexer struct {
 type Tokenizer interface {
 	// Name reads a token starting with a byte that may start an identifier.
 	Name()
-	// Token reads a token starting with c, punctuation.
-	Token(c byte)
+	// Token reads a token starting with c, punctuation; next is the byte after it, 0 at the
+	// end.
+	Token(c, next byte)
 }
 
 // lexers keeps the buffers of finished reads for the next one.
@@ -67,13 +68,13 @@ func (l *Lexer) release() {
 // here, every other token through tok.
 func (l *Lexer) Run(tok Tokenizer) {
 	for l.I < len(l.Src) {
-		c := l.Src[l.I]
+		c, next := l.Src[l.I], l.Peek(1)
 		switch {
 		case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v':
 			l.I++
 			l.Sp = true
 			continue
-		case c == '\\' && l.Peek(1) == '\n':
+		case c == '\\' && next == '\n':
 			l.I += 2
 		case c == '\n':
 			l.newline()
@@ -89,7 +90,7 @@ func (l *Lexer) Run(tok Tokenizer) {
 		case c >= '0' && c <= '9':
 			l.Number()
 		default:
-			tok.Token(c)
+			tok.Token(c, next)
 		}
 		l.Sp = false
 	}
