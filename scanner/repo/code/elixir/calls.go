@@ -6,22 +6,12 @@ import (
 	"github.com/sunsetscan/sunset/scanner/repo/code/internal/rubylike"
 )
 
-// Operator handles an operator token: a brace (a map, a struct or a tuple), an assignment, ';';
-// the others as rubylike reads them.
-func (p *parser) Operator(i int) {
-	switch p.Toks[i].Op {
-	case '{':
-		if p.Is(i-1, '%') || p.Toks[max(i-1, 0)].Kind == rubylike.Const && p.Is(i-2, '%') {
-			p.Fr.PushLiteral('{', i) // a map or a struct
-		} else {
-			p.Fr.PushList('{', i) // a tuple
-		}
-	case '=':
-		p.Assignment(i)
-	case ';':
-		p.EndStatement(i)
-	default:
-		p.Op(i)
+// Brace opens a map or a struct (after % or %Name) or a tuple.
+func (p *parser) Brace(i int) {
+	if p.Is(i-1, '%') || p.Toks[max(i-1, 0)].Kind == rubylike.Const && p.Is(i-2, '%') {
+		p.Fr.PushLiteral('{', i) // a map or a struct
+	} else {
+		p.Fr.PushList('{', i) // a tuple
 	}
 }
 

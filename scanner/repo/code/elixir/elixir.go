@@ -27,6 +27,7 @@ var syntax = rubylike.NewSyntax(rubylike.Syntax{
 	Lang:    "elixir",
 	Tokens:  func(l *rubylike.Lexer) rubylike.Tokenizer { return lexer{l} },
 	Keyword: keyword,
+	Starts:  "@:\"'~?",
 	Ops: map[string]byte{"===": rubylike.OpOther, "!==": rubylike.OpOther, "<<<": rubylike.OpOther,
 		">>>": rubylike.OpOther, "|||": rubylike.OpOther, "&&&": rubylike.OpOther, "^^^": rubylike.OpOther,
 		"~~~": rubylike.OpOther, "...": rubylike.OpOther, "<<~": rubylike.OpOther, "~>>": rubylike.OpOther,
@@ -44,6 +45,7 @@ var syntax = rubylike.NewSyntax(rubylike.Syntax{
 	NotKeys:     []string{"do", "else", "after", "rescue", "catch"},
 	ArgWords:    []string{"true", "false", "nil", "fn", "__MODULE__"},
 	ArgOps:      []byte{'[', '%', '{', '&'},
+	Folds:       []string{"join"},
 	Ends:        []byte{rubylike.FrameBlock},
 })
 

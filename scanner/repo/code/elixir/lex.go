@@ -51,8 +51,7 @@ func (l lexer) Name() {
 		l.I = j + 1
 		return
 	}
-	l.Emit(rubylike.Token{Kind: k, S: int32(a), A: int32(a), B: int32(j)})
-	l.I = j
+	l.EmitName(k, a, j)
 }
 
 // attr reads @name.

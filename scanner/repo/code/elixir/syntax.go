@@ -8,7 +8,7 @@ import (
 // Name handles an identifier: keywords, definitions, imports, and names that start a
 // concatenation or call a function without parentheses.
 func (p *parser) Name(i int) {
-	if keyword(p.Bytes(i)) {
+	if p.Keyword(i) {
 		p.keyword(i)
 		return
 	}

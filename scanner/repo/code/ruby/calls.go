@@ -5,22 +5,12 @@ import (
 	"github.com/sunsetscan/sunset/scanner/repo/code/internal/rubylike"
 )
 
-// Operator handles an operator token: a brace (a block or a hash), an assignment, ';'; the others
-// as rubylike reads them.
-func (p *parser) Operator(i int) {
-	switch p.Toks[i].Op {
-	case '{':
-		if p.blockBrace(i) {
-			p.Fr.PushBlock('{', i)
-		} else {
-			p.Fr.PushLiteral('{', i)
-		}
-	case '=', rubylike.OpAssign:
-		p.Assignment(i)
-	case ';':
-		p.EndStatement(i)
-	default:
-		p.Op(i)
+// Brace opens a block (after a method name, a call's ")" or "->") or a hash.
+func (p *parser) Brace(i int) {
+	if p.blockBrace(i) {
+		p.Fr.PushBlock('{', i)
+	} else {
+		p.Fr.PushLiteral('{', i)
 	}
 }
 

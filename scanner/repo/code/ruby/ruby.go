@@ -32,6 +32,7 @@ var syntax = rubylike.NewSyntax(rubylike.Syntax{
 	Lang:    "ruby",
 	Tokens:  func(l *rubylike.Lexer) rubylike.Tokenizer { return lexer{l} },
 	Keyword: keyword,
+	Starts:  "=@$:'\"`%/<?",
 	Self:    "self",
 	Values:  []string{"end", "nil", "true", "false"},
 	Ops: map[string]byte{"||=": rubylike.OpAssign, "&&=": rubylike.OpAssign, "<<=": rubylike.OpAssign,
@@ -51,6 +52,7 @@ var syntax = rubylike.NewSyntax(rubylike.Syntax{
 	Adjacent:  true,
 	ArgWords:  []string{"self", "nil", "true", "false", "__FILE__"},
 	ArgOps:    []byte{rubylike.OpArrow},
+	Folds:     []string{"format", "sprintf", "join"},
 	Ends:      []byte{frameKw, frameDef, rubylike.FrameBlock},
 })
 

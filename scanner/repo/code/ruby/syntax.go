@@ -5,7 +5,7 @@ import "github.com/sunsetscan/sunset/scanner/repo/code/internal/rubylike"
 // Name handles an identifier: keywords, requires, and names that start a concatenation or
 // call a method without parentheses.
 func (p *parser) Name(i int) {
-	if keyword(p.Bytes(i)) {
+	if p.Keyword(i) {
 		p.keyword(i)
 		return
 	}

@@ -6,10 +6,10 @@ import (
 	"github.com/sunsetscan/sunset/scanner/repo/code/internal/lexkit"
 )
 
-// Op handles the operator at token i as the languages read it alike: parentheses (a call's
-// arguments or a group), brackets (an index or a list), closing brackets, commas and "=>".
-// A language handles "{", "=" and ";" itself.
-func (p *Parser) Op(i int) {
+// op handles the operator at token i but "{" (Lang.Brace): parentheses (a call's arguments
+// or a group), brackets (an index or a list), closing brackets, commas, "=>", assignments
+// and ";".
+func (p *Parser) op(i int) {
 	t := &p.Toks[i]
 	switch t.Op {
 	case '(':
@@ -31,6 +31,10 @@ func (p *Parser) Op(i int) {
 		f.ArgStart, f.Key = i+1, f.ItemKey
 	case OpPair:
 		p.pair(i)
+	case '=', OpAssign:
+		p.assignment(i)
+	case ';':
+		p.EndStatement(i)
 	}
 }
 
@@ -79,7 +83,7 @@ func (p *Parser) close(i int) {
 		if !opener {
 			end = p.EndBefore(i)
 		}
-		p.finish(f, i, end)
+		p.finish(&f, i, end)
 	})
 }
 
@@ -95,7 +99,7 @@ func (p *Parser) EndBefore(i int) int {
 func (p *Parser) EndCommands(i int) {
 	for p.Fr.Top().Open == FrameCall {
 		f, _ := p.Fr.Pop()
-		p.finish(f, i, p.EndBefore(i))
+		p.finish(&f, i, p.EndBefore(i))
 	}
 }
 
@@ -115,7 +119,7 @@ func (p *Parser) End(i int) {
 			if !ok {
 				return
 			}
-			p.finish(f, i, p.EndBefore(i))
+			p.finish(&f, i, p.EndBefore(i))
 			if f.Open != FrameCall {
 				return
 			}
@@ -124,7 +128,7 @@ func (p *Parser) End(i int) {
 }
 
 // finish ends a frame closed at token i, whose last byte ends before end.
-func (p *Parser) finish(f lexkit.Frame, i, end int) {
+func (p *Parser) finish(f *lexkit.Frame, i, end int) {
 	if f.Scope {
 		p.Vars.Pop()
 	}
@@ -132,10 +136,12 @@ func (p *Parser) finish(f lexkit.Frame, i, end int) {
 		return
 	}
 	if i > f.ArgStart {
-		p.argIdent(&f, i)
+		p.argIdent(f, i)
 	}
 	p.Out.EndCall(f.Call, end)
-	p.own.Finish(f, i, end)
+	if oneOf(p.Out.CallName(f.Call), p.syn.Folds) {
+		p.own.Finish(*f, i, end)
+	}
 }
 
 // argIdent records the identifier passed as the argument ending before token end.
@@ -151,9 +157,9 @@ func (p *Parser) argIdent(f *lexkit.Frame, end int) {
 	p.Out.AddArgIdent(f.Call, ident)
 }
 
-// Assignment notes "x = ..." at token i (and Ruby's "x ||= ..."): the value that follows is
+// assignment notes "x = ..." at token i (and Ruby's "x ||= ..."): the value that follows is
 // assigned to x.
-func (p *Parser) Assignment(i int) {
+func (p *Parser) assignment(i int) {
 	if i == 0 || !p.IsName(i-1) || p.IsMember(i-2) {
 		return
 	}

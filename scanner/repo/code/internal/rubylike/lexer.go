@@ -35,8 +35,8 @@ type Lexer struct {
 type Tokenizer interface {
 	// Name reads a token starting with a byte that may start an identifier.
 	Name()
-	// Token reads a token starting with c, punctuation; next is the byte after it, 0 at the
-	// end.
+	// Token reads a token starting with c, one of Syntax.Starts; next is the byte after it,
+	// 0 at the end.
 	Token(c, next byte)
 }
 
@@ -64,17 +64,17 @@ func (l *Lexer) release() {
 	}
 }
 
-// Run reads the source: blank space, line continuations, newlines, # comments and numbers
-// here, every other token through tok.
+// Run reads the source: blank space, line continuations, newlines, # comments, numbers and
+// operators here, names and what starts with a byte of Syntax.Starts through tok.
 func (l *Lexer) Run(tok Tokenizer) {
 	for l.I < len(l.Src) {
-		c, next := l.Src[l.I], l.Peek(1)
+		c := l.Src[l.I]
 		switch {
 		case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v':
 			l.I++
 			l.Sp = true
 			continue
-		case c == '\\' && next == '\n':
+		case c == '\\' && l.Peek(1) == '\n':
 			l.I += 2
 		case c == '\n':
 			l.newline()
@@ -89,8 +89,10 @@ func (l *Lexer) Run(tok Tokenizer) {
 			tok.Name()
 		case c >= '0' && c <= '9':
 			l.Number()
+		case l.syn.starts[c]:
+			tok.Token(c, l.Peek(1))
 		default:
-			tok.Token(c, next)
+			l.Operator()
 		}
 		l.Sp = false
 	}
@@ -136,7 +138,8 @@ func (l *Lexer) newline() {
 	for j < len(l.Src) && (l.Src[j] == ' ' || l.Src[j] == '\t' || l.Src[j] == '\r' || l.Src[j] == '\n') {
 		j++
 	}
-	if j+1 < len(l.Src) && (l.Src[j] == '.' && l.Src[j+1] != '.' || string(l.Src[j:j+2]) == l.syn.Leading) {
+	if lead := l.syn.Leading; j+1 < len(l.Src) && (l.Src[j] == '.' && l.Src[j+1] != '.' ||
+		len(lead) == 2 && l.Src[j] == lead[0] && l.Src[j+1] == lead[1]) {
 		return // a chain going on: .method on the next line
 	}
 	l.Toks = append(l.Toks, Token{Kind: NL, S: int32(at), A: int32(at), B: int32(at + 1), Match: -1})
@@ -150,6 +153,17 @@ func (l *Lexer) Emit(t Token) {
 	t.Match = -1
 	t.Sp = l.Sp
 	l.Toks = append(l.Toks, t)
+}
+
+// EmitName appends a name of kind k (Ident, Const) spanning [a, b) and moves I past it; an
+// Ident that is a keyword is marked so (KeywordOp).
+func (l *Lexer) EmitName(k Kind, a, b int) {
+	t := Token{Kind: k, S: int32(a), A: int32(a), B: int32(b)}
+	if k == Ident && l.syn.Keyword(l.Src[a:b]) {
+		t.Op = KeywordOp
+	}
+	l.Emit(t)
+	l.I = b
 }
 
 // EmitStr appends a string token of kind k (Str, or a Label or Sym written as a string)

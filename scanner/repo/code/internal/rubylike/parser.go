@@ -48,8 +48,8 @@ type Lang interface {
 	Name(i int)
 	// Variable handles token i, a name with a sigil (Var).
 	Variable(i int)
-	// Operator handles token i, an operator (see Op).
-	Operator(i int)
+	// Brace handles token i, a "{": a block, a hash, a map, a tuple.
+	Brace(i int)
 	// Declared reports whether the name at token i is the one a definition declares.
 	Declared(i int) bool
 	// Target returns the variable a value starting at token i is assigned to, "" for none,
@@ -59,8 +59,8 @@ type Lang interface {
 	// and ending before token end that belongs to its value (Ruby's "format" % args), and
 	// returns the token after it: end when nothing does.
 	Tail(first, end int) int
-	// Finish is told that the arguments of call f closed at token i; the call ends before
-	// end (a format or a path join is folded then).
+	// Finish is told that the arguments of call f, named one of Syntax.Folds, closed at
+	// token i; the call ends before end (a format or a path join is folded then).
 	Finish(f lexkit.Frame, i, end int)
 }
 
@@ -85,8 +85,8 @@ func (p *Parser) lookup(name string) (string, []string, bool) {
 	return p.Vars.Get(name, name != "" && name[0] >= 'A' && name[0] <= 'Z')
 }
 
-// run reads the tokens: strings, symbols, labels and capitalised names here, the others
-// through Lang.
+// run reads the tokens: strings, symbols, labels, capitalised names, newlines and operators
+// here, names, variables and braces through Lang.
 func (p *Parser) run() {
 	p.Fr.Reset()
 	for i := 0; i < len(p.Toks); i++ {
@@ -108,7 +108,11 @@ func (p *Parser) run() {
 		case Var:
 			p.own.Variable(i)
 		case Op:
-			p.own.Operator(i)
+			if t.Op == '{' {
+				p.own.Brace(i)
+			} else {
+				p.op(i)
+			}
 		}
 		if i == p.AssignTok && p.Assign != "" {
 			p.SetVar(p.Assign, p.AssignSigil, "", nil, false)
@@ -116,7 +120,7 @@ func (p *Parser) run() {
 		}
 	}
 	p.Fr.PopAll(func(f lexkit.Frame) {
-		p.finish(f, len(p.Toks), len(p.Src))
+		p.finish(&f, len(p.Toks), len(p.Src))
 	})
 }
 
@@ -134,6 +138,9 @@ func (p *Parser) Is(i int, op byte) bool {
 func (p *Parser) Word(i int, w string) bool {
 	return i >= 0 && i < len(p.Toks) && p.Toks[i].Kind == Ident && string(p.Src[p.Toks[i].A:p.Toks[i].B]) == w
 }
+
+// Keyword reports whether token i is a name that is a keyword.
+func (p *Parser) Keyword(i int) bool { return p.Toks[i].IsKeyword() }
 
 // Bytes is the text of token i.
 func (p *Parser) Bytes(i int) []byte { return p.Src[p.Toks[i].A:p.Toks[i].B] }
@@ -159,7 +166,7 @@ func (p *Parser) IsName(i int) bool {
 		return false
 	}
 	t := &p.Toks[i]
-	return t.Kind == Const || t.Kind == Var || t.Kind == Ident && p.syn.isName(p.Src[t.A:t.B])
+	return t.Kind == Const || t.Kind == Var || t.Kind == Ident && p.syn.isName(t, p.Src)
 }
 
 // SetVar remembers a variable's value (in Sigiled when sigil is set).
@@ -192,7 +199,7 @@ func (p *Parser) Command(i int) bool {
 	case Str, Sym, Label, Num, Var, Const, Lit:
 		return true
 	case Ident:
-		return !p.syn.Keyword(p.Bytes(j)) || oneOf(p.Bytes(j), p.syn.ArgWords)
+		return !t.IsKeyword() || oneOf(p.Bytes(j), p.syn.ArgWords)
 	case Op:
 		return bytes.IndexByte(p.syn.ArgOps, t.Op) >= 0
 	}

@@ -18,6 +18,7 @@ var toy = NewSyntax(Syntax{
 	Keyword: func(b []byte) bool {
 		return oneOf(b, []string{"def", "do", "end", "nil", "self", "when"})
 	},
+	Starts:    "\"@:",
 	Self:      "self",
 	Values:    []string{"nil"},
 	Ops:       map[string]byte{"=>": OpPair, "<<": OpShl, "<>": OpConcat, "|>": OpPipe, "::": OpScope, "...": OpOther, "**=": OpAssign},
@@ -29,6 +30,7 @@ var toy = NewSyntax(Syntax{
 	ArgWords:  []string{"nil"},
 	ArgOps:    []byte{'['},
 	NotKeys:   []string{"do"},
+	Folds:     []string{"join"},
 	Ends:      []byte{FrameBlock, 'f'},
 })
 
@@ -44,11 +46,12 @@ func (l toyLexer) Name() {
 	if j < len(l.Src) && l.Src[j] == ':' && l.Peek(j-a+1) == ' ' {
 		k = Label
 	}
-	l.Emit(Token{Kind: k, S: int32(a), A: int32(a), B: int32(j)})
-	l.I = j
 	if k == Label {
-		l.I++
+		l.Emit(Token{Kind: k, S: int32(a), A: int32(a), B: int32(j)})
+		l.I = j + 1
+		return
 	}
+	l.EmitName(k, a, j)
 }
 
 func (l toyLexer) Token(c, next byte) {
@@ -109,18 +112,7 @@ func (p *toyParser) Name(i int) {
 
 func (p *toyParser) Variable(i int) { p.Concatenation(i) }
 
-func (p *toyParser) Operator(i int) {
-	switch p.Toks[i].Op {
-	case '{':
-		p.Fr.PushLiteral('{', i)
-	case '=', OpAssign:
-		p.Assignment(i)
-	case ';':
-		p.EndStatement(i)
-	default:
-		p.Op(i)
-	}
-}
+func (p *toyParser) Brace(i int) { p.Fr.PushLiteral('{', i) }
 
 func (p *toyParser) Declared(i int) bool           { return p.Word(i-1, "def") }
 func (p *toyParser) Target(i int) (string, bool)   { return p.Assigned(i) }

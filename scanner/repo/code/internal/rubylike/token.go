@@ -45,10 +45,17 @@ type Token struct {
 	P0, P1  int32 // parts of a string
 	Match   int32 // partner bracket's index, -1
 	Kind    Kind
-	Op      byte
+	Op      byte // the operator of an Op token; KeywordOp on an Ident that is a keyword
 	Sp      bool // blank space before the token
 	Used    bool // a string folded into a value already
 }
+
+// KeywordOp marks, in Token.Op, a name of kind Ident that is a keyword (Syntax.Keyword): the
+// lexer asks once, so the parser need not ask again at every look.
+const KeywordOp = 1
+
+// IsKeyword reports whether t is a name that is a keyword.
+func (t *Token) IsKeyword() bool { return t.Kind == Ident && t.Op == KeywordOp }
 
 // Frames that no bracket opens, by their lexkit.Frame Open mark. A language may add its own.
 const (
@@ -69,9 +76,11 @@ type Syntax struct {
 	// Values are other keywords that end an operand (Ruby's nil, true, false, end).
 	Self   string
 	Values []string
-	// Ops are the operators of two and three bytes with their codes; other runs of
-	// punctuation are operators of one byte each.
-	Ops map[string]byte
+	// Starts are the bytes that may start a token of the language's own, read by its
+	// Tokenizer.Token: other punctuation is an operator. Ops are the operators of two and
+	// three bytes with their codes; other runs of punctuation are operators of one byte each.
+	Starts string
+	Ops    map[string]byte
 	// Sigils makes #@var and #$var interpolate (Ruby).
 	Sigils bool
 	// GoOn are the words after which a line goes on; Leading is an operator of two bytes
@@ -94,6 +103,9 @@ type Syntax struct {
 	// a call without parentheses (Ruby's self and ->, Elixir's fn and %{}).
 	ArgWords []string
 	ArgOps   []byte
+	// Folds are the names of the calls whose value a language folds when their arguments
+	// close (Lang.Finish): Ruby's format and File.join, Elixir's Path.join.
+	Folds []string
 	// Ends are the Open marks of the frames "end" closes (FrameBlock, a language's own).
 	Ends []byte
 
@@ -101,6 +113,7 @@ type Syntax struct {
 	triStart [0x80][0x80]bool // which two bytes start an operator of three
 	triples  []triple
 	class    [256]uint8 // opMember, opConcat, ... bits by operator code
+	starts   [256]bool  // Starts
 }
 
 // triple is an operator of three bytes and its code.
@@ -129,6 +142,9 @@ func NewSyntax(s Syntax) *Syntax {
 			s.triples = append(s.triples, triple{[3]byte([]byte(op)), code})
 		}
 	}
+	for i := 0; i < len(s.Starts); i++ {
+		s.starts[s.Starts[i]] = true
+	}
 	for _, op := range []byte{'.', OpSafe, OpScope} {
 		s.class[op] |= opMember
 	}
@@ -154,18 +170,19 @@ func (s *Syntax) endsOperand(t *Token, src []byte) bool {
 	case NL, Label:
 		return false
 	case Ident:
-		return s.isName(src[t.A:t.B]) || oneOf(src[t.A:t.B], s.Values)
+		return s.isName(t, src) || oneOf(src[t.A:t.B], s.Values)
 	}
 	return true
 }
 
-// isName reports whether the name b, when a token of kind Ident, names a value or a call.
-func (s *Syntax) isName(b []byte) bool {
-	return !s.Keyword(b) || s.Self != "" && string(b) == s.Self
+// isName reports whether token t of src, of kind Ident, names a value or a call: it is no
+// keyword, or it is Self.
+func (s *Syntax) isName(t *Token, src []byte) bool {
+	return t.Op != KeywordOp || s.Self != "" && string(src[t.A:t.B]) == s.Self
 }
 
 // oneOf reports whether b is one of words.
-func oneOf(b []byte, words []string) bool {
+func oneOf[S string | []byte](b S, words []string) bool {
 	for _, w := range words {
 		if string(b) == w {
 			return true
