@@ -34,7 +34,7 @@ func (p *Parser) op(i int) {
 	case '=', OpAssign:
 		p.assignment(i)
 	case ';':
-		p.EndStatement(i)
+		p.endStatement(i)
 	}
 }
 
@@ -81,14 +81,14 @@ func (p *Parser) close(i int) {
 	p.Fr.CloseTo(int(p.Toks[i].Match), func(f lexkit.Frame, opener bool) {
 		end := int(p.Toks[i].B)
 		if !opener {
-			end = p.EndBefore(i)
+			end = p.endBefore(i)
 		}
 		p.finish(&f, i, end)
 	})
 }
 
-// EndBefore is where the token before i ends.
-func (p *Parser) EndBefore(i int) int {
+// endBefore is where the token before i ends.
+func (p *Parser) endBefore(i int) int {
 	if i <= 0 {
 		return 0
 	}
@@ -99,7 +99,7 @@ func (p *Parser) EndBefore(i int) int {
 func (p *Parser) EndCommands(i int) {
 	for p.Fr.Top().Open == FrameCall {
 		f, _ := p.Fr.Pop()
-		p.finish(&f, i, p.EndBefore(i))
+		p.finish(&f, i, p.endBefore(i))
 	}
 }
 
@@ -119,7 +119,7 @@ func (p *Parser) End(i int) {
 			if !ok {
 				return
 			}
-			p.finish(&f, i, p.EndBefore(i))
+			p.finish(&f, i, p.endBefore(i))
 			if f.Open != FrameCall {
 				return
 			}

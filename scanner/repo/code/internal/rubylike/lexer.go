@@ -64,9 +64,9 @@ func (l *Lexer) release() {
 	}
 }
 
-// Run reads the source: blank space, line continuations, newlines, # comments, numbers and
+// run reads the source: blank space, line continuations, newlines, # comments, numbers and
 // operators here, names and what starts with a byte of Syntax.Starts through tok.
-func (l *Lexer) Run(tok Tokenizer) {
+func (l *Lexer) run(tok Tokenizer) {
 	for l.I < len(l.Src) {
 		c := l.Src[l.I]
 		switch {
@@ -88,7 +88,7 @@ func (l *Lexer) Run(tok Tokenizer) {
 		case lexkit.IsIdentStart(c):
 			tok.Name()
 		case c >= '0' && c <= '9':
-			l.Number()
+			l.number()
 		case l.syn.starts[c]:
 			tok.Token(c, l.Peek(1))
 		default:
@@ -187,8 +187,8 @@ func (l *Lexer) IdentEnd(j int) int {
 	return j
 }
 
-// Number reads a number at I.
-func (l *Lexer) Number() {
+// number reads a number at I.
+func (l *Lexer) number() {
 	j := l.I
 	for j < len(l.Src) && (lexkit.IsIdent(l.Src[j]) || l.Src[j] == '.' && j+1 < len(l.Src) && l.Src[j+1] >= '0' && l.Src[j+1] <= '9') {
 		j++

@@ -70,7 +70,7 @@ type Lang interface {
 func Read(src []byte, syn *Syntax, p *Parser, own Lang) *code.File {
 	out := lexkit.NewOut(syn.Lang, src)
 	l := newLexer(src, out, syn)
-	l.Run(syn.Tokens(l))
+	l.run(syn.Tokens(l))
 	out.Reserve(l.Strs, l.Parens)
 	p.Src, p.Toks, p.Parts, p.Out, p.AssignTok, p.syn, p.own = l.Src, l.Toks, l.Parts, l.Out, -1, syn, own
 	p.Lookup = p.lookup
@@ -93,7 +93,7 @@ func (p *Parser) run() {
 		switch t := &p.Toks[i]; t.Kind {
 		case Str:
 			if !t.Used {
-				p.Value(i)
+				p.value(i)
 			}
 		case Sym:
 			p.symbol(i)
@@ -102,7 +102,7 @@ func (p *Parser) run() {
 		case Const:
 			p.Concatenation(i)
 		case NL:
-			p.EndStatement(i)
+			p.endStatement(i)
 		case Ident:
 			p.own.Name(i)
 		case Var:
@@ -115,7 +115,7 @@ func (p *Parser) run() {
 			}
 		}
 		if i == p.AssignTok && p.Assign != "" {
-			p.SetVar(p.Assign, p.AssignSigil, "", nil, false)
+			p.setVar(p.Assign, p.AssignSigil, "", nil, false)
 			p.Assign = ""
 		}
 	}
@@ -140,7 +140,7 @@ func (p *Parser) Word(i int, w string) bool {
 }
 
 // Keyword reports whether token i is a name that is a keyword.
-func (p *Parser) Keyword(i int) bool { return p.Toks[i].IsKeyword() }
+func (p *Parser) Keyword(i int) bool { return p.Toks[i].isKeyword() }
 
 // Bytes is the text of token i.
 func (p *Parser) Bytes(i int) []byte { return p.Src[p.Toks[i].A:p.Toks[i].B] }
@@ -169,8 +169,8 @@ func (p *Parser) IsName(i int) bool {
 	return t.Kind == Const || t.Kind == Var || t.Kind == Ident && p.syn.isName(t, p.Src)
 }
 
-// SetVar remembers a variable's value (in Sigiled when sigil is set).
-func (p *Parser) SetVar(name string, sigil bool, value string, names []string, known bool) {
+// setVar remembers a variable's value (in Sigiled when sigil is set).
+func (p *Parser) setVar(name string, sigil bool, value string, names []string, known bool) {
 	if sigil {
 		p.Sigiled.Set(name, value, names, known)
 		return
@@ -178,9 +178,9 @@ func (p *Parser) SetVar(name string, sigil bool, value string, names []string, k
 	p.Vars.Set(name, value, names, known)
 }
 
-// EndStatement ends what a newline or ";" at token i ends: the calls written without
+// endStatement ends what a newline or ";" at token i ends: the calls written without
 // parentheses, the Head; the key a list gives its members is given again.
-func (p *Parser) EndStatement(i int) {
+func (p *Parser) endStatement(i int) {
 	p.EndCommands(i)
 	p.Head = false
 	p.Fr.Top().Key = p.Fr.Top().ItemKey
@@ -199,7 +199,7 @@ func (p *Parser) Command(i int) bool {
 	case Str, Sym, Label, Num, Var, Const, Lit:
 		return true
 	case Ident:
-		return !t.IsKeyword() || oneOf(p.Bytes(j), p.syn.ArgWords)
+		return !t.isKeyword() || oneOf(p.Bytes(j), p.syn.ArgWords)
 	case Op:
 		return bytes.IndexByte(p.syn.ArgOps, t.Op) >= 0
 	}

@@ -195,7 +195,7 @@ func TestParser(t *testing.T) {
 func TestLexer(t *testing.T) {
 	src := []byte("a **= (b...c) [1.5e3, 0x1F]\n\n# c\nd <>\n e |\n> f\n")
 	l := newLexer(src, lexkit.NewOut("toy", src), toy)
-	l.Run(toyLexer{l})
+	l.run(toyLexer{l})
 	var got []string
 	for k, tok := range l.Toks {
 		s := string(src[tok.A:tok.B])
@@ -226,7 +226,7 @@ func TestResume(t *testing.T) {
 	src := []byte("a\nbody\nb\nc\n")
 	l := newLexer(src, lexkit.NewOut("toy", src), toy)
 	l.Resume = 7 // "body\n" read already
-	l.Run(toyLexer{l})
+	l.run(toyLexer{l})
 	var got []string
 	for _, tok := range l.Toks {
 		got = append(got, string(src[tok.A:tok.B]))

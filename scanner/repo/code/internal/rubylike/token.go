@@ -54,8 +54,8 @@ type Token struct {
 // lexer asks once, so the parser need not ask again at every look.
 const KeywordOp = 1
 
-// IsKeyword reports whether t is a name that is a keyword.
-func (t *Token) IsKeyword() bool { return t.Kind == Ident && t.Op == KeywordOp }
+// isKeyword reports whether t is a name that is a keyword.
+func (t *Token) isKeyword() bool { return t.Kind == Ident && t.Op == KeywordOp }
 
 // Frames that no bracket opens, by their lexkit.Frame Open mark. A language may add its own.
 const (

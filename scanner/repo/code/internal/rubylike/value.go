@@ -2,16 +2,16 @@ package rubylike
 
 import "github.com/sunsetscan/sunset/scanner/repo/code/internal/lexkit"
 
-// OperandStart reports whether token i starts an operand rather than continuing one (after
+// operandStart reports whether token i starts an operand rather than continuing one (after
 // a member operator, a concatenation or Syntax.Continues).
-func (p *Parser) OperandStart(i int) bool {
+func (p *Parser) operandStart(i int) bool {
 	return i == 0 || p.Toks[i-1].Kind != Op ||
 		p.syn.class[p.Toks[i-1].Op]&(opMember|opConcat|opStrConcat|opContinues) == 0
 }
 
-// ConcatAfter reports whether the operand starting at token i is followed by a
+// concatAfter reports whether the operand starting at token i is followed by a
 // concatenation operator (Syntax.Concat, Syntax.StrConcat after a string literal).
-func (p *Parser) ConcatAfter(i int) bool {
+func (p *Parser) concatAfter(i int) bool {
 	e := p.OperandEnd(i)
 	return e > i && p.joins(e, i)
 }
@@ -19,8 +19,8 @@ func (p *Parser) ConcatAfter(i int) bool {
 // Concatenation folds the concatenation starting at token i into one value, when one starts
 // there.
 func (p *Parser) Concatenation(i int) {
-	if p.OperandStart(i) && p.ConcatAfter(i) {
-		p.Value(i)
+	if p.operandStart(i) && p.concatAfter(i) {
+		p.value(i)
 	}
 }
 
@@ -39,10 +39,10 @@ func (p *Parser) joins(e, first int) bool {
 	return c&opConcat != 0 || c&opStrConcat != 0 && p.Toks[first].Kind == Str
 }
 
-// Value folds the concatenation starting at token i ("a" + x + "b", "a" <> x, "a" "b") into
+// value folds the concatenation starting at token i ("a" + x + "b", "a" <> x, "a" "b") into
 // one value, with what Lang.Tail adds, and remembers it as the value of the variable it is
 // assigned to.
-func (p *Parser) Value(i int) {
+func (p *Parser) value(i int) {
 	spans := p.chain(i)
 	if len(spans) == 0 || len(spans) == 1 && (p.Toks[i].Kind != Str || p.Is(spans[0].b, OpPair)) {
 		return // a lone name, or a hash key (recorded as a key by the "=>")
@@ -59,9 +59,9 @@ func (p *Parser) Value(i int) {
 	if target != "" && p.AssignTok == i {
 		if k >= 0 {
 			s := p.Out.Str(k)
-			p.SetVar(target, sigil, s.Value, s.HoleNames, true)
+			p.setVar(target, sigil, s.Value, s.HoleNames, true)
 		} else {
-			p.SetVar(target, sigil, "", nil, false)
+			p.setVar(target, sigil, "", nil, false)
 		}
 		p.Assign = ""
 	}
