@@ -28,16 +28,12 @@ var syntax = rubylike.NewSyntax(rubylike.Syntax{
 	Tokens:  func(l *rubylike.Lexer) rubylike.Tokenizer { return lexer{l} },
 	Keyword: keyword,
 	Starts:  "@:\"'~?",
-	Ops: map[string]byte{
-		"|>": rubylike.OpPipe, "<>": rubylike.OpConcat, "=>": rubylike.OpPair, "->": rubylike.OpArrow,
-		"<<": rubylike.OpShl, ">>": rubylike.OpShr, "===": rubylike.OpOther, "!==": rubylike.OpOther,
-		"<<<": rubylike.OpOther, ">>>": rubylike.OpOther, "|||": rubylike.OpOther, "&&&": rubylike.OpOther,
-		"^^^": rubylike.OpOther, "~~~": rubylike.OpOther, "...": rubylike.OpOther, "<<~": rubylike.OpOther,
-		"~>>": rubylike.OpOther, "<~>": rubylike.OpOther, "<|>": rubylike.OpOther, "==": rubylike.OpOther,
-		"!=": rubylike.OpOther, "=~": rubylike.OpOther, "<=": rubylike.OpOther, ">=": rubylike.OpOther,
-		"&&": rubylike.OpOther, "||": rubylike.OpOther, "++": rubylike.OpOther, "--": rubylike.OpOther,
-		"..": rubylike.OpOther, "<-": rubylike.OpOther, "\\\\": rubylike.OpOther, "::": rubylike.OpOther,
-		"//": rubylike.OpOther, "~>": rubylike.OpOther, "<~": rubylike.OpOther},
+	Ops: map[byte]string{
+		rubylike.OpPipe: "|>", rubylike.OpConcat: "<>", rubylike.OpPair: "=>", rubylike.OpArrow: "->",
+		rubylike.OpShl: "<<", rubylike.OpShr: ">>",
+		rubylike.OpOther: "=== !== <<< >>> ||| &&& ^^^ ~~~ ... <<~ ~>> <~> <|> " +
+			`== != =~ <= >= && || ++ -- .. <- \\ :: // ~> <~`,
+	},
 	GoOn:        []string{"and", "or", "not", "when", "in"},
 	Leading:     "|>",
 	LabelGoesOn: true,

@@ -21,7 +21,7 @@ var toy = NewSyntax(Syntax{
 	Starts:    "\"@:",
 	Self:      "self",
 	Values:    []string{"nil"},
-	Ops:       map[string]byte{"=>": OpPair, "<<": OpShl, "<>": OpConcat, "|>": OpPipe, "::": OpScope, "...": OpOther, "**=": OpAssign},
+	Ops:       map[byte]string{OpPair: "=>", OpShl: "<<", OpConcat: "<>", OpPipe: "|>", OpScope: "::", OpOther: "...", OpAssign: "**="},
 	GoOn:      []string{"when"},
 	Leading:   "|>",
 	Concat:    []byte{'+', OpConcat},

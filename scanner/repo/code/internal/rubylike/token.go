@@ -7,6 +7,8 @@
 // itself (Ruby's heredocs, %w[] and blocks; Elixir's sigils, pipes and module attributes).
 package rubylike
 
+import "strings"
+
 // Kind is a token's kind.
 type Kind uint8
 
@@ -25,7 +27,7 @@ const (
 )
 
 // Operators of more than one byte; a one-byte operator is its byte. A language's
-// Syntax.Ops say which of them it has.
+// Syntax.Ops say which of them it has, and which operators each stands for.
 const (
 	OpPair   = 0x80 + iota // =>
 	OpShl                  // <<
@@ -78,9 +80,10 @@ type Syntax struct {
 	Values []string
 	// Starts are the bytes that may start a token of the language's own, read by its
 	// Tokenizer.Token: other punctuation is an operator. Ops are the operators of two and
-	// three bytes with their codes; other runs of punctuation are operators of one byte each.
+	// three bytes, by code, separated by blanks; other runs of punctuation are operators of
+	// one byte each.
 	Starts string
-	Ops    map[string]byte
+	Ops    map[byte]string
 	// Sigils makes #@var and #$var interpolate (Ruby).
 	Sigils bool
 	// GoOn are the words after which a line goes on; Leading is an operator of two bytes
@@ -133,13 +136,15 @@ const (
 
 // NewSyntax fills the tables of s and returns it.
 func NewSyntax(s Syntax) *Syntax {
-	for op, code := range s.Ops {
-		switch len(op) {
-		case 2:
-			s.pairs[op[0]][op[1]] = code
-		case 3:
-			s.triStart[op[0]][op[1]] = true
-			s.triples = append(s.triples, triple{[3]byte([]byte(op)), code})
+	for code, ops := range s.Ops {
+		for _, op := range strings.Fields(ops) {
+			switch len(op) {
+			case 2:
+				s.pairs[op[0]][op[1]] = code
+			case 3:
+				s.triStart[op[0]][op[1]] = true
+				s.triples = append(s.triples, triple{[3]byte([]byte(op)), code})
+			}
 		}
 	}
 	for i := 0; i < len(s.Starts); i++ {
