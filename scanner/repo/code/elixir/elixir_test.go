@@ -1,20 +1,19 @@
 package elixir
 
 import (
-	"fmt"
-	"strings"
 	"testing"
 
-	"github.com/sunsetscan/sunset/scanner/repo/code"
-	"github.com/sunsetscan/sunset/scanner/repo/code/internal/lexkit"
 	"github.com/sunsetscan/sunset/scanner/repo/code/internal/readertest"
 )
 
-var cases = []struct {
-	name, src string
-	want      []string
-}{
-	{"resource module", `defmodule Cloudflare.Filter do
+// TestRead checks what the reader makes of each case: lexkit.Describe lines, and where
+// things stand when a case says.
+func TestRead(t *testing.T) {
+	readertest.Table(t, Read, "elixir", cases)
+}
+
+var cases = []readertest.Named{
+	{Name: "resource module", Src: `defmodule Cloudflare.Filter do
   use Cloudflare.Doc, "filters"
 
   use Restlax.Resource,
@@ -56,7 +55,7 @@ var cases = []struct {
     {:ok, 'charlist'} = ~S"raw #{x}"
   end
 end
-`, []string{
+`, Want: []string{
 		`import Cloudflare.Filter`,
 		`import Cloudflare.Doc`,
 		`import Restlax.Resource`,
@@ -101,7 +100,7 @@ end
 		`call 37:38 Tesla.get`,
 		`call 38:12 Logger.info`,
 	}},
-	{"tesla client pipes and maps", `defmodule MyApp.Cloudflare do
+	{Name: "tesla client pipes and maps", Src: `defmodule MyApp.Cloudflare do
   use Tesla
   plug Tesla.Middleware.BaseUrl, "https://api.cloudflare.com/client/v4"
   plug Tesla.Middleware.Headers, [{"authorization", "Bearer " <> token()}]
@@ -134,7 +133,7 @@ end
   defp token, do: System.get_env("CF_TOKEN") |> String.trim
   def x, do: :"quoted atom" && ?a && :+ && request(method: :"delete", url: ~c"zones")
 end
-`, []string{
+`, Want: []string{
 		`import MyApp.Cloudflare`,
 		`import Tesla`,
 		`decl rules`,
@@ -167,7 +166,7 @@ end
 		`call 31:56 String.trim`,
 		`call 32:44 request args=, keys=method@0,url@0`,
 	}},
-	{"attributes joins and variables", `defmodule Api do
+	{Name: "attributes joins and variables", Src: `defmodule Api do
   @base "https://api.cloudflare.com/client/v4"
   @endpoint @base <> "/zones"
 
@@ -180,7 +179,7 @@ end
     HTTPoison.delete!(url, [{"X-Auth-Key", key}])
   end
 end
-`, []string{
+`, Want: []string{
 		`import Api`,
 		`decl get_filters`,
 		`str 2:9 "https://api.cloudflare.com/client/v4" as=base`,
@@ -199,89 +198,18 @@ end
 		`call 10:16 Path.join args=,account_id`,
 		`call 11:15 HTTPoison.delete! args=url,`,
 	}},
-}
-
-func TestRead(t *testing.T) {
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			readertest.Case(t, Read, "elixir", c.src, c.want)
-		})
-	}
-}
-
-// TestPositions checks a use over several lines: its End, key positions, and columns
-// counted in characters.
-func TestPositions(t *testing.T) {
-	src := "x = \"é\"; use Restlax.Resource,\n  endpoint: \"zones/:zone_id/filters\"\nfoo()\n"
-	f := Read([]byte(src))
-	if len(f.Calls) != 2 || len(f.Strings) != 2 {
-		t.Fatalf("got %q", lexkit.Describe(f))
-	}
-	c := f.Calls[0]
-	if c.Pos != (code.Pos{Line: 1, Col: 22}) || c.End != (code.Pos{Line: 2, Col: 36}) {
-		t.Errorf("call at %v-%v", c.Pos, c.End)
-	}
-	if len(c.Keys) != 1 || c.Keys[0].Pos != (code.Pos{Line: 2, Col: 3}) {
-		t.Errorf("keys %v", c.Keys)
-	}
-	if s := f.Strings[1]; s.Key != "endpoint" || s.Pos != (code.Pos{Line: 2, Col: 13}) || s.End != (code.Pos{Line: 2, Col: 36}) {
-		t.Errorf("string %q at %v-%v", s.Key, s.Pos, s.End)
-	}
-}
-
-// TestBroken checks that unterminated strings, heredocs, sigils and blocks give what was
-// read.
-func TestBroken(t *testing.T) {
-	readertest.Broken(t, Read, map[string]string{
-		"get(\"zones/#{id}/filters": `str 1:5 "zones/\x00/filters" call=0 arg=0 holes=id|call 1:1 get`,
-		"@doc \"\"\"\n  a #{b}\n":   `str 1:6 "  a \x00\n" as=doc holes=b`,
-		"x = ~s(a (b) c":            `str 1:5 "a (b) c" as=x`,
-		"def f do\n  get(\"a\"\n":   `decl f|str 2:7 "a" call=0 arg=0|call 2:3 get`,
-		"end end ) ] } get 'x'":     `str 1:19 "x" call=0 arg=0|call 1:15 get`,
-		"x = \"#{":                  ``,
-		"a = :\"sym":                ``,
-		"~w(":                       ``,
-		"":                          ``,
-	})
-}
-
-func FuzzRead(f *testing.F) {
-	for _, c := range cases {
-		f.Add(c.src)
-	}
-	f.Add("x = ~w\"a #{b} c\" <> ~S'''\n d\n''' |> f.() ?\\n :<<>> %{a: 1} <<1>>")
-	f.Fuzz(readertest.Fuzz(Read))
-}
-
-// BenchmarkRead reads a generated Elixir file of about 1 MB.
-func BenchmarkRead(b *testing.B) {
-	var sb strings.Builder
-	for i := 0; sb.Len() < 1<<20; i++ {
-		fmt.Fprintf(&sb, `defmodule Cloudflare.Resource%d do
-  use Restlax.Resource,
-    endpoint: "zones/:zone_id/things/%d",
-    only: [:index, :show, :create, :update, :delete]
-
-  @doc """
-  Bulk-updates the things of a zone (PUT collection).
-  """
-  def bulk_update(body, opts \\ []) do
-    client(opts).put(
-      path_for(nil),
-      body,
-      Restlax.Resource.handle_options(opts) |> Keyword.put(:query, page: %d)
-    )
-  end
-
-  defp path(zone_id), do: "zones/" <> zone_id <> "/things/#{@suffix}"
-end
-
-`, i, i, i)
-	}
-	src := []byte(sb.String())
-	b.SetBytes(int64(len(src)))
-	b.ResetTimer()
-	for b.Loop() {
-		Read(src)
-	}
+	{Name: "use over two lines", Src: "x = \"é\"; use Restlax.Resource,\n  endpoint: \"zones/:zone_id/filters\"\nfoo()\n",
+		Want: []string{
+			`import Restlax.Resource`,
+			`str 1:5 "é" as=x`,
+			`str 2:13 "zones/:zone_id/filters" key=endpoint call=0 arg=1`,
+			`call 1:22 use.Restlax.Resource args=, keys=endpoint@0`,
+			`call 3:1 foo`,
+		},
+		Spans: []string{
+			`call use.Restlax.Resource 1:22-2:36 keys=endpoint@2:3`,
+			`call foo 3:1-3:5`,
+			`str "é" 1:5-1:7`,
+			`str "zones/:zone_id/filters" 2:13-2:36 key=endpoint`,
+		}},
 }

@@ -4,65 +4,63 @@ import (
 	"bytes"
 
 	"github.com/sunsetscan/sunset/scanner/repo/code/internal/lexkit"
+	"github.com/sunsetscan/sunset/scanner/repo/code/internal/rubylike"
 )
 
 // heredoc reads <<~ID, <<-ID, <<ID (quoted 'ID' for no interpolation) with its body, which
-// starts on the next line (after the bodies of heredocs opened before on this line). It
-// reports false when << opens no heredoc here.
-func (l *lexer) heredoc() bool {
-	j := l.i + 2
+// starts on the next line (after the bodies of heredocs opened before on this line: then
+// l.Resume says where). It reports false when << opens no heredoc here.
+func (l lexer) heredoc() bool {
+	j := l.I + 2
 	var mode byte
-	if j < len(l.src) && (l.src[j] == '~' || l.src[j] == '-') {
-		mode = l.src[j]
+	if j < len(l.Src) && (l.Src[j] == '~' || l.Src[j] == '-') {
+		mode = l.Src[j]
 		j++
 	}
 	var q byte
-	if j < len(l.src) && (l.src[j] == '\'' || l.src[j] == '"' || l.src[j] == '`') {
-		q = l.src[j]
+	if j < len(l.Src) && (l.Src[j] == '\'' || l.Src[j] == '"' || l.Src[j] == '`') {
+		q = l.Src[j]
 		j++
 	}
 	n0 := j
-	for j < len(l.src) && lexkit.IsIdent(l.src[j]) {
-		j++
-	}
-	label := l.src[n0:j]
+	j = l.IdentEnd(j)
+	label := l.Src[n0:j]
 	switch {
 	case len(label) == 0 || !lexkit.IsIdentStart(label[0]):
 		return false
 	case mode == 0 && q == 0 && (label[0] < 'A' || label[0] > 'Z'):
 		return false // x <<y shifts
-	case l.operand() && !l.command():
+	case l.Operand() && !l.command():
 		return false
 	}
 	if q != 0 {
-		if j >= len(l.src) || l.src[j] != q {
+		if j >= len(l.Src) || l.Src[j] != q {
 			return false
 		}
 		j++
 	}
-	body := l.here
+	body := l.Resume
 	if body < 0 {
-		nl := bytes.IndexByte(l.src[j:], '\n')
+		nl := bytes.IndexByte(l.Src[j:], '\n')
 		if nl < 0 {
 			return false
 		}
 		body = j + nl + 1
 	}
-	end, after := closing(l.src, body, label, mode != 0)
-	s := l.i
-	p0 := len(l.parts)
-	l.i = body
+	end, after := closing(l.Src, body, label, mode != 0)
+	s := l.I
+	p0 := len(l.Parts)
+	l.I = body
 	if q == '\'' {
-		l.plain(0, 0, end)
+		l.Plain(0, 0, end)
 	} else {
-		l.interp(0, 0, end)
+		l.Interp(0, 0, end)
 	}
 	if mode == '~' {
-		l.squiggly(p0)
+		l.Dedent(p0, l.indent(p0))
 	}
-	l.here, l.resume, l.i = after, after, j
-	l.strs++
-	l.emit(token{kind: tStr, s: int32(s), a: int32(s), b: int32(j), p0: int32(p0), p1: int32(len(l.parts))})
+	l.Resume, l.I = after, j
+	l.EmitStr(rubylike.Str, s, j, p0)
 	return true
 }
 
@@ -91,17 +89,17 @@ func closing(src []byte, body int, label []byte, indented bool) (int, int) {
 	return len(src), len(src)
 }
 
-// squiggly removes the smallest indentation of a <<~ body's lines from its literal parts.
-func (l *lexer) squiggly(p0 int) {
-	ps := l.parts[p0:]
+// indent returns the smallest indentation of the lines of a <<~ body read into l.Parts[p0:]
+// that hold more than blanks, -1 for none: <<~ removes it.
+func (l lexer) indent(p0 int) int {
 	indent := -1
 	atStart := true
-	for _, p := range ps {
+	for _, p := range l.Parts[p0:] {
 		if p.Hole {
 			atStart = false
 			continue
 		}
-		text := p.Literal(l.src)
+		text := p.Literal(l.Src)
 		for i := 0; i < len(text); i++ {
 			if !atStart {
 				atStart = text[i] == '\n'
@@ -118,27 +116,5 @@ func (l *lexer) squiggly(p0 int) {
 			atStart = i < len(text) && text[i] == '\n'
 		}
 	}
-	if indent <= 0 {
-		return
-	}
-	atStart = true
-	for k := range ps {
-		if ps[k].Hole {
-			atStart = false
-			continue
-		}
-		text := ps[k].Literal(l.src)
-		out := make([]byte, 0, len(text))
-		skipped := 0
-		for i := 0; i < len(text); i++ {
-			c := text[i]
-			if atStart && skipped < indent && (c == ' ' || c == '\t') {
-				skipped++
-				continue
-			}
-			atStart, skipped = c == '\n', 0
-			out = append(out, c)
-		}
-		ps[k] = lexkit.Part{Text: string(out)}
-	}
+	return indent
 }

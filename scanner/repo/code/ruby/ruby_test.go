@@ -1,20 +1,19 @@
 package ruby
 
 import (
-	"fmt"
-	"strings"
 	"testing"
 
-	"github.com/sunsetscan/sunset/scanner/repo/code"
-	"github.com/sunsetscan/sunset/scanner/repo/code/internal/lexkit"
 	"github.com/sunsetscan/sunset/scanner/repo/code/internal/readertest"
 )
 
-var cases = []struct {
-	name, src string
-	want      []string
-}{
-	{"client class", `# frozen_string_literal: true
+// TestRead checks what the reader makes of each case: lexkit.Describe lines, and where
+// things stand when a case says.
+func TestRead(t *testing.T) {
+	readertest.Table(t, Read, "ruby", cases)
+}
+
+var cases = []readertest.Named{
+	{Name: "client class", Src: `# frozen_string_literal: true
 require 'faraday'
 require_relative "cloudflare/version"
 
@@ -44,7 +43,7 @@ module Cloudflare
     def settings = client.get("zones/#{zone_id}/settings")
   end
 end
-`, []string{
+`, Want: []string{
 		`import faraday`,
 		`import cloudflare/version`,
 		`import Cloudflare`,
@@ -71,7 +70,7 @@ end
 		`call 23:12 conn.delete`,
 		`call 28:27 client.get`,
 	}},
-	{"blocks keys formats and joins", `=begin
+	{Name: "blocks keys formats and joins", Src: `=begin
 "not code"
 =end
 conn = Faraday.new(url: "https://api.cloudflare.com/client/v4") do |f|
@@ -98,7 +97,7 @@ end
 v = 'single #{not}' 'adjacent'
 __END__
 "after end"
-`, []string{
+`, Want: []string{
 		`str 4:25 "https://api.cloudflare.com/client/v4" key=url call=0 arg=0`,
 		`str 7:18 "zones/\x00/filters" call=2 arg=0 holes=zone`,
 		`str 8:33 "ip.src eq 1.2.3.4" key=expression`,
@@ -130,7 +129,7 @@ __END__
 		`call 21:1 puts`,
 		`call 23:3 tick`,
 	}},
-	{"heredocs commands and modifiers", "class << self\n" +
+	{Name: "heredocs commands and modifiers", Src: "class << self\n" +
 		"  def list; end\n" +
 		"end\n" +
 		"a = b << c\n" +
@@ -155,7 +154,7 @@ __END__
 		"x = 5 if y\n" +
 		"sh \"curl -X DELETE https://api.cloudflare.com/client/v4/zones/#{z}/firewall/rules\"\n" +
 		"`curl https://example.com/#{path}`\n" +
-		"", []string{
+		"", Want: []string{
 		`decl list`,
 		`str 6:12 "yes"`,
 		`str 7:13 "zones/\x00/filters\n" call=0 arg=0 holes=id`,
@@ -185,92 +184,4 @@ __END__
 		`call 21:18 delete`,
 		`call 24:1 sh`,
 	}},
-}
-
-func TestRead(t *testing.T) {
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			readertest.Case(t, Read, "ruby", c.src, c.want)
-		})
-	}
-}
-
-// TestPositions checks a call without parentheses continued on the next line, its End,
-// key positions, and columns counted in characters.
-func TestPositions(t *testing.T) {
-	src := "x = \"é\"; client.post \"zones/#{id}/filters\",\n  expression: \"ip.src eq 1.1.1.1\"\nputs 1\n"
-	f := Read([]byte(src))
-	if len(f.Calls) != 2 || len(f.Strings) != 3 {
-		t.Fatalf("got %q", lexkit.Describe(f))
-	}
-	c := f.Calls[0]
-	if c.Pos != (code.Pos{Line: 1, Col: 17}) || c.End != (code.Pos{Line: 2, Col: 33}) {
-		t.Errorf("call at %v-%v", c.Pos, c.End)
-	}
-	if len(c.Keys) != 1 || c.Keys[0].Pos != (code.Pos{Line: 2, Col: 3}) {
-		t.Errorf("keys %v", c.Keys)
-	}
-	if s := f.Strings[1]; s.Pos != (code.Pos{Line: 1, Col: 22}) || s.End != (code.Pos{Line: 1, Col: 42}) {
-		t.Errorf("string at %v-%v", s.Pos, s.End)
-	}
-}
-
-// TestBroken checks that unterminated strings, heredocs and blocks give what was read.
-func TestBroken(t *testing.T) {
-	readertest.Broken(t, Read, map[string]string{
-		"get \"zones/#{id}/filters": `str 1:5 "zones/\x00/filters" call=0 arg=0 holes=id|call 1:1 get`,
-		"x = <<~EOS\n  a/#{b}\n":    `str 1:5 "a/\x00\n" as=x holes=b`,
-		"x = %q(a (b) c":            `str 1:5 "a (b) c" as=x`,
-		"def f\n  get(\"a\"\n":      `decl f|str 2:7 "a" call=0 arg=0|call 2:3 get`,
-		"end end ) ] } get 'x'":     `str 1:19 "x" call=0 arg=0|call 1:15 get`,
-		"x = \"#{":                  ``,
-		"=begin\nnever ends":        ``,
-		"a = :\"sym":                ``,
-		"":                          ``,
-	})
-}
-
-func FuzzRead(f *testing.F) {
-	for _, c := range cases {
-		f.Add(c.src)
-	}
-	f.Add("x = <<~A + <<B\n  a\nA\nb\nB\n%w[a b] %i(c) /re/ ?a :\"s#{x}\" {a: 1}")
-	f.Fuzz(readertest.Fuzz(Read))
-}
-
-// BenchmarkRead reads a generated Ruby file of about 1 MB.
-func BenchmarkRead(b *testing.B) {
-	var sb strings.Builder
-	sb.WriteString("# frozen_string_literal: true\n\nrequire \"faraday\"\n\nmodule Cloudflare\n")
-	for i := 0; sb.Len() < 1<<20; i++ {
-		fmt.Fprintf(&sb, `  # Rules of a zone, page by page.
-  class Rules%d < Resource
-    PATH = "firewall/rules"
-
-    def initialize(client, zone_id)
-      @client = client
-      @zone_id = zone_id
-    end
-
-    def list(page: 1, per_page: 50)
-      @client.get("zones/#{@zone_id}/#{PATH}", page: page, per_page: per_page)
-    end
-
-    def update(id, attributes)
-      raise ArgumentError, "no id" if id.nil?
-      @client.put "zones/" + @zone_id + "/#{PATH}/" + id, attributes.merge(paused: false) do |req|
-        req.headers["Content-Type"] = "application/json"
-      end
-    end
-  end
-
-`, i)
-	}
-	sb.WriteString("end\n")
-	src := []byte(sb.String())
-	b.SetBytes(int64(len(src)))
-	b.ResetTimer()
-	for b.Loop() {
-		Read(src)
-	}
 }

@@ -4,100 +4,84 @@ import (
 	"bytes"
 
 	"github.com/sunsetscan/sunset/scanner/repo/code/internal/lexkit"
+	"github.com/sunsetscan/sunset/scanner/repo/code/internal/rubylike"
 )
 
-// quoted reads '...', "...", `...` (a command, read as a string) from the quote at l.i;
+// quoted reads '...', "...", `...` (a command, read as a string) from the quote at l.I;
 // sym makes it a quoted symbol (:"..."), whose start is one byte before.
-func (l *lexer) quoted(q byte, sym bool) {
-	s := l.i
+func (l lexer) quoted(q byte, sym bool) {
+	s := l.I
 	if sym {
 		s--
 	}
-	l.i++
-	p0 := len(l.parts)
+	l.I++
+	p0 := len(l.Parts)
 	if q == '\'' {
-		l.plain(q, 0, len(l.src))
+		l.Plain(q, 0, len(l.Src))
 	} else {
-		l.interp(q, 0, len(l.src))
+		l.Interp(q, 0, len(l.Src))
 	}
-	k := kind(tStr)
+	k := rubylike.Str
 	if sym {
-		k = tSym
-	} else if l.i < len(l.src) && l.src[l.i] == ':' && (l.i+1 >= len(l.src) || l.src[l.i+1] != ':') && !l.ternary() {
-		k = tLabel // "name": value
-		l.i++
+		k = rubylike.Sym
+	} else if l.I < len(l.Src) && l.Src[l.I] == ':' && (l.I+1 >= len(l.Src) || l.Src[l.I+1] != ':') && !l.ternary() {
+		k = rubylike.Label // "name": value
+		l.I++
 	}
-	l.strs++
-	l.emit(token{kind: k, s: int32(s), a: int32(s), b: int32(l.i), p0: int32(p0), p1: int32(len(l.parts))})
-}
-
-// closer returns the delimiter closing open, and whether it nests.
-func closer(open byte) (byte, bool) {
-	switch open {
-	case '(':
-		return ')', true
-	case '[':
-		return ']', true
-	case '{':
-		return '}', true
-	case '<':
-		return '>', true
-	}
-	return open, false
+	l.EmitStr(k, s, l.I, p0)
 }
 
 // percent reads %q(...), %Q(...), %(...), %w[...], %W[...], %i[...], %r{...}, %x(...),
 // %s(...), and reports false when the % opens none.
-func (l *lexer) percent() bool {
-	j := l.i + 1
+func (l lexer) percent() bool {
+	j := l.I + 1
 	typ := byte('Q')
-	if j < len(l.src) && bytes.IndexByte([]byte("qQwWiIrsx"), l.src[j]) >= 0 {
-		typ = l.src[j]
+	if j < len(l.Src) && bytes.IndexByte([]byte("qQwWiIrsx"), l.Src[j]) >= 0 {
+		typ = l.Src[j]
 		j++
 	}
-	if j >= len(l.src) || lexkit.IsIdent(l.src[j]) || l.src[j] == ' ' || l.src[j] == '\n' || l.src[j] == '=' && typ == 'Q' && j == l.i+1 {
+	if j >= len(l.Src) || lexkit.IsIdent(l.Src[j]) || l.Src[j] == ' ' || l.Src[j] == '\n' || l.Src[j] == '=' && typ == 'Q' && j == l.I+1 {
 		return false
 	}
-	open := l.src[j]
-	term, nests := closer(open)
+	open := l.Src[j]
+	term, nests := rubylike.Closer(open)
 	if !nests {
 		open = 0
 	}
-	s := l.i
-	l.i = j + 1
+	s := l.I
+	l.I = j + 1
 	switch typ {
 	case 'w', 'W':
 		l.words(s, term, open, typ == 'W')
 		return true
 	case 'i', 'I', 'r', 's':
-		p0 := len(l.parts)
-		l.plain(term, open, len(l.src))
-		l.parts = l.parts[:p0]
-		kd := kind(tLit)
+		p0 := len(l.Parts)
+		l.Plain(term, open, len(l.Src))
+		l.Parts = l.Parts[:p0]
+		kd := rubylike.Lit
 		if typ == 's' {
-			kd = tSym
+			kd = rubylike.Sym
 		}
-		l.emit(token{kind: kd, s: int32(s), a: int32(j + 1), b: int32(max(l.i-1, j+1))})
+		l.Emit(rubylike.Token{Kind: kd, S: int32(s), A: int32(j + 1), B: int32(max(l.I-1, j+1))})
 		return true
 	}
-	p0 := len(l.parts)
+	p0 := len(l.Parts)
 	if typ == 'q' {
-		l.plain(term, open, len(l.src))
+		l.Plain(term, open, len(l.Src))
 	} else {
-		l.interp(term, open, len(l.src))
+		l.Interp(term, open, len(l.Src))
 	}
-	l.strs++
-	l.emit(token{kind: tStr, s: int32(s), a: int32(s), b: int32(l.i), p0: int32(p0), p1: int32(len(l.parts))})
+	l.EmitStr(rubylike.Str, s, l.I, p0)
 	return true
 }
 
 // words reads the words of %w[...] as an array literal of strings: "[", the words with
 // "," between them, "]".
-func (l *lexer) words(s int, term, open byte, interp bool) {
-	end := l.i
+func (l lexer) words(s int, term, open byte, interp bool) {
+	end := l.I
 	depth := 0
-	for end < len(l.src) {
-		c := l.src[end]
+	for end < len(l.Src) {
+		c := l.Src[end]
 		if c == '\\' {
 			end += 2
 			continue
@@ -112,73 +96,46 @@ func (l *lexer) words(s int, term, open byte, interp bool) {
 		}
 		end++
 	}
-	end = min(end, len(l.src))
-	l.opAt('[', s, l.i)
-	for l.i < end {
-		for l.i < end && isBlank(l.src[l.i]) {
-			l.i++
+	end = min(end, len(l.Src))
+	l.OpAt('[', s, l.I)
+	for l.I < end {
+		for l.I < end && rubylike.IsBlank(l.Src[l.I]) {
+			l.I++
 		}
-		if l.i >= end {
+		if l.I >= end {
 			break
 		}
-		w := l.i
-		for l.i < end && !isBlank(l.src[l.i]) {
-			l.i++
+		w := l.I
+		for l.I < end && !rubylike.IsBlank(l.Src[l.I]) {
+			l.I++
 		}
-		p0 := len(l.parts)
-		stop := l.i
-		l.i = w
+		p0 := len(l.Parts)
+		stop := l.I
+		l.I = w
 		if interp {
-			l.interp(0, 0, stop)
+			l.Interp(0, 0, stop)
 		} else {
-			l.plain(0, 0, stop)
+			l.Plain(0, 0, stop)
 		}
-		l.strs++
-		l.emit(token{kind: tStr, s: int32(w), a: int32(w), b: int32(stop), p0: int32(p0), p1: int32(len(l.parts))})
-		l.opAt(',', stop, stop)
+		l.EmitStr(rubylike.Str, w, stop, p0)
+		l.OpAt(',', stop, stop)
 	}
-	l.opAt(']', end, min(end+1, len(l.src)))
-	l.i = min(end+1, len(l.src))
-}
-
-func isBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
-
-// opAt emits the operator op spanning [a, b) (for the brackets made up around %w words).
-func (l *lexer) opAt(op byte, a, b int) {
-	i := l.i
-	l.i = a
-	l.op(op, b-a)
-	l.i = i
+	l.OpAt(']', end, min(end+1, len(l.Src)))
+	l.I = min(end+1, len(l.Src))
 }
 
 // regexp reads /.../flags as an opaque literal.
-func (l *lexer) regexp() {
-	s := l.i
-	j := l.i + 1
-	for j < len(l.src) && l.src[j] != '/' && l.src[j] != '\n' {
-		if l.src[j] == '\\' {
+func (l lexer) regexp() {
+	s := l.I
+	j := l.I + 1
+	for j < len(l.Src) && l.Src[j] != '/' && l.Src[j] != '\n' {
+		if l.Src[j] == '\\' {
 			j++
 		}
 		j++
 	}
 	j++
-	for j < len(l.src) && lexkit.IsIdent(l.src[j]) {
-		j++
-	}
-	l.i = min(j, len(l.src))
-	l.emit(token{kind: tLit, s: int32(s), a: int32(s), b: int32(l.i)})
-}
-
-// plain reads a body without interpolation (see lexkit.Body.Plain).
-func (l *lexer) plain(term, open byte, limit int) {
-	l.body.Src, l.body.I, l.body.Parts, l.body.Out, l.body.Sigils = l.src, l.i, l.parts, l.out, true
-	l.body.Plain(term, open, limit)
-	l.i, l.parts = l.body.I, l.body.Parts
-}
-
-// interp reads an interpolating body (see lexkit.Body.Interp).
-func (l *lexer) interp(term, open byte, limit int) {
-	l.body.Src, l.body.I, l.body.Parts, l.body.Out, l.body.Sigils = l.src, l.i, l.parts, l.out, true
-	l.body.Interp(term, open, limit)
-	l.i, l.parts = l.body.I, l.body.Parts
+	j = l.IdentEnd(min(j, len(l.Src)))
+	l.I = min(j, len(l.Src))
+	l.Emit(rubylike.Token{Kind: rubylike.Lit, S: int32(s), A: int32(s), B: int32(l.I)})
 }

@@ -1,61 +1,62 @@
 package ruby
 
-// ident handles an identifier: keywords, requires, and names that start a concatenation or
+import "github.com/sunsetscan/sunset/scanner/repo/code/internal/rubylike"
+
+// Name handles an identifier: keywords, requires, and names that start a concatenation or
 // call a method without parentheses.
-func (p *parser) ident(i int) {
-	t := &p.toks[i]
-	if keyword(p.src[t.a:t.b]) {
+func (p *parser) Name(i int) {
+	if p.Keyword(i) {
 		p.keyword(i)
 		return
 	}
-	switch string(p.src[t.a:t.b]) {
+	switch string(p.Bytes(i)) {
 	case "require", "require_relative", "load":
 		j := i + 1
-		if p.is(j, '(') {
+		if p.Is(j, '(') {
 			j++
 		}
-		if j < len(p.toks) && p.toks[j].kind == tStr && p.toks[j].p1-p.toks[j].p0 == 1 && !p.parts[p.toks[j].p0].Hole {
-			p.out.Import(p.parts[p.toks[j].p0].Literal(p.src))
+		if j < len(p.Toks) && p.Toks[j].Kind == rubylike.Str {
+			if name, ok := p.Literal(j); ok {
+				p.Out.Import(name)
+			}
 		}
 	}
-	if p.operandStart(i) && p.concatAfter(i) {
-		p.value(i)
-	}
-	if !p.is(i+1, '(') && p.command(i) {
-		p.call(i, frameCall, i)
+	p.Concatenation(i)
+	if !p.Is(i+1, '(') && p.Command(i) {
+		p.Call(i, rubylike.FrameCall, i)
 	}
 }
 
 // keyword handles a keyword.
 func (p *parser) keyword(i int) {
-	switch string(p.src[p.toks[i].a:p.toks[i].b]) {
+	switch string(p.Bytes(i)) {
 	case "def":
 		p.def(i)
 	case "class", "module":
 		p.module(i)
 	case "if", "unless", "while", "until":
-		p.endCommands(i)
-		if !p.operandEnds(i - 1) {
-			p.fr.PushBlock(frameKw, i)
-			p.loopDo = p.word(i, "while") || p.word(i, "until")
+		p.EndCommands(i)
+		if !p.OperandEnds(i - 1) {
+			p.Fr.PushBlock(frameKw, i)
+			p.Head = p.Word(i, "while") || p.Word(i, "until")
 		}
 	case "case", "begin", "for":
-		p.fr.PushBlock(frameKw, i)
-		p.loopDo = p.word(i, "for")
+		p.Fr.PushBlock(frameKw, i)
+		p.Head = p.Word(i, "for")
 	case "do":
-		if p.loopDo {
-			p.loopDo = false
+		if p.Head {
+			p.Head = false
 			return
 		}
-		p.endCommands(i)
-		p.fr.PushBlock(frameBlock, i)
+		p.EndCommands(i)
+		p.Fr.PushBlock(rubylike.FrameBlock, i)
 	case "end":
-		p.end(i)
+		p.End(i)
 	case "and", "or", "then", "rescue":
-		p.endCommands(i)
+		p.EndCommands(i)
 	case "super":
-		if !p.is(i+1, '(') && p.command(i) {
-			p.call(i, frameCall, i)
+		if !p.Is(i+1, '(') && p.Command(i) {
+			p.Call(i, rubylike.FrameCall, i)
 		}
 	}
 }
@@ -64,127 +65,52 @@ func (p *parser) keyword(i int) {
 // endless "def name(args) = expr" has none).
 func (p *parser) def(i int) {
 	j := i + 1
-	if p.word(j, "self") && p.is(j+1, '.') {
+	if p.Word(j, "self") && p.Is(j+1, '.') {
 		j += 2
 	}
-	if j >= len(p.toks) || p.toks[j].kind != tIdent && p.toks[j].kind != tConst {
-		p.push(frameDef, i)
+	if j >= len(p.Toks) || p.Toks[j].Kind != rubylike.Ident && p.Toks[j].Kind != rubylike.Const {
+		p.Scope(frameDef, i)
 		return
 	}
 	name := p.Text(j)
 	k := j + 1
-	if p.is(k, '=') && p.toks[k].s == p.toks[j].b && p.is(k+1, '(') {
+	if p.Is(k, '=') && p.Toks[k].S == p.Toks[j].B && p.Is(k+1, '(') {
 		name += "="
 		k++
 	}
-	p.out.Decl(name)
-	if p.is(k, '(') && p.toks[k].match > int32(k) {
-		k = int(p.toks[k].match) + 1
+	p.Out.Decl(name)
+	if p.Is(k, '(') && p.Toks[k].Match > int32(k) {
+		k = int(p.Toks[k].Match) + 1
 	}
-	if p.is(k, '=') {
+	if p.Is(k, '=') {
 		return // endless
 	}
-	p.push(frameDef, i)
-}
-
-// push opens a keyword frame with a scope of its own.
-func (p *parser) push(open byte, i int) {
-	f := p.fr.PushBlock(open, i)
-	f.Scope = true
-	p.vars.Push()
+	p.Scope(frameDef, i)
 }
 
 // module reads "module A::B" and "class A::B < C::D": the names are imports; the body is a
 // scope of its own.
 func (p *parser) module(i int) {
-	if p.is(i+1, opShl) { // class << self
-		p.push(frameDef, i)
+	if p.Is(i+1, rubylike.OpShl) { // class << self
+		p.Scope(frameDef, i)
 		return
 	}
 	j := p.path(i + 1)
-	if p.is(j, '<') {
+	if p.Is(j, '<') {
 		p.path(j + 1)
 	}
-	p.push(frameDef, i)
+	p.Scope(frameDef, i)
 }
 
 // path records the constant path starting at token j (A::B) as an import and returns the
 // token after it.
 func (p *parser) path(j int) int {
 	start := j
-	for j < len(p.toks) && (p.toks[j].kind == tConst || p.is(j, opScope)) {
+	for j < len(p.Toks) && (p.Toks[j].Kind == rubylike.Const || p.Is(j, rubylike.OpScope)) {
 		j++
 	}
 	if j > start {
-		p.out.Import(p.out.Name(int(p.toks[start].a), int(p.toks[j-1].b)))
+		p.Out.Import(p.Out.Name(int(p.Toks[start].A), int(p.Toks[j-1].B)))
 	}
 	return j
-}
-
-// label handles "name:" (a keyword argument or a hash key).
-func (p *parser) label(i int) {
-	t := &p.toks[i]
-	name := ""
-	if t.p1 > t.p0 { // "name":
-		if t.p1-t.p0 == 1 && !p.parts[t.p0].Hole {
-			name = p.out.Intern([]byte(p.parts[t.p0].Literal(p.src)))
-		}
-	} else {
-		name = p.Text(i)
-	}
-	p.key(name, int(t.s))
-}
-
-// pair handles "=>": the single token before it in the frame is a key.
-func (p *parser) pair(i int) {
-	f := p.fr.Top()
-	if i-f.ArgStart != 1 {
-		return
-	}
-	k := f.ArgStart
-	t := &p.toks[k]
-	name := ""
-	switch t.kind {
-	case tStr:
-		if t.p1-t.p0 == 1 && !p.parts[t.p0].Hole {
-			name = p.out.Intern([]byte(p.parts[t.p0].Literal(p.src)))
-		}
-	case tSym, tIdent, tConst:
-		name = p.Text(k)
-	}
-	p.key(name, int(t.s))
-}
-
-// key gives the next value in the innermost frame a key, and records it on its call.
-func (p *parser) key(name string, off int) {
-	f := p.fr.Top()
-	f.Key = name
-	if f.Call >= 0 {
-		p.out.AddKey(f.Call, name, off, f.Depth)
-	}
-}
-
-// symbol handles a symbol: the value of a key (method: :post) is recorded as a value, its
-// name; other symbols are not strings.
-func (p *parser) symbol(i int) {
-	f := p.fr.Top()
-	if f.Key == "" || i == 0 || p.toks[i-1].kind != tLabel && !p.is(i-1, opPair) {
-		return
-	}
-	p.fold.Reset()
-	t := &p.toks[i]
-	if t.p1 > t.p0 {
-		p.fold.Parts(p.parts[t.p0:t.p1], p.src, nil)
-	} else {
-		p.fold.LitBytes(p.src[t.a:t.b])
-	}
-	p.out.AddStr(&p.fold, int(t.s), int(t.b), p.fr.Ctx())
-}
-
-// assignment notes "x = ..." (and ||=): the value that follows is assigned to x.
-func (p *parser) assignment(i int) {
-	if i == 0 || !p.IsName(i-1) || p.IsMember(i-2) {
-		return
-	}
-	p.assign, p.assignTok, p.ivar = p.Text(i-1), i+1, p.toks[i-1].kind == tIVar
 }
