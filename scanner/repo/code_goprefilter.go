@@ -58,7 +58,7 @@ func (g *goPrefilter) worthReading(in *input) bool {
 	buf := (*bp)[:0]
 	var sdks []*catalog.SDK
 	golang.Literals(in.data, func(start, end int) {
-		buf = append(append(buf, in.lower[start:end]...), '\n')
+		buf = append(toLower(buf, in.data[start:end]), '\n')
 		if g.mayImport(in.data[start:end]) {
 			for _, s := range g.d.sdksOfImport(string(in.data[start:end]), "go") {
 				if !slices.Contains(sdks, s) {
@@ -70,7 +70,7 @@ func (g *goPrefilter) worthReading(in *input) bool {
 	worth := g.routes.anyIn(buf) || g.words.anyIn(buf)
 	for i := range g.d.table.SDKs {
 		if !worth && g.sdk[i] != nil && slices.Contains(sdks, &g.d.table.SDKs[i]) {
-			worth = g.sdk[i].anyIn(in.lower)
+			worth = g.sdk[i].anyIn(in.data)
 		}
 	}
 	*bp = buf[:0]

@@ -26,20 +26,42 @@ import (
 // a full path shape, never a bare word. Routes marked affected (they stay and only carry a
 // deprecated part in their payload) are not reported from text.
 //
-// Text patterns: every regular expression of the catalog's match.text is prefiltered by the
-// longest literal it requires (case-folded when the pattern is), found with bytes.Index in a
-// lowercase copy of the file; the expression runs only on files holding the literal.
+// Text patterns: every regular expression of the catalog's match.text is prefiltered by a
+// literal it requires (requiredLiteral), searched once for all the patterns requiring it; the
+// expression runs only on files holding the literal.
 type textMatcher struct {
 	routes  map[int][]textRoute
 	anchors []finder
-	regexes []textRegex
+	// anchorGroups are the anchors by the byte their finders search (zones/ and
+	// organizations/ by their z): one pass per byte.
+	anchorGroups []byteGroup
+	regexes      []textRegex
+	// literals are the patterns' prefilter literals, each once.
+	literals []finder
 }
 
 // textRegex is one compiled catalog text pattern with its prefilter literal.
 type textRegex struct {
-	rule    vocab.RuleID
-	re      *regexp.Regexp
-	literal finder // lowercase; an empty literal means no prefilter
+	rule vocab.RuleID
+	re   *regexp.Regexp
+	// literal indexes the literals (see requiredLiteral) one of which every match holds; -1
+	// means no prefilter. Patterns sharing a literal share its search.
+	literal int
+}
+
+// textRegex makes the pattern re of rule with its prefilter lit, adding lit to the literals
+// unless a pattern before has it.
+func (m *textMatcher) textRegex(rule vocab.RuleID, re *regexp.Regexp, lit finder) textRegex {
+	r := textRegex{rule: rule, re: re, literal: -1}
+	if len(lit.lit) == 0 {
+		return r
+	}
+	r.literal = slices.IndexFunc(m.literals, func(f finder) bool { return f.fold == lit.fold && bytes.Equal(f.lit, lit.lit) })
+	if r.literal < 0 {
+		r.literal = len(m.literals)
+		m.literals = append(m.literals, lit)
+	}
+	return r
 }
 
 func newTextMatcher(cat *catalog.Catalog) *textMatcher {
@@ -64,10 +86,11 @@ func newTextMatcher(cat *catalog.Catalog) *textMatcher {
 			if err != nil {
 				continue // catalog validation rejects these; a merged user catalog is validated too
 			}
-			m.regexes = append(m.regexes, textRegex{rule: e.ID, re: re, literal: newFinder(requiredLiteral(src))})
+			m.regexes = append(m.regexes, m.textRegex(e.ID, re, requiredLiteral(src)))
 		}
 	}
 	slices.SortFunc(m.anchors, func(a, b finder) int { return bytes.Compare(a.lit, b.lit) })
+	m.anchorGroups = groupByByte(m.anchors)
 	return m
 }
 
@@ -75,42 +98,48 @@ func isPatternParam(s string) bool {
 	return strings.HasPrefix(s, ":") || (strings.HasPrefix(s, "{") && strings.HasSuffix(s, "}"))
 }
 
-// requiredLiteral returns the longest literal every match of the expression contains,
-// lowercased, or nil when there is none worth filtering on.
-func requiredLiteral(src string) []byte {
+// requiredLiteral returns, of the literals every match of the expression contains, the one
+// whose rarest byte is rarest (the longest of equals), found in any case when the expression
+// ignores case there ((?i)), else as written: nil when none has three bytes or more. A file
+// without it cannot match.
+func requiredLiteral(src string) finder {
 	re, err := syntax.Parse(src, syntax.Perl)
 	if err != nil {
-		return nil
+		return finder{}
 	}
-	lit := longestLiteral(re.Simplify())
-	if len(lit) < 3 {
-		return nil
+	best, bestRank := finder{}, -1
+	for _, l := range requiredLiterals(re.Simplify(), nil) {
+		if len(l.Rune) == 0 || len(string(l.Rune)) < 3 {
+			continue
+		}
+		f := newFinder([]byte(string(l.Rune)))
+		if l.Flags&syntax.FoldCase != 0 {
+			f = newFoldFinder(f.lit)
+		}
+		if _, rank := rarest(f.lit); rank > bestRank || rank == bestRank && len(f.lit) > len(best.lit) {
+			best, bestRank = f, rank
+		}
 	}
-	return []byte(strings.ToLower(lit))
+	return best
 }
 
-func longestLiteral(re *syntax.Regexp) string {
+// requiredLiterals appends to out the literal nodes every match of re holds.
+func requiredLiterals(re *syntax.Regexp, out []*syntax.Regexp) []*syntax.Regexp {
 	switch re.Op {
 	case syntax.OpLiteral:
-		return string(re.Rune)
-	case syntax.OpCapture:
-		return longestLiteral(re.Sub[0])
-	case syntax.OpPlus:
-		return longestLiteral(re.Sub[0])
+		return append(out, re)
+	case syntax.OpCapture, syntax.OpPlus:
+		return requiredLiterals(re.Sub[0], out)
 	case syntax.OpRepeat:
 		if re.Min > 0 {
-			return longestLiteral(re.Sub[0])
+			return requiredLiterals(re.Sub[0], out)
 		}
 	case syntax.OpConcat:
-		best := ""
 		for _, s := range re.Sub {
-			if l := longestLiteral(s); len(l) > len(best) {
-				best = l
-			}
+			out = requiredLiterals(s, out)
 		}
-		return best
 	}
-	return ""
+	return out
 }
 
 // lineIndex maps byte offsets to 1-based lines and columns; it is built lazily and only
@@ -170,13 +199,26 @@ func (li *lineIndex) lineBounds(n int) (int, int) {
 
 func (li *lineIndex) lines() int { li.build(); return len(li.starts) }
 
-// match finds every endpoint call and text pattern in data. lower is data lowercased (the
-// caller owns the buffer).
-func (m *textMatcher) match(data, lower []byte, li *lineIndex, add func(hit)) {
+// match finds every endpoint call and text pattern in data.
+func (m *textMatcher) match(data []byte, li *lineIndex, add func(hit)) {
 	m.endpoints(data, li, add)
+	var known [16]int8 // per literal: 0 not searched yet, 1 found, -1 not found
+	held := known[:0]
+	if len(m.literals) > len(known) {
+		held = make([]int8, 0, len(m.literals))
+	}
+	held = held[:len(m.literals)]
 	for _, r := range m.regexes {
-		if !r.literal.in(lower) {
-			continue
+		if k := r.literal; k >= 0 {
+			if held[k] == 0 {
+				held[k] = -1
+				if m.literals[k].in(data) {
+					held[k] = 1
+				}
+			}
+			if held[k] < 0 {
+				continue
+			}
 		}
 		for _, loc := range r.re.FindAllIndex(data, -1) {
 			if loc[1] == loc[0] {
@@ -227,28 +269,34 @@ func compileTextRoutes(cat *catalog.Catalog) map[int][]textRoute {
 	return out
 }
 
-// endpoints finds paths that match deprecated routes.
+// endpoints finds paths that match deprecated routes. Each anchor is searched from past the
+// path read at its last occurrence.
 func (m *textMatcher) endpoints(data []byte, li *lineIndex, add func(hit)) {
 	var segs [][2]int
-	for _, a := range m.anchors {
-		for off := 0; off < len(data); {
-			start := a.index(data, off)
-			if start < 0 {
-				break
+	var nextOf [8]int
+	next := nextOf[:0]
+	if len(m.anchors) > len(nextOf) {
+		next = make([]int, 0, len(m.anchors))
+	}
+	next = next[:len(m.anchors)] // per anchor, where its next occurrence may start
+	for _, g := range m.anchorGroups {
+		g.scan(data, m.anchors, func(k, start int) {
+			if start < next[k] {
+				return
 			}
-			off = start + len(a.lit)
+			next[k] = start + len(m.anchors[k].lit)
 			if start > 0 && isWordByte(data[start-1]) || nestedSegment(data, start) {
-				continue // "dns_zones/", "myzones/", "access/organizations/": not the route's start
+				return // "dns_zones/", "myzones/", "access/organizations/": not the route's start
 			}
 			var end int
 			end, segs = readPath(data, start, segs[:0])
 			if len(segs) < 2 {
-				continue
+				return
 			}
-			off = max(off, end)
+			next[k] = max(next[k], end)
 			var matched []*textRoute
-			for k := range m.routes[len(segs)] {
-				r := &m.routes[len(segs)][k]
+			for i := range m.routes[len(segs)] {
+				r := &m.routes[len(segs)][i]
 				if routeMatches(r.segs, data, segs) {
 					matched = append(matched, r)
 				}
@@ -256,7 +304,7 @@ func (m *textMatcher) endpoints(data []byte, li *lineIndex, add func(hit)) {
 			if len(matched) > 0 {
 				m.endpointHit(data, li, start, end, matched, add)
 			}
-		}
+		})
 	}
 }
 
