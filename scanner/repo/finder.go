@@ -17,6 +17,9 @@ type finder struct {
 	lit  []byte
 	rare int  // index in lit of the byte searched for
 	fold bool // lit is lowercase and matches in any ASCII case
+	// next is the index of a byte beside rare, compared before the rest: most places where
+	// a common byte stops the search fail there, without a call to compare.
+	next int
 }
 
 // commonBytes ranks the printable bytes from most to least common in source and
@@ -39,6 +42,9 @@ var byteRank = func() [256]int {
 func newFinder(lit []byte) finder {
 	f := finder{lit: lit}
 	f.rare, _ = rarest(lit)
+	if f.next = f.rare - 1; f.next < 0 {
+		f.next = min(f.rare+1, max(len(lit)-1, 0))
+	}
 	return f
 }
 
@@ -95,12 +101,22 @@ func (f finder) index(data []byte, from int) int {
 		if at+len(f.lit) > len(data) {
 			return -1
 		}
-		if w := data[at : at+len(f.lit)]; f.fold && equalFold(w, f.lit) || !f.fold && bytes.Equal(w, f.lit) {
+		if f.matchAt(data, at) {
 			return at
 		}
 		off = i + 1
 	}
 	return -1
+}
+
+// matchAt reports whether the literal is at data[at:] (at >= 0, and the literal fits),
+// looking at its next byte first.
+func (f *finder) matchAt(data []byte, at int) bool {
+	w := data[at : at+len(f.lit)]
+	if f.fold {
+		return lowerByte(w[f.next]) == f.lit[f.next] && equalFold(w, f.lit)
+	}
+	return w[f.next] == f.lit[f.next] && bytes.Equal(w, f.lit)
 }
 
 // nextByte is the offset of the first c in data at or after off, len(data) when none.
@@ -158,7 +174,7 @@ func (g byteGroup) scan(data []byte, fs []finder, fn func(k, at int)) {
 		p := off + i
 		for _, k := range g.ids {
 			f := &fs[k]
-			if at := p - f.rare; at >= 0 && at+len(f.lit) <= len(data) && bytes.Equal(data[at:at+len(f.lit)], f.lit) {
+			if at := p - f.rare; at >= 0 && at+len(f.lit) <= len(data) && f.matchAt(data, at) {
 				fn(k, at)
 			}
 		}
