@@ -203,13 +203,19 @@ type multiFinder struct {
 	short  []finder // literals of fewer than four bytes (or past the table), searched apart
 	// shortID is the index of each of short in the literals the finder was made of.
 	shortID []int
-	// few holds a finder per literal when there are at most fewLiterals: anyIn runs one
-	// search per literal, by its rarest byte, which is faster than the table's pass.
+	// few holds a finder per literal when there are at most fewLiterals, none of whose
+	// rarest byte is among the commonRank commonest: anyIn runs one search per literal, by
+	// that byte, which is then faster than the table's pass.
 	few []finder
 }
 
 // fewLiterals is the most literals anyIn looks for one by one.
 const fewLiterals = 6
+
+// commonRank is how many of the commonest bytes (commonBytes) stop a search so often (one
+// byte in a few dozen of code: letters, quotes, '.', '/', ':') that one pass of the table
+// costs less than a few searches for them.
+const commonRank = 30
 
 // headed is a literal with its first four bytes as one word (lowercase), and its index in the
 // literals the finder was made of.
@@ -221,10 +227,13 @@ type headed struct {
 
 func newMultiFinder(lits [][]byte) *multiFinder {
 	m := &multiFinder{}
-	if len(lits) <= fewLiterals {
-		for _, l := range lits {
-			m.few = append(m.few, newFoldFinder(l))
+	for _, l := range lits {
+		if f := newFoldFinder(l); len(lits) <= fewLiterals && len(f.lit) > 0 && byteRank[f.lit[f.rare]] >= commonRank {
+			m.few = append(m.few, f)
+			continue
 		}
+		m.few = nil
+		break
 	}
 	for id, l := range lits {
 		l = toLower(nil, l)

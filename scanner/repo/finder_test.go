@@ -180,3 +180,17 @@ func TestRequiredLiteralIsTheRarestAndKeepsCase(t *testing.T) {
 		t.Errorf("%d literals for %d patterns: patterns requiring the same literal should share its search", len(m.literals), len(m.regexes))
 	}
 }
+
+func TestMultiFinderSearchesLiteralsOneByOneOnlyByRareBytes(t *testing.T) {
+	if m := newMultiFinder([][]byte{[]byte("0xcc1"), []byte("chacha20")}); m.few == nil {
+		t.Error("literals with a rare byte each (x, 2): want a search per literal")
+	}
+	if m := newMultiFinder([][]byte{[]byte("filters."), []byte("0xcc1")}); m.few != nil {
+		t.Error("a literal whose rarest byte is common (.): want the table's one pass")
+	}
+	for _, m := range []*multiFinder{newMultiFinder([][]byte{[]byte("filters."), []byte("0xcc1")}), newMultiFinder([][]byte{[]byte("0xcc1"), []byte("chacha20")})} {
+		if !m.anyIn([]byte("x = 0XCC13")) || m.anyIn([]byte("0xcc")) {
+			t.Error("both ways find the same")
+		}
+	}
+}
