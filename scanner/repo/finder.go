@@ -350,16 +350,19 @@ func newSetFinder(sets [][]string, accept func(data []byte, at, end int, word st
 }
 
 // anyIn reports whether data holds all the words of one of the sets (a set without words
-// never counts).
+// never counts). Its counts are made at the first word found: most data holds none.
 func (f *setFinder) anyIn(data []byte) bool {
-	seen := make([]bool, len(f.of))
-	missing := make([]int, len(f.sets))
-	for i, ids := range f.sets {
-		missing[i] = len(ids)
-	}
+	var seen []bool
+	var missing []int
 	return f.words.scan(data, func(id, at int) bool {
-		if seen[id] || f.accept != nil && !f.accept(data, at, at+f.lens[id], f.keys[id]) {
+		if seen != nil && seen[id] || f.accept != nil && !f.accept(data, at, at+f.lens[id], f.keys[id]) {
 			return false
+		}
+		if seen == nil {
+			seen, missing = make([]bool, len(f.of)), make([]int, len(f.sets))
+			for i, ids := range f.sets {
+				missing[i] = len(ids)
+			}
 		}
 		seen[id] = true
 		done := false
