@@ -3,6 +3,7 @@ package repo
 import (
 	"bytes"
 	"encoding/binary"
+	"math"
 	"slices"
 	"strings"
 )
@@ -28,43 +29,58 @@ type finder struct {
 // frequencies in Go and in the rest); bytes not listed count as rare.
 const commonBytes = " etrsaonil\ncupd\"\tf.mgh/=,y:)(RSb_T{}vwCEIPA-NDOk[]x01L`MF2Ujz4GqB>3*6H5V#97<8WZJ&;K'\\!Q%X+|$Y@~?^"
 
-var byteRank = func() [256]int {
-	var r [256]int
-	for i := range r {
-		r[i] = len(commonBytes) + 1
+// byteFreq estimates how often each byte occurs in code, from its rank in commonBytes: the
+// measured frequencies fall about as exp(-rank/16)/20 (one byte in 70 for '.', at rank 18;
+// one in a thousand near rank 70).
+var byteFreq = func() [256]float64 {
+	var f [256]float64
+	for c := range f {
+		rank := len(commonBytes) + 1
+		if i := strings.IndexByte(commonBytes, byte(c)); i >= 0 {
+			rank = i
+		}
+		f[c] = math.Exp(-float64(rank)/16) / 20
 	}
-	for i := 0; i < len(commonBytes); i++ {
-		r[commonBytes[i]] = i
-	}
-	return r
+	return f
 }()
 
+// stopFreq is how often a search for c stops in code: in any case (fold), at either case of
+// a letter.
+func stopFreq(c byte, fold bool) float64 {
+	if fold && c >= 'a' && c <= 'z' {
+		return byteFreq[c] + byteFreq[c-('a'-'A')]
+	}
+	return byteFreq[c]
+}
+
 func newFinder(lit []byte) finder {
-	f := finder{lit: lit}
-	f.rare, _ = rarest(lit)
+	return newFinderOf(lit, false)
+}
+
+// newFoldFinder returns a finder of lit (lowercased) in any ASCII case.
+func newFoldFinder(lit []byte) finder {
+	return newFinderOf(toLower(nil, lit), true)
+}
+
+func newFinderOf(lit []byte, fold bool) finder {
+	f := finder{lit: lit, fold: fold}
+	f.rare, _ = rarest(lit, fold)
 	if f.next = f.rare - 1; f.next < 0 {
 		f.next = min(f.rare+1, max(len(lit)-1, 0))
 	}
 	return f
 }
 
-// newFoldFinder returns a finder of lit (lowercased) in any ASCII case. A letter is ranked
-// as its lower case, the more common of its two cases in code.
-func newFoldFinder(lit []byte) finder {
-	f := newFinder(toLower(nil, lit))
-	f.fold = true
-	return f
-}
-
-// rarest returns the index in lit of its rarest byte (the first of equals) and its rank.
-func rarest(lit []byte) (at, rank int) {
-	rank = -1
+// rarest returns the index in lit of the byte a search stops at least often (the first of
+// equals), and how often (stopFreq).
+func rarest(lit []byte, fold bool) (at int, freq float64) {
+	freq = math.Inf(1)
 	for i, c := range lit {
-		if rk := byteRank[c]; rk > rank {
-			at, rank = i, rk
+		if f := stopFreq(c, fold); f < freq {
+			at, freq = i, f
 		}
 	}
-	return at, rank
+	return at, freq
 }
 
 // in reports whether the literal occurs in data.
@@ -140,15 +156,16 @@ func equalFold(s, lower []byte) bool {
 	return true
 }
 
-// byteGroup is finders (not folding) that search the same byte: one pass over that byte
-// finds the occurrences of all of them, where a pass per finder would stop at each of its
-// bytes once per finder.
+// byteGroup is finders that search the same byte (folding ones both its cases): one pass
+// over that byte finds the occurrences of all of them, where a pass per finder would stop at
+// each of its bytes once per finder.
 type byteGroup struct {
-	c   byte
-	ids []int // indices of the finders in the slice they were grouped from
+	c, alt byte  // the byte searched, and its upper case for folding finders of a letter
+	ids    []int // indices of the finders in the slice they were grouped from
 }
 
-// groupByByte groups fs by the byte each searches, in the order of their first finders.
+// groupByByte groups fs (all folding or none) by the byte each searches, in the order of
+// their first finders.
 func groupByByte(fs []finder) []byteGroup {
 	var gs []byteGroup
 	for k, f := range fs {
@@ -156,7 +173,11 @@ func groupByByte(fs []finder) []byteGroup {
 		i := slices.IndexFunc(gs, func(g byteGroup) bool { return g.c == c })
 		if i < 0 {
 			i = len(gs)
-			gs = append(gs, byteGroup{c: c})
+			g := byteGroup{c: c, alt: c}
+			if f.fold && c >= 'a' && c <= 'z' {
+				g.alt = c - ('a' - 'A')
+			}
+			gs = append(gs, g)
 		}
 		gs[i].ids = append(gs[i].ids, k)
 	}
@@ -164,22 +185,47 @@ func groupByByte(fs []finder) []byteGroup {
 }
 
 // scan calls fn with the index in fs and the offset of each occurrence in data of a literal
-// of the group, in the order of their searched bytes (each literal's in its order).
-func (g byteGroup) scan(data []byte, fs []finder, fn func(k, at int)) {
+// of the group, in the order of their searched bytes (each literal's in its order), until
+// fn returns true; it reports whether one did.
+func (g byteGroup) scan(data []byte, fs []finder, fn func(k, at int) bool) bool {
+	nc, na := -1, -1 // the next c and alt known so far; before off: not searched
+	if g.alt == g.c {
+		na = len(data)
+	}
 	for off := 0; off < len(data); {
-		i := bytes.IndexByte(data[off:], g.c)
-		if i < 0 {
-			return
+		if nc < off {
+			nc = nextByte(data, off, g.c)
 		}
-		p := off + i
+		if na < off {
+			na = nextByte(data, off, g.alt)
+		}
+		p := min(nc, na)
+		if p >= len(data) {
+			return false
+		}
 		for _, k := range g.ids {
 			f := &fs[k]
-			if at := p - f.rare; at >= 0 && at+len(f.lit) <= len(data) && f.matchAt(data, at) {
-				fn(k, at)
+			if at := p - f.rare; at >= 0 && at+len(f.lit) <= len(data) && f.matchAt(data, at) && fn(k, at) {
+				return true
 			}
 		}
 		off = p + 1
 	}
+	return false
+}
+
+// searchCost estimates the time one pass of the groups takes per byte of code, in
+// nanoseconds (measured on the Go of real SDKs): a stop costs about 15 (bytes.IndexByte's
+// start and the comparison), the search between stops 0.05 a byte per case searched.
+func searchCost(gs []byteGroup) float64 {
+	cost := 0.0
+	for _, g := range gs {
+		cost += 15*stopFreq(g.c, g.alt != g.c) + 0.05
+		if g.alt != g.c {
+			cost += 0.05
+		}
+	}
+	return cost
 }
 
 // anyIn reports whether one of the finders' literals occurs in data.
@@ -203,19 +249,16 @@ type multiFinder struct {
 	short  []finder // literals of fewer than four bytes (or past the table), searched apart
 	// shortID is the index of each of short in the literals the finder was made of.
 	shortID []int
-	// few holds a finder per literal when there are at most fewLiterals, none of whose
-	// rarest byte is among the commonRank commonest: anyIn runs one search per literal, by
-	// that byte, which is then faster than the table's pass.
-	few []finder
+	// few, when searching the literals by their rarest bytes (one pass per byte, few)
+	// costs less than the table's one pass (tableCost), holds a folding finder per literal
+	// and fewGroups those by byte.
+	few       []finder
+	fewGroups []byteGroup
 }
 
-// fewLiterals is the most literals anyIn looks for one by one.
-const fewLiterals = 6
-
-// commonRank is how many of the commonest bytes (commonBytes) stop a search so often (one
-// byte in a few dozen of code: letters, quotes, '.', '/', ':') that one pass of the table
-// costs less than a few searches for them.
-const commonRank = 30
+// tableCost is what the table's pass costs per byte of code, in nanoseconds (as
+// searchCost): a look-up at every position, 0.7 for a few literals, more for many.
+const tableCost = 0.9
 
 // headed is a literal with its first four bytes as one word (lowercase), and its index in the
 // literals the finder was made of.
@@ -228,12 +271,11 @@ type headed struct {
 func newMultiFinder(lits [][]byte) *multiFinder {
 	m := &multiFinder{}
 	for _, l := range lits {
-		if f := newFoldFinder(l); len(lits) <= fewLiterals && len(f.lit) > 0 && byteRank[f.lit[f.rare]] >= commonRank {
-			m.few = append(m.few, f)
-			continue
-		}
-		m.few = nil
-		break
+		m.few = append(m.few, newFoldFinder(l))
+	}
+	m.fewGroups = groupByByte(m.few)
+	if len(lits) == 0 || slices.ContainsFunc(m.few, func(f finder) bool { return len(f.lit) == 0 }) || searchCost(m.fewGroups) >= tableCost {
+		m.few, m.fewGroups = nil, nil
 	}
 	for id, l := range lits {
 		l = toLower(nil, l)
@@ -273,7 +315,12 @@ func caseVariants(c byte) []byte {
 // anyIn reports whether one of the literals occurs in data.
 func (m *multiFinder) anyIn(data []byte) bool {
 	if m.few != nil {
-		return anyIn(data, m.few)
+		for _, g := range m.fewGroups {
+			if g.scan(data, m.few, func(int, int) bool { return true }) {
+				return true
+			}
+		}
+		return false
 	}
 	return m.scan(data, func(int, int) bool { return true })
 }

@@ -73,7 +73,7 @@ func TestByteGroupFindsWhatEachFinderFinds(t *testing.T) {
 		t.Errorf("%d groups, want 2 (by z and by /)", len(groups))
 	}
 	for _, g := range groups {
-		g.scan(data, fs, func(k, at int) { got = append(got, occ{k, at}) })
+		g.scan(data, fs, func(k, at int) bool { got = append(got, occ{k, at}); return false })
 	}
 	less := func(a, b occ) int { return cmp.Or(a.k-b.k, a.at-b.at) }
 	slices.SortFunc(want, less)
@@ -185,10 +185,13 @@ func TestMultiFinderSearchesLiteralsOneByOneOnlyByRareBytes(t *testing.T) {
 	if m := newMultiFinder([][]byte{[]byte("0xcc1"), []byte("chacha20")}); m.few == nil {
 		t.Error("literals with a rare byte each (x, 2): want a search per literal")
 	}
-	if m := newMultiFinder([][]byte{[]byte("filters."), []byte("0xcc1")}); m.few != nil {
-		t.Error("a literal whose rarest byte is common (.): want the table's one pass")
+	if m := newMultiFinder([][]byte{[]byte("tests"), []byte("rates")}); m.few != nil {
+		t.Error("literals of common bytes only: want the table's one pass")
 	}
-	for _, m := range []*multiFinder{newMultiFinder([][]byte{[]byte("filters."), []byte("0xcc1")}), newMultiFinder([][]byte{[]byte("0xcc1"), []byte("chacha20")})} {
+	if m := newMultiFinder([][]byte{[]byte("firewall.rules."), []byte("firewall.waf.overrides."), []byte("ratelimits."), []byte("filters.")}); len(m.fewGroups) != 2 {
+		t.Errorf("%d searches, want 2: by w for both firewall names, by '.' for the others", len(m.fewGroups))
+	}
+	for _, m := range []*multiFinder{newMultiFinder([][]byte{[]byte("tests"), []byte("0xcc1")}), newMultiFinder([][]byte{[]byte("0xcc1"), []byte("chacha20")})} {
 		if !m.anyIn([]byte("x = 0XCC13")) || m.anyIn([]byte("0xcc")) {
 			t.Error("both ways find the same")
 		}

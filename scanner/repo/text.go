@@ -2,6 +2,7 @@ package repo
 
 import (
 	"bytes"
+	"math"
 	"regexp"
 	"regexp/syntax"
 	"slices"
@@ -107,7 +108,7 @@ func requiredLiteral(src string) finder {
 	if err != nil {
 		return finder{}
 	}
-	best, bestRank := finder{}, -1
+	best, bestFreq := finder{}, math.Inf(1)
 	for _, l := range requiredLiterals(re.Simplify(), nil) {
 		if len(l.Rune) == 0 || len(string(l.Rune)) < 3 {
 			continue
@@ -116,8 +117,8 @@ func requiredLiteral(src string) finder {
 		if l.Flags&syntax.FoldCase != 0 {
 			f = newFoldFinder(f.lit)
 		}
-		if _, rank := rarest(f.lit); rank > bestRank || rank == bestRank && len(f.lit) > len(best.lit) {
-			best, bestRank = f, rank
+		if _, freq := rarest(f.lit, f.fold); freq < bestFreq || freq == bestFreq && len(f.lit) > len(best.lit) {
+			best, bestFreq = f, freq
 		}
 	}
 	return best
@@ -280,32 +281,37 @@ func (m *textMatcher) endpoints(data []byte, li *lineIndex, add func(hit)) {
 	}
 	next = next[:len(m.anchors)] // per anchor, where its next occurrence may start
 	for _, g := range m.anchorGroups {
-		g.scan(data, m.anchors, func(k, start int) {
-			if start < next[k] {
-				return
+		g.scan(data, m.anchors, func(k, start int) bool {
+			if start >= next[k] {
+				next[k], segs = m.endpointAt(data, li, start, len(m.anchors[k].lit), segs, add)
 			}
-			next[k] = start + len(m.anchors[k].lit)
-			if start > 0 && isWordByte(data[start-1]) || nestedSegment(data, start) {
-				return // "dns_zones/", "myzones/", "access/organizations/": not the route's start
-			}
-			var end int
-			end, segs = readPath(data, start, segs[:0])
-			if len(segs) < 2 {
-				return
-			}
-			next[k] = max(next[k], end)
-			var matched []*textRoute
-			for i := range m.routes[len(segs)] {
-				r := &m.routes[len(segs)][i]
-				if routeMatches(r.segs, data, segs) {
-					matched = append(matched, r)
-				}
-			}
-			if len(matched) > 0 {
-				m.endpointHit(data, li, start, end, matched, add)
-			}
+			return false
 		})
 	}
+}
+
+// endpointAt reads the path from an anchor at start and reports it when it matches
+// deprecated routes; it returns where that anchor's next occurrence may start (past the
+// path read), and segs to reuse.
+func (m *textMatcher) endpointAt(data []byte, li *lineIndex, start, anchorLen int, segs [][2]int, add func(hit)) (int, [][2]int) {
+	next := start + anchorLen
+	if start > 0 && isWordByte(data[start-1]) || nestedSegment(data, start) {
+		return next, segs // "dns_zones/", "myzones/", "access/organizations/": not the route's start
+	}
+	end, segs := readPath(data, start, segs[:0])
+	if len(segs) < 2 {
+		return next, segs
+	}
+	var matched []*textRoute
+	for i := range m.routes[len(segs)] {
+		if r := &m.routes[len(segs)][i]; routeMatches(r.segs, data, segs) {
+			matched = append(matched, r)
+		}
+	}
+	if len(matched) > 0 {
+		m.endpointHit(data, li, start, end, matched, add)
+	}
+	return max(next, end), segs
 }
 
 // nestedSegment reports whether the anchor at start follows a plain word segment
