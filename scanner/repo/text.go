@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/sunsetscan/sunset/scanner/vocab"
@@ -41,19 +42,28 @@ type textMatcher struct {
 	literals []finder
 }
 
-// textRegex is one compiled catalog text pattern with its prefilter literal.
+// textRegex is one catalog text pattern with its prefilter literal.
 type textRegex struct {
 	rule vocab.RuleID
-	re   *regexp.Regexp
+	// re is the pattern compiled when a file first holds its literal: a pattern such as
+	// transfer-encoding's (.{0,300}) takes milliseconds to compile in a process just started,
+	// and most runs meet no file that needs it. nil if it does not compile.
+	re func() *regexp.Regexp
 	// literal indexes the literals (see requiredLiteral) one of which every match holds; -1
 	// means no prefilter. Patterns sharing a literal share its search.
 	literal int
 }
 
-// textRegex makes the pattern re of rule with its prefilter lit, adding lit to the literals
+// textRegex makes the pattern src of rule with its prefilter lit, adding lit to the literals
 // unless a pattern before has it.
-func (m *textMatcher) textRegex(rule vocab.RuleID, re *regexp.Regexp, lit finder) textRegex {
-	r := textRegex{rule: rule, re: re, literal: -1}
+func (m *textMatcher) textRegex(rule vocab.RuleID, src string, lit finder) textRegex {
+	r := textRegex{rule: rule, literal: -1, re: sync.OnceValue(func() *regexp.Regexp {
+		re, err := regexp.Compile(src)
+		if err != nil {
+			return nil // catalog validation rejects these; a merged user catalog is validated too
+		}
+		return re
+	})}
 	if len(lit.lit) == 0 {
 		return r
 	}
@@ -83,11 +93,9 @@ func newTextMatcher(cat *catalog.Catalog) *textMatcher {
 			}
 		}
 		for _, src := range e.Match.Text {
-			re, err := regexp.Compile(src)
-			if err != nil {
-				continue // catalog validation rejects these; a merged user catalog is validated too
-			}
-			m.regexes = append(m.regexes, m.textRegex(e.ID, re, requiredLiteral(src)))
+			if lit, ok := requiredLiteral(src); ok {
+				m.regexes = append(m.regexes, m.textRegex(e.ID, src, lit))
+			} // else catalog validation rejects it; a merged user catalog is validated too
 		}
 	}
 	slices.SortFunc(m.anchors, func(a, b finder) int { return bytes.Compare(a.lit, b.lit) })
@@ -102,11 +110,11 @@ func isPatternParam(s string) bool {
 // requiredLiteral returns, of the literals every match of the expression contains, the one
 // whose rarest byte is rarest (the longest of equals), found in any case when the expression
 // ignores case there ((?i)), else as written: nil when none has three bytes or more. A file
-// without it cannot match.
-func requiredLiteral(src string) finder {
+// without it cannot match. False when the expression does not parse.
+func requiredLiteral(src string) (finder, bool) {
 	re, err := syntax.Parse(src, syntax.Perl)
 	if err != nil {
-		return finder{}
+		return finder{}, false
 	}
 	best, bestFreq := finder{}, math.Inf(1)
 	for _, l := range requiredLiterals(re.Simplify(), nil) {
@@ -121,7 +129,7 @@ func requiredLiteral(src string) finder {
 			best, bestFreq = f, freq
 		}
 	}
-	return best
+	return best, true
 }
 
 // requiredLiterals appends to out the literal nodes every match of re holds.
@@ -210,18 +218,14 @@ func (m *textMatcher) match(data []byte, li *lineIndex, add func(hit)) {
 	}
 	held = held[:len(m.literals)]
 	for _, r := range m.regexes {
-		if k := r.literal; k >= 0 {
-			if held[k] == 0 {
-				held[k] = -1
-				if m.literals[k].in(data) {
-					held[k] = 1
-				}
-			}
-			if held[k] < 0 {
-				continue
-			}
+		if !m.holdsLiteral(data, r.literal, held) {
+			continue
 		}
-		for _, loc := range r.re.FindAllIndex(data, -1) {
+		re := r.re()
+		if re == nil {
+			continue
+		}
+		for _, loc := range re.FindAllIndex(data, -1) {
 			if loc[1] == loc[0] {
 				continue
 			}
@@ -238,6 +242,21 @@ func (m *textMatcher) match(data []byte, li *lineIndex, add func(hit)) {
 			})
 		}
 	}
+}
+
+// holdsLiteral reports whether data holds literal k (true for -1, no prefilter), searching
+// each literal once per file: held[k] is 0 before, then 1 or -1.
+func (m *textMatcher) holdsLiteral(data []byte, k int, held []int8) bool {
+	if k < 0 {
+		return true
+	}
+	if held[k] == 0 {
+		held[k] = -1
+		if m.literals[k].in(data) {
+			held[k] = 1
+		}
+	}
+	return held[k] > 0
 }
 
 // textRoute is one deprecated (not merely affected) endpoint, precompiled: literal segments,
