@@ -68,8 +68,11 @@ func parseEmbedded(data []byte, name string) ([]Entry, error) {
 		err = doc.Decode(&f)
 		entries = f.Entries
 	}
-	if err != nil || len(entries) != len(items) {
-		return nil, fmt.Errorf("%s: %d entries from %d list items: %v", name, len(entries), len(items), err)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if len(entries) != len(items) {
+		return nil, fmt.Errorf("%s: read %d entries from %d list items", name, len(entries), len(items))
 	}
 	for i := range entries {
 		entries[i].Origin = fmt.Sprintf("%s:%d", name, items[i].Line)
