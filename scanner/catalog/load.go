@@ -60,14 +60,7 @@ func parseEmbedded(data []byte, name string) ([]Entry, error) {
 	if err != nil {
 		return nil, err
 	}
-	var entries []Entry
-	if doc.Kind == yaml.SequenceNode {
-		err = doc.Decode(&entries)
-	} else {
-		var f catalogFile
-		err = doc.Decode(&f)
-		entries = f.Entries
-	}
+	entries, err := decodeList(doc.Decode, doc.Kind == yaml.SequenceNode)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
@@ -281,15 +274,7 @@ func entryItems(doc *yaml.Node, name string) (items []*yaml.Node, end int, err e
 func decodeEntries(data []byte, list bool, loc locator) ([]Entry, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
-	var entries []Entry
-	var err error
-	if list {
-		err = dec.Decode(&entries)
-	} else {
-		var f catalogFile
-		err = dec.Decode(&f)
-		entries = f.Entries
-	}
+	entries, err := decodeList(dec.Decode, list)
 	if err != nil {
 		return nil, loc.decodeError(err)
 	}
@@ -300,6 +285,18 @@ func decodeEntries(data []byte, list bool, loc locator) ([]Entry, error) {
 		return nil, yamlSyntaxError(loc.name, err)
 	}
 	return entries, nil
+}
+
+// decodeList decodes entries with decode: a list of them, or a mapping with `entries:`.
+func decodeList(decode func(any) error, list bool) ([]Entry, error) {
+	if list {
+		var entries []Entry
+		err := decode(&entries)
+		return entries, err
+	}
+	var f catalogFile
+	err := decode(&f)
+	return f.Entries, err
 }
 
 // checkEntries sets each entry's Origin and validates it, placing every problem on the line
