@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"sync"
 
 	"github.com/sunsetscan/sunset/migrate"
 	"github.com/sunsetscan/sunset/scanner/catalog"
@@ -19,9 +20,10 @@ import (
 //go:embed html/report.html.tmpl html/report.css html/report.js
 var htmlFiles embed.FS
 
-// htmlAssets are parsed once: the template, the style and script inlined in every page, and
-// the Content-Security-Policy that admits exactly those two by hash.
-var htmlAssets = func() struct {
+// htmlAssets are parsed once, when a page is first written (not at start-up: most runs
+// write none): the template, the style and script inlined in every page, and the
+// Content-Security-Policy that admits exactly those two by hash.
+var htmlAssets = sync.OnceValue(func() struct {
 	tmpl *template.Template
 	css  template.CSS
 	js   template.JS
@@ -42,7 +44,7 @@ var htmlAssets = func() struct {
 		js   template.JS
 		csp  string
 	}{tmpl, template.CSS(css), template.JS(js), contentSecurityPolicy(css, js)}
-}()
+})
 
 // contentSecurityPolicy allows the page nothing but its own inline style and script,
 // identified by their SHA-256 hashes: no network fetch of any kind, no other inline script
@@ -111,7 +113,7 @@ func (h HTML) Write(w io.Writer, r *Report) error {
 	// The page is rendered into the writer, not into a buffer of its own: a page of a
 	// million findings is gigabytes.
 	bw := bufio.NewWriterSize(w, streamBufSize)
-	if err := htmlAssets.tmpl.Execute(bw, page); err != nil {
+	if err := htmlAssets().tmpl.Execute(bw, page); err != nil {
 		return fmt.Errorf("rendering HTML report: %w", err)
 	}
 	if err := page.Plan.readErr(); err != nil {

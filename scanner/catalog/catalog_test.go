@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -25,6 +26,19 @@ func TestEmbeddedCatalogIsValid(t *testing.T) {
 	c, err := defaultCatalog()
 	if err != nil {
 		t.Fatalf("embedded catalog: %v", err)
+	}
+	// Default reads the embedded file without its strict decoding and validation: what Parse
+	// and New make of it must be the same catalog.
+	entries, err := Parse(embeddedDeprecations, embeddedName)
+	if err != nil {
+		t.Fatalf("Parse(embedded): %v", err)
+	}
+	strict, err := New(entries)
+	if err != nil {
+		t.Fatalf("New(Parse(embedded)): %v", err)
+	}
+	if !reflect.DeepEqual(c, strict) {
+		t.Error("Default() differs from New(Parse(deprecations.yaml))")
 	}
 	if err := Validate(c.Entries()); err != nil {
 		t.Fatalf("Validate(Default().Entries()): %v", err)

@@ -36,12 +36,42 @@ type Catalog struct {
 }
 
 var defaultCatalog = sync.OnceValues(func() (*Catalog, error) {
-	entries, err := Parse(embeddedDeprecations, embeddedName)
+	entries, err := parseEmbedded(embeddedDeprecations, embeddedName)
 	if err != nil {
 		return nil, err
 	}
-	return New(entries)
+	return assemble(entries, DatesSpec), nil
 })
+
+// parseEmbedded reads the embedded catalog as Parse does, but with one YAML parse (its
+// entries decoded from the node tree) and without validating: strict decoding and
+// validation only repeat, in every run, work on data fixed at build time, which
+// TestEmbeddedCatalogIsValid does once (Parse and New give the same catalog, and accept it).
+func parseEmbedded(data []byte, name string) ([]Entry, error) {
+	var root yaml.Node
+	if err := yaml.Unmarshal(data, &root); err != nil {
+		return nil, yamlSyntaxError(name, err)
+	}
+	doc := &root
+	if doc.Kind == yaml.DocumentNode && len(doc.Content) > 0 {
+		doc = doc.Content[0]
+	}
+	items, _, err := entryItems(doc, name)
+	if err != nil {
+		return nil, err
+	}
+	entries, err := decodeList(doc.Decode, doc.Kind == yaml.SequenceNode)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if len(entries) != len(items) {
+		return nil, fmt.Errorf("%s: read %d entries from %d list items", name, len(entries), len(items))
+	}
+	for i := range entries {
+		entries[i].Origin = fmt.Sprintf("%s:%d", name, items[i].Line)
+	}
+	return entries, nil
+}
 
 // Default returns the embedded catalog (deprecations.yaml) with the spec's dates. It panics
 // only if the embedded data is invalid, which a test guards against. Every call returns the same
@@ -63,6 +93,11 @@ func build(entries []Entry, dates string) (*Catalog, error) {
 	if err := Validate(entries); err != nil {
 		return nil, err
 	}
+	return assemble(entries, dates), nil
+}
+
+// assemble builds a catalog of valid entries.
+func assemble(entries []Entry, dates string) *Catalog {
 	c := &Catalog{dates: dates, byID: make(map[vocab.RuleID]int, len(entries))}
 	c.base = make([]Entry, len(entries))
 	for i, e := range entries {
@@ -75,7 +110,7 @@ func build(entries []Entry, dates string) (*Catalog, error) {
 		c.byID[e.ID] = i
 	}
 	c.routes = compileRoutes(c.entries)
-	return c, nil
+	return c
 }
 
 // withDates returns e with the dates of source in effect.
@@ -239,15 +274,7 @@ func entryItems(doc *yaml.Node, name string) (items []*yaml.Node, end int, err e
 func decodeEntries(data []byte, list bool, loc locator) ([]Entry, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
-	var entries []Entry
-	var err error
-	if list {
-		err = dec.Decode(&entries)
-	} else {
-		var f catalogFile
-		err = dec.Decode(&f)
-		entries = f.Entries
-	}
+	entries, err := decodeList(dec.Decode, list)
 	if err != nil {
 		return nil, loc.decodeError(err)
 	}
@@ -258,6 +285,18 @@ func decodeEntries(data []byte, list bool, loc locator) ([]Entry, error) {
 		return nil, yamlSyntaxError(loc.name, err)
 	}
 	return entries, nil
+}
+
+// decodeList decodes entries with decode: a list of them, or a mapping with `entries:`.
+func decodeList(decode func(any) error, list bool) ([]Entry, error) {
+	if list {
+		var entries []Entry
+		err := decode(&entries)
+		return entries, err
+	}
+	var f catalogFile
+	err := decode(&f)
+	return f.Entries, err
 }
 
 // checkEntries sets each entry's Origin and validates it, placing every problem on the line

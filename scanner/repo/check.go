@@ -10,6 +10,7 @@ import (
 	"path"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -337,7 +338,9 @@ func (w *walker) dir(root, rel string, ign ignoreSet) {
 		w.fail(displayJoin(root, rel), "read", unwrapPathError(err).Error())
 		return
 	}
-	if w.gitignore {
+	if w.gitignore && slices.ContainsFunc(entries, func(e fs.DirEntry) bool { return strings.EqualFold(e.Name(), ".gitignore") }) {
+		// Only a directory listing one is asked for it (in any case, as a file system that
+		// ignores case would open it): most directories have none.
 		ign = w.ignoreFile(ign, root, ".gitignore", rel)
 	}
 	for _, e := range entries { // os.ReadDir sorts by name
@@ -359,8 +362,20 @@ func (w *walker) dir(root, rel string, ign ignoreSet) {
 			w.skip(displayJoin(root, childRel), why) // a link is not followed, a pipe not waited on
 			continue
 		}
-		w.file(walkFile{abs: filepath.Join(abs, name), display: displayJoin(root, childRel)})
+		w.file(walkFile{abs: childPath(abs, name), display: displayJoin(root, childRel)})
 	}
+}
+
+// childPath is filepath.Join(dir, name) for a clean dir and the name of one of its entries,
+// without cleaning the result again (the walk joins every file it meets).
+func childPath(dir, name string) string {
+	switch {
+	case dir == ".":
+		return name
+	case strings.HasSuffix(dir, string(filepath.Separator)):
+		return dir + name
+	}
+	return dir + string(filepath.Separator) + name
 }
 
 // notRegular says what a directory entry that is not a regular file is ("symbolic link",

@@ -172,8 +172,7 @@ func (c *Checker) CheckFile(displayPath string, kind Kind, data []byte) FileResu
 	}
 
 	in := &input{path: displayPath, kind: kindOfContent(kind, data), data: data, li: newLineIndex(data)}
-	in.lower = toLower(lowerBuffers.get(), data)
-	defer lowerBuffers.put(in.lower)
+	defer func() { lowerBuffers.put(in.lower) }()
 	for _, d := range c.detectors {
 		if d.reads(in.kind) {
 			spans = append(spans, d.check(c, in, add)...)

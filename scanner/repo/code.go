@@ -233,7 +233,7 @@ func (d *codeDetector) worthReading(in *input) bool {
 	if in.kind == KindGo {
 		return d.goNeedles.worthReading(in)
 	}
-	return d.needles.anyIn(in.lower)
+	return d.needles.anyIn(in.data)
 }
 
 // codeContext is one file under the code detector: its code.File and what it says about
@@ -269,7 +269,7 @@ func (d *codeDetector) context(in *input, f *code.File) *codeContext {
 		}
 	}
 	cx.sdks = d.importedSDKs(f)
-	cx.talksToAPI = len(cx.sdks) > 0 || d.mentionsAPI(in.lower, f) || helperTalksToAPI(f)
+	cx.talksToAPI = len(cx.sdks) > 0 || d.mentionsAPI(in.lowered(), f) || helperTalksToAPI(f)
 	return cx
 }
 

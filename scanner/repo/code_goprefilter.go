@@ -16,14 +16,17 @@ import (
 // expression or a setting id is only ever in a string literal, and an SDK's names count only
 // in a file importing it (import paths are literals too), so a Go file is parsed when its
 // literals hold every literal segment of a route, each as a whole segment (newRouteFinder),
-// or a deprecated field or setting id (needleWords), or when it imports an SDK whose names it
+// or a deprecated field (needleWords), or a literal that is a deprecated setting id as written
+// or SRV in a file with a member named type (goWord), or when it imports an SDK whose names it
 // holds anywhere.
 type goPrefilter struct {
 	d *codeDetector
 	// routes finds the words of a route, each a whole segment of a path in a literal; words
-	// the deprecated expression fields and zone setting ids, each of which counts alone.
-	routes *setFinder
-	words  *multiFinder
+	// the deprecated expression fields, zone setting ids and srv, each of which counts alone
+	// where wordKinds says.
+	routes    *setFinder
+	words     *multiFinder
+	wordKinds []goWord
 	// sdk holds per SDK of the table speaking Go the needles of its names, searched in the
 	// whole file (nil for the others).
 	sdk []*multiFinder
@@ -32,10 +35,33 @@ type goPrefilter struct {
 	imports [][]byte
 }
 
+// goWord is where a word of goPrefilter.words counts.
+type goWord struct {
+	lit []byte
+	// whole: only as a whole literal, as written (a setting id, which counts only as a
+	// string that is exactly the id: settingStrings, settingArgs); srv: a whole literal in
+	// any case, in a file with a member named type (srvRecords); else anywhere in a literal.
+	whole, srv bool
+}
+
 func newGoPrefilter(d *codeDetector, cat *catalog.Catalog) *goPrefilter {
 	routes, fields, settings := needleWords(cat)
 	n := len(d.table.SDKs)
-	g := &goPrefilter{d: d, routes: newRouteFinder(routes), words: newWordFinder(append(fields, settings...)), sdk: make([]*multiFinder, n)}
+	g := &goPrefilter{d: d, routes: newRouteFinder(routes), sdk: make([]*multiFinder, n)}
+	var lits [][]byte
+	add := func(w goWord) {
+		if !slices.ContainsFunc(g.wordKinds, func(o goWord) bool { return o.whole == w.whole && bytes.Equal(o.lit, w.lit) }) {
+			g.wordKinds = append(g.wordKinds, w)
+			lits = append(lits, w.lit)
+		}
+	}
+	for _, f := range fields {
+		add(goWord{lit: []byte(f), srv: f == "srv"})
+	}
+	for _, s := range settings {
+		add(goWord{lit: []byte(s), whole: true})
+	}
+	g.words = newMultiFinder(lits)
 	for i := range d.table.SDKs {
 		s := &d.table.SDKs[i]
 		if !s.SpeaksFor("go") {
@@ -58,7 +84,7 @@ func (g *goPrefilter) worthReading(in *input) bool {
 	buf := (*bp)[:0]
 	var sdks []*catalog.SDK
 	golang.Literals(in.data, func(start, end int) {
-		buf = append(append(buf, in.lower[start:end]...), '\n')
+		buf = append(append(buf, in.data[start:end]...), '\n') // the finders fold case
 		if g.mayImport(in.data[start:end]) {
 			for _, s := range g.d.sdksOfImport(string(in.data[start:end]), "go") {
 				if !slices.Contains(sdks, s) {
@@ -67,15 +93,95 @@ func (g *goPrefilter) worthReading(in *input) bool {
 			}
 		}
 	})
-	worth := g.routes.anyIn(buf) || g.words.anyIn(buf)
+	worth := g.routes.anyIn(buf) || g.wordIn(buf, in.data)
 	for i := range g.d.table.SDKs {
 		if !worth && g.sdk[i] != nil && slices.Contains(sdks, &g.d.table.SDKs[i]) {
-			worth = g.sdk[i].anyIn(in.lower)
+			worth = g.sdk[i].anyIn(in.data)
 		}
 	}
 	*bp = buf[:0]
 	litPool.Put(bp)
 	return worth
+}
+
+// wordIn reports whether the literals gathered one a line hold one of the words where it
+// counts (goWord); src is the file.
+func (g *goPrefilter) wordIn(lits, src []byte) bool {
+	srvTried := false
+	return g.words.scan(lits, func(id, at int) bool {
+		w := &g.wordKinds[id]
+		end := at + len(w.lit)
+		whole := (at == 0 || lits[at-1] == '\n') && end < len(lits) && lits[end] == '\n'
+		switch {
+		case w.whole:
+			return whole && bytes.Equal(lits[at:end], w.lit)
+		case w.srv:
+			if !whole || srvTried {
+				return false
+			}
+			srvTried = true
+			return hasTypeMember(src)
+		}
+		return true
+	})
+}
+
+// typeFinder finds the name of an SRV record's type member.
+var typeFinder = newFoldFinder([]byte("type"))
+
+// hasTypeMember reports whether the Go source src may set a composite literal member named
+// type (in any case, underscores aside, as normName compares: Type, "type", TYPE): a name,
+// identifier or string, followed by a colon, with blanks or /* */ comments between (a line
+// break there is no Go).
+func hasTypeMember(src []byte) bool {
+	for off := 0; ; {
+		at := typeFinder.index(src, off)
+		if at < 0 {
+			return false
+		}
+		off = at + 1
+		start, end := at, at+4
+		for start > 0 && identByte(src[start-1]) {
+			start--
+		}
+		for end < len(src) && identByte(src[end]) {
+			end++
+		}
+		if !sameName(string(src[start:end]), "type") {
+			continue
+		}
+		if end < len(src) && (src[end] == '"' || src[end] == '`') {
+			end++
+		}
+		if end = skipBlanks(src, end); end < len(src) && src[end] == ':' {
+			return true
+		}
+	}
+}
+
+// identByte reports whether c may be part of a Go identifier (any byte of a UTF-8 letter).
+func identByte(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c|0x20 >= 'a' && c|0x20 <= 'z' || c >= 0x80
+}
+
+// skipBlanks returns the offset of the first byte at or after i that is neither a space,
+// a tab nor inside a /* */ comment.
+func skipBlanks(src []byte, i int) int {
+	for i < len(src) {
+		switch {
+		case src[i] == ' ' || src[i] == '\t':
+			i++
+		case bytes.HasPrefix(src[i:], []byte("/*")):
+			j := bytes.Index(src[i+2:], []byte("*/"))
+			if j < 0 {
+				return len(src)
+			}
+			i += 2 + j + 2
+		default:
+			return i
+		}
+	}
+	return i
 }
 
 // mayImport reports whether lit starts with an SDK's import path.

@@ -29,7 +29,7 @@ func (d *codeDetector) srvRecords(cx *codeContext, add func(hit)) {
 		if normName(s.Key) != "type" || !strings.EqualFold(s.Value, "SRV") || s.Comment {
 			continue
 		}
-		if !evidence && !bytes.Contains(cx.in.lower, []byte("dns_records")) {
+		if !evidence && !bytes.Contains(cx.in.lowered(), []byte("dns_records")) {
 			return
 		}
 		src := cx.in.data

@@ -127,8 +127,18 @@ type input struct {
 	path  string // the path findings carry
 	kind  Kind
 	data  []byte
-	lower []byte // data lowercased (ASCII), for prefilters
+	lower []byte // data lowercased (ASCII), once lowered has made it
 	li    *lineIndex
+}
+
+// lowered returns the file lowercased (ASCII), made on first use: the prefilters of most
+// files fold case as they search (newFoldFinder, multiFinder), and a copy of every file
+// read would cost as much as several of their searches. The buffer is lowerBuffers'.
+func (in *input) lowered() []byte {
+	if in.lower == nil {
+		in.lower = toLower(lowerBuffers.get(), in.data)
+	}
+	return in.lower
 }
 
 // detector finds one family of deprecated usage in files. The detectors of a check are one
@@ -147,7 +157,7 @@ type textDetector struct{ m *textMatcher }
 func (textDetector) reads(Kind) bool { return true }
 
 func (d textDetector) check(_ *Checker, in *input, add func(hit)) []span {
-	d.m.match(in.data, in.lower, in.li, add)
+	d.m.match(in.data, in.li, add)
 	return nil
 }
 
@@ -157,7 +167,7 @@ type tfDetector struct{ r *tfRules }
 func (tfDetector) reads(k Kind) bool { return k == KindTerraform || k == KindTerraformJSON }
 
 func (d tfDetector) check(c *Checker, in *input, add func(hit)) []span {
-	return d.r.check(c, in.path, in.kind, in.data, in.lower, in.li, add)
+	return d.r.check(c, in.path, in.kind, in.data, in.lowered(), in.li, add)
 }
 
 // shapeDetector reads JSON and YAML documents for API objects by their shape.
@@ -166,7 +176,7 @@ type shapeDetector struct{ r *shapeRules }
 func (shapeDetector) reads(k Kind) bool { return k == KindJSON || k == KindYAML }
 
 func (d shapeDetector) check(c *Checker, in *input, add func(hit)) []span {
-	return d.r.check(c, in.kind, in.data, in.lower, in.li, add)
+	return d.r.check(c, in.kind, in.data, in.lowered(), in.li, add)
 }
 
 // listDetector reads a text file that is a list of Rules language expressions (see

@@ -317,10 +317,11 @@ func recogniseRows(head []byte) OutputKind {
 // recogniseLines recognises the line format: every whole line of the head (the last may be
 // cut off by its end) is a finding, and there is one at least.
 func recogniseLines(head []byte) OutputKind {
-	// Line by line, not split up front: nearly every file checked fails at its first line.
+	// Line by line, not split up front: nearly every file checked fails at its first line,
+	// most without the severity findingLine needs (a look that costs less than the regexp).
 	line, rest, more := bytes.Cut(head, []byte("\n"))
 	for {
-		if !findingLine.Match(line) {
+		if !hasSeverityWord(line) || !findingLine.Match(line) {
 			return ""
 		}
 		if !more {
@@ -328,6 +329,23 @@ func recogniseLines(head []byte) OutputKind {
 		}
 		if line, rest, more = bytes.Cut(rest, []byte("\n")); !more {
 			return OutputLine // the rest after the last newline: cut off, or empty
+		}
+	}
+}
+
+// hasSeverityWord reports whether line holds ": error ", ": warning " or ": notice ", which a
+// findingLine does.
+func hasSeverityWord(line []byte) bool {
+	for i := 0; ; {
+		j := bytes.Index(line[i:], []byte(": "))
+		if j < 0 {
+			return false
+		}
+		i += j + 2
+		for _, w := range []string{"error ", "warning ", "notice "} {
+			if bytes.HasPrefix(line[i:], []byte(w)) {
+				return true
+			}
 		}
 	}
 }

@@ -2,11 +2,13 @@ package repo
 
 import (
 	"bytes"
+	"math"
 	"regexp"
 	"regexp/syntax"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/sunsetscan/sunset/scanner/vocab"
@@ -26,20 +28,51 @@ import (
 // a full path shape, never a bare word. Routes marked affected (they stay and only carry a
 // deprecated part in their payload) are not reported from text.
 //
-// Text patterns: every regular expression of the catalog's match.text is prefiltered by the
-// longest literal it requires (case-folded when the pattern is), found with bytes.Index in a
-// lowercase copy of the file; the expression runs only on files holding the literal.
+// Text patterns: every regular expression of the catalog's match.text is prefiltered by a
+// literal it requires (requiredLiteral), searched once for all the patterns requiring it; the
+// expression runs only on files holding the literal.
 type textMatcher struct {
 	routes  map[int][]textRoute
 	anchors []finder
-	regexes []textRegex
+	// anchorGroups are the anchors by the byte their finders search (zones/ and
+	// organizations/ by their z): one pass per byte.
+	anchorGroups []byteGroup
+	regexes      []textRegex
+	// literals are the patterns' prefilter literals, each once.
+	literals []finder
 }
 
-// textRegex is one compiled catalog text pattern with its prefilter literal.
+// textRegex is one catalog text pattern with its prefilter literal.
 type textRegex struct {
-	rule    vocab.RuleID
-	re      *regexp.Regexp
-	literal finder // lowercase; an empty literal means no prefilter
+	rule vocab.RuleID
+	// re is the pattern compiled when a file first holds its literal: a pattern such as
+	// transfer-encoding's (.{0,300}) takes milliseconds to compile in a process just started,
+	// and most runs meet no file that needs it. nil if it does not compile.
+	re func() *regexp.Regexp
+	// literal indexes the literals (see requiredLiteral) one of which every match holds; -1
+	// means no prefilter. Patterns sharing a literal share its search.
+	literal int
+}
+
+// textRegex makes the pattern src of rule with its prefilter lit, adding lit to the literals
+// unless a pattern before has it.
+func (m *textMatcher) textRegex(rule vocab.RuleID, src string, lit finder) textRegex {
+	r := textRegex{rule: rule, literal: -1, re: sync.OnceValue(func() *regexp.Regexp {
+		re, err := regexp.Compile(src)
+		if err != nil {
+			return nil // catalog validation rejects these; a merged user catalog is validated too
+		}
+		return re
+	})}
+	if len(lit.lit) == 0 {
+		return r
+	}
+	r.literal = slices.IndexFunc(m.literals, func(f finder) bool { return f.fold == lit.fold && bytes.Equal(f.lit, lit.lit) })
+	if r.literal < 0 {
+		r.literal = len(m.literals)
+		m.literals = append(m.literals, lit)
+	}
+	return r
 }
 
 func newTextMatcher(cat *catalog.Catalog) *textMatcher {
@@ -60,14 +93,13 @@ func newTextMatcher(cat *catalog.Catalog) *textMatcher {
 			}
 		}
 		for _, src := range e.Match.Text {
-			re, err := regexp.Compile(src)
-			if err != nil {
-				continue // catalog validation rejects these; a merged user catalog is validated too
-			}
-			m.regexes = append(m.regexes, textRegex{rule: e.ID, re: re, literal: newFinder(requiredLiteral(src))})
+			if lit, ok := requiredLiteral(src); ok {
+				m.regexes = append(m.regexes, m.textRegex(e.ID, src, lit))
+			} // else catalog validation rejects it; a merged user catalog is validated too
 		}
 	}
 	slices.SortFunc(m.anchors, func(a, b finder) int { return bytes.Compare(a.lit, b.lit) })
+	m.anchorGroups = groupByByte(m.anchors)
 	return m
 }
 
@@ -75,42 +107,48 @@ func isPatternParam(s string) bool {
 	return strings.HasPrefix(s, ":") || (strings.HasPrefix(s, "{") && strings.HasSuffix(s, "}"))
 }
 
-// requiredLiteral returns the longest literal every match of the expression contains,
-// lowercased, or nil when there is none worth filtering on.
-func requiredLiteral(src string) []byte {
+// requiredLiteral returns, of the literals every match of the expression contains, the one
+// whose rarest byte is rarest (the longest of equals), found in any case when the expression
+// ignores case there ((?i)), else as written: nil when none has three bytes or more. A file
+// without it cannot match. False when the expression does not parse.
+func requiredLiteral(src string) (finder, bool) {
 	re, err := syntax.Parse(src, syntax.Perl)
 	if err != nil {
-		return nil
+		return finder{}, false
 	}
-	lit := longestLiteral(re.Simplify())
-	if len(lit) < 3 {
-		return nil
+	best, bestFreq := finder{}, math.Inf(1)
+	for _, l := range requiredLiterals(re.Simplify(), nil) {
+		if len(l.Rune) == 0 || len(string(l.Rune)) < 3 {
+			continue
+		}
+		f := newFinder([]byte(string(l.Rune)))
+		if l.Flags&syntax.FoldCase != 0 {
+			f = newFoldFinder(f.lit)
+		}
+		if _, freq := rarest(f.lit, f.fold); freq < bestFreq || freq == bestFreq && len(f.lit) > len(best.lit) {
+			best, bestFreq = f, freq
+		}
 	}
-	return []byte(strings.ToLower(lit))
+	return best, true
 }
 
-func longestLiteral(re *syntax.Regexp) string {
+// requiredLiterals appends to out the literal nodes every match of re holds.
+func requiredLiterals(re *syntax.Regexp, out []*syntax.Regexp) []*syntax.Regexp {
 	switch re.Op {
 	case syntax.OpLiteral:
-		return string(re.Rune)
-	case syntax.OpCapture:
-		return longestLiteral(re.Sub[0])
-	case syntax.OpPlus:
-		return longestLiteral(re.Sub[0])
+		return append(out, re)
+	case syntax.OpCapture, syntax.OpPlus:
+		return requiredLiterals(re.Sub[0], out)
 	case syntax.OpRepeat:
 		if re.Min > 0 {
-			return longestLiteral(re.Sub[0])
+			return requiredLiterals(re.Sub[0], out)
 		}
 	case syntax.OpConcat:
-		best := ""
 		for _, s := range re.Sub {
-			if l := longestLiteral(s); len(l) > len(best) {
-				best = l
-			}
+			out = requiredLiterals(s, out)
 		}
-		return best
 	}
-	return ""
+	return out
 }
 
 // lineIndex maps byte offsets to 1-based lines and columns; it is built lazily and only
@@ -170,15 +208,24 @@ func (li *lineIndex) lineBounds(n int) (int, int) {
 
 func (li *lineIndex) lines() int { li.build(); return len(li.starts) }
 
-// match finds every endpoint call and text pattern in data. lower is data lowercased (the
-// caller owns the buffer).
-func (m *textMatcher) match(data, lower []byte, li *lineIndex, add func(hit)) {
+// match finds every endpoint call and text pattern in data.
+func (m *textMatcher) match(data []byte, li *lineIndex, add func(hit)) {
 	m.endpoints(data, li, add)
+	var known [16]int8 // per literal: 0 not searched yet, 1 found, -1 not found
+	held := known[:0]
+	if len(m.literals) > len(known) {
+		held = make([]int8, 0, len(m.literals))
+	}
+	held = held[:len(m.literals)]
 	for _, r := range m.regexes {
-		if !r.literal.in(lower) {
+		if !m.holdsLiteral(data, r.literal, held) {
 			continue
 		}
-		for _, loc := range r.re.FindAllIndex(data, -1) {
+		re := r.re()
+		if re == nil {
+			continue
+		}
+		for _, loc := range re.FindAllIndex(data, -1) {
 			if loc[1] == loc[0] {
 				continue
 			}
@@ -195,6 +242,21 @@ func (m *textMatcher) match(data, lower []byte, li *lineIndex, add func(hit)) {
 			})
 		}
 	}
+}
+
+// holdsLiteral reports whether data holds literal k (true for -1, no prefilter), searching
+// each literal once per file: held[k] is 0 before, then 1 or -1.
+func (m *textMatcher) holdsLiteral(data []byte, k int, held []int8) bool {
+	if k < 0 {
+		return true
+	}
+	if held[k] == 0 {
+		held[k] = -1
+		if m.literals[k].in(data) {
+			held[k] = 1
+		}
+	}
+	return held[k] > 0
 }
 
 // textRoute is one deprecated (not merely affected) endpoint, precompiled: literal segments,
@@ -227,37 +289,48 @@ func compileTextRoutes(cat *catalog.Catalog) map[int][]textRoute {
 	return out
 }
 
-// endpoints finds paths that match deprecated routes.
+// endpoints finds paths that match deprecated routes. Each anchor is searched from past the
+// path read at its last occurrence.
 func (m *textMatcher) endpoints(data []byte, li *lineIndex, add func(hit)) {
 	var segs [][2]int
-	for _, a := range m.anchors {
-		for off := 0; off < len(data); {
-			start := a.index(data, off)
-			if start < 0 {
-				break
+	var nextOf [8]int
+	next := nextOf[:0]
+	if len(m.anchors) > len(nextOf) {
+		next = make([]int, 0, len(m.anchors))
+	}
+	next = next[:len(m.anchors)] // per anchor, where its next occurrence may start
+	for _, g := range m.anchorGroups {
+		g.scan(data, m.anchors, func(k, start int) bool {
+			if start >= next[k] {
+				next[k], segs = m.endpointAt(data, li, start, len(m.anchors[k].lit), segs, add)
 			}
-			off = start + len(a.lit)
-			if start > 0 && isWordByte(data[start-1]) || nestedSegment(data, start) {
-				continue // "dns_zones/", "myzones/", "access/organizations/": not the route's start
-			}
-			var end int
-			end, segs = readPath(data, start, segs[:0])
-			if len(segs) < 2 {
-				continue
-			}
-			off = max(off, end)
-			var matched []*textRoute
-			for k := range m.routes[len(segs)] {
-				r := &m.routes[len(segs)][k]
-				if routeMatches(r.segs, data, segs) {
-					matched = append(matched, r)
-				}
-			}
-			if len(matched) > 0 {
-				m.endpointHit(data, li, start, end, matched, add)
-			}
+			return false
+		})
+	}
+}
+
+// endpointAt reads the path from an anchor at start and reports it when it matches
+// deprecated routes; it returns where that anchor's next occurrence may start (past the
+// path read), and segs to reuse.
+func (m *textMatcher) endpointAt(data []byte, li *lineIndex, start, anchorLen int, segs [][2]int, add func(hit)) (int, [][2]int) {
+	next := start + anchorLen
+	if start > 0 && isWordByte(data[start-1]) || nestedSegment(data, start) {
+		return next, segs // "dns_zones/", "myzones/", "access/organizations/": not the route's start
+	}
+	end, segs := readPath(data, start, segs[:0])
+	if len(segs) < 2 {
+		return next, segs
+	}
+	var matched []*textRoute
+	for i := range m.routes[len(segs)] {
+		if r := &m.routes[len(segs)][i]; routeMatches(r.segs, data, segs) {
+			matched = append(matched, r)
 		}
 	}
+	if len(matched) > 0 {
+		m.endpointHit(data, li, start, end, matched, add)
+	}
+	return max(next, end), segs
 }
 
 // nestedSegment reports whether the anchor at start follows a plain word segment

@@ -54,3 +54,14 @@ func TestWalkListsWhatItDoesNotRead(t *testing.T) {
 		t.Errorf("skipped %q, want %q; errors %+v, scanned %d", got, want, res.Errors, res.FilesScanned)
 	}
 }
+
+func TestChildPathIsFilepathJoin(t *testing.T) {
+	sep := string(filepath.Separator)
+	for _, dir := range []string{".", "a", filepath.Join("a", "b"), sep, sep + "tmp", ".." + sep + "x"} {
+		for _, name := range []string{"f.tf", ".gitignore", "..x"} {
+			if got, want := childPath(dir, name), filepath.Join(dir, name); got != want {
+				t.Errorf("childPath(%q, %q) = %q, want %q", dir, name, got, want)
+			}
+		}
+	}
+}

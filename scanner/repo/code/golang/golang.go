@@ -31,10 +31,13 @@ func Read(src []byte) *code.File {
 	}
 	stopAtBound(out, err)
 	// Every value holds a quoted literal and every call a parenthesis: room for about all of
-	// them at once (appending to large slices copies them many times over).
-	out.Strings = make([]code.Str, 0, (bytes.Count(src, []byte{'"'})+bytes.Count(src, []byte{'`'}))/2+1)
+	// them at once (appending to large slices copies them many times over). Go code has about
+	// 3 quotes a value (struct tags hold quotes and no value: generated code 7), 1.6
+	// parentheses a call and 50 bytes a name of a call or its arguments; room for more than
+	// that is memory the heap grows into for nothing.
+	out.Strings = make([]code.Str, 0, (bytes.Count(src, []byte{'"'})+bytes.Count(src, []byte{'`'}))/4+1)
 	out.Calls = make([]code.Call, 0, bytes.Count(src, []byte{'('})/2)
-	w := &walker{out: out, emit: true, pos: newPositions(src, base), names: make([]string, 0, len(src)/16), budget: len(src) + 1<<20}
+	w := &walker{out: out, emit: true, pos: newPositions(src, base), names: make([]string, 0, len(src)/32), budget: len(src) + 1<<20}
 	w.defs = newDefs(f)
 	w.header(f)
 	w.walk(f, none)
