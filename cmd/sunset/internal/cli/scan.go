@@ -191,6 +191,10 @@ func finishPlan(s *Streams, ps *planStream, snap *inventory.Snapshot, findings *
 // 8 bytes a finding.
 var findingSpillAfter = 20_000
 
+// SpillFindingsAfter sets findingSpillAfter for the process: what tests that run the binary
+// set to see a small scan spill its findings as a large one does.
+func SpillFindingsAfter(n int) { findingSpillAfter = n }
+
 // scanSource loads --snapshot or collects from the API, and scans it. Unless keep is set,
 // a collected zone is scanned as soon as it is read and stays in the snapshot without its
 // objects. A non-nil snapshot with a non-nil error means the collection was interrupted:
