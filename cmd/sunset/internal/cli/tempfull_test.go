@@ -47,7 +47,7 @@ func TestScanStopsWhenTmpdirFills(t *testing.T) {
 	if r.code != ExitIncomplete {
 		t.Fatalf("scan filling $TMPDIR: exit %d, want %d\n%s", r.code, ExitIncomplete, r.stderr)
 	}
-	for _, want := range []string{"no space left in $TMPDIR (" + tmp + ")", "the whole scan needs about ", "no report or plan was written"} {
+	for _, want := range []string{"no space left in $TMPDIR (" + tmp + ")", "the whole scan needs more than ", "No report or plan was written"} {
 		if !strings.Contains(r.stderr, want) {
 			t.Errorf("stderr does not say %q:\n%s", want, r.stderr)
 		}
