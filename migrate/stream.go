@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"sort"
 	"sync"
@@ -47,10 +46,10 @@ func newBuildEnv(findings []scanner.Finding, opts Options) buildEnv {
 
 // Fragments keeps byte strings in a temporary file, each found again by its key: what a
 // collection hands over one at a time and what is written in another order at the end.
-// Add is safe for concurrent use; Close removes the file.
+// Add is safe for concurrent use; Close frees the file.
 type Fragments struct {
 	mu  sync.Mutex
-	f   *os.File
+	f   *safefile.Temp
 	w   *bufio.Writer
 	off int64
 	at  map[string][2]int64 // key -> offset, length
@@ -58,7 +57,7 @@ type Fragments struct {
 
 // NewFragments opens a temporary file in dir ("" is the system's temporary directory).
 func NewFragments(dir string) (*Fragments, error) {
-	f, err := os.CreateTemp(dir, "sunset-*.spill")
+	f, err := safefile.NewTemp(dir, "sunset-*.spill")
 	if err != nil {
 		return nil, err
 	}
@@ -93,15 +92,15 @@ func (fr *Fragments) Get(key string, buf []byte) ([]byte, bool, error) {
 	return buf, true, err
 }
 
-// Close removes the file.
+// Close closes the file, which frees it.
 func (fr *Fragments) Close() error {
-	return safefile.RemoveTemp(fr.f)
+	return fr.f.Close()
 }
 
 // Spill is a plan built a zone at a time: each zone's plan goes to a temporary file as
 // soon as it is built (Add), and memory keeps only its name and summary. The whole plan is
 // then written (WriteJSON, WriteMarkdown) or read back a zone at a time (Zones) in Build's
-// order. Add is safe for concurrent use; Close removes the file.
+// order. Add is safe for concurrent use; Close frees the file.
 type Spill struct {
 	mu        sync.Mutex
 	fr        *Fragments
@@ -128,7 +127,7 @@ func NewSpill(dir string) (*Spill, error) {
 	return &Spill{fr: fr, planned: map[string]bool{}}, nil
 }
 
-// Close removes the spill file.
+// Close frees the spill file.
 func (s *Spill) Close() error { return s.fr.Close() }
 
 // zoneIndent is the indentation of a zone inside plan.json (Plan.WriteJSON): the plan's

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"iter"
-	"os"
 
 	"github.com/sunsetscan/sunset/scanner/safefile"
 )
@@ -21,7 +20,7 @@ type FindingList struct {
 	mem []Finding
 
 	// The file form: record i is file[offs[i]:offs[i+1]].
-	f     *os.File
+	f     *safefile.Temp
 	offs  []int64
 	win   []byte // file[winAt:winAt+len(win)]
 	winAt int64
@@ -134,13 +133,13 @@ func (l *FindingList) Err() error {
 	return l.err
 }
 
-// Close removes the temporary file; the list is then empty. Closing a slice or a nil
+// Close closes the temporary file, which frees it; the list is then empty. Closing a slice or a nil
 // list does nothing.
 func (l *FindingList) Close() error {
 	if l == nil || l.f == nil {
 		return nil
 	}
-	err := safefile.RemoveTemp(l.f)
+	err := l.f.Close()
 	l.f, l.offs, l.win, l.mem = nil, nil, nil, []Finding{}
 	return err
 }
@@ -176,14 +175,14 @@ func (l *FindingList) UnmarshalJSON(b []byte) error {
 
 // listWriter writes a spilled list's file: records appended in order, offsets kept.
 type listWriter struct {
-	f    *os.File
+	f    *safefile.Temp
 	w    *bufio.Writer
 	offs []int64
 	buf  []byte
 }
 
 func newListWriter(dir string) (*listWriter, error) {
-	f, err := os.CreateTemp(dir, "sunset-findings-*.spill")
+	f, err := safefile.NewTemp(dir, "sunset-findings-*.spill")
 	if err != nil {
 		return nil, err
 	}
@@ -207,13 +206,13 @@ func (w *listWriter) list() (*FindingList, error) {
 	return &FindingList{f: w.f, offs: w.offs}, nil
 }
 
-// abort removes the file.
+// abort closes the file, which frees it.
 func (w *listWriter) abort() error {
-	return safefile.RemoveTemp(w.f)
+	return w.f.Close()
 }
 
 // WriteFindingList writes fs, in their order, to a list in a new temporary file in dir (""
-// is the system's temporary directory); Close removes it.
+// is the system's temporary directory); Close frees it.
 func WriteFindingList(dir string, fs []Finding) (*FindingList, error) {
 	w, err := newListWriter(dir)
 	if err != nil {

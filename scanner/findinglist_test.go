@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/sunsetscan/sunset/scanner/inventory"
+	"github.com/sunsetscan/sunset/scanner/safefile"
 )
 
 // spillSnapshot has every kind of finding, colliding fingerprints within a zone, a zone
@@ -43,10 +44,18 @@ func spilledScan(t *testing.T, snap *inventory.Snapshot, dir string) (Result, *F
 	return res, list
 }
 
+// openTemps is how many temporary files (safefile.Temp) the process has open: they have
+// no name, so no listing of their directory shows them.
+func openTemps() int {
+	n, _ := safefile.TempInUse()
+	return n
+}
+
 func TestSpilledScanEqualsInMemory(t *testing.T) {
 	snap := spillSnapshot()
 	want := ScanSnapshot(snap, nil, Options{AsOf: asOf2024})
 	dir := t.TempDir()
+	before := openTemps()
 	res, list := spilledScan(t, snap, dir)
 	got := list.Slice()
 	if err := list.Err(); err != nil {
@@ -62,8 +71,8 @@ func TestSpilledScanEqualsInMemory(t *testing.T) {
 	if err := list.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if left, _ := os.ReadDir(dir); len(left) > 0 {
-		t.Errorf("temporary files left: %v", left)
+	if left, _ := os.ReadDir(dir); len(left) > 0 || openTemps() > before {
+		t.Errorf("temporary files left: %v, %d open", left, openTemps()-before)
 	}
 }
 
@@ -89,6 +98,7 @@ func TestSpilledListReadInAnyOrder(t *testing.T) {
 func TestLiveResultReadsASpillBack(t *testing.T) {
 	snap := spillSnapshot()
 	dir := t.TempDir()
+	before := openTemps()
 	l := NewLive(nil, Options{AsOf: asOf2024, SpillAfter: 1, SpillDir: dir})
 	for i := range snap.Zones {
 		l.Zone(&snap.Zones[i])
@@ -96,8 +106,8 @@ func TestLiveResultReadsASpillBack(t *testing.T) {
 	if got, want := l.Result(snap), ScanSnapshot(snap, nil, Options{AsOf: asOf2024}); !reflect.DeepEqual(got, want) {
 		t.Error("Result of a spilled scan differs from ScanSnapshot's")
 	}
-	if left, _ := os.ReadDir(dir); len(left) > 0 {
-		t.Errorf("temporary files left: %v", left)
+	if left, _ := os.ReadDir(dir); len(left) > 0 || openTemps() > before {
+		t.Errorf("temporary files left: %v, %d open", left, openTemps()-before)
 	}
 }
 

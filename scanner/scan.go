@@ -235,8 +235,9 @@ func (l *Live) Result(snap *inventory.Snapshot) Result {
 }
 
 // ResultList is Result with the findings as a list (Result.Findings is nil): a temporary
-// file when the scan spilled (Options.SpillAfter), which the caller removes with Close. An
-// error means the findings could not be written; the list is then nil and no file is left.
+// file when the scan spilled (Options.SpillAfter), which the caller frees with Close. An
+// error means the findings could not be written (SpillErr, or writing the list); the list
+// is then nil and no file is left.
 func (l *Live) ResultList(snap *inventory.Snapshot) (Result, *FindingList, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -259,7 +260,16 @@ func (l *Live) ResultList(snap *inventory.Snapshot) (Result, *FindingList, error
 	return res, list, err
 }
 
-// Close removes the temporary file of a scan that spilled and will not be asked for its
+// SpillErr is the first failure writing the findings to their temporary file, nil while
+// there is none. The scan goes on with the findings in memory, but ResultList will fail: a
+// caller that sees it stops feeding zones (a full $TMPDIR).
+func (l *Live) SpillErr() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.err
+}
+
+// Close frees the temporary file of a scan that spilled and will not be asked for its
 // result; after ResultList it does nothing.
 func (l *Live) Close() error {
 	l.mu.Lock()

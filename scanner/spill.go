@@ -75,14 +75,14 @@ func (sp *findingSpill) write(fs []Finding) error {
 
 // list merges the blocks and the account findings (found last, without a zone) into a
 // sorted list with unique fingerprints, in a second temporary file; the blocks file is
-// removed.
+// freed.
 func (sp *findingSpill) list(dir string, accounts []Finding) (*FindingList, error) {
 	sp.count(accounts)
 	blocks, err := sp.w.list()
 	if err != nil {
 		return nil, err
 	}
-	defer func() { _ = blocks.Close() }() // read only; its removal is not the result
+	defer func() { _ = blocks.Close() }() // read only; freeing it is not the result
 	// Account findings come after every zone finding, as in ScanSnapshot.
 	sp.blocks = append(sp.blocks, spillBlock{first: sp.n, count: len(accounts)})
 	first, err := sp.firstColliding(blocks, accounts)
@@ -182,7 +182,7 @@ func (sp *findingSpill) merge(blocks *FindingList, accounts []Finding, first map
 	return nil
 }
 
-// abort removes the blocks file of a scan that ends without a result.
+// abort frees the blocks file of a scan that ends without a result.
 func (sp *findingSpill) abort() error {
 	if sp == nil {
 		return nil

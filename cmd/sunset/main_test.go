@@ -26,6 +26,11 @@ func TestMain(m *testing.M) {
 	}
 	testscript.Main(m, map[string]func(){
 		"sunset": func() { os.Exit(cli.Main(os.Args, cli.SystemStreams())) },
+		// sunset whose scans spill their findings after every zone, as a large account's do.
+		spillingSunset: func() {
+			cli.SpillFindingsAfter(1)
+			os.Exit(cli.Main(os.Args, cli.SystemStreams()))
+		},
 	})
 }
 

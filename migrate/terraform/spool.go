@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"io"
-	"os"
 
 	"github.com/sunsetscan/sunset/scanner/safefile"
 )
@@ -12,11 +11,12 @@ import (
 // spool is text written in pieces while the zones come and copied out once, when the file
 // that holds it is written: in memory for a plan held whole (Files), in a temporary file for
 // a plan written to a directory (WriteZones), so that what grows with the account's retired
-// objects is not held. The file is created on the first write; remove deletes it.
+// objects is not held. The file is created on the first write (unnamed: safefile.Temp);
+// remove frees it.
 type spool struct {
 	onDisk bool
 	mem    bytes.Buffer
-	f      *os.File
+	f      *safefile.Temp
 	w      *bufio.Writer
 }
 
@@ -26,7 +26,7 @@ func (s *spool) Write(p []byte) (int, error) {
 		return s.mem.Write(p)
 	}
 	if s.f == nil {
-		f, err := os.CreateTemp("", "sunset-terraform-*")
+		f, err := safefile.NewTemp("", "sunset-terraform-*")
 		if err != nil {
 			return 0, err
 		}
@@ -54,12 +54,12 @@ func (s *spool) copyTo(w io.Writer) error {
 	return err
 }
 
-// remove deletes the temporary file, if any.
+// remove frees the temporary file, if any.
 func (s *spool) remove() error {
 	if s.f == nil {
 		return nil
 	}
 	f := s.f
 	s.f, s.w = nil, nil
-	return safefile.RemoveTemp(f)
+	return f.Close()
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/sunsetscan/sunset/migrate"
+	"github.com/sunsetscan/sunset/scanner/safefile"
 )
 
 // retiredPlan is a generated plan whose zones retire objects of every kind: the generated
@@ -41,27 +42,18 @@ func retiredPlan(t *testing.T) *migrate.Plan {
 	return p
 }
 
-// spoolDir points the temporary directory at an empty folder for the rest of the test and
-// returns it. Call it after the test's other t.TempDir calls' first one.
-func spoolDir(t *testing.T) string {
+// spoolDir points the temporary directory at an empty folder for the rest of the test (and
+// keeps the test from running beside others, whose temporary files openTemps would count).
+func spoolDir(t *testing.T) {
 	t.Helper()
-	dir := t.TempDir()
-	t.Setenv("TMPDIR", dir)
-	return dir
+	t.Setenv("TMPDIR", t.TempDir())
 }
 
-// entries lists dir's names.
-func entries(t *testing.T, dir string) []string {
-	t.Helper()
-	es, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, e := range es {
-		names = append(names, e.Name())
-	}
-	return names
+// openTemps is how many temporary files (safefile.Temp) the process has open: they have
+// no name, so no listing of the directory shows them.
+func openTemps() int {
+	n, _ := safefile.TempInUse()
+	return n
 }
 
 // TestWriteZonesFromSpillEqualsFiles: a plan whose zones come from a spill, written to a
@@ -87,13 +79,13 @@ func TestWriteZonesFromSpillEqualsFiles(t *testing.T) {
 	}
 	out := filepath.Join(t.TempDir(), "terraform")
 	head, zones := spilled(t, p)
-	tmp := spoolDir(t)
-	var during []string
-	n := 0
+	spoolDir(t)
+	before := openTemps()
+	during, n := 0, 0
 	last := func(fn func(*migrate.ZonePlan) error) error {
 		return zones(func(z *migrate.ZonePlan) error {
 			if n++; n == len(p.Zones) {
-				during = entries(t, tmp)
+				during = openTemps()
 			}
 			return fn(z)
 		})
@@ -101,11 +93,11 @@ func TestWriteZonesFromSpillEqualsFiles(t *testing.T) {
 	if err := WriteZones(out, head, last); err != nil {
 		t.Fatal(err)
 	}
-	if len(during) == 0 {
+	if during <= before {
 		t.Error("no temporary file while the zones came: the cleanup parts were held in memory")
 	}
-	if left := entries(t, tmp); len(left) > 0 {
-		t.Errorf("temporary files left: %v", left)
+	if left := openTemps() - before; left > 0 {
+		t.Errorf("%d temporary files left open", left)
 	}
 	got := readDir(t, out)
 	for name, data := range want {
@@ -152,7 +144,8 @@ func (failing) Write([]byte) (int, error) { return 0, errBoom }
 func TestWriteZonesLeavesNoTemporaryFile(t *testing.T) {
 	p := retiredPlan(t)
 	head, zones := spilled(t, p)
-	tmp := spoolDir(t)
+	spoolDir(t)
+	before := openTemps()
 	firstZone := ""
 	for _, name := range []string{"", CleanupDir + "/removed.tf", CleanupDir + "/state-rm.sh", "README.md"} {
 		err := generate(head, zones, true, func(n string, write func(io.Writer) error) error {
@@ -167,8 +160,8 @@ func TestWriteZonesLeavesNoTemporaryFile(t *testing.T) {
 		if !errors.Is(err, errBoom) {
 			t.Errorf("%q failing: %v", name, err)
 		}
-		if left := entries(t, tmp); len(left) > 0 {
-			t.Errorf("%q failing: temporary files left: %v", name, left)
+		if left := openTemps() - before; left > 0 {
+			t.Errorf("%q failing: %d temporary files left open", name, left)
 		}
 	}
 	n := 0
@@ -181,8 +174,8 @@ func TestWriteZonesLeavesNoTemporaryFile(t *testing.T) {
 		})
 	}
 	err := generate(head, broken, true, func(string, func(io.Writer) error) error { return nil })
-	if !errors.Is(err, errBoom) || len(entries(t, tmp)) > 0 {
-		t.Errorf("zones failing: %v, temporary files %v", err, entries(t, tmp))
+	if left := openTemps() - before; !errors.Is(err, errBoom) || left > 0 {
+		t.Errorf("zones failing: %v, %d temporary files left open", err, left)
 	}
 }
 
@@ -195,11 +188,12 @@ func TestWriteZonesRefusalLeavesNoTemporaryFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	head, zones := spilled(t, p)
-	tmp := spoolDir(t)
+	spoolDir(t)
+	before := openTemps()
 	if err := WriteZones(out, head, zones); err == nil || !strings.Contains(err.Error(), "is a directory") {
 		t.Fatalf("WriteZones: %v", err)
 	}
-	if left := entries(t, tmp); len(left) > 0 {
-		t.Errorf("temporary files left: %v", left)
+	if left := openTemps() - before; left > 0 {
+		t.Errorf("%d temporary files left open", left)
 	}
 }

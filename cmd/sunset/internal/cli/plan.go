@@ -102,7 +102,8 @@ func planCommand(s *Streams) *ucli.Command {
 // collected (planStream), and a live scan's --snapshot-out is written as it goes, as
 // scan's is (so an interrupted plan continues with `sunset scan --resume`): memory never
 // holds the account whole.
-func runPlan(ctx context.Context, s *Streams, opts *scanOptions, dir string, verifyIt bool) error {
+func runPlan(ctx context.Context, s *Streams, opts *scanOptions, dir string, verifyIt bool) (err error) {
+	defer func() { err = endTempFull(s, opts, err) }()
 	if err := checkOutputs(append(opts.outputs(), dirOutput("--plan-dir", dir)...)); err != nil {
 		return err
 	}

@@ -92,6 +92,14 @@ func (ps *planStream) zone(z *inventory.ZoneInventory, findings []scanner.Findin
 	}
 }
 
+// failure is the first failure of a zone's hand-over (writing the temporary files), nil
+// while there is none.
+func (ps *planStream) failure() error {
+	ps.mu.Lock()
+	defer ps.mu.Unlock()
+	return ps.err
+}
+
 // finish plans the accounts and returns the plan without its zones: what writes the plan
 // directory from the spill, and the head of the view reports render from (view).
 func (ps *planStream) finish(snap *inventory.Snapshot, findings *scanner.FindingList) (*migrate.Plan, error) {

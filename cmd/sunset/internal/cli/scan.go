@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	ucli "github.com/urfave/cli/v2"
 
@@ -93,8 +94,10 @@ func resolveScan(c *ucli.Context, s *Streams) (*scanOptions, error) {
 }
 
 // runScan collects (or loads) a snapshot, scans it, writes every report and returns the
-// exit status: 1 when the gate fails, else 4 when anything could not be read.
-func runScan(ctx context.Context, s *Streams, o *scanOptions) error {
+// exit status: 1 when the gate fails, else 4 when anything could not be read or the
+// temporary files found no room (endTempFull).
+func runScan(ctx context.Context, s *Streams, o *scanOptions) (err error) {
+	defer func() { err = endTempFull(s, o, err) }()
 	if err := checkOutputs(o.outputs()); err != nil {
 		return err // before the first request: a bad path must not cost a scan
 	}
@@ -191,28 +194,46 @@ func finishPlan(s *Streams, ps *planStream, snap *inventory.Snapshot, findings *
 // 8 bytes a finding.
 var findingSpillAfter = 20_000
 
+// SpillFindingsAfter sets findingSpillAfter for the process: what tests that run the binary
+// set to see a small scan spill its findings as a large one does.
+func SpillFindingsAfter(n int) { findingSpillAfter = n }
+
 // scanSource loads --snapshot or collects from the API, and scans it. Unless keep is set,
 // a collected zone is scanned as soon as it is read and stays in the snapshot without its
 // objects. A non-nil snapshot with a non-nil error means the collection was interrupted:
 // report what was read. The findings are Result's, in a temporary file past
-// findingSpillAfter: the caller closes them.
+// findingSpillAfter: the caller closes them. When a temporary file cannot be written the
+// collection stops (what it reads after would be lost), and when that is for want of space
+// the error is a *tempFullError.
 func scanSource(ctx context.Context, s *Streams, o *scanOptions, keep bool, ps *planStream) (*inventory.Snapshot, scanner.Result, *scanner.FindingList, string, error) {
+	ctx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
 	live := scanner.NewLive(o.catalog, scanner.Options{AsOf: o.asOf, SpillAfter: findingSpillAfter})
 	defer func() { _ = live.Close() }() // the spilled findings of a scan that ends without them
+	// The zones scanned, and how many when a temporary file failed (0: none did).
+	var read, failedAt atomic.Int64
+	scan := func(z *inventory.ZoneInventory, handedOver bool) {
+		n := read.Add(1)
+		if err := scanZone(live, ps, z, handedOver); err != nil && failedAt.CompareAndSwap(0, n) {
+			stop(err)
+		}
+	}
 	var onZone func(*inventory.ZoneInventory)
 	if !keep && o.snapshotIn == "" {
-		onZone = func(z *inventory.ZoneInventory) { scanZone(live, ps, z, true) }
+		onZone = func(z *inventory.ZoneInventory) { scan(z, true) }
 	}
 	snap, target, err := readOrCollect(ctx, s, o, onZone)
 	if snap == nil {
 		return nil, scanner.Result{}, nil, "", err
 	}
-	if onZone == nil {
-		for i := range snap.Zones {
-			scanZone(live, ps, &snap.Zones[i], false)
-		}
+	for i := 0; onZone == nil && i < len(snap.Zones) && failedAt.Load() == 0; i++ {
+		scan(&snap.Zones[i], false)
 	}
 	res, findings, lerr := live.ResultList(snap)
+	if full := tempFullOf(lerr, ps, int(failedAt.Load()), len(snap.Zones)); full != nil {
+		_ = findings.Close() // nothing is written from them
+		return nil, scanner.Result{}, nil, "", full
+	}
 	if lerr != nil {
 		return nil, scanner.Result{}, nil, "", fatalError(fmt.Errorf("cannot keep the findings: %w", lerr))
 	}
@@ -220,13 +241,18 @@ func scanSource(ctx context.Context, s *Streams, o *scanOptions, keep bool, ps *
 }
 
 // scanZone scans one zone and, when the scan plans, plans it from the zone's findings
-// (handedOver as planStream.zone says).
-func scanZone(live *scanner.Live, ps *planStream, z *inventory.ZoneInventory, handedOver bool) {
+// (handedOver as planStream.zone says). The error is the first failure to write the scan's
+// temporary files, this zone's or an earlier one's.
+func scanZone(live *scanner.Live, ps *planStream, z *inventory.ZoneInventory, handedOver bool) error {
 	if ps == nil {
 		live.Zone(z)
-		return
+		return live.SpillErr()
 	}
 	ps.zone(z, live.ZoneFindings(z), handedOver)
+	if err := live.SpillErr(); err != nil {
+		return err
+	}
+	return ps.failure()
 }
 
 // acquireSnapshot loads --snapshot or collects the whole account from the API. A non-nil

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/sunsetscan/sunset/reports"
+	"github.com/sunsetscan/sunset/scanner/safefile"
 )
 
 // TestDemoSpilledFindings runs the demo with its findings written to a temporary file after
@@ -25,6 +26,7 @@ func TestDemoSpilledFindings(t *testing.T) {
 	}
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp) // where the spill goes
+	before, _ := safefile.TempInUse()
 	for _, format := range reports.Formats() {
 		if got, want := run(1, format), run(0, format); got != want {
 			t.Errorf("%s differs when the findings are spilled:\n%s", format, firstDiff(want, got))
@@ -34,5 +36,8 @@ func TestDemoSpilledFindings(t *testing.T) {
 	checkGolden(t, "table-piped.golden", run(1, "table"))
 	if left, _ := os.ReadDir(tmp); len(left) > 0 {
 		t.Errorf("temporary files left: %v", left)
+	}
+	if open, _ := safefile.TempInUse(); open > before {
+		t.Errorf("%d temporary files left open", open-before)
 	}
 }
