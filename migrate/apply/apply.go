@@ -65,8 +65,9 @@ type Options struct {
 	KeepOld bool
 	// Workers is how many scopes run at once (DefaultWorkers when < 1).
 	Workers int
-	// OnStep, when set, sees every step outcome as it happens (progress); it may be called
-	// from several goroutines at once.
+	// OnStep, when set, sees every step outcome as it happens (progress), those of units
+	// that continue one another (removals of one kind) once the last of them is done; it
+	// may be called from several goroutines at once.
 	OnStep func(scope *ScopeResult, step StepResult)
 	// OnScope, when set, sees every scope as it ends (progress); it may be called from
 	// several goroutines at once.
@@ -293,8 +294,8 @@ type scopeRun struct {
 	writes int
 	known  map[vocab.Phase]knownEntrypoint
 	// continuing is set while a unit runs that continues the one before it (continues):
-	// the read after that one stands for the read before this one. Its step outcomes are
-	// reported together (pending, OnStep) once the last unit of such a run ends, so no
+	// the read after that one stands for the read before this one. The step outcomes of
+	// such a run of units are reported together (pending, OnStep) once it is over, so no
 	// report comes between a read and the removal it stands before.
 	continuing bool
 	pending    []StepResult
@@ -316,13 +317,14 @@ func (r *scopeRun) run(ctx context.Context) error {
 		return nil
 	}
 	units := r.sc.units()
+	cont := r.sc.continued(units)
 	for i, u := range units {
-		r.continuing = i > 0 && r.sc.continues(units[i-1], u)
+		if !cont[i] && !u.steps[0].Manual {
+			r.report() // the run of units before it is over
+		}
+		r.continuing = cont[i]
 		if stopped, err := r.runUnit(ctx, u); stopped {
 			return err
-		}
-		if i+1 == len(units) || !r.sc.continues(u, units[i+1]) {
-			r.report()
 		}
 	}
 	// A dry run with a client reads back what the journal did too: what it says is left

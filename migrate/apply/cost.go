@@ -105,8 +105,9 @@ func estimate(p *migrate.Plan, keepOld bool, done map[string]Entry) costs {
 			}
 		}
 		units := sc.units()
+		cont := sc.continued(units)
 		for i, u := range units {
-			r.continuing = i > 0 && sc.continues(units[i-1], u)
+			r.continuing = cont[i]
 			c.unit(u)
 		}
 		if resumed {

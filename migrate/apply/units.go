@@ -84,6 +84,21 @@ func (sc *scope) continues(prev, next unit) bool {
 	return true
 }
 
+// continued marks the units that continue the last unit before them that sends something:
+// manual steps between them send nothing and do not part them.
+func (sc *scope) continued(units []unit) []bool {
+	out := make([]bool, len(units))
+	prev := -1
+	for i, u := range units {
+		if u.steps[0].Manual {
+			continue
+		}
+		out[i] = prev >= 0 && sc.continues(units[prev], u)
+		prev = i
+	}
+	return out
+}
+
 // runUnit carries out one unit: each step found done, held back or (dry run) only listed is
 // recorded so, the others are sent together. It reports whether the scope stopped, with
 // the error that ends the whole apply (nil when only the scope stops).
