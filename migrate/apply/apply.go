@@ -42,6 +42,7 @@ import (
 	"github.com/sunsetscan/sunset/migrate"
 	"github.com/sunsetscan/sunset/scanner/cfapi"
 	"github.com/sunsetscan/sunset/scanner/inventory"
+	"github.com/sunsetscan/sunset/scanner/vocab"
 )
 
 // DefaultWorkers is how many zones are applied at once by default.
@@ -64,8 +65,9 @@ type Options struct {
 	KeepOld bool
 	// Workers is how many scopes run at once (DefaultWorkers when < 1).
 	Workers int
-	// OnStep, when set, sees every step outcome as it happens (progress); it may be called
-	// from several goroutines at once.
+	// OnStep, when set, sees every step outcome as it happens (progress), those of units
+	// that continue one another (removals of one kind) once the last of them is done; it
+	// may be called from several goroutines at once.
 	OnStep func(scope *ScopeResult, step StepResult)
 	// OnScope, when set, sees every scope as it ends (progress); it may be called from
 	// several goroutines at once.
@@ -287,6 +289,16 @@ type scopeRun struct {
 	// the read back of a bulk call); unsure the paths written since without a read back.
 	lists  map[string]map[string]any
 	unsure map[string]bool
+	// writes counts the writes sent so far; known holds the entry points as last read or
+	// written (known.go).
+	writes int
+	known  map[vocab.Phase]knownEntrypoint
+	// continuing is set while a unit runs that continues the one before it (continues):
+	// the read after that one stands for the read before this one. The step outcomes of
+	// such a run of units are reported together (pending, OnStep) once it is over, so no
+	// report comes between a read and the removal it stands before.
+	continuing bool
+	pending    []StepResult
 }
 
 func (r *scopeRun) run(ctx context.Context) error {
@@ -297,13 +309,20 @@ func (r *scopeRun) run(ctx context.Context) error {
 	}
 	r.applied, r.done, r.held, r.befores = map[string]any{}, map[string]bool{}, map[string]bool{}, map[string]json.RawMessage{}
 	r.lists, r.unsure = map[string]map[string]any{}, map[string]bool{}
+	defer r.report()
 	if err := r.freshAtStart(ctx); err != nil {
 		return err
 	}
 	if r.res.Status == StatusStopped {
 		return nil
 	}
-	for _, u := range r.sc.units() {
+	units := r.sc.units()
+	cont := r.sc.continued(units)
+	for i, u := range units {
+		if !cont[i] && !u.steps[0].Manual {
+			r.report() // the run of units before it is over
+		}
+		r.continuing = cont[i]
 		if stopped, err := r.runUnit(ctx, u); stopped {
 			return err
 		}
@@ -426,8 +445,16 @@ func (r *scopeRun) record(out StepResult) {
 		r.res.LastSafe = out.ID // the last step actually done
 	}
 	if r.opts.OnStep != nil {
+		r.pending = append(r.pending, out)
+	}
+}
+
+// report hands the outcomes recorded since the last report to OnStep.
+func (r *scopeRun) report() {
+	for _, out := range r.pending {
 		r.opts.OnStep(r.res, out)
 	}
+	r.pending = r.pending[:0]
 }
 
 // stop ends the scope at st and journals why.

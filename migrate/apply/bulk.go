@@ -99,15 +99,20 @@ func (r *scopeRun) bulkAttempt(ctx context.Context, form bulkForm, steps []migra
 	if err := r.beginUnit(Entry{Kind: string(send[0].Kind), Method: form.method, Path: coll}, send, befores); err != nil {
 		return err
 	}
-	callErr := r.bulkCall(ctx, form, coll, send)
-	return r.bulkReadBack(ctx, coll, send, callErr, done)
+	answer, callErr := r.bulkCall(ctx, form, coll, send)
+	return r.bulkReadBack(ctx, coll, send, answer, callErr, done)
 }
 
-// bulkReadBack reads the collection after a bulk call and finishes each step it shows done.
-func (r *scopeRun) bulkReadBack(ctx context.Context, coll string, send []migrate.Step, callErr error, done map[string]StepResult) error {
-	back, err := r.relist(ctx, coll)
-	if err != nil {
-		return err
+// bulkReadBack finishes each step a bulk call shows done: in its answer, or else in the
+// collection read after it.
+func (r *scopeRun) bulkReadBack(ctx context.Context, coll string, send []migrate.Step, answer json.RawMessage, callErr error, done map[string]StepResult) error {
+	back, ok := r.bulkAnswered(coll, send, answer, callErr)
+	var err error
+	if !ok {
+		delete(r.lists, coll) // unknown until read
+		if back, err = r.relist(ctx, coll); err != nil {
+			return err
+		}
 	}
 	var took, gone []migrate.Step
 	for _, st := range send {
@@ -185,22 +190,61 @@ func bulkTook(st migrate.Step, back any) bool {
 }
 
 // bulkCall sends the bulk call for the steps: their bodies as a list, or their objects' ids
-// in the query. The collection is unknown from then until it is read back.
-func (r *scopeRun) bulkCall(ctx context.Context, form bulkForm, coll string, send []migrate.Step) error {
-	r.wrote(coll)
+// in the query. It returns the call's answer.
+func (r *scopeRun) bulkCall(ctx context.Context, form bulkForm, coll string, send []migrate.Step) (json.RawMessage, error) {
+	var answer json.RawMessage
 	if !form.list {
 		ids := make([]string, len(send))
 		for i, st := range send {
 			ids[i] = path.Base(st.Path)
 		}
-		return r.opts.Client.CallIDs(ctx, form.method, coll, ids, nil)
+		return answer, r.callIDs(ctx, form.method, coll, ids, &answer)
 	}
 	bodies := make([][]byte, len(send))
 	for i, st := range send {
 		bodies[i] = st.Body
 	}
 	body := append(append([]byte{'['}, bytes.Join(bodies, []byte{','})...), ']')
-	return r.opts.Client.Call(ctx, form.method, coll, body, nil)
+	return answer, r.call(ctx, form.method, coll, body, &answer)
+}
+
+// bulkAnswered is the collection after a bulk call as its answer shows it, kept as the
+// collection's last list: the list last read, with each object the call wrote as it answered
+// it (a bulk update answers the rules as written, a bulk deletion the ids it deleted). ok is
+// false when the call failed, the list is not known, or the answer does not show every
+// step's effect: the collection is read then.
+func (r *scopeRun) bulkAnswered(coll string, send []migrate.Step, answer json.RawMessage, callErr error) (map[string]any, bool) {
+	live := r.lists[coll]
+	if callErr != nil || live == nil || len(answer) == 0 {
+		return nil, false
+	}
+	v, err := decodeAny(answer)
+	items, ok := v.([]any)
+	if err != nil || !ok {
+		return nil, false
+	}
+	got := map[string]any{}
+	for _, it := range items {
+		if m, ok := it.(map[string]any); ok {
+			if id, ok := m["id"].(string); ok && id != "" {
+				got[coll+"/"+id] = m
+			}
+		}
+	}
+	for _, st := range send {
+		obj, ok := got[st.Path]
+		if !ok || (!deletes(st) && !bulkTook(st, obj)) {
+			return nil, false
+		}
+	}
+	for _, st := range send {
+		if deletes(st) {
+			r.seen(st.Path, nil)
+		} else {
+			r.seen(st.Path, got[st.Path])
+		}
+	}
+	return live, true
 }
 
 // finishInto journals a step done and puts its result into done.

@@ -372,3 +372,29 @@ func TestBulkCallsKeepToTheAPICaps(t *testing.T) {
 		t.Errorf("deleted in bulk calls of %v ids, want one for the rules and one for the filters", dels)
 	}
 }
+
+// TestBulkAnswerNotShowingTheChangeIsReadBack: a bulk pause is carried out but its answer
+// lists none of the rules it wrote (an API that answers short). The answer is not taken for
+// the read back: the collection is read once more, shows the pauses, and the zone finishes
+// done with that one read more than the estimate.
+func TestBulkAnswerNotShowingTheChangeIsReadBack(t *testing.T) {
+	data := seed.Demo()
+	a := serveThrough(t, data, emulator.Options{}, once(func(r *http.Request) bool {
+		return bulkCall(r, http.MethodPut, "firewall/rules")
+	}, func(w http.ResponseWriter, r *http.Request, next http.Handler) {
+		next.ServeHTTP(httptest.NewRecorder(), r) // carried out; answered short
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"success":true,"errors":[],"messages":[],"result":[]}`))
+	}))
+	p, before := a.plan()
+	sent := a.srv.Stats().Total
+	res := a.run(p, before, apply.Options{})
+	for _, s := range res.Scopes {
+		if s.Status != apply.StatusDone {
+			t.Errorf("%s: %s at %s (%s)", s.Name, s.Status, s.StoppedAt, s.Reason)
+		}
+	}
+	if got, want := a.srv.Stats().Total-sent, apply.EstimateRequests(p, false)+1; got != want {
+		t.Errorf("the apply sent %d requests, want %d: the estimate and one read of the list", got, want)
+	}
+}

@@ -12,15 +12,15 @@ import (
 )
 
 // confirmJournal runs before a resumed scope counts as done when the journal did some of
-// its steps: it re-reads the scope's targets (each entry point holds exactly the plan's
-// rules) and the objects the journal says it created, changed or deleted (a list per
+// its steps: it re-reads the scope's targets (each entry point holds the plan's rules; one
+// this run read or wrote with nothing written since is not read again) and the objects the journal says it created, changed or deleted (a list per
 // collection where the API has one). A journal replayed against an account it was not
 // written for (another API, another token's account, a restored backup) must not report
 // its scopes done. Each read that may pass is retried, like a step.
 func (r *scopeRun) confirmJournal(ctx context.Context) error {
 	var err error
 	for _, t := range r.sc.targets {
-		if err = r.retried(ctx, func() error { return r.verifyEntrypoint(ctx, t.Phase) }); err != nil {
+		if err = r.retried(ctx, func() error { return r.verifyEntrypoint(ctx, t.Phase, true) }); err != nil {
 			break
 		}
 	}
@@ -150,9 +150,14 @@ func (r *scopeRun) confirmObject(st migrate.Step, live any) error {
 }
 
 // confirmReads is how many reads confirmJournal makes when nothing fails and every list
-// is one page.
+// is one page: a target the run knows with nothing written since is not read again.
 func (r *scopeRun) confirmReads() int {
-	n := len(r.sc.targets)
+	n := 0
+	for _, t := range r.sc.targets {
+		if _, ok := r.fresh(t.Phase); !ok {
+			n++
+		}
+	}
 	for coll, steps := range r.journaled() {
 		if coll == "" {
 			n += len(steps)

@@ -179,7 +179,7 @@ func (r *scopeRun) postRule(ctx context.Context, st migrate.Step, x *ruleAdd, ru
 		return "", fmt.Errorf("%w: journal: %w", errFatal, err)
 	}
 	back := &inventory.Ruleset{}
-	callErr := r.opts.Client.Call(ctx, http.MethodPost, path, body, back)
+	callErr := r.call(ctx, http.MethodPost, path, body, back)
 	if callErr != nil || back.ID != x.live.ID {
 		var err error
 		if back, err = r.readEntrypoint(ctx, x.phase, x.live.ID); err != nil {
@@ -188,6 +188,7 @@ func (r *scopeRun) postRule(ctx context.Context, st migrate.Step, x *ruleAdd, ru
 	}
 	prev := x.live
 	x.live = back
+	r.learnt(x.phase, back) // the POST's answer, or the read after it
 	return newRuleID(x.phase, prev.Rules, back.Rules, rule), callErr
 }
 
@@ -332,7 +333,7 @@ func (r *scopeRun) keepEarlier(ctx context.Context, x *ruleAdd, rule inventory.R
 			continue
 		}
 		path := "/zones/" + r.sc.id + "/rulesets/" + x.live.ID + "/rules/" + c.ID
-		if err := r.opts.Client.Call(ctx, http.MethodDelete, path, nil, nil); err != nil && !cfapi.IsNotFound(err) {
+		if err := r.call(ctx, http.MethodDelete, path, nil, nil); err != nil && !cfapi.IsNotFound(err) {
 			return nil, false, err
 		}
 		r.notice("removed rule %s of the %s entry point: a second copy of %s that another run added at the same moment", c.ID, x.phase, ruleLabel(rule))
@@ -371,7 +372,7 @@ func (r *scopeRun) settleCopies(ctx context.Context, x *ruleAdd) (bool, error) {
 				continue // someone else's: named by keepEarlier, never deleted
 			}
 			path := "/zones/" + r.sc.id + "/rulesets/" + x.live.ID + "/rules/" + c.ID
-			if err := r.opts.Client.Call(ctx, http.MethodDelete, path, nil, nil); err != nil && !cfapi.IsNotFound(err) {
+			if err := r.call(ctx, http.MethodDelete, path, nil, nil); err != nil && !cfapi.IsNotFound(err) {
 				return removed, err
 			}
 			r.notice("removed rule %s of the %s entry point: a second copy of %s that another run added at the same moment", c.ID, x.phase, ruleLabel(c))

@@ -43,9 +43,7 @@ func (r *scopeRun) sourcesFresh(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		if coll != "" {
-			r.lists[coll] = live
-		}
+		r.lists[coll] = live // "": the objects read on their own
 		for _, p := range paths {
 			want := r.expected(p)
 			if want == nil || live[p] == nil || r.sc.changedAlready(p, live[p]) {
@@ -137,11 +135,15 @@ func (r *scopeRun) relist(ctx context.Context, coll string) (map[string]any, err
 	return live, nil
 }
 
-// current is the object at path as last read: from its collection's last list when nothing
-// was written to it since, else read now (nil when it does not exist).
+// current is the object at path as last read, when nothing was written to it since: from
+// its collection's last list, or from its own read before the scope's first write (an
+// object read on its own); else read now (nil when it does not exist).
 func (r *scopeRun) current(ctx context.Context, path string) (any, error) {
-	if live, ok := r.lists[collectionOf(path)]; ok && !r.unsure[path] {
-		return live[path], nil
+	coll := collectionOf(path)
+	if live, ok := r.lists[coll]; ok && !r.unsure[path] {
+		if obj, held := live[path]; held || coll != "" {
+			return obj, nil // a list holds every object of its collection: not there is gone
+		}
 	}
 	return r.read(ctx, path)
 }
@@ -159,8 +161,9 @@ func (r *scopeRun) readBack(ctx context.Context, path string) (any, error) {
 
 // seen keeps obj (nil: gone) as the last read of the object at path.
 func (r *scopeRun) seen(path string, obj any) {
-	if live, ok := r.lists[collectionOf(path)]; ok {
-		if obj == nil {
+	coll := collectionOf(path)
+	if live, ok := r.lists[coll]; ok {
+		if obj == nil && coll != "" {
 			delete(live, path)
 		} else {
 			live[path] = obj
@@ -181,16 +184,12 @@ func (r *scopeRun) answered(ctx context.Context, path string, answer json.RawMes
 	return r.readBack(ctx, path)
 }
 
-// wrote is called before a write to a listed collection (a bulk call) or to one object at
-// a path: what it writes to is unknown until read back.
-func (r *scopeRun) wrote(at string) {
-	switch {
-	case r.lists[at] != nil:
-		delete(r.lists, at) // a collection
-	default:
-		if r.unsure == nil {
-			r.unsure = map[string]bool{}
-		}
-		r.unsure[at] = true
+// wrote is called before a write to the object at path: it is unknown until read back (or
+// answered). A bulk call's objects are known again from its answer (bulkAnswered), or its
+// collection read back.
+func (r *scopeRun) wrote(path string) {
+	if r.unsure == nil {
+		r.unsure = map[string]bool{}
 	}
+	r.unsure[path] = true
 }

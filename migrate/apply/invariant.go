@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/sunsetscan/sunset/migrate"
 	"github.com/sunsetscan/sunset/scanner/vocab"
@@ -47,9 +48,8 @@ func (r *scopeRun) replacementsAround(ctx context.Context, steps []migrate.Step,
 			}
 		}
 	}
-	phases := r.invariantPhases(steps, after)
-	for _, p := range phases {
-		if err := r.verifyEntrypoint(ctx, p); err != nil {
+	for _, p := range r.invariantReads(steps, after) {
+		if err := r.verifyEntrypoint(ctx, p, false); err != nil {
 			return fmt.Errorf("replacements not in place around %s: %w", steps[0].ID, err)
 		}
 	}
@@ -70,6 +70,23 @@ func (r *scopeRun) invariantPhases(steps []migrate.Step, after bool) []vocab.Pha
 		return r.sc.targetPhases()
 	}
 	return r.sc.guardedOf(steps)
+}
+
+// invariantReads are the entry points replacementsAround reads around steps: its
+// invariantPhases, less, before steps that continue the unit before them (continuing), those
+// read right after that unit with nothing written since, which that read stands for. The
+// scope's first removal reads every target, even those the verify steps read just before:
+// the check right before the first removal is what finds a replacement removed after them
+// (TestReplacementRemovedBeforeARemoval).
+func (r *scopeRun) invariantReads(steps []migrate.Step, after bool) []vocab.Phase {
+	phases := r.invariantPhases(steps, after)
+	if after || !r.continuing || !r.replacedChecked {
+		return phases
+	}
+	return slices.DeleteFunc(slices.Clone(phases), func(p vocab.Phase) bool {
+		_, ok := r.fresh(p)
+		return ok
+	})
 }
 
 // lastRemoval reports whether no step after st removes an old protection in this run.
@@ -184,7 +201,7 @@ func (r *scopeRun) restore(ctx context.Context) []string {
 // only a replacement seen missing switches an old protection back on.
 func (r *scopeRun) guardsHold(ctx context.Context, st migrate.Step) bool {
 	for _, p := range r.sc.guardedPhases(st) {
-		err := r.verifyEntrypoint(ctx, p)
+		err := r.verifyEntrypoint(ctx, p, false)
 		var u *unsafeError
 		var s *staleError
 		if errors.As(err, &u) || errors.As(err, &s) {

@@ -95,7 +95,7 @@ func (r *scopeRun) createObject(ctx context.Context, st migrate.Step) (map[strin
 	var made struct {
 		ID string `json:"id"`
 	}
-	callErr := r.opts.Client.Call(ctx, st.Method, st.Path, st.Body, &made)
+	callErr := r.call(ctx, st.Method, st.Path, st.Body, &made)
 	if found, err = r.sameObjects(ctx, spec, st.Path, st.Body); err != nil {
 		return nil, "", err
 	}
@@ -134,7 +134,7 @@ func (r *scopeRun) keepEarliest(ctx context.Context, st migrate.Step, found []li
 			r.notice("%s/%s, written by someone else, does what %s made: both are there; remove one", st.Path, o.id, st.ID)
 			continue
 		}
-		if err := r.opts.Client.Call(ctx, http.MethodDelete, st.Path+"/"+o.id, nil, nil); err != nil && !cfapi.IsNotFound(err) {
+		if err := r.call(ctx, http.MethodDelete, st.Path+"/"+o.id, nil, nil); err != nil && !cfapi.IsNotFound(err) {
 			return listedObject{}, err
 		}
 		r.notice("removed %s/%s: a second copy of what %s creates, made by another run at the same moment", st.Path, o.id, st.ID)

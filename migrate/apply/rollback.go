@@ -121,7 +121,7 @@ func (r *scopeRun) undoCreateEntrypoint(ctx context.Context, phase vocab.Phase, 
 	if err != nil {
 		return err
 	}
-	live, err := r.opts.Client.GetEntrypointRuleset(ctx, r.sc.id, phase)
+	live, err := r.getEntrypoint(ctx, phase)
 	if err != nil || live == nil {
 		return err
 	}
@@ -130,10 +130,10 @@ func (r *scopeRun) undoCreateEntrypoint(ctx context.Context, phase vocab.Phase, 
 		return r.deleteRules(ctx, phase, live, ours)
 	}
 	path := "/zones/" + r.sc.id + "/rulesets/" + live.ID
-	if err := r.opts.Client.Call(ctx, http.MethodDelete, path, nil, nil); err != nil && !isGone(err) {
+	if err := r.call(ctx, http.MethodDelete, path, nil, nil); err != nil && !isGone(err) {
 		return err
 	}
-	back, err := r.opts.Client.GetEntrypointRuleset(ctx, r.sc.id, phase)
+	back, err := r.getEntrypoint(ctx, phase)
 	if err != nil {
 		return err
 	}
@@ -174,7 +174,7 @@ func (r *scopeRun) ourRules(live *inventory.Ruleset, want []inventory.RulesetRul
 func (r *scopeRun) deleteRules(ctx context.Context, phase vocab.Phase, live *inventory.Ruleset, ids []string) error {
 	for _, id := range ids {
 		path := "/zones/" + r.sc.id + "/rulesets/" + live.ID + "/rules/" + id
-		if err := r.opts.Client.Call(ctx, http.MethodDelete, path, nil, nil); err != nil && !isGone(err) {
+		if err := r.call(ctx, http.MethodDelete, path, nil, nil); err != nil && !isGone(err) {
 			return err
 		}
 	}
@@ -213,7 +213,7 @@ func (r *scopeRun) undoAddRule(ctx context.Context, st migrate.Step, rulesetID, 
 		return nil // never added
 	}
 	path := "/zones/" + r.sc.id + "/rulesets/" + rulesetID + "/rules/" + ruleID
-	if err := r.opts.Client.Call(ctx, http.MethodDelete, path, nil, nil); err != nil && !isGone(err) {
+	if err := r.call(ctx, http.MethodDelete, path, nil, nil); err != nil && !isGone(err) {
 		return err
 	}
 	back, err := r.readEntrypoint(ctx, t.Phase, rulesetID)
@@ -246,7 +246,7 @@ func (r *scopeRun) undoCreateObject(ctx context.Context, st migrate.Step, id str
 		}
 	}
 	path := st.Path + "/" + id
-	if err := r.opts.Client.Call(ctx, http.MethodDelete, path, nil, nil); err != nil && !isGone(err) {
+	if err := r.call(ctx, http.MethodDelete, path, nil, nil); err != nil && !isGone(err) {
 		return err
 	}
 	back, err := r.read(ctx, path)
@@ -322,7 +322,7 @@ func (r *scopeRun) undoUpdate(ctx context.Context, st migrate.Step, before json.
 			send, _ = json.Marshal(overlay(body, want))
 		}
 	}
-	if err := r.opts.Client.Call(ctx, st.Method, st.Path, send, nil); err != nil && !transient(err) {
+	if err := r.call(ctx, st.Method, st.Path, send, nil); err != nil && !transient(err) {
 		return err // a transient failure is settled by the read back
 	}
 	back, err := r.read(ctx, st.Path)

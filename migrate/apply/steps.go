@@ -58,17 +58,16 @@ func (r *scopeRun) attempt(ctx context.Context, st migrate.Step) (map[string]str
 }
 
 // handler is how apply carries out the steps of one migrate.Op: run sends the step and
-// reads it back, undo reverses it (nil: it cannot be), requests is what run sends once
-// when nothing is done yet and nothing fails, without the invariant's reads.
+// reads it back, undo reverses it (nil: it cannot be). What run sends is counted by
+// costWalk.step.
 type handler struct {
-	run      func(r *scopeRun, ctx context.Context, st migrate.Step, spec *migrate.KindSpec) (map[string]string, string, error)
-	undo     func(r *scopeRun, ctx context.Context, st migrate.Step, spec *migrate.KindSpec, t *touched) error
-	requests int
+	run  func(r *scopeRun, ctx context.Context, st migrate.Step, spec *migrate.KindSpec) (map[string]string, string, error)
+	undo func(r *scopeRun, ctx context.Context, st migrate.Step, spec *migrate.KindSpec, t *touched) error
 }
 
 // handlers has one entry per migrate.Op apply runs (TestEveryKindHasAHandler).
 var handlers = map[migrate.Op]handler{
-	migrate.OpVerify: {run: (*scopeRun).checkStep, requests: 1},
+	migrate.OpVerify: {run: (*scopeRun).checkStep},
 	migrate.OpCreateEntrypoint: {
 		run: func(r *scopeRun, ctx context.Context, st migrate.Step, spec *migrate.KindSpec) (map[string]string, string, error) {
 			return r.createEntrypoint(ctx, st, spec.Phase)
@@ -76,7 +75,6 @@ var handlers = map[migrate.Op]handler{
 		undo: func(r *scopeRun, ctx context.Context, _ migrate.Step, spec *migrate.KindSpec, t *touched) error {
 			return r.undoCreateEntrypoint(ctx, spec.Phase, t.created)
 		},
-		requests: 2, // read, the create call (its answer is the read back)
 	},
 	migrate.OpAddRule: {
 		run: func(r *scopeRun, ctx context.Context, st migrate.Step, _ *migrate.KindSpec) (map[string]string, string, error) {
@@ -89,7 +87,6 @@ var handlers = map[migrate.Op]handler{
 		undo: func(r *scopeRun, ctx context.Context, st migrate.Step, _ *migrate.KindSpec, t *touched) error {
 			return r.undoAddRule(ctx, st, rulesetOf(st), t.created["rule_id"])
 		},
-		requests: 2, // read, POST of the rule (its answer is the read back); a unit reads once
 	},
 	migrate.OpUpdate: {
 		run: func(r *scopeRun, ctx context.Context, st migrate.Step, spec *migrate.KindSpec) (map[string]string, string, error) {
@@ -102,15 +99,13 @@ var handlers = map[migrate.Op]handler{
 			}
 			return r.undoUpdate(ctx, st, before)
 		},
-		requests: 2, // read, write (its answer is the read back)
 	},
 	migrate.OpDelete: {
 		run: func(r *scopeRun, ctx context.Context, st migrate.Step, _ *migrate.KindSpec) (map[string]string, string, error) {
 			return r.deleteObject(ctx, st)
 		},
-		requests: 3, // read, DELETE, read back
 	},
-	migrate.OpVerifyObject: {run: (*scopeRun).checkObject, requests: 1},
+	migrate.OpVerifyObject: {run: (*scopeRun).checkObject},
 	migrate.OpCreate: {
 		run: func(r *scopeRun, ctx context.Context, st migrate.Step, _ *migrate.KindSpec) (map[string]string, string, error) {
 			return r.createObject(ctx, st)
@@ -118,13 +113,12 @@ var handlers = map[migrate.Op]handler{
 		undo: func(r *scopeRun, ctx context.Context, st migrate.Step, _ *migrate.KindSpec, t *touched) error {
 			return r.undoCreateObject(ctx, st, t.created["id"])
 		},
-		requests: 3, // list, POST, list
 	},
 }
 
 // checkStep is a verify step: the entry point holds the plan's rules, in order.
 func (r *scopeRun) checkStep(ctx context.Context, st migrate.Step, spec *migrate.KindSpec) (map[string]string, string, error) {
-	if err := r.verifyEntrypoint(ctx, spec.Phase); err != nil {
+	if err := r.verifyEntrypoint(ctx, spec.Phase, true); err != nil {
 		return nil, "", err
 	}
 	if _, _, err := r.finish(st, nil, false); err != nil {
@@ -160,15 +154,18 @@ func (r *scopeRun) before(phase vocab.Phase) *inventory.Ruleset {
 
 // verifyEntrypoint checks that the entry point holds the plan's rules, in order: each one
 // there, as the plan wrote it or as a rule that does the same (package meaning), whoever
-// wrote it. Rules someone else added besides are kept wherever they are, and named.
-func (r *scopeRun) verifyEntrypoint(ctx context.Context, phase vocab.Phase) error {
+// wrote it. Rules someone else added besides are kept wherever they are, and named. With
+// reuse, an entry point the run knows with nothing written since (fresh) is not read again.
+func (r *scopeRun) verifyEntrypoint(ctx context.Context, phase vocab.Phase, reuse bool) error {
 	_, want, err := r.target(phase)
 	if err != nil {
 		return err
 	}
-	rs, err := r.opts.Client.GetEntrypointRuleset(ctx, r.sc.id, phase)
-	if err != nil {
-		return err
+	rs, ok := r.fresh(phase)
+	if !reuse || !ok {
+		if rs, err = r.getEntrypoint(ctx, phase); err != nil {
+			return err
+		}
 	}
 	if rs == nil {
 		return unsafe("the %s entry point does not exist", phase)
@@ -187,13 +184,15 @@ func (r *scopeRun) verifyEntrypoint(ctx context.Context, phase vocab.Phase) erro
 // refuses when the phase has an entry point already, rather than with the step's PUT of the
 // phase's entry point, which would replace whatever it holds; an entry point that exists
 // (created since the scan, by anyone) gets the plan's rules added one at a time as to any
-// existing entry point, those that do what a rule there does not added again.
+// existing entry point, those that do what a rule there does not added again. It is read
+// first, though the create call would be refused: a run that finds the step done (an
+// applied plan applied again) sends no write at all.
 func (r *scopeRun) createEntrypoint(ctx context.Context, st migrate.Step, phase vocab.Phase) (map[string]string, string, error) {
 	_, want, err := r.target(phase)
 	if err != nil {
 		return nil, "", err
 	}
-	live, err := r.opts.Client.GetEntrypointRuleset(ctx, r.sc.id, phase)
+	live, err := r.getEntrypoint(ctx, phase)
 	if err != nil {
 		return nil, "", err
 	}
@@ -224,11 +223,12 @@ func (r *scopeRun) postEntrypoint(ctx context.Context, st migrate.Step, phase vo
 		return nil, false, fmt.Errorf("%w: journal: %w", errFatal, err)
 	}
 	back := &inventory.Ruleset{}
-	callErr := r.opts.Client.Call(ctx, http.MethodPost, path, body, back)
+	callErr := r.call(ctx, http.MethodPost, path, body, back)
 	if callErr == nil && back.ID != "" {
+		r.learnt(phase, back) // the answer is the entry point as created
 		return back, true, nil
 	}
-	live, err := r.opts.Client.GetEntrypointRuleset(ctx, r.sc.id, phase)
+	live, err := r.getEntrypoint(ctx, phase)
 	switch {
 	case err != nil:
 		return nil, false, err
@@ -297,7 +297,7 @@ func (sc *scope) targetByRuleset(id string) (migrate.Target, bool) {
 
 // readEntrypoint reads an entry point that must exist with the given id.
 func (r *scopeRun) readEntrypoint(ctx context.Context, phase vocab.Phase, id string) (*inventory.Ruleset, error) {
-	live, err := r.opts.Client.GetEntrypointRuleset(ctx, r.sc.id, phase)
+	live, err := r.getEntrypoint(ctx, phase)
 	if err != nil {
 		return nil, err
 	}
@@ -310,7 +310,7 @@ func (r *scopeRun) readEntrypoint(ctx context.Context, phase vocab.Phase, id str
 // read GETs the object at path, decoded; nil when it does not exist.
 func (r *scopeRun) read(ctx context.Context, path string) (any, error) {
 	var raw json.RawMessage
-	err := r.opts.Client.Call(ctx, http.MethodGet, path, nil, &raw)
+	err := r.call(ctx, http.MethodGet, path, nil, &raw)
 	if cfapi.IsNotFound(err) {
 		return nil, nil
 	}
@@ -387,7 +387,7 @@ func (r *scopeRun) updateObject(ctx context.Context, st migrate.Step, spec *migr
 	// The write answers with the object as written: that is the read back, unless the
 	// answer was lost or does not show the change.
 	var answer json.RawMessage
-	callErr := r.opts.Client.Call(ctx, st.Method, st.Path, st.Body, &answer)
+	callErr := r.call(ctx, st.Method, st.Path, st.Body, &answer)
 	back, err := r.answered(ctx, st.Path, answer, callErr, func(obj any) bool { return took(obj, body) })
 	if err != nil {
 		return nil, "", err
@@ -437,9 +437,13 @@ func (r *scopeRun) deleteObject(ctx context.Context, st migrate.Step) (map[strin
 		return nil, "", err
 	}
 	r.wrote(st.Path)
-	callErr := r.opts.Client.Call(ctx, st.Method, st.Path, st.Body, nil)
-	back, err := r.readBack(ctx, st.Path)
-	if err != nil {
+	// The API answering the DELETE is its read back: the object is gone. A failed call
+	// (an answer lost, a refusal) is read back.
+	callErr := r.call(ctx, st.Method, st.Path, st.Body, nil)
+	var back any
+	if callErr == nil {
+		r.seen(st.Path, nil)
+	} else if back, err = r.readBack(ctx, st.Path); err != nil {
 		return nil, "", err
 	}
 	if back != nil {

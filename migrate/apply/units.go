@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"path"
+	"slices"
 
 	"github.com/sunsetscan/sunset/migrate"
 	"github.com/sunsetscan/sunset/scanner/cfapi"
@@ -61,6 +62,41 @@ func joins(u unit, st migrate.Step) bool {
 		return st.Kind == last.Kind && rulesetOf(st) == rulesetOf(last)
 	}
 	return false
+}
+
+// continues reports whether the unit next continues prev, the unit before it: both pause (or
+// switch off) old protections, or both delete them, and the entry points that replace what
+// next removes are among those read right after prev. The read after prev then stands for
+// the read before next when nothing was written between them (invariantReads), and the
+// steps of both are reported together. A deletion never continues a pause: the pauses are
+// reported done, and the replacements read again, before the first deletion.
+func (sc *scope) continues(prev, next unit) bool {
+	a, b := prev.steps[0], next.steps[0]
+	if a.Manual || b.Manual || !removes(a) || !removes(b) || migrate.SpecOf(a).Op != migrate.SpecOf(b).Op {
+		return false
+	}
+	read := sc.guardedOf(prev.steps)
+	for _, p := range sc.guardedOf(next.steps) {
+		if !slices.Contains(read, p) {
+			return false
+		}
+	}
+	return true
+}
+
+// continued marks the units that continue the last unit before them that sends something:
+// manual steps between them send nothing and do not part them.
+func (sc *scope) continued(units []unit) []bool {
+	out := make([]bool, len(units))
+	prev := -1
+	for i, u := range units {
+		if u.steps[0].Manual {
+			continue
+		}
+		out[i] = prev >= 0 && sc.continues(units[prev], u)
+		prev = i
+	}
+	return out
 }
 
 // runUnit carries out one unit: each step found done, held back or (dry run) only listed is

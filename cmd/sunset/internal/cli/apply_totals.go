@@ -92,7 +92,7 @@ func (v *applyView) writeDryRunTotals(w io.Writer) {
 	n := apply.EstimateLeft(v.run.plan, v.run.keepOld, v.done())
 	reads := ""
 	if n > requests {
-		reads = fmt.Sprintf(": the %s above and %s reads (each object held to the snapshot before its write, each write read back)",
+		reads = fmt.Sprintf(": the %s above and %s reads (each object held to the snapshot before its write, the entry points read around each removal)",
 			thousands(requests), thousands(n-requests))
 	}
 	fmt.Fprintf(w, "The apply would send %s requests%s, %s.\n", thousands(n), reads, dryRunTime(n, v.run.rps))
