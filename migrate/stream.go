@@ -76,6 +76,41 @@ func (fr *Fragments) Add(key string, b []byte) error {
 	return nil
 }
 
+// AddJSON keeps v's compact JSON under key (HTML characters escaped when escapeHTML, as
+// json.Encoder does by default), IndentJSON indents it as it is written out. Compact, the encoding is one pass into encoding/json's
+// pooled buffer with no second, indented copy: zones whose plan is megabytes, planned at
+// once, held both (issue 39).
+func (fr *Fragments) AddJSON(key string, v any, escapeHTML bool) error {
+	enc := json.NewEncoder(fragmentWriter{fr: fr, key: key})
+	enc.SetEscapeHTML(escapeHTML)
+	return enc.Encode(v)
+}
+
+// fragmentWriter is the writer of AddJSON: json.Encoder writes each value in one call,
+// ended by a newline, which is not kept.
+type fragmentWriter struct {
+	fr  *Fragments
+	key string
+}
+
+func (w fragmentWriter) Write(b []byte) (int, error) {
+	if err := w.fr.Add(w.key, bytes.TrimSuffix(b, []byte("\n"))); err != nil {
+		return 0, err
+	}
+	return len(b), nil
+}
+
+// IndentJSON writes compact JSON (AddJSON's) to w as an Encoder with SetIndent(prefix,
+// indent) would have written it, without the newline; dst is reused and returned.
+func IndentJSON(w io.Writer, compact []byte, prefix, indent string, dst *bytes.Buffer) error {
+	dst.Reset()
+	if err := json.Indent(dst, compact, prefix, indent); err != nil {
+		return err
+	}
+	_, err := w.Write(dst.Bytes())
+	return err
+}
+
 // Get reads the bytes kept under key into buf (reused), false when there are none.
 func (fr *Fragments) Get(key string, buf []byte) ([]byte, bool, error) {
 	fr.mu.Lock()
@@ -137,27 +172,27 @@ const zoneIndent = "    "
 // Add records the outcome of BuildZone for one zone: its plan when ok, and the
 // fingerprints no step took. A zone added twice is an error.
 func (s *Spill) Add(zoneID string, zp ZonePlan, ok bool, unplanned []string) error {
-	var buf bytes.Buffer
-	if ok {
-		enc := json.NewEncoder(&buf)
-		enc.SetIndent(zoneIndent, "  ")
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(zp); err != nil {
-			return err
-		}
-		buf.Truncate(buf.Len() - 1) // Encode's newline: plan.json puts its own separators
-	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	if s.planned[zoneID] {
+		s.mu.Unlock()
 		return fmt.Errorf("plan: zone %s planned twice", zoneID)
 	}
 	s.planned[zoneID] = true
 	s.unplanned = append(s.unplanned, unplanned...)
-	if !ok || s.err != nil {
-		return s.err
+	err := s.err
+	s.mu.Unlock()
+	if !ok || err != nil {
+		return err
 	}
-	if s.err = s.fr.Add(zoneID, buf.Bytes()); s.err != nil {
+	// Encoded outside the spill's lock (the fragments have their own): zones planned at
+	// once encode at once. plan.json's indentation is put back as it is written.
+	err = s.fr.AddJSON(zoneID, zp, false) // as Plan.WriteJSON
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err != nil {
+		if s.err == nil {
+			s.err = err
+		}
 		return s.err
 	}
 	s.zones = append(s.zones, spilledZone{name: zp.ZoneName, id: zoneID, summary: zp.Summary, steps: len(zp.Steps)})
@@ -194,7 +229,7 @@ func (s *Spill) sorted() error {
 	return nil
 }
 
-// raw is the JSON of one spilled zone, as plan.json indents it.
+// raw is the compact JSON of one spilled zone.
 func (s *Spill) raw(z spilledZone, buf []byte) ([]byte, error) {
 	buf, _, err := s.fr.Get(z.id, buf)
 	return buf, err
@@ -294,7 +329,10 @@ func (s *Spill) WriteJSON(w io.Writer, head *Plan) error {
 	}
 	_, _ = bw.Write(whole.Bytes()[:at])
 	_, _ = bw.WriteString("\n  \"zones\": [\n" + zoneIndent)
-	var buf []byte
+	var (
+		buf      []byte
+		indented bytes.Buffer
+	)
 	for i, z := range s.zones {
 		var err error
 		if buf, err = s.raw(z, buf); err != nil {
@@ -303,7 +341,9 @@ func (s *Spill) WriteJSON(w io.Writer, head *Plan) error {
 		if i > 0 {
 			_, _ = bw.WriteString(",\n" + zoneIndent)
 		}
-		_, _ = bw.Write(buf)
+		if err := IndentJSON(bw, buf, zoneIndent, "  ", &indented); err != nil {
+			return err
+		}
 	}
 	_, _ = bw.WriteString("\n  ],\n")
 	_, _ = bw.Write(whole.Bytes()[at+len(marker):])

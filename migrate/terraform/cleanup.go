@@ -134,13 +134,16 @@ func (c *cleanupSet) flush() {
 	if len(c.group) == 0 {
 		return
 	}
-	// Each zone's part is formatted alone: a removed block has one attribute, so no
-	// alignment spans two zones. The file ends with one newline: a part's own are held
-	// until another part follows.
-	part := hclwrite.Format(removedBlocks(c.group))
-	body := bytes.TrimRight(part, "\n")
-	c.printf(&c.removed, "%s%s", strings.Repeat("\n", c.heldNL), body)
-	c.heldNL = len(part) - len(body)
+	// Each zone's part is formatted alone, removedChunk blocks at a time: a removed block
+	// has one attribute, so no alignment spans two blocks, and the formatter's tokens for a
+	// zone of thousands of old rules (megabytes) are never held at once. The file ends with
+	// one newline: a part's own are held until another part follows.
+	for i := 0; i < len(c.group); i += removedChunk {
+		part := hclwrite.Format(removedBlocks(c.group[i:min(i+removedChunk, len(c.group))], i == 0))
+		body := bytes.TrimRight(part, "\n")
+		c.printf(&c.removed, "%s%s", strings.Repeat("\n", c.heldNL), body)
+		c.heldNL = len(part) - len(body)
+	}
 	for _, r := range c.group {
 		if r.zone != c.shZone {
 			c.shZone = r.zone
@@ -165,11 +168,14 @@ func (c *cleanupSet) writeRemoved(w io.Writer) error {
 	return err
 }
 
-// removedBlocks is one zone's part of removed.tf, unformatted.
-func removedBlocks(blocks []retiredAddr) []byte {
+// removedBlocks is a part of one zone's removed.tf, unformatted: a removed block (destroy =
+// false) per old object, under the zone's heading when heading.
+func removedBlocks(blocks []retiredAddr, heading bool) []byte {
 	f := hclwrite.NewEmptyFile()
 	body := f.Body()
-	body.AppendUnstructuredTokens(comment("Zone " + blocks[0].zone + ": old resources the plan deletes through the API (plan.md). Rename the addresses if your configuration names them otherwise."))
+	if heading {
+		body.AppendUnstructuredTokens(comment("Zone " + blocks[0].zone + ": old resources the plan deletes through the API (plan.md). Rename the addresses if your configuration names them otherwise."))
+	}
 	for _, b := range blocks {
 		rb := body.AppendNewBlock("removed", nil).Body()
 		typ, name, _ := strings.Cut(b.address, ".")
@@ -179,6 +185,9 @@ func removedBlocks(blocks []retiredAddr) []byte {
 	}
 	return f.Bytes()
 }
+
+// removedChunk is how many removed blocks are formatted at once.
+const removedChunk = 64
 
 // writeStateRm writes CleanupDir/state-rm.sh: the same as removed.tf with `terraform state
 // rm`, which needs no provider and no configuration change.

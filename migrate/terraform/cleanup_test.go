@@ -2,6 +2,10 @@ package terraform
 
 import (
 	"bytes"
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/hcl/v2/hclwrite"
@@ -10,7 +14,8 @@ import (
 )
 
 // TestRemovedFileZoneByZone shows that removed.tf formatted a zone at a time is the file
-// formatted whole (terraform fmt on all of it), for several zones with several old objects.
+// formatted whole (terraform fmt on all of it), for several zones with several old objects,
+// one with more than are formatted at once.
 func TestRemovedFileZoneByZone(t *testing.T) {
 	c := newCleanupSet(false)
 	var raw bytes.Buffer
@@ -20,15 +25,24 @@ func TestRemovedFileZoneByZone(t *testing.T) {
 			{Type: "cloudflare_firewall_rule", ID: "fw-2"},
 			{Type: "cloudflare_filter", ID: "filter-long-id-" + z},
 		}}
+		if z == "b.example" { // more blocks than are formatted at once
+			for i := range 2*removedChunk + 5 {
+				zp.Retired = append(zp.Retired, migrate.Retired{Type: "cloudflare_firewall_rule", ID: fmt.Sprintf("fw-3-%03d", i)})
+			}
+		}
 		if err := c.add(zp); err != nil {
 			t.Fatal(err)
 		}
-		// The zone's blocks in the order add sorts them (type, then id), unformatted.
+		// The zone's blocks in the order add sorts them (type, then id), unformatted whole.
+		sorted := slices.Clone(zp.Retired)
+		slices.SortFunc(sorted, func(a, b migrate.Retired) int {
+			return cmp.Or(strings.Compare(a.Type, b.Type), strings.Compare(a.ID, b.ID))
+		})
 		var blocks []retiredAddr
-		for _, i := range []int{2, 1, 0} {
-			blocks = append(blocks, retiredAddr{zone: z, address: oldAddress(zp.Retired[i])})
+		for _, r := range sorted {
+			blocks = append(blocks, retiredAddr{zone: z, address: oldAddress(r)})
 		}
-		raw.Write(removedBlocks(blocks))
+		raw.Write(removedBlocks(blocks, true))
 	}
 	if err := c.end(); err != nil {
 		t.Fatal(err)

@@ -240,6 +240,12 @@ type Options struct {
 	// called from the workers, concurrently: it must be safe for concurrent use. Zones never
 	// started (an interrupted run) are not passed to it; they are in the snapshot.
 	OnZone func(*inventory.ZoneInventory)
+	// Admit, when set, is called before each zone is started and may wait: a consumer of
+	// OnZone slower than the collection (a plan built and verified zone by zone) holds the
+	// next zone back until it has room, so memory does not hold the zones read and not yet
+	// taken. An error (the context's) starts no more zones: the collection ends as an
+	// interrupted one.
+	Admit func(ctx context.Context) error
 	// Reuse, when set, is asked for each selected zone before it is scanned: a zone it
 	// returns with true is taken as read, without a request, and handed to OnZone like a
 	// collected one (see resume.go). It is called from the workers, concurrently.
@@ -557,7 +563,7 @@ func (c *collector) scan(ctx context.Context, accounts []inventory.AccountInvent
 		})
 	}
 	for i := range zones {
-		if !admit() {
+		if !c.admitted(ctx) || !admit() {
 			break
 		}
 		z := zones[i]
@@ -605,6 +611,11 @@ func (c *collector) scan(ctx context.Context, accounts []inventory.AccountInvent
 		}
 	}
 	return out
+}
+
+// admitted asks Options.Admit whether the next zone may start.
+func (c *collector) admitted(ctx context.Context) bool {
+	return c.opts.Admit == nil || c.opts.Admit(ctx) == nil
 }
 
 // handOver gives a collected zone to Options.OnZone and returns what the snapshot keeps of

@@ -3,11 +3,14 @@ package cli
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"runtime"
 	"sync"
+
+	"golang.org/x/sync/semaphore"
 
 	"github.com/sunsetscan/sunset/migrate"
 	"github.com/sunsetscan/sunset/migrate/verify"
@@ -27,11 +30,16 @@ type planStream struct {
 	// directory.
 	snap *migrate.Fragments
 	// busy bounds the zones planned at once to the processors: planning and verifying are
-	// processor work (a verification generates its requests, about 1.4 MB a zone), so more
-	// at once than processors only holds more memory, one zone's worth per collector worker.
-	busy chan struct{}
-	mu   sync.Mutex
-	err  error // the first failure of a zone's hand-over
+	// processor work, so more at once than processors only holds more memory. A zone with
+	// a large plan (heavyZone) takes every place: the plans and verifications of two zones
+	// of thousands of rules at once were most of a scan's peak memory (issue 39).
+	busy  *semaphore.Weighted
+	slots int64
+	// queue counts the zones handed over that wait for a place in busy: the collection
+	// starts no zone while as many wait as there are places (admit).
+	queue backlog
+	mu    sync.Mutex
+	err   error // the first failure of a zone's hand-over
 }
 
 // newPlanStream starts the plan of a scan that writes it to o.planDir or shows it in a
@@ -40,7 +48,8 @@ func newPlanStream(o *scanOptions) (*planStream, error) {
 	if o.planDir == "" && !showsPlan(o.formats) {
 		return nil, nil
 	}
-	ps := &planStream{opts: migrate.Options{AsOf: o.asOf, Catalog: o.catalog}, busy: make(chan struct{}, runtime.GOMAXPROCS(0))}
+	ps := &planStream{opts: migrate.Options{AsOf: o.asOf, Catalog: o.catalog}, slots: int64(runtime.GOMAXPROCS(0))}
+	ps.busy, ps.queue.max = semaphore.NewWeighted(ps.slots), runtime.GOMAXPROCS(0)
 	if o.verify {
 		// Whether a report shows it does not depend on the plan's content.
 		ps.where = verificationShownIn(o.planDir, o.formats, &migrate.Plan{})
@@ -74,14 +83,14 @@ func (ps *planStream) zone(z *inventory.ZoneInventory, findings []scanner.Findin
 	if ps.where != "" {
 		check = func(zp *migrate.ZonePlan, z *inventory.ZoneInventory) { zp.Verification = verify.Zone(zp, z) }
 	}
-	ps.busy <- struct{}{}
+	places := ps.places(z)
+	ps.queue.enter()
+	_ = ps.busy.Acquire(context.Background(), places) // never fails without a deadline
+	ps.queue.leave()
 	err := ps.plan.Zone(z, findings, ps.opts, check)
-	<-ps.busy
+	ps.busy.Release(places)
 	if err == nil && handedOver && ps.snap != nil {
-		var b []byte
-		if b, err = encodeZone(z); err == nil {
-			err = ps.snap.Add(z.Zone.ID, b)
-		}
+		err = ps.snap.AddJSON(z.Zone.ID, z, true) // as Snapshot.Write
 	}
 	if err != nil {
 		ps.mu.Lock()
@@ -89,6 +98,76 @@ func (ps *planStream) zone(z *inventory.ZoneInventory, findings []scanner.Findin
 			ps.err = err
 		}
 		ps.mu.Unlock()
+	}
+}
+
+// heavyObjects is how many objects that each make steps (firewall rules, filters, rate
+// limits, WAF overrides) make a zone's plan large: some 1,000 bytes of plan.json each, a few
+// times that in memory while it is built, verified and encoded.
+const heavyObjects = 200
+
+// heavyZone says whether z's plan is large enough to be built alone (planStream.busy).
+func heavyZone(z *inventory.ZoneInventory) bool {
+	return len(z.FirewallRules)+len(z.Filters)+len(z.RateLimits)+len(z.WAFOverrides) >= heavyObjects
+}
+
+// places is how many of busy's places z's plan takes: all of them for a heavy zone.
+func (ps *planStream) places(z *inventory.ZoneInventory) int64 {
+	if heavyZone(z) {
+		return ps.slots
+	}
+	return 1
+}
+
+// admit waits while the zones handed over that wait to be planned fill every place: the
+// collection (collect.Options.Admit) then starts no zone, since planning and verifying are
+// slower than reading when the API answers fast (--rps 0, or a small account), and each zone
+// read ahead would be held whole until its turn.
+func (ps *planStream) admit(ctx context.Context) error { return ps.queue.wait(ctx) }
+
+// backlog is a count of waiting zones that others can wait on to fall below max.
+type backlog struct {
+	mu   sync.Mutex
+	n    int
+	max  int
+	room chan struct{} // closed when n falls below max; nil while it is below
+}
+
+// enter counts one more zone waiting.
+func (b *backlog) enter() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.n++
+	if b.n == b.max {
+		b.room = make(chan struct{})
+	}
+}
+
+// leave counts one zone less, and wakes the waiters when that makes room.
+func (b *backlog) leave() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.n == b.max {
+		close(b.room)
+		b.room = nil
+	}
+	b.n--
+}
+
+// wait returns once fewer than max zones wait, or the context's error.
+func (b *backlog) wait(ctx context.Context) error {
+	for {
+		b.mu.Lock()
+		room := b.room
+		b.mu.Unlock()
+		if room == nil {
+			return nil
+		}
+		select {
+		case <-room:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
 	}
 }
 
@@ -156,17 +235,6 @@ func (ps *planStream) writeSnapshot(w io.Writer, snap *inventory.Snapshot) error
 // snapshotZoneIndent is the indentation of a zone inside a snapshot file (Snapshot.Write).
 const snapshotZoneIndent = "    "
 
-// encodeZone is a zone's JSON as Snapshot.Write indents it in "zones", without a newline.
-func encodeZone(z *inventory.ZoneInventory) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetIndent(snapshotZoneIndent, "  ")
-	if err := enc.Encode(z); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
-}
-
 // writeSnapshotFrom writes snap with the zones kept in fr whole, one at a time.
 func writeSnapshotFrom(w io.Writer, snap *inventory.Snapshot, fr *migrate.Fragments) error {
 	head := *snap
@@ -183,7 +251,10 @@ func writeSnapshotFrom(w io.Writer, snap *inventory.Snapshot, fr *migrate.Fragme
 	bw := bufio.NewWriter(w)
 	_, _ = bw.Write(whole.Bytes()[:at])
 	_, _ = bw.WriteString("\n  \"zones\": [")
-	var buf []byte
+	var (
+		buf      []byte
+		indented bytes.Buffer
+	)
 	for i := range snap.Zones {
 		z := &snap.Zones[i]
 		sep := ",\n" + snapshotZoneIndent
@@ -195,19 +266,23 @@ func writeSnapshotFrom(w io.Writer, snap *inventory.Snapshot, fr *migrate.Fragme
 		if buf, err = zoneJSON(fr, z, buf); err != nil {
 			return err
 		}
-		_, _ = bw.Write(buf)
+		if err := migrate.IndentJSON(bw, buf, snapshotZoneIndent, "  ", &indented); err != nil {
+			return err
+		}
 	}
 	_, _ = bw.WriteString("\n  ]")
 	_, _ = bw.Write(whole.Bytes()[at+len(marker):])
 	return bw.Flush()
 }
 
-// zoneJSON is a zone's JSON in the snapshot: the kept one, or the zone as the snapshot holds
-// it (never handed over: not started when the collection stopped). buf is reused.
+// zoneJSON is a zone's compact JSON: the kept one, or the zone as the snapshot holds it
+// (never handed over: not started when the collection stopped). buf is reused.
 func zoneJSON(fr *migrate.Fragments, z *inventory.ZoneInventory, buf []byte) ([]byte, error) {
 	buf, ok, err := fr.Get(z.Zone.ID, buf)
 	if ok || err != nil {
 		return buf, err
 	}
-	return encodeZone(z)
+	var b bytes.Buffer
+	err = json.NewEncoder(&b).Encode(z) // as Snapshot.Write, HTML escaped
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), err
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"io"
 	"os"
 	"path/filepath"
@@ -78,5 +79,62 @@ func sameFiles(t *testing.T, want, got string) {
 	}
 	if files < 4 {
 		t.Fatalf("compared %d files: want plan.json, plan.md, snapshot.json and terraform/", files)
+	}
+}
+
+// TestBacklogAdmitsWhileThereIsRoom shows the plan stream's hold on the collection: admit
+// lets a zone start while fewer zones wait to be planned than there are places, and holds
+// it back (here: returns the cancelled context's error instead of waiting) while as many
+// or more wait, until one of them leaves.
+func TestBacklogAdmitsWhileThereIsRoom(t *testing.T) {
+	held, cancel := context.WithCancel(context.Background())
+	cancel()
+	b := backlog{max: 2}
+	step := func(what string, wantRoom bool) {
+		t.Helper()
+		if err := b.wait(held); (err == nil) != wantRoom {
+			t.Fatalf("%s: wait gave %v, want room %v", what, err, wantRoom)
+		}
+	}
+	step("none waiting", true)
+	b.enter()
+	step("one waiting", true)
+	b.enter()
+	step("two waiting", false)
+	b.enter()
+	b.leave()
+	step("three came, one left", false)
+	b.leave()
+	step("one waiting again", true)
+
+	done := make(chan error)
+	b.enter()
+	go func() { done <- b.wait(context.Background()) }()
+	b.leave() // the waiter is woken by the room, whichever runs first
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestHeavyZonesPlanAlone pins which zones are planned with no other at once: those whose
+// firewall rules, filters, rate limits and WAF overrides reach heavyObjects.
+func TestHeavyZonesPlanAlone(t *testing.T) {
+	z := &inventory.ZoneInventory{
+		FirewallRules: make([]inventory.FirewallRule, heavyObjects/2),
+		Filters:       make([]inventory.Filter, heavyObjects/2-1),
+	}
+	if heavyZone(z) {
+		t.Errorf("a zone of %d objects is heavy", heavyObjects-1)
+	}
+	z.RateLimits = make([]inventory.RateLimit, 1)
+	if !heavyZone(z) {
+		t.Errorf("a zone of %d objects is not heavy", heavyObjects)
+	}
+	ps := &planStream{slots: 2}
+	if got := ps.places(z); got != 2 {
+		t.Errorf("a heavy zone takes %d places of 2, want all", got)
+	}
+	if got := ps.places(&inventory.ZoneInventory{}); got != 1 {
+		t.Errorf("a small zone takes %d places, want 1", got)
 	}
 }

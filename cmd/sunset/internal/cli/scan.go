@@ -222,7 +222,11 @@ func scanSource(ctx context.Context, s *Streams, o *scanOptions, keep bool, ps *
 	if !keep && o.snapshotIn == "" {
 		onZone = func(z *inventory.ZoneInventory) { scan(z, true) }
 	}
-	snap, target, err := readOrCollect(ctx, s, o, onZone)
+	var admit func(context.Context) error
+	if onZone != nil && ps != nil {
+		admit = ps.admit
+	}
+	snap, target, err := readOrCollect(ctx, s, o, onZone, admit)
 	if snap == nil {
 		return nil, scanner.Result{}, nil, "", err
 	}
@@ -258,12 +262,12 @@ func scanZone(live *scanner.Live, ps *planStream, z *inventory.ZoneInventory, ha
 // acquireSnapshot loads --snapshot or collects the whole account from the API. A non-nil
 // snapshot with a non-nil error means the collection was interrupted: report what was read.
 func acquireSnapshot(ctx context.Context, s *Streams, o *scanOptions) (*inventory.Snapshot, string, error) {
-	return readOrCollect(ctx, s, o, nil)
+	return readOrCollect(ctx, s, o, nil, nil)
 }
 
 // readOrCollect is acquireSnapshot handing each collected zone to onZone when it is set
-// (see collect.Options.OnZone).
-func readOrCollect(ctx context.Context, s *Streams, o *scanOptions, onZone func(*inventory.ZoneInventory)) (*inventory.Snapshot, string, error) {
+// (see collect.Options.OnZone), each zone started when admit lets it (Options.Admit).
+func readOrCollect(ctx context.Context, s *Streams, o *scanOptions, onZone func(*inventory.ZoneInventory), admit func(context.Context) error) (*inventory.Snapshot, string, error) {
 	if o.snapshotIn != "" {
 		f, err := openInput(o.snapshotIn, maxSavedFile)
 		if err != nil {
@@ -291,7 +295,7 @@ func readOrCollect(ctx context.Context, s *Streams, o *scanOptions, onZone func(
 	}
 	prog := newProgress(s, o.rps, copts.Workers)
 	copts.Progress = prog.update
-	copts.OnZone = onZone
+	copts.OnZone, copts.Admit = onZone, admit
 	finish, err := o.beginCollection(ctx, s, client, &copts)
 	if err != nil {
 		prog.done()
