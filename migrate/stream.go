@@ -100,6 +100,80 @@ func (w fragmentWriter) Write(b []byte) (int, error) {
 	return len(b), nil
 }
 
+// AddWith keeps under key what write writes. The fragments are locked meanwhile, so that
+// what write writes is one run of the file.
+func (fr *Fragments) AddWith(key string, write func(w io.Writer) error) error {
+	fr.mu.Lock()
+	defer fr.mu.Unlock()
+	cw := &countedWriter{w: fr.w}
+	err := write(cw)
+	if err == nil {
+		fr.at[key] = [2]int64{fr.off, cw.n}
+	}
+	fr.off += cw.n // a failed write's bytes stay in the file, under no key
+	return err
+}
+
+// countedWriter counts what goes through it.
+type countedWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countedWriter) Write(b []byte) (int, error) {
+	n, err := c.w.Write(b)
+	c.n += int64(n)
+	return n, err
+}
+
+// stepsMarker is a zone plan's steps, empty, in its compact JSON: no string holds it (their
+// quotes are escaped), and no member before it holds an object.
+var stepsMarker = []byte(`"steps":[]`)
+
+// writeZoneJSON writes zp's compact JSON, as json.Marshal without HTML escaping would, with its
+// steps encoded one at a time: a zone of thousands of old rules has megabytes of steps, and
+// encoding/json builds a whole value in memory before it writes any of it.
+func writeZoneJSON(w io.Writer, zp *ZonePlan) error {
+	head := *zp
+	head.Steps = []Step{}
+	var hb, sb bytes.Buffer
+	encode := func(buf *bytes.Buffer, v any) ([]byte, error) {
+		buf.Reset()
+		enc := json.NewEncoder(buf)
+		enc.SetEscapeHTML(false)
+		err := enc.Encode(v)
+		return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), err
+	}
+	b, err := encode(&hb, head)
+	if err != nil {
+		return err
+	}
+	at := bytes.Index(b, stepsMarker)
+	if at < 0 {
+		return fmt.Errorf("plan: zone %s: no steps in its JSON", zp.ZoneID)
+	}
+	split := at + len(stepsMarker) - 1 // before the closing bracket
+	if _, err := w.Write(b[:split]); err != nil {
+		return err
+	}
+	for i := range zp.Steps {
+		step, err := encode(&sb, &zp.Steps[i])
+		if err != nil {
+			return err
+		}
+		if i > 0 {
+			if _, err := w.Write([]byte{','}); err != nil {
+				return err
+			}
+		}
+		if _, err := w.Write(step); err != nil {
+			return err
+		}
+	}
+	_, err = w.Write(b[split:])
+	return err
+}
+
 // IndentJSON writes compact JSON (AddJSON's) to w as an Encoder with SetIndent(prefix,
 // indent) would have written it, without the newline; dst is reused and returned.
 func IndentJSON(w io.Writer, compact []byte, prefix, indent string, dst *bytes.Buffer) error {
@@ -186,7 +260,11 @@ func (s *Spill) Add(zoneID string, zp ZonePlan, ok bool, unplanned []string) err
 	}
 	// Encoded outside the spill's lock (the fragments have their own): zones planned at
 	// once encode at once. plan.json's indentation is put back as it is written.
-	err = s.fr.AddJSON(zoneID, zp, false) // as Plan.WriteJSON
+	if zp.Steps == nil {
+		err = s.fr.AddJSON(zoneID, zp, false) // as Plan.WriteJSON: "steps": null
+	} else {
+		err = s.fr.AddWith(zoneID, func(w io.Writer) error { return writeZoneJSON(w, &zp) })
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err != nil {

@@ -39,9 +39,15 @@ func spillPlan(t *testing.T, snap *inventory.Snapshot, res scanner.Result) (*mig
 
 // TestSpillPlanIsBuildPlan shows that a plan built, verified and spilled a zone at a time
 // writes the same plan.json and plan.md as the whole plan Build gives, and reads back as
-// that plan.
+// that plan: the demo, and a generated account whose zones have hundreds of steps (spilled
+// a step at a time).
 func TestSpillPlanIsBuildPlan(t *testing.T) {
-	snap := seed.Demo()
+	for _, snap := range []*inventory.Snapshot{seed.Demo(), seed.Generate(40, 3)} {
+		testSpillPlanIsBuildPlan(t, snap)
+	}
+}
+
+func testSpillPlanIsBuildPlan(t *testing.T, snap *inventory.Snapshot) {
 	// A file finding and a finding of a zone the snapshot does not hold: no step takes them.
 	res := scanner.ScanSnapshot(snap, nil, scanner.Options{AsOf: goldenAsOf})
 	res.Findings = append(res.Findings,
