@@ -119,6 +119,9 @@ func runScan(ctx context.Context, s *Streams, o *scanOptions) (err error) {
 		return collectErr
 	}
 	defer func() { _ = findings.Close() }() // a temporary file, removed on every return
+	if ps != nil {
+		defer tuneGC(s.Getenv, planWriteGCPercent)()
+	}
 	if o.sourceKind == reports.SourceDemo {
 		target = "" // the demo's loopback port changes every run; the kind says it all
 	}
