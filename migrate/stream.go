@@ -77,9 +77,8 @@ func (fr *Fragments) Add(key string, b []byte) error {
 }
 
 // AddJSON keeps v's compact JSON under key (HTML characters escaped when escapeHTML, as
-// json.Encoder does by default), IndentJSON indents it as it is written out. Compact, the encoding is one pass into encoding/json's
-// pooled buffer with no second, indented copy: zones whose plan is megabytes, planned at
-// once, held both (issue 39).
+// json.Encoder does by default), IndentJSON indents it as it is written out: compact, the
+// encoding is one pass into encoding/json's pooled buffer, with no second, indented copy.
 func (fr *Fragments) AddJSON(key string, v any, escapeHTML bool) error {
 	enc := json.NewEncoder(fragmentWriter{fr: fr, key: key})
 	enc.SetEscapeHTML(escapeHTML)
@@ -126,26 +125,33 @@ func (c *countedWriter) Write(b []byte) (int, error) {
 	return n, err
 }
 
-// stepsMarker is a zone plan's steps, empty, in its compact JSON: no string holds it (their
-// quotes are escaped), and no member before it holds an object.
-var stepsMarker = []byte(`"steps":[]`)
+// stepsMarker is a zone plan's steps, empty, in its JSON as plan.json indents it: no string
+// holds it (their quotes are escaped), and no member before it holds an object.
+var stepsMarker = []byte(`"steps": []`)
 
-// writeZoneJSON writes zp's compact JSON, as json.Marshal without HTML escaping would, with its
-// steps encoded one at a time: a zone of thousands of old rules has megabytes of steps, and
-// encoding/json builds a whole value in memory before it writes any of it.
+// writeZoneJSON writes zp's JSON as plan.json holds it (Plan.WriteJSON's indentation at the
+// depth of "zones", HTML not escaped, no newline after it) with its steps encoded one at a
+// time: a zone of thousands of old rules has megabytes of steps, and encoding/json builds a
+// whole value, then its indented copy, in memory before it writes any of it.
 func writeZoneJSON(w io.Writer, zp *ZonePlan) error {
-	head := *zp
-	head.Steps = []Step{}
 	var hb, sb bytes.Buffer
-	encode := func(buf *bytes.Buffer, v any) ([]byte, error) {
+	encode := func(buf *bytes.Buffer, v any, prefix string) ([]byte, error) {
 		buf.Reset()
 		enc := json.NewEncoder(buf)
 		enc.SetEscapeHTML(false)
+		enc.SetIndent(prefix, "  ")
 		err := enc.Encode(v)
 		return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), err
 	}
-	b, err := encode(&hb, head)
-	if err != nil {
+	head := *zp
+	if len(zp.Steps) > 0 {
+		head.Steps = []Step{}
+	}
+	b, err := encode(&hb, head, zoneIndent)
+	if err != nil || len(zp.Steps) == 0 {
+		if err == nil {
+			_, err = w.Write(b)
+		}
 		return err
 	}
 	at := bytes.Index(b, stepsMarker)
@@ -153,25 +159,47 @@ func writeZoneJSON(w io.Writer, zp *ZonePlan) error {
 		return fmt.Errorf("plan: zone %s: no steps in its JSON", zp.ZoneID)
 	}
 	split := at + len(stepsMarker) - 1 // before the closing bracket
+	member, element := zoneIndent+"  ", zoneIndent+"    "
 	if _, err := w.Write(b[:split]); err != nil {
 		return err
 	}
 	for i := range zp.Steps {
-		step, err := encode(&sb, &zp.Steps[i])
+		step, err := encode(&sb, &zp.Steps[i], element)
 		if err != nil {
 			return err
 		}
-		if i > 0 {
-			if _, err := w.Write([]byte{','}); err != nil {
-				return err
-			}
+		sep := ",\n" + element
+		if i == 0 {
+			sep = "\n" + element
+		}
+		if _, err := io.WriteString(w, sep); err != nil {
+			return err
 		}
 		if _, err := w.Write(step); err != nil {
 			return err
 		}
 	}
+	if _, err := io.WriteString(w, "\n"+member); err != nil {
+		return err
+	}
 	_, err = w.Write(b[split:])
 	return err
+}
+
+// CopyTo writes the bytes kept under key to w straight from the file, false when there are
+// none: what is copied is never held whole.
+func (fr *Fragments) CopyTo(w io.Writer, key string) (bool, error) {
+	fr.mu.Lock()
+	defer fr.mu.Unlock()
+	loc, ok := fr.at[key]
+	if !ok {
+		return false, nil
+	}
+	if err := fr.w.Flush(); err != nil {
+		return true, err
+	}
+	_, err := io.Copy(w, io.NewSectionReader(fr.f, loc[0], loc[1]))
+	return true, err
 }
 
 // IndentJSON writes compact JSON (AddJSON's) to w as an Encoder with SetIndent(prefix,
@@ -260,11 +288,7 @@ func (s *Spill) Add(zoneID string, zp ZonePlan, ok bool, unplanned []string) err
 	}
 	// Encoded outside the spill's lock (the fragments have their own): zones planned at
 	// once encode at once. plan.json's indentation is put back as it is written.
-	if zp.Steps == nil {
-		err = s.fr.AddJSON(zoneID, zp, false) // as Plan.WriteJSON: "steps": null
-	} else {
-		err = s.fr.AddWith(zoneID, func(w io.Writer) error { return writeZoneJSON(w, &zp) })
-	}
+	err = s.fr.AddWith(zoneID, func(w io.Writer) error { return writeZoneJSON(w, &zp) })
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err != nil {
@@ -307,7 +331,7 @@ func (s *Spill) sorted() error {
 	return nil
 }
 
-// raw is the compact JSON of one spilled zone.
+// raw is the JSON of one spilled zone, as plan.json indents it.
 func (s *Spill) raw(z spilledZone, buf []byte) ([]byte, error) {
 	buf, _, err := s.fr.Get(z.id, buf)
 	return buf, err
@@ -407,19 +431,11 @@ func (s *Spill) WriteJSON(w io.Writer, head *Plan) error {
 	}
 	_, _ = bw.Write(whole.Bytes()[:at])
 	_, _ = bw.WriteString("\n  \"zones\": [\n" + zoneIndent)
-	var (
-		buf      []byte
-		indented bytes.Buffer
-	)
 	for i, z := range s.zones {
-		var err error
-		if buf, err = s.raw(z, buf); err != nil {
-			return err
-		}
 		if i > 0 {
 			_, _ = bw.WriteString(",\n" + zoneIndent)
 		}
-		if err := IndentJSON(bw, buf, zoneIndent, "  ", &indented); err != nil {
+		if _, err := s.fr.CopyTo(bw, z.id); err != nil {
 			return err
 		}
 	}
