@@ -15,8 +15,8 @@ const scanGCPercent = 50
 // and reports: they are written from the spill a zone at a time, so what is live is the
 // findings and one zone's plan in its forms (decoded, rendered, formatted Terraform), and
 // the largest zone's, megabytes for thousands of old rules, would otherwise let the heap
-// grow by half of it again. The phase is a fifth of a planning scan's time; collecting twice
-// as often in it costs a few seconds at 1,000 zones. BenchmarkScanPlanPeakRSS measures it.
+// grow by half of it again (at 1,000 zones the writing's heap peak went from 67-71 MB to
+// 57 MB). BenchmarkScanPlanPeakRSS measures it.
 const planWriteGCPercent = 25
 
 // checkGCPercent is the collector's target for checks: a check holds one file per worker
