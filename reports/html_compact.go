@@ -104,11 +104,11 @@ type overviewBuilder struct {
 	ov       htmlPlanOverview
 	kinds    map[migrate.StepKind]int
 	patterns map[string]int
-	manual   []manualItem
+	manual   manualFolds
 }
 
 func newOverview() *overviewBuilder {
-	return &overviewBuilder{kinds: map[migrate.StepKind]int{}, patterns: map[string]int{}}
+	return &overviewBuilder{kinds: map[migrate.StepKind]int{}, patterns: map[string]int{}, manual: manualFolds{index: map[string]int{}}}
 }
 
 // scope adds the steps of one account or zone, its section's key and title.
@@ -116,6 +116,7 @@ func (b *overviewBuilder) scope(key, title string, steps []migrate.Step) {
 	ov := &b.ov
 	seen := map[migrate.StepKind]bool{}
 	var auto, byHand []string
+	ref := htmlRef{Href: "#plan-" + key, Text: title} // one copy of its strings for every fold naming it
 	for _, st := range steps {
 		i, ok := b.kinds[st.Kind]
 		if !ok {
@@ -134,10 +135,10 @@ func (b *overviewBuilder) scope(key, title string, steps []migrate.Step) {
 			}
 		}
 		if st.Manual {
-			b.manual = append(b.manual, manualItem{scope: htmlRef{Href: "#plan-" + key, Text: title}, step: htmlRef{Href: "#" + stepAnchor(key, st.ID), Text: textsafe.Sanitize(st.Title)}})
+			b.manual.add(ref, key, st)
 		}
 	}
-	ov.addPattern(b.patterns, auto, byHand, htmlRef{Href: "#plan-" + key, Text: title})
+	ov.addPattern(b.patterns, auto, byHand, ref)
 }
 
 // finish is the overview of every scope added: kinds and patterns the most frequent first.
@@ -145,7 +146,7 @@ func (b *overviewBuilder) finish() htmlPlanOverview {
 	ov := b.ov
 	slices.SortStableFunc(ov.Kinds, func(a, b htmlKindRow) int { return cmp.Compare(b.Steps, a.Steps) })
 	slices.SortStableFunc(ov.Patterns, func(a, b htmlPattern) int { return cmp.Compare(len(b.Scopes), len(a.Scopes)) })
-	ov.Manual = foldManual(b.manual)
+	ov.Manual = b.manual.finish()
 	return ov
 }
 
@@ -167,45 +168,68 @@ func (ov *htmlPlanOverview) addPattern(index map[string]int, auto, byHand []stri
 	ov.Patterns[i].Scopes = append(ov.Patterns[i].Scopes, ref)
 }
 
-// manualItem is a manual step of the plan and the zone or account it belongs to.
-type manualItem struct{ scope, step htmlRef }
+// manualFolds folds the plan's manual steps that read alike as the scopes come, the most
+// frequent first when finished. A fold lists the zones and accounts that have such steps
+// (with how many when more than one), not the steps: each zone's section lists its own. A
+// step alone links to itself. Only the first step of a fold is kept, not every step: a plan
+// of 50,000 zones has hundreds of thousands.
+type manualFolds struct {
+	index map[string]int // text pattern -> fold
+	folds []manualFold
+}
 
-// foldManual folds the plan's manual steps that read alike, the most frequent first. A fold
-// lists the zones and accounts that have such steps (with how many when more than one), not
-// the steps: each zone's section lists its own. A step alone links to itself.
-func foldManual(items []manualItem) []htmlFold {
-	index := map[string]int{}
-	var folds []htmlFold
-	var scopes [][]htmlRef
-	var counts []map[string]int
-	for _, it := range items {
-		pattern := textPattern(it.step.Text)
-		i, ok := index[pattern]
-		if !ok {
-			i = len(folds)
-			index[pattern] = i
-			folds = append(folds, htmlFold{Text: pattern, First: it.scope.Text + ": " + it.step.Text})
-			scopes, counts = append(scopes, nil), append(counts, map[string]int{})
-		}
-		folds[i].Items = append(folds[i].Items, htmlRef{Href: it.step.Href, Text: it.scope.Text + ": " + it.step.Text})
-		if counts[i][it.scope.Href] == 0 {
-			scopes[i] = append(scopes[i], it.scope)
-		}
-		counts[i][it.scope.Href]++
+// manualFold is one fold being made: its first step, and the scopes of its steps in the
+// order they come with how many each has (a scope's steps come together).
+type manualFold struct {
+	fold   htmlFold
+	first  htmlRef // the first step, "scope: step"
+	scopes []htmlRef
+	counts []int
+}
+
+// add files manual step st of the scope whose section is ref (key in anchors).
+func (m *manualFolds) add(ref htmlRef, key string, st migrate.Step) {
+	text := textsafe.Sanitize(st.Title)
+	pattern := textPattern(text)
+	i, ok := m.index[pattern]
+	if !ok {
+		i = len(m.folds)
+		m.index[pattern] = i
+		first := ref.Text + ": " + text
+		m.folds = append(m.folds, manualFold{
+			fold:  htmlFold{Text: pattern, First: first},
+			first: htmlRef{Href: "#" + stepAnchor(key, st.ID), Text: first},
+		})
 	}
-	for i := range folds {
-		if len(folds[i].Items) == 1 {
-			folds[i].Text = folds[i].Items[0].Text
+	f := &m.folds[i]
+	f.fold.Count++
+	if n := len(f.scopes); n > 0 && f.scopes[n-1].Href == ref.Href {
+		f.counts[n-1]++
+		return
+	}
+	f.scopes, f.counts = append(f.scopes, ref), append(f.counts, 1)
+}
+
+// finish is the folds, the most frequent first.
+func (m *manualFolds) finish() []htmlFold {
+	folds := make([]htmlFold, len(m.folds))
+	for i := range m.folds {
+		mf := &m.folds[i]
+		f := mf.fold
+		if f.Count == 1 {
+			f.Text, f.Count, f.Items = mf.first.Text, 0, []htmlRef{mf.first}
+			folds[i] = f
 			continue
 		}
-		folds[i].Count = len(folds[i].Items)
-		folds[i].Items = scopes[i]
-		for j, sc := range scopes[i] {
-			if n := counts[i][sc.Href]; n > 1 {
-				folds[i].Items[j].Text += " ×" + strconv.Itoa(n)
+		f.Items = mf.scopes
+		for j := range f.Items {
+			if n := mf.counts[j]; n > 1 {
+				f.Items[j].Text += " ×" + strconv.Itoa(n)
 			}
 		}
+		folds[i] = f
 	}
+	m.folds, m.index = nil, nil
 	slices.SortStableFunc(folds, func(a, b htmlFold) int { return cmp.Compare(b.Len(), a.Len()) })
 	return folds
 }

@@ -67,13 +67,23 @@ type firstStake struct {
 
 // firstBuilder ranks the zones and accounts with findings that are not suppressed by what
 // is at stake and how soon (firstOrder). The entries of zones are made as the page's one pass
-// over the plan's zones reaches them (zone); the others at once.
+// over the plan's zones reaches them (zone); the others at once. It keeps only the entries
+// that may still be among the first firstMaxEntries (top), not one per zone: a page of
+// 50,000 zones would otherwise hold 50,000 entries with their manual steps to show 25.
 type firstBuilder struct {
-	entries []htmlFirstEntry
-	groups  []*htmlGroup // the group of each entry
-	retired []int        // the endpoints of each entry's group that answer as retired
-	at      map[int][]int
+	top []htmlFirstEntry
+	// made counts the entries made, those top no longer holds included.
+	made int
+	// at holds the groups of the plan's zones, by the zone's place in the plan, until the
+	// pass reaches them.
+	at      map[int][]firstPending
 	hasPlan bool
+}
+
+// firstPending is a zone group whose entry is made when the pass reaches its zone's plan.
+type firstPending struct {
+	group   *htmlGroup
+	retired int // the endpoints of the group that answer as retired
 }
 
 // newFirst starts "what to do first" of groups and plan v (nil for none); nil for a files
@@ -83,20 +93,17 @@ func newFirst(groups []*htmlGroup, v migrate.PlanView, source string, retired ma
 		return nil
 	}
 	plans := indexPlan(v)
-	fb := &firstBuilder{at: map[int][]int{}, hasPlan: v != nil}
+	fb := &firstBuilder{at: map[int][]firstPending{}, hasPlan: v != nil}
 	for _, g := range groups {
 		if g.Total == 0 || (g.Kind != groupZone && g.Kind != groupAccount) {
 			continue
 		}
-		e := len(fb.entries)
-		fb.groups, fb.retired = append(fb.groups, g), append(fb.retired, retired[g.key])
 		if i, ok := plans.zoneOf(g.key); ok {
-			fb.at[i] = append(fb.at[i], e) // made when the pass reaches zone i
-			fb.entries = append(fb.entries, htmlFirstEntry{})
+			fb.at[i] = append(fb.at[i], firstPending{g, retired[g.key]}) // made when the pass reaches zone i
 			continue
 		}
 		sec, ok := plans.accountOf(g.key)
-		fb.entries = append(fb.entries, firstEntry(g, sec, ok, retired[g.key]))
+		fb.add(firstEntry(g, sec, ok, retired[g.key]))
 	}
 	return fb
 }
@@ -106,22 +113,36 @@ func (fb *firstBuilder) zone(i int, z *migrate.ZonePlan) {
 	if fb == nil {
 		return
 	}
-	for _, e := range fb.at[i] {
+	for _, p := range fb.at[i] {
 		sec := firstPlanOf{zonePlanKey(*z), z.Steps, z.Notes, z.Verification}
-		fb.entries[e] = firstEntry(fb.groups[e], sec, true, fb.retired[e])
+		fb.add(firstEntry(p.group, sec, true, p.retired))
+	}
+	delete(fb.at, i)
+}
+
+// add keeps entry e while it may be among the first firstMaxEntries. firstOrder is a total
+// order (ties fall to the anchor, unique to a group), so the first ones kept this way are
+// those a sort of every entry would put first.
+func (fb *firstBuilder) add(e htmlFirstEntry) {
+	fb.made++
+	fb.top = append(fb.top, e)
+	if len(fb.top) >= 2*firstMaxEntries {
+		slices.SortFunc(fb.top, firstOrder)
+		clear(fb.top[firstMaxEntries:]) // what is dropped is not kept alive by the array
+		fb.top = fb.top[:firstMaxEntries]
 	}
 }
 
 // finish ranks the entries, once every zone was seen; nil when there are none.
 func (fb *firstBuilder) finish() *htmlFirst {
-	if fb == nil || len(fb.entries) == 0 {
+	if fb == nil || fb.made == 0 {
 		return nil
 	}
-	entries := fb.entries
-	slices.SortStableFunc(entries, firstOrder)
+	entries := fb.top
+	slices.SortFunc(entries, firstOrder)
 	out := &htmlFirst{HasPlan: fb.hasPlan}
-	if len(entries) > firstMaxEntries {
-		out.More = len(entries) - firstMaxEntries
+	if fb.made > firstMaxEntries {
+		out.More = fb.made - firstMaxEntries
 		entries = entries[:firstMaxEntries]
 	}
 	for i := range entries {
