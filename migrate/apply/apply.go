@@ -229,8 +229,11 @@ type scope struct {
 	steps          []migrate.Step
 	index          map[string]int // step id -> position in steps
 	targets        []migrate.Target
-	zone           *inventory.ZoneInventory
-	account        *inventory.AccountInventory
+	// guards are the targets each step's dependencies write or verify (guardBits), nil
+	// when there are more targets than bits.
+	guards  []uint64
+	zone    *inventory.ZoneInventory
+	account *inventory.AccountInventory
 }
 
 func scopesOf(p *migrate.Plan, snap *inventory.Snapshot) []scope {
@@ -248,7 +251,9 @@ func scopesOf(p *migrate.Plan, snap *inventory.Snapshot) []scope {
 		out = append(out, scope{kind: "account", id: a.AccountID, name: a.AccountName, steps: a.Steps, index: indexSteps(a.Steps), account: accounts[a.AccountID]})
 	}
 	for _, z := range p.Zones {
-		out = append(out, scope{kind: "zone", id: z.ZoneID, name: z.ZoneName, steps: z.Steps, index: indexSteps(z.Steps), targets: z.Targets, zone: zones[z.ZoneID]})
+		sc := scope{kind: "zone", id: z.ZoneID, name: z.ZoneName, steps: z.Steps, index: indexSteps(z.Steps), targets: z.Targets, zone: zones[z.ZoneID]}
+		sc.guards = sc.guardBits()
+		out = append(out, sc)
 	}
 	return out
 }

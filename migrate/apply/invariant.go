@@ -134,12 +134,18 @@ func (sc *scope) guardedOf(steps []migrate.Step) []vocab.Phase {
 // of its replacements, a deletion on the pause). Every target when the plan names none.
 func (sc *scope) guardedPhases(st migrate.Step) []vocab.Phase {
 	found := map[vocab.Phase]bool{}
-	migrate.EachDependency(sc.steps, sc.index, st, func(dep migrate.Step) bool {
-		if p, ok := sc.phaseWritten(dep); ok {
-			found[p] = true
+	if i, ok := sc.index[st.ID]; ok && sc.guards != nil {
+		for j, t := range sc.targets {
+			found[t.Phase] = sc.guards[i]&(1<<j) != 0
 		}
-		return true
-	})
+	} else {
+		migrate.EachDependency(sc.steps, sc.index, st, func(dep migrate.Step) bool {
+			if p, ok := sc.phaseWritten(dep); ok {
+				found[p] = true
+			}
+			return true
+		})
+	}
 	var out []vocab.Phase
 	for _, t := range sc.targets { // in the plan's order
 		if found[t.Phase] {
@@ -148,6 +154,41 @@ func (sc *scope) guardedPhases(st migrate.Step) []vocab.Phase {
 	}
 	if len(out) == 0 {
 		return sc.targetPhases()
+	}
+	return out
+}
+
+// guardBits is, for each step of the scope, the targets written or verified by the steps it
+// depends on, directly or not: bit j for a step writing or verifying targets[j]'s phase
+// (every target of that phase). A checked plan's steps depend on earlier steps only, so
+// each step's set is its dependencies' sets and their own phases, computed once in order:
+// a zone of thousands of rules has thousands of removals that each depend on all its rules,
+// and a walk of the dependencies for each was quadratic in time and held the walk's queue.
+// nil when there are more targets than bits or a step depends on a later one (guardedPhases
+// then walks).
+func (sc *scope) guardBits() []uint64 {
+	if len(sc.targets) > 64 {
+		return nil
+	}
+	bitOf := map[vocab.Phase]uint64{}
+	for j, t := range sc.targets {
+		bitOf[t.Phase] |= 1 << j
+	}
+	out := make([]uint64, len(sc.steps))
+	for i, st := range sc.steps {
+		for _, id := range st.DependsOn {
+			d, ok := sc.index[id]
+			switch {
+			case !ok:
+				continue
+			case d >= i:
+				return nil
+			}
+			out[i] |= out[d]
+			if p, ok := sc.phaseWritten(sc.steps[d]); ok {
+				out[i] |= bitOf[p]
+			}
+		}
 	}
 	return out
 }
