@@ -2,6 +2,7 @@ package reports
 
 import (
 	"bytes"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -35,7 +36,7 @@ type htmlPlan struct {
 	// findings and want are what finish resolves the links to findings from: the report's
 	// findings and the fingerprints the page links to (Unplanned, and steps' Resolves).
 	findings *scanner.FindingList
-	want     map[string]bool
+	want     *findingIndex
 	// overview sums the plan up while the zones are counted (zone), until finish.
 	overview *overviewBuilder
 	// err is the first failure to read a zone of the plan while the template ranged over
@@ -139,12 +140,12 @@ func newHTMLPlan(v migrate.PlanView, r *Report, names accountNames, compact bool
 		return nil
 	}
 	p := v.Head()
-	out := &htmlPlan{Summary: planSummaryLine(p.Summary), findings: r.Findings, want: map[string]bool{}}
+	out := &htmlPlan{Summary: planSummaryLine(p.Summary), findings: r.Findings, want: newFindingIndex()}
 	if p.AsOf != "" && r.AsOf != "" && p.AsOf != r.AsOf {
 		out.Notes = append(out.Notes, fmt.Sprintf("The plan was made as of %s and the findings as of %s: steps may not match the findings above.", textsafe.Sanitize(p.AsOf), textsafe.Sanitize(r.AsOf)))
 	}
 	for _, fp := range p.Unplanned {
-		out.want[fp] = true
+		out.want.add(fp)
 	}
 	out.plan, out.head, out.names = v, p, names
 	out.HasSections = len(p.Accounts)+v.ZoneCount() > 0
@@ -176,7 +177,7 @@ func (h *htmlPlan) finish() *htmlPlan {
 	h.shared.number()
 	h.Shared = h.shared.list
 	h.Overview, h.overview = h.overview.finish(), nil
-	h.ref = findingRefs(h.findings, h.want)
+	h.ref = h.want.refs(h.findings)
 	h.findings, h.want = nil, nil
 	for _, fp := range h.head.Unplanned {
 		h.Unplanned = append(h.Unplanned, h.ref(fp))
@@ -192,7 +193,7 @@ func (h *htmlPlan) wants(steps []migrate.Step) {
 			continue
 		}
 		for _, fp := range st.Resolves {
-			h.want[fp] = true
+			h.want.add(fp)
 		}
 	}
 }
@@ -259,19 +260,76 @@ func (s *sharedTexts) ref(text string) *htmlRef {
 	return &htmlRef{Href: "#" + sh.Anchor, Text: sh.Label}
 }
 
-// findingRefs returns the link to the finding of a fingerprint among findings, or its plain
-// text when there is none. It keeps the links of the wanted fingerprints only, not the
-// findings: a large scan's are in a file.
-func findingRefs(findings *scanner.FindingList, want map[string]bool) func(fp string) htmlRef {
-	byFingerprint := map[string]htmlRef{}
-	for _, f := range findings.All() {
-		if fp := f.Fingerprint; fp != "" && want[fp] {
-			byFingerprint[fp] = htmlRef{Href: "#" + findingAnchor(&f), Text: textsafe.Sanitize(string(f.RuleID)) + ": " + resourceLabel(&f)}
+// findingIndex is the fingerprints the page links to and, once the findings were read
+// (refs), the place of each one's finding. A fingerprint as sunset writes it (32 hex digits)
+// is kept as its 16 bytes and the finding as its place, not as strings and links: a page
+// of 50,000 zones links hundreds of thousands.
+type findingIndex struct {
+	hex   map[[16]byte]int32
+	other map[string]int32 // any other spelling (a plan from another tool), whole
+}
+
+// notFound is the place of a fingerprint no finding has.
+const notFound = -1
+
+func newFindingIndex() *findingIndex {
+	return &findingIndex{hex: map[[16]byte]int32{}, other: map[string]int32{}}
+}
+
+// hexKey is fingerprint fp's 16 bytes, ok false when it is not 32 hex digits.
+func hexKey(fp string) (k [16]byte, ok bool) {
+	if len(fp) != 2*len(k) {
+		return k, false
+	}
+	_, err := hex.Decode(k[:], []byte(fp))
+	return k, err == nil
+}
+
+// add notes that the page links to the finding of fingerprint fp.
+func (x *findingIndex) add(fp string) {
+	if k, ok := hexKey(fp); ok {
+		x.hex[k] = notFound
+		return
+	}
+	x.other[fp] = notFound
+}
+
+// lookup is the place of fingerprint fp's finding (notFound before refs read it, or when
+// none has it); ok false when the page does not link to it.
+func (x *findingIndex) lookup(fp string) (place int32, ok bool) {
+	if k, isHex := hexKey(fp); isHex {
+		place, ok = x.hex[k]
+		return place, ok
+	}
+	place, ok = x.other[fp]
+	return place, ok
+}
+
+// place sets the place of fingerprint fp's finding (the last of several) when it is wanted.
+func (x *findingIndex) place(fp string, i int) {
+	if _, wanted := x.lookup(fp); !wanted {
+		return
+	}
+	if k, isHex := hexKey(fp); isHex {
+		x.hex[k] = int32(i)
+		return
+	}
+	x.other[fp] = int32(i)
+}
+
+// refs reads findings once for the places of the wanted fingerprints, and returns the link
+// to the finding of a fingerprint, or its plain text when there is none. The link is made
+// when asked, from the finding read again (a large scan's findings are in a file).
+func (x *findingIndex) refs(findings *scanner.FindingList) func(fp string) htmlRef {
+	for i, f := range findings.All() {
+		if f.Fingerprint != "" {
+			x.place(f.Fingerprint, i)
 		}
 	}
 	return func(fp string) htmlRef {
-		if ref, ok := byFingerprint[fp]; ok {
-			return ref
+		if i, ok := x.lookup(fp); ok && i != notFound {
+			f := findings.At(int(i))
+			return htmlRef{Href: "#" + findingAnchor(&f), Text: textsafe.Sanitize(string(f.RuleID)) + ": " + resourceLabel(&f)}
 		}
 		return htmlRef{Text: "finding " + textsafe.Sanitize(fp)}
 	}
