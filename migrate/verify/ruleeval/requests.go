@@ -5,6 +5,7 @@ import (
 	"maps"
 	"regexp"
 	"regexp/syntax"
+	"slices"
 	"strings"
 
 	"github.com/sunsetscan/sunset/scanner/expr"
@@ -32,22 +33,22 @@ func Requests(exprs []string, perRule, perSet int, seed int64) iter.Seq[celcheck
 			}
 			parts = append(parts, "("+expr.Print(e)+")")
 			gen := celcheck.GenerateRequests(e, perRule, seed+int64(i))
-			if !yieldAll(yield, gen) || !yieldAll(yield, regexMatches(e, gen)) {
+			if !yieldAll(yield, slices.Values(gen)) || !yieldAll(yield, slices.Values(regexMatches(e, gen))) {
 				return
 			}
 		}
 		if len(parts) > 0 {
 			// Parse keeps the whole tree when the only error is the length limit.
 			e, _ := expr.Parse(strings.Join(parts, " or "))
-			yieldAll(yield, celcheck.GenerateRequests(e, perSet, seed))
+			yieldAll(yield, celcheck.EachRequest(e, perSet, seed)) // drawn as judged: never all held
 		}
 	}
 }
 
 // yieldAll yields each request with the threat score every request carries today; false
 // when the consumer stopped.
-func yieldAll(yield func(celcheck.Request) bool, reqs []celcheck.Request) bool {
-	for _, r := range reqs {
+func yieldAll(yield func(celcheck.Request) bool, reqs iter.Seq[celcheck.Request]) bool {
+	for r := range reqs {
 		r[threatScoreField] = int64(0)
 		if !yield(r) {
 			return false

@@ -1,6 +1,7 @@
 package celcheck
 
 import (
+	"iter"
 	"math/rand/v2"
 	"net/netip"
 	"regexp/syntax"
@@ -31,27 +32,40 @@ type hints struct {
 // value, so an expression and its renamed translation see the same request.
 // The result depends only on e, n and seed.
 func GenerateRequests(e *expr.Expr, n int, seed int64) []Request {
-	env, err := sharedEnv()
-	if err != nil || n <= 0 {
-		return nil
-	}
-	rng := rand.New(rand.NewPCG(uint64(seed), 0x5eed))
-	gens := fieldGenerators(env, collectHints(e))
-	fields := env.fields.All()
-	out := make([]Request, n)
-	for i := range out {
-		req := make(Request, len(fields))
-		for _, g := range gens {
-			req[g.name] = genValue(rng, g.t, g.h, g.hinted)
-		}
-		for _, f := range fields {
-			if f.RenamedTo != "" {
-				req[f.Name] = req[f.RenamedTo]
-			}
-		}
-		out[i] = req
+	var out []Request
+	for req := range EachRequest(e, n, seed) {
+		out = append(out, req)
 	}
 	return out
+}
+
+// EachRequest yields GenerateRequests' requests one at a time as they are asked for, the
+// same ones in the same order: a consumer that judges each and lets it go never holds them
+// all (400 requests drawn from a zone of thousands of rules are megabytes).
+func EachRequest(e *expr.Expr, n int, seed int64) iter.Seq[Request] {
+	return func(yield func(Request) bool) {
+		env, err := sharedEnv()
+		if err != nil || n <= 0 {
+			return
+		}
+		rng := rand.New(rand.NewPCG(uint64(seed), 0x5eed))
+		gens := fieldGenerators(env, collectHints(e))
+		fields := env.fields.All()
+		for range n {
+			req := make(Request, len(fields))
+			for _, g := range gens {
+				req[g.name] = genValue(rng, g.t, g.h, g.hinted)
+			}
+			for _, f := range fields {
+				if f.RenamedTo != "" {
+					req[f.Name] = req[f.RenamedTo]
+				}
+			}
+			if !yield(req) {
+				return
+			}
+		}
+	}
 }
 
 // fieldGenerator is what one field's values are drawn from: its type and the hints of the
