@@ -72,13 +72,7 @@ printf '%s\n' "${COMPREPLY[@]}"
 			t.Parallel()
 			words := bashWords(tc.line)
 			args := append([]string{"-c", driver, "driver", tc.line, strconv.Itoa(len(words) - 1)}, words...)
-			cmd := exec.Command(bash, args...)
-			cmd.Dir = dir
-			out, err := cmd.Output()
-			if err != nil {
-				t.Fatalf("bash: %v\n%s", err, stderrOf(err))
-			}
-			checkCompletions(t, strings.Split(strings.TrimSpace(string(out)), "\n"), tc)
+			checkCompletions(t, completed(t, dir, bash, args...), tc)
 		})
 	}
 }
@@ -87,37 +81,56 @@ printf '%s\n' "${COMPREPLY[@]}"
 // completes each line with (complete -C).
 func TestFishCompletion(t *testing.T) {
 	t.Parallel()
-	fish, err := exec.LookPath("fish")
-	if err != nil {
-		t.Skip("fish is not installed; .ci/run installs it")
-	}
+	fish, script := shellAndScript(t, "fish", "sunset.fish")
 	dir := completionDir(t)
-	script := filepath.Join(t.TempDir(), "sunset.fish")
-	writeCompletionScript(t, "fish", script)
 	if out, err := exec.Command(fish, "--no-execute", script).CombinedOutput(); err != nil {
 		t.Fatalf("fish --no-execute: %v\n%s", err, out)
 	}
-	fishCases := append(slices.Clone(completionCases),
-		// fish completes whole words
+	for _, tc := range wholeWordCases() {
+		t.Run(tc.line, func(t *testing.T) {
+			t.Parallel()
+			checkCompletions(t, completed(t, dir, fish, "--no-config", "-c", "source $argv[1]; complete -C $argv[2]", script, tc.line), tc)
+		})
+	}
+}
+
+// wholeWordCases are the cases of a shell that completes whole words (fish, zsh), not what
+// follows the last ":" or "=" of one as bash does.
+func wholeWordCases() []completionCase {
+	return append(slices.Clone(completionCases),
 		completionCase{"sunset check --format=sa", []string{"--format=sarif"}, nil},
 		completionCase{"sunset check --format sarif:rep", []string{"sarif:report.json"}, nil},
 		completionCase{"sunset fix --zone-plan example.com=p", []string{"example.com=pro"}, nil},
 	)
-	for _, tc := range fishCases {
+}
+
+// TestZshCompletion loads `sunset completion zsh` in zsh and calls its function _sunset with
+// the words and CURRENT zsh sets when Tab is pressed on each line; _describe and _files,
+// which need a terminal's completion system, are replaced by functions that print what
+// they are given (the candidates, without descriptions) and the files they would offer.
+func TestZshCompletion(t *testing.T) {
+	t.Parallel()
+	zsh, script := shellAndScript(t, "zsh", "_sunset")
+	dir := completionDir(t)
+	const driver = `compdef() { : }
+_describe() {
+  local c
+  for c in "${(@P)4}"; do c=${c//\\:/$'\0'}; c=${c%%:*}; print -r -- "${c//$'\0'/:}"; done
+}
+_files() {
+  if [[ $1 == -/ ]]; then print -rl -- ${words[CURRENT]}*(N/); else print -rl -- ${words[CURRENT]}*(N); fi
+}
+source $1 || exit 1
+shift
+words=("$@")
+CURRENT=$#
+_sunset
+`
+	cases := append(wholeWordCases(), completionCase{"sunset apply ", []string{"plan"}, []string{"report.json"}})
+	for _, tc := range cases {
 		t.Run(tc.line, func(t *testing.T) {
 			t.Parallel()
-			cmd := exec.Command(fish, "--no-config", "-c", "source $argv[1]; complete -C $argv[2]", script, tc.line)
-			cmd.Dir = dir
-			out, err := cmd.Output()
-			if err != nil {
-				t.Fatalf("fish: %v\n%s", err, stderrOf(err))
-			}
-			var got []string
-			for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-				value, _, _ := strings.Cut(l, "\t")
-				got = append(got, value)
-			}
-			checkCompletions(t, got, tc)
+			checkCompletions(t, completed(t, dir, zsh, append([]string{"-f", "-c", driver, "zsh", script}, strings.Split(tc.line, " ")...)...), tc)
 		})
 	}
 }
@@ -155,6 +168,37 @@ func TestZshAndPowerShellScripts(t *testing.T) {
 			}
 		})
 	}
+}
+
+// shellAndScript is the path of shell, the test skipped without it, and a file named name
+// holding `sunset completion SHELL`.
+func shellAndScript(t *testing.T, shell, name string) (prog, script string) {
+	t.Helper()
+	prog, err := exec.LookPath(shell)
+	if err != nil {
+		t.Skipf("%s is not installed; .ci/run installs it", shell)
+	}
+	script = filepath.Join(t.TempDir(), name)
+	writeCompletionScript(t, shell, script)
+	return prog, script
+}
+
+// completed runs prog with args in dir and returns the lines it printed, each up to a tab
+// (where a description starts).
+func completed(t *testing.T, dir, prog string, args ...string) []string {
+	t.Helper()
+	cmd := exec.Command(prog, args...)
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%s: %v\n%s", filepath.Base(prog), err, stderrOf(err))
+	}
+	var got []string
+	for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		value, _, _ := strings.Cut(l, "\t")
+		got = append(got, value)
+	}
+	return got
 }
 
 // completionDir is a directory with a file and a directory to complete names from.

@@ -173,3 +173,17 @@ func TestTerminalWritesLinksAsCommands(t *testing.T) {
 		t.Errorf("scan's link to the cost topic is not written as a command:\n%s", text)
 	}
 }
+
+// readmeMaxLines is how long the README may be: an overview, with the reference in the topics.
+const readmeMaxLines = 250
+
+// TestREADMEIsShort: the README is at most readmeMaxLines lines.
+func TestREADMEIsShort(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(readme), "\n"); n > readmeMaxLines {
+		t.Errorf("the README has %d lines, more than %d: move the detail into a help topic", n, readmeMaxLines)
+	}
+}

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -81,13 +80,9 @@ func TestWorkflowUsingActionLints(t *testing.T) {
 	t.Parallel()
 	action := readFile(t, filepath.Join(actionDir(t), "action.yml"))
 	workflows := map[string][]byte{"testdata/ci/workflow.yml": readFile(t, filepath.Join(root(t), "testdata", "ci", "workflow.yml"))}
-	docs, _ := filepath.Glob(filepath.Join(root(t), "cmd", "sunset", "help", "*.md"))
-	for _, doc := range append(docs, filepath.Join(root(t), "README.md")) {
-		for i, block := range yamlBlocks(readFile(t, doc)) {
-			if strings.Contains(block, remoteAction) {
-				name := filepath.Base(doc) + " block " + strconv.Itoa(i+1)
-				workflows[name] = []byte(strings.ReplaceAll(block, remoteAction, localAction))
-			}
+	for name, block := range recipes(t) {
+		if strings.Contains(block, remoteAction) {
+			workflows[name] = []byte(strings.ReplaceAll(block, remoteAction, localAction))
 		}
 	}
 	if len(workflows) < 3 {
@@ -105,17 +100,6 @@ func TestWorkflowUsingActionLints(t *testing.T) {
 	if errs := lintWorkflow(t, action, []byte(bad)); !slices.ContainsFunc(errs, func(e string) bool { return strings.Contains(e, `"fail_on" is not defined`) }) {
 		t.Errorf("an input the action does not have: actionlint says %q", errs)
 	}
-}
-
-// yamlBlocks are the ```yaml blocks of a Markdown document that are workflows.
-func yamlBlocks(md []byte) []string {
-	var blocks []string
-	for _, m := range regexp.MustCompile("(?ms)^ *```yaml\n(.*?)^ *```").FindAllStringSubmatch(string(md), -1) {
-		if strings.Contains(m[1], "jobs:") {
-			blocks = append(blocks, m[1])
-		}
-	}
-	return blocks
 }
 
 // compositeKeys are the keys a composite action's run and uses steps may have (the runner's

@@ -1,8 +1,9 @@
 // Package ci tests where sunset runs in other projects' CI: the GitHub Action in
 // .github/actions/sunset (actionlint reads a workflow that uses it and the action's own
 // steps, its install script runs against a local copy of a release, and its steps run as the
-// runner runs a composite action, on a sample repository) and the pre-commit hooks of
-// .pre-commit-hooks.yaml (pre-commit runs them on sample git repositories).
+// runner runs a composite action, on a sample repository), the pre-commit hooks of
+// .pre-commit-hooks.yaml (pre-commit runs them on sample git repositories) and the CI
+// recipes of the documentation (each takes a release, and GitLab's job runs against one).
 package ci
 
 import (

@@ -65,7 +65,7 @@ func TestConfigSchemaAgreesWithLoader(t *testing.T) {
 
 // TestConfigSchemaAcceptsTheDocsExamples: every .sunset.yaml the documentation shows (a yaml
 // code block starting "# .sunset.yaml", in the README or a help topic) is valid, names the
-// schema as editors read it, and loads.
+// schema as editors read it, and loads; a block of .sunset.yaml keys alone starts so.
 func TestConfigSchemaAcceptsTheDocsExamples(t *testing.T) {
 	sch := compileConfigSchema(t)
 	docs := map[string]string{}
@@ -96,8 +96,61 @@ func TestConfigSchemaAcceptsTheDocsExamples(t *testing.T) {
 			}
 		}
 	}
+	for doc, text := range docs {
+		for _, m := range yamlBlock.FindAllStringSubmatch(text, -1) {
+			if !configExample.MatchString(m[0]) && isConfig(m[1]) {
+				t.Errorf("%s: a .sunset.yaml example that does not start \"# .sunset.yaml\" (so it is not checked):\n%s", doc, m[1])
+			}
+		}
+	}
 	if n == 0 {
 		t.Fatal("no .sunset.yaml example in the documentation")
+	}
+}
+
+// yamlBlock finds the YAML code blocks of a Markdown file.
+var yamlBlock = regexp.MustCompile("(?s)```yaml\n(.*?)```")
+
+// isConfig says whether a YAML document is a mapping of .sunset.yaml keys alone.
+func isConfig(block string) bool {
+	var doc map[string]any
+	if err := yaml.Unmarshal([]byte(block), &doc); err != nil || len(doc) == 0 {
+		return false
+	}
+	for key := range doc {
+		if !slices.ContainsFunc(repo.ConfigKeys(), func(k string) bool { return k == key || strings.HasPrefix(k, key+".") }) {
+			return false
+		}
+	}
+	return true
+}
+
+// TestConfigSchemaKeysAreTheLoaders: the schema's keys, rules' too, are those the loader reads.
+func TestConfigSchemaKeysAreTheLoaders(t *testing.T) {
+	type object struct {
+		Properties map[string]json.RawMessage `json:"properties"`
+	}
+	var doc object
+	if err := json.Unmarshal(schema.Config(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for key, raw := range doc.Properties {
+		var nested object
+		if err := json.Unmarshal(raw, &nested); err != nil {
+			t.Fatal(err)
+		}
+		if len(nested.Properties) == 0 {
+			got = append(got, key)
+		}
+		for sub := range nested.Properties {
+			got = append(got, key+"."+sub)
+		}
+	}
+	slices.Sort(got)
+	want := slices.Sorted(slices.Values(repo.ConfigKeys()))
+	if !slices.Equal(got, want) {
+		t.Errorf("the schema's keys %q, the loader's %q", got, want)
 	}
 }
 

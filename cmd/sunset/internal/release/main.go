@@ -96,8 +96,7 @@ func run(ctx context.Context, args []string, w io.Writer) error {
 		return err
 	}
 	defer func() { _ = os.RemoveAll(tmp) }()
-	// Every binary is built before DIR gets a file: DIR may be in the tree, where a new file
-	// would mark the builds after it as of a modified tree (vcs.modified).
+	// Every binary is built before DIR gets a file: a failed build leaves no partial release.
 	bins := make([]string, len(o.targets))
 	for i, t := range o.targets {
 		goos, goarch, _ := strings.Cut(t, "/")
@@ -175,10 +174,12 @@ func stamps(version, commit string, date time.Time) string {
 
 // buildBinary builds sunset for one platform into dir and returns its path. The environment
 // is the caller's but for what changes the output: the platform, cgo, the CPU levels and
-// GOFLAGS are set, the same for every build.
+// GOFLAGS are set, the same for every build. The go command's own VCS record is left out
+// (-buildvcs=false): it finds a clone's .git directory but not a worktree's .git file, so it
+// would make a worktree's release differ from a clone's; the stamps say the commit instead.
 func buildBinary(ctx context.Context, dir, goos, goarch, ldflags string) (string, error) {
 	out := filepath.Join(dir, goos+"-"+goarch, binaryName(goos))
-	cmd := exec.CommandContext(ctx, "go", "build", "-trimpath", "-buildvcs=true", "-ldflags", ldflags, "-o", out, "./cmd/sunset")
+	cmd := exec.CommandContext(ctx, "go", "build", "-trimpath", "-buildvcs=false", "-ldflags", ldflags, "-o", out, "./cmd/sunset")
 	cmd.Env = append(withoutBuildEnv(os.Environ()),
 		"GOOS="+goos, "GOARCH="+goarch, "CGO_ENABLED=0", "GOFLAGS=", "GOAMD64=v1", "GOARM64=v8.0", "GOEXPERIMENT=")
 	var stderr bytes.Buffer

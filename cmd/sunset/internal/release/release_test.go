@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -20,7 +21,8 @@ import (
 // commitDate is the date of the commit the end-to-end test releases.
 var commitDate = time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
 
-// TestReleaseIsReproducible runs .ci/release twice on one commit, in two clones at two paths:
+// TestReleaseIsReproducible runs .ci/release twice on one commit, in a repository and in a
+// worktree of it at another path (git keeps a worktree's .git as a file, not a directory):
 // the archives and SHA256SUMS are the same bytes; the binary inside says the version, the
 // commit, the commit's date and the Go version it was built with; a tree with changes is
 // refused. To keep CI's time it builds linux/amd64 only: a full release builds the six
@@ -34,7 +36,7 @@ func TestReleaseIsReproducible(t *testing.T) {
 	}
 	first := testRepository(t)
 	second := filepath.Join(t.TempDir(), "elsewhere", "sunset")
-	gitIn(t, "", "clone", "-q", first, second)
+	gitIn(t, first, "worktree", "add", "-q", "--detach", second)
 	var outs [2]string
 	for i, repo := range []string{first, second} {
 		outs[i] = filepath.Join(t.TempDir(), "dist")
@@ -233,4 +235,29 @@ func readFile(t *testing.T, path string) []byte {
 		t.Fatal(err)
 	}
 	return data
+}
+
+// TestReleaseTargets: a release without --targets builds linux, darwin and windows on amd64
+// and arm64; the version loses its v; a version that is not MAJOR.MINOR.PATCH is refused.
+func TestReleaseTargets(t *testing.T) {
+	o, err := parseArgs([]string{"--cwd", "/work", "v1.2.3-rc.1", "out"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, goos := range []string{"linux", "darwin", "windows"} {
+		for _, goarch := range []string{"amd64", "arm64"} {
+			want = append(want, goos+"/"+goarch)
+		}
+	}
+	slices.Sort(want)
+	got := slices.Sorted(slices.Values(o.targets))
+	if !slices.Equal(got, want) || o.version != "1.2.3-rc.1" || o.dir != filepath.Join("/work", "out") {
+		t.Errorf("parseArgs: targets %q, version %q, dir %q; want %q, 1.2.3-rc.1, /work/out", got, o.version, o.dir, want)
+	}
+	for _, bad := range [][]string{{"1.2"}, {"latest"}, {"--targets", "linux", "1.2.3"}, {}} {
+		if _, err := parseArgs(bad); err == nil {
+			t.Errorf("parseArgs(%q): no error", bad)
+		}
+	}
 }
