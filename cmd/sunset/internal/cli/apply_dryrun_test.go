@@ -67,13 +67,19 @@ func TestApplyAgainGoesOnFromItsJournal(t *testing.T) {
 }
 
 // TestResumeDryRunOfAFinishedJournal: --resume's dry run of a journal that did every step
-// says nothing is left, with no request estimate.
+// says nothing is left, with no request estimate, and where the manual steps left are
+// listed: beside the plan the journal applied, or in this command's JSON.
 func TestResumeDryRunOfAFinishedJournal(t *testing.T) {
 	_, base, _, journal := appliedPlanDir(t)
 	r := runSunset(t, demoEnv(), "apply", "--resume", journal, "--api-url", base, "--rps", "0", "--as-of", "2026-11-24")
 	if r.code != ExitOK || !strings.Contains(r.stdout, "\nNo changes: the journal ") || strings.Contains(r.stdout, "The apply would send") ||
 		strings.Contains(r.stdout, "Dry run:") {
 		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	manual := "  Each one, with what to do: the plan.md of the plan directory journal " + journal + " applied (the steps marked \"!\"), or `sunset apply --resume " + journal + " --format json` (scopes[].manual).\n"
+	next := regexp.MustCompile(`^sunset: next: sunset scan # what is left: \d+ manual steps, the plan\.md of the plan directory applied lists them$`)
+	if !strings.Contains(r.stdout, manual) || !next.MatchString(lastLine(r.stderr)) {
+		t.Errorf("where the manual steps are: want %q and a last line matching %s:\n%s%s", manual, next, r.stdout, r.stderr)
 	}
 	// Without credentials the account is not read, and the dry run says so.
 	r = runSunset(t, nil, "apply", "--resume", journal, "--api-url", base, "--rps", "0", "--as-of", "2026-11-24")

@@ -34,10 +34,15 @@ func summarizeApply(run *applyRun, res *apply.Result, asOf time.Time, cat *catal
 }
 
 // manualListAt says where the manual steps are listed one by one: next to the plan file
-// the apply read, else where sunset writes them.
-func manualListAt(planFile string) string {
+// the apply read; for a journal resumed, beside the plan it applied or in the JSON of this
+// run; else where sunset writes them.
+func manualListAt(planFile, journal string) string {
 	const json = `--format json (scopes[].manual)`
-	if planFile == "" {
+	switch {
+	case planFile == "" && journal != "":
+		return fmt.Sprintf("the plan.md of the plan directory journal %s applied (the steps marked \"!\"), or `sunset apply --resume %s --format json` (scopes[].manual)",
+			textsafe.Sanitize(journal), textsafe.Sanitize(journal))
+	case planFile == "":
 		return "`sunset plan --plan-dir DIR` writes them to DIR/plan.md; " + json
 	}
 	dir := filepath.Dir(planFile)
@@ -367,7 +372,10 @@ func (v *applyView) leftWords(o *applyOptions) string {
 	if v.sum.ManualSteps == 0 {
 		return "what is left"
 	}
-	at := "--format json lists them"
+	at := "`sunset plan --plan-dir DIR` lists them in DIR/plan.md"
+	if v.run.loaded != nil {
+		at = "the plan.md of the plan directory applied lists them"
+	}
 	if o.saved.plan != "" {
 		at = "plan.md lists them"
 		if filepath.Base(o.saved.plan) == planFile {
