@@ -109,8 +109,9 @@ func TestApplyDryRunSaysWhatCannotBeUndone(t *testing.T) {
 }
 
 // TestRollbackEndsWithWhyItStopped: the rollback of a whole apply stops in the zones whose
-// old objects the apply deleted; its last lines say so and what its exit 4 means, its dry
-// run too, and it ends with the next command.
+// old objects the apply deleted; each zone's line says what it undid and where it stopped,
+// its last lines say so and what its exit 4 means, its dry run too, and it ends with the
+// next command.
 func TestRollbackEndsWithWhyItStopped(t *testing.T) {
 	_, base, _, journal := appliedPlanDir(t)
 	stops := regexp.MustCompile(`(?m)^\d+ scopes? (would stop|stopped) at a deletion the apply made \(\d+ of them before undoing anything\): a deletion cannot be undone`)
@@ -121,6 +122,12 @@ func TestRollbackEndsWithWhyItStopped(t *testing.T) {
 	r := runSunset(t, demoEnv(), "apply", "--rollback", journal, "--api-url", base, "--rps", "0", "--yes")
 	if r.code != ExitIncomplete || !stops.MatchString(r.stdout) || !strings.HasPrefix(lastLine(r.stdout), "Exit 4: ") {
 		t.Fatalf("rollback: exit %d\n%s", r.code, r.stdout)
+	}
+	// Each scope says what it undid and where it stopped, never "last safe step: none"
+	// (a rollback keeps no safe step), nor its stop's step twice.
+	scope := regexp.MustCompile(`(?m)^zone \S+: undid \d+ steps?, then stopped at (\S+): the apply deleted it, and a deletion cannot be undone$`)
+	if !scope.MatchString(r.stdout) || strings.Contains(r.stdout, "last safe step") {
+		t.Errorf("the rollback's scopes do not say what they undid and where they stopped:\n%s", r.stdout)
 	}
 	if want := "sunset: next: sunset scan"; !strings.HasPrefix(lastLine(r.stderr), want) {
 		t.Errorf("the rollback ends %q, want %q", lastLine(r.stderr), want)

@@ -62,7 +62,7 @@ func (v *applyView) briefForm() (weight func(*apply.ScopeResult) int, line func(
 			return dryRunScopeLine(sc)
 		}, "The scopes with the most requests"
 	case v.run.rollback:
-		return func(sc *apply.ScopeResult) int { return sc.Count(apply.OutcomeUndone) }, scopeEndLine, "The scopes with the most undone"
+		return func(sc *apply.ScopeResult) int { return sc.Count(apply.OutcomeUndone) }, rollbackEndLine, "The scopes with the most undone"
 	}
 	return func(sc *apply.ScopeResult) int {
 		if sc.Status == apply.StatusPartial {
