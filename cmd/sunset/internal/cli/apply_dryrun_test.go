@@ -217,12 +217,20 @@ func TestApplyDryRunAtScale(t *testing.T) {
 	}
 }
 
-// TestRollbackDryRunCountsInWords: one step is "1 step".
+// TestRollbackDryRunCountsInWords: one step is "1 step", one scope "1 scope", and counts
+// have their thousands.
 func TestRollbackDryRunCountsInWords(t *testing.T) {
 	var out strings.Builder
 	writeRollbackDryRun(&out, &apply.ScopeResult{Scope: "zone", Name: "a.example", Steps: []apply.StepResult{{ID: "x", Method: "DELETE", Path: "/p", Outcome: apply.OutcomeWould}}})
 	if !strings.HasPrefix(out.String(), "zone a.example: the rollback would undo 1 step\n") {
 		t.Errorf("%q", out.String())
+	}
+	out.Reset()
+	v := &applyView{run: &applyRun{rollback: true}, res: &apply.Result{Rollback: true},
+		sum: apply.Summary{Deleted: 1, Restored: 1200, Scopes: apply.ScopeCounts{Done: 1}}}
+	v.writeRollbackTotals(&out)
+	if want := "\nRolled back: 1 deleted (what the apply created), 1,200 restored (as they were before it); 1 scope done, 0 stopped.\n"; out.String() != want {
+		t.Errorf("rollback totals %q, want %q", out.String(), want)
 	}
 }
 
