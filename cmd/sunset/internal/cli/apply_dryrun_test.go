@@ -255,13 +255,20 @@ func TestScanPlanDirAtScaleIsBrief(t *testing.T) {
 	}
 }
 
-// TestEveryCommandEndsWithItsFilesAndNext: scan, plan, verify, apply (dry run and --yes)
-// end with where their files went and the command to run next.
+// TestEveryCommandEndsWithItsFilesAndNext: scan (its dry run too), plan, verify, apply (dry
+// run and --yes) end with where their files went and the command to run next.
 func TestEveryCommandEndsWithItsFilesAndNext(t *testing.T) {
 	_, base := startEmulator(t, emulator.Options{AsOf: time.Date(2026, 11, 24, 0, 0, 0, 0, time.UTC)})
 	tmp := t.TempDir()
 	dir, snap, journal := filepath.Join(tmp, "plan"), filepath.Join(tmp, "snap.json"), filepath.Join(tmp, "j.journal")
 	live := []string{"--api-url", base, "--rps", "0", "--as-of", "2026-11-24"}
+	// The dry run's next is the scan it priced, with its flags, keeping the snapshot and plan.
+	priced := runSunset(t, demoEnv(), append([]string{"scan", "--dry-run", "--zone", "shop.example"}, live...)...)
+	if last := lastLine(priced.stderr); priced.code != ExitOK || !strings.HasPrefix(last, "sunset: next: sunset scan ") || strings.Contains(last, "--dry-run") ||
+		!strings.Contains(last, " --zone shop.example ") || !strings.Contains(last, " --rps 0 ") ||
+		!strings.HasSuffix(last, " --snapshot-out snap.jsonl --plan-dir plan/ # the scan priced here: its snapshot kept, its plan written") {
+		t.Errorf("scan --dry-run: exit %d, stderr ends %q", priced.code, last)
+	}
 	for _, c := range []struct {
 		args        []string
 		wrote, next string
