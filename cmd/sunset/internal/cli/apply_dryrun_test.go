@@ -269,6 +269,16 @@ func TestEveryCommandEndsWithItsFilesAndNext(t *testing.T) {
 		!strings.HasSuffix(last, " --snapshot-out snap.jsonl --plan-dir plan/ # the scan priced here: its snapshot kept, its plan written") {
 		t.Errorf("scan --dry-run: exit %d, stderr ends %q", priced.code, last)
 	}
+	// An API given by SUNSET_API_URL stays there, out of the command.
+	t.Setenv("SUNSET_API_URL", base)
+	env := demoEnv()
+	env["SUNSET_API_URL"] = base
+	if r := runSunset(t, env, "scan", "--dry-run", "--rps", "0"); r.code != ExitOK || lastLine(r.stderr) != "sunset: next: sunset scan --rps 0 --snapshot-out snap.jsonl --plan-dir plan/ # the scan priced here: its snapshot kept, its plan written" {
+		t.Errorf("scan --dry-run with SUNSET_API_URL: exit %d, stderr ends %q", r.code, lastLine(r.stderr))
+	}
+	if err := os.Unsetenv("SUNSET_API_URL"); err != nil { // t.Setenv restores it after the test
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		args        []string
 		wrote, next string

@@ -84,7 +84,7 @@ func resolveScan(c *ucli.Context, s *Streams) (*scanOptions, error) {
 	}
 	switch {
 	case o.live() && o.inc.dryRun:
-		o.resumeCmd = pricedCommand(c, o.inc, o.snapshotOut, o.planDir)
+		o.resumeCmd = pricedCommand(c, s.Getenv, o.inc, o.snapshotOut, o.planDir)
 	case o.live():
 		o.resumeCmd = resumeCommand(c, o.snapshotOut, o.planDir, o.asOf)
 	}

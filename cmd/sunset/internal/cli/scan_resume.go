@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"sort"
 	"strings"
@@ -342,11 +343,17 @@ func resumeCommand(c *ucli.Context, snapshotOut, planDir string, asOf time.Time,
 // it names itself.
 var pricedSkips = map[string]bool{"dry-run": true, "snapshot-out": true, flagPlanDir: true, "plan": true, "out-dir": true, "help": true}
 
-// pricedCommand is the scan a dry run priced: its command line without --dry-run, keeping
-// its snapshot and writing its plan (to the files it names, else the README's snap.jsonl and
-// plan/; a resumed scan writes its snapshot to the one it continues).
-func pricedCommand(c *ucli.Context, inc *incremental, snapshotOut, planDir string) string {
-	args := append([]string{"sunset", "scan"}, givenFlags(c, pricedSkips)...)
+// pricedCommand is the scan a dry run priced: its command line without --dry-run (and
+// without the --api-url SUNSET_API_URL gives it), keeping its snapshot and writing its plan
+// (to the files it names, else the README's snap.jsonl and plan/; a resumed scan writes its
+// snapshot to the one it continues).
+func pricedCommand(c *ucli.Context, getenv func(string) string, inc *incremental, snapshotOut, planDir string) string {
+	skip := pricedSkips
+	if url := getenv("SUNSET_API_URL"); url != "" && url == c.String("api-url") {
+		skip = maps.Clone(pricedSkips)
+		skip["api-url"] = true
+	}
+	args := append([]string{"sunset", "scan"}, givenFlags(c, skip)...)
 	if inc.resume == "" {
 		args = append(args, "--snapshot-out", shellWord(cmp.Or(snapshotOut, "snap.jsonl")))
 	}
