@@ -113,8 +113,10 @@ func foldRefs(items []foldItem) []htmlRef {
 	return out
 }
 
-// trimCommonWords drops the words every text begins with and those every text ends with;
-// the texts are returned whole when that would leave one of them empty.
+// trimCommonWords drops the words every text begins with and those every text ends with,
+// never into a quoted name ("rate limit 6" and "rate limit 7" keep their quotes and words:
+// `"rate limit 6" (…)`, not `6" (…)`); the texts are returned whole when that would leave
+// one of them empty.
 func trimCommonWords(texts []string) []string {
 	words := make([][]string, len(texts))
 	for i, t := range texts {
@@ -125,9 +127,15 @@ func trimCommonWords(texts []string) []string {
 	for head < len(shortest) && all(words, func(w []string) bool { return w[head] == shortest[head] }) {
 		head++
 	}
+	for head > 0 && quotes(shortest[:head])%2 == 1 {
+		head-- // back to the word that opens the quote
+	}
 	tail := 0
 	for head+tail < len(shortest) && all(words, func(w []string) bool { return w[len(w)-1-tail] == shortest[len(shortest)-1-tail] }) {
 		tail++
+	}
+	for tail > 0 && quotes(shortest[len(shortest)-tail:])%2 == 1 {
+		tail--
 	}
 	if head+tail >= len(shortest) {
 		return texts
@@ -137,6 +145,15 @@ func trimCommonWords(texts []string) []string {
 		out[i] = strings.Join(w[head:len(w)-tail], " ")
 	}
 	return out
+}
+
+// quotes counts the double quotes in words.
+func quotes(words []string) int {
+	n := 0
+	for _, w := range words {
+		n += strings.Count(w, `"`)
+	}
+	return n
 }
 
 func all[T any](xs []T, ok func(T) bool) bool {

@@ -168,6 +168,17 @@ func TestFoldAlike(t *testing.T) {
 	if got := trimCommonWords([]string{"same text", "same text"}); !slices.Equal(got, []string{"same text", "same text"}) {
 		t.Errorf("identical texts trimmed to %q", got)
 	}
+	// Names that begin or end alike keep their quotes and every word inside them.
+	got = foldAlike([]foldItem{
+		{ref: htmlRef{Text: `Keep rate limit "rate limit 6" (0123456789abcdef0123) until it can be migrated`}},
+		{ref: htmlRef{Text: `Keep rate limit "rate limit 7" (fedcba98765432100000) until it can be migrated`}},
+	})
+	if items := []string{got[0].Items[0].Text, got[0].Items[1].Text}; !slices.Equal(items, []string{`"rate limit 6" (0123456789abcdef0123)`, `"rate limit 7" (fedcba98765432100000)`}) {
+		t.Errorf("items alike in their names read %q", items)
+	}
+	if got := trimCommonWords([]string{`Pause "old rule" now`, `Pause "new rule" now`}); !slices.Equal(got, []string{`"old rule"`, `"new rule"`}) {
+		t.Errorf("names ending alike trimmed to %q", got)
+	}
 }
 
 // TestKindWords checks every kind of step has words, and the page uses them.

@@ -840,7 +840,7 @@ func TestHTMLWhatToDoFirst(t *testing.T) {
 		`<li><a href="#step-zone-023e105f4ecef8ad9ca31a8372d0c353-dns-settings_2estop-old-endpoint">Stop using the old endpoint</a></li>`,
 		`<li>the free plan allows 1 rate limiting rules`,
 		`<a href="#plan-zone-9a7806061c88ada191ed06f989cc3dac" class="muted">plan</a>`,
-		`<p class="first-label bad"><strong>Check:</strong> 7 of 200 generated requests decided otherwise (2 not declared by the plan).</p>`,
+		`<p class="first-label bad"><strong>Verification:</strong> 7 of 200 generated requests decided otherwise (2 not declared by the plan).</p>`,
 	} {
 		if !strings.Contains(sec, want) {
 			t.Errorf("what to do first lacks %q", want)

@@ -221,7 +221,7 @@ func runApply(ctx context.Context, s *Streams, o *applyOptions) error {
 		return applyOutcome(ctx, s, err, res, run, opts)
 	}
 	v := &applyView{run: run, res: res, sum: summarizeApply(run, res, opts.asOf, opts.catalog), client: client,
-		manualAt: manualListAt(o.saved.plan), journal: o.journalPath()}
+		manualAt: manualListAt(o.saved.plan, o.journalIn), journal: o.journalPath()}
 	if werr := v.writeOutputs(s, o.formats); werr != nil {
 		return werr
 	}

@@ -67,13 +67,19 @@ func TestApplyAgainGoesOnFromItsJournal(t *testing.T) {
 }
 
 // TestResumeDryRunOfAFinishedJournal: --resume's dry run of a journal that did every step
-// says nothing is left, with no request estimate.
+// says nothing is left, with no request estimate, and where the manual steps left are
+// listed: beside the plan the journal applied, or in this command's JSON.
 func TestResumeDryRunOfAFinishedJournal(t *testing.T) {
 	_, base, _, journal := appliedPlanDir(t)
 	r := runSunset(t, demoEnv(), "apply", "--resume", journal, "--api-url", base, "--rps", "0", "--as-of", "2026-11-24")
 	if r.code != ExitOK || !strings.Contains(r.stdout, "\nNo changes: the journal ") || strings.Contains(r.stdout, "The apply would send") ||
 		strings.Contains(r.stdout, "Dry run:") {
 		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	manual := "  Each one, with what to do: the plan.md of the plan directory journal " + journal + " applied (the steps marked \"!\"), or `sunset apply --resume " + journal + " --format json` (scopes[].manual).\n"
+	next := regexp.MustCompile(`^sunset: next: sunset scan # what is left: \d+ manual steps, the plan\.md of the plan directory applied lists them$`)
+	if !strings.Contains(r.stdout, manual) || !next.MatchString(lastLine(r.stderr)) {
+		t.Errorf("where the manual steps are: want %q and a last line matching %s:\n%s%s", manual, next, r.stdout, r.stderr)
 	}
 	// Without credentials the account is not read, and the dry run says so.
 	r = runSunset(t, nil, "apply", "--resume", journal, "--api-url", base, "--rps", "0", "--as-of", "2026-11-24")
@@ -103,8 +109,9 @@ func TestApplyDryRunSaysWhatCannotBeUndone(t *testing.T) {
 }
 
 // TestRollbackEndsWithWhyItStopped: the rollback of a whole apply stops in the zones whose
-// old objects the apply deleted; its last lines say so and what its exit 4 means, its dry
-// run too, and it ends with the next command.
+// old objects the apply deleted; each zone's line says what it undid and where it stopped,
+// its last lines say so and what its exit 4 means, its dry run too, and it ends with the
+// next command.
 func TestRollbackEndsWithWhyItStopped(t *testing.T) {
 	_, base, _, journal := appliedPlanDir(t)
 	stops := regexp.MustCompile(`(?m)^\d+ scopes? (would stop|stopped) at a deletion the apply made \(\d+ of them before undoing anything\): a deletion cannot be undone`)
@@ -115,6 +122,12 @@ func TestRollbackEndsWithWhyItStopped(t *testing.T) {
 	r := runSunset(t, demoEnv(), "apply", "--rollback", journal, "--api-url", base, "--rps", "0", "--yes")
 	if r.code != ExitIncomplete || !stops.MatchString(r.stdout) || !strings.HasPrefix(lastLine(r.stdout), "Exit 4: ") {
 		t.Fatalf("rollback: exit %d\n%s", r.code, r.stdout)
+	}
+	// Each scope says what it undid and where it stopped, never "last safe step: none"
+	// (a rollback keeps no safe step), nor its stop's step twice.
+	scope := regexp.MustCompile(`(?m)^zone \S+: undid \d+ steps?, then stopped at (\S+): the apply deleted it, and a deletion cannot be undone$`)
+	if !scope.MatchString(r.stdout) || strings.Contains(r.stdout, "last safe step") {
+		t.Errorf("the rollback's scopes do not say what they undid and where they stopped:\n%s", r.stdout)
 	}
 	if want := "sunset: next: sunset scan"; !strings.HasPrefix(lastLine(r.stderr), want) {
 		t.Errorf("the rollback ends %q, want %q", lastLine(r.stderr), want)
@@ -204,12 +217,20 @@ func TestApplyDryRunAtScale(t *testing.T) {
 	}
 }
 
-// TestRollbackDryRunCountsInWords: one step is "1 step".
+// TestRollbackDryRunCountsInWords: one step is "1 step", one scope "1 scope", and counts
+// have their thousands.
 func TestRollbackDryRunCountsInWords(t *testing.T) {
 	var out strings.Builder
 	writeRollbackDryRun(&out, &apply.ScopeResult{Scope: "zone", Name: "a.example", Steps: []apply.StepResult{{ID: "x", Method: "DELETE", Path: "/p", Outcome: apply.OutcomeWould}}})
 	if !strings.HasPrefix(out.String(), "zone a.example: the rollback would undo 1 step\n") {
 		t.Errorf("%q", out.String())
+	}
+	out.Reset()
+	v := &applyView{run: &applyRun{rollback: true}, res: &apply.Result{Rollback: true},
+		sum: apply.Summary{Deleted: 1, Restored: 1200, Scopes: apply.ScopeCounts{Done: 1}}}
+	v.writeRollbackTotals(&out)
+	if want := "\nRolled back: 1 deleted (what the apply created), 1,200 restored (as they were before it); 1 scope done, 0 stopped.\n"; out.String() != want {
+		t.Errorf("rollback totals %q, want %q", out.String(), want)
 	}
 }
 
@@ -234,13 +255,30 @@ func TestScanPlanDirAtScaleIsBrief(t *testing.T) {
 	}
 }
 
-// TestEveryCommandEndsWithItsFilesAndNext: scan, plan, verify, apply (dry run and --yes)
-// end with where their files went and the command to run next.
+// TestEveryCommandEndsWithItsFilesAndNext: scan (its dry run too), plan, verify, apply (dry
+// run and --yes) end with where their files went and the command to run next.
 func TestEveryCommandEndsWithItsFilesAndNext(t *testing.T) {
 	_, base := startEmulator(t, emulator.Options{AsOf: time.Date(2026, 11, 24, 0, 0, 0, 0, time.UTC)})
 	tmp := t.TempDir()
 	dir, snap, journal := filepath.Join(tmp, "plan"), filepath.Join(tmp, "snap.json"), filepath.Join(tmp, "j.journal")
 	live := []string{"--api-url", base, "--rps", "0", "--as-of", "2026-11-24"}
+	// The dry run's next is the scan it priced, with its flags, keeping the snapshot and plan.
+	priced := runSunset(t, demoEnv(), append([]string{"scan", "--dry-run", "--zone", "shop.example"}, live...)...)
+	if last := lastLine(priced.stderr); priced.code != ExitOK || !strings.HasPrefix(last, "sunset: next: sunset scan ") || strings.Contains(last, "--dry-run") ||
+		!strings.Contains(last, " --zone shop.example ") || !strings.Contains(last, " --rps 0 ") ||
+		!strings.HasSuffix(last, " --snapshot-out snap.jsonl --plan-dir plan/ # the scan priced here: its snapshot kept, its plan written") {
+		t.Errorf("scan --dry-run: exit %d, stderr ends %q", priced.code, last)
+	}
+	// An API given by SUNSET_API_URL stays there, out of the command.
+	t.Setenv("SUNSET_API_URL", base)
+	env := demoEnv()
+	env["SUNSET_API_URL"] = base
+	if r := runSunset(t, env, "scan", "--dry-run", "--rps", "0"); r.code != ExitOK || lastLine(r.stderr) != "sunset: next: sunset scan --rps 0 --snapshot-out snap.jsonl --plan-dir plan/ # the scan priced here: its snapshot kept, its plan written" {
+		t.Errorf("scan --dry-run with SUNSET_API_URL: exit %d, stderr ends %q", r.code, lastLine(r.stderr))
+	}
+	if err := os.Unsetenv("SUNSET_API_URL"); err != nil { // t.Setenv restores it after the test
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		args        []string
 		wrote, next string

@@ -34,10 +34,15 @@ func summarizeApply(run *applyRun, res *apply.Result, asOf time.Time, cat *catal
 }
 
 // manualListAt says where the manual steps are listed one by one: next to the plan file
-// the apply read, else where sunset writes them.
-func manualListAt(planFile string) string {
+// the apply read; for a journal resumed, beside the plan it applied or in the JSON of this
+// run; else where sunset writes them.
+func manualListAt(planFile, journal string) string {
 	const json = `--format json (scopes[].manual)`
-	if planFile == "" {
+	switch {
+	case planFile == "" && journal != "":
+		return fmt.Sprintf("the plan.md of the plan directory journal %s applied (the steps marked \"!\"), or `sunset apply --resume %s --format json` (scopes[].manual)",
+			textsafe.Sanitize(journal), textsafe.Sanitize(journal))
+	case planFile == "":
 		return "`sunset plan --plan-dir DIR` writes them to DIR/plan.md; " + json
 	}
 	dir := filepath.Dir(planFile)
@@ -134,6 +139,8 @@ func writeScopeText(w io.Writer, res *apply.Result, sc *apply.ScopeResult) {
 		for _, rq := range sc.Requests {
 			fmt.Fprintf(w, "  %s %s  (%s)\n", rq.Method, textsafe.Sanitize(rq.Path), requestWords(rq))
 		}
+	case res.Rollback:
+		fmt.Fprintln(w, rollbackEndLine(sc))
 	default:
 		fmt.Fprintln(w, scopeEndLine(sc))
 		for _, id := range sc.Restored {
@@ -193,6 +200,25 @@ func scopeEndLine(sc *apply.ScopeResult) string {
 	}
 	return fmt.Sprintf("%s %s: %s (%d sent, %d found done, %d from the journal, %d held back)", sc.Scope, name, sc.Status,
 		sc.Count(apply.OutcomeSent)+sc.Count(apply.OutcomeChecked)+sc.Count(apply.OutcomeUndone), sc.Count(apply.OutcomeAlready), sc.Count(apply.OutcomeJournal), sc.Count(apply.OutcomeHeld))
+}
+
+// rollbackEndLine says how a scope of a rollback ended: what it undid and, when it stopped,
+// where and why (at a deletion the apply made, in a few words: the totals say the rest).
+func rollbackEndLine(sc *apply.ScopeResult) string {
+	name, undid := scopeName(sc), sc.Count(apply.OutcomeUndone)
+	switch {
+	case sc.Status == "":
+		return fmt.Sprintf("%s %s: not started", sc.Scope, name)
+	case sc.Status != apply.StatusStopped && undid == 0:
+		return fmt.Sprintf("%s %s: nothing to undo", sc.Scope, name)
+	case sc.Status != apply.StatusStopped:
+		return fmt.Sprintf("%s %s: rolled back (undid %s)", sc.Scope, name, plural(undid, "step", "steps"))
+	}
+	why := textsafe.Sanitize(sc.Reason)
+	if stoppedAtDeletion(sc) {
+		why = "the apply deleted it, and a deletion cannot be undone"
+	}
+	return fmt.Sprintf("%s %s: undid %s, then stopped at %s: %s", sc.Scope, name, plural(undid, "step", "steps"), sc.StoppedAt, why)
 }
 
 // writeRollbackDryRun prints what the rollback of one scope would send, in the order it
@@ -367,7 +393,10 @@ func (v *applyView) leftWords(o *applyOptions) string {
 	if v.sum.ManualSteps == 0 {
 		return "what is left"
 	}
-	at := "--format json lists them"
+	at := "`sunset plan --plan-dir DIR` lists them in DIR/plan.md"
+	if v.run.loaded != nil {
+		at = "the plan.md of the plan directory applied lists them"
+	}
 	if o.saved.plan != "" {
 		at = "plan.md lists them"
 		if filepath.Base(o.saved.plan) == planFile {

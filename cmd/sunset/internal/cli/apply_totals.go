@@ -62,7 +62,7 @@ func (v *applyView) briefForm() (weight func(*apply.ScopeResult) int, line func(
 			return dryRunScopeLine(sc)
 		}, "The scopes with the most requests"
 	case v.run.rollback:
-		return func(sc *apply.ScopeResult) int { return sc.Count(apply.OutcomeUndone) }, scopeEndLine, "The scopes with the most undone"
+		return func(sc *apply.ScopeResult) int { return sc.Count(apply.OutcomeUndone) }, rollbackEndLine, "The scopes with the most undone"
 	}
 	return func(sc *apply.ScopeResult) int {
 		if sc.Status == apply.StatusPartial {
@@ -225,7 +225,7 @@ func (v *applyView) writeApplyTotals(w io.Writer) {
 // writeRollbackDryRunTotals closes a rollback's dry run.
 func (v *applyView) writeRollbackDryRunTotals(w io.Writer) {
 	fmt.Fprintf(w, "\nDry run: nothing sent. %s.\n", plural(len(v.res.Scopes), "scope", "scopes"))
-	fmt.Fprintf(w, "The rollback would delete %d objects the apply created and restore %d as they were.\n", v.sum.Deleted, v.sum.Restored)
+	fmt.Fprintf(w, "The rollback would delete %s the apply created and restore %s as they were.\n", plural(v.sum.Deleted, "object", "objects"), thousands(v.sum.Restored))
 	v.writeStops(w, true)
 	if sc := v.sum.Scopes; sc.Stopped > 0 {
 		fmt.Fprintf(w, "Exit 4 (as the rollback's will be): %s would not be rolled back whole.\n", plural(sc.Stopped, "scope", "scopes"))
@@ -241,8 +241,8 @@ func (v *applyView) writeRollbackDryRunTotals(w io.Writer) {
 // exit status means.
 func (v *applyView) writeRollbackTotals(w io.Writer) {
 	sc := v.sum.Scopes
-	fmt.Fprintf(w, "\nRolled back: %d deleted (what the apply created), %d restored (as they were before it); %d scopes done, %d stopped.\n",
-		v.sum.Deleted, v.sum.Restored, sc.Done, sc.Stopped)
+	fmt.Fprintf(w, "\nRolled back: %s deleted (what the apply created), %s restored (as they were before it); %s done, %s stopped.\n",
+		thousands(v.sum.Deleted), thousands(v.sum.Restored), plural(sc.Done, "scope", "scopes"), thousands(sc.Stopped))
 	v.writeStops(w, false)
 	if sc.Stopped+sc.NotStarted > 0 {
 		fmt.Fprintf(w, "Exit 4: %s not rolled back whole: what was undone is undone, the rest stays as the apply left it; `sunset scan` shows the account as it is.\n",

@@ -29,22 +29,23 @@ func (inc *incremental) printDryRun(s *Streams, o *scanOptions, client *cfapi.Cl
 	if inc.since != "" {
 		sentWhat = " (audit log pages included)"
 	}
-	fmt.Fprintf(s.Out, "dry run: %d accounts, %d zones listed with %d requests%s\n", est.Accounts, est.Zones, sent, sentWhat)
+	fmt.Fprintf(s.Out, "dry run: %s, %s listed with %s%s\n", plural(est.Accounts, "account", "accounts"), plural(est.Zones, "zone", "zones"), plural(sent, "request", "requests"), sentWhat)
 	if inc.prev != nil {
 		from := inc.resume
 		if from == "" {
 			from = inc.since
 		}
-		fmt.Fprintf(s.Out, "%d zones would be taken from %s without a request\n", est.Reused, textsafe.Sanitize(from))
+		fmt.Fprintf(s.Out, "%s would be taken from %s without a request\n", plural(est.Reused, "zone", "zones"), textsafe.Sanitize(from))
 	}
-	fmt.Fprintf(s.Out, "the scan would send about %d requests: the listing again, %d per account read (1 more with Access bookmarks, 1 more with a pool's notification_email, as the earlier snapshot says), %d per zone read (a zone's count in the earlier snapshot when known; more for WAF packages, entry points and long lists)\n",
-		total, collect.RequestsPerAccount, collect.RequestsPerZone)
+	fmt.Fprintf(s.Out, "the scan would send about %s requests: the listing again, %d per account read (1 more with Access bookmarks, 1 more with a pool's notification_email, as the earlier snapshot says), %d per zone read (a zone's count in the earlier snapshot when known; more for WAF packages, entry points and long lists)\n",
+		thousands(total), collect.RequestsPerAccount, collect.RequestsPerZone)
 	if est.Conditional > 0 {
 		// The listing does not say which accounts have bookmarks or pools.
 		fmt.Fprintf(s.Out, "and up to %d more for accounts no earlier snapshot describes: their Access applications when they have Access bookmarks, their notification policies when a load balancer pool has notification_email (read so that a plan does not create one that exists already)\n",
 			est.Conditional)
 	}
 	fmt.Fprintf(s.Out, "%s\n", dryRunTime(total, o.rps))
+	printEnding(s.Err, nil, o.resumeCmd)
 	return &exitError{code: ExitOK}
 }
 

@@ -3,7 +3,9 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -22,6 +24,9 @@ type fixOptions struct {
 	fix          fix.Options
 	write, check bool
 	format, path string
+	// again is the command line that gives the same rewrite, without --write or --check
+	// (what the ending's next command repeats).
+	again []string
 }
 
 func fixCommand(s *Streams) *ucli.Command {
@@ -92,7 +97,24 @@ func resolveFix(c *ucli.Context) (fixOptions, error) {
 			return o, usageErrorf("%s: no such file or directory", p)
 		}
 	}
+	o.again = fixAgain(c)
 	return o, nil
+}
+
+// fixAgain is the command line of this rewrite without --write, --check and --format: the
+// flags that change what is rewritten, then the paths.
+func fixAgain(c *ucli.Context) []string {
+	out := []string{"sunset", "fix"}
+	if t := c.String("target"); t != string(terraform.ProviderV5) {
+		out = append(out, "--target", t)
+	}
+	for _, v := range c.StringSlice(flagZonePlan) {
+		out = append(out, "--"+flagZonePlan, v)
+	}
+	if p := c.String("snapshot"); p != "" {
+		out = append(out, "--snapshot", p)
+	}
+	return append(out, c.Args().Slice()...)
 }
 
 // zonePlans reads NAME=LEVEL values.
@@ -236,16 +258,52 @@ func writeFixSummary(s *Streams, o fixOptions, res *fix.Result, written bool, un
 			fmt.Fprintf(e, "  %s:%d: %s: %s\n", textsafe.Sanitize(f.Location.Path), f.Location.StartLine, f.RuleID, textsafe.Sanitize(f.Message))
 		}
 	}
+	fixEnding(e, o, res, written)
+}
+
+// fixEnding closes the summary: what is left to change or was written, then, as every
+// command ends, the files written and the command to run next.
+func fixEnding(e io.Writer, o fixOptions, res *fix.Result, written bool) {
+	var wrote []string
+	if o.path != "" && o.path != "-" {
+		wrote = append(wrote, fmt.Sprintf("%s (%s)", o.path, o.format))
+	}
+	next := ""
 	switch {
 	case len(res.Files) == 0:
 		fmt.Fprintln(e, "\nNothing to rewrite.")
 	case o.write && written:
-		fmt.Fprintf(e, "\nWrote %s.\n", reports.Plural(len(res.Files), "file", "files"))
+		fmt.Fprintln(e)
+		paths := make([]string, len(res.Files))
+		for i, f := range res.Files {
+			paths[i] = f.Path
+		}
+		wrote = append([]string{reports.Plural(len(paths), "file", "files") + ": " + strings.Join(paths, ", ")}, wrote...)
+		next = fixNextAfterWrite(res)
 	case o.write:
 		fmt.Fprintln(e, "\nNot every root module was written (below): nothing of those, and no state step for them; the others whole.")
 	default:
 		fmt.Fprintf(e, "\n%s to change: review the diff, then run again with --write.\n", reports.Plural(len(res.Files), "file", "files"))
+		next = strings.Join(slices.Insert(slices.Clone(o.again), 2, "--write"), " ") + "   # write them"
 	}
+	printEnding(e, wrote, next)
+}
+
+// fixNextAfterWrite is what to run once fix wrote the files: the state clean-up script
+// where it wrote one (provider v5), else terraform plan, which the state steps describe.
+func fixNextAfterWrite(res *fix.Result) string {
+	for _, f := range res.Files {
+		if filepath.Base(f.Path) != fix.StateCleanupScript {
+			continue
+		}
+		dir := filepath.Dir(f.Path)
+		return fmt.Sprintf("cd %s && sh %s   # Terraform forgets the old resources; then the upgrade to provider v5 and terraform plan (the state steps above)",
+			dir, fix.StateCleanupScript)
+	}
+	if len(res.StateSteps) > 0 {
+		return "terraform plan   # in each root module: the new rules to create, the old resources to forget, none to destroy (the state steps above)"
+	}
+	return "terraform plan   # the changes written, before terraform apply"
 }
 
 // danglingNotLeft are the dangling references the summary has not listed among what fix

@@ -64,7 +64,7 @@ func TestFixShowsThenWrites(t *testing.T) {
 	if r := runSunset(t, nil, "fix", "--check", dir); r.code != ExitFindings {
 		t.Fatalf("--check: exit %d, want %d:\n%s", r.code, ExitFindings, r.stderr)
 	}
-	if r := runSunset(t, nil, "fix", "--write", "--target", "v4", dir); r.code != 0 || !strings.Contains(r.stderr, "Wrote 1 file") {
+	if r := runSunset(t, nil, "fix", "--write", "--target", "v4", dir); r.code != 0 || !strings.Contains(r.stderr, "sunset: wrote 1 file: ") {
 		t.Fatalf("--write: exit %d:\n%s", r.code, r.stderr)
 	}
 	after := readFile(t, filepath.Join(dir, "main.tf"))
@@ -77,6 +77,38 @@ func TestFixShowsThenWrites(t *testing.T) {
 	r = runSunset(t, nil, "fix", "--check", "--target", "v4", dir)
 	if r.code != 0 || r.stdout != "" || !strings.Contains(r.stderr, "Nothing to rewrite") {
 		t.Fatalf("--check on the fixed repository: exit %d, want 0 and no diff:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// TestFixEndsWithItsFilesAndNext: as scan, plan, verify and apply do, fix ends with the
+// files it wrote and the command to run next: the same rewrite with --write after a diff
+// (or a failed --check), terraform plan once written for provider v4, the state clean-up
+// script it wrote for provider v5.
+func TestFixEndsWithItsFilesAndNext(t *testing.T) {
+	dir := fixRepo(t, false)
+	main := filepath.Join(dir, "main.tf")
+	for _, c := range []struct {
+		args        []string
+		wrote, next string
+	}{
+		{[]string{"fix", "--target", "v4", dir}, "", "sunset: next: sunset fix --write --target v4 " + dir + " # write them"},
+		{[]string{"fix", "--check", "--zone-plan", "var.zone_id=pro", dir}, "", "sunset: next: sunset fix --write --zone-plan var.zone_id=pro " + dir + " # write them"},
+		{[]string{"fix", "--write", "--target", "v4", dir}, "sunset: wrote 1 file: " + main + "\n", "sunset: next: terraform plan # in each root module: "},
+	} {
+		r := runSunset(t, nil, c.args...)
+		if !strings.Contains(r.stderr, c.wrote) || !strings.HasPrefix(lastLine(r.stderr), c.next) {
+			t.Errorf("%v: exit %d, stderr ends %q, want %q then %q", c.args, r.code, lastLine(r.stderr), c.wrote, c.next)
+		}
+	}
+	v5 := fixRepo(t, false)
+	r := runSunset(t, nil, "fix", "--write", v5)
+	script := filepath.Join(v5, "sunset-state-cleanup.sh")
+	if !strings.Contains(r.stderr, "sunset: wrote 2 files: "+filepath.Join(v5, "main.tf")+", "+script+"\n") ||
+		!strings.HasPrefix(lastLine(r.stderr), "sunset: next: cd "+v5+" && sh sunset-state-cleanup.sh # ") {
+		t.Errorf("--write for v5: exit %d, stderr ends:\n%s", r.code, r.stderr)
+	}
+	if r := runSunset(t, nil, "fix", "--write", v5); strings.Contains(r.stderr, "sunset: next:") || lastLine(r.stderr) != "Nothing to rewrite." {
+		t.Errorf("a fixed repository: stderr ends %q, want %q and no next command", lastLine(r.stderr), "Nothing to rewrite.")
 	}
 }
 

@@ -37,7 +37,7 @@ type scanOptions struct {
 	// (the demo names its report files there).
 	afterReports func()
 	// resumeCmd continues the run when it is interrupted (resumeCommand); "" without
-	// --snapshot-out.
+	// --snapshot-out. Under --dry-run it is the scan the dry run priced (pricedCommand).
 	resumeCmd string
 }
 
@@ -82,7 +82,10 @@ func resolveScan(c *ucli.Context, s *Streams) (*scanOptions, error) {
 	if err := resolveIncremental(c, o); err != nil {
 		return nil, err
 	}
-	if o.live() && !o.inc.dryRun {
+	switch {
+	case o.live() && o.inc.dryRun:
+		o.resumeCmd = pricedCommand(c, s.Getenv, o.inc, o.snapshotOut, o.planDir)
+	case o.live():
 		o.resumeCmd = resumeCommand(c, o.snapshotOut, o.planDir, o.asOf)
 	}
 	if o.live() {

@@ -1,11 +1,13 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"sort"
 	"strings"
@@ -326,10 +328,46 @@ func resumeCommand(c *ucli.Context, snapshotOut, planDir string, asOf time.Time,
 	if snapshotOut == "" {
 		return ""
 	}
-	args := []string{"sunset", "scan", "--resume", shellWord(snapshotOut)}
+	args := append([]string{"sunset", "scan", "--resume", shellWord(snapshotOut)}, givenFlags(c, resumeSkips)...)
+	if !c.IsSet(flagAsOf) {
+		args = append(args, "--"+flagAsOf, asOf.Format(time.DateOnly))
+	}
+	if planDir != "" {
+		args = append(args, "--"+flagPlanDir, shellWord(planDir))
+	}
+	args = append(args, extra...)
+	return textsafe.Sanitize(strings.Join(args, " "))
+}
+
+// pricedSkips are the flags the scan a dry run priced leaves out: --dry-run, and the outputs
+// it names itself.
+var pricedSkips = map[string]bool{"dry-run": true, "snapshot-out": true, flagPlanDir: true, "plan": true, "out-dir": true, "help": true}
+
+// pricedCommand is the scan a dry run priced: its command line without --dry-run (and
+// without the --api-url SUNSET_API_URL gives it), keeping its snapshot and writing its plan
+// (to the files it names, else the README's snap.jsonl and plan/; a resumed scan writes its
+// snapshot to the one it continues).
+func pricedCommand(c *ucli.Context, getenv func(string) string, inc *incremental, snapshotOut, planDir string) string {
+	skip := pricedSkips
+	if url := getenv("SUNSET_API_URL"); url != "" && url == c.String("api-url") {
+		skip = maps.Clone(pricedSkips)
+		skip["api-url"] = true
+	}
+	args := append([]string{"sunset", "scan"}, givenFlags(c, skip)...)
+	if inc.resume == "" {
+		args = append(args, "--snapshot-out", shellWord(cmp.Or(snapshotOut, "snap.jsonl")))
+	}
+	args = append(args, "--"+flagPlanDir, shellWord(cmp.Or(planDir, "plan/")))
+	return textsafe.Sanitize(strings.Join(args, " ")) + "   # the scan priced here: its snapshot kept, its plan written"
+}
+
+// givenFlags are the flags c was given, as words of a command line, but those skip names
+// (--api-url without its user info or query).
+func givenFlags(c *ucli.Context, skip map[string]bool) []string {
+	var args []string
 	for _, f := range c.Command.Flags {
 		name := f.Names()[0]
-		if resumeSkips[name] || !c.IsSet(name) {
+		if skip[name] || !c.IsSet(name) {
 			continue
 		}
 		switch f.(type) {
@@ -349,14 +387,7 @@ func resumeCommand(c *ucli.Context, snapshotOut, planDir string, asOf time.Time,
 			args = append(args, "--"+name, shellWord(v))
 		}
 	}
-	if !c.IsSet(flagAsOf) {
-		args = append(args, "--"+flagAsOf, asOf.Format(time.DateOnly))
-	}
-	if planDir != "" {
-		args = append(args, "--"+flagPlanDir, shellWord(planDir))
-	}
-	args = append(args, extra...)
-	return textsafe.Sanitize(strings.Join(args, " "))
+	return args
 }
 
 // shellWord is s as one word of a POSIX shell: as it is when it holds only characters no

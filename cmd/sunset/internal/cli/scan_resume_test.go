@@ -251,7 +251,7 @@ func TestScanDryRun(t *testing.T) {
 		t.Errorf("the dry run sent %d requests, want 3 (the listing)", n)
 	}
 	// The listing cannot tell whether the account has bookmarks or pools: up to 2 more.
-	for _, want := range []string{"1 accounts, 60 zones listed with 3 requests", "about 847 requests", "\nand up to 2 more for accounts", "(--rps): about 3m32s"} {
+	for _, want := range []string{"1 account, 60 zones listed with 3 requests", "about 847 requests", "\nand up to 2 more for accounts", "(--rps): about 3m32s"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, r.stdout)
 		}
