@@ -15,9 +15,10 @@ const scanGCPercent = 50
 // and reports: they are written from the spill a zone at a time, so what is live is the
 // findings and one zone's plan in its forms (decoded, rendered, formatted Terraform), and
 // the largest zone's, megabytes for thousands of old rules, would otherwise let the heap
-// grow by half of it again (at 1,000 zones the writing's heap peak went from 67-71 MB to
-// 57 MB). BenchmarkScanPlanPeakRSS measures it.
-const planWriteGCPercent = 25
+// grow by a good part of it again. At 1,000 zones with every format the scan's peak RSS
+// was 106-108 MB at 25 and 100-101 MB at 10, in the same wall time (the writing is a few
+// seconds of a scan that waits on the API). BenchmarkScanPlanPeakRSS measures it.
+const planWriteGCPercent = 10
 
 // checkGCPercent is the collector's target for checks: a check holds one file per worker
 // and the few findings of a repository, but allocates as it parses every file it reads, so
