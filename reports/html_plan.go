@@ -2,7 +2,6 @@ package reports
 
 import (
 	"bytes"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -36,7 +35,7 @@ type htmlPlan struct {
 	// findings and want are what finish resolves the links to findings from: the report's
 	// findings and the fingerprints the page links to (Unplanned, and steps' Resolves).
 	findings *scanner.FindingList
-	want     *findingIndex
+	want     findingIndex
 	// overview sums the plan up while the zones are counted (zone), until finish.
 	overview *overviewBuilder
 	// err is the first failure to read a zone of the plan while the template ranged over
@@ -261,73 +260,34 @@ func (s *sharedTexts) ref(text string) *htmlRef {
 }
 
 // findingIndex is the fingerprints the page links to and, once the findings were read
-// (refs), the place of each one's finding. A fingerprint as sunset writes it (32 hex digits)
-// is kept as its 16 bytes and the finding as its place, not as strings and links: a page
+// (refs), the place of each one's finding. A fingerprint is kept as its 16 bytes
+// (scanner.FingerprintKey) and the finding as its place, not as strings and links: a page
 // of 50,000 zones links hundreds of thousands.
-type findingIndex struct {
-	hex   map[[16]byte]int32
-	other map[string]int32 // any other spelling (a plan from another tool), whole
-}
+type findingIndex map[[16]byte]int32
 
 // notFound is the place of a fingerprint no finding has.
 const notFound = -1
 
-func newFindingIndex() *findingIndex {
-	return &findingIndex{hex: map[[16]byte]int32{}, other: map[string]int32{}}
-}
-
-// hexKey is fingerprint fp's 16 bytes, ok false when it is not 32 hex digits.
-func hexKey(fp string) (k [16]byte, ok bool) {
-	if len(fp) != 2*len(k) {
-		return k, false
-	}
-	_, err := hex.Decode(k[:], []byte(fp))
-	return k, err == nil
-}
+func newFindingIndex() findingIndex { return findingIndex{} }
 
 // add notes that the page links to the finding of fingerprint fp.
-func (x *findingIndex) add(fp string) {
-	if k, ok := hexKey(fp); ok {
-		x.hex[k] = notFound
-		return
-	}
-	x.other[fp] = notFound
-}
-
-// lookup is the place of fingerprint fp's finding (notFound before refs read it, or when
-// none has it); ok false when the page does not link to it.
-func (x *findingIndex) lookup(fp string) (place int32, ok bool) {
-	if k, isHex := hexKey(fp); isHex {
-		place, ok = x.hex[k]
-		return place, ok
-	}
-	place, ok = x.other[fp]
-	return place, ok
-}
-
-// place sets the place of fingerprint fp's finding (the last of several) when it is wanted.
-func (x *findingIndex) place(fp string, i int) {
-	if _, wanted := x.lookup(fp); !wanted {
-		return
-	}
-	if k, isHex := hexKey(fp); isHex {
-		x.hex[k] = int32(i)
-		return
-	}
-	x.other[fp] = int32(i)
-}
+func (x findingIndex) add(fp string) { x[scanner.FingerprintKey(fp)] = notFound }
 
 // refs reads findings once for the places of the wanted fingerprints, and returns the link
 // to the finding of a fingerprint, or its plain text when there is none. The link is made
 // when asked, from the finding read again (a large scan's findings are in a file).
-func (x *findingIndex) refs(findings *scanner.FindingList) func(fp string) htmlRef {
+func (x findingIndex) refs(findings *scanner.FindingList) func(fp string) htmlRef {
 	for i, f := range findings.All() {
-		if f.Fingerprint != "" {
-			x.place(f.Fingerprint, i)
+		if f.Fingerprint == "" {
+			continue
+		}
+		k := scanner.FingerprintKey(f.Fingerprint)
+		if _, wanted := x[k]; wanted {
+			x[k] = int32(i) //nolint:gosec // a report holds far fewer than 2^31 findings
 		}
 	}
 	return func(fp string) htmlRef {
-		if i, ok := x.lookup(fp); ok && i != notFound {
+		if i, ok := x[scanner.FingerprintKey(fp)]; ok && i != notFound {
 			f := findings.At(int(i))
 			return htmlRef{Href: "#" + findingAnchor(&f), Text: textsafe.Sanitize(string(f.RuleID)) + ": " + resourceLabel(&f)}
 		}

@@ -34,9 +34,9 @@ func newFindingSpill(dir string) (*findingSpill, error) {
 	return &findingSpill{w: w, fps: map[[16]byte]int32{}}, nil
 }
 
-// fpKey is a fingerprint as 16 bytes; one that is not 32 hex digits (never made by
-// Fingerprint) is hashed to be.
-func fpKey(fp string) [16]byte {
+// FingerprintKey is a fingerprint as 16 bytes, for maps of many: one that is not 32 hex
+// digits (never made by Fingerprint) is hashed to be.
+func FingerprintKey(fp string) [16]byte {
 	var k [16]byte
 	if len(fp) != 2*len(k) {
 		fp = Fingerprint(fp)
@@ -50,7 +50,7 @@ func fpKey(fp string) [16]byte {
 // count adds the findings' fingerprints to the counts.
 func (sp *findingSpill) count(fs []Finding) {
 	for i := range fs {
-		sp.fps[fpKey(fs[i].Fingerprint)]++
+		sp.fps[FingerprintKey(fs[i].Fingerprint)]++
 	}
 }
 
@@ -113,7 +113,7 @@ func (sp *findingSpill) finding(blocks *FindingList, accounts []Finding, seq int
 // renamed is f's fingerprint once unique: a colliding one also covers the resource name
 // and message (see dedupeFingerprints).
 func (sp *findingSpill) renamed(f *Finding) (string, bool) {
-	if sp.fps[fpKey(f.Fingerprint)] > 1 {
+	if sp.fps[FingerprintKey(f.Fingerprint)] > 1 {
 		return Fingerprint(f.Fingerprint, f.Resource.Name, f.Message), true
 	}
 	return f.Fingerprint, false
