@@ -193,7 +193,6 @@ func (f *patternFinder) shared() (planShared, map[[2]int]int) {
 		sh.pattern[k] = len(sh.patternStep)
 		need[[2]int{int(first[0]), int(first[1])}] = len(sh.patternStep)
 	}
-	f.first, f.scopes = nil, nil
 	return sh, need
 }
 

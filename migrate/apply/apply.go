@@ -229,8 +229,8 @@ type scope struct {
 	steps          []migrate.Step
 	index          map[string]int // step id -> position in steps
 	targets        []migrate.Target
-	// guards are the targets each step's dependencies write or verify (guardBits), nil
-	// when there are more targets than bits.
+	// guards are the targets each step's dependencies write or verify (guardBits); nil
+	// when guardBits cannot tell, and guardedPhases walks the dependencies.
 	guards  []uint64
 	zone    *inventory.ZoneInventory
 	account *inventory.AccountInventory

@@ -133,23 +133,25 @@ func (sc *scope) guardedOf(steps []migrate.Step) []vocab.Phase {
 // verified by the steps st depends on, directly or not (a pause depends on the verify step
 // of its replacements, a deletion on the pause). Every target when the plan names none.
 func (sc *scope) guardedPhases(st migrate.Step) []vocab.Phase {
-	found := map[vocab.Phase]bool{}
+	var out []vocab.Phase
 	if i, ok := sc.index[st.ID]; ok && sc.guards != nil {
-		for j, t := range sc.targets {
-			found[t.Phase] = sc.guards[i]&(1<<j) != 0
+		for j, t := range sc.targets { // in the plan's order
+			if sc.guards[i]&(1<<j) != 0 {
+				out = append(out, t.Phase)
+			}
 		}
 	} else {
+		found := map[vocab.Phase]bool{}
 		migrate.EachDependency(sc.steps, sc.index, st, func(dep migrate.Step) bool {
 			if p, ok := sc.phaseWritten(dep); ok {
 				found[p] = true
 			}
 			return true
 		})
-	}
-	var out []vocab.Phase
-	for _, t := range sc.targets { // in the plan's order
-		if found[t.Phase] {
-			out = append(out, t.Phase)
+		for _, t := range sc.targets { // in the plan's order
+			if found[t.Phase] {
+				out = append(out, t.Phase)
+			}
 		}
 	}
 	if len(out) == 0 {

@@ -16,8 +16,9 @@ const scanGCPercent = 50
 // findings and one zone's plan in its forms (decoded, rendered, formatted Terraform), and
 // the largest zone's, megabytes for thousands of old rules, would otherwise let the heap
 // grow by a good part of it again. At 1,000 zones with every format the scan's peak RSS
-// was 106-108 MB at 25 and 100-101 MB at 10, in the same wall time (the writing is a few
-// seconds of a scan that waits on the API). BenchmarkScanPlanPeakRSS measures it.
+// was 106-108 MB at 25 and 100-101 MB at 10; the scan's wall time did not tell the two
+// apart on a loaded machine (68-94 s against 81 s: the writing is a few seconds of a scan
+// that waits on the API). BenchmarkScanPlanPeakRSS measures it.
 const planWriteGCPercent = 10
 
 // checkGCPercent is the collector's target for checks: a check holds one file per worker
