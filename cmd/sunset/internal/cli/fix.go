@@ -106,15 +106,18 @@ func resolveFix(c *ucli.Context) (fixOptions, error) {
 func fixAgain(c *ucli.Context) []string {
 	out := []string{"sunset", "fix"}
 	if t := c.String("target"); t != string(terraform.ProviderV5) {
-		out = append(out, "--target", t)
+		out = append(out, "--target", shellWord(t))
 	}
 	for _, v := range c.StringSlice(flagZonePlan) {
-		out = append(out, "--"+flagZonePlan, v)
+		out = append(out, "--"+flagZonePlan, shellWord(v))
 	}
 	if p := c.String("snapshot"); p != "" {
-		out = append(out, "--snapshot", p)
+		out = append(out, "--snapshot", shellWord(p))
 	}
-	return append(out, c.Args().Slice()...)
+	for _, p := range c.Args().Slice() {
+		out = append(out, shellWord(p))
+	}
+	return out
 }
 
 // zonePlans reads NAME=LEVEL values.
@@ -298,7 +301,7 @@ func fixNextAfterWrite(res *fix.Result) string {
 		}
 		dir := filepath.Dir(f.Path)
 		return fmt.Sprintf("cd %s && sh %s   # Terraform forgets the old resources; then the upgrade to provider v5 and terraform plan (the state steps above)",
-			dir, fix.StateCleanupScript)
+			shellWord(dir), fix.StateCleanupScript)
 	}
 	if len(res.StateSteps) > 0 {
 		return "terraform plan   # in each root module: the new rules to create, the old resources to forget, none to destroy (the state steps above)"
