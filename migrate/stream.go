@@ -337,6 +337,11 @@ func (s *Spill) raw(z spilledZone, buf []byte) ([]byte, error) {
 	return buf, err
 }
 
+// maxKeptZoneBuffer is the largest buffer Zones keeps from one zone's text for the next:
+// a zone of thousands of rules is megabytes of JSON, which would otherwise stay beside its
+// decoded plan while fn renders it (the peak of BenchmarkScanPlanPeakRSS at 5,000 zones).
+const maxKeptZoneBuffer = 1 << 20
+
 // Zones calls fn with each zone's plan in plan order, one at a time; fn must not keep it.
 func (s *Spill) Zones(fn func(*ZonePlan) error) error {
 	if err := s.sorted(); err != nil {
@@ -351,6 +356,9 @@ func (s *Spill) Zones(fn func(*ZonePlan) error) error {
 		var zp ZonePlan
 		if err := json.Unmarshal(buf, &zp); err != nil {
 			return err
+		}
+		if cap(buf) > maxKeptZoneBuffer {
+			buf = nil // the zone is decoded: its text need not stand beside it while fn runs
 		}
 		if err := fn(&zp); err != nil {
 			return err
