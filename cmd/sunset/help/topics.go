@@ -4,6 +4,8 @@ package help
 
 import (
 	"embed"
+	"io"
+	"io/fs"
 	"regexp"
 	"strings"
 )
@@ -24,15 +26,49 @@ type Topic struct {
 	Name, Summary string
 }
 
-// Topics lists every topic in the order `sunset help topics` shows them.
+// Topics lists every topic in the order `sunset help topics` shows them. Every command
+// lists them in its help, built as the program starts: only the titles are read, not the
+// 190 KB of the files (start-up is part of every `sunset check` a CI job times).
 func Topics() []Topic {
 	out := make([]Topic, 0, len(order))
 	for _, name := range order {
-		text, _ := Markdown(name)
-		title, _, _ := strings.Cut(text, "\n")
-		out = append(out, Topic{Name: name, Summary: strings.TrimSpace(strings.TrimPrefix(title, "#"))})
+		out = append(out, Topic{Name: name, Summary: strings.TrimSpace(strings.TrimPrefix(title(name), "#"))})
 	}
 	return out
+}
+
+// maxTitle bounds what title reads of a topic's file.
+const maxTitle = 256
+
+// title is the first line of the topic's file, read alone.
+func title(name string) string {
+	f, err := files.Open(name + ".md")
+	if err != nil {
+		return ""
+	}
+	defer func() { _ = f.Close() }() // embedded: nothing to flush or leak
+	var buf [maxTitle]byte
+	n, _ := io.ReadFull(f, buf[:])
+	line, _, _ := strings.Cut(string(buf[:n]), "\n")
+	return line
+}
+
+// Has reports whether there is a topic of that name, without reading it.
+func Has(name string) bool {
+	file, ok := fileOf(name)
+	if !ok {
+		return false
+	}
+	_, err := fs.Stat(files, file)
+	return err == nil
+}
+
+// fileOf is the embedded file of a topic name; never a path into the embedded files.
+func fileOf(name string) (string, bool) {
+	if strings.ContainsAny(name, "/.\\") {
+		return "", false
+	}
+	return name + ".md", true
 }
 
 // Names lists the names of the embedded Markdown files, without .md, in file order.
@@ -47,10 +83,11 @@ func Names() []string {
 
 // Markdown is the topic's file as written, and whether there is such a topic.
 func Markdown(name string) (string, bool) {
-	if strings.ContainsAny(name, "/.\\") {
-		return "", false // a topic name, never a path into the embedded files
+	file, ok := fileOf(name)
+	if !ok {
+		return "", false
 	}
-	data, err := files.ReadFile(name + ".md")
+	data, err := files.ReadFile(file)
 	if err != nil {
 		return "", false
 	}

@@ -187,3 +187,19 @@ func TestREADMEIsShort(t *testing.T) {
 		t.Errorf("the README has %d lines, more than %d: move the detail into a help topic", n, readmeMaxLines)
 	}
 }
+
+func TestTitlesAndHasReadWhatMarkdownReads(t *testing.T) {
+	for _, topic := range Topics() {
+		text, ok := Markdown(topic.Name)
+		first, _, _ := strings.Cut(text, "\n")
+		if want := strings.TrimSpace(strings.TrimPrefix(first, "#")); !ok || topic.Summary != want || want == "" {
+			t.Errorf("%s: summary %q, want the file's title %q", topic.Name, topic.Summary, want)
+		}
+	}
+	for _, name := range append(Names(), "nope", "../README", "scan.md", "", ".", "a/b") {
+		_, want := Markdown(name)
+		if got := Has(name); got != want {
+			t.Errorf("Has(%q) = %v, Markdown finds it: %v", name, got, want)
+		}
+	}
+}

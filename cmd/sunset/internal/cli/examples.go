@@ -120,7 +120,7 @@ func commandHelpTail(name string) string {
 		}
 	}
 	topics := learnMore[name]
-	if _, ok := help.Markdown(name); ok {
+	if help.Has(name) {
 		topics = append([]string{name}, topics...)
 	}
 	if len(topics) > 0 {

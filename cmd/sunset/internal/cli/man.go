@@ -225,7 +225,7 @@ func commandManPage(cmd *ucli.Command) string {
 	}
 	b.WriteString("## SEE ALSO\n\n**sunset**(1)")
 	topics := learnMore[cmd.Name]
-	if _, ok := help.Markdown(cmd.Name); ok {
+	if help.Has(cmd.Name) {
 		topics = append([]string{cmd.Name}, topics...)
 	}
 	for _, t := range topics {

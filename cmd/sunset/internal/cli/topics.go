@@ -96,8 +96,7 @@ func isHelpWord(app *ucli.App, word string) bool {
 	if word == topicsWord || app.Command(word) != nil {
 		return true
 	}
-	_, ok := help.Markdown(word)
-	return ok
+	return help.Has(word)
 }
 
 // unknownHelpWord is the error for `sunset help WORD` when WORD is neither a command nor a
