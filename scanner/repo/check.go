@@ -44,7 +44,7 @@ type Options struct {
 	Include, Exclude []string
 	// MaxFileSize: larger files are reported as errors and not read (0 = DefaultMaxFileSize).
 	MaxFileSize int64
-	// Workers bounds the files checked at once (0 = the number of CPUs).
+	// Workers bounds the files checked at once (0 = the number of CPUs, plus one).
 	Workers int
 	// NoGitignore turns .gitignore handling off.
 	NoGitignore bool
@@ -96,7 +96,11 @@ func (c *Checker) Check(ctx context.Context, opts Options) (*Result, error) {
 	}
 	workers := opts.Workers
 	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
+		// One more than the processors: a worker waiting on a file's read leaves its
+		// processor to the spare one. On two cores, the real-code tree of
+		// BenchmarkCheckRealCode, best of 21 runs taken by turns: 325-337 ms at 3 workers,
+		// 333-345 ms at 2, 331-332 ms at 4.
+		workers = runtime.GOMAXPROCS(0) + 1
 	}
 	maxSize := opts.MaxFileSize
 	if maxSize <= 0 {

@@ -47,7 +47,7 @@ func checkFlags() []ucli.Flag {
 			&ucli.StringSliceFlag{Name: "include", Usage: "check only files matching `GLOB` (gitignore syntax, repeatable; replaces the config's)"},
 			&ucli.StringSliceFlag{Name: "exclude", Usage: "skip files and directories matching `GLOB` (gitignore syntax, repeatable; replaces the config's)"},
 			&ucli.StringFlag{Name: "max-file-size", Usage: "report and skip files larger than `SIZE` (e.g. 5MiB, 500KB; default 5MiB)"},
-			&ucli.IntFlag{Name: "workers", DefaultText: "the number of CPUs", Usage: "files checked at once (`N`)"},
+			&ucli.IntFlag{Name: "workers", DefaultText: "the number of CPUs, plus one", Usage: "files checked at once (`N`)"},
 			&ucli.BoolFlag{Name: "no-gitignore", Usage: "check files that .gitignore ignores too"},
 		),
 		inCategory("Baseline and suppressions",
@@ -235,7 +235,7 @@ func (o *checkOptions) resolveOutput(c *ucli.Context, s *Streams) error {
 // must then be the only path.
 func (o *checkOptions) resolveWalk(c *ucli.Context) error {
 	if o.workers = c.Int("workers"); o.workers < 0 {
-		return usageErrorf("--workers %d: want 1 or more (0 = the number of CPUs)", o.workers)
+		return usageErrorf("--workers %d: want 1 or more (0 = the number of CPUs, plus one)", o.workers)
 	}
 	o.noGitignore = c.Bool("no-gitignore")
 	var err error

@@ -162,8 +162,8 @@ func TestHelpText(t *testing.T) {
 			t.Errorf("scan --help has %q", bad)
 		}
 	}
-	if check := runSunset(t, nil, "check", "--help").stdout; !strings.Contains(check, "(default: the number of CPUs)") || strings.Contains(check, "(default: 0)") {
-		t.Errorf("check --help: --workers default not the number of CPUs")
+	if check := runSunset(t, nil, "check", "--help").stdout; !strings.Contains(check, "(default: the number of CPUs, plus one)") || strings.Contains(check, "(default: 0)") {
+		t.Errorf("check --help: --workers default not the number of CPUs plus one")
 	}
 	help := strings.Join(strings.Fields(runSunset(t, nil, "rules", "--help").stdout), " ")
 	header, _, _ := strings.Cut(runSunset(t, nil, "rules").stdout, "\n")
