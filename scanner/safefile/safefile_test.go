@@ -170,3 +170,15 @@ func TestReadFileIntoReusesItsBuffer(t *testing.T) {
 		t.Fatalf("missing: %v", err)
 	}
 }
+
+func TestReadFileIntoReadsWhatAZeroSizeHolds(t *testing.T) {
+	// /proc files say they hold nothing and hold text: a size of 0 is read to the end.
+	const p = "/proc/self/status"
+	if _, err := os.Stat(p); err != nil {
+		t.Skip("no /proc here")
+	}
+	data, err := ReadFileInto(p, 1<<20, true, nil)
+	if err != nil || !strings.Contains(string(data), "Name:") {
+		t.Fatalf("read %q, %v", data, err)
+	}
+}
