@@ -42,7 +42,11 @@ const maxTitle = 256
 
 // title is the first line of the topic's file, read alone.
 func title(name string) string {
-	f, err := files.Open(name + ".md")
+	file, ok := fileOf(name)
+	if !ok {
+		return ""
+	}
+	f, err := files.Open(file)
 	if err != nil {
 		return ""
 	}
