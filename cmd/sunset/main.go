@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/sunsetscan/sunset/cmd/sunset/internal/cli"
+	_ "github.com/sunsetscan/sunset/cmd/sunset/internal/hugeheap" // huge pages for a check's heap, asked for as the process starts
 )
 
 func main() { os.Exit(cli.Main(os.Args, cli.SystemStreams())) }

@@ -297,7 +297,6 @@ func runCheck(ctx context.Context, s *Streams, o *checkOptions) error {
 	}
 	defer tuneGC(s.Getenv, checkGCPercent)()
 	defer tuneMemoryLimit(s.Getenv, checkMemoryLimit)()
-	preferHugePages(s.Getenv)
 	checker := repo.NewChecker(o.catalog, o.asOf)
 	var res *repo.Result
 	var err error

@@ -1,6 +1,6 @@
-//go:build linux && race
+//go:build linux && !race
 
-package cli
+package hugeheap
 
 // raceBuild: built with the race detector (see hugePagesWanted).
-const raceBuild = true
+const raceBuild = false
