@@ -19,7 +19,10 @@ const command = "check"
 // Go initialises packages in the order of their import paths as their imports allow, and
 // this one imports only the standard library.
 func init() {
-	if len(os.Args) > 1 && os.Args[1] == command {
+	if runsCommand(os.Args) {
 		prefer(os.Getenv)
 	}
 }
+
+// runsCommand reports whether a process started with args runs command.
+func runsCommand(args []string) bool { return len(args) > 1 && args[1] == command }
