@@ -230,6 +230,19 @@ func BenchmarkCheckFile(b *testing.B) {
 	}
 }
 
+// sunsetBinDir is the directory sunsetBinary built the command in, "" before it did;
+// TestMain removes it.
+var sunsetBinDir string
+
+// TestMain removes the command a benchmark built (sunsetBinary), 45 MB per run.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if sunsetBinDir != "" {
+		_ = os.RemoveAll(sunsetBinDir)
+	}
+	os.Exit(code)
+}
+
 // sunsetBinary builds the sunset command once per benchmark run, so the comparison with the
 // search tools is process against process: `sunset check` as users run it (start-up, the
 // catalog, the collector's setting for checks, the report written).
@@ -244,6 +257,7 @@ var sunsetBinary = func() func(testing.TB) string {
 				err = derr
 				return
 			}
+			sunsetBinDir = dir
 			path = filepath.Join(dir, "sunset")
 			out, berr := exec.Command("go", "build", "-o", path, "../../cmd/sunset").CombinedOutput()
 			if berr != nil {
